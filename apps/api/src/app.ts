@@ -1,0 +1,95 @@
+// buildApp(deps): registers the cross-cutting plugins, then every module under /api. It never listens (server.ts does).
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Deps } from './context.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { version } from './version.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { activityRoutes } from './modules/activity/activity.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { baseRoutes } from './modules/base/base.routes.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+export type BuildOptions = { logger?: FastifyBaseLogger; serveWeb?: boolean };
+
+export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: 'x-request-id',
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.decorate('routeTable', [] as FastifyInstance['routeTable']);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      app.routeTable.push({ method, url: route.url, access: route.config?.access ?? 'public' });
+    }
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app, deps.config.bodyLimit);
+  registerAuth(app);
+
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.uploadLimit, files: 1, fields: 50, parts: 60, fieldSize: 64 * 1024, headerPairs: 200 },
+    throwFileSizeLimit: true,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Farmland-mapping platform API', version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(accountsRoutes);
+      await api.register(activityRoutes);
+      await api.register(baseRoutes);
+      await api.register(filesRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  if (opts.serveWeb && fs.existsSync(path.join(deps.config.webDistDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: deps.config.webDistDir, wildcard: false, index: false });
+    // The console is a single-page app: unknown non-API GETs get index.html; unknown API paths stay JSON 404s.
+    app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
+      const rel = decodeURIComponent(req.url.split('?')[0] ?? '/').replace(/^\/+/, '');
+      const file = path.join(deps.config.webDistDir, rel);
+      if (rel && file.startsWith(deps.config.webDistDir) && fs.existsSync(file) && fs.statSync(file).isFile()) return reply.sendFile(rel);
+      return reply.type('text/html').sendFile('index.html');
+    });
+  }
+  return app;
+}

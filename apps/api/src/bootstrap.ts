@@ -1,0 +1,59 @@
+// Opens everything a process needs (database migrated, lookups and demo data seeded, keys, storage) as one Deps object.
+// Used by the server, the worker and the command-line tools alike.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Deps } from './context.js';
+import { openDatabase, type Database } from './db/client.js';
+import { seedDemoIfEmpty } from './db/seed/seed-demo.js';
+import { seedLookupsIfEmpty } from './db/seed/seed-lookups.js';
+import { deriveKeys } from './lib/crypto.js';
+import { localStorage } from './lib/storage.js';
+
+/** APP_SECRET, or for development a random secret kept (mode 0600) in the data directory so that sessions survive restarts. */
+function resolveSecret(config: Config): string {
+  if (config.secret) return config.secret;
+  const file = path.join(config.dataDir, 'app-secret');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.refresh', '*.access'], censor: '[redacted]' },
+  });
+}
+
+export type Bootstrapped = { deps: Deps; database: Database; timings: Record<string, number> };
+
+export async function bootstrap(config: Config, log: Logger, opts: { seed?: boolean; loadDataDir?: Blob } = {}): Promise<Bootstrapped> {
+  const timings: Record<string, number> = {};
+  let t = Date.now();
+  const database = await openDatabase(
+    config.database.kind === 'pglite'
+      ? { kind: 'pglite', dataDir: config.database.dataDir, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) }
+      : config.database,
+  );
+  timings['open_and_migrate_ms'] = Date.now() - t;
+  t = Date.now();
+  const lookups = await seedLookupsIfEmpty(database);
+  if (lookups.seeded) timings['seed_lookups_ms'] = Date.now() - t;
+  if (opts.seed ?? config.seedDemo) {
+    t = Date.now();
+    const demo = await seedDemoIfEmpty(database);
+    if (demo.seeded) timings['seed_demo_ms'] = Date.now() - t;
+  }
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    keys: deriveKeys(resolveSecret(config)),
+    storage: localStorage(path.join(config.dataDir, 'files')),
+    log,
+  };
+  return { deps, database, timings };
+}

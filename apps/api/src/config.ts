@@ -1,0 +1,91 @@
+// The process configuration: every environment variable is parsed here, once, by zod; a bad value stops the boot.
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_ADMIN_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  APP_SECRET: z.string().min(32).optional(),
+  JWT_ISSUER: z.string().default('farmland-platform'),
+  JWT_AUDIENCE: z.string().default('farmland-console'),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(900).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 14),
+  COOKIE_SECURE: bool.optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(3_145_728),
+  IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Farmland Platform <no-reply@farmland.local>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: bool.default(true),
+  WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; adminUrl: string; poolSize: number };
+  secret: string;
+  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number };
+  cookieSecure: boolean;
+  bodyLimit: number;
+  uploadLimit: number;
+  imageLimit: number;
+  mail: { smtpUrl: string | null; from: string };
+  logLevel: string;
+  seedDemo: boolean;
+  webDistDir: string;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production (at least 32 characters)');
+  }
+  const config: Config = {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, adminUrl: e.DATABASE_ADMIN_URL ?? e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    // Development falls back to a secret kept in the data directory (see db/secret.ts); tests pass their own.
+    secret: e.APP_SECRET ?? '',
+    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS },
+    cookieSecure: e.COOKIE_SECURE ?? true,
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    uploadLimit: e.UPLOAD_LIMIT_BYTES,
+    imageLimit: e.IMAGE_LIMIT_BYTES,
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    trustProxy: e.TRUST_PROXY,
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,62 @@
+// What every service call receives: the process-wide dependencies and the request's actor and origin.
+import type { FastifyBaseLogger } from 'fastify';
+import type { PlatformName, RoleName } from '@farmland/contracts';
+import type { Config } from './config.js';
+import type { Database, Db, Scope } from './db/client.js';
+import type { Keys } from './lib/crypto.js';
+import type { Storage } from './lib/storage.js';
+
+export type Deps = {
+  config: Config;
+  database: Database;
+  db: Db;
+  keys: Keys;
+  storage: Storage;
+  log: FastifyBaseLogger;
+};
+
+export type Actor = {
+  userId: string;
+  sessionId: string;
+  role: RoleName;
+  tenantId: string | null;
+  name: string;
+  email: string;
+};
+
+export type Ctx = {
+  actor: Actor | null;
+  platform: PlatformName;
+  ip: string;
+  /** Country for the activity log: the x-country header when a client sends it, else the actor's tenant country. */
+  country: string | null;
+  requestId: string;
+};
+
+/** Route access, declared on every route and enforced by plugins/auth.ts before the handler runs. */
+export type Access = 'public' | 'authenticated' | readonly RoleName[];
+
+/** The row-level-security scope for an actor: provider staff see every tenant, everyone else only their own. */
+export function scopeOf(actor: Actor): Scope {
+  if (actor.role === 'super_admin') return { kind: 'provider' };
+  if (!actor.tenantId) throw new Error('A tenant user without a tenant');
+  return { kind: 'tenant', tenantId: actor.tenantId };
+}
+
+export function requireActor(ctx: Ctx): Actor {
+  if (!ctx.actor) throw new Error('This service call needs an authenticated actor');
+  return ctx.actor;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    ctx: Ctx;
+  }
+  interface FastifyInstance {
+    deps: Deps;
+    routeTable: Array<{ method: string; url: string; access: Access }>;
+  }
+}

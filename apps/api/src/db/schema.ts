@@ -1,0 +1,469 @@
+// The whole core model as Drizzle tables; migrations in ../../drizzle are generated from this file (npm run db:generate).
+// Geometry columns are PostGIS geometry with SRID 4326; coordinates are [longitude, latitude].
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** Geometry is read and written through PostGIS functions in SQL (ST_GeomFromGeoJSON / ST_AsGeoJSON), never parsed in JS. */
+const geometry = (name: string, kind: 'Polygon' | 'Point' | 'MultiPolygon' | 'Geometry') =>
+  customType<{ data: string; driverData: string }>({
+    dataType: () => `geometry(${kind}, 4326)`,
+  })(name);
+
+const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+// ---------- lookups (global, seeded from country-state-city) ----------
+export const countries = pgTable('countries', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  iso2: text('iso2').notNull().unique(),
+  iso3: text('iso3').notNull(),
+  phoneCode: text('phone_code').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  currencyName: text('currency_name').notNull(),
+  currencySymbol: text('currency_symbol').notNull(),
+  flagEmoji: text('flag_emoji').notNull(),
+  countryFlag: text('country_flag').notNull(),
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
+});
+
+export const states = pgTable(
+  'states',
+  {
+    id: uuid('id').primaryKey(),
+    countryId: uuid('country_id').notNull().references(() => countries.id),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+  },
+  (t) => [index('states_country_idx').on(t.countryId)],
+);
+
+export const cities = pgTable(
+  'cities',
+  {
+    id: uuid('id').primaryKey(),
+    countryId: uuid('country_id').notNull().references(() => countries.id),
+    stateId: uuid('state_id').references(() => states.id),
+    name: text('name').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    location: geometry('location', 'Point').notNull(),
+  },
+  (t) => [index('cities_country_idx').on(t.countryId, t.name), index('cities_state_idx').on(t.stateId)],
+);
+
+// ---------- tenants and licenses ----------
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    address: text('address'),
+    phoneNumber: text('phone_number'),
+    email: text('email'),
+    countryId: uuid('country_id').references(() => countries.id),
+    stateId: uuid('state_id').references(() => states.id),
+    cityId: uuid('city_id').references(() => cities.id),
+    city: text('city'),
+    enableFarmSync: boolean('enable_farm_sync').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    isSuspended: boolean('is_suspended').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('tenants_name_idx').on(t.name)],
+);
+
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['Platform', 'SDK'] }).notNull(),
+    issuedDate: date('issued_date', { mode: 'string' }).notNull(),
+    expiryDate: date('expiry_date', { mode: 'string' }).notNull(),
+    price: numeric('price', { precision: 14, scale: 2 }).notNull().default('0'),
+    currency: text('currency').notNull().default('NGN'),
+    key: text('key').notNull(),
+    isRevoked: boolean('is_revoked').notNull().default(false),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('licenses_key_uq').on(t.key), index('licenses_tenant_idx').on(t.tenantId)],
+);
+
+// ---------- users, sessions, two-factor ----------
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['super_admin', 'tenant_admin', 'agent'] }).notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phoneNumber: text('phone_number'),
+    gender: text('gender'),
+    imageFileId: uuid('image_file_id'),
+    operationalAreaId: uuid('operational_area_id'),
+    isActive: boolean('is_active').notNull().default(true),
+    isSuspended: boolean('is_suspended').notNull().default(false),
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`), index('users_tenant_role_idx').on(t.tenantId, t.role)],
+);
+
+export const mfaSecrets = pgTable('mfa_secrets', {
+  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  /** AES-256-GCM encrypted base32 secret (lib/crypto.ts). */
+  secretEnc: text('secret_enc').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  /** The last accepted TOTP time step: a code is accepted once, and never for an earlier step. */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull().default('web'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_tenant_idx').on(t.tenantId)],
+);
+
+/** One row per refresh token issued; the session is the token family. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: id(),
+    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+/** Short-lived sign-in steps between the password check and the second factor (login, enrolment, admin link, password reset, invitation). */
+export const authChallenges = pgTable(
+  'auth_challenges',
+  {
+    id: id(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['login', 'admin_link', 'password_reset', 'invitation'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_challenges_hash_uq').on(t.tokenHash), index('auth_challenges_user_idx').on(t.userId, t.kind)],
+);
+
+/** Failed sign-in counters, per account and per IP; a lock always ends (exponential backoff with a ceiling). */
+export const authThrottle = pgTable('auth_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+// ---------- activity log and mail outbox ----------
+export const activityLogs = pgTable(
+  'activity_logs',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userName: text('user_name').notNull(),
+    role: text('role'),
+    action: text('action').notNull(),
+    description: text('description').notNull(),
+    platform: text('platform').notNull(),
+    country: text('country'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('activity_logs_tenant_created_idx').on(t.tenantId, t.createdAt), index('activity_logs_created_idx').on(t.createdAt)],
+);
+
+export const outboxEmails = pgTable('outbox_emails', {
+  id: id(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  error: text('error'),
+});
+
+// ---------- stored files ----------
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['avatar', 'snapshot', 'analysis_source', 'export'] }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    originalName: text('original_name'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_tenant_idx').on(t.tenantId)],
+);
+
+// ---------- tenant geography: regions and operational areas ----------
+export const regions = pgTable(
+  'regions',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    countryId: uuid('country_id').notNull().references(() => countries.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('regions_tenant_name_uq').on(t.tenantId, sql`lower(${t.name})`)],
+);
+
+export const operationalAreas = pgTable(
+  'operational_areas',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    regionId: uuid('region_id').notNull().references(() => regions.id),
+    cityId: uuid('city_id').notNull().references(() => cities.id),
+    geom: geometry('geom', 'Polygon').notNull(),
+    areaSqm: doublePrecision('area_sqm').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('operational_areas_tenant_idx').on(t.tenantId), index('operational_areas_geom_idx').using('gist', t.geom)],
+);
+
+// ---------- farmers, farms and captures ----------
+export const farmers = pgTable(
+  'farmers',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    gender: text('gender'),
+    address: text('address'),
+    location: text('location'),
+    folioId: text('folio_id').notNull(),
+    imageFileId: uuid('image_file_id').references(() => files.id, { onDelete: 'set null' }),
+    countryId: uuid('country_id').references(() => countries.id),
+    regionId: uuid('region_id').references(() => regions.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('farmers_tenant_idx').on(t.tenantId, t.createdAt), uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId)],
+);
+
+export const farms = pgTable(
+  'farms',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    farmerId: uuid('farmer_id').notNull().references(() => farmers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    location: text('location'),
+    address: text('address'),
+    geom: geometry('geom', 'Polygon').notNull(),
+    areaSqm: doublePrecision('area_sqm').notNull(),
+    operationalAreaId: uuid('operational_area_id').references(() => operationalAreas.id, { onDelete: 'set null' }),
+    isOverlapping: boolean('is_overlapping').notNull().default(false),
+    /** The connected component of the overlap graph this farm belongs to (null when it overlaps nothing). */
+    overlapGroupId: uuid('overlap_group_id'),
+    /** Set by retain when a cut would make the farm vanish or fall below the minimum size. */
+    flag: text('flag', { enum: ['vanished', 'below_minimum'] }),
+    mappedBy: uuid('mapped_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('farms_tenant_idx').on(t.tenantId, t.createdAt),
+    index('farms_farmer_idx').on(t.farmerId),
+    index('farms_geom_idx').using('gist', t.geom),
+    index('farms_overlap_group_idx').on(t.tenantId, t.overlapGroupId),
+  ],
+);
+
+export const farmBoundaryHistory = pgTable(
+  'farm_boundary_history',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    farmId: uuid('farm_id').notNull().references(() => farms.id, { onDelete: 'cascade' }),
+    geom: geometry('geom', 'Polygon').notNull(),
+    areaSqm: doublePrecision('area_sqm').notNull(),
+    reason: text('reason').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('farm_boundary_history_farm_idx').on(t.farmId)],
+);
+
+export const farmSnapshots = pgTable(
+  'farm_snapshots',
+  {
+    farmId: uuid('farm_id').notNull().references(() => farms.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id').notNull().references(() => files.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.farmId, t.fileId] })],
+);
+
+/** A capture by an agent's device: the boundary as walked, how long it took and with which GPS device. */
+export const mappingRecords = pgTable(
+  'mapping_records',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    farmId: uuid('farm_id').references(() => farms.id, { onDelete: 'cascade' }),
+    mappedBy: uuid('mapped_by').references(() => users.id, { onDelete: 'set null' }),
+    geom: geometry('geom', 'Polygon').notNull(),
+    timeTakenToMap: integer('time_taken_seconds'),
+    gpsDeviceId: text('gps_device_id'),
+    location: text('location'),
+    countryId: uuid('country_id').references(() => countries.id),
+    source: text('source', { enum: ['agent', 'sdk', 'seed'] }).notNull().default('agent'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('mapping_records_tenant_idx').on(t.tenantId, t.createdAt), index('mapping_records_farm_idx').on(t.farmId)],
+);
+
+export const tenantConfigurations = pgTable('tenant_configurations', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  minimumFarmSize: doublePrecision('minimum_farm_size').notNull().default(100),
+  recognitionThreshold: doublePrecision('recognition_threshold').notNull().default(0.5),
+  settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+  updatedAt: updatedAt(),
+});
+
+// ---------- custom analyses ----------
+export const customAnalyses = pgTable(
+  'custom_analyses',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    sourceFileId: uuid('source_file_id').references(() => files.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['queued', 'processing', 'completed', 'failed'] }).notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    minimumFarmSize: doublePrecision('minimum_farm_size').notNull(),
+    requireFarmRecognition: boolean('require_farm_recognition').notNull().default(true),
+    recognitionThreshold: doublePrecision('recognition_threshold').notNull().default(0.5),
+    totalUploadedDataCount: integer('total_uploaded_data_count').notNull().default(0),
+    totalArea: doublePrecision('total_area').notNull().default(0),
+    withinCount: integer('within_count').notNull().default(0),
+    outsideCount: integer('outside_count').notNull().default(0),
+    overlappingCount: integer('overlapping_count').notNull().default(0),
+    unrecognizedCount: integer('unrecognized_count').notNull().default(0),
+    errorCount: integer('error_count').notNull().default(0),
+    failureReason: text('failure_reason'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('custom_analyses_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+export const customAnalysisAreas = pgTable(
+  'custom_analysis_areas',
+  {
+    analysisId: uuid('analysis_id').notNull().references(() => customAnalyses.id, { onDelete: 'cascade' }),
+    operationalAreaId: uuid('operational_area_id').notNull().references(() => operationalAreas.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.analysisId, t.operationalAreaId] })],
+);
+
+export const customAnalysisRows = pgTable(
+  'custom_analysis_rows',
+  {
+    analysisId: uuid('analysis_id').notNull().references(() => customAnalyses.id, { onDelete: 'cascade' }),
+    rowNumber: integer('row_number').notNull(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    farmName: text('farm_name'),
+    geom: geometry('geom', 'Polygon'),
+    areaSqm: doublePrecision('area_sqm'),
+    rowData: jsonb('row_data').notNull(),
+    errors: jsonb('errors'),
+    category: text('category', { enum: ['within', 'outside', 'error'] }).notNull(),
+    operationalAreaId: uuid('operational_area_id'),
+    coveredFraction: doublePrecision('covered_fraction'),
+    isOverlapping: boolean('is_overlapping').notNull().default(false),
+    overlappingId: integer('overlapping_id'),
+    isUnrecognized: boolean('is_unrecognized').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.analysisId, t.rowNumber] }), index('custom_analysis_rows_cat_idx').on(t.analysisId, t.category)],
+);
+
+/** Tables that hold one tenant's data: each gets row-level security (see drizzle/0002_rls.sql). */
+export const tenantTables = [
+  'licenses',
+  'users',
+  'sessions',
+  'activity_logs',
+  'files',
+  'regions',
+  'operational_areas',
+  'farmers',
+  'farms',
+  'farm_boundary_history',
+  'farm_snapshots',
+  'mapping_records',
+  'tenant_configurations',
+  'custom_analyses',
+  'custom_analysis_areas',
+  'custom_analysis_rows',
+] as const;

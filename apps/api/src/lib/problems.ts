@@ -1,0 +1,54 @@
+// The one error catalogue: every failure the API reports is a Problem with a stable code; plugins/errors.ts maps it to HTTP.
+import type { FieldError } from '@farmland/contracts';
+
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldError[] | string,
+  ) {
+    super(message);
+    this.name = 'Problem';
+  }
+}
+
+export type TenantGateCode = 'tenant_inactive' | 'tenant_suspended' | 'license_revoked' | 'license_expired';
+
+const gateMessages: Record<TenantGateCode, string> = {
+  tenant_inactive: 'Your organisation has been deactivated. Contact your service provider to restore access.',
+  tenant_suspended: 'Your organisation has been suspended. Contact your service provider to restore access.',
+  license_revoked: "Your organisation's license has been revoked. Contact your service provider to restore access.",
+  license_expired: "Your organisation's license has expired. Contact your service provider to renew it.",
+};
+
+export const problems = {
+  validation: (errors: FieldError[]) => new Problem(400, 'validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors),
+  field: (field: string, message: string) => new Problem(400, 'validation_failed', `${field}: ${message}`, [{ field, message }]),
+  badRequest: (code: string, message: string) => new Problem(400, code, message, message),
+  unauthenticated: (message = 'Authentication credentials were not provided or have expired.') => new Problem(401, 'not_authenticated', message),
+  invalidCredentials: () => new Problem(401, 'invalid_credentials', 'Invalid email or password.'),
+  accountInactive: () => new Problem(403, 'account_inactive', 'This account has been deactivated. Contact your administrator.'),
+  invalidChallenge: () => new Problem(400, 'invalid_mfa_token', 'This sign-in attempt has expired. Please sign in again.', 'This sign-in attempt has expired. Please sign in again.'),
+  invalidCode: () => new Problem(400, 'invalid_mfa_code', 'Invalid or expired code.', [{ field: 'code', message: 'Invalid or expired code' }]),
+  codeReused: () => new Problem(400, 'mfa_code_reused', 'This code has already been used. Wait for the next code.', [{ field: 'code', message: 'This code has already been used. Wait for the next code' }]),
+  mfaAlreadyEnabled: () => new Problem(409, 'mfa_already_enabled', 'Two-factor authentication is already set up for this account.'),
+  refreshInvalid: () => new Problem(401, 'refresh_token_invalid', 'Your session has expired. Please sign in again.'),
+  refreshReused: () => new Problem(401, 'refresh_token_reused', 'This session was ended because its refresh token was used twice. Please sign in again.'),
+  tooManyAttempts: (retryAfterSeconds: number) =>
+    new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`),
+  invalidServiceProvider: () => new Problem(400, '105', 'Invalid Service Provider'),
+  noServiceProviderAccess: () => new Problem(403, '106', 'You do not have the right access to this service Provider'),
+  invalidResetToken: () => new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [{ field: 'token', message: 'This link is invalid or has expired' }]),
+  invalidInvitation: () => new Problem(400, 'invalid_invitation', 'This invitation link is invalid or has expired.', [{ field: 'signed_key', message: 'This invitation link is invalid or has expired' }]),
+  wrongPassword: () => new Problem(400, 'validation_failed', 'old_password: The current password is incorrect', [{ field: 'old_password', message: 'The current password is incorrect' }]),
+  forbidden: (message = 'You do not have permission to perform this action.') => new Problem(403, 'forbidden', message),
+  tenantGate: (code: TenantGateCode) => new Problem(403, code, gateMessages[code]),
+  notFound: (what = 'Resource') => new Problem(404, 'not_found', `${what} not found.`),
+  routeNotFound: () => new Problem(404, 'not_found', 'Page not found.'),
+  conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
+  payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
+  unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
+  invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),
+  internal: () => new Problem(500, 'internal_error', 'Something went wrong on our side. The error has been logged.'),
+};

@@ -1,0 +1,46 @@
+// All SQL of the activity log. Entries are written in the caller's transaction, so an entry exists exactly when its change does.
+import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { activityLogs, tenants } from '../../db/schema.js';
+
+export type NewActivity = typeof activityLogs.$inferInsert;
+
+export async function insertActivity(tx: Executor, entry: NewActivity): Promise<void> {
+  await tx.insert(activityLogs).values(entry);
+}
+
+export async function insertActivities(tx: Executor, entries: NewActivity[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += 500) await tx.insert(activityLogs).values(entries.slice(i, i + 500));
+}
+
+export type ActivityFilter = {
+  search?: string | undefined;
+  action?: string | undefined;
+  dateAfter?: string | undefined;
+  dateBefore?: string | undefined;
+};
+
+/** tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. */
+export async function listActivities(tx: Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
+  const conds: (SQL | undefined)[] = [tenantId ? eq(activityLogs.tenantId, tenantId) : undefined];
+  if (f.action) conds.push(eq(activityLogs.action, f.action));
+  if (f.dateAfter) conds.push(gte(activityLogs.createdAt, sql`${f.dateAfter}::date`));
+  if (f.dateBefore) conds.push(lt(activityLogs.createdAt, sql`${f.dateBefore}::date + 1`));
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(ilike(activityLogs.userName, like), ilike(activityLogs.description, like), ilike(activityLogs.action, like), ilike(activityLogs.platform, like)));
+  }
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    tx
+      .select({ entry: activityLogs, tenantName: tenants.name })
+      .from(activityLogs)
+      .leftJoin(tenants, eq(tenants.id, activityLogs.tenantId))
+      .where(where)
+      .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+      .limit(limit)
+      .offset(offset),
+    tx.select({ n: count() }).from(activityLogs).where(where),
+  ]);
+  return { rows, total: total[0]?.n ?? 0 };
+}

@@ -1,0 +1,12 @@
+// GET /activity-logs/: the activity log, filtered by search, action and date range.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { activityEntry, activityQuery, envelope, listOf } from '@farmland/contracts';
+import { listActivity } from './activity.service.js';
+
+export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/activity-logs/', {
+    config: { access: ['super_admin', 'tenant_admin'] },
+    schema: { tags: ['activity'], summary: 'List activity-log entries', querystring: activityQuery, response: { 200: envelope(listOf(activityEntry)) } },
+    handler: async (req) => ({ data: await listActivity(app.deps, req.ctx, req.query, req.url) }),
+  });
+};

@@ -1,0 +1,287 @@
+// Sign-in use cases: password, two-factor enrolment and confirmation, token rotation, logout, admin link login,
+// password change and reset, and tenant-admin onboarding. Each runs in one transaction with its activity entry.
+import type { SessionResult } from '@farmland/contracts';
+import type { Ctx, Deps } from '../../context.js';
+import { requireActor } from '../../context.js';
+import { withScope, type Tx } from '../../db/client.js';
+import { decrypt, encrypt, randomToken, sha256, sign, verifySigned } from '../../lib/crypto.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { problems } from '../../lib/problems.js';
+import { matchTotp, newTotpSecret, TOTP_ISSUER, totpUri } from '../../lib/totp.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { queueMail } from '../mail/mail.service.js';
+import * as q from './auth.queries.js';
+import { presentSessionUser } from './auth.presenter.js';
+import { assertTenantGate } from './tenant-gate.js';
+import { assertNotThrottled, recordFailure, recordSuccess } from './throttle.js';
+import { signAccessToken } from './tokens.js';
+
+const LOGIN_CHALLENGE_TTL_MS = 10 * 60 * 1000;
+const MAX_CODE_ATTEMPTS = 5;
+const ADMIN_LINK_TTL_MS = 5 * 60 * 1000;
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const system = { kind: 'system' } as const;
+const fullName = (u: q.UserRow) => `${u.firstName} ${u.lastName}`.trim();
+const who = (u: q.UserRow) => ({ id: u.id, name: fullName(u), role: u.role, tenantId: u.tenantId });
+
+/** The user may sign in: active, not suspended, and their tenant passes the gate. Returns the tenant for the session. */
+async function assertUserMaySignIn(tx: Tx, user: q.UserRow): Promise<{ id: string; name: string } | null> {
+  if (!user.isActive || user.isSuspended) throw problems.accountInactive();
+  if (!user.tenantId) return null;
+  const gate = await q.tenantGateRow(tx, user.tenantId);
+  assertTenantGate(gate);
+  return gate ? { id: gate.tenantId, name: gate.tenantName } : null;
+}
+
+async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenant: { id: string; name: string } | null, how: string): Promise<SessionResult> {
+  const refresh = randomToken();
+  const expiresAt = new Date(Date.now() + deps.config.jwt.refreshTtl * 1000);
+  const sessionId = await q.insertSession(tx, { userId: user.id, tenantId: user.tenantId, platform: ctx.platform, ip: ctx.ip, userAgent: null, expiresAt });
+  await q.insertRefreshToken(tx, sessionId, sha256(refresh), expiresAt);
+  await q.touchLastLogin(tx, user.id);
+  await recordActivity(tx, ctx, { action: 'Login', description: `${fullName(user)} signed in${how}`, user: who(user) });
+  const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: sessionId, role: user.role, tid: user.tenantId });
+  return { user: presentSessionUser(deps, user, tenant), access, refresh };
+}
+
+// ---------- password step ----------
+export async function login(deps: Deps, ctx: Ctx, body: { email: string; password: string }) {
+  await withScope(deps.db, system, (tx) => assertNotThrottled(tx, body.email, ctx.ip));
+  const user = await withScope(deps.db, system, (tx) => q.findUserByEmail(tx, body.email));
+  const ok = await verifyPassword(user?.passwordHash ?? null, body.password);
+  if (!user || !ok) {
+    await withScope(deps.db, system, (tx) => recordFailure(tx, body.email, ctx.ip));
+    throw problems.invalidCredentials();
+  }
+  return withScope(deps.db, system, async (tx) => {
+    await recordSuccess(tx, body.email, ctx.ip);
+    await assertUserMaySignIn(tx, user);
+    const mfaToken = randomToken();
+    const challengeId = await q.insertChallenge(tx, { userId: user.id, kind: 'login', tokenHash: sha256(mfaToken), expiresAt: new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS) });
+    return { mfa_required: user.mfaEnabled, mfa_setup_required: !user.mfaEnabled, mfa_token: mfaToken, user_token: challengeId };
+  });
+}
+
+async function liveLoginChallenge(tx: Tx, body: { mfa_token: string; user_token: string }) {
+  if (!/^[0-9a-f-]{36}$/i.test(body.user_token)) throw problems.invalidChallenge();
+  const challenge = await q.findLiveChallenge(tx, 'login', { id: body.user_token, tokenHash: sha256(body.mfa_token) });
+  if (!challenge || challenge.attempts >= MAX_CODE_ATTEMPTS) throw problems.invalidChallenge();
+  const user = await q.findUserById(tx, challenge.userId);
+  if (!user) throw problems.invalidChallenge();
+  return { challenge, user };
+}
+
+/** A wrong code is counted outside the request's transaction, so the count survives the error. */
+async function countWrongCode(deps: Deps, challengeId: string): Promise<void> {
+  await withScope(deps.db, system, (tx) => q.countChallengeAttempt(tx, challengeId));
+}
+
+// ---------- two-factor enrolment ----------
+export async function setupMfa(deps: Deps, _ctx: Ctx, body: { mfa_token: string; user_token: string }) {
+  return withScope(deps.db, system, async (tx) => {
+    const { user } = await liveLoginChallenge(tx, body);
+    if (user.mfaEnabled) throw problems.mfaAlreadyEnabled();
+    const existing = await q.getMfaSecret(tx, user.id);
+    let secret: string;
+    if (existing && !existing.confirmedAt) {
+      secret = decrypt(deps.keys.encryption, existing.secretEnc);
+    } else {
+      secret = newTotpSecret();
+      await q.upsertPendingMfaSecret(tx, user.id, encrypt(deps.keys.encryption, secret));
+    }
+    return { secret, otpauth_url: totpUri(secret, user.email), issuer: TOTP_ISSUER, account: user.email };
+  });
+}
+
+async function verifyCode(tx: Tx, deps: Deps, userId: string, code: string, requireConfirmed: boolean): Promise<void> {
+  const stored = await q.getMfaSecret(tx, userId);
+  if (!stored || (requireConfirmed && !stored.confirmedAt)) throw problems.invalidCode();
+  const step = matchTotp(decrypt(deps.keys.encryption, stored.secretEnc), code);
+  if (step === null) throw problems.invalidCode();
+  if (!(await q.consumeTotpStep(tx, userId, step))) throw problems.codeReused();
+}
+
+async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }, enrolling: boolean): Promise<SessionResult> {
+  let challengeId: string | null = null;
+  try {
+    return await withScope(deps.db, system, async (tx) => {
+      const { challenge, user } = await liveLoginChallenge(tx, body);
+      challengeId = challenge.id;
+      if (enrolling && user.mfaEnabled) throw problems.mfaAlreadyEnabled();
+      if (!enrolling && !user.mfaEnabled) throw problems.badRequest('mfa_setup_required', 'Two-factor authentication is not set up yet for this account.');
+      await verifyCode(tx, deps, user.id, body.code, !enrolling);
+      if (!(await q.useChallenge(tx, challenge.id))) throw problems.invalidChallenge();
+      const tenant = await assertUserMaySignIn(tx, user);
+      if (enrolling) {
+        await q.confirmMfa(tx, user.id);
+        await recordActivity(tx, ctx, { action: 'Update', description: `${fullName(user)} set up two-factor authentication`, user: who(user) });
+        user.mfaEnabled = true;
+      }
+      return issueSession(tx, deps, ctx, user, tenant, '');
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (challengeId && (code === 'invalid_mfa_code' || code === 'mfa_code_reused')) await countWrongCode(deps, challengeId);
+    throw err;
+  }
+}
+
+export const confirmMfa = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }) => completeWithCode(deps, ctx, body, true);
+export const loginConfirm = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }) => completeWithCode(deps, ctx, body, false);
+
+// ---------- tokens ----------
+export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undefined): Promise<{ access: string; refresh: string }> {
+  if (!token) throw problems.refreshInvalid();
+  const outcome = await withScope(deps.db, system, async (tx) => {
+    const row = await q.findRefreshToken(tx, sha256(token));
+    if (!row) return { kind: 'invalid' as const };
+    const session = await q.findSession(tx, row.sessionId);
+    if (!session || session.revokedAt || session.expiresAt < new Date() || row.expiresAt < new Date()) return { kind: 'invalid' as const };
+    if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) return { kind: 'reused' as const, sessionId: row.sessionId };
+    const user = session.user;
+    if (!user.isActive || user.isSuspended) return { kind: 'invalid' as const };
+    if (user.tenantId) assertTenantGate(await q.tenantGateRow(tx, user.tenantId));
+    const refresh = randomToken();
+    await q.insertRefreshToken(tx, row.sessionId, sha256(refresh), session.expiresAt);
+    const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: row.sessionId, role: user.role, tid: user.tenantId });
+    return { kind: 'ok' as const, access, refresh };
+  });
+  if (outcome.kind === 'reused') {
+    // Reuse of a rotated token means it was stolen or replayed: end the whole family (the session).
+    await withScope(deps.db, system, (tx) => q.revokeSession(tx, outcome.sessionId, 'refresh_token_reused'));
+    deps.log.warn({ sessionId: outcome.sessionId }, 'refresh token reuse: session revoked');
+    throw problems.refreshReused();
+  }
+  if (outcome.kind === 'invalid') throw problems.refreshInvalid();
+  return { access: outcome.access, refresh: outcome.refresh };
+}
+
+export async function logout(deps: Deps, ctx: Ctx): Promise<void> {
+  const actor = requireActor(ctx);
+  await withScope(deps.db, system, async (tx) => {
+    await q.revokeSession(tx, actor.sessionId, 'logout');
+    await recordActivity(tx, ctx, { action: 'Logout', description: `${actor.name} signed out` });
+  });
+}
+
+// ---------- admin link ----------
+export async function createAdminLink(deps: Deps, email: string): Promise<string> {
+  return withScope(deps.db, system, async (tx) => {
+    const user = await q.findUserByEmail(tx, email);
+    if (!user) throw problems.notFound('User');
+    const requestId = randomToken(24);
+    await q.insertChallenge(tx, { userId: user.id, kind: 'admin_link', tokenHash: sha256(requestId), expiresAt: new Date(Date.now() + ADMIN_LINK_TTL_MS) });
+    return `${deps.config.publicUrl}/?q=${requestId}`;
+  });
+}
+
+export async function adminLogin(deps: Deps, ctx: Ctx, requestId: string): Promise<SessionResult> {
+  return withScope(deps.db, system, async (tx) => {
+    const challenge = await q.findLiveChallenge(tx, 'admin_link', { tokenHash: sha256(requestId) });
+    if (!challenge) throw problems.invalidServiceProvider();
+    const user = await q.findUserById(tx, challenge.userId);
+    if (!user) throw problems.invalidServiceProvider();
+    if (user.role !== 'super_admin') throw problems.noServiceProviderAccess();
+    if (!(await q.useChallenge(tx, challenge.id))) throw problems.invalidServiceProvider();
+    const tenant = await assertUserMaySignIn(tx, user);
+    return issueSession(tx, deps, ctx, user, tenant, ' through an admin link');
+  });
+}
+
+// ---------- two-factor reset by an administrator ----------
+export async function resetMfa(deps: Deps, ctx: Ctx, userId: string): Promise<void> {
+  const actor = requireActor(ctx);
+  await withScope(deps.db, system, async (tx) => {
+    const user = await q.findUserById(tx, userId);
+    // Provider staff may reset anyone; tenant admins their own tenant's users; everyone themselves. Others see 404.
+    const allowed = user && (actor.role === 'super_admin' || user.id === actor.userId || (actor.role === 'tenant_admin' && user.tenantId === actor.tenantId));
+    if (!user || !allowed) throw problems.notFound('User');
+    await q.clearMfa(tx, user.id);
+    await q.revokeUserSessions(tx, user.id, 'mfa_reset', user.id === actor.userId ? actor.sessionId : undefined);
+    await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} reset two-factor authentication for ${fullName(user)}`, tenantId: user.tenantId });
+  });
+}
+
+// ---------- passwords ----------
+export async function updatePassword(deps: Deps, ctx: Ctx, body: { old_password: string; new_password: string }): Promise<void> {
+  const actor = requireActor(ctx);
+  const user = await withScope(deps.db, system, (tx) => q.findUserById(tx, actor.userId));
+  if (!user || !(await verifyPassword(user.passwordHash, body.old_password))) throw problems.wrongPassword();
+  if (body.old_password === body.new_password) throw problems.field('new_password', 'The new password must differ from the current one');
+  const hash = await hashPassword(body.new_password);
+  await withScope(deps.db, system, async (tx) => {
+    await q.setPassword(tx, user.id, hash);
+    await q.revokeUserSessions(tx, user.id, 'password_changed', actor.sessionId);
+    await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} changed their password` });
+  });
+}
+
+export async function requestPasswordReset(deps: Deps, ctx: Ctx, email: string): Promise<void> {
+  await withScope(deps.db, system, async (tx) => {
+    const user = await q.findUserByEmail(tx, email);
+    // The answer is the same whether or not the account exists.
+    if (!user || !user.isActive) return;
+    await q.invalidateChallenges(tx, user.id, 'password_reset');
+    const token = randomToken();
+    await q.insertChallenge(tx, { userId: user.id, kind: 'password_reset', tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
+    const link = `${deps.config.publicUrl}/reset-password?token=${token}`;
+    await queueMail(tx, deps, {
+      to: user.email,
+      subject: 'Reset your password',
+      body: `Hello ${user.firstName},\n\nUse this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this message.`,
+    });
+    await recordActivity(tx, ctx, { action: 'Update', description: `Password reset requested for ${fullName(user)}`, user: who(user) });
+  });
+}
+
+export async function confirmResetToken(deps: Deps, _ctx: Ctx, token: string): Promise<void> {
+  const challenge = await withScope(deps.db, system, (tx) => q.findLiveChallenge(tx, 'password_reset', { tokenHash: sha256(token) }));
+  if (!challenge) throw problems.invalidResetToken();
+}
+
+export async function setNewPassword(deps: Deps, ctx: Ctx, body: { token: string; password: string }): Promise<void> {
+  const hash = await hashPassword(body.password);
+  await withScope(deps.db, system, async (tx) => {
+    const challenge = await q.findLiveChallenge(tx, 'password_reset', { tokenHash: sha256(body.token) });
+    if (!challenge || !(await q.useChallenge(tx, challenge.id))) throw problems.invalidResetToken();
+    const user = await q.findUserById(tx, challenge.userId);
+    if (!user) throw problems.invalidResetToken();
+    await q.setPassword(tx, user.id, hash);
+    await q.revokeUserSessions(tx, user.id, 'password_reset');
+    await recordActivity(tx, ctx, { action: 'Update', description: `${fullName(user)} set a new password`, user: who(user) });
+  });
+}
+
+// ---------- invitations (tenant-admin onboarding and account reset) ----------
+/** Creates a single-use invitation and returns its signed key; the caller sends it (mail) in the same transaction. */
+export async function createInvitation(tx: Tx, deps: Deps, userId: string): Promise<string> {
+  await q.invalidateChallenges(tx, userId, 'invitation');
+  const nonce = randomToken();
+  const expiresAt = Date.now() + INVITATION_TTL_MS;
+  const id = await q.insertChallenge(tx, { userId, kind: 'invitation', tokenHash: sha256(nonce), expiresAt: new Date(expiresAt) });
+  return sign(deps.keys.signing, { cid: id, n: nonce, exp: expiresAt });
+}
+
+export function invitationLink(deps: Deps, signedKey: string): string {
+  return `${deps.config.publicUrl}/onboarding?signed_key=${encodeURIComponent(signedKey)}`;
+}
+
+export async function acceptInvitation(deps: Deps, ctx: Ctx, signedKey: string, body: { password: string; first_name?: string | undefined; last_name?: string | undefined }): Promise<void> {
+  const payload = verifySigned(deps.keys.signing, signedKey) as { cid?: unknown; n?: unknown; exp?: unknown } | null;
+  if (!payload || typeof payload.cid !== 'string' || typeof payload.n !== 'string' || typeof payload.exp !== 'number' || payload.exp < Date.now()) {
+    throw problems.invalidInvitation();
+  }
+  const { cid, n } = payload;
+  const hash = await hashPassword(body.password);
+  await withScope(deps.db, system, async (tx) => {
+    const challenge = await q.findLiveChallenge(tx, 'invitation', { id: cid, tokenHash: sha256(n) });
+    if (!challenge || !(await q.useChallenge(tx, challenge.id))) throw problems.invalidInvitation();
+    const user = await q.findUserById(tx, challenge.userId);
+    if (!user) throw problems.invalidInvitation();
+    await q.setPassword(tx, user.id, hash);
+    await q.updateNames(tx, user.id, body.first_name, body.last_name);
+    await recordActivity(tx, ctx, { action: 'Update', description: `${fullName(user)} accepted their invitation and set a password`, user: who(user) });
+  });
+}

@@ -1,0 +1,26 @@
+// GET /files/{id}?exp&sig: reads a stored file through a signed, expiring URL (see files.service.ts).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { uuid } from '@farmland/contracts';
+import { readSignedFile } from './files.service.js';
+
+export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/files/:id', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['files'],
+      security: [],
+      summary: 'Read a stored file through its signed URL',
+      params: z.object({ id: uuid }),
+      querystring: z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100) }),
+    },
+    handler: async (req, reply) => {
+      const file = await readSignedFile(app.deps, req.params.id, req.query.exp, req.query.sig);
+      return reply
+        .header('content-type', file.contentType)
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-security-policy', "default-src 'none'")
+        .send(file.data);
+    },
+  });
+};

@@ -1,0 +1,77 @@
+// Builds req.ctx for every request and enforces each route's declared access before its handler runs:
+// the bearer token is verified, then its session is looked up, so that logout, deactivation and the tenant gate take effect at once.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { platformName, type PlatformName } from '@farmland/contracts';
+import type { Access, Actor, Ctx, Deps } from '../context.js';
+import { withScope } from '../db/client.js';
+import { problems } from '../lib/problems.js';
+import { findSession, tenantGateRow } from '../modules/auth/auth.queries.js';
+import { verifyAccessToken } from '../modules/auth/tokens.js';
+import { assertTenantGate } from '../modules/auth/tenant-gate.js';
+
+function platformOf(req: FastifyRequest): PlatformName {
+  const raw = req.headers['x-platform'];
+  const parsed = platformName.safeParse(typeof raw === 'string' ? raw.toLowerCase() : undefined);
+  return parsed.success ? parsed.data : 'api';
+}
+
+function countryHeader(req: FastifyRequest): string | null {
+  const raw = req.headers['x-country'];
+  return typeof raw === 'string' && /^[\p{L} .'()-]{2,60}$/u.test(raw) ? raw : null;
+}
+
+export async function authenticate(deps: Deps, token: string): Promise<{ actor: Actor; country: string | null }> {
+  const claims = await verifyAccessToken(deps.keys.jwt, deps.config.jwt, token);
+  if (!claims) throw problems.unauthenticated();
+  return withScope(deps.db, { kind: 'system' }, async (tx) => {
+    const s = await findSession(tx, claims.sid);
+    if (!s || s.revokedAt || s.expiresAt < new Date() || s.user.id !== claims.sub) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+    if (!s.user.isActive || s.user.isSuspended) throw problems.unauthenticated('This account has been deactivated.');
+    let country: string | null = null;
+    if (s.user.tenantId) {
+      const gate = await tenantGateRow(tx, s.user.tenantId);
+      assertTenantGate(gate);
+      country = gate?.countryName ?? null;
+    }
+    return {
+      actor: {
+        userId: s.user.id,
+        sessionId: s.sessionId,
+        role: s.user.role,
+        tenantId: s.user.tenantId,
+        name: `${s.user.firstName} ${s.user.lastName}`.trim(),
+        email: s.user.email,
+      },
+      country,
+    };
+  });
+}
+
+function allowed(access: Access, actor: Actor): boolean {
+  if (access === 'authenticated') return true;
+  if (access === 'public') return true;
+  return access.includes(actor.role);
+}
+
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest('ctx', null as unknown as Ctx);
+  app.addHook('onRequest', async (req) => {
+    req.ctx = { actor: null, platform: platformOf(req), ip: req.ip, country: countryHeader(req), requestId: req.id };
+  });
+  app.addHook('preHandler', async (req) => {
+    const access = req.routeOptions.config.access;
+    if (access === undefined) {
+      // Every route must say who may call it; a route that forgets is closed, not open.
+      if (req.routeOptions.url === undefined) return; // the not-found handler
+      throw problems.forbidden('This route has no access rule.');
+    }
+    if (access === 'public') return;
+    const header = req.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    if (!token) throw problems.unauthenticated();
+    const { actor, country } = await authenticate(app.deps, token);
+    req.ctx.actor = actor;
+    req.ctx.country ??= country;
+    if (!allowed(access, actor)) throw problems.forbidden();
+  });
+}

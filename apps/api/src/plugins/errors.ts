@@ -1,0 +1,68 @@
+// Maps every error to the body shape of DESIGN.md once: Problems as they are, zod validation as 400 with the fields named,
+// oversized bodies as 413, and anything unexpected as a 500 that hides details and is logged with the request id.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FieldError } from '@farmland/contracts';
+import { Problem, problems } from '../lib/problems.js';
+
+function fieldName(instancePath: string, part: string | undefined, params: Record<string, unknown>): string {
+  let field = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  // Unknown keys in a strict object name themselves.
+  const keys = params['keys'];
+  if (Array.isArray(keys) && keys.length > 0) field = [field, String(keys[0])].filter(Boolean).join('.');
+  if (!field) field = part === 'body' ? 'body' : part ?? 'request';
+  return field;
+}
+
+function toProblem(error: FastifyError | Error, bodyLimit: number): Problem | null {
+  if (error instanceof Problem) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const part = (error as { validationContext?: string }).validationContext;
+    const errors: FieldError[] = error.validation.map((v) => ({
+      field: fieldName(v.instancePath, part, (v.params ?? {}) as Record<string, unknown>),
+      message: v.message ?? 'Invalid value',
+    }));
+    return problems.validation(errors);
+  }
+  const code = (error as FastifyError).code;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return problems.payloadTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problems.unsupportedMediaType('This content type is not accepted here.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problems.field('body', 'A JSON body is required');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return problems.invalidJson();
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return problems.unsupportedMediaType('Send this request as multipart/form-data.');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError && (error as FastifyError).statusCode === 400) return problems.invalidJson();
+  const status = (error as FastifyError).statusCode;
+  if (status === 429) return new Problem(429, 'rate_limited', 'Too many requests. Slow down and try again shortly.');
+  if (status && status >= 400 && status < 500) return new Problem(status, 'bad_request', error.message, error.message);
+  return null;
+}
+
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = toProblem(error, bodyLimit);
+    if (problem) {
+      return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });
+    }
+    request.log.error({ err: error, requestId: request.id }, 'unhandled error');
+    const internal = problems.internal();
+    return reply.status(500).send({ message: internal.message, code: internal.code, request_id: request.id });
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    const p = problems.routeNotFound();
+    return reply.status(404).send({ message: p.message, code: p.code });
+  });
+}

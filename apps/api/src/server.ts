@@ -1,0 +1,60 @@
+// Process entry: configuration, logger, database, HTTP listener and graceful shutdown.
+import { buildApp } from './app.js';
+import { bootstrap, createLogger } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/seed-demo.js';
+import { flushOutbox } from './modules/mail/mail.service.js';
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadConfig();
+  const log = createLogger(config);
+  const { deps, database, timings } = await bootstrap(config, log);
+  const app = await buildApp(deps, { logger: log, serveWeb: true });
+  await app.listen({ host: config.host, port: config.port });
+  log.info({ ...timings, ready_ms: Date.now() - started, engine: database.kind }, `listening on ${config.publicUrl}`);
+  if (config.seedDemo) {
+    process.stdout.write(
+      `\n  Farmland platform: ${config.publicUrl}   (API docs: ${config.publicUrl}/api/docs)\n` +
+        `  Demo sign-in (password for all: ${DEMO_PASSWORD}); two-factor is enrolled at first sign-in:\n` +
+        `    provider super-admin  ${DEMO_ACCOUNTS.superAdmin}\n` +
+        `    tenant A admin        ${DEMO_ACCOUNTS.adminA}   (Oyo Agro Cooperative, Platform license)\n` +
+        `    tenant B admin        ${DEMO_ACCOUNTS.adminB}   (Green Harvest SDK Ltd, SDK license)\n\n`,
+    );
+  }
+
+  const mailTimer = config.mail.smtpUrl ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: draining requests');
+    if (mailTimer) clearInterval(mailTimer);
+    const force = setTimeout(() => {
+      log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      log.info('shutdown complete');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exit(1);
+});
