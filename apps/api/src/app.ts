@@ -29,7 +29,6 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
-    disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('deps', deps);

@@ -31,6 +31,8 @@ export type Database = {
   adminQuery<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Raw parameterised query as the app role, used by libraries that bring their own SQL (pg-boss). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** PGlite only: the data directory as a gzipped tarball (test templates). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 };
 
@@ -66,20 +68,26 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     adminExec: (text) => asAdmin(async () => void (await client.exec(text))),
     adminQuery: <T>(text: string, params: unknown[] = []) => asAdmin(async () => (await client.query<T>(text, params)).rows),
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+    dumpDataDir: async () => client.dumpDataDir('gzip'),
     close: async () => {
       if (!client.closed) await client.close();
     },
   };
 }
 
-async function openPostgres(url: string, adminUrl: string, poolSize: number): Promise<Database> {
-  const admin = new pg.Pool({ connectionString: adminUrl, max: 2 });
+/** Applies the committed migrations with the owner's connection (creates PostGIS, the tables, farmland_app and the policies). */
+export async function runPgMigrations(adminUrl: string): Promise<void> {
+  const admin = new pg.Pool({ connectionString: adminUrl, max: 1 });
   try {
     await migratePg(drizzlePg(admin), { migrationsFolder });
-  } catch (err) {
+  } finally {
     await admin.end();
-    throw err;
   }
+}
+
+async function openPostgres(url: string, adminUrl: string, poolSize: number): Promise<Database> {
+  await runPgMigrations(adminUrl);
+  const admin = new pg.Pool({ connectionString: adminUrl, max: 2 });
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const role = await pool.query<{ rolsuper: boolean; rolbypassrls: boolean; rolname: string; member: boolean }>(
     `SELECT r.rolname, r.rolsuper, r.rolbypassrls, pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') AS member

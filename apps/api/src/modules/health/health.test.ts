@@ -1,0 +1,63 @@
+// Health and the error contract: the database answers, unknown routes are JSON 404s, bodies are capped, no stack traces.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testEnv, type TestEnv } from '../../test/harness.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+
+describe('operations', () => {
+  it('reports the database reachable, with version and engine', async () => {
+    const res = await env.as('anonymous').get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: 'ok', engine: env.engine });
+    expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('serves an OpenAPI 3.1 document that lists the sign-in routes', async () => {
+    const res = await env.as('anonymous').get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/auth/login/', '/api/auth/login/confirm', '/api/auth/token/refresh/']));
+    expect(res.body.paths['/api/auth/login/confirm'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['mfa_token', 'user_token', 'code']),
+    );
+  });
+
+  it('answers unknown API routes with a JSON 404 in the error shape', async () => {
+    const res = await env.as('anonymous').get('/api/no-such-thing');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'Page not found.', code: 'not_found' });
+  });
+
+  it('accepts paths with or without the trailing slash', async () => {
+    expect((await env.as('anonymous').get('/api/health/')).status).toBe(200);
+    expect((await env.as('adminA').get('/api/activity-logs')).status).toBe(200);
+  });
+
+  it('refuses an oversized body with 413 before touching the database', async () => {
+    const big = { email: 'a@b.co', password: 'x'.repeat(env.config.bodyLimit + 10) };
+    const res = await env.as('anonymous').post('/api/auth/login/', big);
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe('payload_too_large');
+  });
+
+  it('answers malformed JSON with a 400, not a 500, and never a stack trace', async () => {
+    const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/login/', payload: '{"email": ', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.raw).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('names the bad field in a 400', async () => {
+    const res = await env.as('anonymous').post('/api/auth/login/', { email: 'not-an-email', password: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'email' })]);
+  });
+
+  it('tags every response with a request id', async () => {
+    const res = await env.as('anonymous').get('/api/health');
+    expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
+  });
+});

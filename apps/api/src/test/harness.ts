@@ -1,0 +1,179 @@
+// The API test harness: one database and one app per Vitest worker (PGlite from the prepared template, or a fresh
+// PostgreSQL database cloned from the template when TEST_DATABASE_URL is set), the demo data as fixtures, and the
+// named personas of the guide: a super-admin, an admin and an agent of tenant A, and an admin of tenant B.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { Deps } from '../context.js';
+import { openDatabase, queryRows, withScope, type Database } from '../db/client.js';
+import { DEMO_ACCOUNTS, seedDemoIfEmpty } from '../db/seed/seed-demo.js';
+import { deriveKeys, randomToken, sha256 } from '../lib/crypto.js';
+import { localStorage } from '../lib/storage.js';
+import { insertRefreshToken, insertSession } from '../modules/auth/auth.queries.js';
+import { signAccessToken } from '../modules/auth/tokens.js';
+import { PG_TEST_ROLE, pgliteTemplatePath, pgTemplateName, withDatabase } from './engine.js';
+import pino from 'pino';
+
+export type Persona = 'anonymous' | 'super' | 'adminA' | 'agentA' | 'adminB';
+export const PERSONAS: Persona[] = ['anonymous', 'super', 'adminA', 'agentA', 'adminB'];
+
+export type Fixtures = {
+  superId: string;
+  tenantA: string;
+  tenantB: string;
+  adminA: string;
+  agentA: string;
+  adminB: string;
+  agentB: string;
+};
+
+export type Res<T = any> = { status: number; body: T; headers: Record<string, unknown>; raw: string };
+
+export type Caller = {
+  token: string | null;
+  request<T = any>(opts: InjectOptions): Promise<Res<T>>;
+  get<T = any>(url: string, headers?: Record<string, string>): Promise<Res<T>>;
+  post<T = any>(url: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>;
+  put<T = any>(url: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>;
+  patch<T = any>(url: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>;
+  delete<T = any>(url: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>;
+};
+
+export type TestEnv = {
+  app: FastifyInstance;
+  deps: Deps;
+  database: Database;
+  config: Config;
+  fx: Fixtures;
+  engine: 'pglite' | 'postgres';
+  as(persona: Persona): Caller;
+  /** A caller with a brand-new session for the user (no sign-in flow; for tests of everything but sign-in). */
+  sessionFor(userId: string): Promise<Caller>;
+  /** Runs SQL with the system scope (for arranging and inspecting state). */
+  sql<T>(query: ReturnType<typeof sql>): Promise<T[]>;
+};
+
+let envPromise: Promise<TestEnv> | null = null;
+
+export function testEnv(): Promise<TestEnv> {
+  envPromise ??= createEnv();
+  return envPromise;
+}
+
+async function openTestDatabase(): Promise<Database> {
+  const fp = process.env['FARMLAND_TEST_FP'];
+  if (!fp) throw new Error('FARMLAND_TEST_FP is not set: run the tests through vitest (globalSetup prepares the template)');
+  const url = process.env['TEST_DATABASE_URL'];
+  if (!url) {
+    const blob = new Blob([fs.readFileSync(pgliteTemplatePath(fp))]);
+    return openDatabase({ kind: 'pglite', dataDir: null, loadDataDir: blob });
+  }
+  const name = `farmland_t_${process.pid}_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplateName(fp)}`);
+  await admin.end();
+  return openDatabase({ kind: 'postgres', url: withDatabase(url, name, PG_TEST_ROLE), adminUrl: withDatabase(url, name), poolSize: 4 });
+}
+
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return loadConfig(
+    { NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', COOKIE_SECURE: 'true' },
+    overrides,
+  );
+}
+
+async function createEnv(): Promise<TestEnv> {
+  const database = await openTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-test-'));
+  const config = testConfig(dataDir);
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    keys: deriveKeys(config.secret),
+    storage: localStorage(path.join(dataDir, 'files')),
+    log: pino({ level: 'silent' }),
+  };
+  await seedDemoIfEmpty(database);
+  const app = await buildApp(deps);
+  await app.ready();
+
+  const q = <T>(query: ReturnType<typeof sql>) => withScope(deps.db, { kind: 'system' }, (tx) => queryRows<T>(tx, query));
+  const one = async (query: ReturnType<typeof sql>) => {
+    const rows = await q<{ id: string }>(query);
+    if (!rows[0]) throw new Error('fixture not found');
+    return rows[0].id;
+  };
+  const adminA = await one(sql`SELECT id FROM users WHERE email = ${DEMO_ACCOUNTS.adminA}`);
+  const adminB = await one(sql`SELECT id FROM users WHERE email = ${DEMO_ACCOUNTS.adminB}`);
+  const tenantA = await one(sql`SELECT tenant_id AS id FROM users WHERE id = ${adminA}`);
+  const tenantB = await one(sql`SELECT tenant_id AS id FROM users WHERE id = ${adminB}`);
+  const fx: Fixtures = {
+    superId: await one(sql`SELECT id FROM users WHERE email = ${DEMO_ACCOUNTS.superAdmin}`),
+    tenantA,
+    tenantB,
+    adminA,
+    adminB,
+    agentA: await one(sql`SELECT id FROM users WHERE tenant_id = ${tenantA} AND role = 'agent' AND NOT is_suspended ORDER BY email LIMIT 1`),
+    agentB: await one(sql`SELECT id FROM users WHERE tenant_id = ${tenantB} AND role = 'agent' AND NOT is_suspended ORDER BY email LIMIT 1`),
+  };
+
+  const makeCaller = (token: string | null): Caller => {
+    const request = async <T>(opts: InjectOptions): Promise<Res<T>> => {
+      const headers = { ...(opts.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      const res = await app.inject({ ...opts, headers });
+      let body: unknown = res.body;
+      if ((res.headers['content-type'] ?? '').toString().includes('application/json') && res.body) body = JSON.parse(res.body);
+      return { status: res.statusCode, body: body as T, headers: res.headers, raw: res.body };
+    };
+    const withBody = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE') => <T>(url: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>({ method, url, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}), ...(headers ? { headers } : {}) });
+    return {
+      token,
+      request,
+      get: <T>(url: string, headers?: Record<string, string>) => request<T>({ method: 'GET', url, ...(headers ? { headers } : {}) }),
+      post: withBody('POST'),
+      put: withBody('PUT'),
+      patch: withBody('PATCH'),
+      delete: withBody('DELETE'),
+    };
+  };
+
+  const sessionFor = async (userId: string): Promise<Caller> => {
+    const token = await withScope(deps.db, { kind: 'system' }, async (tx) => {
+      const [u] = await queryRows<{ role: 'super_admin' | 'tenant_admin' | 'agent'; tenant_id: string | null }>(tx, sql`SELECT role, tenant_id FROM users WHERE id = ${userId}`);
+      if (!u) throw new Error(`no user ${userId}`);
+      const expiresAt = new Date(Date.now() + 3600_000);
+      const sid = await insertSession(tx, { userId, tenantId: u.tenant_id, platform: 'api', ip: '127.0.0.1', userAgent: 'vitest', expiresAt });
+      await insertRefreshToken(tx, sid, sha256(randomToken()), expiresAt);
+      return signAccessToken(deps.keys.jwt, config.jwt, { sub: userId, sid, role: u.role, tid: u.tenant_id });
+    });
+    return makeCaller(token);
+  };
+
+  const callers: Record<Persona, Caller> = {
+    anonymous: makeCaller(null),
+    super: await sessionFor(fx.superId),
+    adminA: await sessionFor(fx.adminA),
+    agentA: await sessionFor(fx.agentA),
+    adminB: await sessionFor(fx.adminB),
+  };
+
+  return {
+    app,
+    deps,
+    database,
+    config,
+    fx,
+    engine: database.kind,
+    as: (p) => callers[p],
+    sessionFor,
+    sql: q,
+  };
+}
