@@ -57,6 +57,6 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     deps: Deps;
-    routeTable: Array<{ method: string; url: string; access: Access }>;
+    routeTable: Array<{ method: string; url: string; access: Access | undefined }>;
   }
 }
