@@ -13,7 +13,7 @@ import { deriveKeys } from './lib/crypto.js';
 import { localStorage } from './lib/storage.js';
 
 /** APP_SECRET, or for development a random secret kept (mode 0600) in the data directory so that sessions survive restarts. */
-function resolveSecret(config: Config): string {
+export function resolveSecret(config: Config): string {
   if (config.secret) return config.secret;
   const file = path.join(config.dataDir, 'app-secret');
   fs.mkdirSync(config.dataDir, { recursive: true });

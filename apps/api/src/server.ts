@@ -3,15 +3,25 @@ import { buildApp } from './app.js';
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/seed-demo.js';
+import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance-lock.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
   const log = createLogger(config);
+  const other = config.database.kind === 'pglite' ? liveServer(config.dataDir) : null;
+  if (other && other.pid !== process.pid) {
+    throw new ConfigError(`Another server (pid ${other.pid}, port ${other.port}) is using the embedded database in ${config.dataDir}. Stop it first, or set DATA_DIR.`);
+  }
   const { deps, database, timings } = await bootstrap(config, log);
   const app = await buildApp(deps, { logger: log, serveWeb: true });
   await app.listen({ host: config.host, port: config.port });
+  if (database.kind === 'pglite') {
+    const address = app.server.address();
+    writeServerRecord(config.dataDir, { pid: process.pid, port: typeof address === 'object' && address ? address.port : config.port });
+    process.on('exit', () => clearServerRecord(config.dataDir));
+  }
   log.info({ ...timings, ready_ms: Date.now() - started, engine: database.kind }, `listening on ${config.publicUrl}`);
   if (config.seedDemo) {
     process.stdout.write(

@@ -49,6 +49,8 @@ export const matrix: Record<string, Row> = {
     expect: all(400),
   },
 
+  'POST /api/internal/admin-links/': { probe: { body: () => ({ email: 'superadmin@farmland.local' }) }, expect: all(404) },
+
   // ---- accounts: yourself, provider staff anyone, tenant admins their tenant ----
   'GET /api/accounts/users/:id/': {
     probe: { url: (fx) => `/api/accounts/users/${fx.adminA}/` },

@@ -26,6 +26,8 @@ import {
   setupMfaResult,
 } from '@farmland/contracts';
 import type { Deps } from '../../context.js';
+import { internalKeyMatches } from '../../lib/instance-lock.js';
+import { problems } from '../../lib/problems.js';
 import * as auth from './auth.service.js';
 
 export const REFRESH_COOKIE = 'farmland_refresh';
@@ -178,6 +180,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (req) => {
       await auth.acceptInvitation(deps, req.ctx, req.query.signed_key, req.body);
       return { message: 'Account set up successfully. You can now sign in' };
+    },
+  });
+
+  // Used by `npm run admin-link` while the embedded server owns the database: loopback only, with the internal key.
+  app.post('/internal/admin-links/', {
+    config: pub,
+    schema: { hide: true, body: z.object({ email: z.email().max(254) }), response: { 200: envelope(z.object({ url: z.string() })) } },
+    handler: async (req) => {
+      const loopback = req.socket.remoteAddress === '127.0.0.1' || req.socket.remoteAddress === '::1' || req.socket.remoteAddress === '::ffff:127.0.0.1';
+      const key = req.headers['x-internal-key'];
+      if (!loopback || !internalKeyMatches(deps.keys.signing, typeof key === 'string' ? key : undefined)) throw problems.notFound('Route');
+      return { data: { url: await auth.createAdminLink(deps, req.body.email) } };
     },
   });
 };

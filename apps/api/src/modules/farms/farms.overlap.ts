@@ -44,7 +44,8 @@ export function components(pairs: Array<[string, string]>): Map<string, string> 
     if (!parent.has(b)) parent.set(b, b);
     const ra = find(a);
     const rb = find(b);
-    if (ra !== rb) (ra < rb ? parent.set(rb, ra) : parent.set(ra, rb));
+    if (ra < rb) parent.set(rb, ra);
+    else if (rb < ra) parent.set(ra, rb);
   }
   const out = new Map<string, string>();
   for (const id of parent.keys()) out.set(id, find(id));
