@@ -127,7 +127,10 @@ async function createEnv(): Promise<TestEnv> {
   const makeCaller = (token: string | null): Caller => {
     const request = async <T>(opts: InjectOptions): Promise<Res<T>> => {
       const headers = { ...(opts.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-      const res = await app.inject({ ...opts, headers });
+      // Each request comes from its own loopback address unless the test pins one, so that per-IP sign-in
+      // throttling in one test never spills into another.
+      const remoteAddress = opts.remoteAddress ?? `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+      const res = await app.inject({ ...opts, headers, remoteAddress });
       let body: unknown = res.body;
       if ((res.headers['content-type'] ?? '').toString().includes('application/json') && res.body) body = JSON.parse(res.body);
       return { status: res.statusCode, body: body as T, headers: res.headers, raw: res.body };

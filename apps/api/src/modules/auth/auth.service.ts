@@ -27,21 +27,24 @@ const fullName = (u: q.UserRow) => `${u.firstName} ${u.lastName}`.trim();
 const who = (u: q.UserRow) => ({ id: u.id, name: fullName(u), role: u.role, tenantId: u.tenantId });
 
 /** The user may sign in: active, not suspended, and their tenant passes the gate. Returns the tenant for the session. */
-async function assertUserMaySignIn(tx: Tx, user: q.UserRow): Promise<{ id: string; name: string } | null> {
+type SignInTenant = { id: string; name: string; country: string | null };
+
+async function assertUserMaySignIn(tx: Tx, user: q.UserRow): Promise<SignInTenant | null> {
   if (!user.isActive || user.isSuspended) throw problems.accountInactive();
   if (!user.tenantId) return null;
   const gate = await q.tenantGateRow(tx, user.tenantId);
   assertTenantGate(gate);
-  return gate ? { id: gate.tenantId, name: gate.tenantName } : null;
+  return gate ? { id: gate.tenantId, name: gate.tenantName, country: gate.countryName } : null;
 }
 
-async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenant: { id: string; name: string } | null, how: string): Promise<SessionResult> {
+async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenant: SignInTenant | null, how: string): Promise<SessionResult> {
   const refresh = randomToken();
   const expiresAt = new Date(Date.now() + deps.config.jwt.refreshTtl * 1000);
   const sessionId = await q.insertSession(tx, { userId: user.id, tenantId: user.tenantId, platform: ctx.platform, ip: ctx.ip, userAgent: null, expiresAt });
   await q.insertRefreshToken(tx, sessionId, sha256(refresh), expiresAt);
   await q.touchLastLogin(tx, user.id);
-  await recordActivity(tx, ctx, { action: 'Login', description: `${fullName(user)} signed in${how}`, user: who(user) });
+  // Before a session exists the country comes from the header or, as for every later call, the user's tenant.
+  await recordActivity(tx, { ...ctx, country: ctx.country ?? tenant?.country ?? null }, { action: 'Login', description: `${fullName(user)} signed in${how}`, user: who(user) });
   const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: sessionId, role: user.role, tid: user.tenantId });
   return { user: presentSessionUser(deps, user, tenant), access, refresh };
 }

@@ -1,0 +1,317 @@
+// Sign-in over HTTP: password, two-factor enrolment and confirmation, one-time codes, token rotation and reuse,
+// logout, throttling, admin link, password change and reset, onboarding, and sessions ending on deactivation.
+import { sql } from 'drizzle-orm';
+import { SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTenant, makeUser, nextCode, PASSWORD, signInEnrolling } from '../../test/fixtures.js';
+import { testEnv, type TestEnv } from '../../test/harness.js';
+import { createAdminLink, createInvitation } from './auth.service.js';
+import { withScope } from '../../db/client.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('sign-in with two-factor', () => {
+  it('takes a new user through enrolment to a session, then reads the profile', async () => {
+    const { email, id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session, cookie } = await signInEnrolling(env, email);
+    expect(session.user).toMatchObject({ id, email, roles: ['tenant_admin'], tenant: { id: env.fx.tenantA, uuid: env.fx.tenantA } });
+    expect(session.user).not.toHaveProperty('password_hash');
+    expect(typeof session.access).toBe('string');
+    expect(typeof session.refresh).toBe('string');
+    expect(cookie).toMatch(/farmland_refresh=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const profile = await env.as('anonymous').get(`/api/accounts/users/${id}/`, bearer(session.access));
+    expect(profile.status).toBe(200);
+    expect(profile.body.data).toMatchObject({ id, email, mfa_enabled: true, role: 'tenant_admin' });
+  });
+
+  it('issues access tokens that live 15 minutes or less', async () => {
+    const { email } = await makeUser(env, { tenantId: null, role: 'super_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const payload = JSON.parse(Buffer.from(session.access.split('.')[1], 'base64url').toString());
+    expect(payload.exp - payload.iat).toBeLessThanOrEqual(900);
+    expect(payload.aud).toBe(env.config.jwt.audience);
+  });
+
+  it('asks an enrolled user for a code, and refuses a replayed code', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { secret } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const code = nextCode(secret);
+
+    const first = await anon.post('/api/auth/login/', { email, password: PASSWORD });
+    expect(first.body.data).toMatchObject({ mfa_required: true, mfa_setup_required: false });
+    const ok = await anon.post('/api/auth/login/confirm', { mfa_token: first.body.data.mfa_token, user_token: first.body.data.user_token, code });
+    expect(ok.status).toBe(200);
+    expect(ok.body.message).toBe('Login successful');
+
+    const second = await anon.post('/api/auth/login/', { email, password: PASSWORD });
+    const replay = await anon.post('/api/auth/login/confirm', { mfa_token: second.body.data.mfa_token, user_token: second.body.data.user_token, code });
+    expect(replay.status).toBe(400);
+    expect(replay.body.code).toBe('mfa_code_reused');
+    expect(replay.body.errors[0].field).toBe('code');
+  });
+
+  it('rejects a wrong code, and ends the attempt after five wrong codes', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { secret } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const login = await anon.post('/api/auth/login/', { email, password: PASSWORD });
+    const { mfa_token, user_token } = login.body.data;
+    const right = nextCode(secret);
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const r = await anon.post('/api/auth/login/confirm', { mfa_token, user_token, code: wrong });
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('invalid_mfa_code');
+    }
+    const late = await anon.post('/api/auth/login/confirm', { mfa_token, user_token, code: right });
+    expect(late.status).toBe(400);
+    expect(late.body.code).toBe('invalid_mfa_token');
+  });
+
+  it('answers the same 401 for an unknown email and a wrong password', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
+    const a = await env.as('anonymous').post('/api/auth/login/', { email, password: 'wrong-password' });
+    const b = await env.as('anonymous').post('/api/auth/login/', { email: `nobody-${Date.now()}@test.example`, password: 'wrong-password' });
+    expect(a.status).toBe(401);
+    expect(b.status).toBe(401);
+    expect(a.body).toEqual(b.body);
+  });
+
+  it('throttles repeated failures for an account from one address, and the lock ends', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
+    const anon = env.as('anonymous');
+    const from = (password: string) => anon.request({ method: 'POST', url: '/api/auth/login/', payload: { email, password }, remoteAddress: '127.0.0.1' });
+    for (let i = 0; i < 5; i++) expect((await from('wrong-password')).status).toBe(401);
+    const locked = await from(PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('too_many_attempts');
+    const [row] = await env.sql<{ locked_until: string }>(sql`SELECT locked_until FROM auth_throttle WHERE key = ${`acct-ip:${email}|127.0.0.1`}`);
+    const seconds = (new Date(row!.locked_until).getTime() - Date.now()) / 1000;
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(15 * 60);
+    // Time passes: the lock is over, and the right password works again.
+    await env.sql(sql`UPDATE auth_throttle SET locked_until = now() - interval '1 second' WHERE key LIKE ${`%${email}%`}`);
+    expect((await from(PASSWORD)).status).toBe(200);
+  });
+
+  it('does not let failures from other addresses lock the account out', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
+    const anon = env.as('anonymous');
+    // Ten failures, each from a different address: the per-account+address rule never trips, the account rule needs 50.
+    for (let i = 0; i < 10; i++) await anon.post('/api/auth/login/', { email, password: 'wrong-password' });
+    expect((await anon.post('/api/auth/login/', { email, password: PASSWORD })).status).toBe(200);
+  });
+});
+
+describe('tokens and sessions', () => {
+  it('rotates the refresh token, and reuse of the old one ends the whole session', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const rotated = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.refresh).not.toBe(session.refresh);
+    const reuse = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    expect(reuse.status).toBe(401);
+    expect(reuse.body.code).toBe('refresh_token_reused');
+    // The family is dead: the newest refresh token and the access token no longer work.
+    expect((await anon.post('/api/auth/token/refresh/', { refresh: rotated.body.data.refresh })).status).toBe(401);
+    expect((await anon.get('/api/activity-logs/', bearer(rotated.body.data.access))).status).toBe(401);
+  });
+
+  it('reads the refresh token from the httpOnly cookie', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/token/refresh/', cookies: { farmland_refresh: session.refresh }, payload: {} });
+    expect(res.status).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(/farmland_refresh=/);
+  });
+
+  it('logout revokes the session', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const out = await anon.post('/api/auth/logout/', {}, bearer(session.access));
+    expect(out.status).toBe(200);
+    expect((await anon.get('/api/activity-logs/', bearer(session.access))).status).toBe(401);
+    expect((await anon.post('/api/auth/token/refresh/', { refresh: session.refresh })).status).toBe(401);
+  });
+
+  it('refuses tokens with another algorithm, audience, or a past expiry', async () => {
+    const user = await makeUser(env, { tenantId: null, role: 'super_admin' });
+    const caller = await env.sessionFor(user.id);
+    const claims = JSON.parse(Buffer.from(caller.token!.split('.')[1]!, 'base64url').toString());
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${caller.token!.split('.')[1]}.`;
+    const wrongAud = await new SignJWT({ ...claims, aud: 'someone-else' }).setProtectedHeader({ alg: 'HS256' }).sign(env.deps.keys.jwt);
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }).setProtectedHeader({ alg: 'HS256' }).sign(env.deps.keys.jwt);
+    const otherKey = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(32)));
+    for (const token of [unsigned, wrongAud, expired, otherKey, 'garbage']) {
+      expect((await env.as('anonymous').get('/api/activity-logs/', bearer(token))).status).toBe(401);
+    }
+    expect((await caller.get('/api/activity-logs/')).status).toBe(200);
+  });
+
+  it('ends the sessions of a deactivated user at once', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const caller = await env.sessionFor(user.id);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(200);
+    await env.sql(sql`UPDATE users SET is_active = false WHERE id = ${user.id}`);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(401);
+  });
+});
+
+describe('tenant gate', () => {
+  it.each([
+    ['tenant_inactive', sql`UPDATE tenants SET is_active = false WHERE id = `],
+    ['tenant_suspended', sql`UPDATE tenants SET is_suspended = true WHERE id = `],
+    ['license_revoked', sql`UPDATE licenses SET is_revoked = true WHERE tenant_id = `],
+    ['license_expired', sql`UPDATE licenses SET expiry_date = current_date - 1 WHERE tenant_id = `],
+  ])('answers 403 %s to the tenant’s users, on every call and at sign-in', async (code, statement) => {
+    const tenant = await makeTenant(env);
+    const admin = await makeUser(env, { tenantId: tenant.id, role: 'tenant_admin' });
+    const caller = await env.sessionFor(admin.id);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(200);
+    await env.sql(sql`${statement}${tenant.id}`);
+    const gated = await caller.get('/api/activity-logs/');
+    expect(gated.status).toBe(403);
+    expect(gated.body.code).toBe(code);
+    const login = await env.as('anonymous').post('/api/auth/login/', { email: admin.email, password: PASSWORD });
+    expect(login.status).toBe(403);
+    expect(login.body.code).toBe(code);
+  });
+});
+
+describe('admin link', () => {
+  it('signs a super-admin in once; unknown → 105, non-super-admin → 106', async () => {
+    const anon = env.as('anonymous');
+    const sa = await makeUser(env, { tenantId: null, role: 'super_admin' });
+    const url = await createAdminLink(env.deps, sa.email);
+    expect(url).toMatch(/^http:\/\/localhost:3000\/\?q=/);
+    const requestId = new URL(url).searchParams.get('q')!;
+    const ok = await anon.post('/api/auth/admin-login/', { request_id: requestId });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.user).toMatchObject({ id: sa.id, roles: ['super_admin'] });
+    const again = await anon.post('/api/auth/admin-login/', { request_id: requestId });
+    expect(again.body).toEqual({ message: 'Invalid Service Provider', code: '105' });
+    const admin = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const other = new URL(await createAdminLink(env.deps, admin.email)).searchParams.get('q')!;
+    const denied = await anon.post('/api/auth/admin-login/', { request_id: other });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ message: 'You do not have the right access to this service Provider', code: '106' });
+  });
+
+  it('expires a link after its short life', async () => {
+    const sa = await makeUser(env, { tenantId: null, role: 'super_admin' });
+    const requestId = new URL(await createAdminLink(env.deps, sa.email)).searchParams.get('q')!;
+    await env.sql(sql`UPDATE auth_challenges SET expires_at = now() - interval '1 second' WHERE user_id = ${sa.id} AND kind = 'admin_link'`);
+    expect((await env.as('anonymous').post('/api/auth/admin-login/', { request_id: requestId })).body.code).toBe('105');
+  });
+});
+
+describe('two-factor reset', () => {
+  it('lets a super-admin reset a user’s two-factor; the user enrols again', async () => {
+    const { email, id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const res = await env.as('super').post(`/api/auth/${id}/reset-mfa/`, {});
+    expect(res.status).toBe(200);
+    expect((await env.as('anonymous').get('/api/activity-logs/', bearer(session.access))).status).toBe(401);
+    const login = await env.as('anonymous').post('/api/auth/login/', { email, password: PASSWORD });
+    expect(login.body.data.mfa_setup_required).toBe(true);
+  });
+
+  it('answers 404 to an admin of another tenant', async () => {
+    const { id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
+    expect((await env.as('adminB').post(`/api/auth/${id}/reset-mfa/`, {})).status).toBe(404);
+  });
+});
+
+describe('passwords', () => {
+  it('changes the password with the current one, and ends other sessions', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const me = await env.sessionFor(user.id);
+    const other = await env.sessionFor(user.id);
+    const wrong = await me.post('/api/auth/password/update/', { old_password: 'not-it', new_password: 'Brand-new-pass-1' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors[0].field).toBe('old_password');
+    const short = await me.post('/api/auth/password/update/', { old_password: PASSWORD, new_password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.body.errors[0].field).toBe('new_password');
+    expect((await me.post('/api/auth/password/update/', { old_password: PASSWORD, new_password: 'Brand-new-pass-1' })).status).toBe(200);
+    expect((await me.get('/api/activity-logs/')).status).toBe(200);
+    expect((await other.get('/api/activity-logs/')).status).toBe(401);
+    expect((await env.as('anonymous').post('/api/auth/login/', { email: user.email, password: 'Brand-new-pass-1' })).status).toBe(200);
+  });
+
+  it('resets a forgotten password with a single-use token from the outbox', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const anon = env.as('anonymous');
+    const asked = await anon.post('/api/auth/password/reset/', { email: user.email.toUpperCase() });
+    expect(asked.status).toBe(200);
+    const [mail] = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${user.email} ORDER BY created_at DESC LIMIT 1`);
+    const token = /token=([\w-]+)/.exec(mail!.body)![1]!;
+    const [challenge] = await env.sql<{ ttl: number }>(sql`SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM auth_challenges WHERE user_id = ${user.id} AND kind = 'password_reset'`);
+    expect(challenge!.ttl).toBeLessThanOrEqual(3600);
+    expect((await anon.post('/api/auth/password/confirm-reset-token/', { token })).status).toBe(200);
+    expect((await anon.post('/api/auth/password/set-new-password/', { token, password: 'Reset-pass-123' })).status).toBe(200);
+    const reuse = await anon.post('/api/auth/password/set-new-password/', { token, password: 'Another-pass-123' });
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.code).toBe('invalid_reset_token');
+    expect((await anon.post('/api/auth/login/', { email: user.email, password: 'Reset-pass-123' })).status).toBe(200);
+  });
+
+  it('answers the same to a reset request for an unknown email, and writes no mail', async () => {
+    const email = `ghost-${Date.now()}@test.example`;
+    const res = await env.as('anonymous').post('/api/auth/password/reset/', { email });
+    expect(res.status).toBe(200);
+    expect(await env.sql(sql`SELECT 1 FROM outbox_emails WHERE to_address = ${email}`)).toHaveLength(0);
+  });
+
+  it('refuses an expired reset token', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
+    await env.as('anonymous').post('/api/auth/password/reset/', { email: user.email });
+    const [mail] = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${user.email}`);
+    const token = /token=([\w-]+)/.exec(mail!.body)![1]!;
+    await env.sql(sql`UPDATE auth_challenges SET expires_at = now() - interval '1 second' WHERE user_id = ${user.id}`);
+    expect((await env.as('anonymous').post('/api/auth/password/confirm-reset-token/', { token })).status).toBe(400);
+  });
+});
+
+describe('onboarding', () => {
+  it('lets an invited tenant admin set a password once from the signed key', async () => {
+    const invited = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin', password: null });
+    const key = await withScope(env.deps.db, { kind: 'system' }, (tx) => createInvitation(tx, env.deps, invited.id));
+    const anon = env.as('anonymous');
+    const url = `/api/onboarding/tenant-admin/?signed_key=${encodeURIComponent(key)}`;
+    const tampered = `/api/onboarding/tenant-admin/?signed_key=${encodeURIComponent(`${key.slice(0, -2)}xx`)}`;
+    expect((await anon.post(tampered, { password: 'Welcome-pass-1' })).status).toBe(400);
+    expect((await anon.post(url, { password: 'Welcome-pass-1' })).status).toBe(200);
+    expect((await anon.post(url, { password: 'Welcome-pass-2' })).body.code).toBe('invalid_invitation');
+    const login = await anon.post('/api/auth/login/', { email: invited.email, password: 'Welcome-pass-1' });
+    expect(login.status).toBe(200);
+    expect(login.body.data.mfa_setup_required).toBe(true);
+  });
+});
+
+describe('activity of sign-in', () => {
+  it('writes a Login entry with the platform from the request header', async () => {
+    const { email, id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const anon = env.as('anonymous');
+    const login = await anon.post('/api/auth/login/', { email, password: PASSWORD }, { 'x-platform': 'mobile' });
+    const setup = await anon.post('/api/auth/setup-mfa/', login.body.data);
+    const { generateTotp } = await import('../../lib/totp.js');
+    await anon.post('/api/auth/confirm-mfa/', { ...login.body.data, code: generateTotp(setup.body.data.secret) }, { 'x-platform': 'mobile' });
+    const rows = await env.sql<{ action: string; platform: string; tenant_id: string; country: string }>(
+      sql`SELECT action, platform, tenant_id, country FROM activity_logs WHERE user_id = ${id} AND action = 'Login'`,
+    );
+    expect(rows).toEqual([{ action: 'Login', platform: 'mobile', tenant_id: env.fx.tenantA, country: 'Nigeria' }]);
+  });
+});
