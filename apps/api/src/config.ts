@@ -27,7 +27,7 @@ const schema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Farmland Platform <no-reply@farmland.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED_DEMO: bool.default(true),
+  SEED_DEMO: bool.optional(),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: bool.default(false),
 });
@@ -83,7 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     imageLimit: e.IMAGE_LIMIT_BYTES,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     logLevel: e.LOG_LEVEL,
-    seedDemo: e.SEED_DEMO,
+    // Demo data by default only on the embedded database; a PostgreSQL deployment starts empty unless asked.
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
   };

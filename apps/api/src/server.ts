@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { UnsafeDatabaseRoleError } from './db/client.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/seed-demo.js';
 import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance-lock.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof UnsafeDatabaseRoleError) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

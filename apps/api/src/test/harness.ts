@@ -51,6 +51,8 @@ export type TestEnv = {
   config: Config;
   fx: Fixtures;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL only: the owner's URL of this worker's database. */
+  adminUrl: string | null;
   as(persona: Persona): Caller;
   /** A caller with a brand-new session for the user (no sign-in flow; for tests of everything but sign-in). */
   sessionFor(userId: string): Promise<Caller>;
@@ -65,6 +67,8 @@ export function testEnv(): Promise<TestEnv> {
   return envPromise;
 }
 
+let adminUrl: string | null = null;
+
 async function openTestDatabase(): Promise<Database> {
   const fp = process.env['FARMLAND_TEST_FP'];
   if (!fp) throw new Error('FARMLAND_TEST_FP is not set: run the tests through vitest (globalSetup prepares the template)');
@@ -78,7 +82,8 @@ async function openTestDatabase(): Promise<Database> {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplateName(fp)}`);
   await admin.end();
-  return openDatabase({ kind: 'postgres', url: withDatabase(url, name, PG_TEST_ROLE), adminUrl: withDatabase(url, name), poolSize: 4 });
+  adminUrl = withDatabase(url, name);
+  return openDatabase({ kind: 'postgres', url: withDatabase(url, name, PG_TEST_ROLE), adminUrl, poolSize: 4 });
 }
 
 export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
@@ -175,6 +180,7 @@ async function createEnv(): Promise<TestEnv> {
     config,
     fx,
     engine: database.kind,
+    adminUrl,
     as: (p) => callers[p],
     sessionFor,
     sql: q,
