@@ -61,3 +61,26 @@ describe('operations', () => {
     expect(res.headers['x-request-id']).toMatch(/[0-9a-f-]{36}/);
   });
 });
+
+describe('unexpected errors', () => {
+  it('answer 500 with the request id and no details, and are logged with that id', async () => {
+    const { buildApp } = await import('../../app.js');
+    const lines: string[] = [];
+    const pino = (await import('pino')).default;
+    const log = pino({ level: 'error' }, { write: (l: string) => void lines.push(l) });
+    const app = await buildApp({ ...env.deps, log }, { logger: log });
+    app.get('/api/boom', { config: { access: 'public' } }, async () => {
+      throw new Error('secret internal detail at /srv/app.js:12');
+    });
+    await app.ready();
+    const res = await app.inject({ method: 'GET', url: '/api/boom' });
+    await app.close();
+    expect(res.statusCode).toBe(500);
+    const body = res.json();
+    expect(body).toEqual({ message: expect.any(String), code: 'internal_error', request_id: expect.stringMatching(/[0-9a-f-]{36}/) });
+    expect(res.body).not.toContain('secret internal detail');
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
+    expect(logged.requestId).toBe(body.request_id);
+    expect(logged.err.message).toContain('secret internal detail');
+  });
+});
