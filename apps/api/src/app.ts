@@ -13,6 +13,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { version } from './version.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { analysesRoutes } from './modules/analyses/analyses.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { baseRoutes } from './modules/base/base.routes.js';
@@ -34,6 +35,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.decorate('deps', deps);
   app.decorate('routeTable', [] as FastifyInstance['routeTable']);
   app.addHook('onRoute', (route) => {
+    // The documentation UI's own routes (registered by @fastify/swagger-ui) are public pages.
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -76,6 +79,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(activityRoutes);
       await api.register(baseRoutes);
       await api.register(filesRoutes);
+      await api.register(analysesRoutes);
     },
     { prefix: '/api' },
   );

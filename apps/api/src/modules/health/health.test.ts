@@ -84,3 +84,11 @@ describe('unexpected errors', () => {
     expect(logged.err.message).toContain('secret internal detail');
   });
 });
+
+describe('API documentation', () => {
+  it('serves the documentation page to anyone', async () => {
+    const res = await env.as('anonymous').get('/api/docs/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+});
