@@ -17,8 +17,13 @@ import { analysesRoutes } from './modules/analyses/analyses.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { baseRoutes } from './modules/base/base.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { farmersRoutes } from './modules/farmers/farmers.routes.js';
+import { farmsRoutes } from './modules/farms/farms.routes.js';
+import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
+import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 
 export type BuildOptions = { logger?: FastifyBaseLogger; serveWeb?: boolean };
 
@@ -78,20 +83,34 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(accountsRoutes);
       await api.register(activityRoutes);
       await api.register(baseRoutes);
+      await api.register(exportsRoutes);
       await api.register(filesRoutes);
+      await api.register(operationalAreasRoutes);
+      await api.register(farmsRoutes);
+      await api.register(farmersRoutes);
+      await api.register(tenantSettingsRoutes);
       await api.register(analysesRoutes);
     },
     { prefix: '/api' },
   );
 
   if (opts.serveWeb && fs.existsSync(path.join(deps.config.webDistDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: deps.config.webDistDir, wildcard: false, index: false });
+    const webRoot = path.resolve(deps.config.webDistDir);
+    // serve: false — @fastify/static only lends reply.sendFile; the one public route below serves every file, so no
+    // route without an access rule exists (plugins/auth.ts refuses those).
+    await app.register(fastifyStatic, { root: webRoot, serve: false });
     // The console is a single-page app: unknown non-API GETs get index.html; unknown API paths stay JSON 404s.
     app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
       const rel = decodeURIComponent(req.url.split('?')[0] ?? '/').replace(/^\/+/, '');
-      const file = path.join(deps.config.webDistDir, rel);
-      if (rel && file.startsWith(deps.config.webDistDir) && fs.existsSync(file) && fs.statSync(file).isFile()) return reply.sendFile(rel);
-      return reply.type('text/html').sendFile('index.html');
+      const file = path.resolve(webRoot, rel);
+      const inside = file.startsWith(webRoot + path.sep);
+      if (rel && inside && fs.existsSync(file) && fs.statSync(file).isFile()) {
+        // Vite's assets carry a content hash in their names: cache them for good; everything else is revalidated.
+        return reply.sendFile(rel, { immutable: rel.startsWith('assets/'), maxAge: rel.startsWith('assets/') ? '365d' : 0 });
+      }
+      // A missing hashed asset is a 404, not the page: a browser must not run HTML as a script.
+      if (rel.startsWith('assets/') || (!inside && rel)) return reply.status(404).type('text/plain').send('Not found');
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html', { maxAge: 0 });
     });
   }
   return app;

@@ -24,8 +24,13 @@ export type Actor = {
   email: string;
 };
 
+/** A tenant's SDK license key acting for field capture (no user behind it). */
+export type LicenseActor = { licenseId: string; tenantId: string; tenantName: string; keyHint: string };
+
 export type Ctx = {
   actor: Actor | null;
+  /** Set instead of actor when a capture route was called with a valid SDK license key (X-License-Key). */
+  license?: LicenseActor | null;
   platform: PlatformName;
   ip: string;
   /** Country for the activity log: the x-country header when a client sends it, else the actor's tenant country. */
@@ -33,8 +38,11 @@ export type Ctx = {
   requestId: string;
 };
 
+/** 'sdk_license' in a role list admits a tenant's SDK license key (X-License-Key header) as well as the listed roles' sessions. */
+export type AccessRole = RoleName | 'sdk_license';
+
 /** Route access, declared on every route and enforced by plugins/auth.ts before the handler runs. */
-export type Access = 'public' | 'authenticated' | readonly RoleName[];
+export type Access = 'public' | 'authenticated' | readonly AccessRole[];
 
 /** The row-level-security scope for an actor: provider staff see every tenant, everyone else only their own. */
 export function scopeOf(actor: Actor): Scope {

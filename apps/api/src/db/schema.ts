@@ -330,6 +330,8 @@ export const farms = pgTable(
     index('farms_farmer_idx').on(t.farmerId),
     index('farms_geom_idx').using('gist', t.geom),
     index('farms_overlap_group_idx').on(t.tenantId, t.overlapGroupId),
+    // Operational-area farm counts and reassignment when an area changes look farms up by their area.
+    index('farms_operational_area_idx').on(t.operationalAreaId),
   ],
 );
 
@@ -445,7 +447,14 @@ export const customAnalysisRows = pgTable(
     overlappingId: integer('overlapping_id'),
     isUnrecognized: boolean('is_unrecognized').notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.analysisId, t.rowNumber] }), index('custom_analysis_rows_cat_idx').on(t.analysisId, t.category)],
+  (t) => [
+    primaryKey({ columns: [t.analysisId, t.rowNumber] }),
+    index('custom_analysis_rows_cat_idx').on(t.analysisId, t.category, t.rowNumber),
+    index('custom_analysis_rows_overlap_idx').on(t.analysisId, t.overlappingId, t.rowNumber).where(sql`${t.isOverlapping}`),
+    index('custom_analysis_rows_unrecognized_idx').on(t.analysisId, t.rowNumber).where(sql`${t.isUnrecognized}`),
+    // The overlap self-join of one upload probes this index; rows without a valid polygon carry no geometry.
+    index('custom_analysis_rows_geom_idx').using('gist', t.geom).where(sql`${t.geom} IS NOT NULL`),
+  ],
 );
 
 /** Tables that hold one tenant's data: each gets row-level security (see drizzle/0002_rls.sql). */

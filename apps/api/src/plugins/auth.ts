@@ -1,11 +1,13 @@
 // Builds req.ctx for every request and enforces each route's declared access before its handler runs:
 // the bearer token is verified, then its session is looked up, so that logout, deactivation and the tenant gate take effect at once.
+// Capture routes that list 'sdk_license' also accept a tenant's SDK license key in X-License-Key instead of a session.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { platformName, type PlatformName } from '@farmland/contracts';
-import type { Access, Actor, Ctx, Deps } from '../context.js';
+import type { Access, Actor, Ctx, Deps, LicenseActor } from '../context.js';
 import { withScope } from '../db/client.js';
 import { problems } from '../lib/problems.js';
 import { findSession, tenantGateRow } from '../modules/auth/auth.queries.js';
+import { findLicenseByKey } from '../modules/auth/license-key.queries.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
 import { assertTenantGate } from '../modules/auth/tenant-gate.js';
 
@@ -47,10 +49,29 @@ export async function authenticate(deps: Deps, token: string): Promise<{ actor: 
   });
 }
 
+/**
+ * An SDK license key stands in for a session on capture routes: unknown → 401; revoked or expired → 403 with its code;
+ * a Platform license → 403; an inactive or suspended tenant → 403 with the tenant gate's code.
+ */
+export async function authenticateLicenseKey(deps: Deps, key: string): Promise<{ license: LicenseActor; country: string | null }> {
+  if (key.length < 8 || key.length > 200) throw problems.unauthenticated('Unknown license key.');
+  const row = await withScope(deps.db, { kind: 'system' }, (tx) => findLicenseByKey(tx, key));
+  if (!row) throw problems.unauthenticated('Unknown license key.');
+  if (row.is_revoked) throw problems.tenantGate('license_revoked');
+  if (row.is_expired) throw problems.tenantGate('license_expired');
+  if (row.type !== 'SDK') throw problems.forbidden('Only an SDK license key can be used for field capture.');
+  if (!row.tenant_active) throw problems.tenantGate('tenant_inactive');
+  if (row.tenant_suspended) throw problems.tenantGate('tenant_suspended');
+  return {
+    license: { licenseId: row.license_id, tenantId: row.tenant_id, tenantName: row.tenant_name, keyHint: key.slice(-4) },
+    country: row.country_name,
+  };
+}
+
 function allowed(access: Access, actor: Actor): boolean {
   if (access === 'authenticated') return true;
   if (access === 'public') return true;
-  return access.includes(actor.role);
+  return access.some((role) => role === actor.role);
 }
 
 export function registerAuth(app: FastifyInstance): void {
@@ -68,6 +89,14 @@ export function registerAuth(app: FastifyInstance): void {
     if (access === 'public') return;
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+    const licenseKey = req.headers['x-license-key'];
+    if (!token && typeof licenseKey === 'string' && access !== 'authenticated' && access.includes('sdk_license')) {
+      const { license, country } = await authenticateLicenseKey(app.deps, licenseKey.trim());
+      req.ctx.license = license;
+      req.ctx.country ??= country;
+      if (req.headers['x-platform'] === undefined) req.ctx.platform = 'sdk';
+      return;
+    }
     if (!token) throw problems.unauthenticated();
     const { actor, country } = await authenticate(app.deps, token);
     req.ctx.actor = actor;

@@ -1,8 +1,10 @@
 // The authorization matrix: one row per route (METHOD + path as registered), with the expected status for each persona.
 // authz-matrix.test.ts fails for any route that has no row here, so every new route must state who may call it.
 // Probes act on tenant A's resources: an admin of tenant B must get 404 (a foreign record looks like a missing one).
+import { sql } from 'drizzle-orm';
 import type { Fixtures, Persona, TestEnv } from './harness.js';
 import { createUser } from './harness.js';
+import { freshSpot, insertAreaDirect, insertFarmDirect, overlappingPair, square, tenantGeo } from './geo-fixtures.js';
 
 export type Expectation = Record<Persona, number>;
 export type Probe = {
@@ -18,7 +20,26 @@ export type Row = { probe?: Probe; expect: Expectation };
 const all = (status: number): Expectation => ({ anonymous: status, super: status, adminA: status, agentA: status, adminB: status });
 const signedIn = (status: number): Expectation => ({ anonymous: 401, super: status, adminA: status, agentA: status, adminB: status });
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+/** A finished (empty) custom analysis of tenant A, and one of tenant A's operational areas. */
+const analysisA = async (env: TestEnv) => {
+  const [a] = await env.sql<{ id: string }>(sql`
+    INSERT INTO custom_analyses (tenant_id, name, minimum_farm_size, status, progress) VALUES (${env.fx.tenantA}, 'Matrix probe', 100, 'completed', 100) RETURNING id`);
+  const [oa] = await env.sql<{ id: string }>(sql`SELECT id FROM operational_areas WHERE tenant_id = ${env.fx.tenantA} ORDER BY created_at LIMIT 1`);
+  return { analysisId: a!.id, areaId: oa!.id };
+};
+const adminAOnly = (ok: number): Expectation => ({ anonymous: 401, super: 403, adminA: ok, agentA: 403, adminB: 404 });
+const analysisList = (kind: string): Row => ({ probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/${kind}/` }, expect: adminAOnly(200) });
 const disposableAgentA = async (env: TestEnv) => ({ userId: await createUser(env, { tenantId: env.fx.tenantA, role: 'agent' }) });
+
+const geoA = async (env: TestEnv): Promise<Record<string, string>> => {
+  const g = await tenantGeo(env, env.fx.tenantA);
+  return { regionId: g.regionId, cityId: g.cityId, areaId: g.areaId, farmerId: g.farmerId, farmId: g.farmId };
+};
+const disposableAreaA = async (env: TestEnv) => ({ ...(await geoA(env)), areaId: await insertAreaDirect(env, env.fx.tenantA, square(...freshSpot(), 300)) });
+const disposableFarmA = async (env: TestEnv) => {
+  const g = await geoA(env);
+  return { ...g, farmId: await insertFarmDirect(env, env.fx.tenantA, g['farmerId']!, square(...freshSpot(), 60)) };
+};
 
 export const matrix: Record<string, Row> = {
   // ---- operations ----
@@ -78,6 +99,12 @@ export const matrix: Record<string, Row> = {
   // ---- activity log ----
   'GET /api/activity-logs/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
 
+  // ---- exports: a list's own readers may export it, scoped like the list (tenant admins: their tenant) ----
+  'POST /api/base/export/:name/': {
+    probe: { url: () => '/api/base/export/activity-logs/', body: () => ({ column_list: ['user', 'description', 'timestamp'] }) },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 },
+  },
+
   // ---- lookups and regions ----
   'GET /api/base/all-countries/': { expect: signedIn(200) },
   'GET /api/base/states/:id/': { probe: { url: () => '/api/base/states/1e7050d0-9e8f-5e82-9ca3-884850256d74/' }, expect: signedIn(200) },
@@ -86,5 +113,113 @@ export const matrix: Record<string, Row> = {
   'POST /api/base/regions/': {
     probe: { body: () => ({ country_id: '1e7050d0-9e8f-5e82-9ca3-884850256d74', name: `Region ${Math.random().toString(36).slice(2, 10)}` }) },
     expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 201 },
+  },
+
+  // ---- custom analysis: tenant admins only, on their own tenant's analyses ----
+  'GET /api/custom-analysis/template.csv': { expect: all(200) },
+  'POST /api/custom-analysis/': {
+    probe: {
+      setup: analysisA,
+      body: (_fx, c) => ({ name: 'Matrix', operational_areas: [c['areaId']], locations: [{ farm_name: 'x', farm_coordinates: [[3.7, 7.6], [3.701, 7.6], [3.701, 7.601]] }] }),
+    },
+    // adminB names tenant A's operational area: not one of theirs (400, field operational_areas).
+    expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 400 },
+  },
+  'GET /api/custom-analysis/': { expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 200 } },
+  'GET /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
+  'DELETE /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
+  'GET /api/custom-analysis/:id/within/': analysisList('within'),
+  'GET /api/custom-analysis/:id/outside/': analysisList('outside'),
+  'GET /api/custom-analysis/:id/overlapping/': analysisList('overlapping'),
+  'GET /api/custom-analysis/:id/unrecognized/': analysisList('unrecognized'),
+  'GET /api/custom-analysis/:id/errors/': analysisList('errors'),
+
+  // ---- geo registry: operational areas (admins write; everyone of the tenant reads; provider staff read all) ----
+  'GET /api/operational-areas/': { expect: signedIn(200) },
+  'POST /api/operational-areas/': {
+    probe: {
+      setup: geoA,
+      body: (_fx, c) => ({ name: 'Probe area', region_id: c['regionId'], city_id: c['cityId'], coordinates: square(...freshSpot(), 500) }),
+    },
+    expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 400 },
+  },
+  'GET /api/operational-areas/:id/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/operational-areas/${c['areaId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'PUT /api/operational-areas/:id/': {
+    probe: {
+      setup: disposableAreaA,
+      url: (_fx, c) => `/api/operational-areas/${c['areaId']}/`,
+      body: (_fx, c) => ({ name: 'Renamed area', region_id: c['regionId'], city_id: c['cityId'], coordinates: square(...freshSpot(), 400) }),
+    },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'DELETE /api/operational-areas/:id/': {
+    probe: { setup: disposableAreaA, url: (_fx, c) => `/api/operational-areas/${c['areaId']}/` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
+  // ---- farm registry: reads for everyone of the tenant and provider staff; captures by agents (or SDK keys); retain/delete by admins ----
+  'GET /api/farms/': { expect: signedIn(200) },
+  'GET /api/farms/overview': { expect: signedIn(200) },
+  'GET /api/farms/global': { expect: signedIn(200) },
+  'GET /api/farms/regional': { probe: { url: () => '/api/farms/regional?name=Nigeria' }, expect: signedIn(200) },
+  'GET /api/farms/categorized-by-state': { expect: signedIn(200) },
+  'GET /api/farms/:id/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'GET /api/farms/:id/overlapping/': {
+    probe: { setup: async (env) => overlappingPair(env), url: (_fx, c) => `/api/farms/${c['a']}/overlapping/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'POST /api/farms/': {
+    probe: { setup: geoA, body: (_fx, c) => ({ farmer_id: c['farmerId'], coordinates: square(...freshSpot(), 80), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-PROBE' }) },
+    expect: { anonymous: 401, super: 403, adminA: 403, agentA: 201, adminB: 403 },
+  },
+  'PUT /api/farms/:id/': {
+    probe: { setup: disposableFarmA, url: (_fx, c) => `/api/farms/${c['farmId']}/`, body: () => ({ name: 'Renamed farm' }) },
+    expect: { anonymous: 401, super: 403, adminA: 403, agentA: 200, adminB: 403 },
+  },
+  'DELETE /api/farms/:id/': {
+    probe: { setup: disposableFarmA, url: (_fx, c) => `/api/farms/${c['farmId']}/` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'POST /api/farms/:id/intersect': {
+    probe: { setup: async (env) => overlappingPair(env), url: (_fx, c) => `/api/farms/${c['a']}/intersect` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
+  // ---- farmers through the capture API ----
+  'POST /api/farmers/': {
+    probe: { body: () => ({ first_name: 'Probe', last_name: 'Farmer', gender: 'Female' }) },
+    expect: { anonymous: 401, super: 403, adminA: 201, agentA: 201, adminB: 201 },
+  },
+  'PUT /api/farmers/:id/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/`, body: () => ({ address: '1 Probe Road' }) },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'GET /api/farmers/:id/farms/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/farms/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'GET /api/farmers/:id/farms/:farmId/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/farms/${c['farmId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+
+  // ---- tenant configuration: the tenant's own (naming another tenant is a 404); provider staff name the tenant ----
+  'GET /api/base/tenant-configurations': {
+    probe: { url: (fx) => `/api/base/tenant-configurations?tenant_id=${fx.tenantA}` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'PUT /api/base/tenant-configurations': {
+    probe: { url: (fx) => `/api/base/tenant-configurations?tenant_id=${fx.tenantA}`, body: () => ({ minimum_farm_size: 100 }) },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'GET /api/base/tenant-settings/': {
+    probe: { url: (fx) => `/api/base/tenant-settings/?tenant_id=${fx.tenantA}` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
   },
 };

@@ -20,8 +20,8 @@ export type ActivityFilter = {
   dateBefore?: string | undefined;
 };
 
-/** tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. */
-export async function listActivities(tx: Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
+/** The filter as SQL conditions; tenantId null means every tenant (provider scope). Shared by the list and its export. */
+export function activityConditions(tenantId: string | null, f: ActivityFilter): (SQL | undefined)[] {
   const conds: (SQL | undefined)[] = [tenantId ? eq(activityLogs.tenantId, tenantId) : undefined];
   if (f.action) conds.push(eq(activityLogs.action, f.action));
   if (f.dateAfter) conds.push(gte(activityLogs.createdAt, sql`${f.dateAfter}::date`));
@@ -30,7 +30,12 @@ export async function listActivities(tx: Executor, tenantId: string | null, f: A
     const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conds.push(or(ilike(activityLogs.userName, like), ilike(activityLogs.description, like), ilike(activityLogs.action, like), ilike(activityLogs.platform, like)));
   }
-  const where = and(...conds);
+  return conds;
+}
+
+/** tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. */
+export async function listActivities(tx: Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
+  const where = and(...activityConditions(tenantId, f));
   const [rows, total] = await Promise.all([
     tx
       .select({ entry: activityLogs, tenantName: tenants.name })

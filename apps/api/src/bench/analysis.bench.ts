@@ -1,0 +1,304 @@
+// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain]`:
+// synthetic farms and operational areas from a seeded generator, the full analysis pipeline (parse in a worker thread,
+// validate, classify, overlaps, store) on PGlite and on PostgreSQL, and the raw PostGIS queries (load, within,
+// overlaps, area) on the same data in the same run. Prints rows/s, seconds, peak RSS and the longest event-loop block.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../config.js';
+import type { Ctx, Deps } from '../context.js';
+import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
+import { deriveKeys } from '../lib/crypto.js';
+import { createRng, type Rng } from '../lib/prng.js';
+import { localStorage } from '../lib/storage.js';
+import { runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
+import { createAnalysis } from '../modules/analyses/analyses.service.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, dflt: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] && !args[i + 1]!.startsWith('--') ? args[i + 1]! : dflt;
+};
+const ROWS = Number(arg('rows', '15000'));
+const SEED = Number(arg('seed', '42'));
+const AREAS = Number(arg('areas', '400'));
+const ENGINES = arg('engine', 'both') === 'both' ? (['pglite', 'postgres'] as const) : ([arg('engine', 'both')] as Array<'pglite' | 'postgres'>);
+const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const EXPLAIN = args.includes('--explain') || true;
+const NIGERIA = '1e7050d0-9e8f-5e82-9ca3-884850256d74';
+
+// ---------- synthetic data ----------
+const CENTER = [3.7717, 7.6466] as const;
+const M_LAT = 111_320;
+const M_LNG = M_LAT * Math.cos((CENTER[1] * Math.PI) / 180);
+const CELL = 150;
+const r7 = (x: number) => Math.round(x * 1e7) / 1e7;
+const toLngLat = (x: number, y: number): [number, number] => [r7(CENTER[0] + x / M_LNG), r7(CENTER[1] + y / M_LAT)];
+
+function star(rng: Rng, cx: number, cy: number, radius: number): Array<[number, number]> {
+  const n = rng.int(5, 8);
+  const start = rng.next() * Math.PI * 2;
+  const pts: Array<[number, number]> = [];
+  for (let i = 0; i < n; i++) {
+    const t = start + (i * 2 * Math.PI) / n + (rng.next() - 0.5) * 0.4;
+    const r = radius * (0.8 + rng.next() * 0.2);
+    pts.push(toLngLat(cx + r * Math.cos(t), cy + r * Math.sin(t)));
+  }
+  pts.push(pts[0]!);
+  return pts;
+}
+
+type Generated = { csv: string; farms: Array<Array<[number, number]> | null>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
+
+/** Farms on a 150 m grid (8 % shifted onto a neighbour, ~3 % bad rows of several kinds), areas on a 20×20 grid covering part of it. */
+function generate(rows: number, areaCount: number, seed: number): Generated {
+  const rng = createRng(seed);
+  const side = Math.ceil(Math.sqrt(rows));
+  const lines = ['farm_name,farm_coordinates,operational_area_id,farm_ref'];
+  const farms: Generated['farms'] = [];
+  for (let i = 0; i < rows; i++) {
+    const gx = (i % side) * CELL;
+    const gy = Math.floor(i / side) * CELL;
+    const roll = rng.next();
+    let coords: unknown;
+    let name = `Farm ${i + 1}`;
+    let ring: Array<[number, number]> | null = null;
+    if (roll < 0.08) ring = star(rng, gx + 70, gy, 45); // overlaps the neighbour to the east
+    else if (roll < 0.09) {
+      const [x, y] = toLngLat(gx, gy);
+      coords = [[x, y], [x + 0.0005, y + 0.0005], [x + 0.0005, y], [x, y + 0.0005], [x, y]]; // bow-tie
+    } else if (roll < 0.095) coords = [[412345.5 + i, 934567.1], [412445.5 + i, 934567.1], [412445.5 + i, 934667.1]]; // metres
+    else if (roll < 0.1) {
+      name = '';
+      ring = star(rng, gx, gy, 45);
+    } else if (roll < 0.11) ring = star(rng, gx, gy, 4); // below the minimum size
+    else ring = star(rng, gx, gy, 40 + rng.next() * 20);
+    if (ring) coords = ring;
+    farms.push(ring && name ? ring : null);
+    lines.push(`${name},"${JSON.stringify(coords).replace(/"/g, '""')}",,R-${i + 1}`);
+  }
+  const g = Math.max(1, Math.round(Math.sqrt(areaCount)));
+  const span = side * CELL;
+  const cell = span / g;
+  const areas: Generated['areas'] = [];
+  for (let ix = 0; ix < g; ix++) {
+    for (let iy = 0; iy < g; iy++) {
+      const x0 = ix * cell - CELL / 2;
+      const y0 = iy * cell - CELL / 2;
+      const w = cell * 0.85;
+      const ring = [toLngLat(x0, y0), toLngLat(x0 + w, y0), toLngLat(x0 + w, y0 + w), toLngLat(x0, y0 + w), toLngLat(x0, y0)];
+      areas.push({ name: `Area ${ix}-${iy}`, ring });
+    }
+  }
+  return { csv: lines.join('\n') + '\n', farms, areas, side };
+}
+
+// ---------- engines ----------
+type Engine = { database: Database; admin: (text: string, params?: unknown[]) => Promise<unknown[]>; close: () => Promise<void> };
+
+async function openEngine(kind: 'pglite' | 'postgres'): Promise<Engine> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ kind: 'pglite', dataDir: null });
+    return { database, admin: (t, p) => database.adminQuery(t, p ?? []), close: () => database.close() };
+  }
+  const name = `farmland_bench_${process.pid}`;
+  const root = new pg.Client({ connectionString: PG_URL });
+  await root.connect();
+  await root.query(`DROP DATABASE IF EXISTS ${name}`);
+  await root.query(`CREATE DATABASE ${name}`);
+  const u = new URL(PG_URL);
+  u.pathname = `/${name}`;
+  const adminUrl = u.toString();
+  // Migrations create farmland_app; the app connects as a login role that is only a member of it (no superuser, no BYPASSRLS).
+  await runPgMigrations(adminUrl);
+  const role = await root.query(`SELECT 1 FROM pg_roles WHERE rolname = 'farmland_bench_app'`);
+  if (role.rowCount === 0) await root.query(`CREATE ROLE farmland_bench_app LOGIN NOSUPERUSER NOBYPASSRLS IN ROLE farmland_app`);
+  const appUrl = new URL(adminUrl);
+  appUrl.username = 'farmland_bench_app';
+  const database = await openDatabase({ kind: 'postgres', url: appUrl.toString(), adminUrl, poolSize: 4 });
+  return {
+    database,
+    admin: (t, p) => database.adminQuery(t, p ?? []),
+    close: async () => {
+      await database.close();
+      await root.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await root.end();
+    },
+  };
+}
+
+async function seedLookups(e: Engine): Promise<{ cityId: string }> {
+  await e.admin(`INSERT INTO countries (id, name, iso2, iso3, phone_code, currency_code, currency_name, currency_symbol, flag_emoji, country_flag)
+                 VALUES ('${NIGERIA}', 'Nigeria', 'NG', 'NGA', '234', 'NGN', 'Naira', 'N', '', '') ON CONFLICT DO NOTHING`);
+  const cityId = crypto.randomUUID();
+  await e.admin(`INSERT INTO cities (id, country_id, name, latitude, longitude, location) VALUES ($1, '${NIGERIA}', 'Ogbomosho', 8.13, 4.24, ST_SetSRID(ST_MakePoint(4.24, 8.13), 4326))`, [cityId]);
+  return { cityId };
+}
+
+async function seedTenant(e: Engine, cityId: string, data: Generated) {
+  const [t] = (await e.admin(`INSERT INTO tenants (name, country_id) VALUES ('Bench tenant', '${NIGERIA}') RETURNING id`)) as Array<{ id: string }>;
+  const tenantId = t!.id;
+  await e.admin(`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold) VALUES ($1, 100, 0.5)`, [tenantId]);
+  const [u] = (await e.admin(`INSERT INTO users (tenant_id, role, email, first_name, last_name) VALUES ($1, 'tenant_admin', 'bench@example.com', 'Bench', 'Admin') RETURNING id`, [tenantId])) as Array<{ id: string }>;
+  const [r] = (await e.admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, '${NIGERIA}', 'Bench') RETURNING id`, [tenantId])) as Array<{ id: string }>;
+  await e.admin(
+    `INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
+     SELECT $1, a.name, $2, $3, g, ST_Area(g::geography)
+       FROM jsonb_to_recordset($4::jsonb) AS a(name text, ring jsonb), LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(a.ring))), 4326) AS g) x`,
+    [tenantId, r!.id, cityId, JSON.stringify(data.areas)],
+  );
+  const [f] = (await e.admin(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'F-1') RETURNING id`, [tenantId])) as Array<{ id: string }>;
+  // 5 % of the farms are already in the registry (same boundary), so recognition has matches to find.
+  const registered = data.farms.filter((x, i) => x && i % 20 === 0) as Array<Array<[number, number]>>;
+  for (let i = 0; i < registered.length; i += 2000) {
+    await e.admin(
+      `INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+       SELECT $1, $2, 'Registered', g, ST_Area(g::geography) FROM jsonb_array_elements($3::jsonb) AS x(ring),
+              LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(x.ring))), 4326) AS g) y
+        WHERE ST_IsValid(g)`,
+      [tenantId, f!.id, JSON.stringify(registered.slice(i, i + 2000))],
+    );
+  }
+  await e.admin('ANALYZE');
+  const areaIds = ((await e.admin(`SELECT id FROM operational_areas WHERE tenant_id = $1`, [tenantId])) as Array<{ id: string }>).map((x) => x.id);
+  return { tenantId, userId: u!.id, areaIds };
+}
+
+const secs = (ms: number) => (ms / 1000).toFixed(2);
+
+async function rawQueries(e: Engine, tenantId: string, data: Generated): Promise<Record<string, number>> {
+  const wkts = data.farms.map((ring, i) => (ring ? { n: i + 1, wkt: `POLYGON((${ring.map((p) => `${p[0]} ${p[1]}`).join(',')}))` } : null)).filter(Boolean);
+  const t: Record<string, number> = {};
+  let t0 = performance.now();
+  await e.admin('CREATE TABLE bench_raw (n int, geom geometry(Polygon, 4326))');
+  for (let i = 0; i < wkts.length; i += 20000) {
+    await e.admin(`INSERT INTO bench_raw SELECT s.n, g FROM jsonb_to_recordset($1::jsonb) AS s(n int, wkt text), LATERAL (SELECT ST_GeomFromText(s.wkt, 4326) AS g) x WHERE ST_IsValid(g)`, [
+      JSON.stringify(wkts.slice(i, i + 20000)),
+    ]);
+  }
+  await e.admin('CREATE INDEX bench_raw_gix ON bench_raw USING gist (geom)');
+  await e.admin('ANALYZE bench_raw');
+  t['load'] = performance.now() - t0;
+  t0 = performance.now();
+  await e.admin(
+    `SELECT count(*) FROM bench_raw r WHERE EXISTS (SELECT 1 FROM operational_areas a WHERE a.tenant_id = $1 AND a.geom && r.geom AND ST_Covers(a.geom, r.geom))`,
+    [tenantId],
+  );
+  t['within'] = performance.now() - t0;
+  t0 = performance.now();
+  await e.admin(`SELECT count(*) FROM bench_raw a JOIN bench_raw b ON a.geom && b.geom AND a.n < b.n WHERE ST_Relate(a.geom, b.geom, '2********')`);
+  t['overlaps'] = performance.now() - t0;
+  t0 = performance.now();
+  await e.admin('SELECT sum(ST_Area(geom::geography)) FROM bench_raw');
+  t['area'] = performance.now() - t0;
+  t['total'] = t['load']! + t['within']! + t['overlaps']! + t['area']!;
+  await e.admin('DROP TABLE bench_raw');
+  return t;
+}
+
+async function explain(e: Engine, tenantId: string, analysisId: string, areaIds: string[]): Promise<void> {
+  const show = async (title: string, text: string, params: unknown[]) => {
+    const rows = (await e.admin(`EXPLAIN ${text}`, params)) as Array<{ 'QUERY PLAN': string }>;
+    process.stdout.write(`  EXPLAIN ${title}:\n${rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`);
+  };
+  await show(
+    'overlap pairs of a row range',
+    `SELECT a.row_number, b.row_number FROM custom_analysis_rows a
+       JOIN custom_analysis_rows b ON b.geom && a.geom AND b.geom IS NOT NULL AND b.analysis_id = a.analysis_id AND b.row_number - a.row_number > 0
+      WHERE a.tenant_id = $1 AND a.analysis_id = $2 AND a.row_number >= 1 AND a.row_number < 5001 AND a.geom IS NOT NULL AND ST_Relate(a.geom, b.geom, '2********')`,
+    [tenantId, analysisId],
+  );
+  await show(
+    'covering chosen area of a row',
+    `SELECT (SELECT a.id FROM operational_areas a WHERE a.geom && r.geom AND a.tenant_id = $1 AND a.id = ANY($3::uuid[]) AND ST_Covers(a.geom, r.geom) LIMIT 1)
+       FROM custom_analysis_rows r WHERE r.analysis_id = $2 AND r.row_number < 1000`,
+    [tenantId, analysisId, areaIds],
+  );
+  await show(
+    'registry recognition of a row',
+    `SELECT NOT EXISTS (SELECT 1 FROM farms f WHERE f.geom && r.geom AND f.tenant_id = $1 AND ST_Intersects(f.geom, r.geom))
+       FROM custom_analysis_rows r WHERE r.analysis_id = $2 AND r.row_number < 1000 AND r.geom IS NOT NULL`,
+    [tenantId, analysisId],
+  );
+}
+
+async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: Buffer) {
+  process.stdout.write(`\n== ${kind}: ${ROWS} rows, ${data.areas.length} areas (file ${(file.length / 1048576).toFixed(1)} MB) ==\n`);
+  const e = await openEngine(kind);
+  try {
+    const { cityId } = await seedLookups(e);
+    const s = await seedTenant(e, cityId, data);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-'));
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'bench-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });
+    const deps: Deps = { config, database: e.database, db: e.database.db, keys: deriveKeys(config.secret), storage: localStorage(path.join(dataDir, 'files')), log: pino({ level: 'silent' }) };
+    const ctx: Ctx = {
+      actor: { userId: s.userId, sessionId: crypto.randomUUID(), role: 'tenant_admin', tenantId: s.tenantId, name: 'Bench Admin', email: 'bench@example.com' },
+      platform: 'api',
+      ip: '127.0.0.1',
+      country: null,
+      requestId: 'bench',
+    };
+
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    let peakRss = process.memoryUsage().rss;
+    const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    const phases: Record<string, number> = {};
+    let analysisId = '';
+    loop.enable();
+    const t0 = performance.now();
+    const created = await createAnalysis(deps, ctx, async (d) => void (analysisId = d.analysisId), {
+      name: 'Bench',
+      operationalAreas: s.areaIds,
+      source: { kind: 'file', data: file, filename: 'bench.csv' },
+    });
+    phases['parse+stage (worker thread) and create'] = performance.now() - t0;
+    if (args.includes('--verbose')) process.stdout.write(`    parse+create: ${secs(phases['parse+stage (worker thread) and create']!)} s\n`);
+    const result = await runAnalysis(deps, s.tenantId, analysisId || created.id, tuningFor(kind), { onPhase: (p, ms) => {
+      phases[p] = ms;
+      if (args.includes('--verbose')) process.stdout.write(`    ${p}: ${secs(ms)} s\n`);
+    } });
+    const total = performance.now() - t0;
+    loop.disable();
+    clearInterval(rssTimer);
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    const [sum] = await withScope(deps.db, { kind: 'tenant', tenantId: s.tenantId }, (tx) =>
+      queryRows<Record<string, number>>(tx, sql`SELECT within_count, outside_count, error_count, overlapping_count, unrecognized_count, round(total_area) AS total_area FROM custom_analyses WHERE id = ${created.id}`),
+    );
+    process.stdout.write(`  pipeline: ${result}, ${secs(total)} s, ${Math.round(ROWS / (total / 1000))} rows/s, peak RSS ${Math.round(peakRss / 1048576)} MB, longest event-loop block ${(loop.max / 1e6).toFixed(1)} ms\n`);
+    process.stdout.write(`  phases: ${Object.entries(phases).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
+    process.stdout.write(`  result: ${JSON.stringify(sum)}\n`);
+
+    const raw = await rawQueries(e, s.tenantId, data);
+    process.stdout.write(`  raw PostGIS: load ${secs(raw['load']!)} s, within ${secs(raw['within']!)} s, overlaps ${secs(raw['overlaps']!)} s, area ${secs(raw['area']!)} s = ${secs(raw['total']!)} s\n`);
+    process.stdout.write(`  pipeline / raw = ${(total / raw['total']!).toFixed(2)}x\n`);
+    if (kind === 'postgres' && EXPLAIN) await explain(e, s.tenantId, created.id, s.areaIds);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return { kind, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, rssMb: peakRss / 1048576 };
+  } finally {
+    await e.close();
+  }
+}
+
+async function main() {
+  const data = generate(ROWS, AREAS, SEED);
+  const file = Buffer.from(data.csv, 'utf8');
+  const results = [];
+  for (const kind of ENGINES) results.push(await benchEngine(kind, data, file));
+  process.stdout.write('\nsummary:\n');
+  for (const r of results) {
+    process.stdout.write(
+      `  ${r.kind.padEnd(8)} ${ROWS} rows  pipeline ${r.seconds.toFixed(2)} s  raw ${r.raw.toFixed(2)} s  ratio ${(r.seconds / r.raw).toFixed(2)}x  max loop block ${r.loopMs.toFixed(0)} ms  peak RSS ${r.rssMb.toFixed(0)} MB\n`,
+    );
+  }
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

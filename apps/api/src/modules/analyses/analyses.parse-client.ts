@@ -1,0 +1,66 @@
+// Runs analyses.parse.worker in a worker thread with a memory ceiling and a deadline, at most two at a time, so that a
+// zip bomb or a huge csv ends as a 4xx in bounded time and memory instead of blocking or exhausting the API process.
+import { Worker } from 'node:worker_threads';
+import type { ParseReply, ParseRequest } from './analyses.parse.worker.js';
+
+export const PARSE_TIMEOUT_MS = 20_000;
+const PARSE_MEMORY_MB = 512;
+const MAX_PARALLEL = 2;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** The compiled worker (dist) runs as is; from TypeScript sources (tests, bench) a small bootstrap loads it through tsx. */
+function workerEntry(): { entry: URL | string; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./analyses.parse.worker.js', import.meta.url), eval: false };
+  const src = new URL('./analyses.parse.worker.ts', import.meta.url).href;
+  return { entry: `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(src)}); })`, eval: true };
+}
+
+export type ParseOutcome = ParseReply;
+
+export function parseInWorker(req: ParseRequest, timeoutMs = PARSE_TIMEOUT_MS): Promise<ParseOutcome> {
+  return slot(
+    () =>
+      new Promise<ParseOutcome>((resolve) => {
+        const entry = workerEntry();
+        const worker = new Worker(entry.entry, {
+          eval: entry.eval,
+          workerData: req,
+          resourceLimits: { maxOldGenerationSizeMb: PARSE_MEMORY_MB, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
+        });
+        let settled = false;
+        const finish = (r: ParseOutcome) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          void worker.terminate();
+          resolve(r);
+        };
+        const timer = setTimeout(
+          () => finish({ ok: false, status: 422, code: 'parse_timeout', message: `The file took longer than ${Math.round(timeoutMs / 1000)} s to read; simplify or split it` }),
+          timeoutMs,
+        );
+        worker.once('message', (m: ParseReply) => finish(m));
+        worker.once('error', (err: Error & { code?: string }) =>
+          finish(
+            err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an analysis may use; split it' }
+              : { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' },
+          ),
+        );
+        worker.once('exit', () => finish({ ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' }));
+      }),
+  );
+}

@@ -1,0 +1,71 @@
+// Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
+// full URLs (config.publicUrl) so that the console can fetch them as given.
+import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisRowError, AnalysisSummary } from '@farmland/contracts';
+import type { AnalysisRow, FarmRow } from './analyses.queries.js';
+
+const iso = (d: string | Date | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+export function presentSummary(a: AnalysisRow): AnalysisSummary {
+  return {
+    id: a.id,
+    name: a.name,
+    description: a.description,
+    status: a.status,
+    progress: a.progress,
+    total_uploaded_data_count: a.total_uploaded_data_count,
+    total_area: a.total_area,
+    created_at: iso(a.created_at)!,
+  };
+}
+
+export const listUrl = (publicUrl: string, id: string, kind: string) => `${publicUrl}/api/custom-analysis/${id}/${kind}/`;
+
+export function presentDetail(
+  a: AnalysisRow,
+  ctx: { publicUrl: string; fileUrl: string | null; areas: Array<{ id: string; name: string }>; errorRows: Array<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }> },
+): AnalysisDetail {
+  const done = a.status === 'completed';
+  const ref = (count: number, kind: string) => ({ count: done ? count : 0, url: listUrl(ctx.publicUrl, a.id, kind) });
+  const error_details: Record<string, AnalysisErrorRow> = {};
+  for (const r of ctx.errorRows) {
+    error_details[String(r.row_number)] = { row_number: r.row_number, row_data: r.row_data, errors: (r.errors ?? []) as AnalysisRowError[] };
+  }
+  return {
+    ...presentSummary(a),
+    file: ctx.fileUrl,
+    failure_reason: a.failure_reason,
+    completed_at: iso(a.completed_at),
+    minimum_farm_size: a.minimum_farm_size,
+    require_farm_recognition: a.require_farm_recognition,
+    recognition_threshold: a.recognition_threshold,
+    operational_areas: ctx.areas,
+    within_operational_area: ref(a.within_count, 'within'),
+    outside_operational_area: ref(a.outside_count, 'outside'),
+    overlapping_farmlands: ref(a.overlapping_count, 'overlapping'),
+    unrecognized_farmlands: ref(a.unrecognized_count, 'unrecognized'),
+    errors: ref(a.error_count, 'errors'),
+    error_details,
+    error_details_truncated: done && a.error_count > ctx.errorRows.length,
+  };
+}
+
+export function presentFarm(r: FarmRow): AnalysisFarm {
+  return {
+    row_number: r.row_number,
+    name: r.farm_name,
+    coordinates: r.geometry?.coordinates[0] ?? [],
+    geometry: r.geometry,
+    area: r.area_sqm,
+    hectares: r.area_sqm === null ? null : r.area_sqm / 10_000,
+    operational_area: r.operational_area,
+    operational_area_id: r.operational_area_id,
+    covered_fraction: r.covered_fraction,
+    category: r.category,
+    is_overlapping: r.is_overlapping,
+    is_unrecognized: r.is_unrecognized,
+    overlapping_id: r.is_overlapping ? r.overlapping_id : null,
+    group_size: r.group_size,
+    row_data: r.row_data,
+    errors: (r.errors ?? []) as AnalysisRowError[],
+  };
+}

@@ -1,0 +1,286 @@
+// All SQL of custom analyses: the CRUD of an analysis and the pipeline's statements (classify a batch of staged rows,
+// find overlapping pairs of one upload in row ranges, write the groups). Every statement is bounded to a batch or a range
+// so that none runs long on PGlite, where a statement holds the event loop. The tenant id is always the first argument.
+import { sql, type SQL } from 'drizzle-orm';
+import { jsonb, queryRows, uuidArray, type Executor } from '../../db/client.js';
+
+export type AnalysisRow = {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  source_file_id: string | null;
+  status: 'queued' | 'processing' | 'completed' | 'failed';
+  progress: number;
+  minimum_farm_size: number;
+  require_farm_recognition: boolean;
+  recognition_threshold: number;
+  total_uploaded_data_count: number;
+  total_area: number;
+  within_count: number;
+  outside_count: number;
+  overlapping_count: number;
+  unrecognized_count: number;
+  error_count: number;
+  failure_reason: string | null;
+  created_at: string | Date;
+  completed_at: string | Date | null;
+};
+
+export async function tenantAreaIds(tx: Executor, tenantId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM operational_areas WHERE tenant_id = ${tenantId}`);
+  return rows.map((r) => r.id);
+}
+
+export async function tenantDefaults(tx: Executor, tenantId: string): Promise<{ minimumFarmSize: number; recognitionThreshold: number }> {
+  const [row] = await queryRows<{ minimum_farm_size: number; recognition_threshold: number }>(
+    tx,
+    sql`SELECT minimum_farm_size, recognition_threshold FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
+  );
+  return { minimumFarmSize: row?.minimum_farm_size ?? 100, recognitionThreshold: row?.recognition_threshold ?? 0.5 };
+}
+
+export async function insertAnalysis(
+  tx: Executor,
+  tenantId: string,
+  a: { id: string; name: string; description: string | null; sourceFileId: string | null; minimumFarmSize: number; requireRecognition: boolean; threshold: number; total: number; createdBy: string },
+): Promise<AnalysisRow> {
+  const [row] = await queryRows<AnalysisRow>(tx, sql`
+    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold, total_uploaded_data_count, created_by)
+    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold}, ${a.total}, ${a.createdBy})
+    RETURNING *`);
+  if (!row) throw new Error('analysis insert returned nothing');
+  return row;
+}
+
+export async function insertAnalysisAreas(tx: Executor, tenantId: string, analysisId: string, areaIds: string[]): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO custom_analysis_areas (analysis_id, operational_area_id, tenant_id)
+    SELECT ${analysisId}, x, ${tenantId} FROM unnest(${uuidArray(areaIds)}) AS x ON CONFLICT DO NOTHING`);
+}
+
+export async function listAnalyses(tx: Executor, tenantId: string, search: string | undefined, limit: number, offset: number) {
+  const where = search ? sql`AND (name ILIKE ${`%${search}%`} OR description ILIKE ${`%${search}%`})` : sql``;
+  const rows = await queryRows<AnalysisRow>(tx, sql`
+    SELECT * FROM custom_analyses WHERE tenant_id = ${tenantId} ${where} ORDER BY created_at DESC, id LIMIT ${limit} OFFSET ${offset}`);
+  const [c] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM custom_analyses WHERE tenant_id = ${tenantId} ${where}`);
+  return { rows, total: c?.n ?? 0 };
+}
+
+export async function findAnalysis(tx: Executor, tenantId: string, id: string): Promise<AnalysisRow | null> {
+  const [row] = await queryRows<AnalysisRow>(tx, sql`SELECT * FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  return row ?? null;
+}
+
+export async function analysisAreas(tx: Executor, tenantId: string, id: string): Promise<Array<{ id: string; name: string }>> {
+  return queryRows(tx, sql`
+    SELECT oa.id, oa.name FROM custom_analysis_areas ca JOIN operational_areas oa ON oa.id = ca.operational_area_id
+     WHERE ca.tenant_id = ${tenantId} AND ca.analysis_id = ${id} ORDER BY oa.name, oa.id`);
+}
+
+export async function chosenAreas(tx: Executor, tenantId: string, ids: string[]): Promise<Array<{ id: string; name: string }>> {
+  return queryRows(tx, sql`SELECT id, name FROM operational_areas WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(ids)})`);
+}
+
+export type FarmRow = {
+  row_number: number;
+  farm_name: string | null;
+  area_sqm: number | null;
+  row_data: Record<string, unknown>;
+  errors: unknown;
+  category: 'within' | 'outside' | 'error';
+  operational_area_id: string | null;
+  operational_area: string | null;
+  covered_fraction: number | null;
+  is_overlapping: boolean;
+  is_unrecognized: boolean;
+  overlapping_id: number | null;
+  group_size: number | null;
+  geometry: { type: 'Polygon'; coordinates: number[][][] } | null;
+};
+
+export type ListKind = 'within' | 'outside' | 'overlapping' | 'unrecognized' | 'errors';
+
+const kindFilter: Record<ListKind, SQL> = {
+  within: sql`AND r.category = 'within'`,
+  outside: sql`AND r.category = 'outside'`,
+  overlapping: sql`AND r.is_overlapping`,
+  unrecognized: sql`AND r.is_unrecognized`,
+  errors: sql`AND r.category = 'error'`,
+};
+
+/** One page of a result list; overlaps come grouped (by overlapping_id, then row number). */
+export async function listFarms(tx: Executor, tenantId: string, id: string, kind: ListKind, limit: number, offset: number): Promise<FarmRow[]> {
+  const order = kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`;
+  return queryRows<FarmRow>(tx, sql`
+    SELECT r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.category, r.operational_area_id, oa.name AS operational_area,
+           r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
+           CASE WHEN r.is_overlapping THEN (SELECT count(*)::int FROM custom_analysis_rows g
+                 WHERE g.analysis_id = r.analysis_id AND g.is_overlapping AND g.overlapping_id = r.overlapping_id) END AS group_size,
+           CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry
+      FROM custom_analysis_rows r
+      LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]}
+     ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+}
+
+export async function errorRows(tx: Executor, tenantId: string, id: string, limit: number) {
+  return queryRows<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>(tx, sql`
+    SELECT row_number, row_data, errors FROM custom_analysis_rows
+     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND category = 'error' ORDER BY row_number LIMIT ${limit}`);
+}
+
+export async function deleteAnalysisRow(tx: Executor, tenantId: string, id: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+// ---------- pipeline ----------
+
+export async function markProcessing(tx: Executor, tenantId: string, id: string): Promise<void> {
+  await tx.execute(sql`
+    UPDATE custom_analyses SET status = 'processing', progress = 0, started_at = now(), failure_reason = NULL,
+           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, total_area = 0
+     WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+export async function setProgress(tx: Executor, tenantId: string, id: string, progress: number): Promise<void> {
+  await tx.execute(sql`UPDATE custom_analyses SET progress = ${progress} WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'processing'`);
+}
+
+/** Deletes the rows of an analysis with row numbers in [from, to): partial work of an earlier attempt, or a deletion. */
+export async function deleteRowsRange(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<number> {
+  const rows = await queryRows<{ n: number }>(tx, sql`
+    WITH d AS (DELETE FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number >= ${from} AND row_number < ${to} RETURNING 1)
+    SELECT count(*)::int AS n FROM d`);
+  return rows[0]?.n ?? 0;
+}
+
+export async function maxRowNumber(tx: Executor, tenantId: string, id: string): Promise<number> {
+  const [r] = await queryRows<{ m: number | null }>(tx, sql`SELECT max(row_number) AS m FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+  return r?.m ?? 0;
+}
+
+export type BatchSummary = { within: number; outside: number; errors: number; unrecognized: number; area: number };
+
+export type ClassifyParams = {
+  analysisId: string;
+  areaIds: string[];
+  minimumFarmSize: number;
+  requireRecognition: boolean;
+  threshold: number;
+};
+
+/**
+ * Classifies and stores one batch of staged rows in one statement: builds each polygon, checks it (ST_IsValid, the reason
+ * when not), measures it on the spheroid, finds the chosen area that covers it (else the covered fraction), and tests it
+ * against the tenant's registry (IoU). Invalid polygons are never passed to an overlay (PGlite would swallow the error).
+ */
+export async function classifyBatch(tx: Executor, tenantId: string, p: ClassifyParams, batchJson: string): Promise<BatchSummary> {
+  const areas = uuidArray(p.areaIds);
+  const [r] = await queryRows<BatchSummary>(tx, sql`
+    WITH src AS (
+      SELECT s.n, s.name, s.oa, s.rd, coalesce(s.errs, '[]'::jsonb) AS errs, ST_GeomFromText(s.wkt, 4326) AS geom
+        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkt text, oa uuid, rd jsonb, errs jsonb)
+    ), v AS (
+      SELECT src.*, CASE WHEN geom IS NOT NULL THEN ST_IsValid(geom) END AS ok FROM src
+    ), m AS (
+      SELECT v.*,
+             CASE WHEN ok THEN ST_Area(geom::geography) END AS area,
+             CASE WHEN ok = false THEN ST_IsValidReason(geom) END AS reason
+        FROM v
+    ), e AS (
+      SELECT m.*,
+             errs
+             || CASE WHEN ok = false THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'invalid_polygon',
+                  'message', 'farm_coordinates: the polygon is invalid: ' || reason)) ELSE '[]'::jsonb END
+             || CASE WHEN ok AND area < ${p.minimumFarmSize} THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'below_minimum_size',
+                  'message', 'farm_coordinates: the farm measures ' || round(area::numeric, 2) || ' sqm, below the minimum farm size of ' || ${p.minimumFarmSize}::float8 || ' sqm')) ELSE '[]'::jsonb END
+             AS all_errs
+        FROM m
+    ), k AS (
+      SELECT e.*, (jsonb_array_length(all_errs) = 0) AS good FROM e
+    ), c AS (
+      SELECT k.*,
+             CASE WHEN good THEN (
+               SELECT a.id FROM operational_areas a
+                WHERE a.geom && k.geom AND a.tenant_id = ${tenantId} AND a.id = ANY(${areas}) AND ST_Covers(a.geom, k.geom)
+                ORDER BY (a.id = k.oa) DESC, a.name, a.id LIMIT 1) END AS within_id
+        FROM k
+    ), ins AS (
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, category,
+                                        operational_area_id, covered_fraction, is_unrecognized)
+      SELECT ${p.analysisId}, c.n, ${tenantId}, c.name,
+             CASE WHEN good THEN geom END,
+             c.area,
+             coalesce(rd, '{}'::jsonb),
+             CASE WHEN good THEN NULL ELSE all_errs END,
+             CASE WHEN NOT good THEN 'error' WHEN within_id IS NOT NULL THEN 'within' ELSE 'outside' END,
+             within_id,
+             CASE WHEN NOT good THEN NULL WHEN within_id IS NOT NULL THEN 1.0 ELSE
+               least(1.0, coalesce((SELECT ST_Area(ST_Intersection(c.geom, ST_Union(a.geom))::geography)
+                                      FROM operational_areas a
+                                     WHERE a.geom && c.geom AND a.tenant_id = ${tenantId} AND a.id = ANY(${areas}) AND ST_Intersects(a.geom, c.geom)), 0) / c.area)
+             END,
+             good AND ${p.requireRecognition} AND NOT EXISTS (
+               SELECT 1 FROM farms f
+                WHERE f.geom && c.geom AND f.tenant_id = ${tenantId} AND ST_Intersects(f.geom, c.geom)
+                  AND (SELECT i / nullif(ST_Area(f.geom::geography) + c.area - i, 0)
+                         FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)::geography) AS i) x) >= ${p.threshold})
+        FROM c
+      RETURNING category, area_sqm, is_unrecognized
+    )
+    SELECT count(*) FILTER (WHERE category = 'within')::int AS within,
+           count(*) FILTER (WHERE category = 'outside')::int AS outside,
+           count(*) FILTER (WHERE category = 'error')::int AS errors,
+           count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
+           coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area
+      FROM ins`);
+  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
+}
+
+/**
+ * Overlapping pairs (a < b) among the stored rows of one upload whose first row lies in [from, to). Interiors must
+ * share area (ST_Relate '2********'); touching is not overlap. `b.row_number - a.row_number > 0` is written so that the
+ * planner cannot turn it into a primary-key range (DESIGN's slow BitmapAnd plan) and keeps the GiST probe on `&&`.
+ */
+export async function overlapPairsInRange(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<Array<{ a: number; b: number }>> {
+  return queryRows(tx, sql`
+    SELECT a.row_number AS a, b.row_number AS b
+      FROM custom_analysis_rows a
+      JOIN custom_analysis_rows b ON b.geom && a.geom AND b.geom IS NOT NULL AND b.analysis_id = a.analysis_id AND b.row_number - a.row_number > 0
+     WHERE a.tenant_id = ${tenantId} AND a.analysis_id = ${id} AND a.row_number >= ${from} AND a.row_number < ${to} AND a.geom IS NOT NULL
+       AND ST_Relate(a.geom, b.geom, '2********')`);
+}
+
+export async function setOverlapGroups(tx: Executor, tenantId: string, id: string, groups: Array<{ n: number; g: number }>): Promise<void> {
+  await tx.execute(sql`
+    UPDATE custom_analysis_rows r SET is_overlapping = true, overlapping_id = x.g
+      FROM jsonb_to_recordset(${jsonb(groups)}) AS x(n int, g int)
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = x.n`);
+}
+
+export async function completeAnalysis(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  s: { total: number; within: number; outside: number; errors: number; overlapping: number; unrecognized: number; area: number },
+): Promise<void> {
+  await tx.execute(sql`
+    UPDATE custom_analyses SET status = 'completed', progress = 100, completed_at = now(), total_uploaded_data_count = ${s.total},
+           within_count = ${s.within}, outside_count = ${s.outside}, error_count = ${s.errors}, overlapping_count = ${s.overlapping},
+           unrecognized_count = ${s.unrecognized}, total_area = ${s.area}
+     WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+export async function failAnalysis(tx: Executor, tenantId: string, id: string, reason: string): Promise<void> {
+  await tx.execute(sql`
+    UPDATE custom_analyses SET status = 'failed', failure_reason = ${reason}, completed_at = now(),
+           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, total_area = 0
+     WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+/** The stored source file of an analysis (removed with it). */
+export async function deleteSourceFile(tx: Executor, tenantId: string, fileId: string): Promise<string | null> {
+  const [r] = await queryRows<{ storage_key: string }>(tx, sql`DELETE FROM files WHERE tenant_id = ${tenantId} AND id = ${fileId} RETURNING storage_key`);
+  return r?.storage_key ?? null;
+}

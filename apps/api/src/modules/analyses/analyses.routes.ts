@@ -1,0 +1,175 @@
+// Custom analysis: POST /custom-analysis/ (multipart file or JSON locations), GET list and one, DELETE, the five result
+// lists behind the analysis's URLs, and the sample template. The job queue starts with the app and stops with it.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  analysisDetail,
+  analysisFarm,
+  analysisFarmsQuery,
+  analysisListKind,
+  analysisSummary,
+  createAnalysisBody,
+  envelope,
+  idParam,
+  listOf,
+  messageOnly,
+  pageQuery,
+  type AnalysisListKind,
+} from '@farmland/contracts';
+import { analysisJobs } from '../../jobs/analysis.job.js';
+import { Problem, problems } from '../../lib/problems.js';
+import * as analyses from './analyses.service.js';
+import { TEMPLATE_CSV } from './analyses.template.js';
+
+const tags = ['custom-analysis'];
+const admins = { access: ['tenant_admin'] } as const;
+
+const multipartFields = z.object({
+  name: z.string().trim().max(200).optional(),
+  description: z.string().max(2000).optional(),
+  operational_areas: z.array(z.uuid('Each operational area must be an id')).min(1, 'Choose at least one operational area').max(1000),
+  minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
+  require_farm_recognition: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
+});
+
+/** The multipart form: text fields (operational_areas repeated, or as a JSON list / comma list) and one file. */
+async function readMultipart(req: FastifyRequest, limit: number): Promise<analyses.CreateInput> {
+  const fields: Record<string, string> = {};
+  const areas: string[] = [];
+  let file: { data: Buffer; filename: string } | null = null;
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || file) {
+        await part.toBuffer().catch(() => undefined);
+        throw problems.field(part.fieldname, 'Send one file, in the field "file"');
+      }
+      try {
+        file = { data: await part.toBuffer(), filename: part.filename || 'upload' };
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+        }
+        throw err;
+      }
+    } else {
+      const value = typeof part.value === 'string' ? part.value : String(part.value);
+      const key = part.fieldname.replace(/\[\]$/, '');
+      if (key === 'operational_areas') {
+        const text = value.trim();
+        if (text.startsWith('[')) {
+          try {
+            const list: unknown = JSON.parse(text);
+            if (Array.isArray(list)) areas.push(...list.map(String));
+          } catch {
+            areas.push(text);
+          }
+        } else areas.push(...text.split(',').map((s) => s.trim()).filter(Boolean));
+      } else if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') fields[key] = value;
+    }
+  }
+  if (!file) throw problems.field('file', 'Choose a .csv, .xls or .xlsx file');
+  const parsed = multipartFields.safeParse({
+    name: fields['name'],
+    description: fields['description'],
+    operational_areas: areas,
+    minimum_farm_size: fields['minimum_farm_size'] === '' ? undefined : fields['minimum_farm_size']?.replace(/,/g, ''),
+    require_farm_recognition: fields['require_farm_recognition'] || undefined,
+  });
+  if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
+  return {
+    name: parsed.data.name,
+    description: parsed.data.description,
+    operationalAreas: parsed.data.operational_areas,
+    minimumFarmSize: parsed.data.minimum_farm_size,
+    requireRecognition: parsed.data.require_farm_recognition,
+    source: { kind: 'file', ...file },
+  };
+}
+
+const listPaths: Record<AnalysisListKind, string> = {
+  within: 'within',
+  outside: 'outside',
+  overlapping: 'overlapping',
+  unrecognized: 'unrecognized',
+  errors: 'errors',
+};
+
+export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  const jobs = analysisJobs(deps);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
+
+  app.get('/custom-analysis/template.csv', {
+    config: { access: 'public' },
+    schema: { tags, summary: 'The sample upload template (csv): farm_name, farm_coordinates as JSON, optional operational_area_id, own columns' },
+    handler: async (_req, reply) =>
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.csv"').send(TEMPLATE_CSV),
+  });
+
+  app.post('/custom-analysis/', {
+    config: admins,
+    bodyLimit: deps.config.uploadLimit,
+    schema: {
+      tags,
+      summary: 'Start a custom analysis: multipart (file, name, description, repeated operational_areas) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
+      consumes: ['application/json', 'multipart/form-data'],
+      response: { 201: envelope(analysisDetail) },
+    },
+    handler: async (req, reply) => {
+      let input: analyses.CreateInput;
+      if (req.isMultipart()) input = await readMultipart(req, deps.config.uploadLimit);
+      else {
+        const parsed = createAnalysisBody.safeParse(req.body ?? {});
+        if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
+        const b = parsed.data;
+        input = {
+          name: b.name,
+          description: b.description,
+          operationalAreas: b.operational_areas,
+          minimumFarmSize: b.minimum_farm_size,
+          requireRecognition: b.require_farm_recognition,
+          source: { kind: 'json', locations: b.locations },
+        };
+      }
+      const data = await analyses.createAnalysis(deps, req.ctx, jobs.enqueue, input);
+      return reply.status(201).send({ data, message: 'Upload successful' });
+    },
+  });
+
+  app.get('/custom-analysis/', {
+    config: admins,
+    schema: { tags, summary: "The tenant's analyses, newest first (search by name or description)", querystring: pageQuery, response: { 200: envelope(listOf(analysisSummary)) } },
+    handler: async (req) => ({ data: await analyses.listAnalyses(deps, req.ctx, req.query, req.url) }),
+  });
+
+  app.get('/custom-analysis/:id/', {
+    config: admins,
+    schema: { tags, summary: 'An analysis: status and progress, totals, the four categories as {count, url}, and the failed rows', params: idParam, response: { 200: envelope(analysisDetail) } },
+    handler: async (req) => ({ data: await analyses.getAnalysis(deps, req.ctx, req.params.id) }),
+  });
+
+  app.delete('/custom-analysis/:id/', {
+    config: admins,
+    schema: { tags, summary: 'Delete an analysis with its rows and source file', params: idParam, response: { 200: messageOnly } },
+    handler: async (req) => {
+      await analyses.deleteAnalysis(deps, req.ctx, req.params.id);
+      return { message: 'Analysis deleted successfully' };
+    },
+  });
+
+  for (const kind of analysisListKind.options) {
+    app.get(`/custom-analysis/:id/${listPaths[kind]}/`, {
+      config: admins,
+      schema: {
+        tags,
+        summary: `The ${kind} farms of an analysis (page_size default 100)${kind === 'overlapping' ? ', grouped by overlapping_id' : ''}`,
+        params: idParam,
+        querystring: analysisFarmsQuery,
+        response: { 200: envelope(listOf(analysisFarm)) },
+      },
+      handler: async (req) => ({ data: await analyses.listFarms(deps, req.ctx, req.params.id, kind, req.query, req.url) }),
+    });
+  }
+};

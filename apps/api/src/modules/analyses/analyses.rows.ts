@@ -1,0 +1,209 @@
+// Reads one input row of a custom analysis (a spreadsheet line or a JSON location) into a staged row: the name, the
+// polygon as WKT for PostGIS, the declared operational area and every input problem PostGIS need not see. No geometry is
+// computed here: rings are only closed and de-duplicated as DESIGN prescribes; validity, areas and relations are PostGIS's.
+import type { AnalysisRowError } from '@farmland/contracts';
+
+/** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
+export const MAX_VERTICES = 10_000;
+/** Longest farm_coordinates text read (characters); longer is unreadable. */
+export const MAX_COORDINATES_CHARS = 512 * 1024;
+
+/** What PostGIS receives per row (short keys: 100k of these travel as jsonb batches). */
+export type StagedRow = {
+  /** 1-based position among the data rows (the header row is not counted). */
+  n: number;
+  name: string | null;
+  /** POLYGON WKT when the coordinates passed every input check; null otherwise. */
+  wkt: string | null;
+  oa: string | null;
+  rd: Record<string, unknown>;
+  errs: AnalysisRowError[];
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Header or key → canonical name: trimmed, lower case, spaces and dashes as underscores. */
+export function canonicalKey(key: string): string {
+  return key.trim().toLowerCase().replace(/[\s-]+/g, '_');
+}
+
+const FIELD_ALIASES: Record<string, 'farm_name' | 'farm_coordinates' | 'operational_area_id'> = {
+  farm_name: 'farm_name',
+  farm_coordinates: 'farm_coordinates',
+  operational_area_id: 'operational_area_id',
+  operational_area: 'operational_area_id',
+};
+
+export type RowFields = { farm_name: unknown; farm_coordinates: unknown; operational_area_id: unknown };
+
+/** Picks the three known fields out of a row by canonical key; everything stays in row_data as given. */
+export function fieldsOf(row: Record<string, unknown>): RowFields {
+  const out: RowFields = { farm_name: undefined, farm_coordinates: undefined, operational_area_id: undefined };
+  for (const key of Object.keys(row)) {
+    const field = FIELD_ALIASES[canonicalKey(key)];
+    if (field && out[field] === undefined) out[field] = row[key];
+  }
+  return out;
+}
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+type Position = [number, number];
+type Rings = Position[][];
+
+class Unreadable extends Error {}
+
+function toNumber(v: unknown): number {
+  const x = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  if (!Number.isFinite(x)) throw new Unreadable(`${JSON.stringify(v)?.slice(0, 40) ?? String(v)} is not a number`);
+  return x;
+}
+
+function toPosition(p: unknown): Position {
+  if (!Array.isArray(p) || p.length < 2) throw new Unreadable('each position must be a [longitude, latitude] pair');
+  return [toNumber(p[0]), toNumber(p[1])];
+}
+
+function toRing(r: unknown): Position[] {
+  if (!Array.isArray(r)) throw new Unreadable('expected a list of [longitude, latitude] pairs');
+  return r.map(toPosition);
+}
+
+/** A JSON array of pairs, an array of rings, a GeoJSON Polygon (or a Feature holding one), as a value or as JSON text. */
+function readRings(value: unknown): Rings {
+  let v = value;
+  if (typeof v === 'string') {
+    const text = v.trim();
+    if (text.startsWith('=')) throw new Unreadable('a formula cell is never evaluated; paste the coordinates as values');
+    if (text.length > MAX_COORDINATES_CHARS) throw new Unreadable(`the text is longer than ${MAX_COORDINATES_CHARS} characters`);
+    try {
+      v = JSON.parse(text);
+    } catch {
+      throw new Unreadable('expected JSON: a list of [longitude, latitude] pairs or a GeoJSON Polygon');
+    }
+  }
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if (o['type'] === 'Feature') return readRings(o['geometry'] ?? null);
+    if (o['type'] !== 'Polygon') throw new Unreadable(`a GeoJSON ${typeof o['type'] === 'string' ? o['type'] : 'object'} is not a Polygon`);
+    const coords = o['coordinates'];
+    if (!Array.isArray(coords) || coords.length === 0) throw new Unreadable('the GeoJSON Polygon has no coordinates');
+    return coords.map(toRing);
+  }
+  if (!Array.isArray(v) || v.length === 0) throw new Unreadable('expected a list of [longitude, latitude] pairs or a GeoJSON Polygon');
+  // [[lng, lat], ...] is one ring; [[[lng, lat], ...], ...] is a list of rings (GeoJSON Polygon coordinates).
+  const first = v[0];
+  if (Array.isArray(first) && Array.isArray(first[0])) return v.map(toRing);
+  return [toRing(v)];
+}
+
+/** Closes the ring and drops consecutive repeats (DESIGN: silently). Returns the open ring (no closing position). */
+function tidyRing(ring: Position[]): Position[] {
+  const out: Position[] = [];
+  for (const p of ring) {
+    const last = out[out.length - 1];
+    if (!last || last[0] !== p[0] || last[1] !== p[1]) out.push(p);
+  }
+  while (out.length > 1 && out[0]![0] === out[out.length - 1]![0] && out[0]![1] === out[out.length - 1]![1]) out.pop();
+  return out;
+}
+
+function distinctCount(ring: Position[]): number {
+  return new Set(ring.map((p) => `${p[0]},${p[1]}`)).size;
+}
+
+const fmt = (x: number) => String(x);
+
+function outOfRange(rings: Position[][]): AnalysisRowError | null {
+  let count = 0;
+  let first: { p: Position; ring: number; index: number } | null = null;
+  rings.forEach((ring, ri) =>
+    ring.forEach((p, i) => {
+      if (Math.abs(p[0]) > 180 || Math.abs(p[1]) > 90) {
+        count++;
+        first ??= { p, ring: ri, index: i };
+      }
+    }),
+  );
+  if (!first) return null;
+  const { p, ring, index } = first as { p: Position; ring: number; index: number };
+  const where = `position ${index + 1}${ring > 0 ? ` of hole ${ring}` : ''} [${fmt(p[0])}, ${fmt(p[1])}]`;
+  const hint =
+    Math.abs(p[0]) > 180 || Math.abs(p[1]) > 180
+      ? 'the values look like metres from a projected system; send WGS84 degrees'
+      : 'latitude and longitude look swapped; send [longitude, latitude]';
+  return {
+    field: 'farm_coordinates',
+    code: 'position_out_of_range',
+    message: `farm_coordinates: ${where} is out of range (longitude within ±180, latitude within ±90)${count > 1 ? ` and so are ${count - 1} more` : ''}; ${hint}`,
+  };
+}
+
+function toWkt(rings: Position[][]): string {
+  const ringText = (r: Position[]) => `(${[...r, r[0]!].map((p) => `${fmt(p[0])} ${fmt(p[1])}`).join(',')})`;
+  return `POLYGON(${rings.map(ringText).join(',')})`;
+}
+
+/** Checks one row. areaIds: the tenant's operational-area ids (lower case). Never throws on bad input. */
+export function stageRow(n: number, row: Record<string, unknown>, areaIds: ReadonlySet<string>): StagedRow {
+  const f = fieldsOf(row);
+  const errs: AnalysisRowError[] = [];
+
+  let name: string | null = null;
+  if (isBlank(f.farm_name) || (typeof f.farm_name === 'object' && f.farm_name !== null)) {
+    errs.push({ field: 'farm_name', code: 'name_missing', message: 'farm_name: the farm name is missing' });
+  } else {
+    name = String(f.farm_name).trim().slice(0, 500);
+  }
+
+  let oa: string | null = null;
+  if (!isBlank(f.operational_area_id)) {
+    const id = String(f.operational_area_id).trim().toLowerCase();
+    if (UUID.test(id) && areaIds.has(id)) oa = id;
+    else
+      errs.push({
+        field: 'operational_area_id',
+        code: 'unknown_operational_area',
+        message: `operational_area_id: ${JSON.stringify(String(f.operational_area_id).slice(0, 60))} is not one of your operational areas`,
+      });
+  }
+
+  let wkt: string | null = null;
+  if (isBlank(f.farm_coordinates)) {
+    errs.push({ field: 'farm_coordinates', code: 'coordinates_missing', message: 'farm_coordinates: the coordinates are missing' });
+  } else {
+    try {
+      const rings = readRings(f.farm_coordinates).map(tidyRing);
+      const vertices = rings.reduce((s, r) => s + r.length, 0);
+      const range = outOfRange(rings);
+      const fewest = Math.min(...rings.map(distinctCount));
+      if (vertices > MAX_VERTICES) {
+        errs.push({ field: 'farm_coordinates', code: 'too_many_positions', message: `farm_coordinates: ${vertices} positions; at most ${MAX_VERTICES} are accepted per farm` });
+      } else {
+        if (fewest < 3) {
+          errs.push({
+            field: 'farm_coordinates',
+            code: 'too_few_positions',
+            message: `farm_coordinates: a polygon ${rings.length > 1 ? 'ring ' : ''}needs at least 3 distinct positions; found ${fewest}`,
+          });
+        }
+        if (range) errs.push(range);
+        if (fewest >= 3 && !range) wkt = toWkt(rings);
+      }
+    } catch (err) {
+      const why = err instanceof Unreadable ? err.message : 'unreadable value';
+      errs.push({ field: 'farm_coordinates', code: 'coordinates_unreadable', message: `farm_coordinates: cannot read the coordinates: ${why}` });
+    }
+  }
+  return { n, name, wkt, oa, rd: row, errs };
+}
+
+/** Rows per staged line: the unit the pipeline groups into one statement. */
+export const STAGE_LINE_ROWS = 250;
+
+/** Stages rows[from, to) (row numbers from+1 …) as one JSON array text: a line of the staged NDJSON. */
+export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, areaIds: ReadonlySet<string>): string {
+  const out: StagedRow[] = [];
+  for (let i = from; i < to; i++) out.push(stageRow(i + 1, rows[i] ?? {}, areaIds));
+  return JSON.stringify(out);
+}

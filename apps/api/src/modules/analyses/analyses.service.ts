@@ -1,0 +1,194 @@
+// Custom-analysis use cases: create (check the chosen areas, read and stage the rows off the request's critical path,
+// store the upload, enqueue the job), list, read with its four result categories, the result lists, and delete.
+import crypto from 'node:crypto';
+import type { AnalysisDetail, AnalysisFarm, AnalysisListKind, AnalysisSummary, FieldError } from '@farmland/contracts';
+import type { Ctx, Deps } from '../../context.js';
+import { requireActor, scopeOf } from '../../context.js';
+import { withScope } from '../../db/client.js';
+import { paginate, type Page } from '../../lib/pagination.js';
+import { Problem, problems } from '../../lib/problems.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { fileUrl, storeFile } from '../files/files.service.js';
+import { MAX_ROWS } from './analyses.parse.js';
+import { parseInWorker } from './analyses.parse-client.js';
+import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
+import { analysisTenant, mustExist } from './analyses.policy.js';
+import { presentDetail, presentFarm, presentSummary } from './analyses.presenter.js';
+import * as q from './analyses.queries.js';
+import { STAGE_LINE_ROWS, stageLine } from './analyses.rows.js';
+
+/** Failed rows shown inline in the analysis (the errors list has them all). */
+const ERROR_DETAILS_LIMIT = 1000;
+
+export type Enqueue = (data: { analysisId: string; tenantId: string }) => Promise<void>;
+
+export type CreateInput = {
+  name?: string | null | undefined;
+  description?: string | null | undefined;
+  operationalAreas: string[];
+  minimumFarmSize?: number | undefined;
+  requireRecognition?: boolean | undefined;
+  source: { kind: 'file'; data: Buffer; filename: string } | { kind: 'json'; locations: Array<Record<string, unknown>> };
+};
+
+const fileProblem = (status: number, code: string, message: string) => new Problem(status, code, `file: ${message}`, [{ field: 'file', message }]);
+
+const contentTypes = { csv: 'text/csv', xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+
+/** JSON locations are staged on the main thread in slices, yielding between them, so the event loop stays free. */
+async function stageLocations(locations: Array<Record<string, unknown>>, areaIds: ReadonlySet<string>): Promise<string[]> {
+  const lines: string[] = [];
+  for (let i = 0; i < locations.length; i += STAGE_LINE_ROWS) {
+    lines.push(stageLine(locations, i, Math.min(locations.length, i + STAGE_LINE_ROWS), areaIds));
+    if (lines.length % 4 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return lines;
+}
+
+export type Staged = { lines: string[]; total: number; kind: 'csv' | 'xls' | 'xlsx' | 'json' };
+
+/** Reads and checks the rows (a file in a worker thread; JSON in slices). Exported for the benchmark. */
+export async function stageSource(source: CreateInput['source'], areaIds: string[]): Promise<Staged> {
+  if (source.kind === 'json') {
+    if (source.locations.length > MAX_ROWS) throw problems.validation([{ field: 'locations', message: `At most ${MAX_ROWS} locations per analysis` }]);
+    return { lines: await stageLocations(source.locations, new Set(areaIds)), total: source.locations.length, kind: 'json' };
+  }
+  if (source.data.length === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
+  const r = await parseInWorker({ data: new Uint8Array(source.data), filename: source.filename, areaIds });
+  if (!r.ok) throw fileProblem(r.status, r.code, r.message);
+  return { lines: r.lines, total: r.total, kind: r.kind };
+}
+
+export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput): Promise<AnalysisDetail> {
+  const actor = requireActor(ctx);
+  const tenantId = analysisTenant(actor);
+  const scope = scopeOf(actor);
+  const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
+  if (wanted.length === 0) throw problems.field('operational_areas', 'Choose at least one operational area');
+
+  const { areaIds, chosen, defaults } = await withScope(deps.db, scope, async (tx) => ({
+    areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()),
+    chosen: await q.chosenAreas(tx, tenantId, wanted),
+    defaults: await q.tenantDefaults(tx, tenantId),
+  }));
+  const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
+  if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+
+  const staged = await stageSource(input.source, areaIds);
+  const id = crypto.randomUUID();
+  await deps.storage.put(stagedKey(tenantId, id), Buffer.from(staged.lines.join('\n'), 'utf8'));
+
+  const name = input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
+  const row = await withScope(deps.db, scope, async (tx) => {
+    const sourceFileId =
+      input.source.kind === 'file' && staged.kind !== 'json'
+        ? await storeFile(tx, deps, {
+            tenantId,
+            kind: 'analysis_source',
+            data: input.source.data,
+            contentType: contentTypes[staged.kind],
+            extension: staged.kind,
+            originalName: input.source.filename.slice(0, 200),
+            createdBy: actor.userId,
+          })
+        : null;
+    const a = await q.insertAnalysis(tx, tenantId, {
+      id,
+      name,
+      description: input.description ?? null,
+      sourceFileId,
+      minimumFarmSize: input.minimumFarmSize ?? defaults.minimumFarmSize,
+      requireRecognition: input.requireRecognition ?? true,
+      threshold: defaults.recognitionThreshold,
+      total: staged.total,
+      createdBy: actor.userId,
+    });
+    await q.insertAnalysisAreas(tx, tenantId, id, chosen.map((c) => c.id));
+    await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
+    return a;
+  });
+
+  try {
+    await enqueue({ analysisId: id, tenantId });
+  } catch (err) {
+    deps.log.error({ err, analysisId: id }, 'could not enqueue the analysis');
+    await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
+    throw err;
+  }
+  return presentDetail(row, { publicUrl: deps.config.publicUrl, fileUrl: fileUrl(deps, row.source_file_id), areas: chosen, errorRows: [] });
+}
+
+export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; page_size?: number | undefined; search?: string | undefined }, url: string): Promise<Page<AnalysisSummary>> {
+  const actor = requireActor(ctx);
+  const tenantId = analysisTenant(actor);
+  const size = query.page_size ?? 10;
+  return withScope(deps.db, scopeOf(actor), async (tx) => {
+    const { rows, total } = await q.listAnalyses(tx, tenantId, query.search, size, (query.page - 1) * size);
+    return paginate(rows.map(presentSummary), total, query.page, size, url);
+  });
+}
+
+export async function getAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<AnalysisDetail> {
+  const actor = requireActor(ctx);
+  const tenantId = analysisTenant(actor);
+  return withScope(deps.db, scopeOf(actor), async (tx) => {
+    const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    const done = a.status === 'completed';
+    return presentDetail(a, {
+      publicUrl: deps.config.publicUrl,
+      fileUrl: fileUrl(deps, a.source_file_id),
+      areas: await q.analysisAreas(tx, tenantId, id),
+      errorRows: done ? await q.errorRows(tx, tenantId, id, ERROR_DETAILS_LIMIT) : [],
+    });
+  });
+}
+
+const countOf: Record<AnalysisListKind, (a: q.AnalysisRow) => number> = {
+  within: (a) => a.within_count,
+  outside: (a) => a.outside_count,
+  overlapping: (a) => a.overlapping_count,
+  unrecognized: (a) => a.unrecognized_count,
+  errors: (a) => a.error_count,
+};
+
+/** One page of a result list; empty until the analysis has completed (rows are never shown half-written). */
+export async function listFarms(
+  deps: Deps,
+  ctx: Ctx,
+  id: string,
+  kind: AnalysisListKind,
+  query: { page: number; page_size?: number | undefined },
+  url: string,
+): Promise<Page<AnalysisFarm>> {
+  const actor = requireActor(ctx);
+  const tenantId = analysisTenant(actor);
+  const size = query.page_size ?? 100;
+  return withScope(deps.db, scopeOf(actor), async (tx) => {
+    const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    if (a.status !== 'completed') return paginate([], 0, query.page, size, url);
+    const rows = await q.listFarms(tx, tenantId, id, kind, size, (query.page - 1) * size);
+    return paginate(rows.map(presentFarm), countOf[kind](a), query.page, size, url);
+  });
+}
+
+export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<void> {
+  const actor = requireActor(ctx);
+  const tenantId = analysisTenant(actor);
+  const scope = scopeOf(actor);
+  const a = mustExist(actor, await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)));
+  // Rows first, in bounded statements (a single cascading delete of 100k rows would hold PGlite too long).
+  await clearRows(deps, tenantId, id, tuningFor(deps.database.kind).writeRows);
+  const key = await withScope(deps.db, scope, async (tx) => {
+    await q.deleteAnalysisRow(tx, tenantId, id);
+    const storageKey = a.source_file_id ? await q.deleteSourceFile(tx, tenantId, a.source_file_id) : null;
+    await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the custom analysis ${a.name}` });
+    return storageKey;
+  });
+  if (key) await deps.storage.remove(key).catch(() => undefined);
+  await deps.storage.remove(stagedKey(tenantId, id)).catch(() => undefined);
+}
+
+/** Field errors of a zod issue list (the JSON payload), named as the console expects. */
+export function fieldErrors(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldError[] {
+  return issues.map((i) => ({ field: i.path.map(String).join('.') || 'body', message: i.message }));
+}

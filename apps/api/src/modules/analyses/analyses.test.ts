@@ -1,0 +1,294 @@
+// Custom analysis through the API: the golden fixtures of DESIGN's semantics (bow-tie, unclosed ring, < 3 points,
+// repeats, metres and swapped coordinates, a hole, touching, a chain of overlaps, below minimum, partly inside,
+// recognition), file uploads, the result lists, deletion, hostile files, and every route against another tenant.
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser, testEnv, type Caller, type TestEnv } from '../../test/harness.js';
+
+const NIGERIA = '1e7050d0-9e8f-5e82-9ca3-884850256d74';
+type Ring = number[][];
+const square = (x: number, y: number, d = 0.001): Ring => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+const rect = (x0: number, y0: number, x1: number, y1: number): Ring => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+
+/** A throwaway tenant with an admin session, a region and the given operational areas (tests never share state). */
+export async function arrangeTenant(env: TestEnv, areas: Array<{ name: string; ring: Ring }>) {
+  const [t] = await env.sql<{ id: string }>(sql`INSERT INTO tenants (name, country_id) VALUES (${`Analysis tenant ${Date.now()}-${Math.random()}`}, ${NIGERIA}) RETURNING id`);
+  const tenantId = t!.id;
+  await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key) VALUES (${tenantId}, 'Platform', current_date - 1, current_date + 300, ${`KEY-${tenantId}`})`);
+  await env.sql(sql`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold) VALUES (${tenantId}, 100, 0.5)`);
+  const adminId = await createUser(env, { tenantId, role: 'tenant_admin' });
+  const [r] = await env.sql<{ id: string }>(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${tenantId}, ${NIGERIA}, 'Test region') RETURNING id`);
+  const [c] = await env.sql<{ id: string }>(sql`SELECT id FROM cities WHERE country_id = ${NIGERIA} ORDER BY name LIMIT 1`);
+  const areaIds: string[] = [];
+  for (const a of areas) {
+    const [row] = await env.sql<{ id: string }>(sql`
+      INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
+      SELECT ${tenantId}, ${a.name}, ${r!.id}, ${c!.id}, g, ST_Area(g::geography)
+        FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify({ type: 'Polygon', coordinates: [a.ring] })}), 4326) AS g) s RETURNING id`);
+    areaIds.push(row!.id);
+  }
+  return { tenantId, adminId, areaIds, caller: await env.sessionFor(adminId) };
+}
+
+export type Outcome = { category: string; errors: string[]; is_overlapping: boolean; overlapping_id: number | null; is_unrecognized: boolean; area: number | null; operational_area: string | null; covered_fraction: number | null };
+
+/** Waits for the analysis to finish and reads every row of every list, keyed by row number. */
+export async function outcome(caller: Caller, id: string) {
+  let detail: { status: string } & Record<string, unknown> = { status: 'queued' };
+  for (let i = 0; i < 600 && (detail.status === 'queued' || detail.status === 'processing'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const res = await caller.get(`/api/custom-analysis/${id}/`);
+    expect(res.status).toBe(200);
+    detail = res.body.data;
+  }
+  expect(detail.status, JSON.stringify(detail)).toBe('completed');
+  const rows = new Map<number, Outcome>();
+  const lists: Record<string, number[]> = {};
+  for (const kind of ['within', 'outside', 'errors', 'overlapping', 'unrecognized']) {
+    lists[kind] = [];
+    for (let page = 1; ; page++) {
+      const res = await caller.get(`/api/custom-analysis/${id}/${kind}/?page=${page}&page_size=100`);
+      expect(res.status).toBe(200);
+      for (const f of res.body.data.results) {
+        lists[kind]!.push(f.row_number);
+        rows.set(f.row_number, {
+          category: f.category,
+          errors: f.errors.map((e: { code: string }) => e.code),
+          is_overlapping: f.is_overlapping,
+          overlapping_id: f.overlapping_id,
+          is_unrecognized: f.is_unrecognized,
+          area: f.area,
+          operational_area: f.operational_area,
+          covered_fraction: f.covered_fraction,
+        });
+      }
+      if (!res.body.data.next) break;
+    }
+  }
+  return { detail: detail as Record<string, any>, rows, lists };
+}
+
+describe('custom analysis', () => {
+  let env: TestEnv;
+  let t: Awaited<ReturnType<typeof arrangeTenant>>;
+
+  beforeAll(async () => {
+    env = await testEnv();
+    t = await arrangeTenant(env, [
+      { name: 'West block', ring: rect(10.0, 10.0, 10.1, 10.1) },
+      { name: 'East block', ring: rect(10.1, 10.0, 10.2, 10.1) },
+    ]);
+  });
+
+  it('classifies the golden fixtures exactly as DESIGN says', async () => {
+    const bowTie = [[10.02, 10.02], [10.021, 10.021], [10.021, 10.02], [10.02, 10.021], [10.02, 10.02]];
+    const withHole = { type: 'Polygon', coordinates: [rect(10.04, 10.04, 10.042, 10.042), rect(10.0405, 10.0405, 10.0415, 10.0415)] };
+    const locations = [
+      { farm_name: 'Inside', farm_coordinates: square(10.01, 10.01), my_id: 'R1' }, // 1
+      { farm_name: 'Bow-tie', farm_coordinates: bowTie }, // 2
+      { farm_name: 'Unclosed', farm_coordinates: square(10.012, 10.01).slice(0, 4) }, // 3
+      { farm_name: 'Two points', farm_coordinates: [[10.03, 10.03], [10.031, 10.03]] }, // 4
+      { farm_name: 'Repeats', farm_coordinates: [[10.014, 10.01], [10.014, 10.01], [10.015, 10.01], [10.015, 10.011], [10.015, 10.011], [10.014, 10.011]] }, // 5
+      { farm_name: 'Metres', farm_coordinates: [[412345.5, 934567.1], [412445.5, 934567.1], [412445.5, 934667.1]] }, // 6
+      { farm_name: 'Swapped', farm_coordinates: [[45.0, 120.0], [45.01, 120.0], [45.01, 120.01]] }, // 7
+      { farm_name: 'Hole', farm_coordinates: withHole }, // 8
+      { farm_name: 'Touch A', farm_coordinates: square(10.05, 10.05) }, // 9
+      { farm_name: 'Touch B', farm_coordinates: square(10.051, 10.05) }, // 10
+      { farm_name: 'Chain 1', farm_coordinates: square(10.06, 10.06) }, // 11
+      { farm_name: 'Chain 2', farm_coordinates: square(10.0608, 10.06) }, // 12
+      { farm_name: 'Chain 3', farm_coordinates: square(10.0616, 10.06) }, // 13
+      { farm_name: 'Tiny', farm_coordinates: square(10.07, 10.07, 0.0001) }, // 14
+      { farm_name: 'Partly inside', farm_coordinates: rect(9.9995, 10.08, 10.0005, 10.081) }, // 15
+      { farm_name: '', farm_coordinates: '', operational_area_id: 'not-an-area' }, // 16
+      { farm_name: 'Across two areas', farm_coordinates: rect(10.0995, 10.09, 10.1005, 10.091) }, // 17
+      { farm_name: 'Unreadable', farm_coordinates: 'lat 7.1 lng 3.2' }, // 18
+      { farm_name: 'Declared east', farm_coordinates: square(10.15, 10.05), operational_area_id: t.areaIds[1] }, // 19
+      { farm_name: 'Pair X', farm_coordinates: square(10.02, 10.08) }, // 20
+      { farm_name: 'Pair Y', farm_coordinates: square(10.0205, 10.0805) }, // 21
+    ];
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'Golden',
+      description: 'fixtures',
+      operational_areas: t.areaIds,
+      locations,
+      minimum_farm_size: 500,
+      require_farm_recognition: false,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.message).toBe('Upload successful');
+    expect(['queued', 'processing', 'completed']).toContain(res.body.data.status);
+    const { detail, rows } = await outcome(t.caller, res.body.data.id);
+    const r = (n: number) => rows.get(n)!;
+
+    expect(r(1)).toMatchObject({ category: 'within', operational_area: 'West block', covered_fraction: 1 });
+    expect(r(2).errors).toEqual(['invalid_polygon']);
+    expect(r(3).category).toBe('within');
+    expect(r(4).errors).toEqual(['too_few_positions']);
+    expect(r(5).category).toBe('within');
+    expect(r(6).errors).toEqual(['position_out_of_range']);
+    expect(r(7).errors).toEqual(['position_out_of_range']);
+    expect(r(8).category).toBe('within');
+    // The hole is cut out: 0.002² minus 0.001² degrees ≈ 3/4 of the outer square.
+    const outerSqm = r(1).area! * 4;
+    expect(r(8).area! / outerSqm).toBeCloseTo(0.75, 2);
+    expect([r(9).is_overlapping, r(10).is_overlapping]).toEqual([false, false]);
+    expect([r(11), r(12), r(13)].map((x) => x.is_overlapping)).toEqual([true, true, true]);
+    expect(new Set([r(11), r(12), r(13)].map((x) => x.overlapping_id)).size).toBe(1);
+    expect(r(14).errors).toEqual(['below_minimum_size']);
+    expect(r(15).category).toBe('outside');
+    expect(r(15).covered_fraction!).toBeGreaterThan(0.45);
+    expect(r(15).covered_fraction!).toBeLessThan(0.55);
+    expect(r(16).errors.sort()).toEqual(['coordinates_missing', 'name_missing', 'unknown_operational_area']);
+    expect(r(17).category).toBe('outside');
+    expect(r(17).covered_fraction!).toBeGreaterThan(0.99);
+    expect(r(18).errors).toEqual(['coordinates_unreadable']);
+    expect(r(19)).toMatchObject({ category: 'within', operational_area: 'East block' });
+    expect(r(20).overlapping_id).not.toBeNull();
+    expect(r(20).overlapping_id).toBe(r(21).overlapping_id);
+    expect(r(20).overlapping_id).not.toBe(r(11).overlapping_id);
+    // Groups are numbered by their smallest row number.
+    expect(r(11).overlapping_id).toBe(1);
+    expect(r(20).overlapping_id).toBe(2);
+
+    expect(detail.total_uploaded_data_count).toBe(21);
+    expect(detail.within_operational_area.count + detail.outside_operational_area.count + detail.errors.count).toBe(21);
+    expect(detail.errors.count).toBe(7);
+    expect(detail.overlapping_farmlands.count).toBe(5);
+    expect(detail.unrecognized_farmlands.count).toBe(0);
+    expect(detail.within_operational_area.url).toBe(`${env.config.publicUrl}/api/custom-analysis/${detail.id}/within/`);
+    const validArea = [...rows.values()].filter((x) => x.category !== 'error').reduce((s, x) => s + x.area!, 0);
+    expect(detail.total_area).toBeCloseTo(validArea, 3);
+    expect(Object.keys(detail.error_details).map(Number).sort((a, b) => a - b)).toEqual([2, 4, 6, 7, 14, 16, 18]);
+    expect(detail.error_details['16'].row_data).toMatchObject({ operational_area_id: 'not-an-area' });
+    const messages: string[] = detail.error_details['16'].errors.map((e: { message: string }) => e.message);
+    expect(messages.some((m) => m.startsWith('farm_name:'))).toBe(true);
+    expect(detail.error_details['6'].errors[0].message).toMatch(/metres/);
+    expect(detail.error_details['7'].errors[0].message).toMatch(/swapped/);
+    expect(detail.error_details['2'].errors[0].message).toMatch(/Self-intersection/i);
+
+    const within = await t.caller.get(`/api/custom-analysis/${detail.id}/within/`);
+    const first = within.body.data.results.find((f: { row_number: number }) => f.row_number === 1);
+    expect(first).toMatchObject({ name: 'Inside', operational_area: 'West block', row_data: { my_id: 'R1' } });
+    expect(first.hectares).toBeCloseTo(first.area / 10_000, 8);
+    expect(first.coordinates[0]).toEqual([10.01, 10.01]);
+    const overlaps = await t.caller.get(`/api/custom-analysis/${detail.id}/overlapping/`);
+    expect(overlaps.body.data.results.map((f: { row_number: number }) => f.row_number)).toEqual([11, 12, 13, 20, 21]);
+    expect(overlaps.body.data.results[0].group_size).toBe(3);
+  });
+
+  it('flags farms the registry does not recognise (IoU below the threshold)', async () => {
+    const [farmer] = await env.sql<{ id: string }>(sql`
+      INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.tenantId}, 'Reg', 'Istry', ${`F-${Date.now()}`}) RETURNING id`);
+    const registered = square(10.03, 10.05, 0.002);
+    await env.sql(sql`
+      INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+      SELECT ${t.tenantId}, ${farmer!.id}, 'Registered', g, ST_Area(g::geography)
+        FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify({ type: 'Polygon', coordinates: [registered] })}), 4326) AS g) s`);
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'Recognition',
+      operational_areas: [t.areaIds[0]],
+      locations: [
+        { farm_name: 'Same', farm_coordinates: registered },
+        { farm_name: 'Mostly same', farm_coordinates: square(10.0302, 10.0502, 0.002) }, // IoU ≈ 0.68
+        { farm_name: 'A quarter', farm_coordinates: square(10.031, 10.051, 0.002) }, // IoU ≈ 0.14
+        { farm_name: 'Elsewhere', farm_coordinates: square(10.09, 10.09) },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { rows, detail } = await outcome(t.caller, res.body.data.id);
+    expect([1, 2, 3, 4].map((n) => rows.get(n)!.is_unrecognized)).toEqual([false, false, true, true]);
+    expect(detail.unrecognized_farmlands.count).toBe(2);
+    expect(detail.minimum_farm_size).toBe(100);
+  });
+
+  it('reads csv and xlsx uploads, keeps other columns, serves the template, lists and deletes', async () => {
+    const tpl = await env.as('anonymous').get('/api/custom-analysis/template.csv');
+    expect(tpl.status).toBe(200);
+    expect(tpl.headers['content-type']).toMatch(/text\/csv/);
+    const csv = [
+      'farm_name,farm_coordinates,operational_area_id,farmer_ref',
+      `North,"${JSON.stringify(square(10.011, 10.02)).replace(/"/g, '""')}",,FR-1`,
+      `GeoJSON,"${JSON.stringify({ type: 'Polygon', coordinates: [square(10.013, 10.02)] }).replace(/"/g, '""')}",${t.areaIds[0]},FR-2`,
+      `,"[[1,2]]",,FR-3`,
+    ].join('\n');
+    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'CSV upload', operational_areas: t.areaIds }, 'farms.csv', Buffer.from(csv)) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.file).toMatch(/\/api\/files\//);
+    const { rows, detail } = await outcome(t.caller, res.body.data.id);
+    expect(rows.get(1)!.category).toBe('within');
+    expect(rows.get(2)!.category).toBe('within');
+    expect(rows.get(3)!.errors.sort()).toEqual(['name_missing', 'too_few_positions']);
+    expect(detail.error_details['3'].row_data).toMatchObject({ farmer_ref: 'FR-3' });
+
+    const XLSX = await import('@e965/xlsx');
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['farm_name', 'farm_coordinates', 'note'],
+      ['Sheet farm', JSON.stringify(square(10.016, 10.02)), 'x'],
+      ['Formula farm', '', 'y'],
+    ]);
+    ws['B3'] = { t: 's', v: '', f: 'CONCATENATE("[[1,2],",A2,"]")' };
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Farms');
+    const xlsx = Buffer.from(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+    const res2 = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds }, 'farms.xlsx', xlsx) });
+    expect(res2.status, JSON.stringify(res2.body)).toBe(201);
+    expect(res2.body.data.name).toBe('farms.xlsx');
+    const x = await outcome(t.caller, res2.body.data.id);
+    expect(x.rows.get(1)!.category).toBe('within');
+    expect(x.rows.get(2)!.errors).toEqual(['coordinates_unreadable']);
+    expect(x.detail.error_details['2'].errors[0].message).toMatch(/formula/);
+
+    const list = await t.caller.get('/api/custom-analysis/?search=CSV%20upl&page_size=5');
+    expect(list.status).toBe(200);
+    expect(list.body.data.results.map((a: { id: string }) => a.id)).toContain(res.body.data.id);
+    expect(list.body.data.results.every((a: { name: string }) => a.name.includes('CSV upl'))).toBe(true);
+
+    const del = await t.caller.delete(`/api/custom-analysis/${res.body.data.id}/`);
+    expect(del.status).toBe(200);
+    expect(del.body.message).toBe('Analysis deleted successfully');
+    expect((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/`)).status).toBe(404);
+    const left = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${res.body.data.id}`);
+    expect(left[0]!.n).toBe(0);
+  });
+
+  it('refuses bad requests with the field named', async () => {
+    const noArea = await t.caller.post('/api/custom-analysis/', { name: 'x', operational_areas: [], locations: [{ farm_name: 'a' }] });
+    expect(noArea.status).toBe(400);
+    expect(noArea.body.errors[0].field).toBe('operational_areas');
+    const foreign = await t.caller.post('/api/custom-analysis/', { name: 'x', operational_areas: ['00000000-0000-4000-8000-000000000000'], locations: [{ farm_name: 'a' }] });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors[0].field).toBe('operational_areas');
+  });
+
+  it('never shows one tenant the analyses of another', async () => {
+    const res = await t.caller.post('/api/custom-analysis/', { name: 'Private', operational_areas: [t.areaIds[0]], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }] });
+    expect(res.status).toBe(201);
+    const id = res.body.data.id;
+    const b = env.as('adminB');
+    for (const path of ['', 'within/', 'outside/', 'overlapping/', 'unrecognized/', 'errors/']) {
+      expect((await b.get(`/api/custom-analysis/${id}/${path}`)).status).toBe(404);
+    }
+    expect((await b.delete(`/api/custom-analysis/${id}/`)).status).toBe(404);
+    const list = await b.get('/api/custom-analysis/?page_size=100&search=Private');
+    expect(list.body.data.results.map((a: { id: string }) => a.id)).not.toContain(id);
+    // Another tenant's operational areas cannot be chosen either.
+    const bArea = await env.sql<{ id: string }>(sql`SELECT id FROM operational_areas WHERE tenant_id = ${env.fx.tenantB} LIMIT 1`);
+    const cross = await t.caller.post('/api/custom-analysis/', { operational_areas: [bArea[0]!.id], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }] });
+    expect(cross.status).toBe(400);
+    expect((await env.as('agentA').get('/api/custom-analysis/')).status).toBe(403);
+    expect((await env.as('super').get('/api/custom-analysis/')).status).toBe(403);
+  });
+});
+
+/** A multipart body with text fields (arrays repeat the field) and one file. */
+export function multipart(fields: Record<string, string | string[] | undefined>, filename: string, content: Buffer, contentType = 'application/octet-stream') {
+  const boundary = `----farmland${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    for (const value of Array.isArray(v) ? v : v === undefined ? [] : [v]) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${value}\r\n`));
+    }
+  }
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -1,0 +1,29 @@
+// The SDK license key lookup for field capture: runs in the 'system' scope, because the key is what names the tenant.
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.js';
+
+export type LicenseKeyRow = {
+  license_id: string;
+  tenant_id: string;
+  tenant_name: string;
+  type: 'Platform' | 'SDK';
+  is_revoked: boolean;
+  is_expired: boolean;
+  tenant_active: boolean;
+  tenant_suspended: boolean;
+  country_name: string | null;
+};
+
+export async function findLicenseByKey(tx: Executor, key: string): Promise<LicenseKeyRow | null> {
+  const rows = await queryRows<LicenseKeyRow>(
+    tx,
+    sql`SELECT l.id AS license_id, l.tenant_id, t.name AS tenant_name, l.type, l.is_revoked, (l.expiry_date < current_date) AS is_expired,
+               t.is_active AS tenant_active, t.is_suspended AS tenant_suspended, c.name AS country_name
+          FROM licenses l
+          JOIN tenants t ON t.id = l.tenant_id
+          LEFT JOIN countries c ON c.id = t.country_id
+         WHERE l.key = ${key}
+         LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,415 @@
+// All SQL of the farm registry: reads (page, detail, GeoJSON, statistics) and writes (capture, edit, retain cut, delete).
+// Every function takes the tenant id first (null = provider scope, reads only); geometry work stays in PostGIS.
+import { sql, type SQL } from 'drizzle-orm';
+import type { PolygonRings } from '@farmland/contracts';
+import { queryRows, uuidArray, type Executor } from '../../db/client.js';
+import { polygonSql } from '../geometry/geometry.queries.js';
+
+/** Everything the presenter needs for one farm. */
+export type FarmRow = {
+  id: string;
+  tenant_id: string;
+  name: string;
+  location: string | null;
+  address: string | null;
+  area_sqm: number;
+  is_overlapping: boolean;
+  overlap_group_id: string | null;
+  flag: 'vanished' | 'below_minimum' | null;
+  operational_area_id: string | null;
+  operational_area_name: string | null;
+  farmer_id: string;
+  farmer_name: string;
+  folio_id: string;
+  geojson: { type: 'Polygon'; coordinates: [number, number][][] };
+  created_at: Date | string;
+  updated_at: Date | string;
+  mapped_by_name: string | null;
+  mr_id: string | null;
+  mr_seconds: number | null;
+  mr_device: string | null;
+  mr_location: string | null;
+  mr_country: string | null;
+  mr_source: string | null;
+  mr_mapped_by_name: string | null;
+  mr_geojson: { type: 'Polygon'; coordinates: [number, number][][] } | null;
+  mr_updated_at: Date | string | null;
+  snapshot_ids: string[];
+};
+
+export type FarmFilter = {
+  search?: string | undefined;
+  region?: string | undefined;
+  operationalAreaId?: string | undefined;
+  farmerId?: string | undefined;
+  bbox?: [number, number, number, number] | undefined;
+};
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Serialises farm writes of one tenant, so that two concurrent captures cannot both miss their overlap. */
+export async function lockTenantFarms(tx: Executor, tenantId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`farms:${tenantId}`}, 0))`);
+}
+
+/** WHERE conditions over farms f, farmers fr and operational_areas oa. */
+function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
+  const conds: SQL[] = [];
+  if (tenantId) conds.push(sql`f.tenant_id = ${tenantId}`);
+  if (f.farmerId) conds.push(sql`f.farmer_id = ${f.farmerId}`);
+  if (f.operationalAreaId) conds.push(sql`f.operational_area_id = ${f.operationalAreaId}`);
+  if (f.search) {
+    const p = likePattern(f.search);
+    conds.push(sql`(f.name ILIKE ${p} OR (fr.first_name || ' ' || fr.last_name) ILIKE ${p} OR fr.folio_id ILIKE ${p})`);
+  }
+  if (f.region) {
+    conds.push(
+      UUID_RE.test(f.region)
+        ? sql`coalesce(oa.region_id, fr.region_id) = ${f.region}`
+        : sql`EXISTS (SELECT 1 FROM regions r WHERE r.id = coalesce(oa.region_id, fr.region_id) AND lower(r.name) = lower(${f.region}))`,
+    );
+  }
+  if (f.bbox) {
+    const [a, b, c, d] = f.bbox;
+    conds.push(sql`f.geom && ST_MakeEnvelope(${a}, ${b}, ${c}, ${d}, 4326)`);
+  }
+  return conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
+}
+
+const farmFrom = sql`FROM farms f JOIN farmers fr ON fr.id = f.farmer_id LEFT JOIN operational_areas oa ON oa.id = f.operational_area_id`;
+
+/** One page of farm ids (newest first) and the total, then the details of that page. */
+export async function listFarms(tx: Executor, tenantId: string | null, filter: FarmFilter, limit: number, offset: number): Promise<{ rows: FarmRow[]; total: number }> {
+  const where = farmConditions(tenantId, filter);
+  // Only search and region look at the farmer or the area; without them the page and the count read farms alone
+  // (an index scan on (tenant_id, created_at), and a count without a join).
+  const from = filter.search || filter.region ? farmFrom : sql`FROM farms f`;
+  const ids = await queryRows<{ id: string }>(tx, sql`SELECT f.id ${from} ${where} ORDER BY f.created_at DESC, f.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const [count] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n ${from} ${where}`);
+  return { rows: await farmDetails(tx, tenantId, ids.map((r) => r.id)), total: count?.n ?? 0 };
+}
+
+/** Details for the given farm ids, in the order given. */
+export async function farmDetails(tx: Executor, tenantId: string | null, ids: string[]): Promise<FarmRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryRows<FarmRow>(
+    tx,
+    sql`SELECT f.id, f.tenant_id, f.name, f.location, f.address, f.area_sqm, f.is_overlapping, f.overlap_group_id, f.flag,
+               f.operational_area_id, oa.name AS operational_area_name, f.farmer_id,
+               trim(fr.first_name || ' ' || fr.last_name) AS farmer_name, fr.folio_id,
+               ST_AsGeoJSON(f.geom, 7)::jsonb AS geojson, f.created_at, f.updated_at,
+               trim(mu.first_name || ' ' || mu.last_name) AS mapped_by_name,
+               mr.id AS mr_id, mr.time_taken_seconds AS mr_seconds, mr.gps_device_id AS mr_device, mr.location AS mr_location,
+               mc.name AS mr_country, mr.source AS mr_source, trim(mru.first_name || ' ' || mru.last_name) AS mr_mapped_by_name,
+               ST_AsGeoJSON(mr.geom, 7)::jsonb AS mr_geojson, mr.updated_at AS mr_updated_at,
+               coalesce((SELECT jsonb_agg(s.file_id ORDER BY s.created_at, s.file_id) FROM farm_snapshots s WHERE s.farm_id = f.id), '[]'::jsonb) AS snapshot_ids
+          FROM farms f
+          JOIN farmers fr ON fr.id = f.farmer_id
+          LEFT JOIN operational_areas oa ON oa.id = f.operational_area_id
+          LEFT JOIN users mu ON mu.id = f.mapped_by
+          LEFT JOIN LATERAL (SELECT * FROM mapping_records m WHERE m.farm_id = f.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) mr ON true
+          LEFT JOIN users mru ON mru.id = mr.mapped_by
+          LEFT JOIN countries mc ON mc.id = mr.country_id
+         WHERE f.id = ANY(${uuidArray(ids)}) ${tenantId ? sql`AND f.tenant_id = ${tenantId}` : sql``}`,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+export async function findFarm(tx: Executor, tenantId: string | null, id: string): Promise<FarmRow | null> {
+  return (await farmDetails(tx, tenantId, [id]))[0] ?? null;
+}
+
+/** The tenant's farms (filtered) as one GeoJSON FeatureCollection, built in SQL as text; at most `cap` features. */
+export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter: FarmFilter, cap: number): Promise<string> {
+  const where = farmConditions(tenantId, filter);
+  const [row] = await queryRows<{ fc: string }>(
+    tx,
+    sql`WITH s AS (
+          SELECT f.id, f.name, f.geom, f.area_sqm, f.is_overlapping, f.operational_area_id, trim(fr.first_name || ' ' || fr.last_name) AS farmer
+            ${farmFrom} ${where}
+           ORDER BY f.created_at DESC, f.id DESC
+           LIMIT ${cap + 1}
+        ), n AS (SELECT s.*, row_number() OVER () AS rn FROM s)
+        SELECT json_build_object(
+                 'type', 'FeatureCollection',
+                 'features', coalesce(json_agg(json_build_object(
+                    'type', 'Feature', 'id', n.id, 'geometry', ST_AsGeoJSON(n.geom, 6)::json,
+                    'properties', json_build_object('name', n.name, 'farmer', n.farmer, 'area', round(n.area_sqm::numeric, 2),
+                                                    'is_overlapping', n.is_overlapping, 'operational_area_id', n.operational_area_id)
+                 )) FILTER (WHERE n.rn <= ${cap}), '[]'::json),
+                 'truncated', count(*) > ${cap}
+               )::text AS fc
+          FROM n`,
+  );
+  return row?.fc ?? '{"type":"FeatureCollection","features":[],"truncated":false}';
+}
+
+// ---------- writes ----------
+
+/** The fields a write needs to reason about a farm before changing it. */
+export type FarmCore = { id: string; farmer_id: string; overlap_group_id: string | null; is_overlapping: boolean; flag: string | null; area_sqm: number };
+
+export async function findFarmCore(tx: Executor, tenantId: string, id: string): Promise<FarmCore | null> {
+  const rows = await queryRows<FarmCore>(
+    tx,
+    sql`SELECT id, farmer_id, overlap_group_id, is_overlapping, flag, area_sqm FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The operational area a geometry belongs to: the earliest-created area of the tenant that covers it. */
+const coveringArea = (tenantId: string, geom: SQL) =>
+  sql`(SELECT oa.id FROM operational_areas oa WHERE oa.tenant_id = ${tenantId} AND oa.geom && ${geom} AND ST_Covers(oa.geom, ${geom}) ORDER BY oa.created_at, oa.id LIMIT 1)`;
+
+export type NewFarm = {
+  farmerId: string;
+  name: string;
+  location: string | null;
+  address: string | null;
+  rings: PolygonRings;
+  mappedBy: string | null;
+  minimumFarmSize: number;
+};
+
+/** Inserts a validated polygon as a farm; the area, the operational area and the below-minimum flag are computed here. */
+export async function insertFarm(tx: Executor, tenantId: string, v: NewFarm): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`INSERT INTO farms (tenant_id, farmer_id, name, location, address, geom, area_sqm, operational_area_id, flag, mapped_by)
+        SELECT ${tenantId}, ${v.farmerId}, ${v.name}, ${v.location}, ${v.address}, s.g, ST_Area(s.g::geography), ${coveringArea(tenantId, sql`s.g`)},
+               CASE WHEN ST_Area(s.g::geography) < ${v.minimumFarmSize} THEN 'below_minimum' END, ${v.mappedBy}
+          FROM (SELECT ${polygonSql(v.rings)} AS g) s
+        RETURNING id`,
+  );
+  if (!row) throw new Error('farm insert returned nothing');
+  return row.id;
+}
+
+/** Keeps the current boundary as history, then replaces it (area, operational area and flag recomputed). */
+export async function replaceFarmBoundary(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  v: { rings: PolygonRings; reason: string; by: string | null; minimumFarmSize: number },
+): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO farm_boundary_history (tenant_id, farm_id, geom, area_sqm, reason, created_by)
+    SELECT tenant_id, id, geom, area_sqm, ${v.reason}, ${v.by} FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  await tx.execute(sql`
+    UPDATE farms f
+       SET geom = s.g, area_sqm = ST_Area(s.g::geography), operational_area_id = ${coveringArea(tenantId, sql`s.g`)},
+           flag = CASE WHEN ST_Area(s.g::geography) < ${v.minimumFarmSize} THEN 'below_minimum' END, updated_at = now()
+      FROM (SELECT ${polygonSql(v.rings)} AS g) s
+     WHERE f.tenant_id = ${tenantId} AND f.id = ${id}`);
+}
+
+export async function updateFarmFields(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  patch: { name?: string | undefined; location?: string | undefined; address?: string | undefined; farmerId?: string | undefined },
+): Promise<void> {
+  await tx.execute(sql`
+    UPDATE farms SET name = coalesce(${patch.name ?? null}, name), location = coalesce(${patch.location ?? null}, location),
+           address = coalesce(${patch.address ?? null}, address), farmer_id = coalesce(${patch.farmerId ?? null}::uuid, farmer_id), updated_at = now()
+     WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+export type MappingInput = { mappedBy: string | null; seconds: number | null; gpsDeviceId: string | null; location: string | null; countryId: string | null; source: 'agent' | 'sdk' };
+
+/** A mapping record of the farm's current boundary (one per capture or re-capture). */
+export async function insertMappingRecord(tx: Executor, tenantId: string, farmId: string, m: MappingInput): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO mapping_records (tenant_id, farm_id, mapped_by, geom, time_taken_seconds, gps_device_id, location, country_id, source)
+    SELECT tenant_id, id, ${m.mappedBy}, geom, ${m.seconds}, ${m.gpsDeviceId}, ${m.location}, ${m.countryId}, ${m.source}
+      FROM farms WHERE tenant_id = ${tenantId} AND id = ${farmId}`);
+}
+
+/** Edits the latest mapping record's details (a correction without a new walk); false when the farm has none. */
+export async function patchLatestMappingRecord(
+  tx: Executor,
+  tenantId: string,
+  farmId: string,
+  p: { seconds?: number | undefined; gpsDeviceId?: string | undefined; location?: string | undefined },
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`UPDATE mapping_records SET time_taken_seconds = coalesce(${p.seconds ?? null}::int, time_taken_seconds),
+               gps_device_id = coalesce(${p.gpsDeviceId ?? null}, gps_device_id), location = coalesce(${p.location ?? null}, location), updated_at = now()
+         WHERE id = (SELECT id FROM mapping_records WHERE tenant_id = ${tenantId} AND farm_id = ${farmId} ORDER BY created_at DESC, id DESC LIMIT 1)
+        RETURNING id`,
+  );
+  return rows.length > 0;
+}
+
+export async function addSnapshot(tx: Executor, tenantId: string, farmId: string, fileId: string): Promise<void> {
+  await tx.execute(sql`INSERT INTO farm_snapshots (farm_id, file_id, tenant_id) VALUES (${farmId}, ${fileId}, ${tenantId})`);
+}
+
+export async function deleteFarm(tx: Executor, tenantId: string, id: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+export async function groupMemberIds(tx: Executor, tenantId: string, groupId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM farms WHERE tenant_id = ${tenantId} AND overlap_group_id = ${groupId} ORDER BY id`);
+  return rows.map((r) => r.id);
+}
+
+/** Overlap-group members (of any tenant in provider scope), for the overlapping-farms reference. */
+export async function groupPage(tx: Executor, tenantId: string | null, groupId: string, limit: number, offset: number): Promise<{ ids: string[]; total: number }> {
+  const scope = tenantId ? sql`AND tenant_id = ${tenantId}` : sql``;
+  const ids = await queryRows<{ id: string }>(tx, sql`SELECT id FROM farms WHERE overlap_group_id = ${groupId} ${scope} ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}`);
+  const [n] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms WHERE overlap_group_id = ${groupId} ${scope}`);
+  return { ids: ids.map((r) => r.id), total: n?.n ?? 0 };
+}
+
+/** Geometries that PostGIS reports invalid among the given farms: the guard before any overlay (PGlite hides GEOS errors). */
+export async function invalidGeometries(tx: Executor, tenantId: string, ids: string[]): Promise<Array<{ id: string; reason: string }>> {
+  return queryRows<{ id: string; reason: string }>(
+    tx,
+    sql`SELECT id, ST_IsValidReason(geom) AS reason FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(ids)}) AND NOT ST_IsValid(geom)`,
+  );
+}
+
+export type CutResult = { id: string; outcome: 'cut' | 'below_minimum' | 'vanished'; old_area: number; new_area: number | null; parts: number };
+
+/**
+ * Retain: every farm of the group whose interior meets the retained farm's loses that part. The cut uses the retained
+ * boundary grown by 1e-9° (≈0.1 mm, mitred), because a plain ST_Difference leaves edges that ST_Relate still reads as
+ * overlapping. Multi-part remainders keep their largest part; remainders that vanish keep the old boundary and are
+ * flagged; remainders below the minimum are stored and flagged. Previous boundaries go to history. One statement.
+ */
+export async function cutGroupByRetained(
+  tx: Executor,
+  tenantId: string,
+  v: { retainedId: string; groupId: string; minimumFarmSize: number; by: string | null },
+): Promise<CutResult[]> {
+  return queryRows<CutResult>(
+    tx,
+    sql`WITH r AS (
+          SELECT geom FROM farms WHERE tenant_id = ${tenantId} AND id = ${v.retainedId} AND ST_IsValid(geom)
+        ), o AS (
+          SELECT f.id, f.geom, f.area_sqm
+            FROM farms f, r
+           WHERE f.tenant_id = ${tenantId} AND f.overlap_group_id = ${v.groupId} AND f.id <> ${v.retainedId}
+             AND f.flag IS DISTINCT FROM 'vanished' AND ST_IsValid(f.geom)
+             AND f.geom && r.geom AND ST_Relate(f.geom, r.geom, '2********')
+        ), d AS (
+          SELECT o.id, o.area_sqm AS old_area,
+                 ST_CollectionExtract(ST_Difference(o.geom, ST_Buffer(r.geom, 1e-9, 'join=mitre')), 3) AS diff
+            FROM o, r
+        ), p AS (
+          SELECT d.id, d.old_area, ST_NumGeometries(d.diff) AS parts,
+                 (SELECT x.geom FROM ST_Dump(d.diff) x WHERE ST_IsValid(x.geom) ORDER BY ST_Area(x.geom::geography) DESC LIMIT 1) AS part
+            FROM d
+        ), c AS (
+          SELECT p.id, p.old_area, coalesce(p.parts, 0) AS parts, p.part,
+                 CASE WHEN p.part IS NULL OR ST_IsEmpty(p.part) THEN NULL ELSE ST_Area(p.part::geography) END AS new_area
+            FROM p
+        ), h AS (
+          INSERT INTO farm_boundary_history (tenant_id, farm_id, geom, area_sqm, reason, created_by)
+          SELECT ${tenantId}, f.id, f.geom, f.area_sqm, ${`retain:${v.retainedId}`}, ${v.by}
+            FROM farms f JOIN c ON c.id = f.id
+           WHERE c.new_area IS NOT NULL AND c.new_area > 0
+          RETURNING farm_id
+        ), u AS (
+          UPDATE farms f
+             SET geom = CASE WHEN c.new_area > 0 THEN c.part ELSE f.geom END,
+                 area_sqm = CASE WHEN c.new_area > 0 THEN c.new_area ELSE f.area_sqm END,
+                 flag = CASE WHEN c.new_area IS NULL OR c.new_area <= 0 THEN 'vanished'
+                             WHEN c.new_area < ${v.minimumFarmSize} THEN 'below_minimum' END,
+                 updated_at = now()
+            FROM c
+           WHERE f.tenant_id = ${tenantId} AND f.id = c.id
+          RETURNING f.id
+        )
+        SELECT c.id,
+               CASE WHEN c.new_area IS NULL OR c.new_area <= 0 THEN 'vanished' WHEN c.new_area < ${v.minimumFarmSize} THEN 'below_minimum' ELSE 'cut' END AS outcome,
+               c.old_area, c.new_area, c.parts::int AS parts
+          FROM c JOIN u ON u.id = c.id
+         ORDER BY c.id`,
+  );
+}
+
+/** After a boundary shrinks or moves, its operational area is recomputed by the same containment rule. */
+export async function reassignOperationalAreas(tx: Executor, tenantId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(sql`
+    UPDATE farms f SET operational_area_id = ${coveringArea(tenantId, sql`f.geom`)}
+     WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(ids)})`);
+}
+
+// ---------- statistics ----------
+
+export type Overview = { total_farms: number; within: number; outside: number; overlapping: number; unrecognized: number };
+
+export async function overview(tx: Executor, tenantId: string | null): Promise<Overview> {
+  const [row] = await queryRows<Overview>(
+    tx,
+    sql`SELECT count(*)::int AS total_farms,
+               count(*) FILTER (WHERE operational_area_id IS NOT NULL)::int AS within,
+               count(*) FILTER (WHERE operational_area_id IS NULL)::int AS outside,
+               count(*) FILTER (WHERE is_overlapping)::int AS overlapping,
+               count(*) FILTER (WHERE flag IS NOT NULL)::int AS unrecognized
+          FROM farms ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``}`,
+  );
+  return row ?? { total_farms: 0, within: 0, outside: 0, overlapping: 0, unrecognized: 0 };
+}
+
+/** Farmers and farms per country: the farmer's country, else the tenant's. */
+export async function perCountry(tx: Executor, tenantId: string | null) {
+  return queryRows<{ code: string; name: string; total_farms: number; total_farmers: number }>(
+    tx,
+    sql`SELECT c.iso2 AS code, c.name, count(f.id)::int AS total_farms, count(DISTINCT fr.id)::int AS total_farmers
+          FROM farmers fr
+          JOIN tenants t ON t.id = fr.tenant_id
+          JOIN countries c ON c.id = coalesce(fr.country_id, t.country_id)
+          LEFT JOIN farms f ON f.farmer_id = fr.id
+         ${tenantId ? sql`WHERE fr.tenant_id = ${tenantId}` : sql``}
+         GROUP BY c.iso2, c.name
+         ORDER BY total_farms DESC, c.name`,
+  );
+}
+
+export async function findCountryByName(tx: Executor, name: string): Promise<{ id: string; name: string } | null> {
+  const rows = await queryRows<{ id: string; name: string }>(
+    tx,
+    sql`SELECT id, name FROM countries WHERE lower(name) = lower(${name}) OR lower(iso2) = lower(${name}) OR lower(iso3) = lower(${name}) ORDER BY (lower(name) = lower(${name})) DESC LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Farms per state. States have only a centroid, so a farm's state is the state of its operational area's city (exact),
+ * else the state whose centroid is nearest the farm's centroid within the farm's country (farmer's, else tenant's).
+ * With countryId every state of that country is listed (zeros included); without it, only states that have farms.
+ */
+export async function perState(tx: Executor, tenantId: string | null, countryId: string | null) {
+  return queryRows<{ code: string; name: string; country: string; total_farms: number }>(
+    tx,
+    sql`WITH ff AS (
+          SELECT f.id, f.geom, f.operational_area_id, coalesce(fr.country_id, t.country_id) AS country_id
+            FROM farms f JOIN farmers fr ON fr.id = f.farmer_id JOIN tenants t ON t.id = f.tenant_id
+           WHERE true ${tenantId ? sql`AND f.tenant_id = ${tenantId}` : sql``}
+        ), fs AS (
+          SELECT ff.id, coalesce(
+                   CASE WHEN ci.country_id = ff.country_id THEN ci.state_id END,
+                   (SELECT s.id FROM states s
+                     WHERE s.country_id = ff.country_id AND s.latitude IS NOT NULL AND s.longitude IS NOT NULL
+                     ORDER BY ST_SetSRID(ST_MakePoint(s.longitude, s.latitude), 4326) <-> ST_Centroid(ff.geom) LIMIT 1)
+                 ) AS state_id
+            FROM ff
+            LEFT JOIN operational_areas oa ON oa.id = ff.operational_area_id
+            LEFT JOIN cities ci ON ci.id = oa.city_id
+           ${countryId ? sql`WHERE ff.country_id = ${countryId}` : sql``}
+        )
+        SELECT s.code, s.name, c.name AS country, count(fs.id)::int AS total_farms
+          FROM states s
+          JOIN countries c ON c.id = s.country_id
+          ${countryId ? sql`LEFT JOIN fs ON fs.state_id = s.id WHERE s.country_id = ${countryId}` : sql`JOIN fs ON fs.state_id = s.id`}
+         GROUP BY s.id, s.code, s.name, c.name
+         ORDER BY total_farms DESC, s.name`,
+  );
+}

@@ -1,0 +1,283 @@
+// Farm registry use cases: reads (list, map GeoJSON, detail, overlap group, statistics), captures (create and edit with
+// the mapping record and snapshots), delete and retain. Every write: authorize → validate → lock → write → overlap → audit, in one transaction.
+import type { CaptureFarmBody, Farm, UpdateFarmBody } from '@farmland/contracts';
+import type { Ctx, Deps } from '../../context.js';
+import { withScope, type Executor } from '../../db/client.js';
+import type { UploadedFile } from '../../lib/form.js';
+import { paginate, type Page } from '../../lib/pagination.js';
+import { problems } from '../../lib/problems.js';
+import { extensionOf, sniffImage, type ImageType } from '../../lib/sniff.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { findFarmer } from '../farmers/farmers.queries.js';
+import { storeFile } from '../files/files.service.js';
+import { assertValidPolygon } from '../geometry/geometry.service.js';
+import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
+import { refreshOverlaps } from './farms.overlap.js';
+import { canManageFarms, capturerOf, readScope, tenantScope, type Capturer } from './farms.policy.js';
+import { parseDuration, presentFarm } from './farms.presenter.js';
+import * as q from './farms.queries.js';
+
+const GEOJSON_CAP = 20_000;
+export const MAX_SNAPSHOTS = 10;
+
+export type FarmListQuery = {
+  page: number;
+  page_size?: number | undefined;
+  search?: string | undefined;
+  region?: string | undefined;
+  operational_area?: string | undefined;
+  tenant_id?: string | undefined;
+  bbox?: [number, number, number, number] | undefined;
+};
+
+/** An activity entry for a capture or a registry change; an SDK key has no user, so the entry names the key. */
+async function audit(tx: Executor, ctx: Ctx, tenantId: string, action: 'Create' | 'Update' | 'Delete', description: string): Promise<void> {
+  await recordActivity(tx, ctx, { action, description, tenantId });
+}
+
+export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url: string, farmerId?: string): Promise<Page<Farm>> {
+  const { tenantId, scope } = readScope(ctx, query.tenant_id);
+  const size = query.page_size ?? 10;
+  return withScope(deps.db, scope, async (tx) => {
+    if (farmerId && !(await findFarmer(tx, tenantId, farmerId))) throw problems.notFound('Farmer');
+    const { rows, total } = await q.listFarms(
+      tx,
+      tenantId,
+      { search: query.search, region: query.region, operationalAreaId: query.operational_area, farmerId },
+      size,
+      (query.page - 1) * size,
+    );
+    return paginate(rows.map((r) => presentFarm(deps, r)), total, query.page, size, url);
+  });
+}
+
+/** GET /farms/?all=true: the map layer as GeoJSON text (built in SQL; too large to validate object by object). */
+export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): Promise<string> {
+  const { tenantId, scope } = readScope(ctx, query.tenant_id);
+  return withScope(deps.db, scope, (tx) =>
+    q.farmsGeoJson(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, GEOJSON_CAP),
+  );
+}
+
+export async function getFarm(deps: Deps, ctx: Ctx, id: string, farmerId?: string): Promise<Farm> {
+  const { tenantId, scope } = readScope(ctx);
+  return withScope(deps.db, scope, async (tx) => {
+    const row = await q.findFarm(tx, tenantId, id);
+    if (!row || (farmerId && row.farmer_id !== farmerId)) throw problems.notFound('Farm');
+    return presentFarm(deps, row);
+  });
+}
+
+/** The farms of a farm's overlap group (itself included); an empty list when it overlaps nothing. */
+export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: { page: number; page_size?: number | undefined }, url: string): Promise<Page<Farm>> {
+  const { tenantId, scope } = readScope(ctx);
+  const size = query.page_size ?? 100;
+  return withScope(deps.db, scope, async (tx) => {
+    const farm = await q.findFarm(tx, tenantId, id);
+    if (!farm) throw problems.notFound('Farm');
+    if (!farm.overlap_group_id) return paginate([], 0, query.page, size, url);
+    const { ids, total } = await q.groupPage(tx, farm.tenant_id, farm.overlap_group_id, size, (query.page - 1) * size);
+    const rows = await q.farmDetails(tx, farm.tenant_id, ids);
+    return paginate(rows.map((r) => presentFarm(deps, r)), total, query.page, size, url);
+  });
+}
+
+export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
+  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const o = await withScope(deps.db, scope, (tx) => q.overview(tx, tenantId));
+  return {
+    total_farms: o.total_farms,
+    total_within_operational_area: o.within,
+    total_outside_operational_area: o.outside,
+    total_overlapping_farms: o.overlapping,
+    total_unrecognized_farms: o.unrecognized,
+  };
+}
+
+export async function perCountry(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
+  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  return withScope(deps.db, scope, (tx) => q.perCountry(tx, tenantId));
+}
+
+export async function regional(deps: Deps, ctx: Ctx, countryName: string, tenantIdParam?: string) {
+  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  return withScope(deps.db, scope, async (tx) => {
+    const country = await q.findCountryByName(tx, countryName);
+    if (!country) throw problems.field('name', `Unknown country: ${countryName}`);
+    return q.perState(tx, tenantId, country.id);
+  });
+}
+
+export async function perState(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
+  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  return withScope(deps.db, scope, (tx) => q.perState(tx, tenantId, null));
+}
+
+// ---------- captures ----------
+
+type Snapshot = { data: Buffer; filename: string; type: ImageType };
+
+/** Snapshots are checked by content before anything is written. */
+export function checkSnapshots(files: UploadedFile[]): Snapshot[] {
+  if (files.length > MAX_SNAPSHOTS) throw problems.field('snapshots', `At most ${MAX_SNAPSHOTS} snapshots are accepted`);
+  return files.map((f, i) => {
+    const type = sniffImage(f.data);
+    if (!type) throw problems.field('snapshots', `Snapshot ${i + 1} (${f.filename || 'unnamed'}) is not a PNG, JPEG, WebP or GIF image`);
+    return { data: f.data, filename: f.filename, type };
+  });
+}
+
+async function storeSnapshots(tx: Executor, deps: Deps, c: Capturer, farmId: string, snapshots: Snapshot[]): Promise<void> {
+  for (const s of snapshots) {
+    const fileId = await storeFile(tx, deps, {
+      tenantId: c.tenantId,
+      kind: 'snapshot',
+      data: s.data,
+      contentType: s.type,
+      extension: extensionOf[s.type],
+      originalName: s.filename || null,
+      createdBy: c.userId,
+    });
+    await q.addSnapshot(tx, c.tenantId, farmId, fileId);
+  }
+}
+
+async function farmerCountry(tx: Executor, tenantId: string, farmerCountryId: string | null): Promise<string | null> {
+  return farmerCountryId ?? (await findTenant(tx, tenantId))?.country_id ?? null;
+}
+
+/** POST /farms/: a new farm with its mapping record and snapshots; overlap and operational area computed in the same transaction. */
+export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, files: UploadedFile[]): Promise<Farm> {
+  const c = capturerOf(ctx, ['agent']);
+  const snapshots = checkSnapshots(files);
+  return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
+    const farmer = await findFarmer(tx, c.tenantId, body.farmer_id);
+    if (!farmer) throw problems.field('farmer_id', 'No such farmer in your organisation');
+    await assertValidPolygon(tx, body.coordinates);
+    await q.lockTenantFarms(tx, c.tenantId);
+    const config = await getConfiguration(tx, c.tenantId);
+    const name = body.name ?? `${farmer.first_name} ${farmer.last_name} farm ${farmer.number_of_farm + 1}`;
+    const farmId = await q.insertFarm(tx, c.tenantId, {
+      farmerId: farmer.id,
+      name,
+      location: body.location ?? farmer.location ?? null,
+      address: body.address ?? null,
+      rings: body.coordinates,
+      mappedBy: c.userId,
+      minimumFarmSize: config.minimum_farm_size,
+    });
+    await q.insertMappingRecord(tx, c.tenantId, farmId, {
+      mappedBy: c.userId,
+      seconds: body.time_taken_to_map ? parseDuration(body.time_taken_to_map) : null,
+      gpsDeviceId: body.gps_device_id ?? null,
+      location: body.location ?? null,
+      countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
+      source: c.source,
+    });
+    await storeSnapshots(tx, deps, c, farmId, snapshots);
+    await refreshOverlaps(tx, c.tenantId, [farmId]);
+    const row = await q.findFarm(tx, c.tenantId, farmId);
+    await audit(tx, ctx, c.tenantId, 'Create', `${c.name} mapped the farm ${name} of ${farmer.first_name} ${farmer.last_name}${row?.is_overlapping ? ' (overlapping)' : ''}`);
+    return presentFarm(deps, row!);
+  });
+}
+
+/** PUT /farms/{id}/: a re-walk (new boundary: history kept, new mapping record) and/or corrected details and added snapshots. */
+export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateFarmBody, files: UploadedFile[]): Promise<Farm> {
+  const c = capturerOf(ctx, ['agent']);
+  const snapshots = checkSnapshots(files);
+  return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
+    const before = await q.findFarmCore(tx, c.tenantId, id);
+    if (!before) throw problems.notFound('Farm');
+    const farmer = await findFarmer(tx, c.tenantId, body.farmer_id ?? before.farmer_id);
+    if (!farmer) throw problems.field('farmer_id', 'No such farmer in your organisation');
+    if (body.coordinates) await assertValidPolygon(tx, body.coordinates);
+    await q.lockTenantFarms(tx, c.tenantId);
+    await q.updateFarmFields(tx, c.tenantId, id, { name: body.name, location: body.location, address: body.address, farmerId: body.farmer_id });
+    const seconds = body.time_taken_to_map ? parseDuration(body.time_taken_to_map) : undefined;
+    if (body.coordinates) {
+      const config = await getConfiguration(tx, c.tenantId);
+      await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
+      await q.insertMappingRecord(tx, c.tenantId, id, {
+        mappedBy: c.userId,
+        seconds: seconds ?? null,
+        gpsDeviceId: body.gps_device_id ?? null,
+        location: body.location ?? null,
+        countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
+        source: c.source,
+      });
+      await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
+    } else if (seconds !== undefined || body.gps_device_id !== undefined || body.location !== undefined) {
+      const patched = await q.patchLatestMappingRecord(tx, c.tenantId, id, { seconds, gpsDeviceId: body.gps_device_id, location: body.location });
+      if (!patched) {
+        await q.insertMappingRecord(tx, c.tenantId, id, {
+          mappedBy: c.userId,
+          seconds: seconds ?? null,
+          gpsDeviceId: body.gps_device_id ?? null,
+          location: body.location ?? null,
+          countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
+          source: c.source,
+        });
+      }
+    }
+    await storeSnapshots(tx, deps, c, id, snapshots);
+    const row = await q.findFarm(tx, c.tenantId, id);
+    const what = [body.coordinates ? 'boundary' : null, snapshots.length ? `${snapshots.length} snapshot(s)` : null, 'details'].filter(Boolean).join(', ');
+    await audit(tx, ctx, c.tenantId, 'Update', `${c.name} updated the farm ${row!.name} (${what})`);
+    return presentFarm(deps, row!);
+  });
+}
+
+/** DELETE /farms/{id}/: the farm goes (with its records); its former overlap group is recomputed. */
+export async function deleteFarm(deps: Deps, ctx: Ctx, id: string): Promise<void> {
+  const actor = canManageFarms(ctx);
+  await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
+    await q.lockTenantFarms(tx, actor.tenantId);
+    const before = await q.findFarm(tx, actor.tenantId, id);
+    if (!before) throw problems.notFound('Farm');
+    await q.deleteFarm(tx, actor.tenantId, id);
+    await refreshOverlaps(tx, actor.tenantId, [], [before.overlap_group_id]);
+    await audit(tx, ctx, actor.tenantId, 'Delete', `${actor.name} deleted the farm ${before.name} of ${before.farmer_name}`);
+  });
+}
+
+// ---------- retain ----------
+
+/**
+ * POST /farms/{id}/intersect: the retained farm keeps its boundary; each farm of its group that overlaps it has it cut out
+ * (history kept, area recomputed; vanished or below-minimum remainders are flagged). Returns the group's farms that still overlap.
+ */
+export async function retainFarm(deps: Deps, ctx: Ctx, id: string): Promise<Farm[]> {
+  const actor = canManageFarms(ctx);
+  const tenantId = actor.tenantId;
+  return withScope(deps.db, tenantScope(tenantId), async (tx) => {
+    await q.lockTenantFarms(tx, tenantId);
+    const farm = await q.findFarmCore(tx, tenantId, id);
+    if (!farm) throw problems.notFound('Farm');
+    if (farm.flag === 'vanished') throw problems.badRequest('farm_vanished', 'This farm was cut away by an earlier retain and is awaiting review; it cannot be retained.');
+    if (!farm.is_overlapping || !farm.overlap_group_id) throw problems.badRequest('not_overlapping', 'This farm does not overlap any other farm.');
+    const groupId = farm.overlap_group_id;
+    const members = await q.groupMemberIds(tx, tenantId, groupId);
+    // PGlite turns GEOS errors on invalid input into silent empty results: refuse the overlay unless every input is valid.
+    const invalid = await q.invalidGeometries(tx, tenantId, members);
+    if (invalid.length > 0) {
+      throw problems.badRequest('invalid_geometry', `Cannot retain: ${invalid.length} farm(s) of this group have an invalid boundary (${invalid[0]!.reason}). Re-map them first.`);
+    }
+    const config = await getConfiguration(tx, tenantId);
+    const cuts = await q.cutGroupByRetained(tx, tenantId, { retainedId: id, groupId, minimumFarmSize: config.minimum_farm_size, by: actor.userId });
+    await q.reassignOperationalAreas(tx, tenantId, cuts.filter((c) => c.outcome !== 'vanished').map((c) => c.id));
+    await refreshOverlaps(tx, tenantId, [id, ...cuts.map((c) => c.id)], [groupId]);
+    const after = await q.farmDetails(tx, tenantId, members);
+    const still = after.filter((f) => f.is_overlapping);
+    const flagged = cuts.filter((c) => c.outcome !== 'cut');
+    const name = after.find((f) => f.id === id)?.name ?? id;
+    await audit(
+      tx,
+      ctx,
+      tenantId,
+      'Update',
+      `${actor.name} retained the farm ${name}: ${cuts.length} overlapping farm(s) cut${flagged.length ? `, ${flagged.length} flagged (${flagged.map((f) => f.outcome).join(', ')})` : ''}`,
+    );
+    return still.map((r) => presentFarm(deps, r));
+  });
+}

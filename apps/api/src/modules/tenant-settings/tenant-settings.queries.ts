@@ -1,0 +1,52 @@
+// All SQL of tenant configuration (minimum farm size, recognition threshold) and the settings summary.
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.js';
+
+export type ConfigRow = { tenant_id: string; minimum_farm_size: number; recognition_threshold: number; updated_at: Date | string };
+
+/** The tenant's configuration; a tenant without a row gets the schema defaults (100 sqm, 0.5). */
+export async function getConfiguration(tx: Executor, tenantId: string): Promise<ConfigRow> {
+  const rows = await queryRows<ConfigRow>(
+    tx,
+    sql`SELECT tenant_id, minimum_farm_size, recognition_threshold, updated_at FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
+  );
+  return rows[0] ?? { tenant_id: tenantId, minimum_farm_size: 100, recognition_threshold: 0.5, updated_at: new Date(0) };
+}
+
+export async function upsertConfiguration(tx: Executor, tenantId: string, patch: { minimumFarmSize?: number | undefined; recognitionThreshold?: number | undefined }): Promise<ConfigRow> {
+  const [row] = await queryRows<ConfigRow>(
+    tx,
+    sql`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold, updated_at)
+        VALUES (${tenantId}, coalesce(${patch.minimumFarmSize ?? null}::float8, 100), coalesce(${patch.recognitionThreshold ?? null}::float8, 0.5), now())
+        ON CONFLICT (tenant_id) DO UPDATE
+           SET minimum_farm_size = coalesce(${patch.minimumFarmSize ?? null}::float8, tenant_configurations.minimum_farm_size),
+               recognition_threshold = coalesce(${patch.recognitionThreshold ?? null}::float8, tenant_configurations.recognition_threshold),
+               updated_at = now()
+        RETURNING tenant_id, minimum_farm_size, recognition_threshold, updated_at`,
+  );
+  if (!row) throw new Error('configuration upsert returned nothing');
+  return row;
+}
+
+export type TenantRow = { id: string; name: string; country_id: string | null; country: string | null; is_active: boolean; is_suspended: boolean };
+
+export async function findTenant(tx: Executor, tenantId: string): Promise<TenantRow | null> {
+  const rows = await queryRows<TenantRow>(
+    tx,
+    sql`SELECT t.id, t.name, t.country_id, c.name AS country, t.is_active, t.is_suspended
+          FROM tenants t LEFT JOIN countries c ON c.id = t.country_id WHERE t.id = ${tenantId}`,
+  );
+  return rows[0] ?? null;
+}
+
+export type LicenseRow = { id: string; type: string; key: string; issued_date: string; expiry_date: string; is_revoked: boolean; is_expired: boolean };
+
+/** The tenant's current license: the most recently issued one (the same rule as the tenant gate). */
+export async function currentLicense(tx: Executor, tenantId: string): Promise<LicenseRow | null> {
+  const rows = await queryRows<LicenseRow>(
+    tx,
+    sql`SELECT id, type, key, issued_date::text AS issued_date, expiry_date::text AS expiry_date, is_revoked, (expiry_date < current_date) AS is_expired
+          FROM licenses WHERE tenant_id = ${tenantId} ORDER BY issued_date DESC, created_at DESC LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}

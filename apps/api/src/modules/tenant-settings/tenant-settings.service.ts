@@ -1,0 +1,47 @@
+// Tenant configuration use cases: read, change (audited), and the settings summary of tenant, license and configuration.
+import type { TenantConfiguration } from '@farmland/contracts';
+import type { Ctx, Deps } from '../../context.js';
+import { withScope } from '../../db/client.js';
+import { problems } from '../../lib/problems.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { tenantToChange, tenantToRead } from './tenant-settings.policy.js';
+import { presentConfiguration, presentSettings } from './tenant-settings.presenter.js';
+import * as q from './tenant-settings.queries.js';
+
+const scopeFor = (ctx: Ctx, tenantId: string) =>
+  ctx.actor?.role === 'super_admin' ? ({ kind: 'provider' } as const) : ({ kind: 'tenant', tenantId } as const);
+
+export async function getConfiguration(deps: Deps, ctx: Ctx, tenantIdParam?: string): Promise<TenantConfiguration> {
+  const tenantId = tenantToRead(ctx, tenantIdParam, ['tenant_admin', 'agent']);
+  return withScope(deps.db, scopeFor(ctx, tenantId), async (tx) => {
+    if (!(await q.findTenant(tx, tenantId))) throw problems.notFound('Tenant');
+    return presentConfiguration(await q.getConfiguration(tx, tenantId));
+  });
+}
+
+export async function updateConfiguration(
+  deps: Deps,
+  ctx: Ctx,
+  body: { minimum_farm_size?: number | undefined; recognition_threshold?: number | undefined },
+  tenantIdParam?: string,
+): Promise<TenantConfiguration> {
+  const tenantId = tenantToChange(ctx, tenantIdParam);
+  return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+    const row = await q.upsertConfiguration(tx, tenantId, { minimumFarmSize: body.minimum_farm_size, recognitionThreshold: body.recognition_threshold });
+    const changes = [
+      body.minimum_farm_size !== undefined ? `minimum farm size ${body.minimum_farm_size} sqm` : null,
+      body.recognition_threshold !== undefined ? `recognition threshold ${body.recognition_threshold}` : null,
+    ].filter(Boolean);
+    await recordActivity(tx, ctx, { action: 'Update', description: `${ctx.actor!.name} changed the configuration (${changes.join(', ')})` });
+    return presentConfiguration(row);
+  });
+}
+
+export async function getSettings(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
+  const tenantId = tenantToRead(ctx, tenantIdParam, ['tenant_admin']);
+  return withScope(deps.db, scopeFor(ctx, tenantId), async (tx) => {
+    const tenant = await q.findTenant(tx, tenantId);
+    if (!tenant) throw problems.notFound('Tenant');
+    return presentSettings(tenant, await q.currentLicense(tx, tenantId), await q.getConfiguration(tx, tenantId));
+  });
+}

@@ -1,0 +1,41 @@
+// Worker process entry (`npm run worker`): runs the background jobs (custom analyses) apart from the API, in PostgreSQL
+// mode. Run API replicas with ANALYSIS_WORKERS=off and as many of these as the analyses need; they share the queue.
+import { bootstrap, createLogger } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { analysisJobs } from './jobs/analysis.job.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  if (config.database.kind !== 'postgres') {
+    throw new ConfigError('npm run worker needs DATABASE_URL (PostgreSQL). In embedded mode the API process runs the jobs itself.');
+  }
+  const { deps, database } = await bootstrap(config, log, { seed: false });
+  const jobs = analysisJobs(deps, { work: true, log });
+  await jobs.start();
+  log.info('worker started: custom-analysis jobs');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'worker stopping: finishing the current job');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    try {
+      await jobs.stop();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'worker shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : `Worker failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+// Custom farm analysis: the create payloads (JSON; multipart carries the same fields plus a file), the analysis with its
+// four result categories as {count, url}, and the farm rows the category lists return.
+import { z } from 'zod';
+import { emptyToUndefined, uuid } from './common.js';
+
+/** Stable codes of the row errors (DESIGN "Custom analysis semantics"). */
+export const analysisRowErrorCode = z.enum([
+  'name_missing',
+  'coordinates_missing',
+  'coordinates_unreadable',
+  'too_few_positions',
+  'too_many_positions',
+  'position_out_of_range',
+  'invalid_polygon',
+  'below_minimum_size',
+  'unknown_operational_area',
+]);
+export type AnalysisRowErrorCode = z.infer<typeof analysisRowErrorCode>;
+
+export const analysisRowError = z.object({ field: z.string(), code: analysisRowErrorCode, message: z.string() });
+export type AnalysisRowError = z.infer<typeof analysisRowError>;
+
+export const analysisStatus = z.enum(['queued', 'processing', 'completed', 'failed']);
+export type AnalysisStatus = z.infer<typeof analysisStatus>;
+
+/** One input row: farm_name, farm_coordinates and operational_area_id are read; any other key is kept in row_data. */
+export const analysisLocation = z.record(z.string(), z.unknown());
+
+/** The JSON create payload ("Upload via Endpoint"). */
+export const createAnalysisBody = z.object({
+  /** Optional: an unnamed analysis is called after its upload ("Endpoint upload" with the date). */
+  name: z.string().trim().max(200).nullish(),
+  description: z.string().max(2000).nullish(),
+  operational_areas: z.array(uuid).min(1, 'Choose at least one operational area').max(1000),
+  locations: z.array(analysisLocation).min(1, 'Send at least one location').max(100_000, 'At most 100,000 locations per analysis'),
+  minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
+  require_farm_recognition: z.boolean().optional(),
+});
+export type CreateAnalysisBody = z.infer<typeof createAnalysisBody>;
+
+export const analysisCategoryRef = z.object({ count: z.number().int(), url: z.string() });
+
+export const analysisErrorRow = z.object({
+  row_number: z.number().int(),
+  row_data: z.record(z.string(), z.unknown()),
+  errors: z.array(analysisRowError),
+});
+export type AnalysisErrorRow = z.infer<typeof analysisErrorRow>;
+
+export const analysisSummary = z.object({
+  id: uuid,
+  name: z.string(),
+  description: z.string().nullable(),
+  status: analysisStatus,
+  progress: z.number().int(),
+  total_uploaded_data_count: z.number().int(),
+  total_area: z.number(),
+  created_at: z.string(),
+});
+export type AnalysisSummary = z.infer<typeof analysisSummary>;
+
+export const analysisDetail = analysisSummary.extend({
+  file: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  minimum_farm_size: z.number(),
+  require_farm_recognition: z.boolean(),
+  recognition_threshold: z.number(),
+  operational_areas: z.array(z.object({ id: uuid, name: z.string() })),
+  within_operational_area: analysisCategoryRef,
+  outside_operational_area: analysisCategoryRef,
+  overlapping_farmlands: analysisCategoryRef,
+  unrecognized_farmlands: analysisCategoryRef,
+  errors: analysisCategoryRef,
+  /** Failed rows keyed by row number (at most 1,000 here; the errors list has them all). */
+  error_details: z.record(z.string(), analysisErrorRow),
+  error_details_truncated: z.boolean(),
+});
+export type AnalysisDetail = z.infer<typeof analysisDetail>;
+
+/** A farm of a result list. overlapping_id is set only on overlapping farms: one id per connected group. */
+export const analysisFarm = z.object({
+  row_number: z.number().int(),
+  name: z.string().nullable(),
+  coordinates: z.array(z.array(z.number())),
+  geometry: z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) }).nullable(),
+  area: z.number().nullable(),
+  hectares: z.number().nullable(),
+  operational_area: z.string().nullable(),
+  operational_area_id: uuid.nullable(),
+  covered_fraction: z.number().nullable(),
+  category: z.enum(['within', 'outside', 'error']),
+  is_overlapping: z.boolean(),
+  is_unrecognized: z.boolean(),
+  overlapping_id: z.number().int().nullable(),
+  /** Size of the overlap group ("{count} conflicting farmlands"); null when not overlapping. */
+  group_size: z.number().int().nullable(),
+  row_data: z.record(z.string(), z.unknown()),
+  errors: z.array(analysisRowError),
+});
+export type AnalysisFarm = z.infer<typeof analysisFarm>;
+
+export const analysisListKind = z.enum(['within', 'outside', 'overlapping', 'unrecognized', 'errors']);
+export type AnalysisListKind = z.infer<typeof analysisListKind>;
+
+export const analysisFarmsQuery = z.object({
+  page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(1)),
+  page_size: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional()),
+});

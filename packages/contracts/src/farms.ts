@@ -1,0 +1,132 @@
+// The farm registry: farms with their mapping record, overlap state and snapshots; captures, retain and the map/overview reads.
+import { z } from 'zod';
+import { emptyToUndefined, pageQuery, uuid } from './common.js';
+import { lngLatPair, polygonCoordinates, polygonGeoJson } from './geometry.js';
+
+/** Durations as the devices send them: hh:mm:ss (hours may exceed 24). */
+export const hhmmss = z.string().trim().regex(/^\d{1,4}:[0-5]\d:[0-5]\d$/, 'Use the format hh:mm:ss');
+
+const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
+const optionalId = z.preprocess(emptyToUndefined, uuid.optional());
+
+/** A capture: a farm walked by an agent (or sent through the SDK) with its mapping record. Snapshots come as image files. */
+export const captureFarmBody = z.object({
+  farmer_id: z.string({ error: 'farmer_id is required' }).pipe(z.uuid('farmer_id must be a farmer id')),
+  name: optionalText(200),
+  coordinates: polygonCoordinates,
+  time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
+  gps_device_id: optionalText(100),
+  location: optionalText(300),
+  address: optionalText(300),
+});
+export type CaptureFarmBody = z.infer<typeof captureFarmBody>;
+
+export const updateFarmBody = z.object({
+  farmer_id: optionalId,
+  name: optionalText(200),
+  coordinates: polygonCoordinates.optional(),
+  time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
+  gps_device_id: optionalText(100),
+  location: optionalText(300),
+  address: optionalText(300),
+});
+export type UpdateFarmBody = z.infer<typeof updateFarmBody>;
+
+const boolText = z.preprocess((v) => (v === '' || v === undefined ? undefined : v === true || v === 'true' || v === '1'), z.boolean().optional());
+
+export const farmsQuery = pageQuery.extend({
+  /** A region id or name: the farm's operational-area region, else its farmer's region. */
+  region: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()),
+  operational_area: optionalId,
+  /** Provider staff only: narrow to one tenant. */
+  tenant_id: optionalId,
+  all: boolText,
+  /** With all=true: minLng,minLat,maxLng,maxLat. */
+  bbox: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((v, ctx) => {
+        const parts = v.split(',').map((x) => Number(x.trim()));
+        const [a, b, c, d] = parts;
+        const ok =
+          parts.length === 4 &&
+          parts.every((x) => Number.isFinite(x)) &&
+          Math.abs(a!) <= 180 && Math.abs(c!) <= 180 && Math.abs(b!) <= 90 && Math.abs(d!) <= 90 &&
+          a! < c! && b! < d!;
+        if (!ok) {
+          ctx.addIssue({ code: 'custom', message: 'bbox must be minLng,minLat,maxLng,maxLat in degrees with min < max' });
+          return z.NEVER;
+        }
+        return [a!, b!, c!, d!] as [number, number, number, number];
+      })
+      .optional(),
+  ),
+});
+export type FarmsQuery = z.infer<typeof farmsQuery>;
+
+export const tenantScopedQuery = z.object({ tenant_id: optionalId });
+
+export const mappingRecord = z.object({
+  time_taken_to_map: z.string().nullable(),
+  gps_device_id: z.string().nullable(),
+  location: z.string().nullable(),
+  region: z.string().nullable(),
+  mapped_by: z.string().nullable(),
+  source: z.string(),
+  coordinate: z.array(lngLatPair),
+  updated_at: z.string(),
+});
+
+export const farm = z.object({
+  id: uuid,
+  name: z.string(),
+  location: z.string().nullable(),
+  address: z.string().nullable(),
+  farmer: z.string(),
+  farmer_id: uuid,
+  farmer_folio_id: z.string(),
+  coordinates: z.array(lngLatPair),
+  polygon: polygonGeoJson,
+  area: z.number(),
+  hectare: z.number(),
+  operational_area: z.string().nullable(),
+  operational_area_id: uuid.nullable(),
+  operational_area_name: z.string().nullable(),
+  is_overlapping: z.boolean(),
+  overlap_group_id: uuid.nullable(),
+  overlapping_farms: z.string().nullable(),
+  flag: z.enum(['vanished', 'below_minimum']).nullable(),
+  snapshots: z.array(z.string()),
+  mapped_by: z.string().nullable(),
+  mapping_record: mappingRecord.nullable(),
+  tenant_id: uuid,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Farm = z.infer<typeof farm>;
+
+export const farmFeatureCollection = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(
+    z.object({
+      type: z.literal('Feature'),
+      id: uuid,
+      geometry: polygonGeoJson,
+      properties: z.object({ name: z.string(), farmer: z.string(), area: z.number(), is_overlapping: z.boolean(), operational_area_id: uuid.nullable() }),
+    }),
+  ),
+  truncated: z.boolean(),
+});
+
+export const farmsOverview = z.object({
+  total_farms: z.number().int(),
+  total_within_operational_area: z.number().int(),
+  total_outside_operational_area: z.number().int(),
+  total_overlapping_farms: z.number().int(),
+  total_unrecognized_farms: z.number().int(),
+});
+
+export const farmsPerCountry = z.array(z.object({ code: z.string(), name: z.string(), total_farms: z.number().int(), total_farmers: z.number().int() }));
+export const regionalQuery = z.object({ name: z.string().trim().min(2, 'Give a country name').max(100), tenant_id: optionalId });
+export const farmsPerState = z.array(z.object({ code: z.string(), name: z.string(), country: z.string(), total_farms: z.number().int() }));
