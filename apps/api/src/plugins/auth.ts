@@ -76,10 +76,10 @@ function allowed(access: Access, actor: Actor): boolean {
 
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('ctx', null as unknown as Ctx);
+  // Authentication runs at onRequest, before the body is even read: an anonymous or unauthorised caller learns nothing
+  // from validation errors and cannot make the server parse a large body.
   app.addHook('onRequest', async (req) => {
     req.ctx = { actor: null, platform: platformOf(req), ip: req.ip, country: countryHeader(req), requestId: req.id };
-  });
-  app.addHook('preHandler', async (req) => {
     const access = req.routeOptions.config.access;
     if (access === undefined) {
       // Every route must say who may call it; a route that forgets is closed, not open.

@@ -128,3 +128,12 @@ describe('account reset', () => {
     expect(row!.password_hash).not.toBeNull();
   });
 });
+
+describe('authorization comes first', () => {
+  it('answers 401 to an anonymous caller whatever the body, before validating it', async () => {
+    const res = await env.as('anonymous').patch('/api/accounts/users/not-a-uuid/', { first_name: 42, nonsense: true });
+    expect(res.status).toBe(401);
+    const agent = await env.as('agentA').put('/api/accounts/users/not-a-uuid/reset', { junk: 1 });
+    expect(agent.status).toBe(403);
+  });
+});
