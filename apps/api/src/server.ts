@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const { deps, database, timings } = await bootstrap(config, log);
   const app = await buildApp(deps, { logger: log, serveWeb: true });
   await app.listen({ host: config.host, port: config.port });
+  database.sealAdmin();
   if (database.kind === 'pglite') {
     const address = app.server.address();
     writeServerRecord(config.dataDir, { pid: process.pid, port: typeof address === 'object' && address ? address.port : config.port });

@@ -31,6 +31,8 @@ export type Database = {
   adminQuery<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Raw parameterised query as the app role, used by libraries that bring their own SQL (pg-boss). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Ends the boot phase: from now on adminExec/adminQuery refuse (on PGlite they switch the shared connection's role). */
+  sealAdmin(): void;
   /** PGlite only: the data directory as a gzipped tarball (test templates). */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -54,7 +56,11 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
   // PGlite is one superuser connection: drop to the app role so row-level security applies exactly as on PostgreSQL.
   // Admin work (lookup seeding) switches back with RESET ROLE inside adminExec/adminQuery and returns.
   await client.exec(`SET ROLE ${APP_ROLE}`);
+  // Switching roles on the one shared connection would let a concurrent query run as superuser, so admin work is
+  // allowed only during boot, before the server listens (sealAdmin), when nothing else runs.
+  let sealed = false;
   const asAdmin = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (sealed) throw new Error('Admin statements are only allowed during boot');
     await client.exec('RESET ROLE');
     try {
       return await fn();
@@ -69,6 +75,9 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     adminQuery: <T>(text: string, params: unknown[] = []) => asAdmin(async () => (await client.query<T>(text, params)).rows),
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     dumpDataDir: async () => client.dumpDataDir('gzip'),
+    sealAdmin: () => {
+      sealed = true;
+    },
     close: async () => {
       if (!client.closed) await client.close();
     },
@@ -110,6 +119,8 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
     adminExec: async (text) => void (await admin.query(text)),
     adminQuery: async <T>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[],
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
+    // On PostgreSQL admin statements use their own pool and role: nothing to seal.
+    sealAdmin: () => undefined,
     close: async () => {
       await Promise.allSettled([pool.end(), admin.end()]);
     },
