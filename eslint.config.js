@@ -26,4 +26,17 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // Console features stay apart (CONVENTIONS §10): a feature imports lib/ and components/, never another feature.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'xlsx', message: 'Use @e965/xlsx (the xlsx package is stuck at 0.18.5 with unpatched CVEs).' }],
+          patterns: [{ regex: '^\\.\\./\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature never imports another feature: move the shared piece to components/ or lib/.' }],
+        },
+      ],
+    },
+  },
 );

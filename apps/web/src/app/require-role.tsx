@@ -1,0 +1,16 @@
+// Guards an area by role: no session goes to /, another role goes to its own landing page.
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import type { RoleName } from '@farmland/contracts';
+import { PageLoader } from '../components/ui/page-loader';
+import { landingPath, primaryRole, useSession } from '../lib/session-store';
+
+export function RequireRole({ role, children }: { role: RoleName; children: ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (session.status === 'restoring') return <PageLoader label="Restoring your session" />;
+  if (session.status === 'anonymous') return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  const mine = primaryRole(session.user);
+  if (mine !== role) return <Navigate to={landingPath(mine)} replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,35 @@
+// The sign-in page, at / and /login. It reads q (an admin-link request id: sign in automatically) and ec (105 or 106:
+// show the message, then return to /). A restored session goes straight to its landing page.
+import { useEffect } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { AuthLayout } from '../../components/layouts/auth-layout';
+import { PageLoader } from '../../components/ui/page-loader';
+import { SignInForm } from '../../features/auth/components/sign-in-form';
+import { SERVICE_PROVIDER_MESSAGES } from '../../features/auth/components/service-provider-messages';
+import { useAdminLinkLogin } from '../../features/auth/components/use-admin-link-login';
+import { toast } from '../../lib/notifier';
+import { landingPath, primaryRole, useSession } from '../../lib/session-store';
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const session = useSession();
+  const q = params.get('q');
+  const ec = params.get('ec');
+  const { running } = useAdminLinkLogin(q);
+
+  useEffect(() => {
+    if (!ec) return;
+    const text = SERVICE_PROVIDER_MESSAGES[ec];
+    if (text) toast('error', text, `ec-${ec}`);
+    navigate('/', { replace: true });
+  }, [ec, navigate]);
+
+  if (q || running) return <PageLoader label="Signing you in" />;
+  if (!ec && session.status === 'authenticated') return <Navigate to={landingPath(primaryRole(session.user))} replace />;
+  return (
+    <AuthLayout>
+      <SignInForm />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,35 @@
+// The confirmation dialog used before any consequential action (suspend, revoke, delete, reset…).
+import type { ReactNode } from 'react';
+import Modal from 'antd/es/modal';
+
+type Props = {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  danger?: boolean;
+  loading?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+};
+
+export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', danger = false, loading = false, onConfirm, onCancel }: Props) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onOk={onConfirm}
+      onCancel={onCancel}
+      okText={confirmLabel}
+      cancelText={cancelLabel}
+      okButtonProps={{ danger, loading }}
+      cancelButtonProps={{ disabled: loading }}
+      mask={{ closable: !loading }}
+      destroyOnHidden
+      width={440}
+    >
+      {children}
+    </Modal>
+  );
+}

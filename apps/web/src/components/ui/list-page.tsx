@@ -1,0 +1,228 @@
+// The list page every later list reuses: title with a count badge, a search debounced by 400 ms, a Filter button,
+// the column-visibility menu, Export table, pagination with sizes 10/20/30/40/50, and row selection with a count and
+// a delete icon. It holds only presentation state; the page owns the query.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Input from 'antd/es/input';
+import Result from 'antd/es/result';
+import Table from 'antd/es/table';
+import Tooltip from 'antd/es/tooltip';
+import Typography from 'antd/es/typography';
+import { DeleteOutlined, FilterOutlined, SearchOutlined } from '@ant-design/icons';
+import { formatNumber } from '../../lib/formatters';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ColumnMenu } from './column-menu';
+import { CountBadge } from './count-badge';
+import { ExportButton } from './export-button';
+
+export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
+
+export type ListColumn<T> = {
+  /** The column's key; also its name in the export's column_list. */
+  key: string;
+  title: string;
+  render: (row: T) => ReactNode;
+  defaultHidden?: boolean;
+  width?: number | string;
+  ellipsis?: boolean;
+};
+
+type Props<T> = {
+  title: string;
+  count: number | undefined;
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  columns: readonly ListColumn<T>[];
+  loading: boolean;
+  error?: boolean;
+  onRetry?: () => void;
+  search: string;
+  onSearch: (search: string) => void;
+  searchPlaceholder?: string;
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number, pageSize: number) => void;
+  /** Opens the page's filter modal; the number shows how many filters apply. */
+  onOpenFilter?: () => void;
+  activeFilters?: number;
+  /** The export's list name ({name}.csv); the export sends the visible columns and these filters. */
+  exportName?: string;
+  exportFilters?: Record<string, string>;
+  /** Row selection: a count of selected rows, and a delete icon when onDelete is given. */
+  selectable?: boolean;
+  onDeleteSelected?: (keys: string[]) => void;
+  onRowClick?: (row: T) => void;
+  emptyText?: string;
+  actions?: ReactNode;
+  /** Remembers the visible columns per list. */
+  storageKey?: string;
+};
+
+function initialVisible<T>(columns: readonly ListColumn<T>[], storageKey: string | undefined): string[] {
+  const defaults = columns.filter((c) => !c.defaultHidden).map((c) => c.key);
+  if (!storageKey) return defaults;
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(`farmland.columns.${storageKey}`) ?? 'null');
+    if (Array.isArray(saved)) {
+      const keys = columns.map((c) => c.key).filter((k) => saved.includes(k));
+      if (keys.length) return keys;
+    }
+  } catch {
+    // ignore a broken saved value
+  }
+  return defaults;
+}
+
+export function ListPage<T>(props: Props<T>) {
+  const { title, count, rows, rowKey, columns, loading, page, pageSize, onPageChange, storageKey } = props;
+  const [text, setText] = useState(props.search);
+  const debounced = useDebouncedValue(text);
+  const lastSent = useRef(props.search);
+  const onSearchRef = useRef(props.onSearch);
+  onSearchRef.current = props.onSearch;
+  const [visible, setVisible] = useState<string[]>(() => initialVisible(columns, storageKey));
+  const [selected, setSelected] = useState<string[]>([]);
+
+  useEffect(() => {
+    if (debounced.trim() === lastSent.current.trim()) return;
+    lastSent.current = debounced;
+    onSearchRef.current(debounced.trim());
+  }, [debounced]);
+
+  // A search box filled from elsewhere (the header search) follows the page's search.
+  useEffect(() => {
+    if (props.search !== lastSent.current) {
+      lastSent.current = props.search;
+      setText(props.search);
+    }
+  }, [props.search]);
+
+  // A selection only holds rows that are still on screen (a new search, filter or page replaces them).
+  useEffect(() => {
+    setSelected((sel) => {
+      const next = sel.filter((k) => rows.some((r) => rowKey(r) === k));
+      return next.length === sel.length ? sel : next;
+    });
+  }, [rows, rowKey]);
+
+  const changeVisible = (keys: string[]) => {
+    setVisible(keys);
+    if (storageKey) {
+      try {
+        localStorage.setItem(`farmland.columns.${storageKey}`, JSON.stringify(keys));
+      } catch {
+        // not remembered
+      }
+    }
+  };
+
+  const tableColumns = useMemo(
+    () =>
+      columns
+        .filter((c) => visible.includes(c.key))
+        .map((c) => ({ key: c.key, title: c.title, render: (_: unknown, row: T) => c.render(row), width: c.width, ellipsis: c.ellipsis })),
+    [columns, visible],
+  );
+
+  const headingId = `list-${title.replace(/\W+/g, '-').toLowerCase()}`;
+
+  return (
+    <section aria-labelledby={headingId}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
+        <Typography.Title level={1} id={headingId} style={{ fontSize: 24, margin: 0 }}>
+          {title}
+        </Typography.Title>
+        <CountBadge count={count} label="entries" />
+        <div style={{ flex: 1 }} />
+        {props.exportName && <ExportButton name={props.exportName} columns={visible} filters={props.exportFilters ?? {}} />}
+        {props.actions}
+      </div>
+      <Card styles={{ body: { padding: 16 } }}>
+        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'center', marginBottom: 16 }}>
+          <Input
+            aria-label={`Search ${title.toLowerCase()}`}
+            placeholder={props.searchPlaceholder ?? 'Search'}
+            prefix={<SearchOutlined aria-hidden="true" />}
+            allowClear
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            style={{ width: 300, maxWidth: '100%' }}
+          />
+          {props.onOpenFilter && (
+            <Button icon={<FilterOutlined aria-hidden="true" />} onClick={props.onOpenFilter}>
+              Filter{props.activeFilters ? ` (${props.activeFilters})` : ''}
+            </Button>
+          )}
+          <ColumnMenu columns={columns} visible={visible} onChange={changeVisible} />
+          {props.selectable && selected.length > 0 && (
+            <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginLeft: 'auto' }} data-testid="selection-bar">
+              <span role="status">{formatNumber(selected.length)} selected</span>
+              {props.onDeleteSelected && (
+                <Tooltip title="Delete selected">
+                  <Button danger type="text" icon={<DeleteOutlined aria-hidden="true" />} aria-label="Delete selected" onClick={() => props.onDeleteSelected?.(selected)} />
+                </Tooltip>
+              )}
+            </div>
+          )}
+        </div>
+        {props.error ? (
+          <Result
+            status="warning"
+            title="This list could not be loaded."
+            extra={
+              props.onRetry && (
+                <Button type="primary" onClick={props.onRetry}>
+                  Try again
+                </Button>
+              )
+            }
+          />
+        ) : (
+          <div style={{ overflowX: 'auto' }}>
+          <Table<T>
+            rowKey={rowKey}
+            dataSource={rows as T[]}
+            columns={tableColumns}
+            loading={loading}
+            size="middle"
+            locale={{ emptyText: props.emptyText ?? 'No entries found' }}
+            rowSelection={
+              props.selectable
+                ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), columnWidth: 48 }
+                : undefined
+            }
+            onRow={(row) =>
+              props.onRowClick
+                ? {
+                    onClick: (e) => {
+                      if ((e.target as HTMLElement).closest('.ant-table-selection-column, button, a')) return;
+                      props.onRowClick?.(row);
+                    },
+                    onKeyDown: (e) => {
+                      if (e.key === 'Enter') props.onRowClick?.(row);
+                    },
+                    tabIndex: 0,
+                    style: { cursor: 'pointer' },
+                  }
+                : {}
+            }
+            pagination={{
+              current: page,
+              pageSize,
+              total: count ?? 0,
+              pageSizeOptions: PAGE_SIZES.map(String),
+              showSizeChanger: true,
+              showTotal: (total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${formatNumber(total)}`,
+              onChange: (p, s) => {
+                setSelected([]);
+                onPageChange(s !== pageSize ? 1 : p, s);
+              },
+            }}
+          />
+          </div>
+        )}
+      </Card>
+    </section>
+  );
+}

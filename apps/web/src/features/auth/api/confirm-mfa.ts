@@ -1,0 +1,13 @@
+// POST /auth/confirm-mfa/: the first code from the new authenticator; completes enrolment and signs in.
+import { useMutation } from '@tanstack/react-query';
+import type { confirmMfaBody, SessionResult } from '@farmland/contracts';
+import { api } from '../../../lib/api-client';
+import type { Envelope, In } from '../../../lib/contract-types';
+
+export type ConfirmMfaBody = In<typeof confirmMfaBody>;
+
+export const confirmMfa = (body: ConfirmMfaBody) => api<Envelope<SessionResult>>('/auth/confirm-mfa/', { method: 'POST', body, session: false });
+
+export function useConfirmMfa() {
+  return useMutation({ mutationFn: confirmMfa });
+}

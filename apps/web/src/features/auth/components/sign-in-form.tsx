@@ -1,0 +1,73 @@
+// The sign-in form: email and password, then either the two-factor dialog or, for a user without two-factor,
+// the enrolment dialog (loaded on demand). Resend code starts a fresh challenge with the same credentials.
+import { lazy, Suspense, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Typography from 'antd/es/typography';
+import { notifyInfo } from '../../../lib/notifier';
+import { useLogin, type LoginBody, type LoginChallenge } from '../api/login';
+import { TwoFactorDialog } from './two-factor-dialog';
+import { useFinishSignIn } from './use-finish-sign-in';
+
+const MfaEnrolmentDialog = lazy(async () => ({ default: (await import('./mfa-enrolment-dialog')).MfaEnrolmentDialog }));
+
+export function SignInForm() {
+  const [form] = Form.useForm<LoginBody>();
+  const login = useLogin();
+  const finish = useFinishSignIn();
+  const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
+  const credentials = useRef<LoginBody | null>(null);
+
+  const start = (values: LoginBody, resend = false) => {
+    credentials.current = values;
+    login.mutate(values, {
+      onSuccess: (res) => {
+        setChallenge(res.data);
+        if (resend) notifyInfo(res.message ?? 'Enter the code from your authenticator app', 'resend-code');
+      },
+    });
+  };
+  const close = () => setChallenge(null);
+  const resend = () => credentials.current && start(credentials.current, true);
+
+  return (
+    <>
+      <Typography.Title level={1} style={{ fontSize: 28, marginBottom: 4 }}>
+        Sign in
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">Welcome back. Sign in to the farmland console.</Typography.Paragraph>
+      <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => start(v)} autoComplete="on">
+        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Enter your email' }, { type: 'email', message: 'Enter a valid email' }]}>
+          <Input type="email" autoComplete="username" size="large" placeholder="you@example.com" />
+        </Form.Item>
+        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} style={{ marginBottom: 8 }}>
+          <Input.Password autoComplete="current-password" size="large" />
+        </Form.Item>
+        <div style={{ textAlign: 'right', marginBottom: 16 }}>
+          <Link to="/forgot-password">Forgot password?</Link>
+        </div>
+        <Button type="primary" htmlType="submit" size="large" block loading={login.isPending && !challenge}>
+          Sign in
+        </Button>
+      </Form>
+      {challenge?.mfa_required && (
+        <TwoFactorDialog
+          key={challenge.user_token}
+          challenge={challenge}
+          onSignedIn={(r) => void finish(r)}
+          onCancel={close}
+          onResend={resend}
+          resending={login.isPending}
+          onExpired={close}
+        />
+      )}
+      {challenge?.mfa_setup_required && (
+        <Suspense fallback={null}>
+          <MfaEnrolmentDialog key={challenge.user_token} challenge={challenge} onSignedIn={(r) => void finish(r)} onCancel={close} onExpired={close} />
+        </Suspense>
+      )}
+    </>
+  );
+}

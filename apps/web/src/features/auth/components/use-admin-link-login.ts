@@ -1,0 +1,35 @@
+// Runs the automatic admin login of /?q=<request_id> once: success lands on /super-admin/dashboard; a refused link
+// goes to /?ec=105 or /?ec=106, whose message then shows.
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { notifyError } from '../../../lib/notifier';
+import { adminLogin } from '../api/admin-login';
+import { SERVICE_PROVIDER_MESSAGES } from './service-provider-messages';
+import { useFinishSignIn } from './use-finish-sign-in';
+
+/** A link is single-use: remember the ids already tried, so a re-render (or StrictMode) never sends one twice. */
+const tried = new Set<string>();
+
+export function useAdminLinkLogin(requestId: string | null): { running: boolean } {
+  const navigate = useNavigate();
+  const finish = useFinishSignIn();
+  const [running, setRunning] = useState(Boolean(requestId));
+  useEffect(() => {
+    if (!requestId || tried.has(requestId)) return;
+    tried.add(requestId);
+    setRunning(true);
+    adminLogin(requestId)
+      .then((res) => finish(res.data, '/super-admin/dashboard'))
+      .catch((err: unknown) => {
+        const code = err instanceof ApiError ? err.code : undefined;
+        if (code && code in SERVICE_PROVIDER_MESSAGES) navigate(`/?ec=${code}`, { replace: true });
+        else {
+          notifyError(err);
+          navigate('/', { replace: true });
+        }
+      })
+      .finally(() => setRunning(false));
+  }, [requestId, finish, navigate]);
+  return { running };
+}

@@ -1,0 +1,28 @@
+// What happens once the API answers a session: keep it, greet, and land by role (agents are turned away: the
+// console is not for them, spec §6).
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import type { SessionResult } from '@farmland/contracts';
+import { notifySuccess } from '../../../lib/notifier';
+import { beginSession, logout } from '../../../lib/session';
+import { landingPath, primaryRole } from '../../../lib/session-store';
+
+export const LOGIN_SUCCESS = 'Login successful';
+
+export function useFinishSignIn() {
+  const navigate = useNavigate();
+  return useCallback(
+    async (result: SessionResult, to?: string) => {
+      beginSession(result);
+      const role = primaryRole(result.user);
+      if (role === 'agent' || role === null) {
+        await logout();
+        navigate('/not-for-agents', { replace: true });
+        return;
+      }
+      notifySuccess(LOGIN_SUCCESS);
+      navigate(to ?? landingPath(role), { replace: true });
+    },
+    [navigate],
+  );
+}

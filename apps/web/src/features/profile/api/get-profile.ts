@@ -1,0 +1,15 @@
+// GET /accounts/users/{id}/: the current user's profile (the response is read from data).
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { UserProfile } from '@farmland/contracts';
+import { api } from '../../../lib/api-client';
+import type { Envelope } from '../../../lib/contract-types';
+
+export const profileKey = (id: string) => ['profile', id] as const;
+
+export const getProfile = (id: string, signal?: AbortSignal) => api<Envelope<UserProfile>>(`/accounts/users/${id}/`, signal ? { signal } : {});
+
+export const profileQuery = (id: string) => queryOptions({ queryKey: profileKey(id), queryFn: ({ signal }) => getProfile(id, signal) });
+
+export function useProfile(id: string) {
+  return useQuery(profileQuery(id));
+}

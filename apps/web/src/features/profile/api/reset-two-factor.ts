@@ -1,0 +1,19 @@
+// POST /auth/{id}/reset-mfa/: clears the user's two-factor; they enrol again at their next sign-in.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { MessageEnvelope } from '../../../lib/contract-types';
+import { notifySuccess } from '../../../lib/notifier';
+import { profileKey } from './get-profile';
+
+export const resetTwoFactor = (userId: string) => api<MessageEnvelope>(`/auth/${userId}/reset-mfa/`, { method: 'POST', body: {} });
+
+export function useResetTwoFactor(userId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => resetTwoFactor(userId),
+    onSuccess: async (res) => {
+      notifySuccess(res.message);
+      await qc.invalidateQueries({ queryKey: profileKey(userId) });
+    },
+  });
+}

@@ -1,0 +1,131 @@
+// The Profile screen: who you are (photo, names, contact, role, organisation, two-factor, last sign-in), with Edit
+// profile (three-step wizard), a new photo, Change password and Reset two-factor (after a confirmation).
+import { useState } from 'react';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Descriptions from 'antd/es/descriptions';
+import Result from 'antd/es/result';
+import Skeleton from 'antd/es/skeleton';
+import Space from 'antd/es/space';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
+import Upload from 'antd/es/upload';
+import { CameraOutlined, EditOutlined, LockOutlined, SafetyOutlined } from '@ant-design/icons';
+import type { RoleName } from '@farmland/contracts';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { formatDate, formatDateTime } from '../../../lib/formatters';
+import { useProfile } from '../api/get-profile';
+import { useResetTwoFactor } from '../api/reset-two-factor';
+import { useUploadProfileImage } from '../api/upload-profile-image';
+import { ChangePasswordModal } from './change-password-modal';
+import { EditProfileWizard } from './edit-profile-wizard';
+
+const ROLE_LABELS: Record<RoleName, string> = { super_admin: 'Super admin', tenant_admin: 'Tenant admin', agent: 'Agent' };
+export const IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
+
+export function ProfileView({ userId }: { userId: string }) {
+  const profile = useProfile(userId);
+  const upload = useUploadProfileImage();
+  const resetMfa = useResetTwoFactor(userId);
+  const [editing, setEditing] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
+
+  if (profile.isPending)
+    return (
+      <Card>
+        <Skeleton avatar active paragraph={{ rows: 6 }} />
+      </Card>
+    );
+  if (profile.isError)
+    return (
+      <Result
+        status="warning"
+        title="Your profile could not be loaded."
+        extra={
+          <Button type="primary" onClick={() => void profile.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+    );
+
+  const p = profile.data.data;
+  const name = `${p.first_name} ${p.last_name}`.trim();
+  return (
+    <>
+      <Typography.Title level={1} style={{ fontSize: 24 }}>
+        Profile
+      </Typography.Title>
+      <Card>
+        <div style={{ display: 'flex', gap: 32, flexWrap: 'wrap' }}>
+          <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, minWidth: 160 }}>
+            <Avatar size={112} src={p.image ?? undefined} alt={p.image ? `Photo of ${name}` : undefined} style={{ background: '#1b6e34', fontSize: 40 }}>
+              {`${p.first_name.charAt(0)}${p.last_name.charAt(0)}`.toUpperCase()}
+            </Avatar>
+            <Upload
+              accept={IMAGE_TYPES}
+              showUploadList={false}
+              customRequest={({ file }) => {
+                if (file instanceof File) upload.mutate(file);
+              }}
+            >
+              <Button icon={<CameraOutlined aria-hidden="true" />} loading={upload.isPending}>
+                Change photo
+              </Button>
+            </Upload>
+          </div>
+          <div style={{ flex: '1 1 420px', minWidth: 0 }}>
+            <Typography.Title level={2} style={{ fontSize: 20, marginTop: 0 }} data-testid="profile-name">
+              {name}
+            </Typography.Title>
+            <Descriptions
+              column={{ xs: 1, md: 2 }}
+              size="small"
+              items={[
+                { key: 'email', label: 'Email', children: p.email },
+                { key: 'phone', label: 'Phone number', children: p.phone_number ?? '--' },
+                { key: 'gender', label: 'Gender', children: p.gender ?? '--' },
+                { key: 'role', label: 'Role', children: ROLE_LABELS[p.role] },
+                { key: 'org', label: 'Organisation', children: p.tenant?.name ?? 'Service provider' },
+                {
+                  key: 'mfa',
+                  label: 'Two-factor',
+                  children: p.mfa_enabled ? <Tag color="green">Enabled</Tag> : <Tag color="orange">Not set up</Tag>,
+                },
+                { key: 'last', label: 'Last sign-in', children: formatDateTime(p.last_login_at) },
+                { key: 'since', label: 'Member since', children: formatDate(p.created_at) },
+              ]}
+            />
+            <Space wrap style={{ marginTop: 16 }}>
+              <Button type="primary" icon={<EditOutlined aria-hidden="true" />} onClick={() => setEditing(true)}>
+                Edit profile
+              </Button>
+              <Button icon={<LockOutlined aria-hidden="true" />} onClick={() => setChangingPassword(true)}>
+                Change password
+              </Button>
+              <Button danger icon={<SafetyOutlined aria-hidden="true" />} onClick={() => setConfirmReset(true)} disabled={!p.mfa_enabled}>
+                Reset two-factor
+              </Button>
+            </Space>
+          </div>
+        </div>
+      </Card>
+      <EditProfileWizard profile={p} open={editing} onClose={() => setEditing(false)} />
+      <ChangePasswordModal open={changingPassword} onClose={() => setChangingPassword(false)} />
+      <ConfirmDialog
+        open={confirmReset}
+        title="Reset two-factor authentication"
+        confirmLabel="Reset"
+        danger
+        loading={resetMfa.isPending}
+        onCancel={() => setConfirmReset(false)}
+        onConfirm={() => resetMfa.mutate(undefined, { onSettled: () => setConfirmReset(false) })}
+      >
+        Your authenticator app will no longer work for this account. You will set up two-factor again the next time you sign in, and your other
+        sessions will end.
+      </ConfirmDialog>
+    </>
+  );
+}

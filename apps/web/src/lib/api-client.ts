@@ -1,0 +1,187 @@
+// The one API client: every call goes through here. It sends X-Platform: web and the in-memory access token,
+// refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth), and on a second 401
+// ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
+import type { ProblemBody } from '@farmland/contracts';
+import { clearSession, getAccessToken, setAccessToken, setTenantGate, TENANT_GATE_CODES, type TenantGateCode } from './session-store';
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue | readonly string[]>;
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A JSON body. */
+  body?: unknown;
+  /** A multipart body (file uploads). */
+  form?: FormData;
+  query?: Query;
+  /** false for the sign-in calls: no bearer token, and a 401 there is an answer, not an ended session. */
+  session?: boolean;
+  signal?: AbortSignal;
+};
+
+/** The response body of a failed call; the API sends ProblemBody, other shapes are handled by the notifier. */
+export type ErrorBody = Partial<ProblemBody> & Record<string, unknown>;
+
+/** The server answered with a non-2xx status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | null,
+    /** True when the call carried the session: its 401 means the session has ended. */
+    readonly sessionCall: boolean,
+  ) {
+    super(typeof body?.message === 'string' ? body.message : `Request failed with status ${status}`);
+    this.name = 'ApiError';
+  }
+  get code(): string | undefined {
+    return typeof this.body?.code === 'string' ? this.body.code : undefined;
+  }
+}
+
+/** No response at all (offline, server down, connection reset). */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+}
+
+/** The request could not even be built (spec §8: "Something went wrong"). */
+export class RequestSetupError extends Error {
+  override name = 'RequestSetupError';
+}
+
+const API_PREFIX = '/api';
+let onSessionEnded: () => void = () => window.location.assign('/');
+
+/** The router registers navigation here, so that an ended session returns to / without a full reload. */
+export function setSessionEndedHandler(handler: () => void): void {
+  onSessionEnded = handler;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    // List calls drop empty parameters (spec §7).
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) value.forEach((v) => params.append(key, v));
+    else params.append(key, String(value));
+  }
+  const qs = params.toString();
+  return `${API_PREFIX}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function buildInit(opts: RequestOptions, withToken: boolean): RequestInit {
+  const headers = new Headers({ Accept: 'application/json', 'X-Platform': 'web' });
+  const token = withToken ? getAccessToken() : null;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (opts.form) body = opts.form;
+  else if (opts.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(opts.body);
+  }
+  return { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body: body ?? null, credentials: 'same-origin', signal: opts.signal ?? null };
+}
+
+async function readBody(res: Response): Promise<ErrorBody | null> {
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.includes('json')) return null;
+  try {
+    const parsed: unknown = await res.json();
+    return parsed && typeof parsed === 'object' ? (parsed as ErrorBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function send(path: string, opts: RequestOptions, withToken: boolean): Promise<Response> {
+  let url: string;
+  let init: RequestInit;
+  try {
+    url = buildUrl(path, opts.query);
+    init = buildInit(opts, withToken);
+  } catch {
+    throw new RequestSetupError('Something went wrong');
+  }
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new NetworkError(err instanceof Error && err.message ? err.message : 'Network error');
+  }
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * Rotates the refresh cookie and stores the new access token. Single-flight: concurrent callers share one call,
+ * because the API treats a second use of a rotated refresh token as theft and ends the session.
+ */
+export function refreshAccessToken(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      const res = await send('/auth/token/refresh/', { method: 'POST', body: {} }, false);
+      if (!res.ok) {
+        const body = await readBody(res);
+        noteTenantGate(res.status, body);
+        return false;
+      }
+      const json = (await res.json()) as { data: { access: string } };
+      setAccessToken(json.data.access);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+function noteTenantGate(status: number, body: ErrorBody | null): boolean {
+  const code = body?.code;
+  if (status === 403 && typeof code === 'string' && (TENANT_GATE_CODES as readonly string[]).includes(code)) {
+    setTenantGate({ code: code as TenantGateCode, message: typeof body?.message === 'string' ? body.message : 'Access to this organisation is blocked.' });
+    return true;
+  }
+  return false;
+}
+
+export function isTenantGateError(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 403 && typeof err.code === 'string' && (TENANT_GATE_CODES as readonly string[]).includes(err.code);
+}
+
+/** Ends the session locally and returns to / (spec §8: a 401 clears the session and goes to /). */
+export function endSession(): void {
+  clearSession();
+  onSessionEnded();
+}
+
+/** Sends a request and returns the successful Response; every failure is thrown as ApiError, NetworkError or RequestSetupError. */
+export async function apiFetch(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const withSession = opts.session !== false;
+  let res = await send(path, opts, withSession);
+  if (res.status === 401 && withSession) {
+    // The access token expired (or the page was reloaded): refresh once, then retry once.
+    if (await refreshAccessToken()) res = await send(path, opts, true);
+  }
+  if (res.ok) return res;
+  const body = await readBody(res);
+  noteTenantGate(res.status, body);
+  const error = new ApiError(res.status, body, withSession);
+  if (res.status === 401 && withSession) endSession();
+  throw error;
+}
+
+/** A JSON call; returns the whole envelope ({ data, message }). */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await apiFetch(path, opts);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+/** A download: the file and its name from content-disposition. */
+export async function apiDownload(path: string, opts: RequestOptions, fallbackName: string): Promise<{ blob: Blob; filename: string }> {
+  const res = await apiFetch(path, opts);
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const match = /filename="?([^";]+)"?/i.exec(disposition);
+  return { blob: await res.blob(), filename: match?.[1] ?? fallbackName };
+}

@@ -1,0 +1,148 @@
+// Sign-in in a real browser: the page and its promotional text (axe-checked), two-factor enrolment with a wrong then
+// a right code, the tenant frame, logout, the two-factor dialog, an expired session, and the other auth screens.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { ACCOUNTS, PROMO_TEXT, readEnrolmentSecret, secrets, sidebarItems, submitCredentials, typeCode } from './support/app';
+import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
+import { freshCode, wrongCode } from './support/totp';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+let s: Session;
+
+const TENANT_SIDEBAR = ['Dashboard', 'Farmers', 'Agents', 'Farmlands', 'Operational Areas', 'Reports', 'Custom Farm Analysis', 'Configurations', 'Activity Log', 'Profile'];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  s = await openPage(browser, baseUrl);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('sign-in', () => {
+  it('shows the sign-in page at / and /login with the promotional text, and passes axe', async () => {
+    await s.page.goto('/');
+    await s.page.getByText(PROMO_TEXT, { exact: true }).waitFor();
+    await screenshot(s.page, '01-sign-in');
+    const violations = await seriousA11yViolations(s.page);
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    await s.page.goto('/login');
+    await s.page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('rejects a wrong password with the server message', async () => {
+    await submitCredentials(s.page, ACCOUNTS.adminA, 'not-the-password');
+    await s.page.getByText('Invalid email or password.').waitFor();
+  });
+
+  it('enrols two-factor: QR code and secret, a wrong code shows an error, a right one lands on the dashboard', async () => {
+    await s.page.goto('/login');
+    await submitCredentials(s.page, ACCOUNTS.adminA);
+    const dialog = s.page.getByRole('dialog');
+    await dialog.getByText('Set up two-factor authentication').waitFor();
+    await s.page.getByTestId('mfa-secret').waitFor();
+    await expect.poll(() => dialog.locator('canvas').count()).toBeGreaterThan(0);
+    const secret = await readEnrolmentSecret(s.page, ACCOUNTS.adminA);
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await screenshot(s.page, '02-two-factor-enrolment');
+
+    await typeCode(s.page, wrongCode(secret));
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await s.page.getByText('Code: Invalid or expired code').first().waitFor();
+    await dialog.getByRole('alert').waitFor();
+    await screenshot(s.page, '03-two-factor-wrong-code');
+
+    await typeCode(s.page, await freshCode(secret));
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await s.page.waitForURL(/\/admin\/dashboard$/);
+    await s.page.getByText('Login successful').first().waitFor();
+    await expect.poll(() => sidebarItems(s.page)).toEqual(TENANT_SIDEBAR);
+    await s.page.getByText('This screen is coming soon.').waitFor();
+    await screenshot(s.page, '04-tenant-dashboard');
+  });
+
+  it('shows the tenant activity log and profile inside the tenant frame', async () => {
+    await s.page.getByRole('link', { name: 'Activity log', exact: true }).click();
+    await s.page.waitForURL(/\/admin\/activity-log$/);
+    await expect.poll(() => s.page.locator('.ant-table-row').count()).toBeGreaterThan(0);
+    await screenshot(s.page, '05-tenant-activity-log');
+    await s.page.getByRole('link', { name: 'Profile', exact: true }).first().click();
+    await s.page.waitForURL(/\/admin\/profile$/);
+    await expect.poll(() => s.page.getByTestId('profile-name').innerText()).toBe('Tunde Adeyemi');
+    await screenshot(s.page, '06-tenant-profile');
+  });
+
+  it('logs out from the sidebar bottom and returns to /login', async () => {
+    await s.page.getByRole('button', { name: 'Logout' }).click();
+    await s.page.waitForURL(/\/login$/);
+    await s.page.goto('/admin/dashboard');
+    await s.page.waitForURL((u: URL) => u.pathname === '/');
+  });
+
+  it('signs in with the two-factor dialog: Resend code, a wrong code shows an error, the right one lands on the dashboard', async () => {
+    const secret = secrets.get(ACCOUNTS.adminA)!;
+    await s.page.goto('/login');
+    await submitCredentials(s.page, ACCOUNTS.adminA);
+    const dialog = s.page.getByRole('dialog');
+    await dialog.getByText('Two-factor authentication', { exact: true }).waitFor();
+    for (const name of ['Resend code', 'Cancel', 'Submit']) expect(await dialog.getByRole('button', { name }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+    await screenshot(s.page, '07-two-factor-dialog');
+    await dialog.getByRole('button', { name: 'Resend code' }).click();
+    await s.page.getByText('Enter the code from your authenticator app').first().waitFor();
+
+    await typeCode(s.page, wrongCode(secret));
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await s.page.getByText('Code: Invalid or expired code').first().waitFor();
+
+    await typeCode(s.page, await freshCode(secret));
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await s.page.waitForURL(/\/admin\/dashboard$/);
+  });
+
+  it('keeps the session across a reload (refresh cookie), and an expired session goes back to /', async () => {
+    await s.page.goto('/admin/activity-log');
+    // Let the start-up refresh finish first: the API ends a session whose rotated refresh token is presented again.
+    await expect.poll(() => s.page.locator('.ant-table-row').count()).toBeGreaterThan(0);
+    await s.page.reload();
+    await s.page.waitForURL(/\/admin\/activity-log$/);
+    await expect.poll(() => s.page.locator('.ant-table-row').count()).toBeGreaterThan(0);
+    // The session expires: the refresh cookie is gone and the in-memory access token is lost with the reload.
+    await s.context.clearCookies();
+    await s.page.reload();
+    await s.page.waitForURL((u: URL) => u.pathname === '/');
+    await s.page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('offers forgot password, reset password and onboarding screens with a way back to sign in', async () => {
+    await s.page.goto('/login');
+    await s.page.getByRole('link', { name: 'Forgot password?' }).click();
+    await s.page.waitForURL(/\/forgot-password$/);
+    await s.page.getByLabel('Email').fill(ACCOUNTS.adminB);
+    await s.page.getByRole('button', { name: 'Send reset link' }).click();
+    await s.page.getByText(/a password reset link has been sent/).waitFor();
+    await screenshot(s.page, '08-forgot-password');
+    await s.page.goto('/reset-password?token=not-a-real-token');
+    await s.page.getByText('This password reset link is invalid or has expired.').waitFor();
+    await screenshot(s.page, '09-reset-password-invalid');
+    await s.page.goto('/onboarding?signed_key=bogus.key');
+    await s.page.getByLabel('Password', { exact: true }).fill('a-new-password-1');
+    await s.page.getByLabel('Confirm password').fill('a-new-password-1');
+    await s.page.getByRole('button', { name: 'Set password' }).click();
+    await s.page.getByText('Signed key: This invitation link is invalid or has expired').first().waitFor();
+    await screenshot(s.page, '10-onboarding');
+    await s.page.getByRole('link', { name: 'Back to sign in' }).click();
+    await s.page.waitForURL(/\/login$/);
+  });
+
+  it('shows a not-found page for unknown routes', async () => {
+    await s.page.goto('/no/such/page');
+    await s.page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await screenshot(s.page, '11-not-found');
+  });
+
+  it('raised no uncaught errors in the page', () => {
+    expect(s.errors).toEqual([]);
+  });
+});

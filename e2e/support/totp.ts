@@ -1,0 +1,29 @@
+// TOTP codes for the browser suite, computed from the secret shown on the enrolment screen. The API accepts each
+// 30-second step once and a window of ±1 step, so each new code uses the next unused step (waiting when needed).
+import { Secret, TOTP } from 'otpauth';
+
+const PERIOD_MS = 30_000;
+const lastStep = new Map<string, number>();
+
+const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, '')), digits: 6, period: 30, algorithm: 'SHA1' });
+const stepNow = () => Math.floor(Date.now() / PERIOD_MS);
+
+/** A valid code that has not been used yet for this secret. */
+export async function freshCode(secret: string): Promise<string> {
+  const used = lastStep.get(secret) ?? -1;
+  let step = Math.max(stepNow(), used + 1);
+  // A code is accepted up to one step ahead; wait when the next unused step is further away.
+  while (step > stepNow() + 1) await new Promise((r) => setTimeout(r, 1000));
+  if (step < stepNow()) step = stepNow();
+  lastStep.set(secret, step);
+  return totp(secret).generate({ timestamp: step * PERIOD_MS + 1000 });
+}
+
+/** A 6-digit code that matches none of the steps the API would accept right now. */
+export function wrongCode(secret: string): string {
+  const t = totp(secret);
+  const now = stepNow();
+  const valid = new Set([-1, 0, 1].map((d) => t.generate({ timestamp: (now + d) * PERIOD_MS + 1000 })));
+  for (const candidate of ['123456', '654321', '111111', '222222']) if (!valid.has(candidate)) return candidate;
+  return '000000';
+}
