@@ -26,7 +26,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const addDays = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000);
 const polygonJson = (ring: LngLat[]) => JSON.stringify({ type: 'Polygon', coordinates: [ring] });
 
-type SeedTenant = { id: string; name: string; adminId: string; agentIds: string[]; farmerIds: string[]; areaIds: string[] };
+type SeedTenant = { id: string; name: string; adminId: string; agentIds: string[]; agentNames: string[]; farmerIds: string[]; areaIds: string[] };
 
 async function cityNear(tx: Tx, name: string): Promise<string> {
   const res = await queryRows<{ id: string }>(tx, sql`SELECT id FROM cities WHERE country_id = ${NIGERIA} AND name ILIKE ${name} ORDER BY name LIMIT 1`);
@@ -147,7 +147,7 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
           })),
         )
         .returning({ id: farmers.id });
-      seeded.push({ id: tenantId, name: s.name, adminId: admin!.id, agentIds, farmerIds: farmerRows.map((f) => f.id), areaIds });
+      seeded.push({ id: tenantId, name: s.name, adminId: admin!.id, agentIds, agentNames: people.slice(0, s.agents).map((p) => `${p.first_name} ${p.last_name}`), farmerIds: farmerRows.map((f) => f.id), areaIds });
 
       // Farms: most farmers get one or more; about a tenth stay unmapped. Captured by agents over the past months.
       const rings = buildDemoFarms({ seed: s.seed * 13, count: s.farms, overlapShare: 0.08 });
@@ -195,7 +195,7 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
       const t = seeded[i % 5 === 0 ? 1 : 0]!;
       const provider = i % 23 === 0;
       const [action, describe] = rng.pick(verbs);
-      const name = provider ? 'Ada Okafor' : i % 3 === 0 ? (t === seeded[0] ? 'Tunde Adeyemi' : 'Ngozi Eze') : `Agent ${1 + (i % t.agentIds.length)}`;
+      const name = provider ? 'Ada Okafor' : i % 3 === 0 ? (t === seeded[0] ? 'Tunde Adeyemi' : 'Ngozi Eze') : t.agentNames[i % t.agentNames.length]!;
       entries.push({
         tenantId: provider ? null : t.id,
         userId: provider ? superAdmin!.id : i % 3 === 0 ? t.adminId : t.agentIds[i % t.agentIds.length]!,
