@@ -1,4 +1,4 @@
-// npm test: the API suite on PGlite, again on PostgreSQL when TEST_DATABASE_URL is set, then the browser suite against
+// npm test: the API suite on PGlite, again on PostgreSQL when TEST_DATABASE_URL is set, the console's unit tests, then the browser suite against
 // the built app. Prints one summary line per suite and, last, "N passed, N failed" for the whole run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 const suites = [
   { name: 'api-pglite', cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
   ...(pgUrl ? [{ name: 'api-pg', cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: pgUrl } }] : []),
+  { name: 'web-unit', cwd: 'apps/web', args: ['vitest', 'run'], env: {} },
   ...(fs.existsSync(path.join(root, 'e2e/vitest.config.ts')) ? [{ name: 'e2e', cwd: '.', args: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], env: {} }] : []),
 ].filter((s) => !only || s.name === only || (only === 'api' && s.name.startsWith('api')));
 
