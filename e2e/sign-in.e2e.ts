@@ -119,8 +119,15 @@ describe('sign-in', () => {
     await s.page.goto('/login');
     await s.page.getByRole('link', { name: 'Forgot password?' }).click();
     await s.page.waitForURL(/\/forgot-password$/);
+    // The router keeps the old page on screen while the lazy page loads: wait for the new page before typing.
+    await s.page.getByRole('heading', { name: 'Forgot password' }).waitFor();
     await s.page.getByLabel('Email').fill(ACCOUNTS.adminB);
-    await s.page.getByRole('button', { name: 'Send reset link' }).click();
+    // Wait for the API's answer itself, so that a failure says what the server did rather than only timing out.
+    const [answer] = await Promise.all([
+      s.page.waitForResponse((r) => r.url().includes('/api/auth/password/reset/') && r.request().method() === 'POST'),
+      s.page.getByRole('button', { name: 'Send reset link' }).click(),
+    ]);
+    expect(answer.status()).toBe(200);
     await s.page.getByText(/a password reset link has been sent/).waitFor();
     await screenshot(s.page, '08-forgot-password');
     await s.page.goto('/reset-password?token=not-a-real-token');
