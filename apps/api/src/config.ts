@@ -30,6 +30,7 @@ const schema = z.object({
   SEED_DEMO: bool.optional(),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: bool.default(false),
+  ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
 });
 
 export type Config = {
@@ -50,6 +51,8 @@ export type Config = {
   seedDemo: boolean;
   webDistDir: string;
   trustProxy: boolean;
+  /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
+  analysisWorkers: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
+    analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
   };
   return { ...config, ...overrides };
 }

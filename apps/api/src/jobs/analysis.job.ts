@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../context.js';
 import { failAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
-import { startBoss, workersEnabled, type QueueSpec } from './queue.js';
+import { startBoss, type QueueSpec } from './queue.js';
 
 export const ANALYSIS_QUEUE = 'custom-analysis';
 export const ANALYSIS_DEAD_QUEUE = 'custom-analysis-failed';
@@ -27,7 +27,7 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(
 
 export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseLogger } = {}): AnalysisJobs {
   const log = opts.log ?? deps.log;
-  const work = opts.work ?? workersEnabled();
+  const work = opts.work ?? deps.config.analysisWorkers;
   let boss: PgBoss | null = null;
   let starting: Promise<PgBoss> | null = null;
   let workerId: string | null = null;

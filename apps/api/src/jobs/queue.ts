@@ -3,7 +3,6 @@
 // where statements without parameters go through exec because the extended protocol refuses multi-statement SQL).
 import PgBoss from 'pg-boss';
 import type { PGlite } from '@electric-sql/pglite';
-import { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROLE, type Database } from '../db/client.js';
 
@@ -86,12 +85,6 @@ export async function installQueues(database: Database, specs: QueueSpec[]): Pro
     GRANT USAGE ON SCHEMA ${BOSS_SCHEMA} TO ${APP_ROLE};
     GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${BOSS_SCHEMA} TO ${APP_ROLE};
     GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${BOSS_SCHEMA} TO ${APP_ROLE};`);
-}
-
-/** Whether this process works jobs: ANALYSIS_WORKERS=off lets API replicas leave the work to `npm run worker`. */
-export function workersEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on').parse(env['ANALYSIS_WORKERS'] || undefined);
-  return v === 'on' || v === 'true' || v === '1';
 }
 
 export type Boss = PgBoss;

@@ -1,26 +1,34 @@
 // Worker-thread entry: parses an uploaded file and stages its rows off the main thread, so that a large or hostile
 // spreadsheet never blocks the event loop. The parent bounds its time and memory (analyses.parse-client.ts).
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { parseFile, ParseError } from './analyses.parse.js';
 import { STAGE_LINE_ROWS, stageLine } from './analyses.rows.js';
 
 export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[] };
 export type ParseReply =
-  | { ok: true; kind: 'csv' | 'xls' | 'xlsx'; total: number; lines: string[] }
+  /** staged: the staged NDJSON (one line per STAGE_LINE_ROWS rows), encoded here and transferred, not copied. */
+  | { ok: true; kind: 'csv' | 'xls' | 'xlsx'; total: number; staged: Uint8Array }
   | { ok: false; status: number; code: string; message: string };
 
-const req = workerData as ParseRequest;
-let reply: ParseReply;
-try {
-  const { kind, rows } = parseFile(req.data, req.filename);
-  const ids = new Set(req.areaIds);
-  const lines: string[] = [];
-  for (let i = 0; i < rows.length; i += STAGE_LINE_ROWS) lines.push(stageLine(rows, i, Math.min(rows.length, i + STAGE_LINE_ROWS), ids));
-  reply = { ok: true, kind, total: rows.length, lines };
-} catch (err) {
-  reply =
-    err instanceof ParseError
-      ? { ok: false, status: err.status, code: err.code, message: err.message }
-      : { ok: false, status: 400, code: 'file_unreadable', message: `The file cannot be read (${err instanceof Error ? err.message.slice(0, 160) : 'unknown error'})` };
+// The worker may be started ahead of an upload (a warm spare, see analyses.parse-client.ts): it waits for one request.
+function handle(req: ParseRequest): void {
+  let reply: ParseReply;
+  try {
+    const { kind, rows } = parseFile(req.data, req.filename);
+    const ids = new Set(req.areaIds);
+    const lines: string[] = [];
+    for (let i = 0; i < rows.length; i += STAGE_LINE_ROWS) lines.push(stageLine(rows, i, Math.min(rows.length, i + STAGE_LINE_ROWS), ids));
+    const staged = Buffer.from(lines.join('\n'), 'utf8');
+    reply = { ok: true, kind, total: rows.length, staged: new Uint8Array(staged.buffer, staged.byteOffset, staged.byteLength) };
+  } catch (err) {
+    reply =
+      err instanceof ParseError
+        ? { ok: false, status: err.status, code: err.code, message: err.message }
+        : { ok: false, status: 400, code: 'file_unreadable', message: `The file cannot be read (${err instanceof Error ? err.message.slice(0, 160) : 'unknown error'})` };
+  }
+  // The staged bytes are handed over (transfer list): the main thread neither copies nor decodes tens of MB.
+  const whole = reply.ok && reply.staged.byteOffset === 0 && reply.staged.byteLength === reply.staged.buffer.byteLength;
+  parentPort?.postMessage(reply, whole && reply.ok ? [reply.staged.buffer as ArrayBuffer] : []);
 }
-parentPort?.postMessage(reply);
+
+parentPort?.once('message', (req: ParseRequest) => handle(req));

@@ -4,6 +4,7 @@
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import * as q from './analyses.queries.js';
+import { STAGE_LINE_ROWS } from './analyses.rows.js';
 
 export type PipelineTuning = {
   /** Staged rows per classify statement. */
@@ -18,18 +19,29 @@ export type PipelineTuning = {
 
 export function tuningFor(kind: 'pglite' | 'postgres'): PipelineTuning {
   return kind === 'pglite'
-    ? { batchRows: 250, concurrency: 1, overlapRange: 1500, writeRows: 2000 }
+    ? { batchRows: 100, concurrency: 1, overlapRange: 500, writeRows: 500 }
     : { batchRows: 1000, concurrency: 2, overlapRange: 5000, writeRows: 10000 };
 }
 
 export const stagedKey = (tenantId: string, analysisId: string) => `${tenantId}/analysis_staged/${analysisId}.ndjson`;
 
-/** Staged NDJSON → statement payloads: each line is a JSON array of ~250 rows; k lines join into one array text. */
-export function batchesOf(ndjson: string, linesPerBatch: number): string[] {
-  const lines = ndjson.split('\n').filter((l) => l.length > 2);
-  const out: string[] = [];
+/**
+ * Staged NDJSON → statement payloads, lazily: each line is a JSON array of STAGE_LINE_ROWS rows; k lines join into one
+ * array text. Only line offsets are computed up front (Buffer.indexOf, native); each batch is decoded when its statement
+ * is built, so the main thread never decodes, splits or joins the whole file (tens of MB) in one go.
+ */
+export function batchesOf(staged: Buffer, linesPerBatch: number): Array<() => string> {
+  const lines: Array<[number, number]> = [];
+  for (let start = 0; start < staged.length; ) {
+    let end = staged.indexOf(0x0a, start);
+    if (end < 0) end = staged.length;
+    if (end - start > 2) lines.push([start, end]);
+    start = end + 1;
+  }
+  const out: Array<() => string> = [];
   for (let i = 0; i < lines.length; i += linesPerBatch) {
-    out.push(`[${lines.slice(i, i + linesPerBatch).map((l) => l.slice(1, -1)).join(',')}]`);
+    const group = lines.slice(i, i + linesPerBatch);
+    out.push(() => `[${group.map(([s, e]) => staged.toString('utf8', s + 1, e - 1)).join(',')}]`);
   }
   return out;
 }
@@ -80,16 +92,30 @@ export async function clearRows(deps: Deps, tenantId: string, id: string, writeR
   const max = await withScope(deps.db, scope, (tx) => q.maxRowNumber(tx, tenantId, id));
   for (let from = 1; from <= max; from += writeRows) {
     await withScope(deps.db, scope, (tx) => q.deleteRowsRange(tx, tenantId, id, from, from + writeRows));
+    if (deps.database.kind === 'pglite') await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
 export type RunResult = 'completed' | 'missing' | 'skipped';
 
-export type RunHooks = { onPhase?: (phase: string, ms: number) => void };
+export type RunHooks = {
+  onPhase?: (phase: string, ms: number) => void;
+  /** Each statement's wall time (on PGlite: how long it held the event loop). */
+  onStatement?: (ms: number) => void;
+};
 
 export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuning = tuningFor(deps.database.kind), hooks: RunHooks = {}): Promise<RunResult> {
   const scope = { kind: 'tenant', tenantId } as const;
-  const run = <T>(fn: Parameters<typeof withScope<T>>[2]) => withScope(deps.db, scope, fn);
+  // PGlite runs each statement synchronously on this thread and resolves through microtasks: without a macrotask turn
+  // between statements, timers and requests would wait for the whole analysis. setImmediate gives them that turn.
+  const yieldTurn = deps.database.kind === 'pglite' ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => undefined;
+  const run = async <T>(fn: Parameters<typeof withScope<T>>[2]): Promise<T> => {
+    const t0 = performance.now();
+    const out = await withScope(deps.db, scope, fn);
+    hooks.onStatement?.(performance.now() - t0);
+    await yieldTurn();
+    return out;
+  };
   let t = performance.now();
   const phase = (name: string) => {
     const now = performance.now();
@@ -105,7 +131,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   const areas = (await run((tx) => q.analysisAreas(tx, tenantId, id))).map((x) => x.id);
   const staged = await deps.storage.get(stagedKey(tenantId, id));
   if (!staged) throw new Error('The staged rows of this analysis are missing');
-  const batches = batchesOf(staged.toString('utf8'), Math.max(1, Math.round(tuning.batchRows / 250)));
+  const batches = batchesOf(staged, Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS)));
   phase('prepare');
 
   const params: q.ClassifyParams = {
@@ -116,10 +142,24 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     threshold: a.recognition_threshold,
   };
   const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
+  if (deps.database.kind === 'pglite' && batches.length > 0) {
+    // The first classify statement of a PGlite process is slow (planning with cold catalog caches, first calls into
+    // PostGIS): ~100 ms more than a warm one, all of it blocking the event loop. A few tiny statements that load the
+    // functions and tables part by part, then planning it alone (EXPLAIN, nothing runs), then classifying its first row
+    // alone split that cost into short steps (each < 40 ms); the rows are the same.
+    const first = batches[0]!;
+    const rows = JSON.parse(first()) as unknown[];
+    const head = JSON.stringify(rows.slice(0, 1));
+    const rest = JSON.stringify(rows.slice(1));
+    for (const w of q.classifyWarmups(tenantId)) await run((tx) => tx.execute(w));
+    await run((tx) => q.planClassify(tx, tenantId, params, head));
+    batches.splice(0, 1, () => head, ...(rows.length > 1 ? [() => rest] : []));
+  }
   let done = 0;
   let lastProgress = 0;
   await eachLimited(batches, tuning.concurrency, async (batch) => {
-    const s = await run((tx) => q.classifyBatch(tx, tenantId, params, batch));
+    const text = batch();
+    const s = await run((tx) => q.classifyBatch(tx, tenantId, params, text));
     sum.within += s.within;
     sum.outside += s.outside;
     sum.errors += s.errors;
@@ -145,7 +185,8 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   phase('overlaps');
 
   const groups = overlapGroups(pairs);
-  const list = [...groups].map(([n, g]) => ({ n, g }));
+  // Sorted by row number, so that each chunk spans a short range of rows (setOverlapGroups sends a dense array over it).
+  const list = [...groups].map(([n, g]) => ({ n, g })).sort((x, y) => x.n - y.n);
   const chunks: Array<typeof list> = [];
   for (let i = 0; i < list.length; i += tuning.writeRows) chunks.push(list.slice(i, i + tuning.writeRows));
   await eachLimited(chunks, tuning.concurrency, async (chunk) => run((tx) => q.setOverlapGroups(tx, tenantId, id, chunk)));

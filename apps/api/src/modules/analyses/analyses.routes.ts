@@ -21,6 +21,7 @@ import { analysisJobs } from '../../jobs/analysis.job.js';
 import { Problem, problems } from '../../lib/problems.js';
 import * as analyses from './analyses.service.js';
 import { TEMPLATE_CSV } from './analyses.template.js';
+import { prewarmParseWorker } from './analyses.parse-client.js';
 
 const tags = ['custom-analysis'];
 const admins = { access: ['tenant_admin'] } as const;
@@ -98,7 +99,10 @@ const listPaths: Record<AnalysisListKind, string> = {
 export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const jobs = analysisJobs(deps);
-  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onReady', async () => {
+    prewarmParseWorker();
+    await jobs.start();
+  });
   app.addHook('onClose', async () => jobs.stop());
 
   app.get('/custom-analysis/template.csv', {

@@ -1,5 +1,5 @@
 // Reads one input row of a custom analysis (a spreadsheet line or a JSON location) into a staged row: the name, the
-// polygon as WKT for PostGIS, the declared operational area and every input problem PostGIS need not see. No geometry is
+// polygon as hex EWKB for PostGIS, the declared operational area and every input problem PostGIS need not see. No geometry is
 // computed here: rings are only closed and de-duplicated as DESIGN prescribes; validity, areas and relations are PostGIS's.
 import type { AnalysisRowError } from '@farmland/contracts';
 
@@ -13,8 +13,8 @@ export type StagedRow = {
   /** 1-based position among the data rows (the header row is not counted). */
   n: number;
   name: string | null;
-  /** POLYGON WKT when the coordinates passed every input check; null otherwise. */
-  wkt: string | null;
+  /** The polygon as hex EWKB (SRID 4326) when the coordinates passed every input check; null otherwise. */
+  wkb: string | null;
   oa: string | null;
   rd: Record<string, unknown>;
   errs: AnalysisRowError[];
@@ -109,7 +109,16 @@ function tidyRing(ring: Position[]): Position[] {
 }
 
 function distinctCount(ring: Position[]): number {
-  return new Set(ring.map((p) => `${p[0]},${p[1]}`)).size;
+  // Farm rings are short: pairwise comparison avoids building a string per position (the staging hot spot).
+  if (ring.length > 64) return new Set(ring.map((p) => `${p[0]},${p[1]}`)).size;
+  let count = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const p = ring[i]!;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = ring[j]![0] === p[0] && ring[j]![1] === p[1];
+    if (!seen) count++;
+  }
+  return count;
 }
 
 const fmt = (x: number) => String(x);
@@ -139,9 +148,30 @@ function outOfRange(rings: Position[][]): AnalysisRowError | null {
   };
 }
 
-function toWkt(rings: Position[][]): string {
-  const ringText = (r: Position[]) => `(${[...r, r[0]!].map((p) => `${fmt(p[0])} ${fmt(p[1])}`).join(',')})`;
-  return `POLYGON(${rings.map(ringText).join(',')})`;
+/**
+ * The polygon as hex EWKB (SRID 4326), closing each ring: PostGIS reads it as `::geometry` ~6x faster than WKT, and
+ * writing IEEE doubles is far cheaper here than printing decimals. The values are the same doubles WKT would round-trip
+ * to (-0 is written as 0, as WKT would print it).
+ */
+function toEwkbHex(rings: Position[][]): string {
+  const size = 13 + rings.reduce((s, r) => s + 4 + 16 * (r.length + 1), 0);
+  const b = Buffer.allocUnsafe(size);
+  b.writeUInt8(1, 0); // little endian
+  b.writeUInt32LE(0x20000003, 1); // Polygon with SRID
+  b.writeUInt32LE(4326, 5);
+  b.writeUInt32LE(rings.length, 9);
+  let o = 13;
+  for (const r of rings) {
+    b.writeUInt32LE(r.length + 1, o);
+    o += 4;
+    for (let i = 0; i <= r.length; i++) {
+      const p = r[i === r.length ? 0 : i]!;
+      b.writeDoubleLE(p[0] === 0 ? 0 : p[0], o);
+      b.writeDoubleLE(p[1] === 0 ? 0 : p[1], o + 8);
+      o += 16;
+    }
+  }
+  return b.toString('hex');
 }
 
 /** Checks one row. areaIds: the tenant's operational-area ids (lower case). Never throws on bad input. */
@@ -168,7 +198,7 @@ export function stageRow(n: number, row: Record<string, unknown>, areaIds: Reado
       });
   }
 
-  let wkt: string | null = null;
+  let wkb: string | null = null;
   if (isBlank(f.farm_coordinates)) {
     errs.push({ field: 'farm_coordinates', code: 'coordinates_missing', message: 'farm_coordinates: the coordinates are missing' });
   } else {
@@ -188,18 +218,18 @@ export function stageRow(n: number, row: Record<string, unknown>, areaIds: Reado
           });
         }
         if (range) errs.push(range);
-        if (fewest >= 3 && !range) wkt = toWkt(rings);
+        if (fewest >= 3 && !range) wkb = toEwkbHex(rings);
       }
     } catch (err) {
       const why = err instanceof Unreadable ? err.message : 'unreadable value';
       errs.push({ field: 'farm_coordinates', code: 'coordinates_unreadable', message: `farm_coordinates: cannot read the coordinates: ${why}` });
     }
   }
-  return { n, name, wkt, oa, rd: row, errs };
+  return { n, name, wkb, oa, rd: row, errs };
 }
 
 /** Rows per staged line: the unit the pipeline groups into one statement. */
-export const STAGE_LINE_ROWS = 250;
+export const STAGE_LINE_ROWS = 100;
 
 /** Stages rows[from, to) (row numbers from+1 …) as one JSON array text: a line of the staged NDJSON. */
 export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, areaIds: ReadonlySet<string>): string {
