@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from './context.js';
+import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { version } from './version.js';
@@ -101,7 +102,14 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     await app.register(fastifyStatic, { root: webRoot, serve: false });
     // The console is a single-page app: unknown non-API GETs get index.html; unknown API paths stay JSON 404s.
     app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
-      const rel = decodeURIComponent(req.url.split('?')[0] ?? '/').replace(/^\/+/, '');
+      let rel: string;
+      try {
+        rel = decodeURIComponent(req.url.split('?')[0] ?? '/').replace(/^\/+/, '');
+      } catch {
+        throw problems.routeNotFound();
+      }
+      // Unknown API paths stay JSON 404s in the error shape; only console paths fall back to the page.
+      if (rel === 'api' || rel.startsWith('api/')) throw problems.routeNotFound();
       const file = path.resolve(webRoot, rel);
       const inside = file.startsWith(webRoot + path.sep);
       if (rel && inside && fs.existsSync(file) && fs.statSync(file).isFile()) {

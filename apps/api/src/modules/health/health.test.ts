@@ -92,3 +92,31 @@ describe('API documentation', () => {
     expect(res.headers['content-type']).toMatch(/text\/html/);
   });
 });
+
+describe('serving the console', () => {
+  it('serves the page for console paths, JSON 404s for unknown API paths, and never a 500 for a bad path', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { buildApp } = await import('../../app.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'assets', 'app-123.js'), 'console.log(1)');
+    const app = await buildApp({ ...env.deps, config: { ...env.deps.config, webDistDir: dir } }, { serveWeb: true });
+    await app.ready();
+    const page = await app.inject({ method: 'GET', url: '/admin/dashboard' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const asset = await app.inject({ method: 'GET', url: '/assets/app-123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toMatch(/immutable/);
+    expect((await app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    const api = await app.inject({ method: 'GET', url: '/api/api/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ message: 'Page not found.', code: 'not_found' });
+    expect([400, 404]).toContain((await app.inject({ method: 'GET', url: '/%E0%A4%A' })).statusCode);
+    expect((await app.inject({ method: 'GET', url: '/../../etc/passwd' })).statusCode).not.toBe(500);
+    await app.close();
+  });
+});
