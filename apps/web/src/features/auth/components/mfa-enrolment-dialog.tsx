@@ -1,19 +1,16 @@
 // Two-factor enrolment for a user who has none yet: a QR code of the otpauth URI, the secret as text for manual
 // entry, then the first 6-digit code to confirm. Loaded only when needed (it carries the QR renderer).
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Button from 'antd/es/button';
-import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import QRCode from 'antd/es/qr-code';
 import Skeleton from 'antd/es/skeleton';
 import Typography from 'antd/es/typography';
 import type { SessionResult } from '@farmland/contracts';
-import { ApiError } from '../../../lib/api-client';
 import { useConfirmMfa } from '../api/confirm-mfa';
 import type { LoginChallenge } from '../api/login';
 import { setupMfa } from '../api/setup-mfa';
-import { CODE_LENGTH } from './two-factor-dialog';
+import { CodeStepForm, useCodeStep } from './code-step';
 
 type Props = {
   challenge: LoginChallenge;
@@ -32,26 +29,8 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
     staleTime: Infinity,
     retry: false,
   });
-  const [code, setCode] = useState('');
-  const [wrong, setWrong] = useState(false);
-  const confirm = useConfirmMfa();
-  const complete = /^\d{6}$/.test(code);
+  const step = useCodeStep(useConfirmMfa(), challenge, onSignedIn, onExpired);
   const secret = setup.data?.data.secret;
-
-  const submit = () => {
-    if (!complete) return;
-    confirm.mutate(
-      { mfa_token: challenge.mfa_token, user_token: challenge.user_token, code },
-      {
-        onSuccess: (res) => onSignedIn(res.data),
-        onError: (err) => {
-          setCode('');
-          setWrong(true);
-          if (err instanceof ApiError && err.code === 'invalid_mfa_token') onExpired();
-        },
-      },
-    );
-  };
 
   return (
     <Modal
@@ -63,7 +42,7 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
         <Button key="cancel" onClick={onCancel}>
           Cancel
         </Button>,
-        <Button key="submit" type="primary" onClick={submit} disabled={!complete || !secret} loading={confirm.isPending}>
+        <Button key="submit" type="primary" onClick={step.submit} disabled={!step.complete || !secret} loading={step.pending}>
           Submit
         </Button>,
       ]}
@@ -98,38 +77,7 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
           </div>
         </div>
       )}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Typography.Paragraph id="enrol-code-help" style={{ marginBottom: 8 }}>
-          Enter the 6-digit code from your authenticator app.
-        </Typography.Paragraph>
-        <div role="group" aria-label="6-digit code" aria-describedby="enrol-code-help">
-          <Input.OTP
-            length={CODE_LENGTH}
-            value={code}
-            status={wrong ? 'error' : ''}
-            formatter={(v) => v.replace(/\D/g, '')}
-            onChange={(v) => {
-              setWrong(false);
-              setCode(v);
-            }}
-            onInput={(values) => {
-              setWrong(false);
-              setCode(values.join(''));
-            }}
-          />
-        </div>
-        {wrong && (
-          <Typography.Text type="danger" role="alert" style={{ display: 'block', marginTop: 8 }}>
-            That code was not accepted. Enter the current code from your authenticator app.
-          </Typography.Text>
-        )}
-        <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
-      </form>
+      <CodeStepForm step={step} helpId="enrol-code-help" />
     </Modal>
   );
 }

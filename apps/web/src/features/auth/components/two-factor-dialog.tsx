@@ -1,15 +1,10 @@
 // The two-factor dialog of spec §2: a 6-digit code from the authenticator app, with Resend code, Cancel and Submit.
-import { useState } from 'react';
 import Button from 'antd/es/button';
-import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
-import Typography from 'antd/es/typography';
 import type { SessionResult } from '@farmland/contracts';
-import { ApiError } from '../../../lib/api-client';
 import { useLoginConfirm } from '../api/login-confirm';
 import type { LoginChallenge } from '../api/login';
-
-export const CODE_LENGTH = 6;
+import { CodeStepForm, useCodeStep } from './code-step';
 
 type Props = {
   challenge: LoginChallenge;
@@ -22,25 +17,7 @@ type Props = {
 };
 
 export function TwoFactorDialog({ challenge, onSignedIn, onCancel, onResend, resending, onExpired }: Props) {
-  const [code, setCode] = useState('');
-  const [wrong, setWrong] = useState(false);
-  const confirm = useLoginConfirm();
-  const complete = /^\d{6}$/.test(code);
-
-  const submit = () => {
-    if (!complete) return;
-    confirm.mutate(
-      { mfa_token: challenge.mfa_token, user_token: challenge.user_token, code },
-      {
-        onSuccess: (res) => onSignedIn(res.data),
-        onError: (err) => {
-          setCode('');
-          setWrong(true);
-          if (err instanceof ApiError && err.code === 'invalid_mfa_token') onExpired();
-        },
-      },
-    );
-  };
+  const step = useCodeStep(useLoginConfirm(), challenge, onSignedIn, onExpired);
 
   return (
     <Modal
@@ -55,42 +32,12 @@ export function TwoFactorDialog({ challenge, onSignedIn, onCancel, onResend, res
         <Button key="cancel" onClick={onCancel}>
           Cancel
         </Button>,
-        <Button key="submit" type="primary" onClick={submit} disabled={!complete} loading={confirm.isPending}>
+        <Button key="submit" type="primary" onClick={step.submit} disabled={!step.complete} loading={step.pending}>
           Submit
         </Button>,
       ]}
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Typography.Paragraph id="two-factor-help">Enter the 6-digit code from your authenticator app.</Typography.Paragraph>
-        <div role="group" aria-label="6-digit code" aria-describedby="two-factor-help">
-          <Input.OTP
-            length={CODE_LENGTH}
-            value={code}
-            autoFocus
-            status={wrong ? 'error' : ''}
-            formatter={(v) => v.replace(/\D/g, '')}
-            onChange={(v) => {
-              setWrong(false);
-              setCode(v);
-            }}
-            onInput={(values) => {
-              setWrong(false);
-              setCode(values.join(''));
-            }}
-          />
-        </div>
-        {wrong && (
-          <Typography.Text type="danger" role="alert" style={{ display: 'block', marginTop: 8 }}>
-            That code was not accepted. Enter the current code from your authenticator app.
-          </Typography.Text>
-        )}
-        <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
-      </form>
+      <CodeStepForm step={step} helpId="two-factor-help" autoFocus />
     </Modal>
   );
 }

@@ -1,0 +1,79 @@
+// The "enter the 6-digit code" step shared by the two-factor dialog and enrolment: the code, whether the last one was
+// refused, its submission (a refused challenge sends the user back to the password step), and the form that shows it.
+import { useState } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
+import Input from 'antd/es/input';
+import Typography from 'antd/es/typography';
+import type { SessionResult } from '@farmland/contracts';
+import { ApiError } from '../../../lib/api-client';
+import type { Envelope } from '../../../lib/contract-types';
+import type { LoginChallenge } from '../api/login';
+
+export const CODE_LENGTH = 6;
+
+type CodeBody = { mfa_token: string; user_token: string; code: string };
+
+export function useCodeStep(
+  confirm: UseMutationResult<Envelope<SessionResult>, Error, CodeBody>,
+  challenge: LoginChallenge,
+  onSignedIn: (result: SessionResult) => void,
+  onExpired: () => void,
+) {
+  const [code, setCode] = useState('');
+  const [wrong, setWrong] = useState(false);
+  const complete = /^\d{6}$/.test(code);
+
+  const submit = () => {
+    if (!complete) return;
+    confirm.mutate(
+      { mfa_token: challenge.mfa_token, user_token: challenge.user_token, code },
+      {
+        onSuccess: (res) => onSignedIn(res.data),
+        onError: (err) => {
+          setCode('');
+          setWrong(true);
+          if (err instanceof ApiError && err.code === 'invalid_mfa_token') onExpired();
+        },
+      },
+    );
+  };
+  const change = (next: string) => {
+    setWrong(false);
+    setCode(next);
+  };
+  return { code, wrong, complete, submit, change, pending: confirm.isPending };
+}
+
+export type CodeStep = ReturnType<typeof useCodeStep>;
+
+export function CodeStepForm({ step, helpId, autoFocus = false }: { step: CodeStep; helpId: string; autoFocus?: boolean }) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        step.submit();
+      }}
+    >
+      <Typography.Paragraph id={helpId} style={{ marginBottom: 8 }}>
+        Enter the 6-digit code from your authenticator app.
+      </Typography.Paragraph>
+      <div role="group" aria-label="6-digit code" aria-describedby={helpId}>
+        <Input.OTP
+          length={CODE_LENGTH}
+          value={step.code}
+          autoFocus={autoFocus}
+          status={step.wrong ? 'error' : ''}
+          formatter={(v) => v.replace(/\D/g, '')}
+          onChange={step.change}
+          onInput={(values) => step.change(values.join(''))}
+        />
+      </div>
+      {step.wrong && (
+        <Typography.Text type="danger" role="alert" style={{ display: 'block', marginTop: 8 }}>
+          That code was not accepted. Enter the current code from your authenticator app.
+        </Typography.Text>
+      )}
+      <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
+    </form>
+  );
+}
