@@ -73,6 +73,45 @@ describe('sign-in', () => {
     await screenshot(s.page, '06-tenant-profile');
   });
 
+  it('lists past analyses in the Analysis Report, and deletes a selected one after confirmation', async () => {
+    // Two analyses through the API, with the page's own cookie: a refresh gives a token, the app keeps its own.
+    const created = await s.page.evaluate(async () => {
+      const refresh = await fetch('/api/auth/token/refresh/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const access = ((await refresh.json()) as { data: { access: string } }).data.access;
+      const headers = { authorization: `Bearer ${access}`, 'content-type': 'application/json', 'x-platform': 'web' };
+      const areas = (await (await fetch('/api/operational-areas/', { headers })).json()) as { data: { results: Array<{ id: string; coordinates: number[][] }> } };
+      const area = areas.data.results[0]!;
+      const [x, y] = area.coordinates[0]!;
+      const square = (d: number) => [[x! + d, y! + d], [x! + d + 0.001, y! + d], [x! + d + 0.001, y! + d + 0.001], [x! + d, y! + d + 0.001]];
+      const statuses: number[] = [];
+      for (const name of ['E2E analysis one', 'E2E analysis two']) {
+        const res = await fetch('/api/custom-analysis/', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name, operational_areas: [area.id], locations: [{ farm_name: 'A', farm_coordinates: square(0.002) }, { farm_name: 'B', farm_coordinates: square(0.004) }] }),
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    });
+    expect(created).toEqual([201, 201]);
+    await s.page.getByRole('link', { name: 'Custom Farm Analysis', exact: true }).click();
+    await s.page.waitForURL(/\/admin\/farm-analysis$/);
+    await s.page.getByRole('heading', { name: 'Analysis Report' }).waitFor();
+    await expect.poll(() => s.page.locator('.ant-table-row').count()).toBe(2);
+    await expect.poll(() => s.page.locator('.ant-table-row').first().innerText()).toMatch(/Completed/);
+    expect(await s.page.locator('.ant-table-row').first().innerText()).toMatch(/[\d,]+\.\d{2} sqm \([\d,.]+ ha\)/);
+    await screenshot(s.page, '12-analysis-report');
+    await s.page.locator('.ant-table-row').first().locator('input[type="checkbox"]').check();
+    await s.page.getByText('1 selected').waitFor();
+    await s.page.getByRole('button', { name: 'Delete selected' }).click();
+    const confirm = s.page.getByRole('dialog');
+    await confirm.getByText('Are you sure you want to delete this analysis? This action cannot be undone.').waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await s.page.getByText('Analysis deleted successfully').first().waitFor();
+    await expect.poll(() => s.page.locator('.ant-table-row').count()).toBe(1);
+  });
+
   it('logs out from the sidebar bottom and returns to /login', async () => {
     await s.page.getByRole('button', { name: 'Logout' }).click();
     await s.page.waitForURL(/\/login$/);

@@ -20,6 +20,7 @@ const TenantFrame = named(() => import('../components/layouts/tenant-frame'), 'T
 const ComingSoonPage = lazy(async () => ({ default: (await import('./routes/coming-soon-page')).ComingSoonPage }));
 const ActivityLogPage = named(() => import('./routes/activity-log-page'), 'ActivityLogPage');
 const ProfilePage = named(() => import('./routes/profile-page'), 'ProfilePage');
+const FarmAnalysisPage = named(() => import('./routes/farm-analysis-page'), 'FarmAnalysisPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -57,7 +58,7 @@ export function AppRoutes() {
           <Route path="mapping" element={soon('All Mapped Farmlands')} />
           <Route path="operational-areas" element={soon('Operational Areas')} />
           <Route path="reports" element={soon('Reports')} />
-          <Route path="farm-analysis" element={soon('Custom Farm Analysis')} />
+          <Route path="farm-analysis" element={page(<FarmAnalysisPage />)} />
           <Route path="farm-analysis/:analysis" element={soon('Custom Farm Analysis')} />
           <Route path="configurations" element={soon('Configurations')} />
           <Route path="activity-log" element={page(<ActivityLogPage />)} />

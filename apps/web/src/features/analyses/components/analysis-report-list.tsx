@@ -1,0 +1,103 @@
+// "Analysis Report": the tenant's past custom analyses (name, uploaded rows, total area in sqm and hectares, status,
+// date) with a debounced search, and row selection whose delete icon asks for confirmation first (spec §4, §8).
+import { useMemo, useState } from 'react';
+import Tag from 'antd/es/tag';
+import type { AnalysisStatus, AnalysisSummary } from '@farmland/contracts';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { formatDate, formatHectares, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
+import { notifySuccess } from '../../../lib/notifier';
+import { useDeleteAnalyses } from '../api/delete-analysis';
+import { ANALYSES_PAGE_SIZE, useAnalyses } from '../api/get-analyses';
+
+const STATUS: Record<AnalysisStatus, { label: string; color: string }> = {
+  queued: { label: 'Queued', color: 'default' },
+  processing: { label: 'Processing', color: 'processing' },
+  completed: { label: 'Completed', color: 'success' },
+  failed: { label: 'Failed', color: 'error' },
+};
+
+export const DELETE_ANALYSIS_QUESTION = 'Are you sure you want to delete this analysis? This action cannot be undone.';
+
+export function AnalysisReportList() {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(ANALYSES_PAGE_SIZE);
+  const [pendingDelete, setPendingDelete] = useState<string[] | null>(null);
+  const query = useAnalyses({ page, page_size: pageSize, search: search || undefined });
+  const remove = useDeleteAnalyses();
+
+  const columns = useMemo<ListColumn<AnalysisSummary>[]>(
+    () => [
+      { key: 'name', title: 'Name', render: (r) => r.name },
+      { key: 'total_uploaded_data_count', title: 'Uploaded rows', render: (r) => formatNumber(r.total_uploaded_data_count) },
+      {
+        key: 'total_area',
+        title: 'Total area',
+        render: (r) => (
+          <span style={{ whiteSpace: 'nowrap' }}>
+            {formatSqm(r.total_area)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>({formatHectares(r.total_area)})</span>
+          </span>
+        ),
+      },
+      { key: 'status', title: 'Status', render: (r) => <Tag color={STATUS[r.status].color}>{STATUS[r.status].label}</Tag> },
+      {
+        key: 'created_at',
+        title: 'Created',
+        render: (r) => (
+          <time dateTime={r.created_at} style={{ whiteSpace: 'nowrap' }}>
+            {formatDate(r.created_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.created_at)}</span>
+          </time>
+        ),
+      },
+    ],
+    [],
+  );
+
+  return (
+    <>
+      <ListPage<AnalysisSummary>
+        title="Analysis Report"
+        count={query.data?.data.count}
+        rows={query.data?.data.results ?? []}
+        rowKey={(r) => r.id}
+        columns={columns}
+        loading={query.isFetching && !query.data}
+        error={query.isError && !query.data}
+        onRetry={() => void query.refetch()}
+        search={search}
+        onSearch={(s) => {
+          setPage(1);
+          setSearch(s);
+        }}
+        searchPlaceholder="Search analyses by name"
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(p, s) => {
+          setPage(p);
+          setPageSize(s);
+        }}
+        selectable
+        onDeleteSelected={(keys) => setPendingDelete(keys)}
+        emptyText="No analyses yet"
+        storageKey="custom-analysis"
+      />
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete analysis"
+        confirmLabel="Delete"
+        danger
+        loading={remove.isPending}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() =>
+          remove.mutate(pendingDelete ?? [], {
+            onSuccess: () => notifySuccess('Analysis deleted successfully'),
+            onSettled: () => setPendingDelete(null),
+          })
+        }
+      >
+        {DELETE_ANALYSIS_QUESTION}
+      </ConfirmDialog>
+    </>
+  );
+}
