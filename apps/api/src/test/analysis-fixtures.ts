@@ -2,7 +2,8 @@
 // back through the API and the database, and multipart bodies.
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { createUser, type Caller, type TestEnv } from './harness.js';
+import { makeUser } from './fixtures.js';
+import type { Caller, TestEnv } from './harness.js';
 
 export const NIGERIA = '1e7050d0-9e8f-5e82-9ca3-884850256d74';
 export type Ring = number[][];
@@ -15,7 +16,7 @@ export async function arrangeTenant(env: TestEnv, areas: Array<{ name: string; r
   const tenantId = t!.id;
   await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key) VALUES (${tenantId}, 'Platform', current_date - 1, current_date + 300, ${`KEY-${tenantId}`})`);
   await env.sql(sql`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold) VALUES (${tenantId}, 100, 0.5)`);
-  const adminId = await createUser(env, { tenantId, role: 'tenant_admin' });
+  const adminId = (await makeUser(env, { tenantId, role: 'tenant_admin' })).id;
   const [r] = await env.sql<{ id: string }>(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${tenantId}, ${NIGERIA}, 'Test region') RETURNING id`);
   const [c] = await env.sql<{ id: string }>(sql`SELECT id FROM cities WHERE country_id = ${NIGERIA} ORDER BY name LIMIT 1`);
   const areaIds: string[] = [];

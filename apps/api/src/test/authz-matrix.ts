@@ -3,7 +3,7 @@
 // Probes act on tenant A's resources: an admin of tenant B must get 404 (a foreign record looks like a missing one).
 import { sql } from 'drizzle-orm';
 import type { Fixtures, Persona, TestEnv } from './harness.js';
-import { createUser } from './harness.js';
+import { makeUser } from './fixtures.js';
 import { freshSpot, insertAreaDirect, insertFarmDirect, overlappingPair, square, tenantGeo } from './geo-fixtures.js';
 
 export type Expectation = Record<Persona, number>;
@@ -29,7 +29,7 @@ const analysisA = async (env: TestEnv) => {
 };
 const adminAOnly = (ok: number): Expectation => ({ anonymous: 401, super: 403, adminA: ok, agentA: 403, adminB: 404 });
 const analysisList = (kind: string): Row => ({ probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/${kind}/` }, expect: adminAOnly(200) });
-const disposableAgentA = async (env: TestEnv) => ({ userId: await createUser(env, { tenantId: env.fx.tenantA, role: 'agent' }) });
+const disposableAgentA = async (env: TestEnv) => ({ userId: (await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' })).id });
 
 const geoA = async (env: TestEnv): Promise<Record<string, string>> => {
   const g = await tenantGeo(env, env.fx.tenantA);

@@ -186,16 +186,3 @@ async function createEnv(): Promise<TestEnv> {
     sql: q,
   };
 }
-
-let userSeq = 0;
-
-/** Creates a user directly (arrange step), e.g. a disposable agent for a destructive test. Password: Farmland#2026 (demo hash). */
-export async function createUser(env: TestEnv, opts: { tenantId: string | null; role: 'super_admin' | 'tenant_admin' | 'agent'; email?: string }): Promise<string> {
-  userSeq++;
-  const email = opts.email ?? `user${userSeq}.${process.pid}.${Date.now()}@test.example`;
-  const rows = await env.sql<{ id: string }>(sql`
-    INSERT INTO users (tenant_id, role, email, password_hash, first_name, last_name)
-    SELECT ${opts.tenantId}, ${opts.role}, ${email}, password_hash, 'Test', ${`User${userSeq}`} FROM users WHERE email = ${DEMO_ACCOUNTS.superAdmin}
-    RETURNING id`);
-  return rows[0]!.id;
-}

@@ -3,6 +3,7 @@
 // A retry first removes what an interrupted attempt wrote; readers see rows only once the status is 'completed'.
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { componentsOf } from '../../lib/union-find.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS } from './analyses.rows.js';
 
@@ -60,29 +61,10 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T, index: nu
 
 /** Union-find over row numbers; groups numbered 1, 2, … in order of their smallest row number (stable under translation). */
 export function overlapGroups(pairs: Array<{ a: number; b: number }>): Map<number, number> {
-  const parent = new Map<number, number>();
-  const find = (x: number): number => {
-    let r = x;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    let c = x;
-    while (c !== r) {
-      const nx = parent.get(c)!;
-      parent.set(c, r);
-      c = nx;
-    }
-    return r;
-  };
-  for (const { a, b } of pairs) {
-    if (!parent.has(a)) parent.set(a, a);
-    if (!parent.has(b)) parent.set(b, b);
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
-  }
-  const roots = [...new Set([...parent.keys()].map(find))].sort((x, y) => x - y);
-  const number = new Map(roots.map((r, i) => [r, i + 1]));
+  const roots = componentsOf(pairs.map(({ a, b }) => [a, b] as const));
+  const number = new Map([...new Set(roots.values())].sort((x, y) => x - y).map((r, i) => [r, i + 1]));
   const out = new Map<number, number>();
-  for (const n of parent.keys()) out.set(n, number.get(find(n))!);
+  for (const [n, root] of roots) out.set(n, number.get(root)!);
   return out;
 }
 

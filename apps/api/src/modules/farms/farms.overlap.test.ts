@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { withScope } from '../../db/client.js';
 import { offset } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { components, recomputeTenantOverlaps, refreshOverlaps } from './farms.overlap.js';
+import { componentsOf as components } from '../../lib/union-find.js';
+import { recomputeTenantOverlaps, refreshOverlaps } from './farms.overlap.js';
 
 let env: TestEnv;
 let tenantId: string;

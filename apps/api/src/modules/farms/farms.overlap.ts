@@ -3,6 +3,7 @@
 // Farms flagged 'vanished' by retain keep their last boundary for review but take no part in the graph.
 import { sql } from 'drizzle-orm';
 import { jsonb, queryRows, uuidArray, type Executor } from '../../db/client.js';
+import { componentsOf } from '../../lib/union-find.js';
 
 /** Pairs of overlapping farms of one tenant. The `&&` prefilter keeps the GiST index in play; ST_Relate '2********' = interiors share area. */
 export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: string[]): Promise<Array<[string, string]>> {
@@ -27,36 +28,11 @@ export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: str
   return pairs;
 }
 
-/** Union-find over the pairs: returns farm id → group id (the smallest member id, stable while the group is unchanged). */
-export function components(pairs: Array<[string, string]>): Map<string, string> {
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let r = x;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    let c = x;
-    while (c !== r) {
-      const next = parent.get(c)!;
-      parent.set(c, r);
-      c = next;
-    }
-    return r;
-  };
-  for (const [a, b] of pairs) {
-    if (!parent.has(a)) parent.set(a, a);
-    if (!parent.has(b)) parent.set(b, b);
-    const ra = find(a);
-    const rb = find(b);
-    if (ra < rb) parent.set(rb, ra);
-    else if (rb < ra) parent.set(ra, rb);
-  }
-  const out = new Map<string, string>();
-  for (const id of parent.keys()) out.set(id, find(id));
-  return out;
-}
 
 /** Recomputes is_overlapping and overlap_group_id for every farm of the tenant, in the caller's transaction. */
 export async function recomputeTenantOverlaps(tx: Executor, tenantId: string): Promise<{ overlapping: number; groups: number }> {
-  const groups = components(await overlapPairs(tx, tenantId));
+  // Farm id → group id: the smallest member id, stable while the group is unchanged.
+  const groups = componentsOf(await overlapPairs(tx, tenantId));
   const ids = [...groups.keys()];
   const gids = ids.map((id) => groups.get(id)!);
   await tx.execute(sql`
@@ -101,7 +77,7 @@ export async function refreshOverlaps(tx: Executor, tenantId: string, changedIds
      WHERE a.tenant_id = ${tenantId} AND a.id = ANY(${uuidArray(affected)})
        AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
        AND ST_Relate(a.geom, b.geom, '2********')`);
-  const comp = components(pairRows.map((r) => [r.a, r.b] as [string, string]));
+  const comp = componentsOf(pairRows.map((r) => [r.a, r.b] as const));
   await tx.execute(sql`
     UPDATE farms f SET is_overlapping = (g.gid IS NOT NULL), overlap_group_id = g.gid
       FROM jsonb_to_recordset(${jsonb(affected.map((id) => ({ id, gid: comp.get(id) ?? null })))}) AS g(id uuid, gid uuid)

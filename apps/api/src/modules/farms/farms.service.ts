@@ -195,10 +195,8 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
     await q.lockTenantFarms(tx, c.tenantId);
     await q.updateFarmFields(tx, c.tenantId, id, { name: body.name, location: body.location, address: body.address, farmerId: body.farmer_id });
     const seconds = body.time_taken_to_map ? parseDuration(body.time_taken_to_map) : undefined;
-    if (body.coordinates) {
-      const config = await getConfiguration(tx, c.tenantId);
-      await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
-      await q.insertMappingRecord(tx, c.tenantId, id, {
+    const addMappingRecord = async () =>
+      q.insertMappingRecord(tx, c.tenantId, id, {
         mappedBy: c.userId,
         seconds: seconds ?? null,
         gpsDeviceId: body.gps_device_id ?? null,
@@ -206,19 +204,14 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
         countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
         source: c.source,
       });
+    if (body.coordinates) {
+      const config = await getConfiguration(tx, c.tenantId);
+      await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
+      await addMappingRecord();
       await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
     } else if (seconds !== undefined || body.gps_device_id !== undefined || body.location !== undefined) {
       const patched = await q.patchLatestMappingRecord(tx, c.tenantId, id, { seconds, gpsDeviceId: body.gps_device_id, location: body.location });
-      if (!patched) {
-        await q.insertMappingRecord(tx, c.tenantId, id, {
-          mappedBy: c.userId,
-          seconds: seconds ?? null,
-          gpsDeviceId: body.gps_device_id ?? null,
-          location: body.location ?? null,
-          countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
-          source: c.source,
-        });
-      }
+      if (!patched) await addMappingRecord();
     }
     await storeSnapshots(tx, deps, c, id, snapshots);
     const row = await q.findFarm(tx, c.tenantId, id);
