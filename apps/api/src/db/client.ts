@@ -2,8 +2,6 @@
 // Both run the same committed migrations; the app then works as the farmland_app role so row-level security applies.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { postgis } from '@electric-sql/pglite-postgis';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -11,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { RemotePglite } from './pglite-remote.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -50,9 +49,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { postgis }, ...(loadDataDir ? { loadDataDir } : {}) });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(drizzlePglite(client), { migrationsFolder });
+  // PGlite (with PostGIS) runs in a worker thread: its statements never block the API's event loop.
+  const client = await RemotePglite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}) });
+  const db = drizzlePglite(client.asPglite(), { schema }) as unknown as Db;
+  await migratePglite(drizzlePglite(client.asPglite()), { migrationsFolder });
   // PGlite is one superuser connection: drop to the app role so row-level security applies exactly as on PostgreSQL.
   // Admin work (lookup seeding) switches back with RESET ROLE inside adminExec/adminQuery and returns.
   await client.exec(`SET ROLE ${APP_ROLE}`);
@@ -74,7 +74,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<D
     adminExec: (text) => asAdmin(async () => void (await client.exec(text))),
     adminQuery: <T>(text: string, params: unknown[] = []) => asAdmin(async () => (await client.query<T>(text, params)).rows),
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
-    dumpDataDir: async () => client.dumpDataDir('gzip'),
+    dumpDataDir: async () => client.dumpDataDir(),
     sealAdmin: () => {
       sealed = true;
     },

@@ -1,6 +1,7 @@
 // Runs analyses.parse.worker in a worker thread with a memory ceiling and a deadline, at most two at a time, so that a
 // zip bomb or a huge csv ends as a 4xx in bounded time and memory instead of blocking or exhausting the API process.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../lib/worker-entry.js';
 import type { ParseReply, ParseRequest } from './analyses.parse.worker.js';
 
 export const PARSE_TIMEOUT_MS = 20_000;
@@ -21,22 +22,12 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The compiled worker (dist) runs as is; from TypeScript sources (tests, bench) a small bootstrap loads it through tsx. */
-function workerEntry(): { entry: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./analyses.parse.worker.js', import.meta.url), eval: false };
-  const src = new URL('./analyses.parse.worker.ts', import.meta.url).href;
-  return { entry: `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(src)}); })`, eval: true };
-}
-
 export type ParseOutcome = ParseReply;
 
-const spawn = (): Worker => {
-  const entry = workerEntry();
-  return new Worker(entry.entry, {
-    eval: entry.eval,
+const spawn = (): Worker =>
+  startWorker(import.meta.url, './analyses.parse.worker', {
     resourceLimits: { maxOldGenerationSizeMb: PARSE_MEMORY_MB, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
   });
-};
 
 // One worker started ahead of the next upload, so that starting a thread and loading the parser (SheetJS; tsx from
 // sources) is off the upload's path. It holds no request until it is taken, and each worker parses exactly one file.

@@ -1,5 +1,6 @@
 // The analysis job: staged rows → classified rows (batches), overlap pairs (row ranges) → connected groups, then the
-// totals, each step in short transactions so that PGlite never holds the event loop or the connection for long.
+// totals, each step in short transactions so that no statement holds a connection for long (PGlite has only one: other
+// requests' statements run between the analysis's).
 // A retry first removes what an interrupted attempt wrote; readers see rows only once the status is 'completed'.
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
@@ -20,7 +21,7 @@ export type PipelineTuning = {
 
 export function tuningFor(kind: 'pglite' | 'postgres'): PipelineTuning {
   return kind === 'pglite'
-    ? { batchRows: 100, concurrency: 1, overlapRange: 500, writeRows: 500 }
+    ? { batchRows: 500, concurrency: 1, overlapRange: 2000, writeRows: 2000 }
     : { batchRows: 1000, concurrency: 2, overlapRange: 5000, writeRows: 10000 };
 }
 
@@ -74,7 +75,6 @@ export async function clearRows(deps: Deps, tenantId: string, id: string, writeR
   const max = await withScope(deps.db, scope, (tx) => q.maxRowNumber(tx, tenantId, id));
   for (let from = 1; from <= max; from += writeRows) {
     await withScope(deps.db, scope, (tx) => q.deleteRowsRange(tx, tenantId, id, from, from + writeRows));
-    if (deps.database.kind === 'pglite') await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
@@ -82,20 +82,16 @@ export type RunResult = 'completed' | 'missing' | 'skipped';
 
 export type RunHooks = {
   onPhase?: (phase: string, ms: number) => void;
-  /** Each statement's wall time (on PGlite: how long it held the event loop). */
+  /** Each statement's wall time (on PGlite: how long it held the one connection). */
   onStatement?: (ms: number) => void;
 };
 
 export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuning = tuningFor(deps.database.kind), hooks: RunHooks = {}): Promise<RunResult> {
   const scope = { kind: 'tenant', tenantId } as const;
-  // PGlite runs each statement synchronously on this thread and resolves through microtasks: without a macrotask turn
-  // between statements, timers and requests would wait for the whole analysis. setImmediate gives them that turn.
-  const yieldTurn = deps.database.kind === 'pglite' ? () => new Promise<void>((resolve) => setImmediate(resolve)) : async () => undefined;
   const run = async <T>(fn: Parameters<typeof withScope<T>>[2]): Promise<T> => {
     const t0 = performance.now();
     const out = await withScope(deps.db, scope, fn);
     hooks.onStatement?.(performance.now() - t0);
-    await yieldTurn();
     return out;
   };
   let t = performance.now();
@@ -110,7 +106,8 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   if (a.status === 'completed') return 'skipped';
   await run((tx) => q.markProcessing(tx, tenantId, id));
   await clearRows(deps, tenantId, id, tuning.writeRows);
-  const areas = (await run((tx) => q.analysisAreas(tx, tenantId, id))).map((x) => x.id);
+  const [areas, tenantAreas] = await run(async (tx) => [(await q.analysisAreas(tx, tenantId, id)).map((x) => x.id), await q.tenantAreaIds(tx, tenantId)] as const);
+  const chosen = new Set(areas);
   const staged = await deps.storage.get(stagedKey(tenantId, id));
   if (!staged) throw new Error('The staged rows of this analysis are missing');
   const batches = batchesOf(staged, Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS)));
@@ -118,25 +115,12 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
 
   const params: q.ClassifyParams = {
     analysisId: id,
-    areaIds: areas,
+    allAreas: tenantAreas.every((x) => chosen.has(x)),
     minimumFarmSize: a.minimum_farm_size,
     requireRecognition: a.require_farm_recognition,
     threshold: a.recognition_threshold,
   };
   const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
-  if (deps.database.kind === 'pglite' && batches.length > 0) {
-    // The first classify statement of a PGlite process is slow (planning with cold catalog caches, first calls into
-    // PostGIS): ~100 ms more than a warm one, all of it blocking the event loop. A few tiny statements that load the
-    // functions and tables part by part, then planning it alone (EXPLAIN, nothing runs), then classifying its first row
-    // alone split that cost into short steps (each < 40 ms); the rows are the same.
-    const first = batches[0]!;
-    const rows = JSON.parse(first()) as unknown[];
-    const head = JSON.stringify(rows.slice(0, 1));
-    const rest = JSON.stringify(rows.slice(1));
-    for (const w of q.classifyWarmups(tenantId)) await run((tx) => tx.execute(w));
-    await run((tx) => q.planClassify(tx, tenantId, params, head));
-    batches.splice(0, 1, () => head, ...(rows.length > 1 ? [() => rest] : []));
-  }
   let done = 0;
   let lastProgress = 0;
   await eachLimited(batches, tuning.concurrency, async (batch) => {

@@ -140,6 +140,26 @@ describe('custom analysis', () => {
     expect(detail.minimum_farm_size).toBe(100);
   });
 
+  it('counts only the chosen areas: a farm in another area is outside, one across both is partly covered', async () => {
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'West only',
+      operational_areas: [t.areaIds[0]],
+      require_farm_recognition: false,
+      locations: [
+        { farm_name: 'In west', farm_coordinates: square(10.05, 10.02) },
+        { farm_name: 'In east', farm_coordinates: square(10.15, 10.02) },
+        { farm_name: 'Across', farm_coordinates: rect(10.0995, 10.03, 10.1005, 10.031) },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { rows } = await outcome(t.caller, res.body.data.id);
+    expect(rows.get(1)).toMatchObject({ category: 'within', operational_area: 'West block', covered_fraction: 1 });
+    expect(rows.get(2)).toMatchObject({ category: 'outside', operational_area: null, covered_fraction: 0 });
+    expect(rows.get(3)!.category).toBe('outside');
+    expect(rows.get(3)!.covered_fraction!).toBeGreaterThan(0.45);
+    expect(rows.get(3)!.covered_fraction!).toBeLessThan(0.55);
+  });
+
   it('reads csv and xlsx uploads, keeps other columns, serves the template, lists and deletes', async () => {
     const tpl = await env.as('anonymous').get('/api/custom-analysis/template.csv');
     expect(tpl.status).toBe(200);

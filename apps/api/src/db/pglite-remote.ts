@@ -1,0 +1,163 @@
+// The embedded database as seen from the API's thread: PGlite lives in a worker thread (pglite.worker.ts) and this
+// client speaks the part of PGlite's interface that drizzle's pglite driver, the migrator and pg-boss use (query, exec,
+// transaction), plus dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
+import type { Worker } from 'node:worker_threads';
+import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import { startWorker } from '../lib/worker-entry.js';
+import type { SerializedError, WorkerReply, WorkerRequest } from './pglite.worker.js';
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; stack: string | undefined };
+type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
+type Request = Distribute<WorkerRequest>;
+
+/** A PostgreSQL error from the worker, with its fields (code, constraint, detail …) where the caller expects them. */
+function revive(e: SerializedError, stack: string | undefined): Error {
+  const err = new Error(e.message);
+  err.name = e.name;
+  Object.assign(err, e.props);
+  if (stack) err.stack = `${e.name}: ${e.message}\n${stack.split('\n').slice(1).join('\n')}`;
+  return err;
+}
+
+/** drizzle passes parsers that keep some types as text; only identity parsers can cross threads, by type OID. */
+function rawTypesOf(options: QueryOptions | undefined): number[] | null {
+  if (!options?.parsers) return null;
+  const types = Object.keys(options.parsers).map(Number);
+  for (const t of types) {
+    const parser = options.parsers[t];
+    if (parser && parser('x') !== 'x') throw new Error(`Only text-preserving parsers can reach the database worker (type ${t})`);
+  }
+  return types;
+}
+
+export class RemotePglite {
+  private next = 1;
+  private nextTx = 1;
+  private readonly pending = new Map<number, Pending>();
+  private stopped: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (m: WorkerReply) => {
+      if (m.id === 0) return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
+      if ('ok' in m && m.ok) p.resolve(m.value);
+      else if ('error' in m) p.reject(revive(m.error, p.stack));
+    });
+    const stop = (err: Error) => {
+      this.stopped ??= err;
+      for (const p of this.pending.values()) p.reject(this.stopped);
+      this.pending.clear();
+    };
+    worker.on('error', (err) => stop(new Error(`The database worker failed: ${err.message}`)));
+    worker.on('exit', (code) => stop(new Error(`The database worker stopped (exit code ${code})`)));
+  }
+
+  /** Starts the worker and waits until the database is open (created, or restored from loadDataDir). */
+  static async create(opts: { dataDir: string | null; loadDataDir?: Blob }): Promise<RemotePglite> {
+    const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null;
+    const worker = startWorker(import.meta.url, './pglite.worker', { workerData: { dataDir: opts.dataDir, loadDataDir }, transferList: loadDataDir ? [loadDataDir] : [] });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: WorkerReply) => {
+        if (m.id !== 0) return;
+        cleanup();
+        if ('ready' in m) resolve();
+        else if ('failed' in m) reject(revive(m.failed, undefined));
+      };
+      const onError = (err: Error) => {
+        cleanup();
+        reject(err);
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`The database worker stopped while opening (exit code ${code})`));
+      };
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+    });
+    worker.unref();
+    return new RemotePglite(worker);
+  }
+
+  private call<T>(req: Request, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.next++;
+    // The worker keeps the process alive only while a statement is in flight, like PGlite in-process did.
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, stack: new Error().stack });
+      this.worker.postMessage({ ...req, id } as WorkerRequest, transfer);
+    });
+  }
+
+  get closed(): boolean {
+    return this.stopped !== null;
+  }
+
+  query<T>(text: string, params: unknown[] = [], options?: QueryOptions, tx: number | null = null): Promise<Results<T>> {
+    return this.call({ op: 'query', tx, text, params, rowMode: options?.rowMode ?? null, rawTypes: rawTypesOf(options) });
+  }
+
+  exec(text: string, _options?: QueryOptions, tx: number | null = null): Promise<Results[]> {
+    return this.call({ op: 'exec', tx, text });
+  }
+
+  /** BEGIN … COMMIT around fn (ROLLBACK when it throws); other statements wait in the worker meanwhile, as in PGlite. */
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const id = this.nextTx++;
+    await this.call({ op: 'begin', tx: id });
+    let closed = false;
+    const tx = {
+      query: <R>(text: string, params?: unknown[], options?: QueryOptions) => this.query<R>(text, params ?? [], options, id),
+      exec: (text: string) => this.exec(text, undefined, id),
+      rollback: async () => {
+        if (closed) return;
+        closed = true;
+        await this.call({ op: 'end', tx: id, commit: false });
+      },
+      get closed() {
+        return closed;
+      },
+    } as unknown as Transaction;
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (err) {
+      if (!closed) {
+        closed = true;
+        await this.call({ op: 'end', tx: id, commit: false }).catch(() => undefined);
+      }
+      throw err;
+    }
+    if (!closed) {
+      closed = true;
+      await this.call({ op: 'end', tx: id, commit: true });
+    }
+    return result;
+  }
+
+  async dumpDataDir(): Promise<Blob> {
+    const buf = await this.call<ArrayBuffer>({ op: 'dump' });
+    return new Blob([buf], { type: 'application/x-gzip' });
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    await this.call({ op: 'close' });
+    this.stopped = new Error('The database is closed');
+    await this.worker.terminate();
+  }
+
+  /** The interface drizzle's pglite driver is typed against (it uses query and transaction only). */
+  asPglite(): PGlite {
+    return this as unknown as PGlite;
+  }
+}
