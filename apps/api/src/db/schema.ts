@@ -432,7 +432,9 @@ export const customAnalysisAreas = pgTable(
 export const customAnalysisRows = pgTable(
   'custom_analysis_rows',
   {
-    analysisId: uuid('analysis_id').notNull().references(() => customAnalyses.id, { onDelete: 'cascade' }),
+    // Its analysis is enforced by statement-level triggers (drizzle/0008), not a foreign key: same check, lock and
+    // cascade, once per statement instead of once per row.
+    analysisId: uuid('analysis_id').notNull(),
     rowNumber: integer('row_number').notNull(),
     // No foreign key to tenants: the analysis's key already cascades from the tenant (tenants → custom_analyses → rows),
     // and a second RI trigger per inserted row cost ~11 µs on PGlite (1.1 s per 100k rows). See drizzle/0006.

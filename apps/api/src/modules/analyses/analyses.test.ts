@@ -1,6 +1,7 @@
 // Custom analysis through the API: the golden fixtures of DESIGN's semantics (bow-tie, unclosed ring, < 3 points,
 // repeats, metres and swapped coordinates, a hole, touching, a chain of overlaps, below minimum, partly inside,
 // recognition), file uploads, the result lists, deletion, hostile files, and every route against another tenant.
+import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
@@ -158,6 +159,32 @@ describe('custom analysis', () => {
     expect(rows.get(3)!.category).toBe('outside');
     expect(rows.get(3)!.covered_fraction!).toBeGreaterThan(0.45);
     expect(rows.get(3)!.covered_fraction!).toBeLessThan(0.55);
+  });
+
+  it('ties rows to an existing analysis and removes them with it (statement-level triggers in place of a foreign key)', async () => {
+    const ghost = crypto.randomUUID();
+    const orphan = await env
+      .sql(sql`INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, row_data, category) VALUES (${ghost}, 1, ${t.tenantId}, '{}'::jsonb, 'error')`)
+      .then(() => null, (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code);
+    expect(orphan).toBe('23503');
+
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'Cascade',
+      operational_areas: t.areaIds,
+      require_farm_recognition: false,
+      locations: [{ farm_name: 'One', farm_coordinates: square(10.05, 10.06) }, { farm_name: 'Two', farm_coordinates: square(10.15, 10.06) }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.data.id as string;
+    await outcome(t.caller, id);
+    const count = async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id}`))[0]!.n;
+    expect(await count()).toBe(2);
+    const moved = await env
+      .sql(sql`UPDATE custom_analysis_rows SET analysis_id = ${ghost} WHERE analysis_id = ${id}`)
+      .then(() => null, (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code);
+    expect(moved).toBe('23503');
+    await env.sql(sql`DELETE FROM custom_analyses WHERE id = ${id}`);
+    expect(await count()).toBe(0);
   });
 
   it('reads csv and xlsx uploads, keeps other columns, serves the template, lists and deletes', async () => {
