@@ -35,7 +35,17 @@ export async function bootstrap(config: Config, log: Logger, opts: { seed?: bool
   let t = Date.now();
   const database = await openDatabase(
     config.database.kind === 'pglite'
-      ? { kind: 'pglite', dataDir: config.database.dataDir, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) }
+      ? {
+          kind: 'pglite',
+          dataDir: config.database.dataDir,
+          ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+          // The embedded database's thread ended on its own: nothing can be served any more, so end the process and let
+          // the supervisor (or the operator) start it again on the same data directory.
+          onCrash: (err: Error) => {
+            log.fatal({ err }, 'the embedded database stopped unexpectedly; exiting');
+            process.exit(1);
+          },
+        }
       : config.database,
   );
   timings['open_and_migrate_ms'] = Date.now() - t;

@@ -38,19 +38,19 @@ export type Database = {
 };
 
 export type OpenOptions =
-  | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob }
+  | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void }
   | { kind: 'postgres'; url: string; adminUrl: string; poolSize: number };
 
 export class UnsafeDatabaseRoleError extends Error {}
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  return opts.kind === 'pglite' ? openPglite(opts.dataDir, opts.loadDataDir) : openPostgres(opts.url, opts.adminUrl, opts.poolSize);
+  return opts.kind === 'pglite' ? openPglite(opts.dataDir, opts.loadDataDir, opts.onCrash) : openPostgres(opts.url, opts.adminUrl, opts.poolSize);
 }
 
-async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(dataDir: string | null, loadDataDir?: Blob, onCrash?: (err: Error) => void): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   // PGlite (with PostGIS) runs in a worker thread: its statements never block the API's event loop.
-  const client = await RemotePglite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}) });
+  const client = await RemotePglite.create({ dataDir, ...(loadDataDir ? { loadDataDir } : {}), ...(onCrash ? { onCrash } : {}) });
   const db = drizzlePglite(client.asPglite(), { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client.asPglite()), { migrationsFolder });
   // PGlite is one superuser connection: drop to the app role so row-level security applies exactly as on PostgreSQL.

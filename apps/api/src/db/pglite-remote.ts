@@ -36,7 +36,12 @@ export class RemotePglite {
   private readonly pending = new Map<number, Pending>();
   private stopped: Error | null = null;
 
-  private constructor(private readonly worker: Worker) {
+  private closing = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    onCrash: ((err: Error) => void) | undefined,
+  ) {
     worker.on('message', (m: WorkerReply) => {
       if (m.id === 0) return;
       const p = this.pending.get(m.id);
@@ -47,16 +52,19 @@ export class RemotePglite {
       else if ('error' in m) p.reject(revive(m.error, p.stack));
     });
     const stop = (err: Error) => {
+      const unexpected = this.stopped === null && !this.closing;
       this.stopped ??= err;
       for (const p of this.pending.values()) p.reject(this.stopped);
       this.pending.clear();
+      if (unexpected) onCrash?.(err);
     };
     worker.on('error', (err) => stop(new Error(`The database worker failed: ${err.message}`)));
     worker.on('exit', (code) => stop(new Error(`The database worker stopped (exit code ${code})`)));
   }
 
   /** Starts the worker and waits until the database is open (created, or restored from loadDataDir). */
-  static async create(opts: { dataDir: string | null; loadDataDir?: Blob }): Promise<RemotePglite> {
+  /** onCrash: the worker ended without close() (a WASM abort, out of memory); every later statement fails. */
+  static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void }): Promise<RemotePglite> {
     const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null;
     const worker = startWorker(import.meta.url, './pglite.worker', { workerData: { dataDir: opts.dataDir, loadDataDir }, transferList: loadDataDir ? [loadDataDir] : [] });
     await new Promise<void>((resolve, reject) => {
@@ -84,7 +92,7 @@ export class RemotePglite {
       worker.on('exit', onExit);
     });
     worker.unref();
-    return new RemotePglite(worker);
+    return new RemotePglite(worker, opts.onCrash);
   }
 
   private call<T>(req: Request, transfer: ArrayBuffer[] = []): Promise<T> {
@@ -102,7 +110,7 @@ export class RemotePglite {
     return this.stopped !== null;
   }
 
-  query<T>(text: string, params: unknown[] = [], options?: QueryOptions, tx: number | null = null): Promise<Results<T>> {
+  async query<T>(text: string, params: unknown[] = [], options?: QueryOptions, tx: number | null = null): Promise<Results<T>> {
     return this.call({ op: 'query', tx, text, params, rowMode: options?.rowMode ?? null, rawTypes: rawTypesOf(options) });
   }
 
@@ -151,6 +159,7 @@ export class RemotePglite {
 
   async close(): Promise<void> {
     if (this.stopped) return;
+    this.closing = true;
     await this.call({ op: 'close' });
     this.stopped = new Error('The database is closed');
     await this.worker.terminate();
