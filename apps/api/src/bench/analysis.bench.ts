@@ -248,7 +248,7 @@ async function explain(deps: Deps, tenantId: string, analysisId: string, areaIds
 /** EXPLAIN ANALYZE of one classify statement (rolled back), to see where a batch spends its time. */
 async function explainClassify(deps: Deps, tenantId: string, areaIds: string[], file: Buffer): Promise<void> {
   const staged = await stageSource({ kind: 'file', data: file, filename: 'bench.csv' }, areaIds);
-  const batch = batchesOf(staged.data, 4)[0]!();
+  const batch = batchesOf(Buffer.concat(staged.data), 4)[0]!();
   const id = crypto.randomUUID();
   await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
     await tx.execute(sql`INSERT INTO custom_analyses (id, tenant_id, name, minimum_farm_size) VALUES (${id}, ${tenantId}, 'explain', 100)`);

@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 export type Storage = {
-  put(key: string, data: Buffer): Promise<void>;
+  /** data: one buffer, or chunks written in order (large staged files are not joined in memory first). */
+  put(key: string, data: Buffer | readonly Uint8Array[]): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
 };

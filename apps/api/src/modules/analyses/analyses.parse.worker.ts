@@ -4,7 +4,8 @@ import { parentPort } from 'node:worker_threads';
 import { parseFile, ParseError } from './analyses.parse.js';
 import { STAGE_LINE_ROWS, stageLine } from './analyses.rows.js';
 
-export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[] };
+/** part: stage only that share of the rows (aligned to staged lines); the whole file is still parsed and counted. */
+export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[]; part?: { index: number; of: number } };
 export type ParseReply =
   /** staged: the staged NDJSON (one line per STAGE_LINE_ROWS rows), encoded here and transferred, not copied. */
   | { ok: true; kind: 'csv' | 'xls' | 'xlsx'; total: number; staged: Uint8Array }
@@ -17,7 +18,10 @@ function handle(req: ParseRequest): void {
     const { kind, rows } = parseFile(req.data, req.filename);
     const ids = new Set(req.areaIds);
     const lines: string[] = [];
-    for (let i = 0; i < rows.length; i += STAGE_LINE_ROWS) lines.push(stageLine(rows, i, Math.min(rows.length, i + STAGE_LINE_ROWS), ids));
+    const bound = (k: number) => Math.min(rows.length, Math.round((rows.length * k) / (req.part?.of ?? 1) / STAGE_LINE_ROWS) * STAGE_LINE_ROWS);
+    const from = req.part ? bound(req.part.index) : 0;
+    const to = req.part && req.part.index < req.part.of - 1 ? bound(req.part.index + 1) : rows.length;
+    for (let i = from; i < to; i += STAGE_LINE_ROWS) lines.push(stageLine(rows, i, Math.min(to, i + STAGE_LINE_ROWS), ids));
     const staged = Buffer.from(lines.join('\n'), 'utf8');
     reply = { ok: true, kind, total: rows.length, staged: new Uint8Array(staged.buffer, staged.byteOffset, staged.byteLength) };
   } catch (err) {

@@ -46,19 +46,20 @@ async function stageLocations(locations: Array<Record<string, unknown>>, areaIds
 }
 
 /** data: the staged NDJSON bytes (one JSON array of STAGE_LINE_ROWS rows per line), as written to storage. */
-export type Staged = { data: Buffer; total: number; kind: 'csv' | 'xls' | 'xlsx' | 'json' };
+/** data: the staged NDJSON in chunks of whole lines, in order (stored as one file). */
+export type Staged = { data: Uint8Array[]; total: number; kind: 'csv' | 'xls' | 'xlsx' | 'json' };
 
 /** Reads and checks the rows (a file in a worker thread; JSON in slices). Exported for the benchmark. */
 export async function stageSource(source: CreateInput['source'], areaIds: string[]): Promise<Staged> {
   if (source.kind === 'json') {
     if (source.locations.length > MAX_ROWS) throw problems.validation([{ field: 'locations', message: `At most ${MAX_ROWS} locations per analysis` }]);
     const lines = await stageLocations(source.locations, new Set(areaIds));
-    return { data: Buffer.from(lines.join('\n'), 'utf8'), total: source.locations.length, kind: 'json' };
+    return { data: [Buffer.from(lines.join('\n'), 'utf8')], total: source.locations.length, kind: 'json' };
   }
   if (source.data.length === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
   const r = await parseInWorker({ data: new Uint8Array(source.data), filename: source.filename, areaIds });
   if (!r.ok) throw fileProblem(r.status, r.code, r.message);
-  return { data: Buffer.from(r.staged.buffer, r.staged.byteOffset, r.staged.byteLength), total: r.total, kind: r.kind };
+  return { data: r.staged, total: r.total, kind: r.kind };
 }
 
 export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput): Promise<AnalysisDetail> {
