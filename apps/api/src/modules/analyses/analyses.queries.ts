@@ -237,8 +237,10 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              c.within_id,
              CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 ELSE
                -- A ratio of areas: planar is as good as geodesic at farm scale, and several times cheaper. The union of the
-               -- farm's pieces in each area equals the farm cut by the union of the areas, without uniting whole areas.
-               least(1.0, coalesce((SELECT ST_Area(ST_Union(ST_Intersection(a.geom, c.geom)))
+               -- farm's pieces in each area equals the farm cut by the union of the areas, without uniting whole areas;
+               -- one piece (the usual case) needs no union at all.
+               least(1.0, coalesce((SELECT CASE WHEN count(*) = 1 THEN ST_Area((array_agg(ST_Intersection(a.geom, c.geom)))[1])
+                                                ELSE ST_Area(ST_Union(array_agg(ST_Intersection(a.geom, c.geom)))) END
                                       FROM operational_areas a
                                      WHERE a.geom && c.geom AND a.tenant_id = ${tenantId} ${chosen} AND ST_Intersects(a.geom, c.geom)), 0) / ST_Area(c.geom))
              END,
