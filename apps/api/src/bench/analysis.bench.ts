@@ -331,9 +331,16 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     let stmtN = 0;
     const stmtMaxByPhase: Record<string, number> = {};
     const stmtSumByPhase: Record<string, string> = {};
+    // This process's CPU per phase: on PostgreSQL the API side only (the server's processes are apart), on PGlite the
+    // database thread too.
+    const cpuByPhase: Record<string, number> = {};
+    let cpuMark = process.cpuUsage();
     const result = await runAnalysis(deps, s.tenantId, analysisId || created.id, tuning(kind), {
       onPhase: (p, ms) => {
         phases[p] = ms;
+        const c = process.cpuUsage(cpuMark);
+        cpuByPhase[p] = (c.user + c.system) / 1000;
+        cpuMark = process.cpuUsage();
         stmtMaxByPhase[p] = stmtMax;
         stmtSumByPhase[p] = `${stmtN} in ${secs(stmtSum)} s`;
         stmtMax = 0;
@@ -368,6 +375,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     process.stdout.write(`  phases: ${Object.entries(phases).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
     process.stdout.write(`  longest block per phase (timer lateness): ${Object.entries(blockByPhase).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}\n`);
     process.stdout.write(`  longest statement per phase: ${Object.entries(stmtMaxByPhase).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}\n`);
+    process.stdout.write(`  process CPU per phase: ${Object.entries(cpuByPhase).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
     // Statements' wall time summed (with more than one in flight on PostgreSQL, the sum exceeds the phase).
     process.stdout.write(`  statements per phase: ${Object.entries(stmtSumByPhase).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
     process.stdout.write(`  result: ${JSON.stringify(sum)}\n`);
