@@ -58,6 +58,8 @@ async function preparePostgres(url: string, fp: string): Promise<void> {
 export default async function setup(): Promise<() => Promise<void>> {
   const fp = fingerprint();
   process.env['FARMLAND_TEST_FP'] = fp;
+  const run = crypto.randomBytes(4).toString('hex');
+  process.env['FARMLAND_TEST_RUN'] = run;
   const url = process.env['TEST_DATABASE_URL'];
   if (url) await preparePostgres(url, fp);
   else await preparePglite(fp);
@@ -66,7 +68,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     // Each worker cloned its own database from the template; drop them all at the end of the run.
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    const dbs = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'farmland\\_t\\_%'`);
+    const dbs = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`farmland\\_t\\_${run}\\_%`]);
     for (const { datname } of dbs.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
   };

@@ -77,7 +77,8 @@ async function openTestDatabase(): Promise<Database> {
     const blob = new Blob([fs.readFileSync(pgliteTemplatePath(fp))]);
     return openDatabase({ kind: 'pglite', dataDir: null, loadDataDir: blob });
   }
-  const name = `farmland_t_${process.pid}_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  // The run's id keeps parallel runs (other checkouts on the same server) from dropping each other's databases.
+  const name = `farmland_t_${process.env['FARMLAND_TEST_RUN'] ?? 'x'}_${process.pid}_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplateName(fp)}`);
