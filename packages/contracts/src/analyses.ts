@@ -14,6 +14,13 @@ export const analysisRowErrorCode = z.enum([
   'invalid_polygon',
   'below_minimum_size',
   'unknown_operational_area',
+  // Issue 16: a value PostgreSQL cannot store (NUL, an unpaired UTF-16 surrogate), nested too deep, an edge of 180° of
+  // longitude or more (antipodal or across a pole), a polygon PostGIS itself refuses, or a plot among too many others.
+  'invalid_characters',
+  'value_too_deep',
+  'edge_too_long',
+  'geometry_rejected',
+  'overlap_too_dense',
 ]);
 export type AnalysisRowErrorCode = z.infer<typeof analysisRowErrorCode>;
 

@@ -411,6 +411,13 @@ export const customAnalyses = pgTable(
     unrecognizedCount: integer('unrecognized_count').notNull().default(0),
     errorCount: integer('error_count').notNull().default(0),
     failureReason: text('failure_reason'),
+    // Crash recovery (drizzle/0009): each run claims the analysis (attempts + 1) and beats every few seconds; a run whose
+    // heartbeat stopped ended its process (crashes + 1): it is requeued, or failed at the second. phase: the step running.
+    attempts: integer('attempts').notNull().default(0),
+    crashes: integer('crashes').notNull().default(0),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    runId: uuid('run_id'),
+    phase: text('phase'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -449,7 +456,13 @@ export const customAnalysisRows = pgTable(
     coveredFraction: doublePrecision('covered_fraction'),
     isOverlapping: boolean('is_overlapping').notNull().default(false),
     overlappingId: integer('overlapping_id'),
+    // Rows in the same overlap group (stored with the group, so that a result page never counts a group per row).
+    groupSize: integer('group_size'),
     isUnrecognized: boolean('is_unrecognized').notNull().default(false),
+    // The first row of the upload with the very same polygon (exact duplicates never enter the overlap probe index).
+    dupOf: integer('dup_of'),
+    // During the overlap step only: the provisional group of a row with too many neighbours for the plain probe.
+    denseGroup: integer('dense_group'),
   },
   (t) => [
     primaryKey({ columns: [t.analysisId, t.rowNumber] }),
@@ -457,7 +470,9 @@ export const customAnalysisRows = pgTable(
     index('custom_analysis_rows_overlap_idx').on(t.analysisId, t.overlappingId, t.rowNumber).where(sql`${t.isOverlapping}`),
     index('custom_analysis_rows_unrecognized_idx').on(t.analysisId, t.rowNumber).where(sql`${t.isUnrecognized}`),
     // The overlap self-join of one upload probes this index; rows without a valid polygon carry no geometry.
-    index('custom_analysis_rows_geom_idx').using('gist', t.geom).where(sql`${t.geom} IS NOT NULL`),
+    // Duplicates stay out of it, so a file repeating one polygon 75,000 times probes one entry, not 75,000 (drizzle/0009).
+    index('custom_analysis_rows_geom_idx').using('gist', t.geom).where(sql`${t.geom} IS NOT NULL AND ${t.dupOf} IS NULL`),
+    index('custom_analysis_rows_dense_idx').using('gist', t.geom).where(sql`${t.denseGroup} IS NOT NULL`),
   ],
 );
 

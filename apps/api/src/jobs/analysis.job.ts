@@ -1,10 +1,15 @@
 // The custom-analysis queue: the API enqueues, a worker (in the API process, or `npm run worker` apart) runs the
 // pipeline. A failed attempt is retried from scratch; after the last attempt, or when an attempt's process died and the
 // job expired into the dead-letter queue, the analysis is marked failed and its partial rows are removed.
+// Crashes: a run beats every few seconds; the recovery sweep (at start, then every 15 s) finds runs that stopped beating
+// (their process ended), requeues them once, and fails them at the second crash, so that a poison upload can end a
+// process at most twice. The reason a user sees is always the first real one.
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../context.js';
-import { failAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
+import { withScope } from '../db/client.js';
+import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
+import { STALE_RUN_SECONDS, requeueCrashed, staleRuns } from '../modules/analyses/analyses.queries.js';
 import { startBoss, type QueueSpec } from './queue.js';
 
 export const ANALYSIS_QUEUE = 'custom-analysis';
@@ -25,6 +30,50 @@ export type AnalysisJobs = {
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** How often the recovery sweep looks for crashed runs. */
+export const SWEEP_SECONDS = 15;
+/** A run that ended its process this many times is failed instead of requeued. */
+export const MAX_CRASHES = 2;
+
+/**
+ * Requeues or fails runs that stopped beating (staleSeconds 0 at an embedded start: no other process can run one then).
+ * Returns what it did, for the log and the tests.
+ */
+export async function recoverStaleRuns(
+  deps: Deps,
+  send: (data: AnalysisJobData) => Promise<void>,
+  staleSeconds: number,
+  log: FastifyBaseLogger = deps.log,
+): Promise<{ requeued: string[]; failed: string[] }> {
+  const out = { requeued: [] as string[], failed: [] as string[] };
+  const stale = await withScope(deps.db, { kind: 'system' }, (tx) => staleRuns(tx, staleSeconds));
+  for (const r of stale) {
+    const crashes = r.crashes + 1;
+    if (crashes >= MAX_CRASHES) {
+      const during = r.phase ? ` (during its ${r.phase} step)` : '';
+      log.error({ analysisId: r.id, crashes, phase: r.phase }, 'custom analysis ended its process again: failed, not retried');
+      await failAnalysisRun(
+        deps,
+        r.tenant_id,
+        r.id,
+        `The analysis stopped the server ${crashes} times${during}, so it was not tried again. Check the file for unusual rows, or split it, and upload it again.`,
+      );
+      out.failed.push(r.id);
+      continue;
+    }
+    if (await withScope(deps.db, { kind: 'tenant', tenantId: r.tenant_id }, (tx) => requeueCrashed(tx, r.tenant_id, r.id, staleSeconds))) {
+      log.warn({ analysisId: r.id, phase: r.phase }, 'custom analysis run stopped beating (its process ended): requeued');
+      await send({ analysisId: r.id, tenantId: r.tenant_id });
+      out.requeued.push(r.id);
+    }
+  }
+  return out;
+}
+
+const send = (b: PgBoss) => async (data: AnalysisJobData) => {
+  await b.send(ANALYSIS_QUEUE, data);
+};
+
 export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseLogger } = {}): AnalysisJobs {
   const log = opts.log ?? deps.log;
   const work = opts.work ?? deps.config.analysisWorkers;
@@ -40,7 +89,9 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       log.info({ analysisId, result }, 'custom analysis finished');
     } catch (err) {
       log.error({ err, analysisId, attempt: job.retryCount }, 'custom analysis attempt failed');
-      if (job.retryCount >= job.retryLimit) await failAnalysisRun(deps, tenantId, analysisId, `The analysis failed: ${reasonOf(err)}`).catch(() => undefined);
+      const reason = `The analysis failed: ${reasonOf(err)}`;
+      if (job.retryCount >= job.retryLimit) await failAnalysisRun(deps, tenantId, analysisId, reason).catch(() => undefined);
+      else await releaseAnalysisRun(deps, tenantId, analysisId, reason).catch(() => undefined);
       throw err;
     }
   };
@@ -48,8 +99,11 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
   const handleDead = async ([job]: Array<PgBoss.Job<AnalysisJobData>>) => {
     if (!job) return;
     const { analysisId, tenantId } = job.data;
-    await failAnalysisRun(deps, tenantId, analysisId, 'The analysis stopped before it could finish (the worker ended). Upload it again.');
+    // Keeps an earlier attempt's real reason (failAnalysis never overwrites one) and never touches a completed analysis.
+    await failAnalysisRun(deps, tenantId, analysisId, 'The analysis stopped before it could finish (the worker ended). Upload it again.', true);
   };
+
+  let sweepTimer: NodeJS.Timeout | null = null;
 
   const ensure = async (): Promise<PgBoss> => {
     if (boss) return boss;
@@ -59,6 +113,12 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
         // PGlite is one connection: one analysis at a time keeps every other request moving between its statements.
         workerId = await b.work<AnalysisJobData>(ANALYSIS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, handle);
         await b.work<AnalysisJobData>(ANALYSIS_DEAD_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, handleDead);
+        // Embedded: this process holds the data directory alone, so every run still 'processing' died with the last one.
+        await recoverStaleRuns(deps, send(b), deps.database.kind === 'pglite' ? 0 : STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
+        sweepTimer = setInterval(() => {
+          void recoverStaleRuns(deps, send(b), STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
+        }, SWEEP_SECONDS * 1000);
+        sweepTimer.unref();
       }
       boss = b;
       return b;
@@ -71,6 +131,8 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       await ensure();
     },
     stop: async () => {
+      if (sweepTimer) clearInterval(sweepTimer);
+      sweepTimer = null;
       const b = boss ?? (starting ? await starting.catch(() => null) : null);
       if (b) await b.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
       boss = null;

@@ -32,15 +32,21 @@ export async function arrangeTenant(env: TestEnv, areas: Array<{ name: string; r
 
 export type Outcome = { category: string; errors: string[]; is_overlapping: boolean; overlapping_id: number | null; is_unrecognized: boolean; area: number | null; operational_area: string | null; covered_fraction: number | null };
 
-/** Waits for the analysis to finish and reads every row of every list, keyed by row number. */
-export async function outcome(caller: Caller, id: string) {
+/** Waits (up to timeoutMs) for the analysis to finish, and returns its detail. */
+export async function settled(caller: Caller, id: string, timeoutMs = 30_000): Promise<{ status: string } & Record<string, any>> {
   let detail: { status: string } & Record<string, unknown> = { status: 'queued' };
-  for (let i = 0; i < 600 && (detail.status === 'queued' || detail.status === 'processing'); i++) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end && (detail.status === 'queued' || detail.status === 'processing'); ) {
     await new Promise((r) => setTimeout(r, 50));
     const res = await caller.get(`/api/custom-analysis/${id}/`);
     expect(res.status).toBe(200);
     detail = res.body.data;
   }
+  return detail;
+}
+
+/** Waits for the analysis to finish and reads every row of every list, keyed by row number. */
+export async function outcome(caller: Caller, id: string) {
+  const detail = await settled(caller, id);
   expect(detail.status, JSON.stringify(detail)).toBe('completed');
   const rows = new Map<number, Outcome>();
   const lists: Record<string, number[]> = {};

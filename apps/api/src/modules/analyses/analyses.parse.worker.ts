@@ -2,7 +2,7 @@
 // spreadsheet never blocks the event loop. The parent bounds its time and memory (analyses.parse-client.ts).
 import { parentPort } from 'node:worker_threads';
 import { parseFile, ParseError } from './analyses.parse.js';
-import { STAGE_LINE_ROWS, stageLine } from './analyses.rows.js';
+import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 /** part: stage only that share of the rows (aligned to staged lines); the whole file is still parsed and counted. */
 export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[]; part?: { index: number; of: number } };
@@ -18,10 +18,13 @@ function handle(req: ParseRequest): void {
     const { kind, rows } = parseFile(req.data, req.filename);
     const ids = new Set(req.areaIds);
     const lines: string[] = [];
+    // Duplicates are found within this thread's part; a polygon repeated across both parts keeps one representative
+    // per part, which the overlap probe then links (two entries instead of one: still bounded).
+    const seen: Duplicates = new Map();
     const bound = (k: number) => Math.min(rows.length, Math.round((rows.length * k) / (req.part?.of ?? 1) / STAGE_LINE_ROWS) * STAGE_LINE_ROWS);
     const from = req.part ? bound(req.part.index) : 0;
     const to = req.part && req.part.index < req.part.of - 1 ? bound(req.part.index + 1) : rows.length;
-    for (let i = from; i < to; i += STAGE_LINE_ROWS) lines.push(stageLine(rows, i, Math.min(to, i + STAGE_LINE_ROWS), ids));
+    for (let i = from; i < to; i += STAGE_LINE_ROWS) lines.push(stageLine(rows, i, Math.min(to, i + STAGE_LINE_ROWS), ids, seen));
     const staged = Buffer.from(lines.join('\n'), 'utf8');
     reply = { ok: true, kind, total: rows.length, staged: new Uint8Array(staged.buffer, staged.byteOffset, staged.byteLength) };
   } catch (err) {

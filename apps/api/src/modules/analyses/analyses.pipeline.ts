@@ -1,12 +1,14 @@
-// The analysis job: staged rows → classified rows (batches), overlap pairs (row ranges) → connected groups, then the
-// totals, each step in short transactions so that no statement holds a connection for long (PGlite has only one: other
-// requests' statements run between the analysis's).
+// The analysis job: staged rows → classified rows (batches sized by time), overlap groups (analyses.overlap.ts), then
+// the totals, each step in short transactions so that no statement holds a connection for long (PGlite has only one:
+// other requests' statements run between the analysis's). A row the database refuses becomes that row's error; the
+// batch is halved until the row is found. A run claims its analysis and beats, so that a crashed run is recognised.
 // A retry first removes what an interrupted attempt wrote; readers see rows only once the status is 'completed'.
+import crypto from 'node:crypto';
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { componentsOf } from '../../lib/union-find.js';
+import { defaultOverlapBounds, findOverlapGroups, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
 import * as q from './analyses.queries.js';
-import { STAGE_LINE_ROWS } from './analyses.rows.js';
+import { STAGE_LINE_ROWS, type StagedRow } from './analyses.rows.js';
 
 export type PipelineTuning = {
   /** Staged rows per classify statement. */
@@ -17,6 +19,8 @@ export type PipelineTuning = {
   overlapRange: number;
   /** Rows per delete / group-update statement. */
   writeRows: number;
+  /** Target wall time of one classify statement (ms); batches grow or shrink towards it. */
+  batchMs?: number;
 };
 
 export function tuningFor(kind: 'pglite' | 'postgres'): PipelineTuning {
@@ -28,11 +32,11 @@ export function tuningFor(kind: 'pglite' | 'postgres'): PipelineTuning {
 export const stagedKey = (tenantId: string, analysisId: string) => `${tenantId}/analysis_staged/${analysisId}.ndjson`;
 
 /**
- * Staged NDJSON → statement payloads, lazily: each line is a JSON array of STAGE_LINE_ROWS rows; k lines join into one
- * array text. Only line offsets are computed up front (Buffer.indexOf, native); each batch is decoded when its statement
- * is built, so the main thread never decodes, splits or joins the whole file (tens of MB) in one go.
+ * Staged NDJSON → line offsets: each line is a JSON array of STAGE_LINE_ROWS rows. Only offsets are computed up front
+ * (Buffer.indexOf, native); a batch of lines is decoded when its statement is built, so the main thread never decodes,
+ * splits or joins the whole file (tens of MB) in one go.
  */
-export function batchesOf(staged: Buffer, linesPerBatch: number): Array<() => string> {
+export function lineOffsets(staged: Buffer): Array<[number, number]> {
   const lines: Array<[number, number]> = [];
   for (let start = 0; start < staged.length; ) {
     let end = staged.indexOf(0x0a, start);
@@ -40,32 +44,20 @@ export function batchesOf(staged: Buffer, linesPerBatch: number): Array<() => st
     if (end - start > 2) lines.push([start, end]);
     start = end + 1;
   }
+  return lines;
+}
+
+/** The statement payload of some staged lines: one JSON array of their rows. */
+export const batchText = (staged: Buffer, lines: ReadonlyArray<[number, number]>): string => `[${lines.map(([s, e]) => staged.toString('utf8', s + 1, e - 1)).join(',')}]`;
+
+/** Fixed-size batches (the benchmark's EXPLAIN reads one). */
+export function batchesOf(staged: Buffer, linesPerBatch: number): Array<() => string> {
+  const lines = lineOffsets(staged);
   const out: Array<() => string> = [];
   for (let i = 0; i < lines.length; i += linesPerBatch) {
     const group = lines.slice(i, i + linesPerBatch);
-    out.push(() => `[${group.map(([s, e]) => staged.toString('utf8', s + 1, e - 1)).join(',')}]`);
+    out.push(() => batchText(staged, group));
   }
-  return out;
-}
-
-/** Runs fn over items with at most `limit` in flight, in order of start. */
-async function eachLimited<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-}
-
-/** Union-find over row numbers; groups numbered 1, 2, … in order of their smallest row number (stable under translation). */
-export function overlapGroups(pairs: Array<{ a: number; b: number }>): Map<number, number> {
-  const roots = componentsOf(pairs.map(({ a, b }) => [a, b] as const));
-  const number = new Map([...new Set(roots.values())].sort((x, y) => x - y).map((r, i) => [r, i + 1]));
-  const out = new Map<number, number>();
-  for (const [n, root] of roots) out.set(n, number.get(root)!);
   return out;
 }
 
@@ -84,7 +76,54 @@ export type RunHooks = {
   onPhase?: (phase: string, ms: number) => void;
   /** Each statement's wall time (on PGlite: how long it held the one connection). */
   onStatement?: (ms: number) => void;
+  /** Overlap-step bounds (tests use small ones to reach the crowded paths with few rows). */
+  overlap?: OverlapBounds;
+  /** What the overlap step did (crowded rows, rows it could not settle). */
+  onOverlap?: (r: OverlapResult) => void;
 };
+
+/** The SQLSTATE of a database error, through drizzle's wrapping. */
+function sqlState(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** An error caused by the data of a statement (a value PostGIS or PostgreSQL refuses), not by the database itself. */
+export function isDataError(err: unknown): boolean {
+  const code = sqlState(err);
+  return code !== null && (code.startsWith('22') || code === 'XX000');
+}
+
+const messageOf = (err: unknown): string => {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const c = (e as { cause?: unknown }).cause;
+    if (!c) return e instanceof Error ? e.message : String(e);
+    e = c;
+  }
+  return String(err);
+};
+
+/** A staged row PostgreSQL or PostGIS refused: stored as a row error with the database's reason, without its polygon. */
+function rejectedRow(row: StagedRow, err: unknown): StagedRow {
+  const why = messageOf(err).replace(/\s+/g, ' ').slice(0, 200);
+  return {
+    n: row.n,
+    name: row.name,
+    wkb: null,
+    oa: null,
+    rd: row.rd,
+    errs: [...(row.errs ?? []), { field: 'farm_coordinates', code: 'geometry_rejected', message: `farm_coordinates: the database refused this polygon: ${why}` }],
+  };
+}
+
+/** Seconds between heartbeats of a running analysis (a run is taken for dead after STALE_RUN_SECONDS without one). */
+export const HEARTBEAT_SECONDS = 5;
+
+class LostClaim extends Error {}
 
 export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuning = tuningFor(deps.database.kind), hooks: RunHooks = {}): Promise<RunResult> {
   const scope = { kind: 'tenant', tenantId } as const;
@@ -103,69 +142,130 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
 
   const a = await run((tx) => q.findAnalysis(tx, tenantId, id));
   if (!a) return 'missing';
-  if (a.status === 'completed') return 'skipped';
-  await run((tx) => q.markProcessing(tx, tenantId, id));
-  await clearRows(deps, tenantId, id, tuning.writeRows);
-  const [areas, tenantAreas] = await run(async (tx) => [(await q.analysisAreas(tx, tenantId, id)).map((x) => x.id), await q.tenantAreaIds(tx, tenantId)] as const);
-  const chosen = new Set(areas);
-  const staged = await deps.storage.get(stagedKey(tenantId, id));
-  if (!staged) throw new Error('The staged rows of this analysis are missing');
-  const batches = batchesOf(staged, Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS)));
-  phase('prepare');
-
-  const params: q.ClassifyParams = {
-    analysisId: id,
-    allAreas: tenantAreas.every((x) => chosen.has(x)),
-    minimumFarmSize: a.minimum_farm_size,
-    requireRecognition: a.require_farm_recognition,
-    threshold: a.recognition_threshold,
+  if (a.status === 'completed' || a.status === 'failed') return 'skipped';
+  const runId = crypto.randomUUID();
+  // Only one run holds an analysis; a second delivery of the job (a retry after a crash was requeued) skips.
+  if (!(await run((tx) => q.claimRun(tx, tenantId, id, runId)))) return 'skipped';
+  let lost = false;
+  const step = async (name: string) => {
+    if (!(await run((tx) => q.beat(tx, tenantId, id, runId, name)))) lost = true;
+    if (lost) throw new LostClaim('this run no longer holds the analysis');
   };
-  const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
-  let done = 0;
-  let lastProgress = 0;
-  await eachLimited(batches, tuning.concurrency, async (batch) => {
-    const text = batch();
-    const s = await run((tx) => q.classifyBatch(tx, tenantId, params, text));
-    sum.within += s.within;
-    sum.outside += s.outside;
-    sum.errors += s.errors;
-    sum.unrecognized += s.unrecognized;
-    sum.area += s.area;
-    done++;
-    const progress = Math.floor((done / batches.length) * 80);
-    if (progress >= lastProgress + 10) {
-      lastProgress = progress;
-      await run((tx) => q.setProgress(tx, tenantId, id, progress));
-    }
-  });
-  const total = sum.within + sum.outside + sum.errors;
-  phase('classify');
+  const heartbeat = setInterval(() => {
+    void run((tx) => q.beat(tx, tenantId, id, runId))
+      .then((ok) => {
+        if (!ok) lost = true;
+      })
+      .catch(() => undefined);
+  }, HEARTBEAT_SECONDS * 1000);
+  heartbeat.unref();
+  try {
+    await clearRows(deps, tenantId, id, tuning.writeRows);
+    const [areas, tenantAreas] = await run(async (tx) => [(await q.analysisAreas(tx, tenantId, id)).map((x) => x.id), await q.tenantAreaIds(tx, tenantId)] as const);
+    const chosen = new Set(areas);
+    const staged = await deps.storage.get(stagedKey(tenantId, id));
+    if (!staged) throw new Error('The staged rows of this analysis are missing');
+    const lines = lineOffsets(staged);
+    phase('prepare');
+    await step('classify');
 
-  const ranges: Array<[number, number]> = [];
-  for (let from = 1; from <= total; from += tuning.overlapRange) ranges.push([from, from + tuning.overlapRange]);
-  const pairs: Array<{ a: number; b: number }> = [];
-  await eachLimited(ranges, tuning.concurrency, async ([from, to]) => {
-    pairs.push(...(await run((tx) => q.overlapPairsInRange(tx, tenantId, id, from, to))));
-  });
-  await run((tx) => q.setProgress(tx, tenantId, id, 90));
-  phase('overlaps');
+    const params: q.ClassifyParams = {
+      analysisId: id,
+      allAreas: tenantAreas.every((x) => chosen.has(x)),
+      minimumFarmSize: a.minimum_farm_size,
+      requireRecognition: a.require_farm_recognition,
+      threshold: a.recognition_threshold,
+    };
+    const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
+    const add = (s: q.BatchSummary) => {
+      sum.within += s.within;
+      sum.outside += s.outside;
+      sum.errors += s.errors;
+      sum.unrecognized += s.unrecognized;
+      sum.area += s.area;
+    };
+    /** Classifies rows; a batch a row of which the database refuses is halved until that row is found and reported. */
+    const classify = async (text: string, rows?: StagedRow[]): Promise<void> => {
+      try {
+        add(await run((tx) => q.classifyBatch(tx, tenantId, params, text)));
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        const list = rows ?? (JSON.parse(text) as StagedRow[]);
+        if (list.length === 1) {
+          add(await run((tx) => q.classifyBatch(tx, tenantId, params, JSON.stringify([rejectedRow(list[0]!, err)]))));
+          return;
+        }
+        const half = Math.ceil(list.length / 2);
+        for (const part of [list.slice(0, half), list.slice(half)]) await classify(JSON.stringify(part), part);
+      }
+    };
+    // Batches are sized by time: a batch of heavy polygons shrinks so that no statement holds the connection long.
+    let perBatch = Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS));
+    let next = 0;
+    let done = 0;
+    let lastProgress = 0;
+    const lane = async () => {
+      while (next < lines.length && !lost) {
+        const take = lines.slice(next, next + perBatch);
+        next += take.length;
+        const t0 = performance.now();
+        await classify(batchText(staged, take));
+        const ms = Math.max(1, performance.now() - t0);
+        const base = Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS));
+        perBatch = Math.max(1, Math.min(base * 4, Math.round(take.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 120) / ms)))));
+        done += take.length;
+        const progress = Math.floor((done / Math.max(1, lines.length)) * 80);
+        if (progress >= lastProgress + 10) {
+          lastProgress = progress;
+          await run((tx) => q.setProgress(tx, tenantId, id, progress));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(tuning.concurrency, lines.length)) }, lane));
+    if (lost) throw new LostClaim('this run no longer holds the analysis');
+    const total = sum.within + sum.outside + sum.errors;
+    phase('classify');
+    await step('overlaps');
 
-  const groups = overlapGroups(pairs);
-  // Sorted by row number, so that each chunk spans a short range of rows (setOverlapGroups sends a dense array over it).
-  const list = [...groups].map(([n, g]) => ({ n, g })).sort((x, y) => x.n - y.n);
-  const chunks: Array<typeof list> = [];
-  for (let i = 0; i < list.length; i += tuning.writeRows) chunks.push(list.slice(i, i + tuning.writeRows));
-  await eachLimited(chunks, tuning.concurrency, async (chunk) => run((tx) => q.setOverlapGroups(tx, tenantId, id, chunk)));
-  phase('groups');
+    const overlap = await findOverlapGroups(deps, tenantId, id, total, hooks.overlap ?? defaultOverlapBounds, hooks.onStatement);
+    hooks.onOverlap?.(overlap);
+    await run((tx) => q.setProgress(tx, tenantId, id, 90));
+    phase('overlaps');
+    await step('groups');
 
-  await run((tx) => q.completeAnalysis(tx, tenantId, id, { total, ...sum, overlapping: groups.size }));
-  await deps.storage.remove(stagedKey(tenantId, id)).catch(() => undefined);
-  phase('complete');
-  return 'completed';
+    const list = overlap.groups;
+    const chunks: Array<typeof list> = [];
+    for (let i = 0; i < list.length; i += tuning.writeRows) chunks.push(list.slice(i, i + tuning.writeRows));
+    for (const chunk of chunks) await run((tx) => q.setOverlapGroups(tx, tenantId, id, chunk));
+    phase('groups');
+
+    // Rows the overlap step turned into errors change the totals: count them from the table then.
+    const totals = overlap.tooDense > 0 ? await run((tx) => q.rowTotals(tx, tenantId, id)) : sum;
+    await run((tx) => q.completeAnalysisRun(tx, tenantId, id, runId, { total, ...totals, overlapping: list.length }));
+    await deps.storage.remove(stagedKey(tenantId, id)).catch(() => undefined);
+    phase('complete');
+    return 'completed';
+  } catch (err) {
+    if (err instanceof LostClaim) return 'skipped';
+    throw err;
+  } finally {
+    clearInterval(heartbeat);
+  }
 }
 
-/** After the last attempt failed (or the job was dead-lettered): no rows stay behind, the status says failed. */
-export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, reason: string): Promise<void> {
+/** After the last attempt failed (or the run crashed twice): no rows stay behind, the status says failed. */
+export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, reason: string, onlyStale = false): Promise<void> {
+  const scope = { kind: 'tenant', tenantId } as const;
+  if (onlyStale) {
+    await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500), true));
+    const a = await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id));
+    if (a?.status !== 'failed') return;
+  }
   await clearRows(deps, tenantId, id, tuningFor(deps.database.kind).writeRows);
-  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500)));
+  await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500)));
+}
+
+/** An attempt failed and will be retried by the queue: the analysis goes back to queued, keeping the first reason. */
+export async function releaseAnalysisRun(deps: Deps, tenantId: string, id: string, reason: string): Promise<void> {
+  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => q.releaseRun(tx, tenantId, id, reason.slice(0, 500)));
 }

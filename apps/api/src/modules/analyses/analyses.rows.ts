@@ -1,6 +1,7 @@
 // Reads one input row of a custom analysis (a spreadsheet line or a JSON location) into a staged row: the name, the
 // polygon as hex EWKB for PostGIS, the declared operational area and every input problem PostGIS need not see. No geometry is
 // computed here: rings are only closed and de-duplicated as DESIGN prescribes; validity, areas and relations are PostGIS's.
+import crypto from 'node:crypto';
 import type { AnalysisRowError } from '@farmland/contracts';
 
 /** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
@@ -18,7 +19,74 @@ export type StagedRow = {
   oa: string | null;
   rd: Record<string, unknown>;
   errs: AnalysisRowError[];
+  /** The first earlier row (of this staging pass) with the very same polygon and no input error; absent when none. */
+  d?: number;
 };
+
+/** Deepest nesting kept in row_data (a JSON location's own values); deeper values are replaced and reported. */
+export const MAX_VALUE_DEPTH = 16;
+
+// NUL, and UTF-16 surrogates that are not part of a pair: PostgreSQL's text and jsonb refuse both.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what must be found
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const REPLACEMENT = '\uFFFD';
+
+/**
+ * row_data as PostgreSQL can store it: unstorable characters (in keys or values) become U+FFFD, values nested deeper than
+ * MAX_VALUE_DEPTH become null; each problem is reported once per top-level field. Iterative, so no input depth can
+ * overflow the stack.
+ */
+export function storableRow(row: Record<string, unknown>): { row: Record<string, unknown>; errs: AnalysisRowError[] } {
+  const errs: AnalysisRowError[] = [];
+  const reported = new Set<string>();
+  const report = (field: string, code: 'invalid_characters' | 'value_too_deep') => {
+    const key = `${code}:${field}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    errs.push(
+      code === 'invalid_characters'
+        ? { field, code, message: `${field}: contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored; it was replaced by \uFFFD` }
+        : { field, code, message: `${field}: nested more than ${MAX_VALUE_DEPTH} levels deep; the deeper values were dropped` },
+    );
+  };
+  const clean = (text: string, field: string) => {
+    UNSTORABLE.lastIndex = 0;
+    if (!UNSTORABLE.test(text)) return text;
+    report(field, 'invalid_characters');
+    UNSTORABLE.lastIndex = 0;
+    return text.replace(UNSTORABLE, REPLACEMENT);
+  };
+  const out: Record<string, unknown> = {};
+  // Work list of (value, where to put it, depth, top-level field name).
+  type Slot = { value: unknown; put: (v: unknown) => void; depth: number; field: string };
+  const stack: Slot[] = [];
+  for (const key of Object.keys(row)) {
+    const field = clean(key, key.replace(UNSTORABLE, REPLACEMENT) || 'row');
+    stack.push({ value: row[key], put: (v) => (out[field] = v), depth: 1, field });
+  }
+  while (stack.length > 0) {
+    const { value, put, depth, field } = stack.pop()!;
+    if (typeof value === 'string') put(clean(value, field));
+    else if (typeof value === 'number') put(Number.isFinite(value) ? value : null);
+    else if (value === null || typeof value !== 'object') put(value ?? null);
+    else if (depth >= MAX_VALUE_DEPTH) {
+      report(field, 'value_too_deep');
+      put(null);
+    } else if (Array.isArray(value)) {
+      const arr: unknown[] = new Array<unknown>(value.length).fill(null);
+      put(arr);
+      value.forEach((v, i) => stack.push({ value: v, put: (x) => (arr[i] = x), depth: depth + 1, field }));
+    } else {
+      const obj: Record<string, unknown> = {};
+      put(obj);
+      for (const k of Object.keys(value)) {
+        const ck = clean(k, field);
+        stack.push({ value: (value as Record<string, unknown>)[k], put: (x) => (obj[ck] = x), depth: depth + 1, field });
+      }
+    }
+  }
+  return { row: out, errs };
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -149,6 +217,29 @@ function outOfRange(rings: Position[][]): AnalysisRowError | null {
 }
 
 /**
+ * An edge that spans 180° of longitude or more has no single meaning on the sphere (antipodal ends, or the way over a
+ * pole), and PostGIS's geography refuses it ("Antipodal edge detected"); planar, it crosses the whole map. Farms never
+ * have one; a plot across the antimeridian must be sent with longitudes beyond ±180 avoided, as two plots.
+ */
+function longEdge(rings: Position[][]): AnalysisRowError | null {
+  for (let ri = 0; ri < rings.length; ri++) {
+    const ring = rings[ri]!;
+    for (let i = 0; i < ring.length; i++) {
+      const p = ring[i]!;
+      const q = ring[(i + 1) % ring.length]!;
+      if (Math.abs(q[0] - p[0]) >= 180) {
+        return {
+          field: 'farm_coordinates',
+          code: 'edge_too_long',
+          message: `farm_coordinates: the edge from [${fmt(p[0])}, ${fmt(p[1])}] to [${fmt(q[0])}, ${fmt(q[1])}]${ri > 0 ? ` of hole ${ri}` : ''} spans 180° of longitude or more; a farm boundary cannot cross the antimeridian or a pole`,
+        };
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * The polygon as hex EWKB (SRID 4326), closing each ring: PostGIS reads it as `::geometry` ~6x faster than WKT, and
  * writing IEEE doubles is far cheaper here than printing decimals. The values are the same doubles WKT would round-trip
  * to (-0 is written as 0, as WKT would print it).
@@ -175,9 +266,9 @@ function toEwkbHex(rings: Position[][]): string {
 }
 
 /** Checks one row. areaIds: the tenant's operational-area ids (lower case). Never throws on bad input. */
-export function stageRow(n: number, row: Record<string, unknown>, areaIds: ReadonlySet<string>): StagedRow {
+export function stageRow(n: number, input: Record<string, unknown>, areaIds: ReadonlySet<string>): StagedRow {
+  const { row, errs } = storableRow(input);
   const f = fieldsOf(row);
-  const errs: AnalysisRowError[] = [];
 
   let name: string | null = null;
   if (isBlank(f.farm_name) || (typeof f.farm_name === 'object' && f.farm_name !== null)) {
@@ -218,7 +309,9 @@ export function stageRow(n: number, row: Record<string, unknown>, areaIds: Reado
           });
         }
         if (range) errs.push(range);
-        if (fewest >= 3 && !range) wkb = toEwkbHex(rings);
+        const edge = fewest >= 3 && !range ? longEdge(rings) : null;
+        if (edge) errs.push(edge);
+        if (fewest >= 3 && !range && !edge) wkb = toEwkbHex(rings);
       }
     } catch (err) {
       const why = err instanceof Unreadable ? err.message : 'unreadable value';
@@ -231,9 +324,25 @@ export function stageRow(n: number, row: Record<string, unknown>, areaIds: Reado
 /** Rows per staged line: the unit the pipeline groups into one statement. */
 export const STAGE_LINE_ROWS = 100;
 
+/**
+ * Exact duplicates of one staging pass: polygon bytes → the first row without an input error that has them. A row whose
+ * polygon repeats one already seen is staged with `d`, and stays out of the overlap probe (it overlaps its twin, and
+ * everything its twin overlaps). Keys are SHA-256 digests, so a 10,000-vertex polygon costs 32 bytes here.
+ */
+export type Duplicates = Map<string, number>;
+
 /** Stages rows[from, to) (row numbers from+1 …) as one JSON array text: a line of the staged NDJSON. */
-export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, areaIds: ReadonlySet<string>): string {
+export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, areaIds: ReadonlySet<string>, seen?: Duplicates): string {
   const out: StagedRow[] = [];
-  for (let i = from; i < to; i++) out.push(stageRow(i + 1, rows[i] ?? {}, areaIds));
+  for (let i = from; i < to; i++) {
+    const r = stageRow(i + 1, rows[i] ?? {}, areaIds);
+    if (seen && r.wkb && r.errs.length === 0) {
+      const key = crypto.createHash('sha256').update(r.wkb).digest('base64');
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, r.n);
+      else r.d = first;
+    }
+    out.push(r);
+  }
   return JSON.stringify(out);
 }

@@ -15,7 +15,7 @@ import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
 import { presentDetail, presentFarm, presentSummary } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
-import { STAGE_LINE_ROWS, stageLine } from './analyses.rows.js';
+import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 /** Failed rows shown inline in the analysis (the errors list has them all). */
 const ERROR_DETAILS_LIMIT = 1000;
@@ -38,8 +38,9 @@ const contentTypes = { csv: 'text/csv', xls: 'application/vnd.ms-excel', xlsx: '
 /** JSON locations are staged on the main thread in slices, yielding between them, so the event loop stays free. */
 async function stageLocations(locations: Array<Record<string, unknown>>, areaIds: ReadonlySet<string>): Promise<string[]> {
   const lines: string[] = [];
+  const seen: Duplicates = new Map();
   for (let i = 0; i < locations.length; i += STAGE_LINE_ROWS) {
-    lines.push(stageLine(locations, i, Math.min(locations.length, i + STAGE_LINE_ROWS), areaIds));
+    lines.push(stageLine(locations, i, Math.min(locations.length, i + STAGE_LINE_ROWS), areaIds, seen));
     if (lines.length % 4 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return lines;
