@@ -85,8 +85,19 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
     if (!job) return;
     const { analysisId, tenantId } = job.data;
     try {
-      const result = await runAnalysis(deps, tenantId, analysisId);
-      log.info({ analysisId, result }, 'custom analysis finished');
+      // Each phase's time and its longest statement (on PGlite: the longest any other request could wait behind it).
+      const phases: Record<string, { ms: number; longestStatementMs: number }> = {};
+      let longest = 0;
+      const result = await runAnalysis(deps, tenantId, analysisId, undefined, {
+        onStatement: (ms) => {
+          longest = Math.max(longest, ms);
+        },
+        onPhase: (phase, ms) => {
+          phases[phase] = { ms: Math.round(ms), longestStatementMs: Math.round(longest) };
+          longest = 0;
+        },
+      });
+      log.info({ analysisId, result, phases }, 'custom analysis finished');
     } catch (err) {
       log.error({ err, analysisId, attempt: job.retryCount }, 'custom analysis attempt failed');
       const reason = `The analysis failed: ${reasonOf(err)}`;

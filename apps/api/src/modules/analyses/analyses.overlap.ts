@@ -28,7 +28,7 @@ export type OverlapBounds = {
   firstRange: number;
 };
 
-export const defaultOverlapBounds: OverlapBounds = { limit: 64, denseLimit: 256, targetMs: 100, firstRange: 1000 };
+export const defaultOverlapBounds: OverlapBounds = { limit: 64, denseLimit: 256, targetMs: 80, firstRange: 1000 };
 
 /** Union-find over row numbers 1..n in typed arrays (8 bytes a row; no per-pair memory). */
 export class RowUnion {
@@ -81,6 +81,14 @@ export class RowUnion {
     }
     return out;
   }
+}
+
+/**
+ * On PGlite (one connection, statements served in arrival order) a short pause after each analysis statement lets a
+ * request's next statement in first: a request of three statements then waits behind one analysis statement, not three.
+ */
+export async function yieldConnection(deps: Deps): Promise<void> {
+  if (deps.database.kind === 'pglite') await new Promise((r) => setTimeout(r, 2));
 }
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
@@ -172,6 +180,7 @@ export async function findOverlapGroups(deps: Deps, tenantId: string, id: string
     const t0 = performance.now();
     const out = await withScope(deps.db, scope, fn);
     onStatement?.(performance.now() - t0);
+    await yieldConnection(deps);
     return out;
   };
   let tooDense = 0;

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { defaultOverlapBounds, findOverlapGroups, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
+import { defaultOverlapBounds, findOverlapGroups, yieldConnection, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS, type StagedRow } from './analyses.rows.js';
 
@@ -25,7 +25,7 @@ export type PipelineTuning = {
 
 export function tuningFor(kind: 'pglite' | 'postgres'): PipelineTuning {
   return kind === 'pglite'
-    ? { batchRows: 500, concurrency: 1, overlapRange: 2000, writeRows: 2000 }
+    ? { batchRows: 500, concurrency: 1, overlapRange: 2000, writeRows: 2000, batchMs: 80 }
     : { batchRows: 1000, concurrency: 2, overlapRange: 5000, writeRows: 10000 };
 }
 
@@ -131,6 +131,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     const t0 = performance.now();
     const out = await withScope(deps.db, scope, fn);
     hooks.onStatement?.(performance.now() - t0);
+    await yieldConnection(deps);
     return out;
   };
   let t = performance.now();
@@ -200,7 +201,8 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
       }
     };
     // Batches are sized by time: a batch of heavy polygons shrinks so that no statement holds the connection long.
-    let perBatch = Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS));
+    // The first statement starts small: it pays the engine's cold start (plans, PostGIS's spheroid set-up) on top.
+    let perBatch = 1;
     let next = 0;
     let done = 0;
     let lastProgress = 0;
@@ -212,7 +214,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
         await classify(batchText(staged, take));
         const ms = Math.max(1, performance.now() - t0);
         const base = Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS));
-        perBatch = Math.max(1, Math.min(base * 4, Math.round(take.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 120) / ms)))));
+        perBatch = Math.max(1, Math.min(base, Math.round(take.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 100) / ms)))));
         done += take.length;
         const progress = Math.floor((done / Math.max(1, lines.length)) * 80);
         if (progress >= lastProgress + 10) {
@@ -233,10 +235,18 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     phase('overlaps');
     await step('groups');
 
+    // Sorted by row number, so that each chunk spans a short range of rows (setOverlapGroups sends a dense array over it);
+    // chunks are sized by time like every other statement of the run.
     const list = overlap.groups;
-    const chunks: Array<typeof list> = [];
-    for (let i = 0; i < list.length; i += tuning.writeRows) chunks.push(list.slice(i, i + tuning.writeRows));
-    for (const chunk of chunks) await run((tx) => q.setOverlapGroups(tx, tenantId, id, chunk));
+    let chunk = Math.max(100, Math.round(tuning.writeRows / 2));
+    for (let i = 0; i < list.length; ) {
+      const part = list.slice(i, i + chunk);
+      const t0 = performance.now();
+      await run((tx) => q.setOverlapGroups(tx, tenantId, id, part));
+      const ms = Math.max(1, performance.now() - t0);
+      chunk = Math.max(100, Math.min(tuning.writeRows, Math.round(part.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 100) / ms)))));
+      i += part.length;
+    }
     phase('groups');
 
     // Rows the overlap step turned into errors change the totals: count them from the table then.

@@ -148,3 +148,36 @@ describe('overlap state (properties)', () => {
     );
   });
 });
+
+describe('overlap upkeep on a dense group (issue 16)', () => {
+  it('captures a farm on top of 1,000 identical farms, then moves one away, without testing every pair', async () => {
+    await env.sql(sql`DELETE FROM farms WHERE tenant_id = ${tenantId}`);
+    const geo = JSON.stringify({ type: 'Polygon', coordinates: [ringOf({ x: 2, y: 2, w: 3, h: 3 })] });
+    // 1,000 identical farms in one group, written directly (a consistent state: the group's id is its smallest member).
+    await env.sql(sql`
+      INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+      SELECT ${tenantId}, ${farmerId}, 'same ' || i, g, ST_Area(g::geography)
+        FROM generate_series(1, 1000) i, (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${geo}), 4326) AS g) s`);
+    await env.sql(sql`UPDATE farms SET is_overlapping = true, overlap_group_id = (SELECT min(id::text)::uuid FROM farms WHERE tenant_id = ${tenantId}) WHERE tenant_id = ${tenantId}`);
+
+    const id = await insert({ x: 3, y: 3, w: 1, h: 1 });
+    const t = await inTenant((tx) => refreshOverlaps(tx, tenantId, [id]));
+    expect(t.affected).toBe(1000); // one edge per farm it overlaps, no pair inside the group re-tested
+    // (state() would test all pairs itself: read the groups only.)
+    const groupsOnly = () => env.sql<{ id: string; is_overlapping: boolean; overlap_group_id: string | null }>(sql`SELECT id, is_overlapping, overlap_group_id FROM farms WHERE tenant_id = ${tenantId}`);
+    let s = { farms: await groupsOnly() };
+    expect(new Set(s.farms.map((f) => f.overlap_group_id)).size).toBe(1);
+    expect(s.farms.every((f) => f.is_overlapping)).toBe(true);
+    expect(s.farms.length).toBe(1001);
+
+    // Move one of the identical farms away: its old group is recomputed breadth-first.
+    const [moved] = await env.sql<{ id: string; g: string }>(sql`SELECT id, overlap_group_id AS g FROM farms WHERE tenant_id = ${tenantId} AND name = 'same 7'`);
+    const away = JSON.stringify({ type: 'Polygon', coordinates: [ringOf({ x: 10, y: 10, w: 1, h: 1 })] });
+    await env.sql(sql`UPDATE farms SET geom = ST_SetSRID(ST_GeomFromGeoJSON(${away}), 4326) WHERE id = ${moved!.id}`);
+    await inTenant((tx) => refreshOverlaps(tx, tenantId, [moved!.id], [moved!.g]));
+    s = { farms: await groupsOnly() };
+    const after = new Map(s.farms.map((f) => [f.id, f]));
+    expect(after.get(moved!.id)).toMatchObject({ is_overlapping: false, overlap_group_id: null });
+    expect(new Set(s.farms.filter((f) => f.id !== moved!.id).map((f) => f.overlap_group_id)).size).toBe(1);
+  }, 120_000);
+});

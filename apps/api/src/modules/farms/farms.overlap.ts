@@ -44,44 +44,105 @@ export async function recomputeTenantOverlaps(tx: Executor, tenantId: string): P
   return { overlapping: ids.length, groups: new Set(gids).size };
 }
 
+/** Writes each farm's group (null: overlapping nothing), only where it changed. */
+async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ id: string; gid: string | null }>): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    UPDATE farms f SET is_overlapping = (g.gid IS NOT NULL), overlap_group_id = g.gid
+      FROM jsonb_to_recordset(${jsonb(rows)}) AS g(id uuid, gid uuid)
+     WHERE f.tenant_id = ${tenantId} AND f.id = g.id
+       AND (f.is_overlapping IS DISTINCT FROM (g.gid IS NOT NULL) OR f.overlap_group_id IS DISTINCT FROM g.gid)`);
+}
+
+/**
+ * Connected components of the overlap graph over the given farms, by breadth-first search: each step asks which of the
+ * farms not yet reached overlap one of the frontier, and a farm is tested only until one witness is found. A group of
+ * 1,000 identical farms costs 1,000 tests (one step), where all pairs would cost 500,000.
+ */
+async function componentsByBfs(tx: Executor, tenantId: string, ids: string[]): Promise<Map<string, string>> {
+  const live = await queryRows<{ id: string }>(tx, sql`
+    SELECT id FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(ids)}) AND flag IS DISTINCT FROM 'vanished'`);
+  const remaining = new Set(live.map((r) => r.id));
+  const out = new Map<string, string>();
+  while (remaining.size > 0) {
+    const seed = [...remaining].sort()[0]!;
+    remaining.delete(seed);
+    const members = [seed];
+    let frontier = [seed];
+    while (frontier.length > 0 && remaining.size > 0) {
+      const found = await queryRows<{ id: string }>(tx, sql`
+        SELECT b.id FROM farms b
+         WHERE b.tenant_id = ${tenantId} AND b.id = ANY(${uuidArray([...remaining])})
+           AND EXISTS (SELECT 1 FROM farms f WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(frontier)}) AND f.geom && b.geom
+                        AND ST_Relate(f.geom, b.geom, '2********'))`);
+      frontier = found.map((r) => r.id);
+      for (const id of frontier) remaining.delete(id);
+      members.push(...frontier);
+    }
+    if (members.length < 2) continue;
+    const gid = members.reduce((m, id) => (id < m ? id : m));
+    for (const id of members) out.set(id, gid);
+  }
+  return out;
+}
+
 /**
  * Keeps overlap state correct after writes to some farms, touching only the components that can have changed: the
  * written farms, their former groups (formerGroupIds: groups of farms that were deleted or changed), the farms they now
  * overlap, and those farms' groups. No edge can leave that set, so its components are exact. Caller's transaction.
+ *
+ * New farms only (no former groups, the written farms had none): nothing was removed, so every existing group stays
+ * connected and only merges: the groups the new farms overlap join them, without testing any pair inside a group. A
+ * farm captured on top of 1,000 identical farms costs 1,000 tests, not a million.
  */
 export async function refreshOverlaps(tx: Executor, tenantId: string, changedIds: string[], formerGroupIds: Array<string | null> = []): Promise<{ affected: number }> {
   const groups = formerGroupIds.filter((g): g is string => !!g);
+  const edges = await queryRows<{ a: string; b: string; a_group: string | null; b_group: string | null }>(tx, sql`
+    SELECT s.id AS a, b.id AS b, s.overlap_group_id AS a_group, b.overlap_group_id AS b_group
+      FROM farms s
+      JOIN farms b ON b.tenant_id = ${tenantId} AND b.geom && s.geom AND b.id <> s.id
+     WHERE s.tenant_id = ${tenantId} AND s.id = ANY(${uuidArray(changedIds)})
+       AND s.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
+       AND ST_Relate(s.geom, b.geom, '2********')`);
+  const [seedGroups] = await queryRows<{ n: number }>(tx, sql`
+    SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)}) AND overlap_group_id IS NOT NULL`);
+
+  if (groups.length === 0 && (seedGroups?.n ?? 0) === 0) {
+    // Merge only. Units: the written farms, the farms they overlap, and those farms' existing groups (a group's id is
+    // its smallest member's id, so the merged group's id is the smallest of the units' ids).
+    const unitOf = (id: string, group: string | null) => group ?? id;
+    const uf = componentsOf(edges.map((e) => [unitOf(e.a, e.a_group), unitOf(e.b, e.b_group)] as const));
+    const byRoot = new Map<string, { farms: string[]; groups: string[] }>();
+    for (const e of edges) {
+      for (const [id, group] of [[e.a, e.a_group], [e.b, e.b_group]] as const) {
+        const root = uf.get(unitOf(id, group))!;
+        const entry = byRoot.get(root) ?? { farms: [], groups: [] };
+        if (group) entry.groups.push(group);
+        else entry.farms.push(id);
+        byRoot.set(root, entry);
+      }
+    }
+    for (const [root, { farms, groups: joined }] of byRoot) {
+      const gid = [...farms, ...joined].reduce((m, id) => (id < m ? id : m), root);
+      await tx.execute(sql`
+        UPDATE farms SET is_overlapping = true, overlap_group_id = ${gid}
+         WHERE tenant_id = ${tenantId} AND (id = ANY(${uuidArray([...new Set(farms)])}) OR overlap_group_id = ANY(${uuidArray([...new Set(joined)])}))
+           AND overlap_group_id IS DISTINCT FROM ${gid}`);
+    }
+    return { affected: edges.length };
+  }
+
+  // Edges may have gone (an edit, a deletion, a retain): recompute the components of everything that may have split.
   const affectedRows = await queryRows<{ id: string }>(tx, sql`
-    WITH seeds AS (
-      SELECT id, geom, overlap_group_id, flag FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)})
-    ), nbr AS (
-      SELECT b.id, b.overlap_group_id
-        FROM seeds s
-        JOIN farms b ON b.tenant_id = ${tenantId} AND b.geom && s.geom AND b.id <> s.id
-       WHERE s.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-         AND ST_Relate(s.geom, b.geom, '2********')
-    ), g AS (
-      SELECT overlap_group_id AS gid FROM seeds WHERE overlap_group_id IS NOT NULL
-      UNION SELECT overlap_group_id FROM nbr WHERE overlap_group_id IS NOT NULL
-      UNION SELECT x FROM unnest(${uuidArray(groups)}) AS x
+    WITH g AS (
+      SELECT overlap_group_id AS gid FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)}) AND overlap_group_id IS NOT NULL
+      UNION SELECT x FROM unnest(${uuidArray([...groups, ...edges.map((e) => e.b_group).filter((x): x is string => !!x)])}) AS x
     )
-    SELECT id FROM seeds
-    UNION SELECT id FROM nbr
+    SELECT x AS id FROM unnest(${uuidArray([...changedIds, ...edges.map((e) => e.b)])}) AS x
     UNION SELECT f.id FROM farms f WHERE f.tenant_id = ${tenantId} AND f.overlap_group_id IN (SELECT gid FROM g)`);
-  const affected = affectedRows.map((r) => r.id);
+  const affected = [...new Set(affectedRows.map((r) => r.id))];
   if (affected.length === 0) return { affected: 0 };
-  const pairRows = await queryRows<{ a: string; b: string }>(tx, sql`
-    SELECT a.id AS a, b.id AS b
-      FROM farms a
-      JOIN farms b ON b.tenant_id = a.tenant_id AND a.geom && b.geom AND a.id <> b.id
-     WHERE a.tenant_id = ${tenantId} AND a.id = ANY(${uuidArray(affected)})
-       AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-       AND ST_Relate(a.geom, b.geom, '2********')`);
-  const comp = componentsOf(pairRows.map((r) => [r.a, r.b] as const));
-  await tx.execute(sql`
-    UPDATE farms f SET is_overlapping = (g.gid IS NOT NULL), overlap_group_id = g.gid
-      FROM jsonb_to_recordset(${jsonb(affected.map((id) => ({ id, gid: comp.get(id) ?? null })))}) AS g(id uuid, gid uuid)
-     WHERE f.tenant_id = ${tenantId} AND f.id = g.id
-       AND (f.is_overlapping IS DISTINCT FROM (g.gid IS NOT NULL) OR f.overlap_group_id IS DISTINCT FROM g.gid)`);
+  const comp = await componentsByBfs(tx, tenantId, affected);
+  await writeGroups(tx, tenantId, affected.map((id) => ({ id, gid: comp.get(id) ?? null })));
   return { affected: affected.length };
 }
