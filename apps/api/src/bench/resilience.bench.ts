@@ -6,6 +6,7 @@
 //  * kill: kill -9 of the server mid-analysis, a restart, and the time until the analysis has settled.
 // Meanwhile it asks /api/health and another tenant's farm list every 50 ms, and prints the longest waits, the server's
 // peak RSS (VmHWM) and each analysis's time and counts.
+/* eslint-disable @typescript-eslint/no-explicit-any -- the benchmark reads the API's JSON untyped, as any client would */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
