@@ -231,10 +231,12 @@ async function main(): Promise<void> {
       );
     }
     if (ONLY === 'all' || ONLY === 'kill') {
-      // Distinct triangles (each moved a little), so the analysis has real work to be interrupted in.
-      const csv = cliqueCsv(3_145_728).toString().replace(/"\[\[3\.77,7\.64\]/g, () => `"[[${(3.7 + Math.random() * 0.05).toFixed(4)},7.64]`);
-      const m = multipart({ name: ['kill'], operational_areas: areas, require_farm_recognition: ['false'] }, 'kill.csv', Buffer.from(csv));
+      // 60,000 distinct triangles that all overlap (each moved a little): the crowded path, with real work to interrupt.
+      const lines = ['farm_name,farm_coordinates'];
+      for (let i = 1; i <= 60_000; i++) lines.push(`K${i},"[[${(3.7 + (i % 500) * 0.0001).toFixed(4)},7.64],[3.78,7.64],[3.77,7.65]]"`);
+      const m = multipart({ name: ['kill'], operational_areas: areas, require_farm_recognition: ['false'] }, 'kill.csv', Buffer.from(lines.join('\n')));
       const res = await api('POST', '/api/custom-analysis/', tokenA, m.body, m.headers);
+      if (res.status !== 201) throw new Error(`kill upload: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
       const id = res.body.data.id as string;
       for (let i = 0; i < 400; i++) {
         const d = (await api('GET', `/api/custom-analysis/${id}/`, tokenA)).body.data;

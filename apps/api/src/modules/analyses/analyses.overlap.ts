@@ -4,9 +4,9 @@
 //
 // 1. Exact twins (same polygon bytes, found while staging) never enter the probe index: a twin overlaps its first copy
 //    and shares its group.
-// 2. Stage 1: each representative looks at no more than `limit` later rows by bounding box and tests them. Rows with
-//    more candidates ("crowded") keep only their first overlap among the candidates seen. Every pair with a non-crowded
-//    first row is tested here, exactly.
+// 2. Stage 1: each representative looks at no more than `limit` other rows by bounding box (either direction) and tests
+//    the later ones. Rows with more candidates ("crowded") keep up to 4 overlaps among those seen. Every pair whose
+//    first row is not crowded is tested here, exactly.
 // 3. Stage 2, only when some rows were crowded: the pairs whose first row was crowded and were not tested. Crowded rows
 //    are marked with their provisional group (and get their own small index); a pair already inside one group needs no
 //    test. When all crowded rows are in one group, nothing is left to test. Otherwise each row looks at no more than
@@ -28,7 +28,7 @@ export type OverlapBounds = {
   firstRange: number;
 };
 
-export const defaultOverlapBounds: OverlapBounds = { limit: 64, denseLimit: 256, targetMs: 80, firstRange: 1000 };
+export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 1000 };
 
 /** Union-find over row numbers 1..n in typed arrays (8 bytes a row; no per-pair memory). */
 export class RowUnion {
@@ -134,15 +134,15 @@ async function onePass(run: Run, tenantId: string, id: string, total: number, b:
   if (crowded.length === 0) return { uf, unsettled: [], crowded };
 
   const crowdedSet = new Set(crowded);
-  const denseGroups = new Set(crowded.map((x) => uf.find(x)));
   const unsettled = new Set<number>();
-  const settle = async (rows: number[], direction: 'before' | 'after') => {
+  /** Tests the candidates of `rows` among the crowded rows that lie in another group (and pass `keep`). */
+  const settle = async (rows: number[], limit: number, keep: (a: number, b: number) => boolean) => {
     await eachSlice(rows, b, async (slice) => {
-      const cands = await run((tx) => q.denseCandidates(tx, tenantId, id, slice, direction, b.denseLimit));
+      const cands = await run((tx) => q.denseCandidates(tx, tenantId, id, slice, limit));
       const pairs: Array<[number, number]> = [];
       for (const c of cands) {
-        if (c.n > b.denseLimit) unsettled.add(c.a);
-        else if (uf.find(c.a) !== uf.find(c.b)) pairs.push([c.a, c.b]);
+        if (c.n > limit) unsettled.add(c.a);
+        else if (keep(c.a, c.b) && uf.find(c.a) !== uf.find(c.b)) pairs.push([c.a, c.b]);
       }
       if (pairs.length > 0) for (const p of await run((tx) => q.overlapPairsOf(tx, tenantId, id, pairs))) uf.union(p.a, p.b);
     });
@@ -150,18 +150,20 @@ async function onePass(run: Run, tenantId: string, id: string, total: number, b:
 
   await eachSlice(crowded, b, async (slice) => run((tx) => q.setDenseGroups(tx, tenantId, id, slice.map((n) => ({ n, g: uf.find(n) })))));
   try {
-    // Stage 2a: a later, non-crowded row and an earlier crowded one. Only needed for rows outside the crowded rows'
-    // single group (when there is one); every representative that is not crowded otherwise.
+    // Stage 2a: a crowded row and a non-crowded one after it (stage 1 tested the pairs whose first row was not crowded).
+    // A non-crowded row has at most `limit` candidates in all, so this probe can never be cut short. Only needed for
+    // rows outside the crowded rows' group when they are all in one.
+    const denseGroups = new Set(crowded.map((x) => uf.find(x)));
     const only = denseGroups.size === 1 ? [...denseGroups][0]! : null;
     const later: number[] = [];
     await eachRange(total, b, async (from, to) => {
       const reps = await run((tx) => q.representativesInRange(tx, tenantId, id, from, to));
       for (const n of reps) if (!crowdedSet.has(n) && (only === null || uf.find(n) !== only)) later.push(n);
     });
-    await settle(later, 'before');
-    // Stage 2b: two crowded rows in different groups.
-    const groupsNow = new Set(crowded.map((x) => uf.find(x)));
-    if (groupsNow.size > 1) await settle(crowded, 'after');
+    await settle(later, b.limit, (y, x) => x < y);
+    // Stage 2b: two crowded rows in different groups; a crowded row with more crowded candidates than denseLimit
+    // cannot be settled.
+    if (new Set(crowded.map((x) => uf.find(x))).size > 1) await settle(crowded, b.denseLimit, () => true);
   } finally {
     await run((tx) => q.clearDenseGroups(tx, tenantId, id));
   }

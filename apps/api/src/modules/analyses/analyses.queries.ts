@@ -309,34 +309,38 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
 
 // ---------- overlap step (see analyses.overlap.ts for the algorithm) ----------
 
-/** The candidate scan shared by the probes: rows of the same upload whose boxes meet a's, later than a. */
-const laterCandidates = (limit: number) => sql`
+/**
+ * The candidate scan shared by the probes: rows of the same upload whose boxes meet a's, in either direction, at most
+ * `limit + 1` of them. No filter on row numbers inside the LIMIT: the index hands candidates over in no useful order,
+ * so "only later rows" would make a crowded row walk every earlier one before it found `limit` later ones.
+ */
+const candidates = (limit: number) => sql`
   SELECT b.row_number, b.geom FROM custom_analysis_rows b
-   WHERE b.geom && a.geom AND b.geom IS NOT NULL AND b.dup_of IS NULL AND (b.analysis_id = a.analysis_id) IS TRUE AND b.row_number - a.row_number > 0
+   WHERE b.geom && a.geom AND b.geom IS NOT NULL AND b.dup_of IS NULL AND (b.analysis_id = a.analysis_id) IS TRUE AND b.row_number <> a.row_number
    LIMIT ${limit + 1}`;
 
 export type ProbeRow = { a: number; n: number; hits: number[] | null };
 
 /**
- * Stage 1 of the overlap step, for the representatives (no exact twin earlier) with row numbers in [from, to): the later
- * rows whose interiors share area with it (ST_Relate '2********'; touching is not overlap), looking at no more than
- * `limit` candidates by bounding box. n is the number of candidates seen (limit + 1 means "more": a crowded row); a crowded
- * row reports only its first overlapping candidate among those seen, so its work stays bounded whatever the upload holds.
- * The b side must be found by the GiST probe on `&&` alone: written plainly, `b.analysis_id = …` and `b.row_number > …`
- * let the planner AND the probe with a scan of every row of the analysis (DESIGN's BitmapAnd trap, O(n²)).
+ * Stage 1 of the overlap step, for the representatives (no exact twin earlier) with row numbers in [from, to): looks at
+ * no more than `limit` other rows by bounding box. When it saw them all (n ≤ limit), hits are the later ones whose
+ * interiors share area with it (ST_Relate '2********'; touching is not overlap): every pair is tested once, from its
+ * first row. A crowded row (n = limit + 1) reports up to 4 overlapping rows among those it saw, in either direction;
+ * its other pairs are left to stage 2. The b side must be found by the GiST probe on `&&` alone: written plainly,
+ * `b.analysis_id = …` lets the planner AND the probe with a scan of every row of the analysis (DESIGN's BitmapAnd trap).
  */
 export async function overlapProbe(tx: Executor, tenantId: string, id: string, from: number, to: number, limit: number): Promise<ProbeRow[]> {
   return queryRows<ProbeRow>(tx, sql`
     SELECT a.row_number AS a, c.n, coalesce(c.hits, f.hits) AS hits
       FROM custom_analysis_rows a
       CROSS JOIN LATERAL (
-        SELECT count(*)::int AS n, array_agg(k.b) FILTER (WHERE k.hit) AS hits
-          FROM (SELECT x.row_number AS b, CASE WHEN x.total <= ${limit} THEN ST_Relate(a.geom, x.geom, '2********') END AS hit
-                  FROM (SELECT y.row_number, y.geom, count(*) OVER () AS total FROM (${laterCandidates(limit)}) y) x) k) c
+        SELECT count(*)::int AS n,
+               array_agg(x.b) FILTER (WHERE CASE WHEN x.total <= ${limit} AND x.b > a.row_number THEN ST_Relate(a.geom, x.geom, '2********') ELSE false END) AS hits
+          FROM (SELECT y.row_number AS b, y.geom, count(*) OVER () AS total FROM (${candidates(limit)}) y) x) c
       LEFT JOIN LATERAL (
         SELECT array_agg(z.row_number) AS hits FROM (
-          SELECT y.row_number FROM (${laterCandidates(limit)}) y
-           WHERE c.n > ${limit} AND ST_Relate(a.geom, y.geom, '2********') LIMIT 1) z) f ON c.n > ${limit}
+          SELECT y.row_number FROM (${candidates(limit)}) y
+           WHERE c.n > ${limit} AND ST_Relate(a.geom, y.geom, '2********') LIMIT 4) z) f ON c.n > ${limit}
      WHERE a.tenant_id = ${tenantId} AND a.analysis_id = ${id} AND a.row_number >= ${from} AND a.row_number < ${to}
        AND a.geom IS NOT NULL AND a.dup_of IS NULL AND c.n > 0`);
 }
@@ -358,19 +362,18 @@ export type DenseCandidate = { a: number; b: number; g: number; n: number };
 
 /**
  * Stage 2: for each given row a, up to limit + 1 crowded rows (dense_group set) of the same upload whose boxes meet a's,
- * earlier (before) or later than a, with their provisional group; n counts them. No geometry test here: the caller
- * drops the candidates already in a's group and tests the rest with overlapPairsOf.
+ * in either direction, with their provisional group; n counts them. No geometry test here: the caller drops the
+ * candidates already in a's group and tests the rest with overlapPairsOf.
  */
-export async function denseCandidates(tx: Executor, tenantId: string, id: string, rows: number[], direction: 'before' | 'after', limit: number): Promise<DenseCandidate[]> {
+export async function denseCandidates(tx: Executor, tenantId: string, id: string, rows: number[], limit: number): Promise<DenseCandidate[]> {
   if (rows.length === 0) return [];
-  const order = direction === 'before' ? sql`a.row_number - b.row_number > 0` : sql`b.row_number - a.row_number > 0`;
   return queryRows<DenseCandidate>(tx, sql`
     SELECT a.row_number AS a, c.b, c.g, c.n
       FROM custom_analysis_rows a
       CROSS JOIN LATERAL (
         SELECT y.b, y.g, count(*) OVER ()::int AS n FROM (
           SELECT b.row_number AS b, b.dense_group AS g FROM custom_analysis_rows b
-           WHERE b.dense_group IS NOT NULL AND b.geom && a.geom AND (b.analysis_id = a.analysis_id) IS TRUE AND ${order}
+           WHERE b.dense_group IS NOT NULL AND b.geom && a.geom AND (b.analysis_id = a.analysis_id) IS TRUE AND b.row_number <> a.row_number
            LIMIT ${limit + 1}) y) c
      WHERE a.tenant_id = ${tenantId} AND a.analysis_id = ${id} AND a.row_number = ANY(${`{${rows.join(',')}}`}::int[]) AND a.geom IS NOT NULL`);
 }
