@@ -86,15 +86,21 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
     const { analysisId, tenantId } = job.data;
     try {
       // Each phase's time and its longest statement (on PGlite: the longest any other request could wait behind it).
-      const phases: Record<string, { ms: number; longestStatementMs: number }> = {};
+      const phases: Record<string, { ms: number; statements: number; over100ms: number; longestStatementMs: number }> = {};
       let longest = 0;
+      let count = 0;
+      let slow = 0;
       const result = await runAnalysis(deps, tenantId, analysisId, undefined, {
         onStatement: (ms) => {
           longest = Math.max(longest, ms);
+          count++;
+          if (ms > 100) slow++;
         },
         onPhase: (phase, ms) => {
-          phases[phase] = { ms: Math.round(ms), longestStatementMs: Math.round(longest) };
+          phases[phase] = { ms: Math.round(ms), statements: count, over100ms: slow, longestStatementMs: Math.round(longest) };
           longest = 0;
+          count = 0;
+          slow = 0;
         },
       });
       log.info({ analysisId, result, phases }, 'custom analysis finished');

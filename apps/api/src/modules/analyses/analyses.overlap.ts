@@ -28,7 +28,7 @@ export type OverlapBounds = {
   firstRange: number;
 };
 
-export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 1000 };
+export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 100 };
 
 /** Union-find over row numbers 1..n in typed arrays (8 bytes a row; no per-pair memory). */
 export class RowUnion {
@@ -148,24 +148,27 @@ async function onePass(run: Run, tenantId: string, id: string, total: number, b:
     });
   };
 
+  // Stage 2a concerns the non-crowded rows outside the crowded rows' group when they are all in one (every row, else);
+  // when there is none and one group holds every crowded row, nothing is left to test and nothing is written.
+  const groupOf = () => new Set(crowded.map((x) => uf.find(x)));
+  const only = groupOf().size === 1 ? [...groupOf()][0]! : null;
+  const later: number[] = [];
+  await eachRange(total, b, async (from, to) => {
+    const reps = await run((tx) => q.representativesInRange(tx, tenantId, id, from, to));
+    for (const n of reps) if (!crowdedSet.has(n) && (only === null || uf.find(n) !== only)) later.push(n);
+  });
+  if (only !== null && later.length === 0) return { uf, unsettled: [], crowded };
+
   await eachSlice(crowded, b, async (slice) => run((tx) => q.setDenseGroups(tx, tenantId, id, slice.map((n) => ({ n, g: uf.find(n) })))));
   try {
     // Stage 2a: a crowded row and a non-crowded one after it (stage 1 tested the pairs whose first row was not crowded).
-    // A non-crowded row has at most `limit` candidates in all, so this probe can never be cut short. Only needed for
-    // rows outside the crowded rows' group when they are all in one.
-    const denseGroups = new Set(crowded.map((x) => uf.find(x)));
-    const only = denseGroups.size === 1 ? [...denseGroups][0]! : null;
-    const later: number[] = [];
-    await eachRange(total, b, async (from, to) => {
-      const reps = await run((tx) => q.representativesInRange(tx, tenantId, id, from, to));
-      for (const n of reps) if (!crowdedSet.has(n) && (only === null || uf.find(n) !== only)) later.push(n);
-    });
+    // A non-crowded row has at most `limit` candidates in all, so this probe can never be cut short.
     await settle(later, b.limit, (y, x) => x < y);
     // Stage 2b: two crowded rows in different groups; a crowded row with more crowded candidates than denseLimit
     // cannot be settled.
-    if (new Set(crowded.map((x) => uf.find(x))).size > 1) await settle(crowded, b.denseLimit, () => true);
+    if (groupOf().size > 1) await settle(crowded, b.denseLimit, () => true);
   } finally {
-    await run((tx) => q.clearDenseGroups(tx, tenantId, id));
+    await eachSlice(crowded, b, async (slice) => run((tx) => q.clearDenseGroups(tx, tenantId, id, slice)));
   }
   return { uf, unsettled: [...unsettled].sort((x, y) => x - y), crowded };
 }

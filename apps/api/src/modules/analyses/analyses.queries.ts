@@ -354,8 +354,11 @@ export async function setDenseGroups(tx: Executor, tenantId: string, id: string,
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = x.n`);
 }
 
-export async function clearDenseGroups(tx: Executor, tenantId: string, id: string): Promise<void> {
-  await tx.execute(sql`UPDATE custom_analysis_rows SET dense_group = NULL WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND dense_group IS NOT NULL`);
+export async function clearDenseGroups(tx: Executor, tenantId: string, id: string, rows: number[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    UPDATE custom_analysis_rows SET dense_group = NULL
+     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number = ANY(${`{${rows.join(',')}}`}::int[]) AND dense_group IS NOT NULL`);
 }
 
 export type DenseCandidate = { a: number; b: number; g: number; n: number };
