@@ -141,7 +141,7 @@ function multipart(fields: Record<string, string[]>, filename: string, content: 
 /** ~75,000 rows of one triangle, padded to exactly `bytes`. */
 function cliqueCsv(bytes: number): Buffer {
   const header = 'farm_name,farm_coordinates\n';
-  const line = (i: number) => `T${i},"[[3.77,7.64],[3.78,7.64],[3.77,7.65]]"\n`;
+  const line = (i: number) => `T${i},"[[3.7,7.6],[3.8,7.6],[3.7,7.7]]"\n`;
   const lines: string[] = [header];
   let size = header.length;
   for (let i = 1; size + line(i).length <= bytes; i++) {
