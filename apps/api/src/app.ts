@@ -21,6 +21,7 @@ import { baseRoutes } from './modules/base/base.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { consoleConfigRoutes } from './modules/console-config/console-config.routes.js';
 import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(consoleConfigRoutes);
       await api.register(authRoutes);
       await api.register(accountsRoutes);
       await api.register(activityRoutes);

@@ -1,0 +1,105 @@
+// Maps in a real browser (Chromium with WebGL on SwiftShader), as a demo tenant admin: the Farmlands screen in its
+// three views, the farm and Overlapping Farmlands drawers, Retain from a marker popup (the overlap count drops), and the
+// operational-area editor drawing a polygon by clicking 4 points.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ACCOUNTS, signIn } from './support/app';
+import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
+import { clickMarker, mapFeatureCount, waitForMap } from './support/map';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+let s: Session;
+let page: Page;
+
+const rows = () => page.locator('.ant-table-tbody tr.ant-table-row');
+const overlapCount = async () => Number((await page.getByTestId('overlap-count').innerText()).split(' ')[0]!.replace(/,/g, ''));
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  s = await openPage(browser, baseUrl);
+  page = s.page;
+  // Tenant B's admin (Green Harvest, 160 demo farms): tenant A's two-factor enrolment belongs to sign-in.e2e.ts, and an
+  // admin link is for provider staff only.
+  await signIn(page, ACCOUNTS.adminB);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('Farmlands (/admin/mapping)', () => {
+  it('lists the farms in Table View with the spec columns and statuses', async () => {
+    await page.getByTestId('sidebar').getByRole('link', { name: /Farmlands/ }).click();
+    await page.waitForURL(/\/admin\/mapping/);
+    await page.getByRole('heading', { name: 'All Mapped Farmlands' }).waitFor();
+    await expect.poll(() => rows().count()).toBe(10);
+    const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    expect(headers).toEqual(['Name', 'Farmer', 'Area (sqm)', 'Operational area', 'Updated at', 'Status']);
+    for (const status of await rows().locator('td:nth-child(6)').allInnerTexts()) expect(['Mapped', 'Overlap']).toContain(status.trim());
+    expect(await overlapCount()).toBeGreaterThan(0);
+    await screenshot(page, '60-farmlands-table');
+  });
+
+  it('opens the farm drawer from View Details (coordinates, size, operational area, mapping record)', async () => {
+    const mapped = rows().filter({ hasText: 'Mapped' }).first();
+    await mapped.getByRole('button', { name: 'View Details' }).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByTestId('farm-details').waitFor();
+    await expect.poll(() => drawer.innerText()).toMatch(/Time taken to map/);
+    expect(await drawer.innerText()).toMatch(/ha/);
+    await waitForMap(page, 'farm-drawer-map');
+    await screenshot(page, '61-farm-drawer');
+    await drawer.getByRole('button', { name: 'Back' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
+  it('shows every farm on the map in Combined View (map 40% beside the list) and writes ?lat&lng', async () => {
+    await page.getByRole('tab', { name: 'Combined View' }).click();
+    await waitForMap(page);
+    expect(await mapFeatureCount(page)).toBeGreaterThan(100);
+    expect(await page.getByTestId('farm-map').getAttribute('data-offline')).toBe('true');
+    const widths = await page.evaluate(() => {
+      const map = document.querySelector('[data-testid="farm-map"]')!.parentElement!.parentElement!.parentElement!;
+      return { map: map.getBoundingClientRect().width, row: map.parentElement!.getBoundingClientRect().width };
+    });
+    expect(widths.map / widths.row).toBeGreaterThan(0.35);
+    expect(widths.map / widths.row).toBeLessThan(0.45);
+    await expect.poll(() => new URL(page.url()).searchParams.get('lat')).not.toBeNull();
+    await screenshot(page, '62-farmlands-combined');
+  });
+
+  it('Map View: a marker popup offers Retain on an overlapping farm; Retain lowers the overlap count', async () => {
+    await page.getByRole('tab', { name: 'Map View' }).click();
+    await waitForMap(page);
+    await screenshot(page, '63-farmlands-map');
+    const before = await overlapCount();
+    await clickMarker(page, 'farm-map', 'overlap');
+    const popup = page.getByTestId('farm-popup');
+    await popup.waitFor();
+    await screenshot(page, '64-farm-popup-retain');
+    await popup.getByRole('button', { name: 'Retain' }).click();
+    await page.getByText('Farm coordinates retained successfully').waitFor();
+    await expect.poll(overlapCount).toBeLessThan(before);
+  });
+
+  it('opens the Overlapping Farmlands drawer with the group map, and Retain there resolves the group', async () => {
+    await waitForMap(page);
+    await clickMarker(page, 'farm-map', 'overlap');
+    await page.getByTestId('farm-popup').getByRole('button', { name: 'View Details' }).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByText('Overlapping Farmlands').waitFor();
+    await waitForMap(page, 'overlap-map');
+    expect(await mapFeatureCount(page, 'overlap-map')).toBeGreaterThanOrEqual(2);
+    await screenshot(page, '65-overlapping-drawer');
+    const before = await overlapCount();
+    await clickMarker(page, 'overlap-map', 'overlap');
+    await drawer.getByTestId('farm-popup').getByRole('button', { name: 'Retain' }).click();
+    await page.getByText('Farm coordinates retained successfully').first().waitFor();
+    await expect.poll(overlapCount).toBeLessThan(before);
+    await screenshot(page, '66-after-retain');
+  });
+
+  it('has no uncaught page errors', () => {
+    expect(s.errors).toEqual([]);
+  });
+});
