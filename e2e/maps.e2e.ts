@@ -103,3 +103,84 @@ describe('Farmlands (/admin/mapping)', () => {
     expect(s.errors).toEqual([]);
   });
 });
+
+describe('Operational Areas (/admin/operational-areas)', () => {
+  const areaName = `E2E Area ${Date.now() % 100000}`;
+
+  it('shows the areas on a map beside the list', async () => {
+    await page.goto('/admin/operational-areas');
+    await page.getByRole('heading', { name: 'Operational Areas' }).waitFor();
+    await expect.poll(() => page.getByTestId('area-row').count()).toBeGreaterThan(0);
+    await waitForMap(page);
+    expect(await mapFeatureCount(page)).toBeGreaterThan(0);
+    await screenshot(page, '70-operational-areas');
+  });
+
+  it('step 1 checks the form with the spec messages', async () => {
+    await page.getByRole('button', { name: 'Create Area' }).click();
+    const modal = page.getByRole('dialog').filter({ hasText: 'Creating operational area' });
+    await modal.waitFor();
+    await modal.getByRole('button', { name: 'Proceed to Map' }).click();
+    await modal.getByText('Name is required').waitFor();
+    await modal.getByText('Please select a region').waitFor();
+    await modal.getByText('Please select a city').waitFor();
+    await modal.getByLabel('Area Name').fill('X');
+    await modal.getByText('Name should have at least 2 letters').waitFor();
+    await screenshot(page, '71-area-form-errors');
+  });
+
+  it('draws a new area by clicking 4 points, confirms, and it appears in the list and on the map', async () => {
+    const modal = page.getByRole('dialog').filter({ hasText: 'Creating operational area' });
+    await modal.getByLabel('Area Name').fill(areaName);
+    await modal.getByLabel('Region').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await modal.getByLabel('City / Town / District').click();
+    await modal.getByLabel('City / Town / District').fill('Ibadan');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Ibadan' }).first().click();
+    await modal.getByRole('button', { name: 'Proceed to Map' }).click();
+    await waitForMap(page, 'draw-map');
+    await expect.poll(() => new URL(page.url()).searchParams.get('lat')).not.toBeNull();
+    const before = await mapFeatureCount(page);
+    const box = (await page.getByTestId('draw-map').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const points: [number, number][] = [
+      [cx - 120, cy - 80],
+      [cx + 120, cy - 90],
+      [cx + 130, cy + 90],
+      [cx - 110, cy + 100],
+    ];
+    for (const [x, y] of points) {
+      await page.mouse.click(x, y);
+      await page.waitForTimeout(250);
+    }
+    await page.mouse.click(points[0]![0], points[0]![1]);
+    const popup = page.getByTestId('area-popup');
+    await popup.getByText('The polygon has 4 points').waitFor();
+    await screenshot(page, '72-area-drawn');
+    await popup.getByRole('button', { name: 'Proceed' }).click();
+    await popup.getByText('Are you sure you want to create this operational area').waitFor();
+    await popup.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText('Operational Area created successfully').waitFor();
+    await modal.waitFor({ state: 'hidden' });
+    await page.getByTestId('area-row').filter({ hasText: areaName }).waitFor();
+    await waitForMap(page);
+    await expect.poll(() => mapFeatureCount(page)).toBeGreaterThan(before);
+    await screenshot(page, '73-area-created');
+  });
+
+  it('creates a region from the Create Region modal', async () => {
+    await page.getByRole('button', { name: 'Create Region' }).click();
+    const modal = page.getByRole('dialog').filter({ hasText: 'Create Region' });
+    await modal.getByLabel('Country').click();
+    await modal.getByLabel('Country').fill('Niger');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Nigeria' }).first().click();
+    await modal.getByLabel('Region name').fill(`E2E Region ${Date.now() % 100000}`);
+    await modal.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Region created successfully').waitFor();
+  });
+
+  it('has no uncaught page errors', () => {
+    expect(s.errors).toEqual([]);
+  });
+});

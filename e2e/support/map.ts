@@ -23,7 +23,20 @@ export async function waitForMap(page: Page, testId = 'farm-map'): Promise<void>
 
 /** Centres the map on a marker of the category, then clicks it. Returns the farm's id and name. */
 export async function clickMarker(page: Page, testId: string, category: string, zoom = 17): Promise<{ id: string; name: string }> {
-  const target = await page.evaluate(
+  // The map may still be receiving its data: try for a few seconds.
+  for (let i = 0; i < 20; i++) {
+    const hit = await locateMarker(page, testId, category, zoom);
+    if (hit) {
+      await page.mouse.click(hit.x, hit.y);
+      return { id: hit.id, name: hit.name };
+    }
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`no ${category} marker on map ${testId}`);
+}
+
+async function locateMarker(page: Page, testId: string, category: string, zoom: number): Promise<Picked> {
+  return page.evaluate(
     async ({ id, cat, z }) => {
       type M = {
         getSource(s: string): { getData(): Promise<{ features: Array<{ properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } }> }> } | undefined;
@@ -50,9 +63,6 @@ export async function clickMarker(page: Page, testId: string, category: string, 
     },
     { id: testId, cat: category, z: zoom },
   );
-  if (!target) throw new Error(`no ${category} marker on map ${testId}`);
-  await page.mouse.click(target.x, target.y);
-  return { id: target.id, name: target.name };
 }
 
 /** The number of farms handed to the map (data-features). */
