@@ -24,6 +24,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { consoleConfigRoutes } from './modules/console-config/console-config.routes.js';
 import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
+import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 
@@ -89,6 +90,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(exportsRoutes);
       await api.register(filesRoutes);
       await api.register(operationalAreasRoutes);
+      await api.register(farmTilesRoutes);
       await api.register(farmsRoutes);
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);

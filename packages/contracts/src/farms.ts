@@ -130,3 +130,16 @@ export const farmsOverview = z.object({
 export const farmsPerCountry = z.array(z.object({ code: z.string(), name: z.string(), total_farms: z.number().int(), total_farmers: z.number().int() }));
 export const regionalQuery = z.object({ name: z.string().trim().min(2, 'Give a country name').max(100), tenant_id: optionalId });
 export const farmsPerState = z.array(z.object({ code: z.string(), name: z.string(), country: z.string(), total_farms: z.number().int() }));
+
+/** GET /farms/tiles/{z}/{x}/{y}.mvt: a Web Mercator tile address; x and y must lie below 2^z. */
+export const tileParams = z
+  .object({
+    z: z.coerce.number({ error: 'z must be a zoom level from 0 to 22' }).int('z must be a whole number').min(0, 'z must be 0 to 22').max(22, 'z must be 0 to 22'),
+    x: z.coerce.number({ error: 'x must be a tile column' }).int('x must be a whole number').min(0, 'x must not be negative'),
+    y: z.coerce.number({ error: 'y must be a tile row' }).int('y must be a whole number').min(0, 'y must not be negative'),
+  })
+  .superRefine((p, ctx) => {
+    const n = 2 ** p.z;
+    if (p.x >= n) ctx.addIssue({ code: 'custom', path: ['x'], message: `x must be below ${n} at zoom ${p.z}` });
+    if (p.y >= n) ctx.addIssue({ code: 'custom', path: ['y'], message: `y must be below ${n} at zoom ${p.z}` });
+  });
