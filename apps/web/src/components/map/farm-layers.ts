@@ -65,6 +65,8 @@ export function boundsOf(features: readonly MapFeature[]): [number, number, numb
   return Number.isFinite(minX) ? [minX, minY, maxX, maxY] : null;
 }
 
+const tileUrls = new WeakMap<MapLibreMap, string>();
+
 export type FarmLayerSource = { kind: 'geojson'; features: readonly MapFeature[] } | { kind: 'tiles'; url: string };
 
 function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
@@ -93,6 +95,8 @@ function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
 export function setFarmLayers(map: MapLibreMap, source: FarmLayerSource, opts: { markers?: boolean } = {}): void {
   const markers = opts.markers ?? true;
   const existing = map.getSource(FARM_SOURCE);
+  // Same tiles as before: nothing to do (re-adding the source would fetch every tile again).
+  if (source.kind === 'tiles' && existing && tileUrls.get(map) === source.url) return;
   const wantTiles = source.kind === 'tiles';
   const hasTiles = existing?.type === 'vector';
   if (existing && (wantTiles !== hasTiles || wantTiles)) {
@@ -100,7 +104,9 @@ export function setFarmLayers(map: MapLibreMap, source: FarmLayerSource, opts: {
     map.removeSource(FARM_SOURCE);
     if (map.getSource(FARM_POINT_SOURCE)) map.removeSource(FARM_POINT_SOURCE);
   }
+  tileUrls.delete(map);
   if (source.kind === 'tiles') {
+    tileUrls.set(map, source.url);
     map.addSource(FARM_SOURCE, { type: 'vector', tiles: [source.url], minzoom: 0, maxzoom: 16, promoteId: 'id' });
     addLayers(map, true, markers);
     return;

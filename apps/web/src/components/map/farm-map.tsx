@@ -42,7 +42,8 @@ export function FarmMap(props: FarmMapProps) {
   // Data: GeoJSON below the tile threshold, tiles above it.
   useEffect(() => {
     if (!map) return;
-    if (tilesUrl) setFarmLayers(map, { kind: 'tiles', url: new URL(tilesUrl, window.location.href).href }, { markers });
+    // Concatenated, not new URL(): that would percent-encode the {z}/{x}/{y} placeholders.
+    if (tilesUrl) setFarmLayers(map, { kind: 'tiles', url: tilesUrl.startsWith('/') ? `${window.location.origin}${tilesUrl}` : tilesUrl }, { markers });
     else setFarmLayers(map, { kind: 'geojson', features: features ?? [] }, { markers });
     const root = container.current as (HTMLDivElement & { dataset: DOMStringMap }) | null;
     if (root) root.dataset['features'] = String(tilesUrl ? -1 : (features?.length ?? 0));

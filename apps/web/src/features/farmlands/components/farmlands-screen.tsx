@@ -34,6 +34,7 @@ import { OverlappingDrawer } from './overlapping-drawer';
 
 export const FARMLANDS_TITLE = 'All Mapped Farmlands';
 const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
+// The version parameter changes whenever the farm queries are refreshed (after Retain), so MapLibre fetches new tiles.
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
 type View = 'table' | 'combined' | 'map';
 const VIEWS: readonly View[] = ['table', 'combined', 'map'];
@@ -135,7 +136,7 @@ export function FarmlandsScreen() {
     <div>
       <LazyFarmMap
         features={useTiles ? undefined : features}
-        tilesUrl={useTiles ? TILES_URL : undefined}
+        tilesUrl={useTiles ? `${TILES_URL}?v=${overview.dataUpdatedAt}` : undefined}
         center={focus}
         zoom={focus ? MAP_ZOOM.farm : undefined}
         fitToFeatures={!focus}
