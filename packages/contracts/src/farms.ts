@@ -143,3 +143,14 @@ export const tileParams = z
     if (p.x >= n) ctx.addIssue({ code: 'custom', path: ['x'], message: `x must be below ${n} at zoom ${p.z}` });
     if (p.y >= n) ctx.addIssue({ code: 'custom', path: ['y'], message: `y must be below ${n} at zoom ${p.z}` });
   });
+
+/** GET /farms/export/eudr: the registry as EUDR-ready geolocation (GeoJSON, CSV or KML), in numbered parts of at most 25 MB. */
+export const eudrExportQuery = z.object({
+  format: z.preprocess(emptyToUndefined, z.enum(['geojson', 'csv', 'kml'], { error: 'format must be geojson, csv or kml' }).default('geojson')),
+  /** Farms under 4 ha as a point (their centroid), as the EU regulation allows. */
+  points_below_4ha: boolText,
+  /** Which part to download (1-based); the response's X-Export-Parts header says how many there are. */
+  part: z.preprocess(emptyToUndefined, z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').default(1)),
+  tenant_id: optionalId,
+});
+export type EudrExportQuery = z.infer<typeof eudrExportQuery>;

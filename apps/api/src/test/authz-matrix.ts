@@ -164,6 +164,7 @@ export const matrix: Record<string, Row> = {
   // ---- farm registry: reads for everyone of the tenant and provider staff; captures by agents (or SDK keys); retain/delete by admins ----
   'GET /api/farms/': { expect: signedIn(200) },
   'GET /api/farms/overview': { expect: signedIn(200) },
+  'GET /api/farms/export/eudr': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
   'GET /api/farms/tiles/:z/:x/:y.mvt': { probe: { url: () => '/api/farms/tiles/12/2090/1960.mvt' }, expect: signedIn(200) },
   'GET /api/farms/global': { expect: signedIn(200) },
   'GET /api/farms/regional': { probe: { url: () => '/api/farms/regional?name=Nigeria' }, expect: signedIn(200) },

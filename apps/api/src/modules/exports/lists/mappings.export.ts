@@ -24,6 +24,7 @@ export const mappingsExport = defineExport<FarmRow, z.infer<typeof filters>>({
   subject: 'the farmlands',
   roles: ['super_admin', 'tenant_admin'],
   columns: {
+    id: { label: 'Farm id', value: (r) => r.id },
     name: { label: 'Farm name', value: (r) => r.name },
     farmer: { label: 'Farmer', value: (r) => r.farmer_name },
     farmer_folio_id: { label: "Farmer's id", value: (r) => r.folio_id },
