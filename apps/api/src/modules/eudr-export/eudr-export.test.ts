@@ -45,9 +45,10 @@ describe('GET /farms/export/eudr', () => {
     }
     const mine = fc.features.find((f) => f.properties['farm_id'] === large)!;
     expect(mine.properties['country']).toBe('NG');
-    expect(Number(mine.properties['area_ha'])).toBeCloseTo(9, 1);
-    // Round trip: the same positions as the registry's (as a set: the export may reverse the winding).
+    // Round trip: the same positions as the registry's (as a set: the export may reverse the winding), and its area.
     const farm = (await env.as('adminA').get(`/api/farms/${large}/`)).body.data;
+    expect(Number(mine.properties['area_ha'])).toBeCloseTo(farm.area / 10_000, 3);
+    expect(Number(mine.properties['area_ha'])).toBeGreaterThan(8);
     const key = (p: number[]) => `${p[0]!.toFixed(6)},${p[1]!.toFixed(6)}`;
     expect(new Set((mine.geometry.coordinates[0] as number[][]).map(key))).toEqual(new Set((farm.coordinates as number[][]).map(key)));
   });
