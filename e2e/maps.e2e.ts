@@ -1,6 +1,7 @@
 // Maps in a real browser (Chromium with WebGL on SwiftShader), as a demo tenant admin: the Farmlands screen in its
 // three views, the farm and Overlapping Farmlands drawers, Retain from a marker popup (the overlap count drops), and the
 // operational-area editor drawing a polygon by clicking 4 points.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
@@ -38,6 +39,20 @@ describe('Farmlands (/admin/mapping)', () => {
     for (const status of await rows().locator('td:nth-child(6)').allInnerTexts()) expect(['Mapped', 'Overlap']).toContain(status.trim());
     expect(await overlapCount()).toBeGreaterThan(0);
     await screenshot(page, '60-farmlands-table');
+  });
+
+  it('exports the farms as EUDR GeoJSON (a FeatureCollection of every farm)', async () => {
+    await page.getByRole('button', { name: 'Export GeoJSON' }).click();
+    const modal = page.getByRole('dialog').filter({ hasText: 'Export for EUDR' });
+    await modal.waitFor();
+    await screenshot(page, '67-eudr-export');
+    const [download] = await Promise.all([page.waitForEvent('download'), modal.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('farms-eudr.geojson');
+    const text = fs.readFileSync((await download.path())!, 'utf8');
+    const fc = JSON.parse(text) as { type: string; features: Array<{ properties: { farm_id: string } }> };
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.features.length).toBe(Number((await page.getByTestId('count-badge').first().innerText()).replace(/,/g, '')));
+    await modal.waitFor({ state: 'hidden' });
   });
 
   it('opens the farm drawer from View Details (coordinates, size, operational area, mapping record)', async () => {

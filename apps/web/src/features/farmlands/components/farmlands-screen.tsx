@@ -28,6 +28,7 @@ import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
 import { useFarmsMap } from '../api/get-farms-map';
 import { useFarmsOverview } from '../api/get-farms-overview';
 import { collectionToFeatures } from './farm-features';
+import { EudrExportButton } from './eudr-export-button';
 import { FarmDrawer } from './farm-drawer';
 import { FarmPopup } from './farm-popup';
 import { OverlappingDrawer } from './overlapping-drawer';
@@ -165,6 +166,7 @@ export function FarmlandsScreen() {
       <div style={{ flex: 1 }} />
       <MapSearch value={search} onSearch={onSearch} />
       <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={search ? { search } : {}} />
+      <EudrExportButton />
     </div>
   );
 
@@ -245,6 +247,7 @@ export function FarmlandsScreen() {
                 }}
                 exportName="mappings"
                 exportFilters={search ? { search } : {}}
+                actions={<EudrExportButton />}
                 emptyText="No farmlands found"
                 storageKey="farmlands"
               />
