@@ -184,6 +184,50 @@ describe('Operational Areas (/admin/operational-areas)', () => {
     await screenshot(page, '73-area-created');
   });
 
+  it('offers Undo after a vertex is dragged, and shows the API error with the retry hint for a self-intersecting area', async () => {
+    await page.getByRole('button', { name: 'Create Area' }).click();
+    const modal = page.getByRole('dialog').filter({ hasText: 'Creating operational area' });
+    await modal.getByLabel('Area Name').fill(`${areaName} bow`);
+    await modal.getByLabel('Region').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await modal.getByLabel('City / Town / District').click();
+    await modal.getByLabel('City / Town / District').fill('Ibadan');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Ibadan' }).first().click();
+    await modal.getByRole('button', { name: 'Proceed to Map' }).click();
+    await waitForMap(page, 'draw-map');
+    const box = (await page.getByTestId('draw-map').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    // A bow tie: the second and third points are crossed.
+    const points: [number, number][] = [
+      [cx - 120, cy - 80],
+      [cx + 120, cy + 90],
+      [cx + 130, cy - 90],
+      [cx - 110, cy + 100],
+    ];
+    for (const [x, y] of points) {
+      await page.mouse.click(x, y);
+      await page.waitForTimeout(250);
+    }
+    await page.mouse.click(points[0]![0], points[0]![1]);
+    const popup = page.getByTestId('area-popup');
+    await popup.getByText('The polygon has 4 points').waitFor();
+    // Drag a vertex: Undo appears, and puts it back.
+    await page.mouse.move(points[3]![0], points[3]![1]);
+    await page.mouse.down();
+    await page.mouse.move(points[3]![0] - 30, points[3]![1] + 20, { steps: 8 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('button', { name: 'Undo' }).waitFor({ state: 'hidden' });
+    await popup.getByRole('button', { name: 'Proceed' }).click();
+    await popup.getByRole('button', { name: 'Yes' }).click();
+    await popup.getByText('Please edit any point on the polygon and try again').waitFor();
+    expect(await popup.innerText()).toMatch(/self-intersection|invalid|Self/i);
+    await screenshot(page, '74-area-error');
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'hidden' });
+  });
+
   it('creates a region from the Create Region modal', async () => {
     await page.getByRole('button', { name: 'Create Region' }).click();
     const modal = page.getByRole('dialog').filter({ hasText: 'Create Region' });
