@@ -12,6 +12,8 @@ const baseUrl = inject('baseUrl');
 let browser: Browser;
 let s: Session;
 let page: Page;
+/** The farm that Retain cut in the Overlapping Farmlands test (its history is checked next). */
+let cutFarm: string | null = null;
 
 const rows = () => page.locator('.ant-table-tbody tr.ant-table-row');
 const overlapCount = async () => Number((await page.getByTestId('overlap-count').innerText()).split(' ')[0]!.replace(/,/g, ''));
@@ -107,11 +109,31 @@ describe('Farmlands (/admin/mapping)', () => {
     expect(await mapFeatureCount(page, 'overlap-map')).toBeGreaterThanOrEqual(2);
     await screenshot(page, '65-overlapping-drawer');
     const before = await overlapCount();
-    await clickMarker(page, 'overlap-map', 'overlap');
+    const names = (await drawer.locator('.ant-card-head-title').allInnerTexts()).map((t) => t.trim());
+    const retained = await clickMarker(page, 'overlap-map', 'overlap');
     await drawer.getByTestId('farm-popup').getByRole('button', { name: 'Retain' }).click();
     await page.getByText('Farm coordinates retained successfully').first().waitFor();
     await expect.poll(overlapCount).toBeLessThan(before);
     await screenshot(page, '66-after-retain');
+    cutFarm = names.find((n) => n !== retained.name) ?? null;
+  });
+
+  it("lists the cut farm's earlier boundary in its drawer, and draws it on the map", async () => {
+    await page.keyboard.press('Escape');
+    expect(cutFarm).not.toBeNull();
+    await page.getByRole('tab', { name: 'Table View' }).click();
+    await page.getByLabel('Search all mapped farmlands').fill(cutFarm!);
+    await expect.poll(() => rows().count()).toBe(1);
+    const row = rows().first();
+    if ((await row.locator('td:nth-child(6)').innerText()).trim() === 'Overlap') return; // still in a chain: nothing more to show here
+    await row.getByRole('button', { name: 'View Details' }).click();
+    const history = page.getByTestId('boundary-history');
+    await history.getByText(/Cut by Retain/).waitFor();
+    await history.getByRole('switch', { name: 'Draw earlier boundaries on the map' }).click();
+    await waitForMap(page, 'farm-drawer-map');
+    await expect.poll(() => mapFeatureCount(page, 'farm-drawer-map')).toBe(2);
+    await screenshot(page, '68-boundary-history');
+    await page.keyboard.press('Escape');
   });
 
   it('has no uncaught page errors', () => {

@@ -26,6 +26,7 @@ import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
 import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
 import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
+import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 
@@ -93,6 +94,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(operationalAreasRoutes);
       await api.register(farmTilesRoutes);
       await api.register(eudrExportRoutes);
+      await api.register(farmHistoryRoutes);
       await api.register(farmsRoutes);
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);

@@ -154,3 +154,19 @@ export const eudrExportQuery = z.object({
   tenant_id: optionalId,
 });
 export type EudrExportQuery = z.infer<typeof eudrExportQuery>;
+
+/** An earlier boundary of a farm (kept when it was re-mapped or cut by Retain): GET /farms/{id}/history/. */
+export const farmBoundary = z.object({
+  id: uuid,
+  /** 'edit' (re-mapped), 'retain' (cut by another farm's Retain) or another recorded reason. */
+  reason: z.string(),
+  /** The farm that was retained, when reason is 'retain'. */
+  retained_farm_id: uuid.nullable(),
+  area: z.number(),
+  hectare: z.number(),
+  coordinates: z.array(lngLatPair),
+  polygon: polygonGeoJson,
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+});
+export type FarmBoundary = z.infer<typeof farmBoundary>;

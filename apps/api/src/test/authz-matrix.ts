@@ -173,6 +173,10 @@ export const matrix: Record<string, Row> = {
     probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/` },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
   },
+  'GET /api/farms/:id/history/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/history/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
   'GET /api/farms/:id/overlapping/': {
     probe: { setup: async (env) => overlappingPair(env), url: (_fx, c) => `/api/farms/${c['a']}/overlapping/` },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
