@@ -1,7 +1,7 @@
 // The 10k-farm draw benchmark's page (npm run bench:map): the console's own farm layers (components/map/farm-layers)
 // on the offline style, fed N synthetic farms; window.runBench(n) resolves with the milliseconds from handing the data
 // to the map until MapLibre reports "idle" (every tile built and drawn).
-import { Map as MapLibreMap, setWorkerUrl } from 'maplibre-gl';
+import { Map as MapLibreMap, setWorkerCount, setWorkerUrl } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { offlineStyle } from '../src/components/map/basemap';
@@ -9,6 +9,7 @@ import { boundsOf, setFarmLayers } from '../src/components/map/farm-layers';
 import { DEFAULT_CENTER, type MapCategory, type MapFeature } from '../src/components/map/map-constants';
 
 setWorkerUrl(new URL(workerUrl, window.location.href).href);
+if (new URLSearchParams(window.location.search).get('workers')) setWorkerCount(Number(new URLSearchParams(window.location.search).get('workers')));
 
 /** Deterministic farms: irregular 8-gons of 40-120 m around the default centre, some overlapping. */
 function syntheticFarms(n: number): MapFeature[] {

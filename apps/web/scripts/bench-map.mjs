@@ -1,4 +1,4 @@
-// npm run bench:map [-- --farms 10000 --runs 3]: builds the map benchmark page (apps/web/bench), serves it on a free
+// npm run bench:map [-- --farms 10000 --runs 3 --no-markers --workers N]: builds the map benchmark page (apps/web/bench), serves it on a free
 // loopback port, and draws N synthetic farms with the console's farm layers in headless Chromium (WebGL on SwiftShader),
 // printing the time from data to a fully drawn map (MapLibre "idle"). Target (DESIGN.md): 10,000 farms in <= 2 s.
 /* global window */
@@ -30,7 +30,8 @@ const server = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/index.html`;
+const workers = arg('workers', 0);
+const url = `http://127.0.0.1:${server.address().port}/index.html${workers ? `?workers=${workers}` : ''}`;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
