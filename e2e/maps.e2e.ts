@@ -136,6 +136,17 @@ describe('Farmlands (/admin/mapping)', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('shows the empty state on the map and in the list when a search finds nothing', async () => {
+    await page.getByRole('tab', { name: 'Map View' }).click();
+    await page.getByLabel('Search farmlands').fill('zzzz-no-such-farm');
+    await page.getByText('No farms to show on the map.').waitFor();
+    await page.getByRole('tab', { name: 'Combined View' }).click();
+    await page.getByText('No farmlands found').filter({ visible: true }).first().waitFor();
+    await screenshot(page, '69-farmlands-empty');
+    await page.getByLabel('Search farmlands').fill('');
+    await expect.poll(() => mapFeatureCount(page)).toBeGreaterThan(100);
+  });
+
   it('has no uncaught page errors', () => {
     expect(s.errors).toEqual([]);
   });
