@@ -8,7 +8,17 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 const require = createRequire(import.meta.url);
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+// WebGL (the maps) runs on SwiftShader: --enable-unsafe-swiftshader --use-angle=swiftshader.
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--enable-unsafe-swiftshader',
+  '--use-angle=swiftshader',
+];
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });

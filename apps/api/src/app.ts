@@ -21,8 +21,12 @@ import { baseRoutes } from './modules/base/base.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { consoleConfigRoutes } from './modules/console-config/console-config.routes.js';
 import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
+import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
+import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
+import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 
@@ -80,6 +84,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(consoleConfigRoutes);
       await api.register(authRoutes);
       await api.register(accountsRoutes);
       await api.register(activityRoutes);
@@ -87,6 +92,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(exportsRoutes);
       await api.register(filesRoutes);
       await api.register(operationalAreasRoutes);
+      await api.register(farmTilesRoutes);
+      await api.register(eudrExportRoutes);
+      await api.register(farmHistoryRoutes);
       await api.register(farmsRoutes);
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);

@@ -31,6 +31,8 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: bool.default(false),
   ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
+  MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
+  MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
 });
 
 export type Config = {
@@ -53,6 +55,10 @@ export type Config = {
   trustProxy: boolean;
   /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
   analysisWorkers: boolean;
+  /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
+  mapStyleUrl: string | null;
+  /** Farm count above which the Farmlands map reads vector tiles instead of GeoJSON. */
+  mapTileThreshold: number;
 };
 
 export class ConfigError extends Error {}
@@ -91,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
+    mapStyleUrl: e.MAP_STYLE_URL ?? null,
+    mapTileThreshold: e.MAP_TILE_THRESHOLD,
   };
   return { ...config, ...overrides };
 }

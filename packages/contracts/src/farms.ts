@@ -130,3 +130,43 @@ export const farmsOverview = z.object({
 export const farmsPerCountry = z.array(z.object({ code: z.string(), name: z.string(), total_farms: z.number().int(), total_farmers: z.number().int() }));
 export const regionalQuery = z.object({ name: z.string().trim().min(2, 'Give a country name').max(100), tenant_id: optionalId });
 export const farmsPerState = z.array(z.object({ code: z.string(), name: z.string(), country: z.string(), total_farms: z.number().int() }));
+
+/** GET /farms/tiles/{z}/{x}/{y}.mvt: a Web Mercator tile address; x and y must lie below 2^z. */
+export const tileParams = z
+  .object({
+    z: z.coerce.number({ error: 'z must be a zoom level from 0 to 22' }).int('z must be a whole number').min(0, 'z must be 0 to 22').max(22, 'z must be 0 to 22'),
+    x: z.coerce.number({ error: 'x must be a tile column' }).int('x must be a whole number').min(0, 'x must not be negative'),
+    y: z.coerce.number({ error: 'y must be a tile row' }).int('y must be a whole number').min(0, 'y must not be negative'),
+  })
+  .superRefine((p, ctx) => {
+    const n = 2 ** p.z;
+    if (p.x >= n) ctx.addIssue({ code: 'custom', path: ['x'], message: `x must be below ${n} at zoom ${p.z}` });
+    if (p.y >= n) ctx.addIssue({ code: 'custom', path: ['y'], message: `y must be below ${n} at zoom ${p.z}` });
+  });
+
+/** GET /farms/export/eudr: the registry as EUDR-ready geolocation (GeoJSON, CSV or KML), in numbered parts of at most 25 MB. */
+export const eudrExportQuery = z.object({
+  format: z.preprocess(emptyToUndefined, z.enum(['geojson', 'csv', 'kml'], { error: 'format must be geojson, csv or kml' }).default('geojson')),
+  /** Farms under 4 ha as a point (their centroid), as the EU regulation allows. */
+  points_below_4ha: boolText,
+  /** Which part to download (1-based); the response's X-Export-Parts header says how many there are. */
+  part: z.preprocess(emptyToUndefined, z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').default(1)),
+  tenant_id: optionalId,
+});
+export type EudrExportQuery = z.infer<typeof eudrExportQuery>;
+
+/** An earlier boundary of a farm (kept when it was re-mapped or cut by Retain): GET /farms/{id}/history/. */
+export const farmBoundary = z.object({
+  id: uuid,
+  /** 'edit' (re-mapped), 'retain' (cut by another farm's Retain) or another recorded reason. */
+  reason: z.string(),
+  /** The farm that was retained, when reason is 'retain'. */
+  retained_farm_id: uuid.nullable(),
+  area: z.number(),
+  hectare: z.number(),
+  coordinates: z.array(lngLatPair),
+  polygon: polygonGeoJson,
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+});
+export type FarmBoundary = z.infer<typeof farmBoundary>;

@@ -11,3 +11,4 @@ export * from './farms.js';
 export * from './farmers.js';
 export * from './tenant-settings.js';
 export * from './exports.js';
+export * from './console-config.js';

@@ -45,6 +45,7 @@ export const matrix: Record<string, Row> = {
   // ---- operations ----
   'GET /api/health': { expect: all(200) },
   'GET /api/openapi.json': { expect: all(200) },
+  'GET /api/config': { expect: all(200) },
 
   // ---- sign-in: public routes answer the same to everyone (bad tokens are 400 / 401, never 403) ----
   'POST /api/auth/login/': { probe: { body: () => ({ email: 'nobody@test.example', password: 'wrong-password' }) }, expect: all(401) },
@@ -163,11 +164,17 @@ export const matrix: Record<string, Row> = {
   // ---- farm registry: reads for everyone of the tenant and provider staff; captures by agents (or SDK keys); retain/delete by admins ----
   'GET /api/farms/': { expect: signedIn(200) },
   'GET /api/farms/overview': { expect: signedIn(200) },
+  'GET /api/farms/export/eudr': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
+  'GET /api/farms/tiles/:z/:x/:y.mvt': { probe: { url: () => '/api/farms/tiles/12/2090/1960.mvt' }, expect: signedIn(200) },
   'GET /api/farms/global': { expect: signedIn(200) },
   'GET /api/farms/regional': { probe: { url: () => '/api/farms/regional?name=Nigeria' }, expect: signedIn(200) },
   'GET /api/farms/categorized-by-state': { expect: signedIn(200) },
   'GET /api/farms/:id/': {
     probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'GET /api/farms/:id/history/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/history/` },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
   },
   'GET /api/farms/:id/overlapping/': {

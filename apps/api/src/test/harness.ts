@@ -32,7 +32,7 @@ export type Fixtures = {
   agentB: string;
 };
 
-export type Res<T = any> = { status: number; body: T; headers: Record<string, unknown>; raw: string };
+export type Res<T = any> = { status: number; body: T; headers: Record<string, unknown>; raw: string; bytes: Buffer };
 
 export type Caller = {
   token: string | null;
@@ -139,7 +139,7 @@ async function createEnv(): Promise<TestEnv> {
       const res = await app.inject({ ...opts, headers, remoteAddress });
       let body: unknown = res.body;
       if ((res.headers['content-type'] ?? '').toString().includes('application/json') && res.body) body = JSON.parse(res.body);
-      return { status: res.statusCode, body: body as T, headers: res.headers, raw: res.body };
+      return { status: res.statusCode, body: body as T, headers: res.headers, raw: res.body, bytes: res.rawPayload };
     };
     const withBody = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE') => <T>(url: string, body?: unknown, headers?: Record<string, string>) =>
       request<T>({ method, url, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}), ...(headers ? { headers } : {}) });

@@ -21,6 +21,8 @@ const ComingSoonPage = lazy(async () => ({ default: (await import('./routes/comi
 const ActivityLogPage = named(() => import('./routes/activity-log-page'), 'ActivityLogPage');
 const ProfilePage = named(() => import('./routes/profile-page'), 'ProfilePage');
 const FarmAnalysisPage = named(() => import('./routes/farm-analysis-page'), 'FarmAnalysisPage');
+const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsPage');
+const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -55,8 +57,8 @@ export function AppRoutes() {
           <Route path="dashboard" element={soon('Dashboard')} />
           <Route path="farmers" element={soon("Farmer's List")} />
           <Route path="agents" element={soon("Agents' List")} />
-          <Route path="mapping" element={soon('All Mapped Farmlands')} />
-          <Route path="operational-areas" element={soon('Operational Areas')} />
+          <Route path="mapping" element={page(<FarmlandsPage />)} />
+          <Route path="operational-areas" element={page(<OperationalAreasPage />)} />
           <Route path="reports" element={soon('Reports')} />
           <Route path="farm-analysis" element={page(<FarmAnalysisPage />)} />
           <Route path="farm-analysis/:analysis" element={soon('Custom Farm Analysis')} />

@@ -179,9 +179,9 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 }
 
 /** A download: the file and its name from content-disposition. */
-export async function apiDownload(path: string, opts: RequestOptions, fallbackName: string): Promise<{ blob: Blob; filename: string }> {
+export async function apiDownload(path: string, opts: RequestOptions, fallbackName: string): Promise<{ blob: Blob; filename: string; headers: Headers }> {
   const res = await apiFetch(path, opts);
   const disposition = res.headers.get('content-disposition') ?? '';
   const match = /filename="?([^";]+)"?/i.exec(disposition);
-  return { blob: await res.blob(), filename: match?.[1] ?? fallbackName };
+  return { blob: await res.blob(), filename: match?.[1] ?? fallbackName, headers: res.headers };
 }

@@ -1,0 +1,28 @@
+// GET /farms/export/eudr: EUDR-ready geolocation of the registry (GeoJSON, CSV or KML; parts of at most 25 MB).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { eudrExportQuery } from '@farmland/contracts';
+import { exportEudr } from './eudr-export.service.js';
+
+export const eudrExportRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/farms/export/eudr', {
+    config: { access: ['super_admin', 'tenant_admin'] },
+    schema: {
+      tags: ['farms'],
+      summary:
+        'EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; ' +
+        'files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N)',
+      querystring: eudrExportQuery,
+      produces: ['application/geo+json', 'text/csv', 'application/vnd.google-earth.kml+xml'],
+    },
+    handler: async (req, reply) => {
+      const file = await exportEudr(app.deps, req.ctx, req.query);
+      return reply
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('x-export-parts', String(file.parts))
+        .header('x-export-part', String(file.part))
+        .header('access-control-expose-headers', 'X-Export-Parts, X-Export-Part, Content-Disposition')
+        .type(file.mime)
+        .send(file.body);
+    },
+  });
+};

@@ -1,0 +1,113 @@
+// The EUDR export through the API: a valid GeoJSON FeatureCollection (RFC 7946: closed rings, exterior counter-clockwise,
+// 6 decimals) whose coordinates round-trip to the registry's; farms under 4 ha as points when asked; CSV and KML; the
+// tenant's farms only; 400 for a bad format or a part that does not exist; and the split into parts (unit).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshSpot, insertFarmDirect, square, tenantGeo } from '../../test/geo-fixtures.js';
+import { testEnv, type TestEnv } from '../../test/harness.js';
+import { formatter, splitParts } from './eudr-formats.js';
+
+let env: TestEnv;
+let small: string;
+let large: string;
+
+beforeAll(async () => {
+  env = await testEnv();
+  const g = await tenantGeo(env, env.fx.tenantA);
+  const p = freshSpot();
+  small = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(p[0], p[1], 100)); // 1 ha
+  large = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(p[0] + 0.01, p[1], 300)); // 9 ha
+});
+
+type Feature = { type: string; geometry: { type: string; coordinates: any }; properties: Record<string, unknown> };
+const signedArea = (ring: number[][]) => ring.slice(0, -1).reduce((a, [x1, y1], i) => a + x1! * ring[i + 1]![1]! - ring[i + 1]![0]! * y1!, 0);
+const decimals = (n: number) => (String(n).split('.')[1] ?? '').length;
+
+describe('GET /farms/export/eudr', () => {
+  it('writes a valid GeoJSON FeatureCollection whose coordinates round-trip to 6 decimals', async () => {
+    const res = await env.as('adminA').get('/api/farms/export/eudr');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('application/geo+json');
+    expect(res.headers['content-disposition']).toContain('farms-eudr.geojson');
+    expect(res.headers['x-export-parts']).toBe('1');
+    const fc = JSON.parse(res.raw) as { type: string; features: Feature[] };
+    expect(fc.type).toBe('FeatureCollection');
+    const count = (await env.as('adminA').get('/api/farms/?page_size=1')).body.data.count;
+    expect(fc.features).toHaveLength(count);
+    for (const f of fc.features) {
+      expect(f.type).toBe('Feature');
+      expect(f.geometry.type).toBe('Polygon');
+      const ring = f.geometry.coordinates[0] as number[][];
+      expect(ring.length).toBeGreaterThanOrEqual(4);
+      expect(ring[0]).toEqual(ring[ring.length - 1]);
+      expect(signedArea(ring)).toBeGreaterThan(0); // RFC 7946: exterior rings counter-clockwise
+      for (const [x, y] of ring) expect(Math.max(decimals(x!), decimals(y!))).toBeLessThanOrEqual(6);
+      expect(Object.keys(f.properties).sort()).toEqual(['area_ha', 'country', 'farm_id', 'farm_name', 'farmer']);
+    }
+    const mine = fc.features.find((f) => f.properties['farm_id'] === large)!;
+    expect(mine.properties['country']).toBe('NG');
+    // Round trip: the same positions as the registry's (as a set: the export may reverse the winding), and its area.
+    const farm = (await env.as('adminA').get(`/api/farms/${large}/`)).body.data;
+    expect(Number(mine.properties['area_ha'])).toBeCloseTo(farm.area / 10_000, 3);
+    expect(Number(mine.properties['area_ha'])).toBeGreaterThan(8);
+    const exported = mine.geometry.coordinates[0] as number[][];
+    const registry = farm.coordinates as number[][];
+    expect(exported).toHaveLength(registry.length);
+    for (const p of registry) {
+      // Within rounding to 6 decimals (PostGIS rounds; 1e-6 degrees is about 0.1 m).
+      expect(exported.some((q) => Math.abs(q[0]! - p[0]!) <= 6e-7 && Math.abs(q[1]! - p[1]!) <= 6e-7), JSON.stringify(p)).toBe(true);
+    }
+  });
+
+  it('exports farms under 4 ha as their centroid when asked, and only those', async () => {
+    const res = await env.as('adminA').get('/api/farms/export/eudr?points_below_4ha=true');
+    const fc = JSON.parse(res.raw) as { features: Feature[] };
+    const s = fc.features.find((f) => f.properties['farm_id'] === small)!;
+    const l = fc.features.find((f) => f.properties['farm_id'] === large)!;
+    expect(s.geometry.type).toBe('Point');
+    expect(l.geometry.type).toBe('Polygon');
+    const farm = (await env.as('adminA').get(`/api/farms/${small}/`)).body.data;
+    const xs = (farm.coordinates as number[][]).map((p) => p[0]!);
+    expect(s.geometry.coordinates[0]).toBeGreaterThan(Math.min(...xs));
+    expect(s.geometry.coordinates[0]).toBeLessThan(Math.max(...xs));
+  });
+
+  it("writes CSV and KML, and never another tenant's farms", async () => {
+    const csv = await env.as('adminA').get('/api/farms/export/eudr?format=csv');
+    expect(csv.headers['content-disposition']).toContain('farms-eudr.csv');
+    const lines = csv.raw.split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe('farm_id,farm_name,farmer,area_ha,country,geometry_type,geometry');
+    expect(csv.raw).toContain(large);
+    const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&points_below_4ha=true');
+    expect(kml.headers['content-type']).toContain('kml');
+    expect(kml.raw).toMatch(/^<\?xml/);
+    expect(kml.raw).toContain('<outerBoundaryIs><LinearRing><coordinates>');
+    expect(kml.raw).toContain('<Point><coordinates>');
+    const b = await env.as('adminB').get('/api/farms/export/eudr?format=csv');
+    expect(b.raw).not.toContain(large);
+    expect(b.raw).not.toContain(small);
+  });
+
+  it('answers 400 for a bad format or a part that does not exist, 403 to agents', async () => {
+    expect((await env.as('adminA').get('/api/farms/export/eudr?format=shp')).status).toBe(400);
+    const res = await env.as('adminA').get('/api/farms/export/eudr?part=2');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe('part');
+    expect((await env.as('agentA').get('/api/farms/export/eudr')).status).toBe(403);
+  });
+});
+
+describe('splitting into parts', () => {
+  it('keeps every part within the limit, each a complete file, and loses no item', () => {
+    const f = formatter('geojson');
+    const items = Array.from({ length: 100 }, (_, i) => JSON.stringify({ type: 'Feature', geometry: null, properties: { i } }));
+    const parts = splitParts(items, f, 1000);
+    expect(parts.length).toBeGreaterThan(1);
+    const back: unknown[] = [];
+    for (const p of parts) {
+      expect(Buffer.byteLength(p)).toBeLessThanOrEqual(1000);
+      back.push(...(JSON.parse(p) as { features: unknown[] }).features);
+    }
+    expect(back).toEqual(items.map((s) => JSON.parse(s)));
+    expect(splitParts([], f, 1000)).toEqual(['{"type":"FeatureCollection","features":[]}']);
+  });
+});

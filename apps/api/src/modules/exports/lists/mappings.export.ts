@@ -1,0 +1,52 @@
+// The Farmlands table as an export (spec §7: POST /base/export/mappings/): the screen's columns plus hectares, farmer id,
+// coordinates and mapping details; the list's search, region and operational-area filters; tenant admins and provider staff.
+import { z } from 'zod';
+import { scopeOf } from '../../../context.js';
+import { withScope } from '../../../db/client.js';
+import { listFarms, type FarmRow } from '../../farms/farms.queries.js';
+import { defineExport } from '../exports.define.js';
+
+const BATCH = 1000;
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+const seconds = (s: number | null) =>
+  s === null ? '' : `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+
+const filters = z
+  .object({
+    search: z.string().trim().max(200).optional(),
+    region: z.string().trim().max(120).optional(),
+    operational_area: z.uuid().optional(),
+  })
+  .strict();
+
+export const mappingsExport = defineExport<FarmRow, z.infer<typeof filters>>({
+  name: 'mappings',
+  subject: 'the farmlands',
+  roles: ['super_admin', 'tenant_admin'],
+  columns: {
+    id: { label: 'Farm id', value: (r) => r.id },
+    name: { label: 'Farm name', value: (r) => r.name },
+    farmer: { label: 'Farmer', value: (r) => r.farmer_name },
+    farmer_folio_id: { label: "Farmer's id", value: (r) => r.folio_id },
+    area: { label: 'Area (sqm)', value: (r) => Math.round(r.area_sqm * 100) / 100 },
+    hectare: { label: 'Hectares', value: (r) => Math.round(r.area_sqm / 100) / 100 },
+    operational_area: { label: 'Operational area', value: (r) => r.operational_area_name ?? '' },
+    status: { label: 'Status', value: (r) => (r.is_overlapping ? 'Overlap' : 'Mapped') },
+    mapped_by: { label: 'Mapped by', value: (r) => r.mr_mapped_by_name ?? r.mapped_by_name ?? '' },
+    time_taken_to_map: { label: 'Time taken to map', value: (r) => seconds(r.mr_seconds) },
+    coordinates: { label: 'Coordinates', value: (r) => JSON.stringify(r.geojson.coordinates[0] ?? []) },
+    updated_at: { label: 'Updated at', value: (r) => iso(r.updated_at) },
+  },
+  filters,
+  batches: async function* (deps, actor, f) {
+    const tenantId = actor.role === 'super_admin' ? null : actor.tenantId;
+    for (let offset = 0; ; offset += BATCH) {
+      const { rows } = await withScope(deps.db, scopeOf(actor), (tx) =>
+        listFarms(tx, tenantId, { search: f.search, region: f.region, operationalAreaId: f.operational_area }, BATCH, offset),
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < BATCH) return;
+    }
+  },
+});

@@ -1,0 +1,25 @@
+// GET /farms/tiles/{z}/{x}/{y}.mvt: the farm registry as Mapbox vector tiles (layers "farms" and "farm_points"), with an
+// ETag and revalidation; 304 when the client's copy is current. Anyone signed in reads their own tenant's farms.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tenantScopedQuery, tileParams } from '@farmland/contracts';
+import { farmTile } from './farm-tiles.service.js';
+
+export const farmTilesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/farms/tiles/:z/:x/:y.mvt', {
+    config: { access: 'authenticated' },
+    schema: {
+      tags: ['farms'],
+      summary: 'A vector tile of the farms (MVT: layer "farms" with polygons from zoom 12, layer "farm_points" at every zoom); provider staff may pass tenant_id',
+      params: tileParams,
+      querystring: tenantScopedQuery,
+      produces: ['application/vnd.mapbox-vector-tile'],
+    },
+    handler: async (req, reply) => {
+      const tile = await farmTile(app.deps, req.ctx, req.params.z, req.params.x, req.params.y, req.query.tenant_id);
+      reply.header('etag', tile.etag).header('cache-control', 'private, no-cache').header('vary', 'Authorization');
+      const match = req.headers['if-none-match'];
+      if (match && match.split(',').some((t) => t.trim() === tile.etag)) return reply.status(304).send();
+      return reply.type('application/vnd.mapbox-vector-tile').send(tile.body);
+    },
+  });
+};

@@ -1,0 +1,57 @@
+// GET /farms/tiles/{z}/{x}/{y}.mvt: the registry as vector tiles for maps of large registries (the console switches
+// from GeoJSON above a threshold). Tenant-scoped like every read (withScope sets the row-level-security scope); provider
+// staff may name a tenant. Polygons from zoom 12 (a farm is a few pixels there), points at every zoom. The ETag is a hash
+// of the tile's bytes, so it changes exactly when what the tile shows changes.
+import crypto from 'node:crypto';
+import type { Ctx, Deps } from '../../context.js';
+import { withScope } from '../../db/client.js';
+import { readScope } from '../farms/farms.policy.js';
+import { encodeTile, type TileFeature } from './mvt-encode.js';
+import { mvtTile, tileRows, type TileQuery } from './farm-tiles.queries.js';
+import { EXTENT, cleanRing, clipRing, projector, signedArea, tileBounds } from './tile-math.js';
+
+/** Below this zoom a tile carries points only. */
+export const POLYGON_MIN_ZOOM = 12;
+/** At most this many farms in one tile (a low-zoom tile over a dense registry); the rest wait for closer zooms. */
+export const TILE_FEATURE_CAP = 50_000;
+
+export type Tile = { body: Buffer; etag: string };
+
+function encodeRows(z: number, x: number, y: number, rows: Awaited<ReturnType<typeof tileRows>>): Buffer {
+  const project = projector(z, x, y);
+  const polygons: TileFeature[] = [];
+  const points: TileFeature[] = [];
+  for (const r of rows) {
+    const properties = { id: r.id, name: r.name, category: r.category, area: r.area, farmer: r.farmer };
+    if (r.geom) {
+      const rings: [number, number][][] = [];
+      r.geom.coordinates.forEach((ring, i) => {
+        const clipped = cleanRing(clipRing(ring.map(([lng, lat]) => project(lng, lat))));
+        if (!clipped) return;
+        // MVT: exterior rings have positive area in tile coordinates (clockwise on screen), holes negative.
+        const exterior = i === 0;
+        if (exterior !== signedArea(clipped) > 0) clipped.reverse();
+        if (exterior || rings.length) rings.push(clipped);
+      });
+      if (rings.length) polygons.push({ type: 'polygon', rings, properties });
+    }
+    const [px, py] = project(r.point.coordinates[0], r.point.coordinates[1]);
+    if (px >= -64 && px <= EXTENT + 64 && py >= -64 && py <= EXTENT + 64) points.push({ type: 'point', point: [px, py], properties });
+  }
+  return Buffer.from(
+    encodeTile([
+      { name: 'farms', extent: EXTENT, features: polygons },
+      { name: 'farm_points', extent: EXTENT, features: points },
+    ]),
+  );
+}
+
+export async function farmTile(deps: Deps, ctx: Ctx, z: number, x: number, y: number, tenantIdParam?: string): Promise<Tile> {
+  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const q: TileQuery = { z, x, y, polygons: z >= POLYGON_MIN_ZOOM, cap: TILE_FEATURE_CAP };
+  const body = await withScope(deps.db, scope, async (tx) =>
+    deps.database.kind === 'postgres' ? mvtTile(tx, tenantId, q) : encodeRows(z, x, y, await tileRows(tx, tenantId, tileBounds(z, x, y), q)),
+  );
+  const etag = `"${crypto.createHash('sha1').update(body).digest('base64url')}"`;
+  return { body, etag };
+}

@@ -1,0 +1,144 @@
+// The one map of the console (issue 8): farms or areas as coloured polygons with a marker each, popups rendered by the
+// page (React, through a portal, so they keep the app's providers), fit to bounds, or vector tiles for large registries.
+// Loaded lazily (lazy-map.tsx): MapLibre never reaches the sign-in route's bundle.
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { Popup, type MapLayerMouseEvent, type MapMouseEvent } from 'maplibre-gl';
+import Alert from 'antd/es/alert';
+import { boundsOf, FARM_LAYERS, filterCategories, setFarmLayers } from './farm-layers';
+import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
+import { useMapLibre } from './use-map';
+
+export type FarmMapProps = {
+  features?: readonly MapFeature[];
+  /** A vector tile URL template ({z}/{x}/{y}); used instead of features for large registries. */
+  tilesUrl?: string | undefined;
+  /** Fits the view to the features whenever they change (default true). */
+  fitToFeatures?: boolean;
+  center?: [number, number] | undefined;
+  zoom?: number;
+  /** Upper zoom limit when fitting (spec: 18 for farms). */
+  maxFitZoom?: number;
+  markers?: boolean;
+  categories?: readonly MapCategory[] | null;
+  renderPopup?: (feature: PickedFeature, close: () => void) => ReactNode;
+  onMoveEnd?: (center: [number, number], zoom: number) => void;
+  height?: CSSProperties['height'];
+  ariaLabel?: string;
+  testId?: string;
+};
+
+export function FarmMap(props: FarmMapProps) {
+  const { features, tilesUrl, fitToFeatures = true, markers = true, categories = null, height = 480 } = props;
+  const container = useRef<HTMLDivElement>(null);
+  const { map, offline, error } = useMapLibre(container, { center: props.center, zoom: props.zoom });
+  const [picked, setPicked] = useState<PickedFeature | null>(null);
+  const [popupHost, setPopupHost] = useState<HTMLDivElement | null>(null);
+  const onMoveEnd = useRef(props.onMoveEnd);
+  onMoveEnd.current = props.onMoveEnd;
+  const fitted = useRef<string | null>(null);
+  const maxFitZoom = props.maxFitZoom ?? MAP_ZOOM.farm;
+
+  // Data: GeoJSON below the tile threshold, tiles above it.
+  useEffect(() => {
+    if (!map) return;
+    // Concatenated, not new URL(): that would percent-encode the {z}/{x}/{y} placeholders.
+    if (tilesUrl) setFarmLayers(map, { kind: 'tiles', url: tilesUrl.startsWith('/') ? `${window.location.origin}${tilesUrl}` : tilesUrl }, { markers });
+    else setFarmLayers(map, { kind: 'geojson', features: features ?? [] }, { markers });
+    const root = container.current as (HTMLDivElement & { dataset: DOMStringMap }) | null;
+    if (root) root.dataset['features'] = String(tilesUrl ? -1 : (features?.length ?? 0));
+    if (!tilesUrl && fitToFeatures && features?.length) {
+      const key = `${features.length}:${features[0]?.id}:${features[features.length - 1]?.id}`;
+      if (fitted.current !== key) {
+        fitted.current = key;
+        const b = boundsOf(features);
+        if (b) map.fitBounds(b, { padding: 40, maxZoom: maxFitZoom, duration: 0 });
+      }
+    }
+  }, [map, features, tilesUrl, markers, fitToFeatures, maxFitZoom]);
+
+  useEffect(() => {
+    if (map) filterCategories(map, categories);
+  }, [map, categories]);
+
+  // Recentre when the page asks (a search picks a farm).
+  const centerKey = props.center ? props.center.join(',') : '';
+  useEffect(() => {
+    if (!map || !props.center) return;
+    map.jumpTo({ center: props.center, ...(props.zoom !== undefined ? { zoom: props.zoom } : {}) });
+    // (depends on the centre's value, not its array identity)
+  }, [map, centerKey]);
+
+  // Clicks on a marker or a polygon open the page's popup; the pointer shows what is clickable.
+  useEffect(() => {
+    if (!map) return;
+    const layers = [FARM_LAYERS.markers, FARM_LAYERS.fill].filter((id) => map.getLayer(id));
+    const onClick = (e: MapLayerMouseEvent) => {
+      const f = e.features?.[0];
+      if (!f) return;
+      const p = f.properties as Record<string, unknown>;
+      const lngLat: [number, number] = f.geometry.type === 'Point' ? (f.geometry.coordinates as [number, number]) : [e.lngLat.lng, e.lngLat.lat];
+      setPicked({ id: String(p['id'] ?? f.id), name: String(p['name'] ?? ''), category: p['category'] as MapCategory, lngLat, properties: p });
+    };
+    const enter = () => (map.getCanvas().style.cursor = 'pointer');
+    const leave = () => (map.getCanvas().style.cursor = '');
+    const moveEnd = () => {
+      const c = map.getCenter();
+      onMoveEnd.current?.([c.lng, c.lat], map.getZoom());
+    };
+    // The marker wins over the polygon under it: one handler on the top layer first.
+    const onClickAny = (e: MapMouseEvent) => {
+      const hits = map.queryRenderedFeatures(e.point, { layers });
+      if (!hits.length) return;
+      onClick({ ...e, features: [hits[0]!] } as unknown as MapLayerMouseEvent);
+    };
+    map.on('click', onClickAny);
+    for (const id of layers) {
+      map.on('mouseenter', id, enter);
+      map.on('mouseleave', id, leave);
+    }
+    map.on('moveend', moveEnd);
+    // The first fit happens before this listener exists: report the starting view too.
+    moveEnd();
+    return () => {
+      map.off('click', onClickAny);
+      for (const id of layers) {
+        map.off('mouseenter', id, enter);
+        map.off('mouseleave', id, leave);
+      }
+      map.off('moveend', moveEnd);
+    };
+  }, [map, features, tilesUrl]);
+
+  // The popup: a MapLibre popup whose content is rendered by React through a portal.
+  useEffect(() => {
+    if (!map || !picked || !props.renderPopup) return;
+    const el = document.createElement('div');
+    setPopupHost(el);
+    const popup = new Popup({ closeOnClick: true, maxWidth: '320px', offset: 10 }).setLngLat(picked.lngLat).setDOMContent(el).addTo(map);
+    popup.on('close', () => setPicked((cur) => (cur === picked ? null : cur)));
+    return () => {
+      popup.remove();
+      setPopupHost(null);
+    };
+    // (renderPopup changes identity on every render: not a dependency)
+  }, [map, picked]);
+
+  const close = () => setPicked(null);
+
+  return (
+    <div style={{ position: 'relative', height, width: '100%' }}>
+      <div
+        ref={container}
+        data-testid={props.testId ?? 'farm-map'}
+        data-ready={map ? 'true' : 'false'}
+        data-offline={offline ? 'true' : 'false'}
+        role="region"
+        aria-label={props.ariaLabel ?? 'Farm map'}
+        style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
+      />
+      {error && <Alert type="warning" showIcon title="The map could not be shown" description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
+      {picked && props.renderPopup && popupHost && createPortal(props.renderPopup(picked, close), popupHost)}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+// The map components as lazy chunks: a page imports these, and MapLibre (about 250 KB gzip) loads only when a map shows.
+import { lazy, Suspense } from 'react';
+import Skeleton from 'antd/es/skeleton';
+import type { FarmMapProps } from './farm-map';
+import type { PolygonDrawMapProps } from './polygon-draw-map';
+
+const FarmMapChunk = lazy(async () => ({ default: (await import('./farm-map')).FarmMap }));
+const PolygonDrawMapChunk = lazy(async () => ({ default: (await import('./polygon-draw-map')).PolygonDrawMap }));
+
+function MapFallback({ height }: { height: FarmMapProps['height'] }) {
+  return (
+    <div style={{ height: height ?? 480, width: '100%' }} role="status" aria-label="Loading map">
+      <Skeleton.Node active style={{ width: '100%', height: '100%' }} />
+    </div>
+  );
+}
+
+export function LazyFarmMap(props: FarmMapProps) {
+  return (
+    <Suspense fallback={<MapFallback height={props.height} />}>
+      <FarmMapChunk {...props} />
+    </Suspense>
+  );
+}
+
+export function LazyPolygonDrawMap(props: PolygonDrawMapProps) {
+  return (
+    <Suspense fallback={<MapFallback height={props.height} />}>
+      <PolygonDrawMapChunk {...props} />
+    </Suspense>
+  );
+}

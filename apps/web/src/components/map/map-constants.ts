@@ -1,0 +1,37 @@
+// The map's fixed values from the spec (§9): zoom levels, the default centre (south-west Nigeria) and the category colours.
+// No MapLibre code here, so lists and legends can use them without loading the map chunk.
+
+/** Zoom 18 for a farm or an analysis, 12 for the operational-area editor, 8 for a dashboard area map. */
+export const MAP_ZOOM = { farm: 18, areaEditor: 12, dashboard: 8 } as const;
+
+/** [longitude, latitude]: the spec's 7.6466 N, 3.7717 E. */
+export const DEFAULT_CENTER: [number, number] = [3.7717, 7.6466];
+
+/** Purple within, red outside, green overlap, orange unrecognized (spec §4, §9). */
+export const CATEGORY_COLORS = {
+  within: '#7b2cbf',
+  outside: '#d62828',
+  overlap: '#2b9348',
+  unrecognized: '#f77f00',
+} as const;
+export type MapCategory = keyof typeof CATEGORY_COLORS;
+
+export const CATEGORY_LABELS: Record<MapCategory, string> = {
+  within: 'Within Op. Areas',
+  outside: 'Outside Op. Areas',
+  overlap: 'Overlapping',
+  unrecognized: 'Unrecognized',
+};
+
+/** One polygon on the map: a farm, an analysed row or an operational area. Coordinates are [lng, lat] rings. */
+export type MapFeature = {
+  id: string;
+  name: string;
+  category: MapCategory;
+  rings: ReadonlyArray<ReadonlyArray<readonly [number, number]>>;
+  /** Shown in popups and kept on the feature; plain values only. */
+  properties?: Record<string, string | number | boolean | null>;
+};
+
+/** What a click on a polygon or a marker hands to the page: the feature's id, name, category and properties. */
+export type PickedFeature = { id: string; name: string; category: MapCategory; lngLat: [number, number]; properties: Record<string, unknown> };

@@ -1,0 +1,63 @@
+// Creates one MapLibre map in a container with the resolved basemap (configured style or the offline style), and hands
+// it back once its style has loaded. Vector tiles of the API carry the session's bearer token.
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { getAccessToken } from '../../lib/session-store';
+import { resolveBasemap } from './basemap';
+import { DEFAULT_CENTER } from './map-constants';
+
+// The worker is a separate module file; Vite gives it a hashed URL of its own.
+setWorkerUrl(new URL(workerUrl, window.location.href).href);
+
+export type MapInit = { center?: [number, number] | undefined; zoom?: number | undefined };
+
+/** The map instance once loaded (null before), whether the offline style is in use, and a load error if WebGL is missing. */
+export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: MapInit) {
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [offline, setOffline] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const initRef = useRef(init);
+
+  useEffect(() => {
+    let cancelled = false;
+    let created: MapLibreMap | null = null;
+    void resolveBasemap().then(({ style, offline: isOffline }) => {
+      if (cancelled || !container.current) return;
+      let instance: MapLibreMap;
+      try {
+        instance = new MapLibreMap({
+          container: container.current,
+          style,
+          center: initRef.current.center ?? DEFAULT_CENTER,
+          zoom: initRef.current.zoom ?? 8,
+          attributionControl: { compact: true },
+          transformRequest: (url: string) => {
+            const token = getAccessToken();
+            if (token && url.startsWith(`${window.location.origin}/api/`)) return { url, headers: { Authorization: `Bearer ${token}` } };
+            return { url };
+          },
+        });
+      } catch (err) {
+        setError(err instanceof Error ? err.message : 'The map could not start (WebGL unavailable).');
+        return;
+      }
+      created = instance;
+      instance.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+      // Tests and the benchmark reach the instance through the container.
+      (container.current as HTMLDivElement & { __map?: MapLibreMap }).__map = instance;
+      setOffline(isOffline);
+      instance.once('load', () => {
+        if (!cancelled) setMap(instance);
+      });
+    });
+    return () => {
+      cancelled = true;
+      created?.remove();
+      setMap(null);
+    };
+  }, [container]);
+
+  return { map, offline, error };
+}

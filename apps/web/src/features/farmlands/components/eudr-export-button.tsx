@@ -1,0 +1,58 @@
+// "Export GeoJSON" (EUDR-ready, beyond the spec): format GeoJSON, CSV or KML, and optionally farms under 4 ha as
+// points (their centroid), as the EU deforestation regulation allows. Large files arrive in numbered parts.
+import { useState } from 'react';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Modal from 'antd/es/modal';
+import Radio from 'antd/es/radio';
+import Typography from 'antd/es/typography';
+import { GlobalOutlined } from '@ant-design/icons';
+import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notifier';
+import { exportEudr, type EudrFormat } from '../api/export-eudr';
+
+export function EudrExportButton() {
+  const [open, setOpen] = useState(false);
+  const [format, setFormat] = useState<EudrFormat>('geojson');
+  const [points, setPoints] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    notifyInfo('Exporting, please wait...', 'export-eudr');
+    try {
+      const parts = await exportEudr(format, points);
+      notifySuccess(parts > 1 ? `Exported in ${parts} parts` : 'Export ready');
+      setOpen(false);
+    } catch (err) {
+      notifyError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button icon={<GlobalOutlined aria-hidden="true" />} onClick={() => setOpen(true)}>
+        Export GeoJSON
+      </Button>
+      <Modal open={open} title="Export for EUDR" okText="Download" onOk={() => void run()} okButtonProps={{ loading: busy }} onCancel={() => setOpen(false)} destroyOnHidden>
+        <Typography.Paragraph type="secondary">
+          Every farm's boundary in WGS84 (EPSG:4326, 6 decimals) with its id, farmer, area in hectares and country. Files over 25 MB are split into numbered parts.
+        </Typography.Paragraph>
+        <Radio.Group
+          value={format}
+          onChange={(e) => setFormat(e.target.value as EudrFormat)}
+          options={[
+            { value: 'geojson', label: 'GeoJSON' },
+            { value: 'csv', label: 'CSV' },
+            { value: 'kml', label: 'KML' },
+          ]}
+          optionType="button"
+        />
+        <div style={{ marginTop: 16 }}>
+          <Checkbox checked={points} onChange={(e) => setPoints(e.target.checked)}>
+            Farms under 4 ha as points (their centroid)
+          </Checkbox>
+        </div>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+// One farm's details, shared by the farm drawer and the Overlapping Farmlands drawer: farmer, size in sqm and ha,
+// operational area ('Not Available' when none), the mapping record (duration as "hr, m, s"), coordinates and snapshots.
+import Collapse from 'antd/es/collapse';
+import Descriptions from 'antd/es/descriptions';
+import Image from 'antd/es/image';
+import Table from 'antd/es/table';
+import type { Farm } from '@farmland/contracts';
+import { formatDateTime, formatDuration, formatHectares, formatSqm } from '../../../lib/formatters';
+
+export const NOT_AVAILABLE = 'Not Available';
+
+export function CoordinateTable({ coordinates }: { coordinates: readonly (readonly [number, number])[] }) {
+  const rows = coordinates.map(([lng, lat], i) => ({ key: i, n: i + 1, lng, lat }));
+  return (
+    <Table
+      size="small"
+      pagination={false}
+      dataSource={rows}
+      scroll={{ y: 220 }}
+      columns={[
+        { title: '#', dataIndex: 'n', width: 48 },
+        { title: 'Longitude', dataIndex: 'lng', render: (v: number) => v.toFixed(6) },
+        { title: 'Latitude', dataIndex: 'lat', render: (v: number) => v.toFixed(6) },
+      ]}
+    />
+  );
+}
+
+export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; withCoordinates?: boolean }) {
+  const mr = farm.mapping_record;
+  return (
+    <div data-testid="farm-details">
+      <Descriptions
+        column={1}
+        size="small"
+        bordered
+        items={[
+          { key: 'farmer', label: 'Farmer', children: `${farm.farmer} (${farm.farmer_folio_id})` },
+          { key: 'size', label: 'Farm size', children: formatHectares(farm.area) },
+          { key: 'area', label: 'Area', children: formatSqm(farm.area) },
+          { key: 'oa', label: 'Operational area', children: farm.operational_area_name ?? NOT_AVAILABLE },
+          { key: 'status', label: 'Status', children: farm.is_overlapping ? 'Overlap' : 'Mapped' },
+          { key: 'mapped_by', label: 'Mapped by', children: mr?.mapped_by ?? farm.mapped_by ?? '--' },
+          { key: 'time', label: 'Time taken to map', children: formatDuration(mr?.time_taken_to_map) },
+          { key: 'device', label: 'GPS device', children: mr?.gps_device_id ?? '--' },
+          { key: 'location', label: 'Location', children: mr?.location ?? farm.location ?? '--' },
+          { key: 'region', label: 'Region', children: mr?.region ?? '--' },
+          { key: 'updated', label: 'Updated', children: formatDateTime(farm.updated_at) },
+        ]}
+      />
+      {withCoordinates && (
+        <Collapse
+          size="small"
+          style={{ marginTop: 12 }}
+          items={[{ key: 'pts', label: `Coordinate points (${farm.coordinates.length})`, children: <CoordinateTable coordinates={farm.coordinates} /> }]}
+        />
+      )}
+      <div style={{ marginTop: 12 }}>
+        <div style={{ fontWeight: 600, marginBottom: 6 }}>Snapshots</div>
+        {farm.snapshots.length ? (
+          <Image.PreviewGroup>
+            <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+              {farm.snapshots.map((src, i) => (
+                <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={`Snapshot ${i + 1} of ${farm.name}`} />
+              ))}
+            </div>
+          </Image.PreviewGroup>
+        ) : (
+          <span style={{ color: 'rgba(0,0,0,0.55)' }}>No snapshots</span>
+        )}
+      </div>
+    </div>
+  );
+}

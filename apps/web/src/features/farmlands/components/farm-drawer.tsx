@@ -1,0 +1,90 @@
+// "View Details" of a farm that overlaps nothing: its details, "View map" to show the boundary at zoom 18, and its
+// boundary history (beyond the spec): earlier boundaries with dates and areas, drawn on the map (orange) on request.
+import { useMemo, useState } from 'react';
+import Button from 'antd/es/button';
+import List from 'antd/es/list';
+import Switch from 'antd/es/switch';
+import type { FarmBoundary } from '@farmland/contracts';
+import type { MapFeature } from '../../../components/map/map-constants';
+import { formatDateTime, formatHectares, formatSqm } from '../../../lib/formatters';
+import { useFarmHistory } from '../api/get-farm-history';
+import Result from 'antd/es/result';
+import { LazyFarmMap } from '../../../components/map/lazy-map';
+import { MAP_ZOOM } from '../../../components/map/map-constants';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import { useFarm } from '../api/get-farm';
+import { farmToFeature } from './farm-features';
+import { FarmDetails } from './farm-details';
+
+export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
+  const query = useFarm(farmId);
+  const farm = query.data?.data;
+  const [showMap, setShowMap] = useState(true);
+  const [showHistory, setShowHistory] = useState(false);
+  const history = useFarmHistory(farmId);
+  const earlier = history.data?.data ?? [];
+  const features = useMemo(() => {
+    if (!farm) return [];
+    const past: MapFeature[] = showHistory
+      ? earlier.map((h) => ({ id: h.id, name: `Earlier boundary (${formatDateTime(h.created_at)})`, category: 'unrecognized', rings: h.polygon.coordinates, properties: { area: h.area } }))
+      : [];
+    return [...past, farmToFeature(farm)];
+  }, [farm, earlier, showHistory]);
+  return (
+    <SideDrawer open={Boolean(farmId)} title={farm?.name ?? 'Farm'} onClose={onClose} width={560}>
+      {query.isLoading && <PageLoader label="Loading farm" />}
+      {query.isError && <Result status="warning" title="This farm could not be loaded." extra={<Button onClick={() => void query.refetch()}>Try again</Button>} />}
+      {farm && (
+        <>
+          <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
+            <Button onClick={onClose}>Back</Button>
+            <Button onClick={() => setShowMap((v) => !v)}>{showMap ? 'Hide map' : 'View map'}</Button>
+          </div>
+          {showMap && (
+            <div style={{ marginBottom: 12 }}>
+              <LazyFarmMap features={features} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
+            </div>
+          )}
+          <FarmDetails farm={farm} />
+          <BoundaryHistory items={earlier} loading={history.isLoading} showOnMap={showHistory} onShowOnMap={(v) => {
+            setShowHistory(v);
+            if (v) setShowMap(true);
+          }} />
+        </>
+      )}
+    </SideDrawer>
+  );
+}
+
+const REASONS: Record<string, string> = { retain: 'Cut by Retain', edit: 'Re-mapped' };
+
+function BoundaryHistory({ items, loading, showOnMap, onShowOnMap }: { items: readonly FarmBoundary[]; loading: boolean; showOnMap: boolean; onShowOnMap: (v: boolean) => void }) {
+  return (
+    <div style={{ marginTop: 16 }} data-testid="boundary-history">
+      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 6 }}>
+        <span style={{ fontWeight: 600 }}>Boundary history</span>
+        {items.length > 0 && (
+          <label style={{ display: 'inline-flex', gap: 8, alignItems: 'center', fontSize: 13 }}>
+            <Switch size="small" checked={showOnMap} onChange={onShowOnMap} aria-label="Draw earlier boundaries on the map" />
+            Draw on the map (orange)
+          </label>
+        )}
+      </div>
+      <List<FarmBoundary>
+        size="small"
+        loading={loading}
+        dataSource={[...items]}
+        locale={{ emptyText: 'No earlier boundaries: this is the boundary as first mapped.' }}
+        renderItem={(h) => (
+          <List.Item>
+            <List.Item.Meta
+              title={`${REASONS[h.reason] ?? h.reason} · ${formatDateTime(h.created_at)}`}
+              description={`${formatSqm(h.area)} (${formatHectares(h.area)})${h.created_by ? ` · by ${h.created_by}` : ''}`}
+            />
+          </List.Item>
+        )}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// The marker popup of a farm: name, farmer, area and status, "View Details", and for an overlapping farm "Retain"
+// (POST /farms/{id}/intersect). A string error from the API shows in the popup for 3 s (spec §8); others go to the notifier.
+import { useEffect, useState } from 'react';
+import Button from 'antd/es/button';
+import Space from 'antd/es/space';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
+import type { Farm } from '@farmland/contracts';
+import type { PickedFeature } from '../../../components/map/map-constants';
+import { ApiError } from '../../../lib/api-client';
+import { formatSqm } from '../../../lib/formatters';
+import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { RETAIN_SUCCESS, useRetainFarm } from '../api/retain-farm';
+
+type Props = {
+  feature: PickedFeature;
+  close: () => void;
+  onViewDetails?: (id: string, overlapping: boolean) => void;
+  /** After a successful Retain, with the farms of the group that still overlap. */
+  onRetained?: (remaining: Farm[]) => void;
+};
+
+export const POPUP_ERROR_MS = 3000;
+
+export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) {
+  const retain = useRetainFarm();
+  const [error, setError] = useState<string | null>(null);
+  const overlapping = feature.category === 'overlap';
+  const area = Number(feature.properties['area']);
+
+  useEffect(() => {
+    if (!error) return;
+    const t = setTimeout(() => setError(null), POPUP_ERROR_MS);
+    return () => clearTimeout(t);
+  }, [error]);
+
+  const onRetain = async () => {
+    try {
+      const res = await retain.mutateAsync(feature.id);
+      notifySuccess(res.message ?? RETAIN_SUCCESS);
+      close();
+      onRetained?.(res.data);
+    } catch (err) {
+      if (err instanceof ApiError && typeof err.body?.errors === 'string') setError(err.body.errors);
+      else notifyError(err);
+    }
+  };
+
+  return (
+    <div data-testid="farm-popup" style={{ minWidth: 200 }}>
+      <Typography.Text strong style={{ display: 'block', fontSize: 14 }}>
+        {feature.name}
+      </Typography.Text>
+      {feature.properties['farmer'] ? <div>Farmer: {String(feature.properties['farmer'])}</div> : null}
+      {Number.isFinite(area) && <div>Area: {formatSqm(area)}</div>}
+      <div style={{ margin: '4px 0 8px' }}>{overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>}</div>
+      {error && (
+        <Typography.Text type="danger" role="alert" style={{ display: 'block', marginBottom: 8 }}>
+          {error}
+        </Typography.Text>
+      )}
+      <Space>
+        {onViewDetails && (
+          <Button size="small" onClick={() => onViewDetails(feature.id, overlapping)}>
+            View Details
+          </Button>
+        )}
+        {overlapping && (
+          <Button size="small" type="primary" loading={retain.isPending} onClick={() => void onRetain()}>
+            Retain
+          </Button>
+        )}
+      </Space>
+    </div>
+  );
+}

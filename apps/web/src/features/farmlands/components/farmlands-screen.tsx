@@ -1,0 +1,298 @@
+// /admin/mapping, "All Mapped Farmlands": search and Export Table, then three tabs: Table View (the list), Combined View
+// (the map at 40% beside a list panel) and Map View (the map alone). The map shows GeoJSON up to the deployment's tile
+// threshold (5,000 farms by default) and vector tiles above it; moving it writes ?lat&lng. Overlapping farms open the
+// Overlapping Farmlands drawer; others the farm drawer.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Empty from 'antd/es/empty';
+import Input from 'antd/es/input';
+import List from 'antd/es/list';
+import Pagination from 'antd/es/pagination';
+import Tabs from 'antd/es/tabs';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
+import { SearchOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import type { Farm } from '@farmland/contracts';
+import { loadConsoleConfig } from '../../../components/map/basemap';
+import { LazyFarmMap } from '../../../components/map/lazy-map';
+import { CATEGORY_COLORS, CATEGORY_LABELS, MAP_ZOOM, type MapCategory } from '../../../components/map/map-constants';
+import { CountBadge } from '../../../components/ui/count-badge';
+import { ExportButton } from '../../../components/ui/export-button';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
+import { useFarmsMap } from '../api/get-farms-map';
+import { useFarmsOverview } from '../api/get-farms-overview';
+import { collectionToFeatures } from './farm-features';
+import { EudrExportButton } from './eudr-export-button';
+import { FarmDrawer } from './farm-drawer';
+import { FarmPopup } from './farm-popup';
+import { OverlappingDrawer } from './overlapping-drawer';
+
+export const FARMLANDS_TITLE = 'All Mapped Farmlands';
+const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
+// The version parameter changes whenever the farm queries are refreshed (after Retain), so MapLibre fetches new tiles.
+const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
+type View = 'table' | 'combined' | 'map';
+const VIEWS: readonly View[] = ['table', 'combined', 'map'];
+
+function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
+  return farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>;
+}
+
+function Legend() {
+  return (
+    <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', fontSize: 12, margin: '8px 0' }} aria-label="Map legend">
+      {(Object.keys(CATEGORY_COLORS) as MapCategory[]).map((c) => (
+        <span key={c} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+          <span aria-hidden="true" style={{ width: 12, height: 12, borderRadius: 3, background: CATEGORY_COLORS[c], opacity: 0.8 }} />
+          {c === 'unrecognized' ? 'Flagged (unrecognized)' : CATEGORY_LABELS[c]}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+export function FarmlandsScreen() {
+  const [params, setParams] = useSearchParams();
+  const view: View = VIEWS.includes(params.get('view') as View) ? (params.get('view') as View) : 'table';
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(FARMS_PAGE_SIZE);
+  const [openFarm, setOpenFarm] = useState<{ id: string; overlapping: boolean } | null>(null);
+  const [focus, setFocus] = useState<[number, number] | undefined>(() => {
+    const lat = Number(params.get('lat'));
+    const lng = Number(params.get('lng'));
+    return params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
+  });
+
+  const list = useFarms({ page, page_size: pageSize, search: search || undefined });
+  const overview = useFarmsOverview();
+  const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const total = overview.data?.data.total_farms;
+  const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !search;
+  const mapShown = view !== 'table';
+  const mapData = useFarmsMap(search || undefined, mapShown && total !== undefined && config.data !== undefined && !useTiles);
+  const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
+
+  const setView = (v: string) => {
+    const next = new URLSearchParams(params);
+    next.set('view', v);
+    setParams(next, { replace: true });
+  };
+  const onMoveEnd = useCallback(
+    ([lng, lat]: [number, number]) => {
+      setParams(
+        (cur) => {
+          const next = new URLSearchParams(cur);
+          next.set('lat', lat.toFixed(6));
+          next.set('lng', lng.toFixed(6));
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+  const onSearch = (s: string) => {
+    setPage(1);
+    setSearch(s);
+  };
+  const viewDetails = (id: string, overlapping: boolean) => setOpenFarm({ id, overlapping });
+
+  const columns = useMemo<ListColumn<Farm>[]>(
+    () => [
+      { key: 'name', title: 'Name', render: (r) => r.name },
+      { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
+      { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
+      { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
+      {
+        key: 'updated_at',
+        title: 'Updated at',
+        render: (r) => (
+          <time dateTime={r.updated_at} style={{ whiteSpace: 'nowrap' }}>
+            {formatDate(r.updated_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.updated_at)}</span>
+          </time>
+        ),
+      },
+      { key: 'status', title: 'Status', render: (r) => <StatusTag farm={r} /> },
+      {
+        key: 'actions',
+        title: '',
+        render: (r) => (
+          <Button size="small" onClick={() => viewDetails(r.id, r.is_overlapping)}>
+            View Details
+          </Button>
+        ),
+      },
+    ],
+    [],
+  );
+
+  const map = (height: number | string) => (
+    <div>
+      <LazyFarmMap
+        features={useTiles ? undefined : features}
+        tilesUrl={useTiles ? `${TILES_URL}?v=${overview.dataUpdatedAt}` : undefined}
+        center={focus}
+        zoom={focus ? MAP_ZOOM.farm : undefined}
+        fitToFeatures={!focus}
+        height={height}
+        onMoveEnd={onMoveEnd}
+        renderPopup={(f, close) => <FarmPopup feature={f} close={close} onViewDetails={viewDetails} />}
+        ariaLabel="Map of the mapped farmlands"
+      />
+      <Legend />
+      {mapData.data?.data.truncated && <Typography.Text type="warning">The map shows the first 20,000 farms; search to narrow it.</Typography.Text>}
+      {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">No farms to show on the map.</Typography.Text>}
+      {mapData.isError && (
+        <Typography.Text type="danger">
+          The farms could not be loaded on the map. <Button size="small" onClick={() => void mapData.refetch()}>Try again</Button>
+        </Typography.Text>
+      )}
+    </div>
+  );
+
+  const header = (
+    <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
+      <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+        {FARMLANDS_TITLE}
+      </Typography.Title>
+      <CountBadge count={list.data?.data.count} label="farmlands" />
+      <div style={{ flex: 1 }} />
+      <MapSearch value={search} onSearch={onSearch} />
+      <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={search ? { search } : {}} />
+      <EudrExportButton />
+    </div>
+  );
+
+  const sidePanel = (
+    <Card size="small" title="Farmlands" styles={{ body: { padding: 0 } }} style={{ height: '100%' }}>
+      <List<Farm>
+        loading={list.isFetching && !list.data}
+        dataSource={list.data?.data.results ?? []}
+        locale={{ emptyText: <Empty description="No farmlands found" /> }}
+        renderItem={(f) => {
+          const [lng, lat] = f.coordinates[0] ?? [undefined, undefined];
+          return (
+            <List.Item
+              style={{ padding: '8px 12px' }}
+              actions={[
+                <Button key="map" size="small" type="link" disabled={lng === undefined} onClick={() => lng !== undefined && lat !== undefined && setFocus([lng, lat])}>
+                  Show on map
+                </Button>,
+                <Button key="view" size="small" onClick={() => viewDetails(f.id, f.is_overlapping)}>
+                  View Details
+                </Button>,
+              ]}
+            >
+              <List.Item.Meta title={f.name} description={`${f.farmer} · ${formatSqm(f.area)}`} />
+              <StatusTag farm={f} />
+            </List.Item>
+          );
+        }}
+      />
+      <div style={{ padding: 12, display: 'flex', justifyContent: 'flex-end' }}>
+        <Pagination
+          size="small"
+          current={page}
+          pageSize={pageSize}
+          total={list.data?.data.count ?? 0}
+          showSizeChanger={false}
+          onChange={(p) => setPage(p)}
+        />
+      </div>
+    </Card>
+  );
+
+  const overlapping = overview.data?.data.total_overlapping_farms;
+  return (
+    <>
+      {view !== 'table' && header}
+      {overlapping !== undefined && (
+        <div style={{ marginBottom: 8 }} data-testid="overlap-count">
+          <Tag color={overlapping ? 'green' : 'default'}>{formatNumber(overlapping)} overlapping farmlands</Tag>
+          <Typography.Text type="secondary">of {formatNumber(total)} mapped</Typography.Text>
+        </div>
+      )}
+      <Tabs
+        activeKey={view}
+        onChange={setView}
+        items={[
+          {
+            key: 'table',
+            label: 'Table View',
+            children: (
+              <ListPage<Farm>
+                title={FARMLANDS_TITLE}
+                count={list.data?.data.count}
+                rows={list.data?.data.results ?? []}
+                rowKey={(r) => r.id}
+                columns={columns}
+                loading={list.isFetching && !list.data}
+                error={list.isError && !list.data}
+                onRetry={() => void list.refetch()}
+                search={search}
+                onSearch={onSearch}
+                searchPlaceholder="Search by farm, farmer or farmer id"
+                page={page}
+                pageSize={pageSize}
+                onPageChange={(p, s) => {
+                  setPage(p);
+                  setPageSize(s);
+                }}
+                exportName="mappings"
+                exportFilters={search ? { search } : {}}
+                actions={<EudrExportButton />}
+                emptyText="No farmlands found"
+                storageKey="farmlands"
+              />
+            ),
+          },
+          {
+            key: 'combined',
+            label: 'Combined View',
+            children: view === 'combined' && (
+              <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', flexWrap: 'wrap' }}>
+                <div style={{ flex: '0 0 40%', minWidth: 320 }}>{map(560)}</div>
+                <div style={{ flex: 1, minWidth: 300 }}>{sidePanel}</div>
+              </div>
+            ),
+          },
+          { key: 'map', label: 'Map View', children: view === 'map' && map('calc(100vh - 260px)') },
+        ]}
+      />
+      <FarmDrawer farmId={openFarm && !openFarm.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />
+      <OverlappingDrawer farmId={openFarm?.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />
+    </>
+  );
+}
+
+/** The header search of the map views: debounced (400 ms) like the table's; clearing it resets. */
+function MapSearch({ value, onSearch }: { value: string; onSearch: (s: string) => void }) {
+  const [text, setText] = useState(value);
+  const debounced = useDebouncedValue(text);
+  const sent = useRef(value);
+  const send = useRef(onSearch);
+  send.current = onSearch;
+  useEffect(() => {
+    if (debounced.trim() === sent.current) return;
+    sent.current = debounced.trim();
+    send.current(debounced.trim());
+  }, [debounced]);
+  return (
+    <Input
+      aria-label="Search farmlands"
+      placeholder="Search by farm, farmer or farmer id"
+      prefix={<SearchOutlined aria-hidden="true" />}
+      allowClear
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      style={{ width: 280 }}
+    />
+  );
+}

@@ -1,0 +1,54 @@
+// "Overlapping Farmlands": the farm's overlap group on a map (marker popups offer Retain) and, per farm, its farmer,
+// coordinates, size, operational area and snapshots. After Retain the group is re-read; when nothing overlaps any more
+// the drawer closes (spec §4).
+import { useMemo } from 'react';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Result from 'antd/es/result';
+import Tag from 'antd/es/tag';
+import type { Farm } from '@farmland/contracts';
+import { LazyFarmMap } from '../../../components/map/lazy-map';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import { useOverlappingFarms } from '../api/get-overlapping-farms';
+import { farmToFeature } from './farm-features';
+import { FarmDetails } from './farm-details';
+import { FarmPopup } from './farm-popup';
+
+export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
+  const query = useOverlappingFarms(farmId);
+  const farms = useMemo(() => query.data?.data.results ?? [], [query.data]);
+  const features = useMemo(() => farms.map(farmToFeature), [farms]);
+  const onRetained = (remaining: Farm[]) => {
+    if (remaining.length === 0) onClose();
+    else void query.refetch();
+  };
+  return (
+    <SideDrawer open={Boolean(farmId)} title="Overlapping Farmlands" onClose={onClose} width={640}>
+      {query.isLoading && <PageLoader label="Loading overlapping farms" />}
+      {query.isError && <Result status="warning" title="These farms could not be loaded." extra={<Button onClick={() => void query.refetch()}>Try again</Button>} />}
+      {query.isSuccess && farms.length === 0 && <Result status="success" title="This farm no longer overlaps any other farm." />}
+      {farms.length > 0 && (
+        <>
+          <p style={{ marginTop: 0 }}>
+            {farms.length} conflicting farmlands. Click a marker and choose <strong>Retain</strong> to keep that farm's boundary; it is cut out of the farms it overlaps.
+          </p>
+          <LazyFarmMap
+            features={features}
+            height={300}
+            testId="overlap-map"
+            ariaLabel="Map of the overlapping farmlands"
+            renderPopup={(f, close) => <FarmPopup feature={f} close={close} onRetained={onRetained} />}
+          />
+          <div style={{ display: 'grid', gap: 12, marginTop: 12 }}>
+            {farms.map((farm) => (
+              <Card key={farm.id} size="small" title={farm.name} extra={farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>}>
+                <FarmDetails farm={farm} />
+              </Card>
+            ))}
+          </div>
+        </>
+      )}
+    </SideDrawer>
+  );
+}

@@ -1,0 +1,248 @@
+// "Creating operational area" (or editing one), in two steps (spec §2, §4, §5): step 1 is the form (Area Name, Region,
+// City / Town / District) with "Proceed to Map"; step 2 is the map (zoom 12, centred on the chosen city, ?lat&lng in the
+// address) with Back. Once a polygon of at least 3 points is drawn a popup offers Proceed, then asks 'Are you sure you
+// want to create this operational area' ('update' when editing); confirming submits. An error shows the server's city
+// message (or its first message) followed by 'Please edit any point on the polygon and try again'.
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import Select from 'antd/es/select';
+import Space from 'antd/es/space';
+import Steps from 'antd/es/steps';
+import Typography from 'antd/es/typography';
+import type { OperationalArea } from '@farmland/contracts';
+import { LazyPolygonDrawMap } from '../../../components/map/lazy-map';
+import { MAP_ZOOM, type MapFeature } from '../../../components/map/map-constants';
+import { ApiError } from '../../../lib/api-client';
+import { notifySuccess } from '../../../lib/notifier';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useCities } from '../api/lookups';
+import { useRegions } from '../api/regions';
+import { useSaveOperationalArea } from '../api/save-operational-area';
+
+export const RETRY_HINT = 'Please edit any point on the polygon and try again';
+export const CREATED_MESSAGE = 'Operational Area created successfully';
+export const EDITED_MESSAGE = 'Operational area edited successfully';
+
+type Ring = [number, number][];
+type FormValues = { name: string; region_id: string; city_id: string };
+type Phase = 'drawing' | 'ready' | 'confirm' | 'error';
+
+/** The message of a failed save: errors.city first (spec §8), else the first field message, else the message. */
+export function saveErrorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    const errors = err.body?.errors;
+    if (Array.isArray(errors)) {
+      const city = errors.find((e) => e.field === 'city' || e.field === 'city_id');
+      const first = city ?? errors[0];
+      if (first?.message) return first.message;
+    }
+    if (typeof errors === 'string' && errors) return errors;
+    return err.message;
+  }
+  return 'The operational area could not be saved.';
+}
+
+type Props = {
+  open: boolean;
+  /** The area being edited, or null to create one. */
+  area: OperationalArea | null;
+  /** The other areas, drawn underneath for reference. */
+  others: readonly MapFeature[];
+  onClose: () => void;
+};
+
+export function AreaModal({ open, area, others, onClose }: Props) {
+  const [form] = Form.useForm<FormValues>();
+  const [step, setStep] = useState(0);
+  const [values, setValues] = useState<FormValues | null>(null);
+  const [ring, setRing] = useState<Ring | null>(area?.coordinates ?? null);
+  const [phase, setPhase] = useState<Phase>(area ? 'ready' : 'drawing');
+  const [error, setError] = useState<string | null>(null);
+  const [citySearch, setCitySearch] = useState('');
+  const debouncedCity = useDebouncedValue(citySearch);
+  const [, setParams] = useSearchParams();
+  const regions = useRegions();
+  const regionId = Form.useWatch('region_id', form);
+  const region = regions.data?.data.results.find((r) => r.id === regionId);
+  const cities = useCities(region?.country_id, debouncedCity);
+  const [center, setCenter] = useState<[number, number] | undefined>(undefined);
+  const save = useSaveOperationalArea();
+  const verb = area ? 'update' : 'create';
+
+  useEffect(() => {
+    if (!open) return;
+    setStep(0);
+    setRing(area?.coordinates ?? null);
+    setPhase(area ? 'ready' : 'drawing');
+    setError(null);
+    form.setFieldsValue(area ? { name: area.name, region_id: area.region_id, city_id: area.city_id } : { name: '', region_id: undefined, city_id: undefined });
+  }, [open, area, form]);
+
+  const cityOptions = useMemo(() => {
+    const list = cities.data?.data ?? [];
+    const opts = list.map((c) => ({ value: c.id, label: c.name, lat: c.latitude, lng: c.longitude }));
+    if (area && !opts.some((o) => o.value === area.city_id)) opts.unshift({ value: area.city_id, label: area.city, lat: NaN, lng: NaN });
+    return opts;
+  }, [cities.data, area]);
+
+  const writeCentre = (c: [number, number]) =>
+    setParams(
+      (cur) => {
+        const next = new URLSearchParams(cur);
+        next.set('lat', c[1].toFixed(6));
+        next.set('lng', c[0].toFixed(6));
+        return next;
+      },
+      { replace: true },
+    );
+
+  const proceedToMap = async () => {
+    const v = await form.validateFields();
+    setValues(v);
+    const city = cityOptions.find((o) => o.value === v.city_id);
+    const c: [number, number] | undefined = city && Number.isFinite(city.lat) ? [city.lng, city.lat] : undefined;
+    setCenter(c);
+    if (c) writeCentre(c);
+    setStep(1);
+  };
+
+  const close = () => {
+    setParams(
+      (cur) => {
+        const next = new URLSearchParams(cur);
+        next.delete('lat');
+        next.delete('lng');
+        return next;
+      },
+      { replace: true },
+    );
+    onClose();
+  };
+
+  const submit = async () => {
+    if (!values || !ring) return;
+    try {
+      const res = await save.mutateAsync({ id: area?.id ?? null, body: { ...values, coordinates: ring } });
+      notifySuccess(res.message ?? (area ? EDITED_MESSAGE : CREATED_MESSAGE));
+      close();
+    } catch (err) {
+      setError(saveErrorText(err));
+      setPhase('error');
+    }
+  };
+
+  const onChange = (next: Ring | null) => {
+    setRing(next);
+    setError(null);
+    setPhase(next && next.length >= 4 ? 'ready' : 'drawing');
+  };
+
+  const popup =
+    phase === 'drawing' ? null : (
+      <div
+        role="dialog"
+        aria-label="Operational area"
+        data-testid="area-popup"
+        style={{ position: 'absolute', top: 12, left: 12, maxWidth: 340, background: '#fff', borderRadius: 8, padding: 12, boxShadow: '0 4px 16px rgba(0,0,0,0.18)' }}
+      >
+        {phase === 'ready' && (
+          <Space direction="vertical" size={8}>
+            <Typography.Text>The polygon has {ring ? ring.length - 1 : 0} points. Drag a point to adjust it.</Typography.Text>
+            <Button type="primary" onClick={() => setPhase('confirm')}>
+              Proceed
+            </Button>
+          </Space>
+        )}
+        {phase === 'confirm' && (
+          <Space direction="vertical" size={8}>
+            <Typography.Text>Are you sure you want to {verb} this operational area</Typography.Text>
+            <Space>
+              <Button onClick={() => setPhase('ready')} disabled={save.isPending}>
+                No
+              </Button>
+              <Button type="primary" loading={save.isPending} onClick={() => void submit()}>
+                Yes
+              </Button>
+            </Space>
+          </Space>
+        )}
+        {phase === 'error' && (
+          <div role="alert">
+            <Typography.Text type="danger" style={{ display: 'block' }}>
+              {error}
+            </Typography.Text>
+            <Typography.Text>{RETRY_HINT}</Typography.Text>
+          </div>
+        )}
+      </div>
+    );
+
+  return (
+    <Modal open={open} title={area ? 'Editing operational area' : 'Creating operational area'} onCancel={close} footer={null} width={step === 0 ? 560 : 980} destroyOnHidden mask={{ closable: false }}>
+      <Steps size="small" current={step} items={[{ title: 'Details' }, { title: 'Draw on map' }]} style={{ marginBottom: 16 }} />
+      <div style={{ display: step === 0 ? 'block' : 'none' }}>
+        <Form form={form} layout="vertical" requiredMark>
+          <Form.Item
+            name="name"
+            label="Area Name"
+            rules={[
+              { required: true, whitespace: true, message: 'Name is required' },
+              { min: 2, message: 'Name should have at least 2 letters' },
+            ]}
+          >
+            <Input placeholder="e.g. Ogbomosho North" maxLength={120} />
+          </Form.Item>
+          <Form.Item name="region_id" label="Region" rules={[{ required: true, message: 'Please select a region' }]}>
+            <Select
+              placeholder="Select a region"
+              loading={regions.isLoading}
+              showSearch={{ optionFilterProp: 'label' }}
+              options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: `${r.name} (${r.country})` }))}
+              onChange={() => form.setFieldValue('city_id', undefined)}
+            />
+          </Form.Item>
+          <Form.Item name="city_id" label="City / Town / District" rules={[{ required: true, message: 'Please select a city' }]}>
+            <Select
+              placeholder={region ? 'Type to search cities' : 'Select a region first'}
+              disabled={!region}
+              showSearch={{ filterOption: false, onSearch: setCitySearch }}
+              loading={cities.isFetching}
+              options={cityOptions.map((o) => ({ value: o.value, label: o.label }))}
+              notFoundContent={cities.isFetching ? 'Loading…' : 'No city found'}
+            />
+          </Form.Item>
+        </Form>
+        <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8 }}>
+          <Button onClick={close}>Cancel</Button>
+          <Button type="primary" onClick={() => void proceedToMap().catch(() => undefined)}>
+            Proceed to Map
+          </Button>
+        </div>
+      </div>
+      {step === 1 && (
+        <>
+          <LazyPolygonDrawMap
+            initial={area?.coordinates ?? null}
+            context={others}
+            center={area ? undefined : center}
+            zoom={MAP_ZOOM.areaEditor}
+            onChange={onChange}
+            onMoveEnd={writeCentre}
+            overlay={popup}
+            height={480}
+          />
+          <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 12 }}>
+            <Button onClick={() => setStep(0)}>Back</Button>
+            <Typography.Text type="secondary">
+              {values?.name} · {region?.name}
+            </Typography.Text>
+          </div>
+        </>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,171 @@
+// /admin/operational-areas: every area on a map (40%) beside the list: search (submitted with text; clearing resets),
+// region filter, pagination (10 a page), edit and delete per row; "Create Area" opens the two-step drawing modal and
+// "Create Region" the region modal.
+import { useMemo, useState } from 'react';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Dropdown from 'antd/es/dropdown';
+import Empty from 'antd/es/empty';
+import Input from 'antd/es/input';
+import List from 'antd/es/list';
+import Pagination from 'antd/es/pagination';
+import Result from 'antd/es/result';
+import Select from 'antd/es/select';
+import Typography from 'antd/es/typography';
+import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
+import type { OperationalArea } from '@farmland/contracts';
+import { LazyFarmMap } from '../../../components/map/lazy-map';
+import type { MapFeature } from '../../../components/map/map-constants';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CountBadge } from '../../../components/ui/count-badge';
+import { formatNumber, formatSqm } from '../../../lib/formatters';
+import { notifySuccess } from '../../../lib/notifier';
+import { useDeleteOperationalArea } from '../api/delete-operational-area';
+import { AREAS_PAGE_SIZE, useAllOperationalAreas, useOperationalAreas } from '../api/get-operational-areas';
+import { useRegions } from '../api/regions';
+import { AreaModal } from './area-modal';
+import { CreateRegionModal } from './create-region-modal';
+
+export const DELETE_AREA_QUESTION = 'Are you sure you want to delete this operational area? This action cannot be undone.';
+
+const toFeature = (a: OperationalArea): MapFeature => ({
+  id: a.id,
+  name: a.name,
+  category: 'within',
+  rings: [a.coordinates],
+  properties: { address: a.address, farm_count: a.farm_count, area: a.area_sqm },
+});
+
+export function OperationalAreasScreen() {
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  const [region, setRegion] = useState<string | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<{ area: OperationalArea | null } | null>(null);
+  const [regionOpen, setRegionOpen] = useState(false);
+  const [deleting, setDeleting] = useState<OperationalArea | null>(null);
+  const [focus, setFocus] = useState<[number, number] | undefined>(undefined);
+  const list = useOperationalAreas({ page, page_size: AREAS_PAGE_SIZE, search: search || undefined, region });
+  const all = useAllOperationalAreas();
+  const regions = useRegions();
+  const remove = useDeleteOperationalArea();
+  const features = useMemo(() => (all.data ?? []).map(toFeature), [all.data]);
+  const others = useMemo(() => features.filter((f) => f.id !== editing?.area?.id), [features, editing]);
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    const res = await remove.mutateAsync(deleting.id);
+    notifySuccess(res.message);
+    setDeleting(null);
+  };
+
+  return (
+    <section aria-labelledby="oa-title">
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
+        <Typography.Title level={1} id="oa-title" style={{ fontSize: 24, margin: 0 }}>
+          Operational Areas
+        </Typography.Title>
+        <CountBadge count={list.data?.data.count} label="operational areas" />
+        <div style={{ flex: 1 }} />
+        <Button onClick={() => setRegionOpen(true)}>Create Region</Button>
+        <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setEditing({ area: null })}>
+          Create Area
+        </Button>
+      </div>
+      <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+        <div style={{ flex: '0 0 40%', minWidth: 320 }}>
+          <LazyFarmMap
+            features={features}
+            markers={false}
+            center={focus}
+            height={560}
+            ariaLabel="Map of the operational areas"
+            renderPopup={(f) => (
+              <div>
+                <strong>{f.name}</strong>
+                <div>{String(f.properties['address'] ?? '')}</div>
+                <div>{formatNumber(Number(f.properties['farm_count']))} farms</div>
+              </div>
+            )}
+          />
+        </div>
+        <Card style={{ flex: 1, minWidth: 320 }} styles={{ body: { padding: 16 } }}>
+          <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginBottom: 12 }}>
+            <Input.Search
+              aria-label="Search operational areas"
+              placeholder="Search operational areas"
+              allowClear
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (!e.target.value) {
+                  setSearch('');
+                  setPage(1);
+                }
+              }}
+              onSearch={(v) => {
+                if (!v.trim()) return;
+                setSearch(v.trim());
+                setPage(1);
+              }}
+              style={{ width: 280 }}
+            />
+            <Select
+              aria-label="Filter by region"
+              placeholder="All regions"
+              allowClear
+              value={region}
+              onChange={(v) => {
+                setRegion(v);
+                setPage(1);
+              }}
+              options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
+              style={{ width: 200 }}
+            />
+          </div>
+          {list.isError && !list.data ? (
+            <Result status="warning" title="This list could not be loaded." extra={<Button onClick={() => void list.refetch()}>Try again</Button>} />
+          ) : (
+            <List<OperationalArea>
+              loading={list.isFetching && !list.data}
+              dataSource={list.data?.data.results ?? []}
+              locale={{ emptyText: <Empty description={search || region ? 'No operational area matches' : 'No operational areas yet: create one'} /> }}
+              renderItem={(a) => (
+                <List.Item
+                  data-testid="area-row"
+                  actions={[
+                    <Button key="map" type="link" size="small" onClick={() => a.coordinates[0] && setFocus(a.coordinates[0])}>
+                      Show on map
+                    </Button>,
+                    <Dropdown
+                      key="menu"
+                      trigger={['click']}
+                      menu={{
+                        items: [
+                          { key: 'edit', label: 'Edit Area', onClick: () => setEditing({ area: a }) },
+                          { key: 'delete', label: 'Delete Area', danger: true, onClick: () => setDeleting(a) },
+                        ],
+                      }}
+                    >
+                      <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${a.name}`} />
+                    </Dropdown>,
+                  ]}
+                >
+                  <List.Item.Meta title={a.label || a.name} description={`${a.address} · ${a.region} · ${formatNumber(a.farm_count)} farms · ${formatSqm(a.area_sqm)}`} />
+                </List.Item>
+              )}
+            />
+          )}
+          <div style={{ display: 'flex', justifyContent: 'flex-end', marginTop: 12 }}>
+            <Pagination current={page} pageSize={AREAS_PAGE_SIZE} total={list.data?.data.count ?? 0} showSizeChanger={false} onChange={setPage} hideOnSinglePage={false} />
+          </div>
+        </Card>
+      </div>
+      <AreaModal open={Boolean(editing)} area={editing?.area ?? null} others={others} onClose={() => setEditing(null)} />
+      <CreateRegionModal open={regionOpen} onClose={() => setRegionOpen(false)} />
+      <ConfirmDialog open={Boolean(deleting)} title="Delete Area" danger confirmLabel="Delete" loading={remove.isPending} onConfirm={() => void confirmDelete().catch(() => undefined)} onCancel={() => setDeleting(null)}>
+        {DELETE_AREA_QUESTION}
+      </ConfirmDialog>
+    </section>
+  );
+}
