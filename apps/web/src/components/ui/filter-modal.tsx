@@ -1,6 +1,6 @@
 // The filter modal of the lists: selects and date ranges. Apply stays disabled until something is chosen; Reset
 // clears every filter. Empty values never reach a request (spec §5).
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'antd/es/button';
 import DatePicker from 'antd/es/date-picker';
 import Form from 'antd/es/form';
@@ -36,8 +36,12 @@ type Props = {
 
 export function FilterModal({ open, fields, value, onApply, onClose, title = 'Filter' }: Props) {
   const [draft, setDraft] = useState<FilterValues>(value);
+  // The draft starts from the applied filters each time the modal opens, and only then: a parent re-render (a list
+  // refetching behind the modal) hands a new `value` object and must not wipe what the user is choosing.
+  const wasOpen = useRef(false);
   useEffect(() => {
-    if (open) setDraft(value);
+    if (open && !wasOpen.current) setDraft(value);
+    wasOpen.current = open;
   }, [open, value]);
 
   const set = (name: string, v: string | DateRangeValue | undefined) => setDraft((d) => ({ ...d, [name]: v }));
