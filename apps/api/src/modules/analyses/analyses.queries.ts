@@ -245,8 +245,14 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
       -- wkb: hex EWKB (staged since 0006); wkt: staged files written before it, still queued after an upgrade.
       SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) AS geom
         FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int)
+    ), tw AS MATERIALIZED (
+      -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
+      -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row.
+      SELECT g.n, g.name, g.rd, g.d, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
+        FROM g JOIN custom_analysis_rows r ON r.analysis_id = ${p.analysisId} AND r.row_number = g.d AND r.tenant_id = ${tenantId}
+       WHERE g.d IS NOT NULL
     ), v AS MATERIALIZED (
-      SELECT g.*, ST_IsValid(g.geom) AS ok FROM g
+      SELECT g.*, ST_IsValid(g.geom) AS ok FROM g WHERE NOT EXISTS (SELECT 1 FROM tw WHERE tw.n = g.n)
     ), m AS MATERIALIZED (
       SELECT v.*,
              CASE WHEN v.ok THEN ST_Area(v.geom::geography) END AS area,
@@ -298,13 +304,20 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              CASE WHEN c.good THEN c.d END
         FROM c
       RETURNING category, area_sqm, is_unrecognized
+    ), ins_twins AS (
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, category,
+                                        operational_area_id, covered_fraction, is_unrecognized, dup_of)
+      SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.category,
+             tw.operational_area_id, tw.covered_fraction, tw.is_unrecognized, CASE WHEN tw.geom IS NOT NULL THEN tw.d END
+        FROM tw
+      RETURNING category, area_sqm, is_unrecognized
     )
     SELECT count(*) FILTER (WHERE category = 'within')::int AS within,
            count(*) FILTER (WHERE category = 'outside')::int AS outside,
            count(*) FILTER (WHERE category = 'error')::int AS errors,
            count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
            coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area
-      FROM ins`;
+      FROM (SELECT * FROM ins UNION ALL SELECT * FROM ins_twins) x`;
 }
 
 // ---------- overlap step (see analyses.overlap.ts for the algorithm) ----------

@@ -325,9 +325,10 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
 export const STAGE_LINE_ROWS = 100;
 
 /**
- * Exact duplicates of one staging pass: polygon bytes → the first row without an input error that has them. A row whose
- * polygon repeats one already seen is staged with `d`, and stays out of the overlap probe (it overlaps its twin, and
- * everything its twin overlaps). Keys are SHA-256 digests, so a 10,000-vertex polygon costs 32 bytes here.
+ * Exact duplicates of one staging pass: polygon bytes and declared area → the first row without an input error that
+ * has them. A row that repeats one already seen is staged with `d`: it gets its twin's verdict (copied when the twin is
+ * stored already), and stays out of the overlap probe (it overlaps its twin, and everything its twin overlaps). Keys are
+ * SHA-256 digests, so a 10,000-vertex polygon costs 32 bytes here.
  */
 export type Duplicates = Map<string, number>;
 
@@ -337,7 +338,8 @@ export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: nu
   for (let i = from; i < to; i++) {
     const r = stageRow(i + 1, rows[i] ?? {}, areaIds);
     if (seen && r.wkb && r.errs.length === 0) {
-      const key = crypto.createHash('sha256').update(r.wkb).digest('base64');
+      // The declared area takes part: it can change which area a farm is counted in, so only rows alike in both share a verdict.
+      const key = crypto.createHash('sha256').update(r.wkb).update(`|${r.oa ?? ''}`).digest('base64');
       const first = seen.get(key);
       if (first === undefined) seen.set(key, r.n);
       else r.d = first;
