@@ -12,6 +12,7 @@ import type { Deps } from './context.js';
 import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerInputGuard } from './plugins/input-guard.js';
 import { version } from './version.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.config.bodyLimit);
   registerAuth(app);
+  registerInputGuard(app);
 
   await app.register(cookie);
   await app.register(multipart, {

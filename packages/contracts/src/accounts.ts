@@ -1,6 +1,6 @@
 // The user profile (accounts/users).
 import { z } from 'zod';
-import { roleName, uuid } from './common.js';
+import { roleName, text, uuid } from './common.js';
 
 export const userProfile = z.object({
   id: uuid,
@@ -20,12 +20,12 @@ export const userProfile = z.object({
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
-export const phoneNumber = z.string().trim().regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a valid phone number');
+export const phoneNumber = text().trim().regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a valid phone number');
 
 export const updateUserBody = z
   .object({
-    first_name: z.string().trim().min(1, 'First name is required').max(100),
-    last_name: z.string().trim().min(1, 'Last name is required').max(100),
+    first_name: text().trim().min(1, 'First name is required').max(100),
+    last_name: text().trim().min(1, 'Last name is required').max(100),
     phone_number: phoneNumber.nullable(),
     gender: z.enum(['Male', 'Female']).nullable(),
   })

@@ -1,7 +1,7 @@
 // Custom farm analysis: the create payloads (JSON; multipart carries the same fields plus a file), the analysis with its
 // four result categories as {count, url}, and the farm rows the category lists return.
 import { z } from 'zod';
-import { emptyToUndefined, uuid } from './common.js';
+import { pageNumber, pageSize, text, uuid } from './common.js';
 
 /** Stable codes of the row errors (DESIGN "Custom analysis semantics"). */
 export const analysisRowErrorCode = z.enum([
@@ -36,8 +36,8 @@ export const analysisLocation = z.record(z.string(), z.unknown());
 /** The JSON create payload ("Upload via Endpoint"). */
 export const createAnalysisBody = z.object({
   /** Optional: an unnamed analysis is called after its upload ("Endpoint upload" with the date). */
-  name: z.string().trim().max(200).nullish(),
-  description: z.string().max(2000).nullish(),
+  name: text().trim().max(200).nullish(),
+  description: text({ multiline: true }).max(2000).nullish(),
   operational_areas: z.array(uuid).min(1, 'Choose at least one operational area').max(1000),
   locations: z.array(analysisLocation).min(1, 'Send at least one location').max(100_000, 'At most 100,000 locations per analysis'),
   minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
@@ -111,6 +111,6 @@ export const analysisListKind = z.enum(['within', 'outside', 'overlapping', 'unr
 export type AnalysisListKind = z.infer<typeof analysisListKind>;
 
 export const analysisFarmsQuery = z.object({
-  page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(1)),
-  page_size: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional()),
+  page: pageNumber,
+  page_size: pageSize,
 });

@@ -1,12 +1,14 @@
 // Sign-in, two-factor, session tokens, password reset, admin link login and tenant-admin onboarding.
 import { z } from 'zod';
-import { roleName, uuid } from './common.js';
+import { roleName, text, uuid } from './common.js';
 
+/** Opaque tokens the API issued (sign-in challenges, refresh tokens): never longer than this. */
+const token = text().min(1).max(2000);
 const email = z.email().max(254).transform((v) => v.toLowerCase());
-const password = z.string().min(8, 'Password must be at least 8 characters').max(256);
-export const totpCode = z.string().regex(/^\d{6}$/, 'Enter the 6-digit code');
+const password = text().min(8, 'Password must be at least 8 characters').max(256);
+export const totpCode = text().regex(/^\d{6}$/, 'Enter the 6-digit code');
 
-export const loginBody = z.object({ email, password: z.string().min(1).max(256) });
+export const loginBody = z.object({ email, password: text().min(1).max(256) });
 
 /** What /auth/login/ answers: either a two-factor challenge, or an enrolment step for users without two-factor. */
 export const loginResult = z.object({
@@ -16,13 +18,13 @@ export const loginResult = z.object({
   user_token: z.string(),
 });
 
-export const setupMfaBody = z.object({ mfa_token: z.string().min(1), user_token: z.string().min(1) });
+export const setupMfaBody = z.object({ mfa_token: token, user_token: token });
 export const setupMfaResult = z.object({ secret: z.string(), otpauth_url: z.string(), issuer: z.string(), account: z.string() });
 export const confirmMfaBody = setupMfaBody.extend({ code: totpCode });
 
 export const loginConfirmBody = z.object({
-  mfa_token: z.string().min(1),
-  user_token: z.string().min(1),
+  mfa_token: token,
+  user_token: token,
   code: totpCode,
 });
 
@@ -42,17 +44,17 @@ export type SessionUser = z.infer<typeof sessionUser>;
 export const sessionResult = z.object({ user: sessionUser, access: z.string(), refresh: z.string() });
 export type SessionResult = z.infer<typeof sessionResult>;
 
-export const refreshBody = z.object({ refresh: z.string().min(1).optional() });
+export const refreshBody = z.object({ refresh: token.optional() });
 export const refreshResult = z.object({ access: z.string(), refresh: z.string() });
 
-export const logoutBody = z.object({ refresh: z.string().min(1).optional() });
+export const logoutBody = z.object({ refresh: token.optional() });
 
-export const adminLoginBody = z.object({ request_id: z.string().min(1).max(100) });
+export const adminLoginBody = z.object({ request_id: text().min(1).max(100) });
 
-export const passwordUpdateBody = z.object({ old_password: z.string().min(1).max(256), new_password: password });
+export const passwordUpdateBody = z.object({ old_password: text().min(1).max(256), new_password: password });
 export const passwordResetBody = z.object({ email });
-export const confirmResetTokenBody = z.object({ token: z.string().min(1).max(200) });
-export const setNewPasswordBody = z.object({ token: z.string().min(1).max(200), password });
+export const confirmResetTokenBody = z.object({ token: text().min(1).max(200) });
+export const setNewPasswordBody = z.object({ token: text().min(1).max(200), password });
 
-export const onboardingQuery = z.object({ signed_key: z.string().min(1).max(500) });
-export const onboardingBody = z.object({ password, first_name: z.string().trim().min(1).max(100).optional(), last_name: z.string().trim().min(1).max(100).optional() });
+export const onboardingQuery = z.object({ signed_key: text().min(1).max(500) });
+export const onboardingBody = z.object({ password, first_name: text().trim().min(1).max(100).optional(), last_name: text().trim().min(1).max(100).optional() });

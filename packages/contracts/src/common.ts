@@ -3,13 +3,46 @@ import { z } from 'zod';
 
 export const uuid = z.uuid();
 
+// ---------- text ----------
+// PostgreSQL cannot store U+0000 in text, a lone UTF-16 surrogate is not a character at all, and the other C0 controls
+// (and DEL) have no place in a form field. Every text input of the contract is built from text(), which refuses them and
+// names the field; the API's input guard refuses U+0000 and lone surrogates in every JSON value and query value too, so
+// a route that forgets text() still cannot hand them to the database.
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string holds U+0000 or a lone surrogate: what no text column can take. */
+export const unstorableText = (value: string): boolean => value.includes('\u0000') || LONE_SURROGATE.test(value);
+
+/** Why a text value cannot be stored as it is, or null. Tab, line feed and carriage return are allowed only when multiline. */
+export function textProblem(value: string, multiline = false): string | null {
+  if (value.includes('\u0000')) return 'Remove the NUL character (U+0000): text cannot contain it';
+  if (LONE_SURROGATE.test(value)) return 'Remove the broken character (a lone UTF-16 surrogate): text must be valid Unicode';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
+  const control = multiline ? /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/ : /[\u0001-\u001F\u007F]/;
+  const hit = control.exec(value);
+  if (hit) return `Remove the control character U+${hit[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${multiline ? '' : ' (text here is one line)'}`;
+  return null;
+}
+
+/** A text input: refuses NUL, lone surrogates and control characters (line breaks and tabs only when multiline). */
+export const text = (opts: { multiline?: boolean; error?: string } = {}) =>
+  z.string(opts.error ? { error: opts.error } : undefined).check((ctx) => {
+    const problem = textProblem(ctx.value, opts.multiline ?? false);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value, continue: false });
+  });
+
 /** A query value that the console may send empty: empty strings are ignored (DESIGN: "empty query values are ignored"). */
 export const emptyToUndefined = (v: unknown): unknown => (v === '' || v === null ? undefined : v);
 
+/** Page numbers stop at a million: past that an offset is nonsense, and the database would refuse it. */
+export const pageNumber = z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000, 'page must be at most 1000000').default(1));
+export const pageSize = z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional());
+
 export const pageQuery = z.object({
-  page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(1)),
-  page_size: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional()),
-  search: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()),
+  page: pageNumber,
+  page_size: pageSize,
+  search: z.preprocess(emptyToUndefined, text().trim().max(200).optional()),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
@@ -43,7 +76,20 @@ export type RoleName = z.infer<typeof roleName>;
 export const platformName = z.enum(['web', 'mobile', 'sdk', 'api']);
 export type PlatformName = z.infer<typeof platformName>;
 
-/** YYYY-MM-DD, as DESIGN fixes for date-only inputs. */
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the format YYYY-MM-DD');
+/** Whether y-m-d names a day of the proleptic Gregorian calendar (years 1 to 9999, as PostgreSQL's date has them). */
+export function isCalendarDate(y: number, m: number, d: number): boolean {
+  if (!Number.isInteger(y) || y < 1 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
+  const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  return d <= days;
+}
+
+/** YYYY-MM-DD, as DESIGN fixes for date-only inputs, and a real day: 2026-02-30 is refused, naming the field. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Use the format YYYY-MM-DD', abort: true })
+  .refine((v) => {
+    const [y, m, d] = v.split('-').map(Number) as [number, number, number];
+    return isCalendarDate(y, m, d);
+  }, 'This date does not exist: check the day and the month (YYYY-MM-DD)');
 
 export const idParam = z.object({ id: uuid });

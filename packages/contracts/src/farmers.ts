@@ -1,20 +1,20 @@
 // Farmers as captured in the field or created by a tenant admin (multipart with an optional image, or JSON).
 import { z } from 'zod';
-import { emptyToUndefined, uuid } from './common.js';
+import { emptyToUndefined, text, uuid } from './common.js';
 import { phoneNumber } from './accounts.js';
 
 const optional = <T extends z.ZodType>(s: T) => z.preprocess(emptyToUndefined, s.optional());
 
 export const createFarmerBody = z.object({
-  first_name: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100),
-  last_name: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100),
+  first_name: text({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100),
+  last_name: text({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100),
   email: optional(z.email('Enter a valid email address').max(200)),
   phone_number: optional(phoneNumber),
   gender: optional(z.enum(['Male', 'Female'], 'Gender must be Male or Female')),
-  address: optional(z.string().trim().max(300)),
-  location: optional(z.string().trim().max(300)),
+  address: optional(text().trim().max(300)),
+  location: optional(text().trim().max(300)),
   /** The farmer's id in the tenant's own records; generated when absent. */
-  folio_id: optional(z.string().trim().min(1).max(60).regex(/^[A-Za-z0-9._/-]+$/, 'Use letters, digits and . _ / - only')),
+  folio_id: optional(text().trim().min(1).max(60).regex(/^[A-Za-z0-9._/-]+$/, 'Use letters, digits and . _ / - only')),
   region_id: optional(uuid),
   country_id: optional(uuid),
 });

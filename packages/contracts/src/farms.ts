@@ -1,19 +1,19 @@
 // The farm registry: farms with their mapping record, overlap state and snapshots; captures, retain and the map/overview reads.
 import { z } from 'zod';
-import { emptyToUndefined, pageQuery, uuid } from './common.js';
+import { emptyToUndefined, pageQuery, text, uuid } from './common.js';
 import { lngLatPair, polygonCoordinates, polygonGeoJson } from './geometry.js';
 
 /** Durations as the devices send them: hh:mm:ss (hours may exceed 24). */
-export const hhmmss = z.string().trim().regex(/^\d{1,4}:[0-5]\d:[0-5]\d$/, 'Use the format hh:mm:ss');
+export const hhmmss = text().trim().regex(/^\d{1,4}:[0-5]\d:[0-5]\d$/, 'Use the format hh:mm:ss');
 
-const optionalText = (max: number) => z.preprocess(emptyToUndefined, z.string().trim().max(max).optional());
+const optionalText = (max: number) => z.preprocess(emptyToUndefined, text().trim().max(max).optional());
 const optionalId = z.preprocess(emptyToUndefined, uuid.optional());
 
 /** A capture: a farm walked by an agent (or sent through the SDK) with its mapping record. Snapshots come as image files. */
 export const captureFarmBody = z.object({
-  farmer_id: z.string({ error: 'farmer_id is required' }).pipe(z.uuid('farmer_id must be a farmer id')),
+  farmer_id: text({ error: 'farmer_id is required' }).pipe(z.uuid('farmer_id must be a farmer id')),
   name: optionalText(200),
-  coordinates: polygonCoordinates,
+  coordinates: polygonCoordinates('farm'),
   time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
   gps_device_id: optionalText(100),
   location: optionalText(300),
@@ -24,7 +24,7 @@ export type CaptureFarmBody = z.infer<typeof captureFarmBody>;
 export const updateFarmBody = z.object({
   farmer_id: optionalId,
   name: optionalText(200),
-  coordinates: polygonCoordinates.optional(),
+  coordinates: polygonCoordinates('farm').optional(),
   time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
   gps_device_id: optionalText(100),
   location: optionalText(300),
@@ -36,7 +36,7 @@ const boolText = z.preprocess((v) => (v === '' || v === undefined ? undefined : 
 
 export const farmsQuery = pageQuery.extend({
   /** A region id or name: the farm's operational-area region, else its farmer's region. */
-  region: z.preprocess(emptyToUndefined, z.string().trim().max(120).optional()),
+  region: z.preprocess(emptyToUndefined, text().trim().max(120).optional()),
   operational_area: optionalId,
   /** Provider staff only: narrow to one tenant. */
   tenant_id: optionalId,
@@ -44,8 +44,8 @@ export const farmsQuery = pageQuery.extend({
   /** With all=true: minLng,minLat,maxLng,maxLat. */
   bbox: z.preprocess(
     emptyToUndefined,
-    z
-      .string()
+    text()
+      .max(200)
       .transform((v, ctx) => {
         const parts = v.split(',').map((x) => Number(x.trim()));
         const [a, b, c, d] = parts;
@@ -128,7 +128,7 @@ export const farmsOverview = z.object({
 });
 
 export const farmsPerCountry = z.array(z.object({ code: z.string(), name: z.string(), total_farms: z.number().int(), total_farmers: z.number().int() }));
-export const regionalQuery = z.object({ name: z.string().trim().min(2, 'Give a country name').max(100), tenant_id: optionalId });
+export const regionalQuery = z.object({ name: text().trim().min(2, 'Give a country name').max(100), tenant_id: optionalId });
 export const farmsPerState = z.array(z.object({ code: z.string(), name: z.string(), country: z.string(), total_farms: z.number().int() }));
 
 /** GET /farms/tiles/{z}/{x}/{y}.mvt: a Web Mercator tile address; x and y must lie below 2^z. */
@@ -150,7 +150,7 @@ export const eudrExportQuery = z.object({
   /** Farms under 4 ha as a point (their centroid), as the EU regulation allows. */
   points_below_4ha: boolText,
   /** Which part to download (1-based); the response's X-Export-Parts header says how many there are. */
-  part: z.preprocess(emptyToUndefined, z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').default(1)),
+  part: z.preprocess(emptyToUndefined, z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').max(1_000_000, 'part must be at most 1000000').default(1)),
   tenant_id: optionalId,
 });
 export type EudrExportQuery = z.infer<typeof eudrExportQuery>;

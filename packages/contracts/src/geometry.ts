@@ -25,8 +25,55 @@ function rangeProblem(p: LngLat, index: number, ring: number): string | null {
 
 export type RingsResult = { ok: true; rings: PolygonRings } | { ok: false; message: string };
 
+/**
+ * How far a polygon may reach, in degrees of longitude and of latitude (its bounding box). The limits keep every polygon
+ * well inside one hemisphere, where PostGIS's geography functions are defined (a ring around the globe, or an edge of
+ * 180°, makes them fail), and they refuse what cannot be a farm or an operational area:
+ * - a farm: 1° either way (about 110 km at the equator; the largest plantations are a few tens of km across);
+ * - an operational area: 40° either way (a state, a country, or a region of several countries).
+ * Rings that cross the antimeridian (±180°) are refused with a message saying so: coordinates are plain WGS84, so such a
+ * farm is sent as two polygons, one on each side.
+ */
+export const POLYGON_SPAN_LIMITS = { farm: 1, operational_area: 40 } as const;
+export type PolygonKind = keyof typeof POLYGON_SPAN_LIMITS;
+const KIND_NAMES: Record<PolygonKind, string> = { farm: 'A farm', operational_area: 'An operational area' };
+
+/** The span of a set of longitudes when the shortest way round may cross ±180° (the complement of the widest gap). */
+function wrappedSpan(lngs: number[]): number {
+  const sorted = [...new Set(lngs)].sort((a, b) => a - b);
+  let widestGap = 360 - (sorted[sorted.length - 1]! - sorted[0]!);
+  for (let i = 1; i < sorted.length; i++) widestGap = Math.max(widestGap, sorted[i]! - sorted[i - 1]!);
+  return 360 - widestGap;
+}
+
+/** Says why a normalised polygon is too large for its kind, or null. */
+export function extentProblem(rings: PolygonRings, kind: PolygonKind): string | null {
+  const limit = POLYGON_SPAN_LIMITS[kind];
+  let minLng = Infinity, maxLng = -Infinity, minLat = Infinity, maxLat = -Infinity;
+  const positions = rings.flat();
+  for (const [lng, lat] of positions) {
+    if (lng < minLng) minLng = lng;
+    if (lng > maxLng) maxLng = lng;
+    if (lat < minLat) minLat = lat;
+    if (lat > maxLat) maxLat = lat;
+  }
+  const lngSpan = maxLng - minLng;
+  const latSpan = maxLat - minLat;
+  const tooLarge = (lng: number) =>
+    `${KIND_NAMES[kind]} may span at most ${limit}° of longitude and of latitude (this one spans ${+lng.toFixed(4)}° by ${+latSpan.toFixed(4)}°)`;
+  if (latSpan > limit) return tooLarge(lngSpan);
+  if (lngSpan > limit) {
+    const wrapped = wrappedSpan(positions.map((p) => p[0]));
+    if (lngSpan > 180 && wrapped <= limit) {
+      return `${KIND_NAMES[kind]} may not cross the antimeridian (longitude ±180°): send it as two polygons, one on each side`;
+    }
+    return tooLarge(lngSpan);
+  }
+  return null;
+}
+
 /** Normalises one polygon input to closed rings, or says what is wrong with it. Pure: no geometry engine involved. */
-export function normalizePolygonInput(input: unknown): RingsResult {
+export function normalizePolygonInput(input: unknown, kind?: PolygonKind): RingsResult {
   let value = input;
   if (typeof value === 'string') {
     try {
@@ -68,28 +115,31 @@ export function normalizePolygonInput(input: unknown): RingsResult {
     ring.push([ring[0]![0], ring[0]![1]]);
     rings.push(ring);
   }
+  const tooLarge = kind ? extentProblem(rings, kind) : null;
+  if (tooLarge) return { ok: false, message: tooLarge };
   return { ok: true, rings };
 }
 
-/** The coordinates field of a write: normalised to closed rings, with the problem named on failure. */
-export const polygonCoordinates = z
-  .unknown()
-  .transform((v, ctx): PolygonRings => {
-    const r = normalizePolygonInput(v);
-    if (!r.ok) {
-      ctx.addIssue({ code: 'custom', message: r.message });
-      return z.NEVER;
-    }
-    return r.rings;
-  })
-  .meta({
-    description: 'A list of [longitude, latitude] pairs (at least 3 distinct; closed automatically), a list of rings (exterior first, then holes), or a GeoJSON Polygon',
-    example: [
-      [3.7717, 7.6466],
-      [3.7727, 7.6466],
-      [3.7727, 7.6476],
-    ],
-  });
+/** The coordinates field of a write: normalised to closed rings, within the kind's extent, with the problem named on failure. */
+export const polygonCoordinates = (kind: PolygonKind) =>
+  z
+    .unknown()
+    .transform((v, ctx): PolygonRings => {
+      const r = normalizePolygonInput(v, kind);
+      if (!r.ok) {
+        ctx.addIssue({ code: 'custom', message: r.message });
+        return z.NEVER;
+      }
+      return r.rings;
+    })
+    .meta({
+      description: 'A list of [longitude, latitude] pairs (at least 3 distinct; closed automatically), a list of rings (exterior first, then holes), or a GeoJSON Polygon',
+      example: [
+        [3.7717, 7.6466],
+        [3.7727, 7.6466],
+        [3.7727, 7.6476],
+      ],
+    });
 
 export const lngLatPair = z.tuple([z.number(), z.number()]);
 export const polygonGeoJson = z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(lngLatPair)) });

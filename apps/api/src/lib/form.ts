@@ -1,9 +1,75 @@
 // Reads a write that may come as JSON or as multipart/form-data (fields plus image files), and validates it with its zod
 // contract, so that routes accepting uploads still have one schema as the source of validation.
 import type { FastifyRequest } from 'fastify';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
 import type { FieldError } from '@farmland/contracts';
-import { problems } from './problems.js';
+import { Problem, problems } from './problems.js';
+
+// ---------- multipart: the one reader every multipart route uses ----------
+// The parser (busboy, under @fastify/multipart) throws plain Errors for a body it cannot read: no boundary in the
+// content type ("Boundary not found"), a boundary longer than it can search for, a body that ends mid-part ("Unexpected
+// end of multipart data"). Read through multipartParts and partBuffer, each of them is a 400 with a stable code.
+
+type PartLimits = { files?: number; fileSize?: number };
+
+/** Why a multipart body could not be read, as a Problem; Problems pass through, a too-large file is the caller's own. */
+export function multipartProblem(err: unknown, fileTooLarge?: () => Problem): Problem {
+  if (err instanceof Problem) return err;
+  const code = (err as { code?: string }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge ? fileTooLarge() : new Problem(413, 'payload_too_large', 'A file is larger than the upload limit.');
+  if (code === 'FST_FILES_LIMIT') return problems.badRequest('multipart_too_many_parts', 'The form has more files than this request accepts.');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return problems.badRequest('multipart_too_many_parts', 'The form has more parts than this request accepts.');
+  if (code === 'FST_PROTO_VIOLATION') return problems.badRequest('invalid_multipart', 'A form field name is not allowed (__proto__ or constructor).');
+  if (/boundary/i.test(message) || /needle/i.test(message)) {
+    return problems.badRequest('invalid_multipart', 'The multipart body has no usable boundary: send Content-Type multipart/form-data; boundary=… (at most 70 characters) and a body that uses it.');
+  }
+  if (/unexpected end|terminated early|premature|closed before/i.test(message) || code === 'FST_MP_PREMATURE_CLOSE') {
+    return problems.badRequest('invalid_multipart', 'The multipart body ends before its last part is complete: send the whole form again.');
+  }
+  return problems.badRequest('invalid_multipart', 'The multipart body could not be read: send a well-formed multipart/form-data body.');
+}
+
+/** The parts of a multipart request; any error of the parser is a 400 (see multipartProblem). */
+export async function* multipartParts(req: FastifyRequest, limits?: PartLimits): AsyncGenerator<Multipart> {
+  let it: AsyncIterator<Multipart>;
+  try {
+    it = req.parts(limits ? { limits } : undefined)[Symbol.asyncIterator]();
+  } catch (err) {
+    throw multipartProblem(err);
+  }
+  for (;;) {
+    let r: IteratorResult<Multipart>;
+    try {
+      r = await it.next();
+    } catch (err) {
+      throw multipartProblem(err);
+    }
+    if (r.done) return;
+    yield r.value;
+  }
+}
+
+/** A file part's bytes; a truncated body is a 400, a file over the limit is the caller's own Problem. */
+export async function partBuffer(part: MultipartFile, fileTooLarge?: () => Problem): Promise<Buffer> {
+  try {
+    return await part.toBuffer();
+  } catch (err) {
+    throw multipartProblem(err, fileTooLarge);
+  }
+}
+
+/** The first file of a multipart request (the other parts are drained), or null; parser errors are 400s. */
+export async function firstFile(req: FastifyRequest, limits: PartLimits, fileTooLarge: () => Problem): Promise<{ field: string; filename: string; data: Buffer } | null> {
+  let found: { field: string; filename: string; data: Buffer } | null = null;
+  for await (const part of multipartParts(req, limits)) {
+    if (part.type !== 'file') continue;
+    const data = await partBuffer(part, fileTooLarge);
+    found ??= { field: part.fieldname, filename: part.filename, data };
+  }
+  return found;
+}
 
 export type UploadedFile = { field: string; filename: string; data: Buffer };
 export type FormInput = { fields: Record<string, unknown>; files: UploadedFile[] };
@@ -18,14 +84,16 @@ export async function readForm(req: FastifyRequest, opts: { fileFields: readonly
   }
   const fields: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
+  const fileField = opts.fileFields[0] ?? 'file';
+  const tooLarge = () => problems.field(fileField, `A file is larger than ${Math.round(opts.fileSize / 1024)} KB`);
   try {
-    for await (const part of req.parts({ limits: { files: opts.maxFiles, fileSize: opts.fileSize } })) {
+    for await (const part of multipartParts(req, { files: opts.maxFiles, fileSize: opts.fileSize })) {
       if (part.type === 'file') {
         if (!opts.fileFields.includes(part.fieldname)) {
-          await part.toBuffer();
+          await part.toBuffer().catch(() => undefined);
           throw problems.field(part.fieldname, `Unexpected file field; files go in ${opts.fileFields.join(' or ')}`);
         }
-        const data = await part.toBuffer();
+        const data = await partBuffer(part, tooLarge);
         if (data.length > 0) files.push({ field: part.fieldname, filename: part.filename.slice(0, 200), data });
       } else if (typeof part.value === 'string') {
         // A field name like coordinates or gender is reserved; "__proto__" and friends are ignored.
@@ -34,9 +102,9 @@ export async function readForm(req: FastifyRequest, opts: { fileFields: readonly
       }
     }
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw problems.field(opts.fileFields[0] ?? 'file', `A file is larger than ${Math.round(opts.fileSize / 1024)} KB`);
-    if (code === 'FST_FILES_LIMIT') throw problems.field(opts.fileFields[0] ?? 'file', `At most ${opts.maxFiles} files are accepted`);
+    if ((err as { code?: string }).code === 'multipart_too_many_parts' && /files/.test((err as Error).message)) {
+      throw problems.field(fileField, `At most ${opts.maxFiles} files are accepted`);
+    }
     throw err;
   }
   return { fields, files };

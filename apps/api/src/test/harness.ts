@@ -56,9 +56,13 @@ export type TestEnv = {
   as(persona: Persona): Caller;
   /** A caller with a brand-new session for the user (no sign-in flow; for tests of everything but sign-in). */
   sessionFor(userId: string): Promise<Caller>;
+  /** What the app logged at warn level or above (the server's own log, kept in memory): a 5xx logs 'unhandled error'. */
+  serverLog: ServerLogLine[];
   /** Runs SQL with the system scope (for arranging and inspecting state). */
   sql<T>(query: ReturnType<typeof sql>): Promise<T[]>;
 };
+
+export type ServerLogLine = { level: number; msg: string; route?: string; err?: { message?: string } };
 
 let envPromise: Promise<TestEnv> | null = null;
 
@@ -107,7 +111,9 @@ async function createEnv(): Promise<TestEnv> {
     log: pino({ level: 'silent' }),
   };
   await seedDemoIfEmpty(database);
-  const app = await buildApp(deps);
+  const serverLog: ServerLogLine[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void serverLog.push(JSON.parse(line) as ServerLogLine) });
+  const app = await buildApp(deps, { logger });
   await app.ready();
 
   const q = <T>(query: ReturnType<typeof sql>) => withScope(deps.db, { kind: 'system' }, (tx) => queryRows<T>(tx, query));
@@ -184,6 +190,7 @@ async function createEnv(): Promise<TestEnv> {
     adminUrl,
     as: (p) => callers[p],
     sessionFor,
+    serverLog,
     sql: q,
   };
 }

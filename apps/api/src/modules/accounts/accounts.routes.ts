@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, idParam, messageOnly, updateUserBody, userProfile } from '@farmland/contracts';
 import { problems } from '../../lib/problems.js';
+import { firstFile } from '../../lib/form.js';
 import * as accounts from './accounts.service.js';
 
 const tags = ['accounts'];
@@ -21,17 +22,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req) => {
       if (!req.isMultipart()) throw problems.unsupportedMediaType('Send the image as multipart/form-data in the field "image".');
-      const part = await req.file({ limits: { fileSize: deps.config.imageLimit, files: 1 } });
-      if (!part || (part.fieldname !== 'image' && part.fieldname !== 'file')) throw problems.field('image', 'An image file is required');
-      let data: Buffer;
-      try {
-        data = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw problems.field('image', `The image is larger than ${Math.round(deps.config.imageLimit / 1024)} KB`);
-        }
-        throw err;
-      }
+      const tooLarge = () => problems.field('image', `The image is larger than ${Math.round(deps.config.imageLimit / 1024)} KB`);
+      const part = await firstFile(req, { fileSize: deps.config.imageLimit, files: 1 }, tooLarge);
+      if (!part || (part.field !== 'image' && part.field !== 'file')) throw problems.field('image', 'An image file is required');
+      const data = part.data;
       if (data.length === 0) throw problems.field('image', 'The image is empty');
       return { data: await accounts.uploadImage(deps, req.ctx, { data, filename: part.filename }), message: 'Profile image updated successfully' };
     },

@@ -2,6 +2,7 @@
 import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { activityLogs, tenants } from '../../db/schema.js';
+import { containsPattern } from '../../db/like.js';
 
 export type NewActivity = typeof activityLogs.$inferInsert;
 
@@ -27,7 +28,7 @@ export function activityConditions(tenantId: string | null, f: ActivityFilter): 
   if (f.dateAfter) conds.push(gte(activityLogs.createdAt, sql`${f.dateAfter}::date`));
   if (f.dateBefore) conds.push(lt(activityLogs.createdAt, sql`${f.dateBefore}::date + 1`));
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(f.search);
     conds.push(or(ilike(activityLogs.userName, like), ilike(activityLogs.description, like), ilike(activityLogs.action, like), ilike(activityLogs.platform, like)));
   }
   return conds;

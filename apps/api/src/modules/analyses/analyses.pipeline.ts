@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { sqlState } from '../../db/errors.js';
 import { defaultOverlapBounds, findOverlapGroups, yieldConnection, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS, type StagedRow } from './analyses.rows.js';
@@ -81,16 +82,6 @@ export type RunHooks = {
   /** What the overlap step did (crowded rows, rows it could not settle). */
   onOverlap?: (r: OverlapResult) => void;
 };
-
-/** The SQLSTATE of a database error, through drizzle's wrapping. */
-function sqlState(err: unknown): string | null {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
-}
 
 /** An error caused by the data of a statement (a value PostGIS or PostgreSQL refuses), not by the database itself. */
 export function isDataError(err: unknown): boolean {

@@ -3,6 +3,7 @@
 // so that none holds PGlite's one connection for long. The tenant id is always the first argument.
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
+import { containsPattern } from '../../db/like.js';
 
 export type AnalysisRow = {
   id: string;
@@ -60,7 +61,7 @@ export async function insertAnalysisAreas(tx: Executor, tenantId: string, analys
 }
 
 export async function listAnalyses(tx: Executor, tenantId: string, search: string | undefined, limit: number, offset: number) {
-  const where = search ? sql`AND (name ILIKE ${`%${search}%`} OR description ILIKE ${`%${search}%`})` : sql``;
+  const where = search ? sql`AND (name ILIKE ${containsPattern(search)} OR description ILIKE ${containsPattern(search)})` : sql``;
   const rows = await queryRows<AnalysisRow>(tx, sql`
     SELECT * FROM custom_analyses WHERE tenant_id = ${tenantId} ${where} ORDER BY created_at DESC, id LIMIT ${limit} OFFSET ${offset}`);
   const [c] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM custom_analyses WHERE tenant_id = ${tenantId} ${where}`);

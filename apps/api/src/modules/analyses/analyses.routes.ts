@@ -15,9 +15,11 @@ import {
   listOf,
   messageOnly,
   pageQuery,
+  text,
   type AnalysisListKind,
 } from '@farmland/contracts';
 import { analysisJobs } from '../../jobs/analysis.job.js';
+import { multipartParts, partBuffer } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
 import * as analyses from './analyses.service.js';
 import { TEMPLATE_CSV } from './analyses.template.js';
@@ -27,8 +29,8 @@ const tags = ['custom-analysis'];
 const admins = { access: ['tenant_admin'] } as const;
 
 const multipartFields = z.object({
-  name: z.string().trim().max(200).optional(),
-  description: z.string().max(2000).optional(),
+  name: text().trim().max(200).optional(),
+  description: text({ multiline: true }).max(2000).optional(),
   operational_areas: z.array(z.uuid('Each operational area must be an id')).min(1, 'Choose at least one operational area').max(1000),
   minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
   require_farm_recognition: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
@@ -39,20 +41,14 @@ async function readMultipart(req: FastifyRequest, limit: number): Promise<analys
   const fields: Record<string, string> = {};
   const areas: string[] = [];
   let file: { data: Buffer; filename: string } | null = null;
-  for await (const part of req.parts()) {
+  const tooLarge = () => new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+  for await (const part of multipartParts(req)) {
     if (part.type === 'file') {
       if (part.fieldname !== 'file' || file) {
         await part.toBuffer().catch(() => undefined);
         throw problems.field(part.fieldname, 'Send one file, in the field "file"');
       }
-      try {
-        file = { data: await part.toBuffer(), filename: part.filename || 'upload' };
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
-        }
-        throw err;
-      }
+      file = { data: await partBuffer(part, tooLarge), filename: part.filename || 'upload' };
     } else {
       const value = typeof part.value === 'string' ? part.value : String(part.value);
       const key = part.fieldname.replace(/\[\]$/, '');
@@ -113,7 +109,8 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/custom-analysis/', {
-    config: admins,
+    // Rows report their own bad characters (row errors, not a refused upload): the input guard leaves their text alone.
+    config: { ...admins, inputGuard: { ownText: ['locations'] } },
     bodyLimit: deps.config.uploadLimit,
     schema: {
       tags,

@@ -2,6 +2,7 @@
 import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { cities, countries, regions, states } from '../../db/schema.js';
+import { prefixPattern } from '../../db/like.js';
 
 export async function listCountries(tx: Executor) {
   return tx.select().from(countries).orderBy(asc(countries.name));
@@ -20,7 +21,7 @@ export async function listCities(tx: Executor, countryId: string, search: string
   return tx
     .select({ id: cities.id, name: cities.name, stateId: cities.stateId, latitude: cities.latitude, longitude: cities.longitude })
     .from(cities)
-    .where(and(eq(cities.countryId, countryId), search ? ilike(cities.name, `${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
+    .where(and(eq(cities.countryId, countryId), search ? ilike(cities.name, prefixPattern(search)) : undefined))
     .orderBy(asc(cities.name))
     .limit(limit);
 }

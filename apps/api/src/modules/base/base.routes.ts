@@ -1,7 +1,7 @@
 // Lookups and regions: GET /base/all-countries/, /base/states/{countryId}/, /base/countries/{id}/cities/, GET and POST /base/regions/.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cityRef, countryRef, createRegionBody, emptyToUndefined, envelope, idParam, listOf, pageQuery, region, regionsQuery, stateRef } from '@farmland/contracts';
+import { cityRef, countryRef, createRegionBody, emptyToUndefined, envelope, idParam, listOf, pageQuery, region, regionsQuery, stateRef, text } from '@farmland/contracts';
 import * as base from './base.service.js';
 
 const tags = ['base'];
@@ -28,7 +28,7 @@ export const baseRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'Cities of a country with latitude and longitude (search by name prefix)',
       params: idParam,
-      querystring: z.object({ search: z.preprocess(emptyToUndefined, z.string().trim().max(100).optional()) }),
+      querystring: z.object({ search: z.preprocess(emptyToUndefined, text().trim().max(100).optional()) }),
       response: { 200: envelope(z.array(cityRef)) },
     },
     handler: async (req) => ({ data: await base.citiesOf(deps, req.params.id, req.query.search) }),

@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
+import { containsPattern } from '../../db/like.js';
 
 /** Everything the presenter needs for one farm. */
 export type FarmRow = {
@@ -46,7 +47,6 @@ export type FarmFilter = {
 };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Serialises farm writes of one tenant, so that two concurrent captures cannot both miss their overlap. */
 export async function lockTenantFarms(tx: Executor, tenantId: string): Promise<void> {
@@ -60,7 +60,7 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
   if (f.farmerId) conds.push(sql`f.farmer_id = ${f.farmerId}`);
   if (f.operationalAreaId) conds.push(sql`f.operational_area_id = ${f.operationalAreaId}`);
   if (f.search) {
-    const p = likePattern(f.search);
+    const p = containsPattern(f.search);
     conds.push(sql`(f.name ILIKE ${p} OR (fr.first_name || ' ' || fr.last_name) ILIKE ${p} OR fr.folio_id ILIKE ${p})`);
   }
   if (f.region) {

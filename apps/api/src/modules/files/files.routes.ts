@@ -1,7 +1,7 @@
 // GET /files/{id}?exp&sig: reads a stored file through a signed, expiring URL (see files.service.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { uuid } from '@farmland/contracts';
+import { text, uuid } from '@farmland/contracts';
 import { readSignedFile } from './files.service.js';
 
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -12,7 +12,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       security: [],
       summary: 'Read a stored file through its signed URL',
       params: z.object({ id: uuid }),
-      querystring: z.object({ exp: z.coerce.number().int(), sig: z.string().min(10).max(100) }),
+      querystring: z.object({ exp: z.coerce.number().int().min(0).max(99_999_999_999), sig: text().min(10).max(100) }),
     },
     handler: async (req, reply) => {
       const file = await readSignedFile(app.deps, req.params.id, req.query.exp, req.query.sig);

@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
+import { containsPattern } from '../../db/like.js';
 
 export type AreaRow = {
   id: string;
@@ -22,7 +23,6 @@ export type AreaRow = {
 };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const areaSelect = sql`
   SELECT oa.id, oa.tenant_id, oa.name, oa.region_id, r.name AS region, oa.city_id, ci.name AS city, co.name AS country,
@@ -38,7 +38,7 @@ export type AreaFilter = { search?: string | undefined; region?: string | undefi
 export async function listAreas(tx: Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: number }> {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`oa.tenant_id = ${tenantId}`);
-  if (f.search) conds.push(sql`(oa.name ILIKE ${likePattern(f.search)} OR ci.name ILIKE ${likePattern(f.search)})`);
+  if (f.search) conds.push(sql`(oa.name ILIKE ${containsPattern(f.search)} OR ci.name ILIKE ${containsPattern(f.search)})`);
   if (f.region) conds.push(UUID_RE.test(f.region) ? sql`oa.region_id = ${f.region}` : sql`lower(r.name) = lower(${f.region})`);
   const where = conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
   const rows = await queryRows<AreaRow>(tx, sql`${areaSelect} ${where} ORDER BY oa.created_at DESC, oa.id DESC LIMIT ${limit} OFFSET ${offset}`);

@@ -1,6 +1,7 @@
 // The Farmlands table as an export (spec §7: POST /base/export/mappings/): the screen's columns plus hectares, farmer id,
 // coordinates and mapping details; the list's search, region and operational-area filters; tenant admins and provider staff.
 import { z } from 'zod';
+import { text } from '@farmland/contracts';
 import { scopeOf } from '../../../context.js';
 import { withScope } from '../../../db/client.js';
 import { listFarms, type FarmRow } from '../../farms/farms.queries.js';
@@ -13,8 +14,8 @@ const seconds = (s: number | null) =>
 
 const filters = z
   .object({
-    search: z.string().trim().max(200).optional(),
-    region: z.string().trim().max(120).optional(),
+    search: text().trim().max(200).optional(),
+    region: text().trim().max(120).optional(),
     operational_area: z.uuid().optional(),
   })
   .strict();
