@@ -248,9 +248,15 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
         FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int)
     ), tw AS MATERIALIZED (
       -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
-      -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row.
+      -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row. LATERAL
+      -- with LIMIT 1 keeps it a probe: a plain join was planned as a hash join over every stored row of the analysis,
+      -- once per batch (quadratic: 75,000 twins took 270 s instead of 45).
       SELECT g.n, g.name, g.rd, g.d, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
-        FROM g JOIN custom_analysis_rows r ON r.analysis_id = ${p.analysisId} AND r.row_number = g.d AND r.tenant_id = ${tenantId}
+        FROM g CROSS JOIN LATERAL (
+               SELECT r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
+                 FROM custom_analysis_rows r
+                WHERE r.analysis_id = ${p.analysisId} AND r.row_number = g.d AND r.tenant_id = ${tenantId}
+                LIMIT 1) r
        WHERE g.d IS NOT NULL
     ), v AS MATERIALIZED (
       SELECT g.*, ST_IsValid(g.geom) AS ok FROM g WHERE NOT EXISTS (SELECT 1 FROM tw WHERE tw.n = g.n)
