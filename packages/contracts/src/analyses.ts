@@ -107,6 +107,47 @@ export const analysisFarm = z.object({
 });
 export type AnalysisFarm = z.infer<typeof analysisFarm>;
 
+/** GET /custom-analysis/{id}/map/: every analysed row with a polygon, compact, for the result map (bbox narrows it). */
+export const ANALYSIS_MAP_LIMIT = 20_000;
+export const analysisMapQuery = z.object({
+  /** minLng,minLat,maxLng,maxLat: only rows whose box meets it (the console asks for its view when the whole is too large). */
+  bbox: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    text()
+      .max(200)
+      .transform((v, ctx) => {
+        const parts = v.split(',').map((x) => Number(x.trim()));
+        const [a, b, c, d] = parts;
+        if (parts.length !== 4 || !parts.every(Number.isFinite) || Math.abs(a!) > 180 || Math.abs(c!) > 180 || Math.abs(b!) > 90 || Math.abs(d!) > 90 || a! >= c! || b! >= d!) {
+          ctx.addIssue({ code: 'custom', message: 'bbox must be minLng,minLat,maxLng,maxLat in degrees with min < max' });
+          return z.NEVER;
+        }
+        return [a!, b!, c!, d!] as [number, number, number, number];
+      })
+      .optional(),
+  ),
+});
+export const analysisMapFeature = z.object({
+  row_number: z.number().int(),
+  name: z.string().nullable(),
+  category: z.enum(['within', 'outside']),
+  is_overlapping: z.boolean(),
+  is_unrecognized: z.boolean(),
+  operational_area: z.string().nullable(),
+  area: z.number().nullable(),
+  /** Polygon rings of [lng, lat], 6 decimals. */
+  coordinates: z.array(z.array(z.array(z.number()))),
+});
+export type AnalysisMapFeature = z.infer<typeof analysisMapFeature>;
+export const analysisMap = z.object({
+  /** Rows with a polygon in the analysis (or in the bbox). */
+  count: z.number().int(),
+  /** True when count is above the limit: features holds the first ANALYSIS_MAP_LIMIT rows; ask again with bbox. */
+  truncated: z.boolean(),
+  features: z.array(analysisMapFeature),
+});
+export type AnalysisMap = z.infer<typeof analysisMap>;
+
 export const analysisListKind = z.enum(['within', 'outside', 'overlapping', 'unrecognized', 'errors']);
 export type AnalysisListKind = z.infer<typeof analysisListKind>;
 

@@ -134,6 +134,7 @@ export const matrix: Record<string, Row> = {
   'GET /api/custom-analysis/:id/overlapping/': analysisList('overlapping'),
   'GET /api/custom-analysis/:id/unrecognized/': analysisList('unrecognized'),
   'GET /api/custom-analysis/:id/errors/': analysisList('errors'),
+  'GET /api/custom-analysis/:id/map/': analysisList('map'),
 
   // ---- geo registry: operational areas (admins write; everyone of the tenant reads; provider staff read all) ----
   'GET /api/operational-areas/': { expect: signedIn(200) },

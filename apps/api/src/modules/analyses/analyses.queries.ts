@@ -124,6 +124,32 @@ export async function listFarms(tx: Executor, tenantId: string, id: string, kind
      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
 }
 
+export type MapRow = { row_number: number; name: string | null; category: 'within' | 'outside'; is_overlapping: boolean; is_unrecognized: boolean; operational_area: string | null; area: number | null; coordinates: number[][][] };
+
+/**
+ * The result map's rows after `after` (keyset on row_number), with a polygon, optionally within a box. Read in chunks so
+ * that no statement holds the embedded connection long.
+ */
+export async function mapRows(tx: Executor, tenantId: string, id: string, after: number, limit: number, bbox?: [number, number, number, number]): Promise<MapRow[]> {
+  const box = bbox ? sql`AND r.geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
+  return queryRows<MapRow>(tx, sql`
+    SELECT r.row_number, r.farm_name AS name, r.category, r.is_overlapping, r.is_unrecognized, oa.name AS operational_area, r.area_sqm AS area,
+           (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' AS coordinates
+      FROM custom_analysis_rows r
+      LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
+       AND r.row_number > ${after}
+     ORDER BY r.row_number LIMIT ${limit}`);
+}
+
+export async function countMapRows(tx: Executor, tenantId: string, id: string, bbox?: [number, number, number, number]): Promise<number> {
+  const box = bbox ? sql`AND geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
+  const [row] = await queryRows<{ n: number }>(tx, sql`
+    SELECT count(*)::int AS n FROM custom_analysis_rows
+     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND geom IS NOT NULL AND category <> 'error' ${box}`);
+  return row?.n ?? 0;
+}
+
 export async function errorRows(tx: Executor, tenantId: string, id: string, limit: number) {
   return queryRows<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>(tx, sql`
     SELECT row_number, row_data, errors FROM custom_analysis_rows

@@ -8,6 +8,9 @@ import {
   analysisFarm,
   analysisFarmsQuery,
   analysisListKind,
+  analysisMap,
+  analysisMapQuery,
+  ANALYSIS_MAP_LIMIT,
   analysisSummary,
   createAnalysisBody,
   envelope,
@@ -158,6 +161,18 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
       await analyses.deleteAnalysis(deps, req.ctx, req.params.id);
       return { message: 'Analysis deleted successfully' };
     },
+  });
+
+  app.get('/custom-analysis/:id/map/', {
+    config: admins,
+    schema: {
+      tags,
+      summary: `The result map: every analysed row with a polygon (row_number, name, category, overlap and recognition flags, rings), at most ${ANALYSIS_MAP_LIMIT}; bbox narrows it`,
+      params: idParam,
+      querystring: analysisMapQuery,
+      response: { 200: envelope(analysisMap) },
+    },
+    handler: async (req) => ({ data: await analyses.analysisMapOf(deps, req.ctx, req.params.id, req.query.bbox) }),
   });
 
   for (const kind of analysisListKind.options) {

@@ -1,7 +1,7 @@
 // Custom-analysis use cases: create (check the chosen areas, read and stage the rows off the request's critical path,
 // store the upload, enqueue the job), list, read with its four result categories, the result lists, and delete.
 import crypto from 'node:crypto';
-import type { AnalysisDetail, AnalysisFarm, AnalysisListKind, AnalysisSummary, FieldError } from '@farmland/contracts';
+import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisMap, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
@@ -173,6 +173,30 @@ export async function listFarms(
     const rows = await q.listFarms(tx, tenantId, id, kind, size, (query.page - 1) * size);
     return paginate(rows.map(presentFarm), countOf[kind](a), query.page, size, url);
   });
+}
+
+/** Rows read per statement for the map (keyset chunks: each statement stays short on the embedded engine). */
+const MAP_CHUNK = 5_000;
+
+/** The result map: every row with a polygon (or those in bbox), up to ANALYSIS_MAP_LIMIT, with the total count. */
+export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<AnalysisMap> {
+  const actor = requireActor(ctx);
+  const tenantId = analysisTenant(actor);
+  const scope = scopeOf(actor);
+  const { status, count } = await withScope(deps.db, scope, async (tx) => {
+    const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    return { status: a.status, count: a.status === 'completed' ? await q.countMapRows(tx, tenantId, id, bbox) : 0 };
+  });
+  if (status !== 'completed') return { count: 0, truncated: false, features: [] };
+  const features: AnalysisMap['features'] = [];
+  let after = 0;
+  while (features.length < Math.min(count, ANALYSIS_MAP_LIMIT)) {
+    const rows = await withScope(deps.db, scope, (tx) => q.mapRows(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - features.length), bbox));
+    if (rows.length === 0) break;
+    for (const r of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area) });
+    after = rows[rows.length - 1]!.row_number;
+  }
+  return { count, truncated: count > features.length, features };
 }
 
 export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<void> {

@@ -237,6 +237,34 @@ describe('custom analysis', () => {
     expect(left[0]!.n).toBe(0);
   });
 
+  it('serves the result map: every row with a polygon, flags and rings, narrowed by bbox', async () => {
+    const locations = [
+      { farm_name: 'In', farm_coordinates: square(10.01, 10.01) },
+      { farm_name: 'Out', farm_coordinates: square(11.5, 11.5) },
+      { farm_name: 'Overlap 1', farm_coordinates: square(10.02, 10.02) },
+      { farm_name: 'Overlap 2', farm_coordinates: square(10.0205, 10.02) },
+      { farm_name: 'Broken', farm_coordinates: [[1, 1], [2, 2]] },
+    ];
+    const res = await t.caller.post('/api/custom-analysis/', { name: 'Map', operational_areas: t.areaIds, locations, require_farm_recognition: false, minimum_farm_size: 1 });
+    expect(res.status).toBe(201);
+    await outcome(t.caller, res.body.data.id);
+    const map = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/`);
+    expect(map.status).toBe(200);
+    expect(map.body.data.count).toBe(4);
+    expect(map.body.data.truncated).toBe(false);
+    const byName = Object.fromEntries(map.body.data.features.map((f: { name: string }) => [f.name, f]));
+    expect(Object.keys(byName).sort()).toEqual(['In', 'Out', 'Overlap 1', 'Overlap 2']);
+    expect(byName['In'].category).toBe('within');
+    expect(byName['In'].operational_area).toBe('West block');
+    expect(byName['Out'].category).toBe('outside');
+    expect(byName['Overlap 2'].is_overlapping).toBe(true);
+    expect(byName['In'].coordinates[0][0]).toEqual([10.01, 10.01]);
+    expect(byName['In'].area).toBeGreaterThan(0);
+    const narrowed = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=11.4,11.4,11.6,11.6`);
+    expect(narrowed.body.data.features.map((f: { name: string }) => f.name)).toEqual(['Out']);
+    expect((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=1,2,3`)).body.errors[0].field).toBe('bbox');
+  });
+
   it('refuses bad requests with the field named', async () => {
     const noArea = await t.caller.post('/api/custom-analysis/', { name: 'x', operational_areas: [], locations: [{ farm_name: 'a' }] });
     expect(noArea.status).toBe(400);
@@ -251,7 +279,7 @@ describe('custom analysis', () => {
     expect(res.status).toBe(201);
     const id = res.body.data.id;
     const b = env.as('adminB');
-    for (const path of ['', 'within/', 'outside/', 'overlapping/', 'unrecognized/', 'errors/']) {
+    for (const path of ['', 'within/', 'outside/', 'overlapping/', 'unrecognized/', 'errors/', 'map/']) {
       expect((await b.get(`/api/custom-analysis/${id}/${path}`)).status).toBe(404);
     }
     expect((await b.delete(`/api/custom-analysis/${id}/`)).status).toBe(404);
