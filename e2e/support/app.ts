@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { freshCode } from './totp';
+import { freshCode, readState, writeState } from './totp';
 
 export const DEMO_PASSWORD = 'Farmland#2026';
 export const ACCOUNTS = { superAdmin: 'superadmin@farmland.local', adminA: 'admin@oyo-agro.example', adminB: 'admin@greenharvest.example' } as const;
@@ -31,6 +31,7 @@ export async function readEnrolmentSecret(page: Page, email: string): Promise<st
   const text = await page.getByTestId('mfa-secret').innerText();
   const secret = text.replace(/\s+/g, '');
   secrets.set(email, secret);
+  writeState((s) => void (s.secrets[email] = secret));
   return secret;
 }
 
@@ -46,7 +47,8 @@ export async function signIn(page: Page, email: string): Promise<void> {
     const secret = await readEnrolmentSecret(page, email);
     await typeCode(page, await freshCode(secret));
   } else {
-    const secret = secrets.get(email);
+    // Enrolled by this file, or by an earlier file of the run.
+    const secret = secrets.get(email) ?? readState().secrets[email];
     if (!secret) throw new Error(`no two-factor secret known for ${email}`);
     await typeCode(page, await freshCode(secret));
   }

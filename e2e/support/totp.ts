@@ -1,9 +1,32 @@
 // TOTP codes for the browser suite, computed from the secret shown on the enrolment screen. The API accepts each
 // 30-second step once and a window of ±1 step, so each new code uses the next unused step (waiting when needed).
+import fs from 'node:fs';
+import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
+import { inject } from 'vitest';
 
 const PERIOD_MS = 30_000;
-const lastStep = new Map<string, number>();
+
+// The steps used so far, per secret, kept in the run's data directory: each test file is its own module, and a later
+// file signing in with an account an earlier file enrolled must not reuse that file's last code.
+type State = { secrets: Record<string, string>; lastStep: Record<string, number> };
+const stateFile = () => path.join(inject('dataDir'), 'e2e-two-factor.json');
+export function readState(): State {
+  try {
+    return JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as State;
+  } catch {
+    return { secrets: {}, lastStep: {} };
+  }
+}
+export function writeState(change: (s: State) => void): void {
+  const s = readState();
+  change(s);
+  fs.writeFileSync(stateFile(), JSON.stringify(s));
+}
+const lastStep = {
+  get: (secret: string): number | undefined => readState().lastStep[secret],
+  set: (secret: string, step: number) => writeState((s) => void (s.lastStep[secret] = step)),
+};
 
 const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, '')), digits: 6, period: 30, algorithm: 'SHA1' });
 const stepNow = () => Math.floor(Date.now() / PERIOD_MS);

@@ -21,6 +21,7 @@ const ComingSoonPage = lazy(async () => ({ default: (await import('./routes/comi
 const ActivityLogPage = named(() => import('./routes/activity-log-page'), 'ActivityLogPage');
 const ProfilePage = named(() => import('./routes/profile-page'), 'ProfilePage');
 const FarmAnalysisPage = named(() => import('./routes/farm-analysis-page'), 'FarmAnalysisPage');
+const FarmAnalysisResultPage = named(() => import('./routes/farm-analysis-result-page'), 'FarmAnalysisResultPage');
 const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsPage');
 const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
@@ -61,7 +62,7 @@ export function AppRoutes() {
           <Route path="operational-areas" element={page(<OperationalAreasPage />)} />
           <Route path="reports" element={soon('Reports')} />
           <Route path="farm-analysis" element={page(<FarmAnalysisPage />)} />
-          <Route path="farm-analysis/:analysis" element={soon('Custom Farm Analysis')} />
+          <Route path="farm-analysis/:analysis" element={page(<FarmAnalysisResultPage />)} />
           <Route path="configurations" element={soon('Configurations')} />
           <Route path="activity-log" element={page(<ActivityLogPage />)} />
           <Route path="profile" element={page(<ProfilePage />)} />

@@ -1,7 +1,13 @@
-// /admin/farm-analysis: the list of past analyses. Uploading a file or a JSON payload and the result map come with the
-// custom-analysis screens of a later issue; the API for both is in place.
+// /admin/farm-analysis: 'Upload Farmlands Data' (file or endpoint upload, through the drawers) above the 'Analysis
+// Report' list, whose rows open the analysis page.
 import { AnalysisReportList } from '../../features/analyses/components/analysis-report-list';
+import { AnalysisUpload } from '../../features/analyses/components/analysis-upload';
 
 export function FarmAnalysisPage() {
-  return <AnalysisReportList />;
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 24 }}>
+      <AnalysisUpload />
+      <AnalysisReportList />
+    </div>
+  );
 }

@@ -1,7 +1,10 @@
 // "Analysis Report": the tenant's past custom analyses (name, uploaded rows, total area in sqm and hectares, status,
 // date) with a debounced search, and row selection whose delete icon asks for confirmation first (spec §4, §8).
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import Button from 'antd/es/button';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import type { AnalysisStatus, AnalysisSummary } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
@@ -26,6 +29,7 @@ export function AnalysisReportList() {
   const [pendingDelete, setPendingDelete] = useState<string[] | null>(null);
   const query = useAnalyses({ page, page_size: pageSize, search: search || undefined });
   const remove = useDeleteAnalyses();
+  const navigate = useNavigate();
 
   const columns = useMemo<ListColumn<AnalysisSummary>[]>(
     () => [
@@ -40,7 +44,17 @@ export function AnalysisReportList() {
           </span>
         ),
       },
-      { key: 'status', title: 'Status', render: (r) => <Tag color={STATUS[r.status].color}>{STATUS[r.status].label}</Tag> },
+      {
+        key: 'status',
+        title: 'Status',
+        // Live: the list polls while an analysis is queued or processing (get-analyses.ts).
+        render: (r) => (
+          <Tag color={STATUS[r.status].color} data-testid={`analysis-status-${r.id}`}>
+            {STATUS[r.status].label}
+            {r.status === 'processing' ? ` ${r.progress}%` : ''}
+          </Tag>
+        ),
+      },
       {
         key: 'created_at',
         title: 'Created',
@@ -50,8 +64,24 @@ export function AnalysisReportList() {
           </time>
         ),
       },
+      {
+        key: 'open',
+        title: '',
+        render: (r) =>
+          r.status === 'failed' ? (
+            <Tooltip title="Open the analysis to see why it failed">
+              <Button size="small" onClick={() => navigate(`/admin/farm-analysis/${r.id}`)}>
+                Why?
+              </Button>
+            </Tooltip>
+          ) : (
+            <Button size="small" type="link" onClick={() => navigate(`/admin/farm-analysis/${r.id}`)}>
+              Open analysed data
+            </Button>
+          ),
+      },
     ],
-    [],
+    [navigate],
   );
 
   return (
@@ -79,6 +109,7 @@ export function AnalysisReportList() {
         }}
         selectable
         onDeleteSelected={(keys) => setPendingDelete(keys)}
+        onRowClick={(r) => navigate(`/admin/farm-analysis/${r.id}`)}
         emptyText="No analyses yet"
         storageKey="custom-analysis"
       />

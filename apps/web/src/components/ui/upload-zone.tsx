@@ -1,0 +1,117 @@
+// The one file drop zone (analysis upload, and the agents' and farmers' bulk uploads): drag-and-drop or select, only the
+// listed extensions and at most maxBytes, first file only; a rejected file is ignored without a message (spec §5). After
+// a file is taken, a progress ring advances 10 every 80 ms ("Loading..." then "Processed", spec §4, §9), then the chosen
+// file shows in a row with a remove icon. The API checks everything again: it is the authority.
+import { useEffect, useRef, useState } from 'react';
+import { CloseOutlined, InboxOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Progress from 'antd/es/progress';
+import Typography from 'antd/es/typography';
+import Upload from 'antd/es/upload';
+import type { RcFile } from 'antd/es/upload';
+import { formatNumber } from '../../lib/formatters';
+
+export const UPLOAD_RING_STEP = 10;
+export const UPLOAD_RING_INTERVAL_MS = 80;
+
+type Props = {
+  file: File | null;
+  onChange: (file: File | null) => void;
+  /** Extensions with the dot, lower case: ['.csv', '.xls', '.xlsx']. */
+  accept: readonly string[];
+  maxBytes: number;
+  hint?: string;
+  testId?: string;
+};
+
+/** Whether a file may be taken: its extension is listed and it is within the size limit. */
+export function acceptsFile(file: { name: string; size: number }, accept: readonly string[], maxBytes: number): boolean {
+  const name = file.name.toLowerCase();
+  return file.size <= maxBytes && accept.some((ext) => name.endsWith(ext));
+}
+
+export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'upload-zone' }: Props) {
+  const [ring, setRing] = useState<number | null>(null);
+  const timer = useRef<ReturnType<typeof setInterval> | null>(null);
+
+  useEffect(() => () => {
+    if (timer.current) clearInterval(timer.current);
+  }, []);
+
+  const take = (f: File) => {
+    if (!acceptsFile(f, accept, maxBytes)) return;
+    if (timer.current) clearInterval(timer.current);
+    setRing(0);
+    timer.current = setInterval(() => {
+      setRing((r) => {
+        const next = (r ?? 0) + UPLOAD_RING_STEP;
+        if (next >= 100 && timer.current) {
+          clearInterval(timer.current);
+          timer.current = null;
+          onChange(f);
+        }
+        return Math.min(next, 100);
+      });
+    }, UPLOAD_RING_INTERVAL_MS);
+  };
+
+  if (ring !== null && ring < 100) {
+    return (
+      <div data-testid={`${testId}-progress`} style={{ textAlign: 'center', padding: 24 }}>
+        <Progress type="circle" percent={ring} size={88} />
+        <div style={{ marginTop: 8 }}>Loading...</div>
+      </div>
+    );
+  }
+
+  if (file) {
+    return (
+      <div data-testid={`${testId}-file`} style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '12px 16px', border: '1px solid #d9d9d9', borderRadius: 8 }}>
+        <Progress type="circle" percent={100} size={36} />
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <Typography.Text ellipsis strong>
+            {file.name}
+          </Typography.Text>
+          <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>
+            {formatNumber(Math.ceil(file.size / 1024))} KB · Processed
+          </div>
+        </div>
+        <Button
+          type="text"
+          danger
+          aria-label="Remove file"
+          icon={<CloseOutlined />}
+          onClick={() => {
+            setRing(null);
+            onChange(null);
+          }}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <div data-testid={testId}>
+      <Upload.Dragger
+        accept={accept.join(',')}
+        multiple={false}
+        showUploadList={false}
+        beforeUpload={(f: RcFile, list: RcFile[]) => {
+          // Only the first file of a drop is used.
+          if (list[0] === f) take(f);
+          return false;
+        }}
+      >
+        <p style={{ fontSize: 32, margin: 0, color: '#1f6f3f' }} aria-hidden>
+          <InboxOutlined />
+        </p>
+        <p style={{ margin: '8px 0 4px' }}>
+          Drag and drop a file here, or <Typography.Link>select a file</Typography.Link>
+        </p>
+        <p style={{ color: 'rgba(0,0,0,0.62)', margin: 0 }}>
+          {hint ?? `${accept.map((e) => e.slice(1).toUpperCase()).join(', ')} · at most ${formatNumber(maxBytes / 1024 / 1024, 0)} MB`}
+        </p>
+      </Upload.Dragger>
+    </div>
+  );
+}

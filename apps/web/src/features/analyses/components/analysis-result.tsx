@@ -1,0 +1,239 @@
+// /admin/farm-analysis/{analysis} (spec §2, §4, §8): a side panel that can be hidden (name and description, 'Filter by',
+// totals in sqm and ha, five cards) beside the result map. Each card opens its list drawer (Errors opens the Failed Data
+// modal); a marker's popup opens the farm drawer. lat and lng in the address centre the map at zoom 18; with no farm
+// within an area, the map centres on the browser's position ('Error getting location' when that fails).
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Checkbox from 'antd/es/checkbox';
+import Progress from 'antd/es/progress';
+import Result from 'antd/es/result';
+import Skeleton from 'antd/es/skeleton';
+import Typography from 'antd/es/typography';
+import type { AnalysisDetail, AnalysisListKind, AnalysisMapFeature } from '@farmland/contracts';
+import { LazyFarmMap } from '../../../components/map/lazy-map';
+import { CATEGORY_COLORS, MAP_ZOOM, type MapCategory, type MapFeature } from '../../../components/map/map-constants';
+import { ApiError } from '../../../lib/api-client';
+import { formatHectares, formatNumber, formatSqm } from '../../../lib/formatters';
+import { toast } from '../../../lib/notifier';
+import { useAnalysis } from '../api/get-analysis';
+import { useAnalysisMap, type Bbox } from '../api/get-analysis-map';
+import { FailedDataModal } from './failed-data-modal';
+import { ResultFarmDrawer } from './result-farm-drawer';
+import { ResultListDrawer } from './result-list-drawer';
+
+export const GEOLOCATION_ERROR = 'Error getting location';
+const FILTERS: { value: MapCategory; label: string }[] = [
+  { value: 'within', label: 'Within' },
+  { value: 'outside', label: 'Outside' },
+  { value: 'overlap', label: 'Overlap' },
+  { value: 'unrecognized', label: 'Unrecognized' },
+];
+
+export function mapCategoryOf(f: Pick<AnalysisMapFeature, 'category' | 'is_overlapping' | 'is_unrecognized'>): MapCategory {
+  if (f.is_overlapping) return 'overlap';
+  if (f.is_unrecognized) return 'unrecognized';
+  return f.category;
+}
+
+const toFeature = (f: AnalysisMapFeature): MapFeature => ({
+  id: String(f.row_number),
+  name: f.name ?? `Row ${f.row_number}`,
+  category: mapCategoryOf(f),
+  rings: f.coordinates as unknown as MapFeature['rings'],
+  properties: { operational_area: f.operational_area, area: f.area },
+});
+
+/** The view's box from its centre and zoom (Web Mercator, 256-px tiles, a generous 1,600 × 1,200 px view). */
+function viewBox([lng, lat]: [number, number], zoom: number): Bbox {
+  const degPerPx = 360 / (256 * 2 ** zoom);
+  const dx = 800 * degPerPx;
+  const dy = 600 * degPerPx * Math.cos((lat * Math.PI) / 180);
+  const clamp = (v: number, m: number) => Math.max(-m, Math.min(m, v));
+  return [clamp(lng - dx, 180), clamp(lat - dy, 90), clamp(lng + dx, 180), clamp(lat + dy, 90)];
+}
+
+export function AnalysisResult({ id }: { id: string }) {
+  const detail = useAnalysis(id);
+  const a = detail.data?.data;
+  if (detail.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (detail.isError || !a) {
+    const missing = detail.error instanceof ApiError && detail.error.status === 404;
+    return (
+      <Result
+        status={missing ? '404' : 'error'}
+        title={missing ? 'Analysis not found' : 'The analysis could not be loaded'}
+        extra={!missing && <Button onClick={() => void detail.refetch()}>Try again</Button>}
+      />
+    );
+  }
+  if (a.status === 'queued' || a.status === 'processing') {
+    return (
+      <Card title={a.name} data-testid="analysis-running">
+        <div style={{ textAlign: 'center', padding: 32 }}>
+          <Progress type="circle" percent={a.status === 'queued' ? 0 : a.progress} />
+          <p style={{ marginTop: 16 }}>{a.status === 'queued' ? 'Waiting to start…' : `Analysing ${formatNumber(a.total_uploaded_data_count)} rows…`}</p>
+        </div>
+      </Card>
+    );
+  }
+  if (a.status === 'failed') {
+    return (
+      <Card title={a.name}>
+        <Alert type="error" showIcon message="This analysis failed" description={a.failure_reason ?? 'No reason was recorded.'} data-testid="analysis-failed" />
+      </Card>
+    );
+  }
+  return <CompletedResult a={a} />;
+}
+
+const CARDS: { kind: AnalysisListKind; title: string; ref: keyof Pick<AnalysisDetail, 'errors' | 'within_operational_area' | 'outside_operational_area' | 'overlapping_farmlands' | 'unrecognized_farmlands'>; color: string }[] = [
+  { kind: 'errors', title: 'Errors', ref: 'errors', color: '#595959' },
+  { kind: 'within', title: 'Within Op. Areas', ref: 'within_operational_area', color: CATEGORY_COLORS.within },
+  { kind: 'outside', title: 'Outside Op. Areas', ref: 'outside_operational_area', color: CATEGORY_COLORS.outside },
+  { kind: 'overlapping', title: 'Overlapping Farmlands', ref: 'overlapping_farmlands', color: CATEGORY_COLORS.overlap },
+  { kind: 'unrecognized', title: 'Unrecognized Farmlands', ref: 'unrecognized_farmlands', color: CATEGORY_COLORS.unrecognized },
+];
+
+function CompletedResult({ a }: { a: AnalysisDetail }) {
+  const [params, setParams] = useSearchParams();
+  const [panel, setPanel] = useState(true);
+  const [filter, setFilter] = useState<MapCategory[]>(FILTERS.map((f) => f.value));
+  const [list, setList] = useState<AnalysisListKind | null>(null);
+  const [failedOpen, setFailedOpen] = useState(false);
+  const [farm, setFarm] = useState<AnalysisMapFeature | null>(null);
+  const [bbox, setBbox] = useState<Bbox | null>(null);
+  const [located, setLocated] = useState<[number, number] | null>(null);
+  const map = useAnalysisMap(a.id, bbox, true);
+  const features = useMemo(() => (map.data?.data.features ?? []).map(toFeature), [map.data]);
+  const byRow = useMemo(() => new Map((map.data?.data.features ?? []).map((f) => [String(f.row_number), f])), [map.data]);
+  const truncated = map.data?.data.truncated ?? false;
+
+  const lat = Number(params.get('lat'));
+  const lng = Number(params.get('lng'));
+  const pinned: [number, number] | undefined = params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
+
+  // No farm within an area: centre on the user's own position (spec §7), or say it could not be found.
+  useEffect(() => {
+    if (pinned || a.within_operational_area.count > 0) return;
+    if (!('geolocation' in navigator)) {
+      toast('error', GEOLOCATION_ERROR);
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      (pos) => setLocated([pos.coords.longitude, pos.coords.latitude]),
+      () => toast('error', GEOLOCATION_ERROR),
+      { timeout: 8000 },
+    );
+    // once per analysis
+  }, [a.id]);
+
+  const center = pinned ?? located ?? undefined;
+  const openCard = (kind: AnalysisListKind) => {
+    if (kind === 'errors') setFailedOpen(true);
+    else setList(kind);
+  };
+  const viewOnMap = (point: [number, number] | undefined) => {
+    if (!point) return;
+    setList(null);
+    setParams({ lat: String(point[1]), lng: String(point[0]) });
+  };
+
+  return (
+    <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', minHeight: 640 }} data-testid="analysis-result">
+      {panel && (
+        <aside style={{ width: 320, flex: '0 0 320px', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label="Analysis summary">
+          <div>
+            <Typography.Title level={4} style={{ margin: 0 }}>
+              {a.name}
+            </Typography.Title>
+            {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
+          </div>
+          <div>
+            <div style={{ fontWeight: 600, marginBottom: 4 }}>Filter by</div>
+            <Checkbox.Group value={filter} onChange={(v) => setFilter(v as MapCategory[])} options={FILTERS.map((f) => ({ ...f, label: <span style={{ color: CATEGORY_COLORS[f.value] }}>{f.label}</span> }))} />
+          </div>
+          <Card size="small">
+            <div style={{ color: 'rgba(0,0,0,0.62)' }}>Total area</div>
+            <div data-testid="analysis-total-area" style={{ fontSize: 18, fontWeight: 600 }}>
+              {formatSqm(a.total_area)}
+            </div>
+            <div style={{ color: 'rgba(0,0,0,0.62)' }}>{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
+          </Card>
+          {CARDS.map((c) => (
+            <Card
+              key={c.kind}
+              size="small"
+              hoverable
+              role="button"
+              tabIndex={0}
+              data-testid={`result-card-${c.kind}`}
+              onClick={() => openCard(c.kind)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') openCard(c.kind);
+              }}
+              style={{ borderLeft: `4px solid ${c.color}` }}
+            >
+              <div style={{ display: 'flex', justifyContent: 'space-between' }}>
+                <span>{c.title}</span>
+                <strong>{formatNumber(a[c.ref].count)}</strong>
+              </div>
+            </Card>
+          ))}
+        </aside>
+      )}
+      <div style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <Button onClick={() => setPanel((p) => !p)}>{panel ? 'Hide panel' : 'Show panel'}</Button>
+          {truncated && (
+            <Typography.Text type="secondary" data-testid="map-truncated">
+              Showing {formatNumber(map.data?.data.features.length ?? 0)} of {formatNumber(map.data?.data.count ?? 0)} farms in view; move the map to see others
+            </Typography.Text>
+          )}
+        </div>
+        {map.isError ? (
+          <Alert type="error" showIcon message="The map could not be loaded" action={<Button onClick={() => void map.refetch()}>Try again</Button>} />
+        ) : (
+          <LazyFarmMap
+            features={features}
+            categories={filter}
+            center={center}
+            zoom={center ? MAP_ZOOM.farm : undefined}
+            fitToFeatures={!center && bbox === null}
+            height={640}
+            testId="analysis-map"
+            ariaLabel="Analysis result map"
+            onMoveEnd={(c, z) => {
+              if (truncated || bbox) setBbox(viewBox(c, z));
+            }}
+            renderPopup={(picked, close) => {
+              const f = byRow.get(picked.id);
+              return (
+                <div data-testid="result-popup" style={{ minWidth: 180 }}>
+                  <strong>{picked.name}</strong>
+                  <div style={{ color: 'rgba(0,0,0,0.62)' }}>{f?.operational_area ?? 'Not Available'}</div>
+                  <Button
+                    size="small"
+                    type="primary"
+                    style={{ marginTop: 8 }}
+                    onClick={() => {
+                      close();
+                      if (f) setFarm(f);
+                    }}
+                  >
+                    View farm
+                  </Button>
+                </div>
+              );
+            }}
+          />
+        )}
+      </div>
+      <ResultListDrawer analysisId={a.id} kind={list} total={list ? a[CARDS.find((c) => c.kind === list)!.ref].count : 0} onClose={() => setList(null)} onViewOnMap={viewOnMap} />
+      <FailedDataModal analysis={a} open={failedOpen} onClose={() => setFailedOpen(false)} />
+      <ResultFarmDrawer farm={farm} onClose={() => setFarm(null)} />
+    </div>
+  );
+}

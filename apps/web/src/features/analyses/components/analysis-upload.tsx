@@ -1,0 +1,226 @@
+// "Upload Farmlands Data" (spec §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
+// is chosen), an 'or' divider and 'Upload via Endpoint'. Both paths go through the drawers in order: 'Analysis Details'
+// (title, description), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
+// selection; Reset), then 'Proceed to Analyse' for a file, or the 'Endpoint Upload' drawer for JSON.
+import { useMemo, useState } from 'react';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Checkbox from 'antd/es/checkbox';
+import Divider from 'antd/es/divider';
+import Empty from 'antd/es/empty';
+import Input from 'antd/es/input';
+import Select from 'antd/es/select';
+import Skeleton from 'antd/es/skeleton';
+import Space from 'antd/es/space';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import { UploadZone } from '../../../components/ui/upload-zone';
+import { ApiError } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useCreateAnalysis } from '../api/create-analysis';
+import { downloadTemplate } from '../api/download-template';
+import { useAreaChoices, useRegionChoices } from '../api/get-analysis-options';
+import { EndpointUploadDrawer } from './endpoint-upload-drawer';
+
+/** The drop zone's limits (spec §5, §9): the API checks them again and is the authority. */
+export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx'] as const;
+export const ANALYSIS_MAX_BYTES = 3_145_728;
+export const UPLOAD_SUCCESS = 'Upload successful';
+
+type Step = 'details' | 'areas' | 'endpoint' | null;
+
+export function AnalysisUpload() {
+  const [file, setFile] = useState<File | null>(null);
+  const [mode, setMode] = useState<'file' | 'endpoint'>('file');
+  const [step, setStep] = useState<Step>(null);
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const create = useCreateAnalysis();
+
+  const reset = () => {
+    setStep(null);
+    setName('');
+    setDescription('');
+    setSelected([]);
+  };
+
+  const submitFile = () => {
+    if (!file) return;
+    create.mutate(
+      { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected } },
+      {
+        onSuccess: (res) => {
+          notifySuccess(res.message ?? UPLOAD_SUCCESS);
+          setFile(null);
+          reset();
+        },
+        onError: (err) => {
+          // A server error on the file is a toast (spec §5); the drawers close so the user can choose another file.
+          notifyError(err);
+          if (err instanceof ApiError && Array.isArray(err.body?.errors) && err.body.errors.some((e) => e.field === 'file')) reset();
+        },
+      },
+    );
+  };
+
+  return (
+    <Card title="Upload Farmlands Data" data-testid="analysis-upload">
+      <UploadZone file={file} onChange={setFile} accept={ANALYSIS_FILE_TYPES} maxBytes={ANALYSIS_MAX_BYTES} testId="analysis-drop-zone" />
+      <Space style={{ marginTop: 16, width: '100%', justifyContent: 'space-between' }} wrap>
+        <Button onClick={() => void downloadTemplate().catch(notifyError)}>Download Template</Button>
+        <Button
+          type="primary"
+          disabled={!file}
+          onClick={() => {
+            setMode('file');
+            setStep('details');
+          }}
+        >
+          Start Analysis
+        </Button>
+      </Space>
+      <Divider plain>or</Divider>
+      <Button
+        block
+        onClick={() => {
+          setMode('endpoint');
+          setStep('details');
+        }}
+      >
+        Upload via Endpoint
+      </Button>
+
+      <SideDrawer
+        open={step === 'details'}
+        title="Analysis Details"
+        onClose={reset}
+        footer={
+          <Button type="primary" onClick={() => setStep('areas')}>
+            Continue
+          </Button>
+        }
+      >
+        <label style={{ display: 'block', marginBottom: 16 }}>
+          <div style={{ marginBottom: 4 }}>Title</div>
+          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="e.g. Cocoa farms, March survey" aria-label="Title" />
+        </label>
+        <label style={{ display: 'block' }}>
+          <div style={{ marginBottom: 4 }}>Description</div>
+          <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label="Description" />
+        </label>
+      </SideDrawer>
+
+      <AreasDrawer
+        open={step === 'areas'}
+        selected={selected}
+        onSelect={setSelected}
+        onClose={reset}
+        onBack={() => setStep('details')}
+        proceedLabel={mode === 'file' ? 'Proceed to Analyse' : 'Continue'}
+        proceeding={create.isPending}
+        onProceed={() => (mode === 'file' ? submitFile() : setStep('endpoint'))}
+      />
+
+      <EndpointUploadDrawer
+        open={step === 'endpoint'}
+        onClose={reset}
+        values={{ name: name.trim(), description: description.trim(), operationalAreas: selected }}
+        onUploaded={reset}
+      />
+    </Card>
+  );
+}
+
+type AreasProps = {
+  open: boolean;
+  selected: string[];
+  onSelect: (ids: string[]) => void;
+  onClose: () => void;
+  onBack: () => void;
+  onProceed: () => void;
+  proceedLabel: string;
+  proceeding: boolean;
+};
+
+/** 'Operational Areas': which areas the analysis counts; changing the region or the search clears the selection. */
+function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, proceedLabel, proceeding }: AreasProps) {
+  const [region, setRegion] = useState<string | undefined>(undefined);
+  const [search, setSearch] = useState('');
+  const debounced = useDebouncedValue(search.trim());
+  const regions = useRegionChoices(open);
+  const areas = useAreaChoices({ region, search: debounced || undefined }, open);
+  const ids = useMemo(() => (areas.data ?? []).map((a) => a.id), [areas.data]);
+  const all = ids.length > 0 && ids.every((id) => selected.includes(id));
+  const some = selected.length > 0 && !all;
+
+  return (
+    <SideDrawer
+      open={open}
+      title="Operational Areas"
+      onClose={onClose}
+      footer={
+        <Space>
+          <Button onClick={onBack}>Back</Button>
+          <Button type="primary" disabled={selected.length === 0} loading={proceeding} onClick={onProceed}>
+            {proceedLabel}
+          </Button>
+        </Space>
+      }
+    >
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Select
+          allowClear
+          placeholder="Filter by region"
+          aria-label="Region"
+          style={{ width: '100%' }}
+          value={region}
+          loading={regions.isLoading}
+          options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
+          onChange={(v: string | undefined) => {
+            setRegion(v);
+            onSelect([]);
+          }}
+        />
+        <Input.Search
+          placeholder="Search operational areas"
+          aria-label="Search operational areas"
+          value={search}
+          allowClear
+          onChange={(e) => {
+            setSearch(e.target.value);
+            onSelect([]);
+          }}
+        />
+        <Button
+          type="link"
+          style={{ padding: 0 }}
+          onClick={() => {
+            setRegion(undefined);
+            setSearch('');
+            onSelect([]);
+          }}
+        >
+          Reset
+        </Button>
+        {areas.isLoading ? (
+          <Skeleton active />
+        ) : ids.length === 0 ? (
+          <Empty description="No operational areas match" />
+        ) : (
+          <>
+            <Checkbox indeterminate={some} checked={all} onChange={(e) => onSelect(e.target.checked ? ids : [])}>
+              Select all ({ids.length})
+            </Checkbox>
+            <Checkbox.Group
+              style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
+              value={selected}
+              onChange={(v) => onSelect(v as string[])}
+              options={(areas.data ?? []).map((a) => ({ value: a.id, label: `${a.name}${a.region ? ` · ${a.region}` : ''}` }))}
+            />
+          </>
+        )}
+      </Space>
+    </SideDrawer>
+  );
+}

@@ -1,0 +1,151 @@
+// 'Endpoint Upload' (spec §4, §5): a JSON payload (a list of locations, or an object with locations and any of name,
+// description, operational_areas, minimum_farm_size, require_farm_recognition) merged with the drawers' values. 'Validate
+// Code' is disabled while the text is empty; a parse error names its line and column. Minimum land size is prefilled
+// from the tenant configuration and shown with thousands separators; 'Validate farmland recognition' is on by default.
+import { useEffect, useState } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import InputNumber from 'antd/es/input-number';
+import Space from 'antd/es/space';
+import Switch from 'antd/es/switch';
+import Tooltip from 'antd/es/tooltip';
+import { InfoCircleOutlined } from '@ant-design/icons';
+import type { CreateAnalysisBody } from '@farmland/contracts';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import { errorMessages, notifyError, notifySuccess } from '../../../lib/notifier';
+import { useCreateAnalysis, type AnalysisOptions } from '../api/create-analysis';
+import { useTenantConfiguration } from '../api/get-analysis-options';
+
+export const MIN_SIZE_TOOLTIP = 'Farmlands less than this value will not be analyzed';
+
+type Props = { open: boolean; onClose: () => void; values: AnalysisOptions; onUploaded: () => void };
+
+/** Where a JSON.parse error is, as line and column (from the position V8 reports). */
+export function jsonErrorAt(text: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const at = /position (\d+)/.exec(message);
+  if (!at) return `The JSON is not valid: ${message}`;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `The JSON is not valid at line ${line}, column ${column}: ${message.replace(/\s*(in JSON )?at position \d+.*$/, '')}`;
+}
+
+/** The request body: the payload's own values, with the drawers' values and this form's taking precedence. */
+export function mergePayload(parsed: unknown, values: AnalysisOptions, minimumFarmSize: number | null, requireRecognition: boolean): CreateAnalysisBody | string {
+  const base: Record<string, unknown> = Array.isArray(parsed) ? { locations: parsed } : parsed && typeof parsed === 'object' ? { ...(parsed as object) } : {};
+  if (!Array.isArray(base['locations'])) return 'Send a list of locations, or an object with "locations": [...]';
+  return {
+    ...(base as CreateAnalysisBody),
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.description ? { description: values.description } : {}),
+    ...(values.operationalAreas.length > 0 ? { operational_areas: [...values.operationalAreas] } : {}),
+    ...(minimumFarmSize !== null ? { minimum_farm_size: minimumFarmSize } : {}),
+    require_farm_recognition: requireRecognition,
+  };
+}
+
+export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Props) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const [minSize, setMinSize] = useState<number | null>(null);
+  const [recognition, setRecognition] = useState(true);
+  const config = useTenantConfiguration(open);
+  const create = useCreateAnalysis();
+
+  // Prefilled from the configuration once it arrives (the user may still change it).
+  useEffect(() => {
+    if (open && minSize === null && config.data) setMinSize(config.data.data.minimum_farm_size);
+  }, [open, config.data, minSize]);
+
+  const close = () => {
+    setText('');
+    setProblem(null);
+    setMinSize(null);
+    setRecognition(true);
+    onClose();
+  };
+
+  const submit = () => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      setProblem([jsonErrorAt(text, err)]);
+      return;
+    }
+    const body = mergePayload(parsed, values, minSize, recognition);
+    if (typeof body === 'string') {
+      setProblem([body]);
+      return;
+    }
+    setProblem(null);
+    create.mutate(
+      { kind: 'json', body },
+      {
+        onSuccess: (res) => {
+          notifySuccess(res.message ?? 'Upload successful');
+          close();
+          onUploaded();
+        },
+        onError: (err) => {
+          setProblem(errorMessages(err));
+          notifyError(err);
+        },
+      },
+    );
+  };
+
+  return (
+    <SideDrawer
+      open={open}
+      title="Endpoint Upload"
+      width={560}
+      onClose={close}
+      footer={
+        <Button type="primary" disabled={text.trim() === '' || minSize === null} loading={create.isPending} onClick={submit}>
+          Validate Code
+        </Button>
+      }
+    >
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <label style={{ display: 'block' }}>
+          <div style={{ marginBottom: 4 }}>
+            <Tooltip title={MIN_SIZE_TOOLTIP}>
+              <span>
+                Minimum land size (sqm) <InfoCircleOutlined />
+              </span>
+            </Tooltip>
+          </div>
+          <InputNumber<number>
+            aria-label="Minimum land size"
+            style={{ width: '100%' }}
+            min={0}
+            value={minSize}
+            onChange={(v) => setMinSize(v)}
+            formatter={(v) => (v === undefined || v === null || `${v}` === '' ? '' : `${v}`.replace(/\B(?=(\d{3})+(?!\d))/g, ','))}
+            parser={(v) => Number((v ?? '').replace(/,/g, ''))}
+          />
+        </label>
+        <Space>
+          <Switch checked={recognition} onChange={setRecognition} aria-label="Validate farmland recognition" />
+          <span>Validate farmland recognition</span>
+        </Space>
+        <label style={{ display: 'block' }}>
+          <div style={{ marginBottom: 4 }}>JSON payload</div>
+          <Input.TextArea
+            aria-label="JSON payload"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            rows={14}
+            spellCheck={false}
+            style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12 }}
+            placeholder={'[\n  { "farm_name": "Farm 1", "farm_coordinates": [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }\n]'}
+          />
+        </label>
+        {problem && <Alert type="error" showIcon message={problem.length === 1 ? problem[0] : <ul style={{ margin: 0, paddingLeft: 16 }}>{problem.map((p) => <li key={p}>{p}</li>)}</ul>} data-testid="endpoint-problem" />}
+      </Space>
+    </SideDrawer>
+  );
+}

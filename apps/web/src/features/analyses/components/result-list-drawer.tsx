@@ -1,0 +1,121 @@
+// The list drawers of the result panel (spec §2): '{n} Farmlands within Op. Areas', '{n} Farmlands outside Op. Areas',
+// '{n} Overlapping Farmlands' (grouped by overlapping_id: '{count} conflicting farmlands', 'View on map', expandable
+// points) and '{n} Unrecognized Farmlands'. Paged from the API (20 a page), so a 100k-row analysis stays smooth.
+import { useEffect, useState } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Collapse from 'antd/es/collapse';
+import Empty from 'antd/es/empty';
+import List from 'antd/es/list';
+import Pagination from 'antd/es/pagination';
+import Skeleton from 'antd/es/skeleton';
+import type { AnalysisFarm, AnalysisListKind } from '@farmland/contracts';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import { formatHectares, formatNumber } from '../../../lib/formatters';
+import { RESULT_PAGE_SIZE, useAnalysisFarms } from '../api/get-analysis-farms';
+
+export function resultListTitle(kind: AnalysisListKind, n: number): string {
+  const count = formatNumber(n);
+  switch (kind) {
+    case 'within':
+      return `${count} Farmlands within Op. Areas`;
+    case 'outside':
+      return `${count} Farmlands outside Op. Areas`;
+    case 'overlapping':
+      return `${count} Overlapping Farmlands`;
+    case 'unrecognized':
+      return `${count} Unrecognized Farmlands`;
+    default:
+      return `${count} Failed rows`;
+  }
+}
+
+const firstPoint = (f: AnalysisFarm): [number, number] | undefined => {
+  const p = f.geometry?.coordinates[0]?.[0] ?? f.coordinates[0];
+  return p && p.length >= 2 ? [p[0]!, p[1]!] : undefined;
+};
+
+type Props = { analysisId: string; kind: AnalysisListKind | null; total: number; onClose: () => void; onViewOnMap: (point: [number, number] | undefined) => void };
+
+export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap }: Props) {
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [kind]);
+  const q = useAnalysisFarms(analysisId, kind, page);
+  const rows = q.data?.data.results ?? [];
+
+  const farmLine = (f: AnalysisFarm) => (
+    <List.Item
+      key={f.row_number}
+      actions={[
+        <Button key="map" size="small" type="link" onClick={() => onViewOnMap(firstPoint(f))}>
+          View on map
+        </Button>,
+      ]}
+    >
+      <List.Item.Meta title={f.name ?? `Row ${f.row_number}`} description={`Row ${f.row_number} · ${formatHectares(f.area)} · ${f.operational_area ?? 'Not Available'}`} />
+    </List.Item>
+  );
+
+  const groups = new Map<number, AnalysisFarm[]>();
+  if (kind === 'overlapping') for (const f of rows) groups.set(f.overlapping_id ?? -f.row_number, [...(groups.get(f.overlapping_id ?? -f.row_number) ?? []), f]);
+
+  return (
+    <SideDrawer open={kind !== null} title={kind ? resultListTitle(kind, total) : ''} onClose={onClose} width={520}>
+      <div data-testid={`result-list-${kind ?? 'none'}`}>
+        {q.isLoading ? (
+          <Skeleton active />
+        ) : q.isError ? (
+          <Alert type="error" showIcon message="The list could not be loaded" action={<Button onClick={() => void q.refetch()}>Try again</Button>} />
+        ) : rows.length === 0 ? (
+          <Empty description="No farmlands in this category" />
+        ) : kind === 'overlapping' ? (
+          <Collapse
+            items={[...groups.entries()].map(([gid, members]) => ({
+              key: String(gid),
+              label: (
+                <span data-testid="overlap-group">
+                  {formatNumber(members[0]?.group_size ?? members.length)} conflicting farmlands
+                </span>
+              ),
+              extra: (
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    onViewOnMap(members[0] ? firstPoint(members[0]) : undefined);
+                  }}
+                >
+                  View on map
+                </Button>
+              ),
+              children: (
+                <List
+                  size="small"
+                  dataSource={members}
+                  renderItem={(f) => (
+                    <List.Item key={f.row_number}>
+                      <List.Item.Meta
+                        title={f.name ?? `Row ${f.row_number}`}
+                        description={
+                          <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>
+                            {(f.geometry?.coordinates[0] ?? f.coordinates).map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
+                          </span>
+                        }
+                      />
+                    </List.Item>
+                  )}
+                />
+              ),
+            }))}
+          />
+        ) : (
+          <List size="small" dataSource={rows} renderItem={farmLine} />
+        )}
+        {total > RESULT_PAGE_SIZE && (
+          <Pagination style={{ marginTop: 16 }} current={page} pageSize={RESULT_PAGE_SIZE} total={total} showSizeChanger={false} onChange={setPage} />
+        )}
+      </div>
+    </SideDrawer>
+  );
+}
