@@ -148,3 +148,44 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     await expect.poll(async () => (await row.locator('.ant-tag').innerText()).trim(), { timeout: 60_000 }).toBe('Completed');
   });
 });
+
+describe('Configurations (/admin/configurations)', () => {
+  it('names a negative or non-numeric value, saves a valid one, and the endpoint upload starts from it', async () => {
+    await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+    await page.waitForURL(/\/admin\/configurations$/);
+    const size = page.getByLabel('Minimum farm size');
+    await expect.poll(() => size.inputValue()).not.toBe('');
+    const original = await size.inputValue();
+
+    await size.fill('-5');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Minimum farm size cannot be negative').waitFor();
+    await size.fill('lots');
+    await page.getByText(/Enter a number of square metres/).waitFor();
+    await page.getByLabel('Recognition threshold').fill('1.5');
+    await page.getByText('The recognition threshold must be at most 1').waitFor();
+    await screenshot(page, '88-configurations-errors');
+
+    await size.fill('2,500');
+    await page.getByLabel('Recognition threshold').fill('0.5');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Configuration updated successfully').first().waitFor();
+
+    await page.getByTestId('sidebar').getByRole('link', { name: /Analysis/ }).click();
+    await page.getByRole('button', { name: 'Upload via Endpoint' }).click();
+    await page.locator('.ant-drawer').filter({ hasText: 'Analysis Details' }).getByRole('button', { name: 'Continue' }).click();
+    const areas = page.locator('.ant-drawer').filter({ hasText: 'Operational Areas' });
+    await areas.getByText(/Select all/).click();
+    await areas.getByRole('button', { name: 'Continue' }).click();
+    const endpoint = page.locator('.ant-drawer').filter({ hasText: 'Endpoint Upload' });
+    await expect.poll(() => endpoint.getByLabel('Minimum land size').inputValue()).toBe('2,500');
+    await endpoint.getByRole('button', { name: 'Close' }).click();
+
+    // Put the demo tenant back as it was (the other browser tests read its farms).
+    await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+    await expect.poll(() => page.getByLabel('Minimum farm size').inputValue()).toBe('2500');
+    await page.getByLabel('Minimum farm size').fill(original);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Configuration updated successfully').first().waitFor();
+  });
+});

@@ -22,6 +22,7 @@ const ActivityLogPage = named(() => import('./routes/activity-log-page'), 'Activ
 const ProfilePage = named(() => import('./routes/profile-page'), 'ProfilePage');
 const FarmAnalysisPage = named(() => import('./routes/farm-analysis-page'), 'FarmAnalysisPage');
 const FarmAnalysisResultPage = named(() => import('./routes/farm-analysis-result-page'), 'FarmAnalysisResultPage');
+const ConfigurationsPage = named(() => import('./routes/configurations-page'), 'ConfigurationsPage');
 const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsPage');
 const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
@@ -63,7 +64,7 @@ export function AppRoutes() {
           <Route path="reports" element={soon('Reports')} />
           <Route path="farm-analysis" element={page(<FarmAnalysisPage />)} />
           <Route path="farm-analysis/:analysis" element={page(<FarmAnalysisResultPage />)} />
-          <Route path="configurations" element={soon('Configurations')} />
+          <Route path="configurations" element={page(<ConfigurationsPage />)} />
           <Route path="activity-log" element={page(<ActivityLogPage />)} />
           <Route path="profile" element={page(<ProfilePage />)} />
           <Route path="*" element={page(<InFrameNotFound />)} />

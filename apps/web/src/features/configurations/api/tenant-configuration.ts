@@ -1,0 +1,21 @@
+// GET and PUT /base/tenant-configurations: the tenant's minimum farm size (sqm) and recognition threshold (0 < t ≤ 1).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TenantConfiguration } from '@farmland/contracts';
+import { api } from '../../../lib/api-client';
+import type { Envelope } from '../../../lib/contract-types';
+
+export const CONFIGURATION_KEY = ['tenant-configuration'] as const;
+
+export function useConfiguration() {
+  return useQuery({ queryKey: CONFIGURATION_KEY, queryFn: ({ signal }) => api<Envelope<TenantConfiguration>>('/base/tenant-configurations', { signal }) });
+}
+
+export type ConfigurationChange = { minimum_farm_size?: number; recognition_threshold?: number };
+
+export function useSaveConfiguration() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ConfigurationChange) => api<Envelope<TenantConfiguration>>('/base/tenant-configurations', { method: 'PUT', body }),
+    onSuccess: (res) => client.setQueryData(CONFIGURATION_KEY, res),
+  });
+}

@@ -1,0 +1,23 @@
+// The configuration form's checks: numbers as people type them, and the limits the API also enforces.
+import { describe, expect, it } from 'vitest';
+import { minimumSizeProblem, readNumber, thresholdProblem } from './configurations-form';
+
+describe('configuration checks', () => {
+  it('reads numbers with separators, and nothing else', () => {
+    expect(readNumber('1,000')).toBe(1000);
+    expect(readNumber(' 2 500.5 ')).toBe(2500.5);
+    expect(readNumber('.5')).toBe(0.5);
+    expect(readNumber('12abc')).toBeNull();
+    expect(readNumber('')).toBeNull();
+    expect(readNumber('1e3')).toBeNull();
+  });
+  it('names a negative or non-numeric minimum size, and a threshold outside (0, 1]', () => {
+    expect(minimumSizeProblem('-1')).toBe('Minimum farm size cannot be negative');
+    expect(minimumSizeProblem('abc')).toMatch(/Enter a number/);
+    expect(minimumSizeProblem('0')).toBeNull();
+    expect(thresholdProblem('0')).toMatch(/greater than 0/);
+    expect(thresholdProblem('1.01')).toMatch(/at most 1/);
+    expect(thresholdProblem('x')).toMatch(/Enter a number/);
+    expect(thresholdProblem('1')).toBeNull();
+  });
+});

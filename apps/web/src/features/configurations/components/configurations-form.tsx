@@ -1,0 +1,102 @@
+// /admin/configurations: the tenant's minimum farm size (farms below it are not analysed, and the endpoint upload is
+// prefilled with it) and the recognition threshold (how much of a farm the registry must cover for the farm to count as
+// recognised). Checked here for a clear message, and again by the API, which is the authority.
+import { useEffect } from 'react';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Skeleton from 'antd/es/skeleton';
+import { ApiError } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/formatters';
+import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { useConfiguration, useSaveConfiguration } from '../api/tenant-configuration';
+
+type Values = { minimum_farm_size: string; recognition_threshold: string };
+
+/** A number typed by a person: thousands separators and spaces allowed; anything else is not a number. */
+export function readNumber(text: string): number | null {
+  const clean = text.replace(/[,\s]/g, '');
+  if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return null;
+  return Number(clean);
+}
+
+export function minimumSizeProblem(text: string): string | null {
+  const n = readNumber(text ?? '');
+  if (n === null) return 'Enter a number of square metres, such as 100';
+  if (n < 0) return 'Minimum farm size cannot be negative';
+  if (n > 1e9) return 'Minimum farm size must be at most 1,000,000,000 sqm';
+  return null;
+}
+
+export function thresholdProblem(text: string): string | null {
+  const n = readNumber(text ?? '');
+  if (n === null) return 'Enter a number between 0 and 1, such as 0.5';
+  if (n <= 0) return 'The recognition threshold must be greater than 0';
+  if (n > 1) return 'The recognition threshold must be at most 1';
+  return null;
+}
+
+const rule = (check: (v: string) => string | null) => ({ validator: (_r: unknown, v: string) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()) });
+
+export function ConfigurationsForm() {
+  const config = useConfiguration();
+  const save = useSaveConfiguration();
+  const [form] = Form.useForm<Values>();
+  const data = config.data?.data;
+
+  useEffect(() => {
+    if (data) form.setFieldsValue({ minimum_farm_size: String(data.minimum_farm_size), recognition_threshold: String(data.recognition_threshold) });
+  }, [data, form]);
+
+  if (config.isLoading) return <Skeleton active />;
+  if (config.isError || !data) {
+    return <Alert type="error" showIcon message="The configuration could not be loaded" action={<Button onClick={() => void config.refetch()}>Try again</Button>} />;
+  }
+
+  const submit = (v: Values) =>
+    save.mutate(
+      { minimum_farm_size: readNumber(v.minimum_farm_size)!, recognition_threshold: readNumber(v.recognition_threshold)! },
+      {
+        onSuccess: (res) => notifySuccess(res.message ?? 'Configuration updated successfully'),
+        onError: (err) => {
+          // Field errors from the API go next to their fields; anything else to the notifier.
+          if (err instanceof ApiError && Array.isArray(err.body?.errors)) {
+            form.setFields(err.body.errors.map((e) => ({ name: e.field as keyof Values, errors: [e.message] })));
+          } else notifyError(err);
+        },
+      },
+    );
+
+  return (
+    <Card title="Configurations" style={{ maxWidth: 640 }} data-testid="configurations">
+      <Form form={form} layout="vertical" onFinish={submit} requiredMark>
+        <Form.Item
+          label="Minimum farm size (sqm)"
+          name="minimum_farm_size"
+          extra="Farmlands smaller than this are not analysed; the endpoint upload starts from this value."
+          rules={[rule(minimumSizeProblem)]}
+          required
+        >
+          <Input inputMode="decimal" aria-label="Minimum farm size" />
+        </Form.Item>
+        <Form.Item
+          label="Recognition threshold"
+          name="recognition_threshold"
+          extra="The share of a farm (0 to 1) that registered farms must cover for it to count as recognised."
+          rules={[rule(thresholdProblem)]}
+          required
+        >
+          <Input inputMode="decimal" aria-label="Recognition threshold" />
+        </Form.Item>
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <span style={{ color: 'rgba(0,0,0,0.62)' }}>Last changed {formatDateTime(data.updated_at)}</span>
+          <Button type="primary" htmlType="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </div>
+      </Form>
+    </Card>
+  );
+}
