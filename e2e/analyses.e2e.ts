@@ -2,6 +2,7 @@
 // through the drawers and watch its status reach Completed without a reload; the result page's cards, a list drawer,
 // the category filter, a marker's farm drawer; fix a failed row and re-analyse it; and the same kind of rows as JSON
 // through 'Upload via Endpoint' (with a parse error named by line and column first).
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
@@ -83,6 +84,12 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     const drawer = page.locator('.ant-drawer').filter({ hasText: '2 Farmlands outside Op. Areas' });
     await drawer.waitFor();
     await expect.poll(() => drawer.locator('.ant-list-item').count()).toBe(2);
+    const download = page.waitForEvent('download');
+    await drawer.getByRole('button', { name: 'Export GeoJSON' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/-outside\.geojson$/);
+    const fc = JSON.parse(await fs.promises.readFile((await file.path())!, 'utf8'));
+    expect(fc.features).toHaveLength(2);
     await screenshot(page, '84-analysis-list-drawer');
     await drawer.getByRole('button', { name: 'Close' }).click();
     await drawer.waitFor({ state: 'hidden' });

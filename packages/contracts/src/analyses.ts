@@ -151,6 +151,13 @@ export type AnalysisMap = z.infer<typeof analysisMap>;
 export const analysisListKind = z.enum(['within', 'outside', 'overlapping', 'unrecognized', 'errors']);
 export type AnalysisListKind = z.infer<typeof analysisListKind>;
 
+/** GET /custom-analysis/{id}/export/: one category of the results as CSV or GeoJSON. */
+export const analysisExportQuery = z.object({
+  category: analysisListKind,
+  format: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['csv', 'geojson'], { error: 'format must be csv or geojson' }).default('csv')),
+});
+export type AnalysisExportQuery = z.infer<typeof analysisExportQuery>;
+
 export const analysisFarmsQuery = z.object({
   page: pageNumber,
   page_size: pageSize,

@@ -135,6 +135,7 @@ export const matrix: Record<string, Row> = {
   'GET /api/custom-analysis/:id/unrecognized/': analysisList('unrecognized'),
   'GET /api/custom-analysis/:id/errors/': analysisList('errors'),
   'GET /api/custom-analysis/:id/map/': analysisList('map'),
+  'GET /api/custom-analysis/:id/export/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/export/?category=within&format=geojson` }, expect: adminAOnly(200) },
 
   // ---- geo registry: operational areas (admins write; everyone of the tenant reads; provider staff read all) ----
   'GET /api/operational-areas/': { expect: signedIn(200) },

@@ -150,6 +150,34 @@ export async function countMapRows(tx: Executor, tenantId: string, id: string, b
   return row?.n ?? 0;
 }
 
+export type ExportRow = {
+  row_number: number;
+  farm_name: string | null;
+  category: string;
+  is_overlapping: boolean;
+  is_unrecognized: boolean;
+  overlapping_id: number | null;
+  group_size: number | null;
+  area_sqm: number | null;
+  operational_area: string | null;
+  covered_fraction: number | null;
+  errors: Array<{ field: string; message: string }> | null;
+  row_data: Record<string, unknown>;
+  geometry: string | null;
+};
+
+/** A category's rows after `after` (keyset on row_number), for the export. */
+export async function exportRows(tx: Executor, tenantId: string, id: string, kind: ListKind, after: number, limit: number): Promise<ExportRow[]> {
+  return queryRows<ExportRow>(tx, sql`
+    SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
+           CASE WHEN r.is_overlapping THEN r.group_size END AS group_size, r.area_sqm, oa.name AS operational_area,
+           r.covered_fraction, r.errors, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry
+      FROM custom_analysis_rows r
+      LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} AND r.row_number > ${after}
+     ORDER BY r.row_number LIMIT ${limit}`);
+}
+
 export async function errorRows(tx: Executor, tenantId: string, id: string, limit: number) {
   return queryRows<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>(tx, sql`
     SELECT row_number, row_data, errors FROM custom_analysis_rows

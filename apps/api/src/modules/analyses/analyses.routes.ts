@@ -8,6 +8,7 @@ import {
   analysisFarm,
   analysisFarmsQuery,
   analysisListKind,
+  analysisExportQuery,
   analysisMap,
   analysisMapQuery,
   ANALYSIS_MAP_LIMIT,
@@ -25,6 +26,7 @@ import { analysisJobs } from '../../jobs/analysis.job.js';
 import { multipartParts, partBuffer } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
 import * as analyses from './analyses.service.js';
+import { exportCategory } from './analyses.export.js';
 import { TEMPLATE_CSV } from './analyses.template.js';
 import { prewarmParseWorker } from './analyses.parse-client.js';
 
@@ -160,6 +162,25 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (req) => {
       await analyses.deleteAnalysis(deps, req.ctx, req.params.id);
       return { message: 'Analysis deleted successfully' };
+    },
+  });
+
+  app.get('/custom-analysis/:id/export/', {
+    config: admins,
+    schema: {
+      tags,
+      summary: 'One category of the results as a file: CSV (geometry as GeoJSON text, own columns as JSON) or a GeoJSON FeatureCollection',
+      params: idParam,
+      querystring: analysisExportQuery,
+      produces: ['text/csv', 'application/geo+json'],
+    },
+    handler: async (req, reply) => {
+      const file = await exportCategory(deps, req.ctx, req.params.id, req.query);
+      return reply
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('access-control-expose-headers', 'Content-Disposition')
+        .type(file.mime)
+        .send(file.body);
     },
   });
 

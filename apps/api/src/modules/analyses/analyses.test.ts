@@ -263,6 +263,23 @@ describe('custom analysis', () => {
     const narrowed = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=11.4,11.4,11.6,11.6`);
     expect(narrowed.body.data.features.map((f: { name: string }) => f.name)).toEqual(['Out']);
     expect((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=1,2,3`)).body.errors[0].field).toBe('bbox');
+
+    // Each category exports as CSV and GeoJSON.
+    const csv = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=overlapping&format=csv`);
+    expect(csv.status).toBe(200);
+    expect(String(csv.headers['content-disposition'])).toMatch(/filename="map-overlapping\.csv"/);
+    const lines = csv.raw.trim().split('\r\n');
+    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,geometry,row_data');
+    expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(['Overlap 1', 'Overlap 2']);
+    const errors = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=errors`);
+    expect(errors.raw).toContain('Broken');
+    const geo = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=within&format=geojson`);
+    expect(String(geo.headers['content-type'])).toMatch(/application\/geo\+json/);
+    const fc = JSON.parse(geo.raw);
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.features.map((f: { properties: { farm_name: string } }) => f.properties.farm_name).sort()).toEqual(['In', 'Overlap 1', 'Overlap 2']);
+    expect(fc.features[0].geometry.type).toBe('Polygon');
+    expect((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=nope`)).body.errors[0].field).toBe('category');
   });
 
   it('refuses bad requests with the field named', async () => {
@@ -279,7 +296,7 @@ describe('custom analysis', () => {
     expect(res.status).toBe(201);
     const id = res.body.data.id;
     const b = env.as('adminB');
-    for (const path of ['', 'within/', 'outside/', 'overlapping/', 'unrecognized/', 'errors/', 'map/']) {
+    for (const path of ['', 'within/', 'outside/', 'overlapping/', 'unrecognized/', 'errors/', 'map/', 'export/?category=within']) {
       expect((await b.get(`/api/custom-analysis/${id}/${path}`)).status).toBe(404);
     }
     expect((await b.delete(`/api/custom-analysis/${id}/`)).status).toBe(404);

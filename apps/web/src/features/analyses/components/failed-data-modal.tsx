@@ -14,6 +14,7 @@ import Tooltip from 'antd/es/tooltip';
 import type { AnalysisDetail, AnalysisErrorRow } from '@farmland/contracts';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useCreateAnalysis } from '../api/create-analysis';
+import { CategoryExportButtons } from './category-export-buttons';
 
 export const FAILED_DATA_INSTRUCTION =
   'Kindly make changes to the failed data from the uploaded file in the table below. Please note only columns required for creation are shown. Hover on the icon to see reason for the failed cell';
@@ -112,6 +113,9 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       width={960}
       onCancel={onClose}
       footer={[
+        <span key="export" style={{ float: 'left' }}>
+          {rows.length > 0 && <CategoryExportButtons analysisId={analysis.id} category="errors" />}
+        </span>,
         <Button key="close" onClick={onClose}>
           Close
         </Button>,

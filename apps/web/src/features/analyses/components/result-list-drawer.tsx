@@ -13,6 +13,7 @@ import type { AnalysisFarm, AnalysisListKind } from '@farmland/contracts';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatHectares, formatNumber } from '../../../lib/formatters';
 import { RESULT_PAGE_SIZE, useAnalysisFarms } from '../api/get-analysis-farms';
+import { CategoryExportButtons } from './category-export-buttons';
 
 export function resultListTitle(kind: AnalysisListKind, n: number): string {
   const count = formatNumber(n);
@@ -62,6 +63,11 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
   return (
     <SideDrawer open={kind !== null} title={kind ? resultListTitle(kind, total) : ''} onClose={onClose} width={520}>
       <div data-testid={`result-list-${kind ?? 'none'}`}>
+        {kind && total > 0 && (
+          <div style={{ marginBottom: 12 }}>
+            <CategoryExportButtons analysisId={analysisId} category={kind} />
+          </div>
+        )}
         {q.isLoading ? (
           <Skeleton active />
         ) : q.isError ? (
