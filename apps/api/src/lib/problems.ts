@@ -2,6 +2,8 @@
 import type { FieldError } from '@farmland/contracts';
 
 export class Problem extends Error {
+  /** Sent as Retry-After (seconds, rounded up) with a 429. */
+  retryAfterSeconds?: number;
   constructor(
     readonly status: number,
     readonly code: string,
@@ -36,7 +38,9 @@ export const problems = {
   refreshInvalid: () => new Problem(401, 'refresh_token_invalid', 'Your session has expired. Please sign in again.'),
   refreshReused: () => new Problem(401, 'refresh_token_reused', 'This session was ended because its refresh token was used twice. Please sign in again.'),
   tooManyAttempts: (retryAfterSeconds: number) =>
-    new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`),
+    Object.assign(new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`), {
+      retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
+    }),
   invalidServiceProvider: () => new Problem(400, '105', 'Invalid Service Provider'),
   noServiceProviderAccess: () => new Problem(403, '106', 'You do not have the right access to this service Provider'),
   invalidResetToken: () => new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [{ field: 'token', message: 'This link is invalid or has expired' }]),

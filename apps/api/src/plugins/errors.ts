@@ -62,6 +62,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error, bodyLimit);
     if (problem) {
+      if (problem.status === 429 && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
       return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });
     }
     if (isRefusedValue(error)) {

@@ -1,7 +1,7 @@
 // All SQL of sign-in: users by email, sessions and refresh-token families, challenges, throttling and the tenant gate.
 // These run in the 'system' scope, because the tenant is not known before the user is.
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { queryRows, type Executor } from '../../db/client.js';
 import { authChallenges, authThrottle, countries, licenses, mfaSecrets, refreshTokens, sessions, tenants, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -211,9 +211,9 @@ export async function throttleState(tx: Executor, keys: string[]) {
   return tx.select().from(authThrottle).where(inArray(authThrottle.key, keys));
 }
 
-export async function recordThrottleFailure(tx: Executor, key: string, lockAfter: number, baseSeconds: number, maxSeconds: number): Promise<void> {
+export async function recordThrottleFailure(tx: Executor, key: string, lockAfter: number, baseSeconds: number, maxSeconds: number): Promise<number> {
   // failures >= lockAfter lock for base * 2^(failures - lockAfter), never longer than maxSeconds.
-  await tx.execute(sql`
+  const [row] = await queryRows<{ failures: number }>(tx, sql`
     INSERT INTO auth_throttle (key, failures, locked_until, updated_at) VALUES (${key}, 1, NULL, now())
     ON CONFLICT (key) DO UPDATE SET
       failures = CASE WHEN auth_throttle.updated_at < now() - interval '1 day' THEN 1 ELSE auth_throttle.failures + 1 END,
@@ -221,7 +221,9 @@ export async function recordThrottleFailure(tx: Executor, key: string, lockAfter
         WHEN (CASE WHEN auth_throttle.updated_at < now() - interval '1 day' THEN 1 ELSE auth_throttle.failures + 1 END) >= ${lockAfter}
         THEN now() + make_interval(secs => least(${maxSeconds}::float8, ${baseSeconds}::float8 * power(2, (CASE WHEN auth_throttle.updated_at < now() - interval '1 day' THEN 1 ELSE auth_throttle.failures + 1 END) - ${lockAfter})))
         ELSE NULL END,
-      updated_at = now()`);
+      updated_at = now()
+    RETURNING failures`);
+  return row?.failures ?? 0;
 }
 
 export async function clearThrottle(tx: Executor, keys: string[]): Promise<void> {

@@ -13,7 +13,7 @@ import { queueMail } from '../mail/mail.service.js';
 import * as q from './auth.queries.js';
 import { presentSessionUser } from './auth.presenter.js';
 import { assertTenantGate } from './tenant-gate.js';
-import { assertNotThrottled, recordFailure, recordSuccess } from './throttle.js';
+import { assertCodeAttemptAllowed, assertNotThrottled, CODE_SLOWDOWN_AFTER, recordFailure, recordRightCode, recordSuccess, recordWrongCode } from './throttle.js';
 import { signAccessToken } from './tokens.js';
 
 const LOGIN_CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -76,9 +76,24 @@ async function liveLoginChallenge(tx: Tx, body: { mfa_token: string; user_token:
   return { challenge, user };
 }
 
-/** A wrong code is counted outside the request's transaction, so the count survives the error. */
-async function countWrongCode(deps: Deps, challengeId: string): Promise<void> {
-  await withScope(deps.db, system, (tx) => q.countChallengeAttempt(tx, challengeId));
+/**
+ * A wrong code is counted outside the request's transaction, so the count survives the error: against the challenge,
+ * and against the account and the (account, address) pair. When the account starts being slowed down, the activity log
+ * says so.
+ */
+async function countWrongCode(deps: Deps, ctx: Ctx, challengeId: string, user: q.UserRow | null): Promise<void> {
+  await withScope(deps.db, system, async (tx) => {
+    await q.countChallengeAttempt(tx, challengeId);
+    if (!user) return;
+    const failures = await recordWrongCode(tx, user.id, ctx.ip);
+    if (failures === CODE_SLOWDOWN_AFTER) {
+      await recordActivity(tx, ctx, {
+        action: 'Login',
+        description: `${fullName(user)}'s sign-in was slowed down after ${failures} wrong two-factor codes`,
+        user: who(user),
+      });
+    }
+  });
 }
 
 // ---------- two-factor enrolment ----------
@@ -108,13 +123,17 @@ async function verifyCode(tx: Tx, deps: Deps, userId: string, code: string, requ
 
 async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }, enrolling: boolean): Promise<SessionResult> {
   let challengeId: string | null = null;
+  let signingIn: q.UserRow | null = null;
   try {
     return await withScope(deps.db, system, async (tx) => {
       const { challenge, user } = await liveLoginChallenge(tx, body);
       challengeId = challenge.id;
+      signingIn = user;
+      await assertCodeAttemptAllowed(tx, user.id, ctx.ip);
       if (enrolling && user.mfaEnabled) throw problems.mfaAlreadyEnabled();
       if (!enrolling && !user.mfaEnabled) throw problems.badRequest('mfa_setup_required', 'Two-factor authentication is not set up yet for this account.');
       await verifyCode(tx, deps, user.id, body.code, !enrolling);
+      await recordRightCode(tx, user.id, ctx.ip);
       if (!(await q.useChallenge(tx, challenge.id))) throw problems.invalidChallenge();
       const tenant = await assertUserMaySignIn(tx, user);
       if (enrolling) {
@@ -126,7 +145,7 @@ async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string;
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (challengeId && (code === 'invalid_mfa_code' || code === 'mfa_code_reused')) await countWrongCode(deps, challengeId);
+    if (challengeId && (code === 'invalid_mfa_code' || code === 'mfa_code_reused')) await countWrongCode(deps, ctx, challengeId, signingIn);
     throw err;
   }
 }

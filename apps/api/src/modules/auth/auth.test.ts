@@ -77,6 +77,56 @@ describe('sign-in with two-factor', () => {
     expect(late.body.code).toBe('invalid_mfa_token');
   });
 
+  it('counts wrong codes across challenges: a new password sign-in does not reset them, and 100 guesses take over an hour', async () => {
+    const { email, id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { secret } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const right = nextCode(secret);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const challenge = async () => (await anon.request({ method: 'POST', url: '/api/auth/login/', payload: { email, password: PASSWORD }, remoteAddress: '10.9.9.9' })).body.data;
+    // The lock still to wait, then time travel past it (the throttle's clock is the database's).
+    const waitLeft = async () => {
+      const rows = await env.sql<{ s: number }>(sql`
+        SELECT coalesce(max(extract(epoch FROM locked_until - now())), 0)::float8 AS s FROM auth_throttle
+         WHERE key IN (${`code-acct:${id}`}, ${`code-acct-ip:${id}|10.9.9.9`}) AND locked_until > now()`);
+      await env.sql(sql`UPDATE auth_throttle SET locked_until = now() - interval '1 second' WHERE key IN (${`code-acct:${id}`}, ${`code-acct-ip:${id}|10.9.9.9`})`);
+      return rows[0]?.s ?? 0;
+    };
+    let guesses = 0;
+    let waited = 0;
+    let sawRetryAfter = false;
+    let c = await challenge();
+    let onChallenge = 0;
+    while (guesses < 100) {
+      if (onChallenge === 5) {
+        c = await challenge();
+        onChallenge = 0;
+      }
+      const r = await anon.request({ method: 'POST', url: '/api/auth/login/confirm', payload: { mfa_token: c.mfa_token, user_token: c.user_token, code: wrong }, remoteAddress: '10.9.9.9' });
+      if (r.status === 429) {
+        expect(r.body.code).toBe('too_many_attempts');
+        expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+        sawRetryAfter = true;
+        waited += await waitLeft();
+        continue;
+      }
+      expect(r.status).toBe(400);
+      guesses++;
+      onChallenge++;
+    }
+    expect(sawRetryAfter).toBe(true);
+    expect(waited, `100 wrong codes took only ${Math.round(waited)} s of forced waiting`).toBeGreaterThan(3600);
+    // The activity log says when the account started being slowed down.
+    const log = await env.sql<{ description: string }>(sql`SELECT description FROM activity_logs WHERE user_id = ${id} AND description LIKE '%wrong two-factor codes%'`);
+    expect(log).toHaveLength(1);
+    // A right code still works once the lock has passed, and clears the count.
+    await waitLeft();
+    const fresh = await challenge();
+    const ok = await anon.request({ method: 'POST', url: '/api/auth/login/confirm', payload: { mfa_token: fresh.mfa_token, user_token: fresh.user_token, code: right }, remoteAddress: '10.9.9.9' });
+    expect(ok.status).toBe(200);
+    expect(await env.sql(sql`SELECT 1 FROM auth_throttle WHERE key = ${`code-acct:${id}`}`)).toHaveLength(0);
+  });
+
   it('answers the same 401 for an unknown email and a wrong password', async () => {
     const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
     const a = await env.as('anonymous').post('/api/auth/login/', { email, password: 'wrong-password' });

@@ -30,6 +30,41 @@ export async function recordFailure(tx: Executor, email: string, ip: string): Pr
   }
 }
 
+// ---------- the second step (one-time codes) ----------
+// Wrong codes count per account and per (account, address), across challenges: a fresh password sign-in starts a new
+// challenge but never clears them; only a right code does. The pair locks after 5 wrong codes (30 s, doubling), the
+// account after 10 (60 s, doubling, at most 15 minutes), so 100 guesses take well over an hour (auth.test.ts).
+const codeRules = [
+  { lockAfter: 5, base: 30 },
+  { lockAfter: 10, base: 60 },
+] as const;
+/** Wrong codes of an account at which its second step starts slowing down (and the activity log says so). */
+export const CODE_SLOWDOWN_AFTER = codeRules[1].lockAfter;
+
+const codeKeys = (userId: string, ip: string) => [`code-acct-ip:${userId}|${ip}`, `code-acct:${userId}`];
+
+export async function assertCodeAttemptAllowed(tx: Executor, userId: string, ip: string): Promise<void> {
+  const state = await throttleState(tx, codeKeys(userId, ip));
+  const now = Date.now();
+  const until = Math.max(0, ...state.map((s) => (s.lockedUntil ? s.lockedUntil.getTime() : 0)));
+  if (until > now) throw problems.tooManyAttempts((until - now) / 1000);
+}
+
+/** Counts a wrong code; returns the account's wrong codes so far. */
+export async function recordWrongCode(tx: Executor, userId: string, ip: string): Promise<number> {
+  const keys = codeKeys(userId, ip);
+  let accountFailures = 0;
+  for (let i = 0; i < codeRules.length; i++) {
+    const failures = await recordThrottleFailure(tx, keys[i]!, codeRules[i]!.lockAfter, codeRules[i]!.base, MAX_LOCK_SECONDS);
+    if (i === codeRules.length - 1) accountFailures = failures;
+  }
+  return accountFailures;
+}
+
+export async function recordRightCode(tx: Executor, userId: string, ip: string): Promise<void> {
+  await clearThrottle(tx, codeKeys(userId, ip));
+}
+
 export async function recordSuccess(tx: Executor, email: string, ip: string): Promise<void> {
   const [acctIp, , acct] = keysFor(email, ip);
   await clearThrottle(tx, [acctIp!, acct!]);
