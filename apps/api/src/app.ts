@@ -13,6 +13,7 @@ import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { version } from './version.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   registerErrorHandling(app, deps.config.bodyLimit);
   registerAuth(app);
   registerInputGuard(app);
+  registerSecurityHeaders(app, deps.config);
 
   await app.register(cookie);
   await app.register(multipart, {
