@@ -41,7 +41,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     genReqId: () => crypto.randomUUID(),
-    requestIdHeader: 'x-request-id',
+    // A client's own request id is trusted only behind a proxy we run (TRUST_PROXY); otherwise the server makes one.
+    requestIdHeader: deps.config.trustProxy ? 'x-request-id' : false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('deps', deps);

@@ -60,7 +60,8 @@ function toProblem(error: FastifyError | Error, bodyLimit: number): Problem | nu
 
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = toProblem(error, bodyLimit);
+    // The limit that applied: a route may raise the body limit (uploads), and the message must name that one.
+    const problem = toProblem(error, request.routeOptions.bodyLimit ?? bodyLimit);
     if (problem) {
       if (problem.status === 429 && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
       return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });

@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser, nextCode, PASSWORD, signInEnrolling } from '../../test/fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { createAdminLink, createInvitation } from './auth.service.js';
+import { createAdminLink, createInvitation, RESET_ANSWER_FLOOR_MS } from './auth.service.js';
 import { withScope } from '../../db/client.js';
 
 let env: TestEnv;
@@ -299,6 +299,30 @@ describe('passwords', () => {
     expect((await me.get('/api/activity-logs/')).status).toBe(200);
     expect((await other.get('/api/activity-logs/')).status).toBe(401);
     expect((await env.as('anonymous').post('/api/auth/login/', { email: user.email, password: 'Brand-new-pass-1' })).status).toBe(200);
+  });
+
+  it('answers a reset request no sooner than the floor, known account or not, and never logs the link', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const logged: string[] = [];
+    const original = env.deps.log.info.bind(env.deps.log);
+    env.deps.log.info = ((obj: unknown, msg?: string) => {
+      logged.push(JSON.stringify(obj) + (msg ?? ''));
+      return original(obj as object, msg);
+    }) as typeof env.deps.log.info;
+    try {
+      for (const email of [user.email, `nobody-${Date.now()}@test.example`]) {
+        const t0 = performance.now();
+        const res = await env.as('anonymous').post('/api/auth/password/reset/', { email });
+        expect(res.status).toBe(200);
+        expect(performance.now() - t0).toBeGreaterThanOrEqual(RESET_ANSWER_FLOOR_MS - 5);
+      }
+    } finally {
+      env.deps.log.info = original;
+    }
+    const [mail] = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${user.email} ORDER BY created_at DESC LIMIT 1`);
+    const token = /token=([\w-]+)/.exec(mail!.body)![1]!;
+    expect(logged.some((l) => l.includes('mail queued'))).toBe(true);
+    expect(logged.join('\n')).not.toContain(token);
   });
 
   it('resets a forgotten password with a single-use token from the outbox', async () => {

@@ -43,6 +43,19 @@ describe('operations', () => {
     expect(res.body.code).toBe('payload_too_large');
   });
 
+  it("names the limit that applied: an upload route's own, not the general one", async () => {
+    const big = JSON.stringify({ operational_areas: [], locations: [{ farm_name: 'x'.repeat(env.config.uploadLimit + 10) }] });
+    const res = await env.as('adminA').request({ method: 'POST', url: '/api/custom-analysis/', payload: big, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.message).toContain(String(env.config.uploadLimit));
+  });
+
+  it('makes its own request ids (a client-sent one is ignored unless TRUST_PROXY is on)', async () => {
+    const res = await env.as('anonymous').get('/api/health', { 'x-request-id': 'attacker-chosen' });
+    expect(res.headers['x-request-id']).not.toBe('attacker-chosen');
+    expect(String(res.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('answers malformed JSON with a 400, not a 500, and never a stack trace', async () => {
     const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/login/', payload: '{"email": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);

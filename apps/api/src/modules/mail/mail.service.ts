@@ -1,4 +1,5 @@
-// Mail goes through an outbox table written in the caller's transaction; it is logged, and sent by SMTP when SMTP_URL is set.
+// Mail goes through an outbox table written in the caller's transaction, and is sent by SMTP when SMTP_URL is set. The
+// log says a mail was queued, to whom and about what, never its body: reset, invitation and admin links are secrets.
 import nodemailer from 'nodemailer';
 import type { Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
@@ -6,7 +7,7 @@ import { insertMail, markMail, pendingMail } from './mail.queries.js';
 
 export async function queueMail(tx: Executor, deps: Pick<Deps, 'log'>, mail: { to: string; subject: string; body: string }): Promise<void> {
   await insertMail(tx, { toAddress: mail.to, subject: mail.subject, body: mail.body });
-  deps.log.info({ mail: { to: mail.to, subject: mail.subject, body: mail.body } }, 'mail queued');
+  deps.log.info({ mail: { to: mail.to, subject: mail.subject } }, 'mail queued (the body, with any link, is in outbox_emails only)');
 }
 
 /** Sends pending outbox mail over SMTP; without SMTP the outbox and the log are the delivery. Returns how many were sent. */
