@@ -101,6 +101,17 @@ describe('profile image', () => {
     expect([400, 413]).toContain(res.status);
   });
 
+  it('refuses an image of 20,000 × 20,000 pixels by its header, naming the field', async () => {
+    const header = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const size = Buffer.alloc(8);
+    size.writeUInt32BE(20_000, 0);
+    size.writeUInt32BE(20_000, 4);
+    const res = await upload(env.as('adminA'), 'image', 'huge.png', Buffer.concat([header, size, Buffer.from('0806000000', 'hex')]), 'image/png');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ field: 'image' });
+    expect(res.body.errors[0].message).toMatch(/20000 × 20000 pixels/);
+  });
+
   it('refuses a JSON body', async () => {
     const res = await env.as('adminA').put('/api/accounts/users/upload-image/', { image: 'x' });
     expect(res.status).toBe(415);

@@ -121,7 +121,7 @@ type Snapshot = { data: Buffer; filename: string; type: ImageType };
 export function checkSnapshots(files: UploadedFile[]): Snapshot[] {
   if (files.length > MAX_SNAPSHOTS) throw problems.field('snapshots', `At most ${MAX_SNAPSHOTS} snapshots are accepted`);
   return files.map((f, i) => {
-    const type = sniffImage(f.data);
+    const type = sniffImage(f.data, 'snapshots');
     if (!type) throw problems.field('snapshots', `Snapshot ${i + 1} (${f.filename || 'unnamed'}) is not a PNG, JPEG, WebP or GIF image`);
     return { data: f.data, filename: f.filename, type };
   });
