@@ -20,6 +20,8 @@ const schema = z.object({
   JWT_AUDIENCE: z.string().default('farmland-console'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(900).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 14),
+  /** A session whose console has not refreshed its token for this long ends (0: never). */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 14).default(30),
   COOKIE_SECURE: bool.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(3_145_728),
@@ -43,7 +45,7 @@ export type Config = {
   dataDir: string;
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; adminUrl: string; poolSize: number };
   secret: string;
-  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number };
+  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number; idleSeconds: number };
   cookieSecure: boolean;
   bodyLimit: number;
   uploadLimit: number;
@@ -85,7 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     // Development falls back to a secret kept in the data directory (see db/secret.ts); tests pass their own.
     secret: e.APP_SECRET ?? '',
-    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS },
+    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS, idleSeconds: e.SESSION_IDLE_MINUTES * 60 },
     cookieSecure: e.COOKIE_SECURE ?? true,
     bodyLimit: e.BODY_LIMIT_BYTES,
     uploadLimit: e.UPLOAD_LIMIT_BYTES,

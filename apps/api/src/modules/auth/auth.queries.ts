@@ -95,7 +95,7 @@ export async function insertRefreshToken(tx: Executor, sessionId: string, tokenH
 
 export async function findRefreshToken(tx: Executor, tokenHash: string) {
   const rows = await tx
-    .select({ id: refreshTokens.id, sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt, expiresAt: refreshTokens.expiresAt })
+    .select({ id: refreshTokens.id, sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt, expiresAt: refreshTokens.expiresAt, createdAt: refreshTokens.createdAt })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, tokenHash))
     .limit(1);

@@ -162,6 +162,12 @@ export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undef
     const session = await q.findSession(tx, row.sessionId);
     if (!session || session.revokedAt || session.expiresAt < new Date() || row.expiresAt < new Date()) return { kind: 'invalid' as const };
     if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) return { kind: 'reused' as const, sessionId: row.sessionId };
+    // Idle: the console refreshes on its next call after the access token expires; a refresh token older than the idle
+    // limit means nobody used the console for that long, and the session ends.
+    if (deps.config.jwt.idleSeconds > 0 && Date.now() - row.createdAt.getTime() > deps.config.jwt.idleSeconds * 1000) {
+      await q.revokeSession(tx, row.sessionId, 'idle');
+      return { kind: 'invalid' as const };
+    }
     const user = session.user;
     if (!user.isActive || user.isSuspended) return { kind: 'invalid' as const };
     if (user.tenantId) assertTenantGate(await q.tenantGateRow(tx, user.tenantId));

@@ -178,6 +178,24 @@ describe('tokens and sessions', () => {
     expect((await anon.get('/api/activity-logs/', bearer(rotated.body.data.access))).status).toBe(401);
   });
 
+  it('ends a session left idle longer than SESSION_IDLE_MINUTES (no refresh for that long)', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    // Active: a refresh within the limit works.
+    const active = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    expect(active.status).toBe(200);
+    // Then the console sits unused past the limit.
+    const idle = env.config.jwt.idleSeconds + 60;
+    await env.sql(sql`UPDATE refresh_tokens SET created_at = now() - make_interval(secs => ${idle}) WHERE used_at IS NULL AND session_id IN (SELECT id FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email}))`);
+    const late = await anon.post('/api/auth/token/refresh/', { refresh: active.body.data.refresh });
+    expect(late.status).toBe(401);
+    expect(late.body.code).toBe('refresh_token_invalid');
+    const [s] = await env.sql<{ revoked_reason: string }>(sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email}) ORDER BY created_at DESC LIMIT 1`);
+    expect(s!.revoked_reason).toBe('idle');
+    expect((await anon.get('/api/activity-logs/', bearer(active.body.data.access))).status).toBe(401);
+  });
+
   it('reads the refresh token from the httpOnly cookie', async () => {
     const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const { session } = await signInEnrolling(env, email);
