@@ -13,7 +13,7 @@ import { queueMail } from '../mail/mail.service.js';
 import * as q from './auth.queries.js';
 import { presentSessionUser } from './auth.presenter.js';
 import { assertTenantGate } from './tenant-gate.js';
-import { assertCodeAttemptAllowed, assertNotThrottled, CODE_SLOWDOWN_AFTER, recordFailure, recordRightCode, recordSuccess, recordWrongCode } from './throttle.js';
+import { assertAddressAllowed, assertCodeAttemptAllowed, assertNotThrottled, countAddress, CODE_SLOWDOWN_AFTER, recordFailure, recordRightCode, recordSuccess, recordWrongCode } from './throttle.js';
 import { signAccessToken } from './tokens.js';
 
 const LOGIN_CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -206,6 +206,13 @@ export async function createAdminLink(deps: Deps, email: string): Promise<string
 }
 
 export async function adminLogin(deps: Deps, ctx: Ctx, requestId: string): Promise<SessionResult> {
+  await withScope(deps.db, system, (tx) => assertAddressAllowed(tx, 'admin-link', ctx.ip));
+  const found = await withScope(deps.db, system, (tx) => q.findLiveChallenge(tx, 'admin_link', { tokenHash: sha256(requestId) }));
+  if (!found) {
+    // A guess: counted against the address (a link is a random token; only guessing fails this way).
+    await withScope(deps.db, system, (tx) => countAddress(tx, 'admin-link', ctx.ip));
+    throw problems.invalidServiceProvider();
+  }
   return withScope(deps.db, system, async (tx) => {
     const challenge = await q.findLiveChallenge(tx, 'admin_link', { tokenHash: sha256(requestId) });
     if (!challenge) throw problems.invalidServiceProvider();
@@ -256,6 +263,10 @@ export const RESET_ANSWER_FLOOR_MS = 300;
 export async function requestPasswordReset(deps: Deps, ctx: Ctx, email: string): Promise<void> {
   const started = performance.now();
   try {
+    await withScope(deps.db, system, async (tx) => {
+      await assertAddressAllowed(tx, 'reset', ctx.ip);
+      await countAddress(tx, 'reset', ctx.ip);
+    });
     await queuePasswordReset(deps, ctx, email);
   } finally {
     const left = RESET_ANSWER_FLOOR_MS - (performance.now() - started);

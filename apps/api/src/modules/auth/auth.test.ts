@@ -319,6 +319,23 @@ describe('passwords', () => {
     expect((await env.as('anonymous').post('/api/auth/login/', { email: user.email, password: 'Brand-new-pass-1' })).status).toBe(200);
   });
 
+  it('limits reset requests and admin-link guesses per address (the forwarded one behind TRUST_PROXY)', async () => {
+    const anon = env.as('anonymous');
+    const from = (ip: string, url: string, payload: object) => anon.request({ method: 'POST', url, payload, remoteAddress: ip });
+    for (let i = 0; i < 10; i++) expect((await from('10.7.7.7', '/api/auth/password/reset/', { email: `r${i}@test.example` })).status).toBe(200);
+    const limited = await from('10.7.7.7', '/api/auth/password/reset/', { email: 'r10@test.example' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('10.7.7.8', '/api/auth/password/reset/', { email: 'r10@test.example' })).status).toBe(200);
+
+    for (let i = 0; i < 10; i++) expect((await from('10.6.6.6', '/api/auth/admin-login/', { request_id: `guess-${i}` })).status).toBe(400);
+    const { id: superId } = await makeUser(env, { tenantId: null, role: 'super_admin' });
+    const [su] = await env.sql<{ email: string }>(sql`SELECT email FROM users WHERE id = ${superId}`);
+    const requestId = new URL(await createAdminLink(env.deps, su!.email)).searchParams.get('q')!;
+    expect((await from('10.6.6.6', '/api/auth/admin-login/', { request_id: requestId })).status).toBe(429);
+    expect((await from('10.6.6.9', '/api/auth/admin-login/', { request_id: requestId })).status).toBe(200);
+  });
+
   it('answers a reset request no sooner than the floor, known account or not, and never logs the link', async () => {
     const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const logged: string[] = [];

@@ -65,6 +65,23 @@ export async function recordRightCode(tx: Executor, userId: string, ip: string):
   await clearThrottle(tx, codeKeys(userId, ip));
 }
 
+// ---------- per address: password reset requests and admin-link failures ----------
+// A reset request costs a mail and an admin-link guess costs nothing, so both are counted per source address (the
+// forwarded one behind TRUST_PROXY): resets after 10 requests, admin-link failures after 10, each lock 60 s and doubling.
+const addressRules = { reset: { lockAfter: 10, base: 60 }, 'admin-link': { lockAfter: 10, base: 60 } } as const;
+export type AddressAction = keyof typeof addressRules;
+
+export async function assertAddressAllowed(tx: Executor, action: AddressAction, ip: string): Promise<void> {
+  const [state] = await throttleState(tx, [`${action}-ip:${ip}`]);
+  const until = state?.lockedUntil ? state.lockedUntil.getTime() : 0;
+  if (until > Date.now()) throw problems.tooManyAttempts((until - Date.now()) / 1000);
+}
+
+export async function countAddress(tx: Executor, action: AddressAction, ip: string): Promise<void> {
+  const rule = addressRules[action];
+  await recordThrottleFailure(tx, `${action}-ip:${ip}`, rule.lockAfter, rule.base, MAX_LOCK_SECONDS);
+}
+
 export async function recordSuccess(tx: Executor, email: string, ip: string): Promise<void> {
   const [acctIp, , acct] = keysFor(email, ip);
   await clearThrottle(tx, [acctIp!, acct!]);
