@@ -24,3 +24,9 @@ export async function eudrBatch(tx: Executor, tenantId: string | null, pointsBel
   );
   return rows.map((r) => ({ ...r, area_sqm: Number(r.area_sqm) }));
 }
+
+/** Whether a tenant exists (provider staff may name any tenant; an unknown one is a 404, never an orphan log entry). */
+export async function tenantExists(tx: Executor, tenantId: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM tenants WHERE id = ${tenantId}`);
+  return rows.length > 0;
+}

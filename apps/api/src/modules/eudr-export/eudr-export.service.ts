@@ -7,7 +7,7 @@ import { withScope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { readScope } from '../farms/farms.policy.js';
-import { eudrBatch, type EudrRow } from './eudr-export.queries.js';
+import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
 import { FORMAT_INFO, formatter, PART_LIMIT_BYTES, splitParts } from './eudr-formats.js';
 
 const BATCH = 5000;
@@ -18,6 +18,7 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   const actor = ctx.actor;
   if (!actor || (actor.role !== 'tenant_admin' && actor.role !== 'super_admin')) throw problems.forbidden('Only administrators can export farms.');
   const { tenantId, scope } = readScope(ctx, q.tenant_id);
+  if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
   const f = formatter(q.format);
   const items: string[] = [];
   let after: string | null = null;

@@ -23,6 +23,12 @@ const signedArea = (ring: number[][]) => ring.slice(0, -1).reduce((a, [x1, y1], 
 const decimals = (n: number) => (String(n).split('.')[1] ?? '').length;
 
 describe('GET /farms/export/eudr', () => {
+  it('answers 404 to provider staff naming a tenant that does not exist (and writes no log entry for it)', async () => {
+    const res = await env.as('super').get('/api/farms/export/eudr?format=csv&tenant_id=7fb080fe-d23f-4e8f-9011-f0999678e6c2');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Tenant not found.');
+  });
+
   it('writes a valid GeoJSON FeatureCollection whose coordinates round-trip to 6 decimals', async () => {
     const res = await env.as('adminA').get('/api/farms/export/eudr');
     expect(res.status).toBe(200);
