@@ -15,6 +15,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { version } from './version.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { agentsRoutes } from './modules/agents/agents.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -89,6 +90,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(consoleConfigRoutes);
       await api.register(authRoutes);
       await api.register(accountsRoutes);
+      await api.register(agentsRoutes);
       await api.register(activityRoutes);
       await api.register(baseRoutes);
       await api.register(exportsRoutes);

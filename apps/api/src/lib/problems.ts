@@ -28,6 +28,7 @@ export const problems = {
   badRequest: (code: string, message: string) => new Problem(400, code, message, message),
   unauthenticated: (message = 'Authentication credentials were not provided or have expired.') => new Problem(401, 'not_authenticated', message),
   invalidCredentials: () => new Problem(401, 'invalid_credentials', 'Invalid email or password.'),
+  accountSuspended: () => new Problem(403, 'account_suspended', 'This account has been suspended. Contact your administrator.'),
   accountInactive: () => new Problem(403, 'account_inactive', 'This account has been deactivated. Contact your administrator.'),
   invalidChallenge: () => new Problem(400, 'invalid_mfa_token', 'This sign-in attempt has expired. Please sign in again.', 'This sign-in attempt has expired. Please sign in again.'),
   invalidCode: () => new Problem(400, 'invalid_mfa_code', 'Invalid or expired code.', [{ field: 'code', message: 'Invalid or expired code' }]),

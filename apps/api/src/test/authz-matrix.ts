@@ -91,6 +91,41 @@ export const matrix: Record<string, Row> = {
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
   },
 
+  // ---- agents: tenant admins manage their own; provider staff read every tenant's; agents may not ----
+  'GET /api/accounts/agents/template.csv': { expect: all(200) },
+  'GET /api/accounts/agents/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
+  'POST /api/accounts/agents/': {
+    probe: { body: () => ({ first_name: 'Probe', last_name: 'Agent', email: `probe-${Math.random().toString(36).slice(2, 12)}@test.example`, phone_number: '+2348030000000' }) },
+    expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 201 },
+  },
+  'POST /api/accounts/agents/bulk-upload/': {
+    probe: {
+      multipart: {
+        field: 'file',
+        filename: 'agents.csv',
+        content: Buffer.from('first_name,last_name,email,phone_number\nProbe,Agent,not-an-email,+2348030000000\n'),
+        contentType: 'text/csv',
+      },
+    },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 200 },
+  },
+  'GET /api/accounts/agents/:id/': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'PUT /api/accounts/agents/:id/': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/`, body: () => ({ phone_number: '+2348031234567' }) },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'DELETE /api/accounts/agents/:id/': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'PUT /api/accounts/agents/:id/suspend': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/suspend`, body: () => ({}) },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
   // ---- files: signed URLs only ----
   'GET /api/files/:id': {
     probe: { url: () => '/api/files/00000000-0000-4000-8000-000000000000?exp=9999999999&sig=not-a-valid-signature' },
