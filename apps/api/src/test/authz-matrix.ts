@@ -41,6 +41,12 @@ const disposableFarmA = async (env: TestEnv) => {
   return { ...g, farmId: await insertFarmDirect(env, env.fx.tenantA, g['farmerId']!, square(...freshSpot(), 60)) };
 };
 
+const disposableFarmerA = async (env: TestEnv) => {
+  const [f] = await env.sql<{ id: string }>(sql`
+    INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'Probe', 'Farmer', ${`PROBE-${Math.random().toString(36).slice(2, 12)}`}) RETURNING id`);
+  return { farmerId: f!.id };
+};
+
 export const matrix: Record<string, Row> = {
   // ---- operations ----
   'GET /api/health': { expect: all(200) },
@@ -242,6 +248,22 @@ export const matrix: Record<string, Row> = {
   'PUT /api/farmers/:id/': {
     probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/`, body: () => ({ address: '1 Probe Road' }) },
     expect: { anonymous: 401, super: 403, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'GET /api/farmers/template.csv': { expect: all(200) },
+  'GET /api/farmers/': { expect: signedIn(200) },
+  'GET /api/farmers/:id/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'DELETE /api/farmers/:id/': {
+    probe: { setup: disposableFarmerA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'POST /api/farmers/bulk-upload/': {
+    probe: {
+      multipart: { field: 'file', filename: 'farmers.csv', content: Buffer.from('first_name,last_name,gender\nProbe,Farmer,Other\n'), contentType: 'text/csv' },
+    },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 200 },
   },
   'GET /api/farmers/:id/farms/': {
     probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/farms/` },

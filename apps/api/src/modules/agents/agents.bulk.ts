@@ -33,23 +33,27 @@ export async function bulkUploadAgents(deps: Deps, ctx: Ctx, file: { filename: s
   });
 
   // Emails repeated inside the file: the first keeps it, each later row is refused on email.
+  // A row with other bad cells still hears about its email: the cell is read as it is, when it is itself well formed.
+  const emailOf = (c: Checked) => (c.errors.has('email') ? undefined : (rows[c.index]!['email'] ?? '').trim().toLowerCase() || undefined);
   const firstRowOf = new Map<string, number>();
   for (const c of checked) {
-    if (!c.value) continue;
-    const seen = firstRowOf.get(c.value.email);
-    if (seen === undefined) firstRowOf.set(c.value.email, c.index);
+    const e = emailOf(c);
+    if (!e) continue;
+    const seen = firstRowOf.get(e);
+    if (seen === undefined) firstRowOf.set(e, c.index);
     else c.errors.add('email', `This email is already used in row ${seen + 1} of the file`);
   }
   const taken = await assertEmailsFree(deps, [...firstRowOf.keys()]);
 
   return uniqueEmail(() =>
     withScope(deps.db, { kind: 'tenant', tenantId: actor.tenantId }, async (tx) => {
-      const areaIds = [...new Set(checked.map((c) => c.value?.operational_area_id).filter((v): v is string => !!v))];
+      const areaIds = [...new Set(checked.map((c) => rows[c.index]!['operational_area_id']).filter((v): v is string => !!v))];
       const areas = await q.tenantAreaIds(tx, actor.tenantId, areaIds);
       for (const c of checked) {
-        if (!c.value) continue;
-        if (taken.has(c.value.email)) c.errors.add('email', 'A user with this email already exists');
-        if (c.value.operational_area_id && !areas.has(c.value.operational_area_id)) c.errors.add('operational_area_id', 'No such operational area in your organisation');
+        const e = emailOf(c);
+        if (e && taken.has(e) && !c.errors.has('email')) c.errors.add('email', 'A user with this email already exists');
+        const area = c.errors.has('operational_area_id') ? undefined : rows[c.index]!['operational_area_id'];
+        if (area && !areas.has(area)) c.errors.add('operational_area_id', 'No such operational area in your organisation');
       }
       const good = checked.filter((c) => c.value && !c.errors.has());
       const ids = await q.insertAgents(

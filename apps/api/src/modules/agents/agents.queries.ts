@@ -1,7 +1,7 @@
 // All SQL of agents: users with the agent role, read with their mapping totals (farmers they registered, farms they
 // mapped and the area of those farms). The tenant id is the first argument (null: provider staff, every tenant).
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 
 export type AgentRow = {
@@ -79,9 +79,11 @@ export async function findAgent(tx: Executor, tenantId: string | null, id: strin
 }
 
 /** The operational areas of the tenant among the given ids. */
-export async function tenantAreaIds(tx: Executor, tenantId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function tenantAreaIds(tx: Executor, tenantId: string, candidates: readonly string[]): Promise<Set<string>> {
+  // Only well-formed ids reach the database (a malformed one is no area of anyone's).
+  const ids = candidates.filter((i) => UUID_RE.test(i));
   if (ids.length === 0) return new Set();
-  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM operational_areas WHERE tenant_id = ${tenantId} AND id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM operational_areas WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(ids)})`);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -110,7 +112,7 @@ export type AgentValues = {
 /** Inserts agents (no password: each sets one through the onboarding mail); returns their ids in order. */
 export async function insertAgents(tx: Executor, tenantId: string, values: readonly AgentValues[]): Promise<string[]> {
   if (values.length === 0) return [];
-  const rows = await queryRows<{ id: string; ord: number }>(
+  const rows = await queryRows<{ id: string; email: string }>(
     tx,
     sql`INSERT INTO users (tenant_id, role, email, first_name, last_name, phone_number, gender, operational_area_id, image_file_id)
         SELECT ${tenantId}, 'agent', x.email, x.first_name, x.last_name, x.phone_number, x.gender, x.operational_area_id, x.image_file_id
@@ -127,9 +129,10 @@ export async function insertAgents(tx: Executor, tenantId: string, values: reado
             })),
           )}::jsonb) AS x(ord int, email text, first_name text, last_name text, phone_number text, gender text, operational_area_id uuid, image_file_id uuid)
          ORDER BY x.ord
-        RETURNING id`,
+        RETURNING id, email`,
   );
-  return rows.map((r) => r.id);
+  const byEmail = new Map(rows.map((r) => [r.email, r.id]));
+  return values.map((v) => byEmail.get(v.email)!);
 }
 
 export type AgentPatch = Partial<AgentValues>;

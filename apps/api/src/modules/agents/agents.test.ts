@@ -210,7 +210,8 @@ describe('agents bulk upload', () => {
     const [bad, dup, twice] = res.body.data.failed_rows;
     expect(bad.row).toBe(3);
     expect(bad.row_data).toMatchObject({ first_name: '', last_name: 'Nobody', email: 'not-an-email', notes: 'bad' });
-    expect(Object.keys(bad.errors).sort()).toEqual(['email', 'first_name', 'gender', 'phone_number']);
+    expect(Object.keys(bad.errors).sort()).toEqual(['email', 'first_name', 'gender', 'operational_area_id', 'phone_number']);
+    expect(bad.errors.operational_area_id).toEqual(['No such operational area in your organisation']);
     expect(dup).toMatchObject({ row: 4, errors: { email: ['A user with this email already exists'] } });
     expect(twice).toMatchObject({ row: 5, errors: { email: ['This email is already used in row 2 of the file'] } });
     const after = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM users WHERE tenant_id = ${env.fx.tenantA} AND role = 'agent'`);
