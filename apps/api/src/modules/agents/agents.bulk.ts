@@ -5,7 +5,7 @@ import { createAgentBody, type BulkUploadResult, type FailedRow } from '@farmlan
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { blankToUndefined, bulkResult, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
+import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
 import * as q from './agents.queries.js';
 import { canManageAgents } from './agents.policy.js';
 import { assertEmailsFree, sendOnboarding, uniqueEmail } from './agents.service.js';
@@ -23,7 +23,7 @@ export async function bulkUploadAgents(deps: Deps, ctx: Ctx, file: { filename: s
   const { rows } = await readTable(file, REQUIRED, AGENT_COLUMNS.join(', '));
 
   type Checked = { index: number; errors: RowErrors; value: z.infer<typeof rowSchema> | null };
-  const checked: Checked[] = rows.map((row, index) => {
+  const checked: Checked[] = await mapInSlices(rows, (row, index) => {
     const input = blankToUndefined(row, AGENT_COLUMNS);
     input['gender'] = normaliseGender(input['gender']);
     const errors = new RowErrors();

