@@ -1,4 +1,4 @@
-// `npm run bench:bulk -- [--rows 5000] [--farmers 100000] [--engine pglite|postgres|both] [--requests 200]`:
+// `npm run bench:bulk -- [--rows 5000] [--farmers 100000] [--engine pglite|postgres|both] [--requests 200] [--keep]`:
 // issue 9's speed checks on each engine. (1) A farmers bulk upload of N rows, each with a farm (the whole service path:
 // parse in the worker, every check, ST_IsValid, inserts, overlap upkeep, one transaction), timed with the longest
 // event-loop block meanwhile; targets ≤ 5 s on PostgreSQL and ≤ 10 s embedded for 5,000, no block over 100 ms.
@@ -83,6 +83,11 @@ async function openEngine(kind: 'pglite' | 'postgres'): Promise<Engine> {
     close: async () => {
       await database.close();
       await new Promise((resolve) => setTimeout(resolve, 200));
+      if (args.includes('--keep')) {
+        process.stdout.write(`  kept database ${name}\n`);
+        await root.end();
+        return;
+      }
       await root.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => root.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       await root.end();
     },
