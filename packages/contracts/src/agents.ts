@@ -59,6 +59,24 @@ export const agent = z.object({
 });
 export type Agent = z.infer<typeof agent>;
 
+/** The agent drawer: the agent and its latest captures (newest first, at most 10). */
+export const agentDetail = agent.extend({
+  recent_captures: z.array(
+    z.object({
+      farm_id: uuid,
+      farm_name: z.string(),
+      farmer_id: uuid,
+      farmer_name: z.string(),
+      /** Square metres, 2 decimals. */
+      area: z.number(),
+      operational_area: z.string().nullable(),
+      is_overlapping: z.boolean(),
+      mapped_at: z.string(),
+    }),
+  ),
+});
+export type AgentDetail = z.infer<typeof agentDetail>;
+
 /** One refused row of a bulk upload: its 1-based data row number (the header is row 0), its cells, and every error per cell. */
 export const failedRow = z.object({
   row: z.number().int(),

@@ -1,8 +1,8 @@
 // Agent row → API shape (explicit whitelist: no password hash, no two-factor state), with the mapping totals and progress.
-import type { Agent } from '@farmland/contracts';
+import type { Agent, AgentDetail } from '@farmland/contracts';
 import type { Deps } from '../../context.js';
 import { fileUrl } from '../files/files.service.js';
-import type { AgentRow } from './agents.queries.js';
+import type { AgentRow, CaptureRow } from './agents.queries.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -33,5 +33,21 @@ export function presentAgent(deps: Deps, r: AgentRow): Agent {
     progress: progressOf(r.mapped_farms_count, r.farmers_count),
     last_login_at: r.last_login_at ? iso(r.last_login_at) : null,
     created_at: iso(r.created_at),
+  };
+}
+
+export function presentAgentDetail(deps: Deps, r: AgentRow, captures: CaptureRow[]): AgentDetail {
+  return {
+    ...presentAgent(deps, r),
+    recent_captures: captures.map((c) => ({
+      farm_id: c.farm_id,
+      farm_name: c.farm_name,
+      farmer_id: c.farmer_id,
+      farmer_name: c.farmer_name,
+      area: Math.round(Number(c.area_sqm) * 100) / 100,
+      operational_area: c.operational_area,
+      is_overlapping: c.is_overlapping,
+      mapped_at: iso(c.mapped_at),
+    })),
   };
 }

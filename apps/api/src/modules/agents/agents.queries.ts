@@ -163,3 +163,29 @@ export async function setSuspended(tx: Executor, tenantId: string, id: string, s
 export async function deleteAgent(tx: Executor, tenantId: string, id: string): Promise<void> {
   await tx.execute(sql`DELETE FROM users WHERE tenant_id = ${tenantId} AND id = ${id} AND role = 'agent'`);
 }
+
+export type CaptureRow = {
+  farm_id: string;
+  farm_name: string;
+  farmer_id: string;
+  farmer_name: string;
+  area_sqm: number;
+  operational_area: string | null;
+  is_overlapping: boolean;
+  mapped_at: Date | string;
+};
+
+/** The latest farms the agent mapped (newest capture first). */
+export async function recentCaptures(tx: Executor, tenantId: string, agentId: string, limit: number): Promise<CaptureRow[]> {
+  return queryRows<CaptureRow>(
+    tx,
+    sql`SELECT f.id AS farm_id, f.name AS farm_name, fr.id AS farmer_id, fr.first_name || ' ' || fr.last_name AS farmer_name, f.area_sqm,
+               oa.name AS operational_area, f.is_overlapping, f.created_at AS mapped_at
+          FROM farms f
+          JOIN farmers fr ON fr.id = f.farmer_id
+          LEFT JOIN operational_areas oa ON oa.id = f.operational_area_id
+         WHERE f.tenant_id = ${tenantId} AND f.mapped_by = ${agentId}
+         ORDER BY f.created_at DESC, f.id DESC
+         LIMIT ${limit}`,
+  );
+}

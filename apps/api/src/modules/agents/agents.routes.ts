@@ -3,7 +3,7 @@
 // Account reset is PUT /accounts/users/{id}/reset (accounts module).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { agent, agentsQuery, bulkUploadResult, createAgentBody, envelope, idParam, listOf, messageOnly, updateAgentBody } from '@farmland/contracts';
+import { agent, agentDetail, agentsQuery, bulkUploadResult, createAgentBody, envelope, idParam, listOf, messageOnly, updateAgentBody } from '@farmland/contracts';
 import { parseWith, readForm } from '../../lib/form.js';
 import { bulkMessage, readUploadFile } from '../bulk-upload/bulk-upload.js';
 import { AGENTS_TEMPLATE_CSV, bulkUploadAgents } from './agents.bulk.js';
@@ -58,7 +58,7 @@ export const agentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/accounts/agents/:id/', {
     config: readers,
-    schema: { tags, summary: 'One agent', params: idParam, response: { 200: envelope(agent) } },
+    schema: { tags, summary: 'One agent, with its ten latest captures (the agent drawer)', params: idParam, response: { 200: envelope(agentDetail) } },
     handler: async (req) => ({ data: await agents.getAgent(deps, req.ctx, req.params.id) }),
   });
 

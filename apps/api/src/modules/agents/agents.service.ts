@@ -1,6 +1,6 @@
 // Agent use cases: list and read with mapping totals; create (with an optional photo checked by content, and an onboarding
 // mail to set a password), edit, suspend/unsuspend (one call toggles; sessions end at once), delete (sessions end with it).
-import type { Agent, AgentsQuery, CreateAgentBody, UpdateAgentBody } from '@farmland/contracts';
+import type { Agent, AgentDetail, AgentsQuery, CreateAgentBody, UpdateAgentBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
@@ -15,7 +15,7 @@ import { storeFile } from '../files/files.service.js';
 import { queueMail } from '../mail/mail.service.js';
 import * as q from './agents.queries.js';
 import { canManageAgents, canReadAgents } from './agents.policy.js';
-import { presentAgent } from './agents.presenter.js';
+import { presentAgent, presentAgentDetail } from './agents.presenter.js';
 
 const tenantScope = (tenantId: string) => ({ kind: 'tenant', tenantId }) as const;
 
@@ -28,12 +28,13 @@ export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: 
   });
 }
 
-export async function getAgent(deps: Deps, ctx: Ctx, id: string): Promise<Agent> {
+/** The agent drawer: the agent with its totals and its ten latest captures. */
+export async function getAgent(deps: Deps, ctx: Ctx, id: string): Promise<AgentDetail> {
   const { tenantId, scope } = canReadAgents(ctx);
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findAgent(tx, tenantId, id);
     if (!row) throw problems.notFound('Agent');
-    return presentAgent(deps, row);
+    return presentAgentDetail(deps, row, await q.recentCaptures(tx, row.tenant_id, row.id, 10));
   });
 }
 

@@ -101,6 +101,12 @@ describe('agents', () => {
     await env.sql(sql`UPDATE farms SET mapped_by = ${a.id}, area_sqm = 2500.123456 WHERE id = ${farmId}`);
     const res = await env.as('adminA').get(`/api/accounts/agents/${a.id}/`);
     expect(res.body.data).toMatchObject({ farmers_count: 3, mapped_farms_count: 1, total_mapped_area: 2500.1235, progress: 33.3 });
+    expect(res.body.data.recent_captures).toEqual([
+      expect.objectContaining({ farm_id: farmId, farmer_id: farmerIds[0], farmer_name: 'F 0', area: 2500.12, is_overlapping: false }),
+    ]);
+    // The list carries the totals but not the captures.
+    const list = await env.as('adminA').get(`/api/accounts/agents/?search=${encodeURIComponent(a.email)}`);
+    expect(list.body.data.results[0].recent_captures).toBeUndefined();
     expect(progressOf(2, 3)).toBe(66.7);
     expect(progressOf(5, 0)).toBe(0);
   });
