@@ -5,6 +5,7 @@ import * as XLSX from '@e965/xlsx';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, multipart, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type Caller, type TestEnv } from '../../test/harness.js';
+import { zip } from '../../test/zip-fixture.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;
@@ -110,7 +111,7 @@ describe('farmers bulk upload', () => {
     expect(f).toEqual({ phone_number: '2348030000001', farms: 1 });
   });
 
-  it('refuses hostile and wrong files with a 4xx on "file", in bounded time', async () => {
+  it('refuses hostile and wrong files with a 4xx on "file", in bounded time: over the limit, 700,000 rows, an xlsx zip bomb, binary, wrong type', async () => {
     const big = await upload(env.as('adminA'), 'f.csv', Buffer.alloc(3_145_728 + 1, 'a'));
     expect(big.status).toBe(413);
     expect(big.body.errors[0].field).toBe('file');
@@ -119,6 +120,16 @@ describe('farmers bulk upload', () => {
     expect(rows.status).toBe(413);
     expect(rows.body.code).toBe('too_many_rows');
     expect(Date.now() - started).toBeLessThan(10_000);
+    const bomb = zip([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+      { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(200 * 1024 * 1024, 0x20), deflate: true },
+    ]);
+    const bombStarted = Date.now();
+    const bombed = await upload(env.as('adminA'), 'farmers.xlsx', bomb);
+    expect(bombed.status).toBe(413);
+    expect(bombed.body.code).toBe('file_too_complex');
+    expect(bombed.body.errors[0].field).toBe('file');
+    expect(Date.now() - bombStarted).toBeLessThan(5000);
     const binary = await upload(env.as('adminA'), 'f.csv', Buffer.from([0x00, 0x01, 0x02, 0x03]));
     expect(binary.status).toBe(400);
     expect(binary.body.code).toBe('file_type_unsupported');
