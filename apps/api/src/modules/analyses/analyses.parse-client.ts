@@ -96,7 +96,7 @@ function runOne(req: ParseRequest | TableRequest, timeoutMs: number): Promise<Pa
     worker.once('error', (err: Error & { code?: string }) =>
       finish(
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an analysis may use; split it' }
+          ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an upload may use; split it' }
           : { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' },
       ),
     );
