@@ -30,6 +30,8 @@ export const agentsQuery = z.object({
   /** A region id or name: the region of the agent's operational area. */
   region: z.preprocess(emptyToUndefined, text().trim().max(120).optional()),
   operational_area: optional(uuid),
+  /** Provider staff: one tenant's agents (a tenant user naming another tenant gets a 404). */
+  tenant_id: optional(uuid),
 });
 export type AgentsQuery = z.infer<typeof agentsQuery>;
 

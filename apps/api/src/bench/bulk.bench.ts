@@ -161,7 +161,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', file: Buffer) {
       ['farmers search', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'Farmer 4242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
       ['farmers is_mapped=true', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: true, region: undefined }, '/api/farmers/')],
       ['farmers region', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: undefined, region: s.regionId }, '/api/farmers/')],
-      ['agents page 1', () => listAgents(deps, ctx, { page: 1, page_size: 10, search: undefined, region: undefined, operational_area: undefined }, '/api/accounts/agents/')],
+      ['agents page 1', () => listAgents(deps, ctx, { page: 1, page_size: 10, search: undefined, region: undefined, operational_area: undefined, tenant_id: undefined }, '/api/accounts/agents/')],
     ];
     const lists: Record<string, { p50: number; p95: number }> = {};
     for (const [name, run] of queries) {

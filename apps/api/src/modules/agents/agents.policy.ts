@@ -5,11 +5,12 @@ import type { Scope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 
 /** The reader's tenant filter (null: every tenant) and row-level-security scope. */
-export function canReadAgents(ctx: Ctx): { tenantId: string | null; scope: Scope } {
+export function canReadAgents(ctx: Ctx, tenantIdParam?: string | undefined): { tenantId: string | null; scope: Scope } {
   const actor = ctx.actor;
   if (!actor) throw problems.unauthenticated();
-  if (actor.role === 'super_admin') return { tenantId: null, scope: { kind: 'provider' } };
+  if (actor.role === 'super_admin') return { tenantId: tenantIdParam ?? null, scope: { kind: 'provider' } };
   if (actor.role !== 'tenant_admin' || !actor.tenantId) throw problems.forbidden();
+  if (tenantIdParam && tenantIdParam !== actor.tenantId) throw problems.notFound('Tenant');
   return { tenantId: actor.tenantId, scope: { kind: 'tenant', tenantId: actor.tenantId } };
 }
 

@@ -20,7 +20,7 @@ import { presentAgent, presentAgentDetail } from './agents.presenter.js';
 const tenantScope = (tenantId: string) => ({ kind: 'tenant', tenantId }) as const;
 
 export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: string): Promise<Page<Agent>> {
-  const { tenantId, scope } = canReadAgents(ctx);
+  const { tenantId, scope } = canReadAgents(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
   return withScope(deps.db, scope, async (tx) => {
     const { rows, total } = await q.listAgents(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area }, size, (query.page - 1) * size);

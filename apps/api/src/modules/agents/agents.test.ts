@@ -189,6 +189,11 @@ describe('agents', () => {
     expect((await b.get(`/api/accounts/agents/?search=${encodeURIComponent(a.email)}`)).body.data.count).toBe(0);
     const [row] = await env.sql<{ first_name: string; is_suspended: boolean }>(sql`SELECT first_name, is_suspended FROM users WHERE id = ${a.id}`);
     expect(row).toEqual({ first_name: 'Ada', is_suspended: false });
+    // Tenant B naming tenant A is a 404; provider staff may narrow the list to tenant A.
+    expect((await b.get(`/api/accounts/agents/?tenant_id=${env.fx.tenantA}`)).status).toBe(404);
+    const provider = await env.as('super').get(`/api/accounts/agents/?tenant_id=${env.fx.tenantA}&search=${encodeURIComponent(a.email)}`);
+    expect(provider.body.data.results.map((r: { id: string }) => r.id)).toEqual([a.id]);
+    expect((await env.as('super').get(`/api/accounts/agents/?tenant_id=${env.fx.tenantB}&search=${encodeURIComponent(a.email)}`)).body.data.count).toBe(0);
     // Agents are not people of tenant B's list, and an agent may not manage agents.
     expect((await env.as('agentA').get('/api/accounts/agents/')).status).toBe(403);
   });
