@@ -16,6 +16,7 @@ import { registerInputGuard } from './plugins/input-guard.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { version } from './version.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { agentsRoutes } from './modules/agents/agents.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -92,6 +93,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(consoleConfigRoutes);
       await api.register(authRoutes);
       await api.register(accountsRoutes);
+      await api.register(agentsRoutes);
       await api.register(activityRoutes);
       await api.register(baseRoutes);
       await api.register(exportsRoutes);

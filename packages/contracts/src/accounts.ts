@@ -20,7 +20,8 @@ export const userProfile = z.object({
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
-export const phoneNumber = text().trim().regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a valid phone number');
+export const PHONE_RE = /^\+?[0-9 ()-]{7,20}$/;
+export const phoneNumber = text().trim().regex(PHONE_RE, 'Enter a valid phone number');
 
 export const updateUserBody = z
   .object({

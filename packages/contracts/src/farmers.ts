@@ -1,6 +1,6 @@
 // Farmers as captured in the field or created by a tenant admin (multipart with an optional image, or JSON).
 import { z } from 'zod';
-import { emptyToUndefined, text, uuid } from './common.js';
+import { emptyToUndefined, pageNumber, pageSize, text, uuid } from './common.js';
 import { phoneNumber } from './accounts.js';
 
 const optional = <T extends z.ZodType>(s: T) => z.preprocess(emptyToUndefined, s.optional());
@@ -46,3 +46,18 @@ export const farmer = z.object({
   updated_at: z.string(),
 });
 export type Farmer = z.infer<typeof farmer>;
+
+export const farmersQuery = z.object({
+  page: pageNumber,
+  page_size: pageSize,
+  /** Name, folio id, phone or email. */
+  search: z.preprocess(emptyToUndefined, text().trim().max(200).optional()),
+  /** Mapped: has at least one farm. Sent as true/false (or 1/0). */
+  is_mapped: z.preprocess(
+    emptyToUndefined,
+    z.enum(['true', 'false', '1', '0', 'True', 'False'], 'is_mapped must be true or false').transform((v) => v === 'true' || v === '1' || v === 'True').optional(),
+  ),
+  /** A region id or name (the farmer's region), or a country name (the filter modal's "country"). */
+  region: z.preprocess(emptyToUndefined, text().trim().max(120).optional()),
+});
+export type FarmersQuery = z.infer<typeof farmersQuery>;

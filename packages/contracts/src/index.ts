@@ -9,6 +9,7 @@ export * from './geometry.js';
 export * from './operational-areas.js';
 export * from './farms.js';
 export * from './farmers.js';
+export * from './agents.js';
 export * from './tenant-settings.js';
 export * from './exports.js';
 export * from './console-config.js';

@@ -301,7 +301,12 @@ export const farmers = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('farmers_tenant_idx').on(t.tenantId, t.createdAt), uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId)],
+  (t) => [
+    index('farmers_tenant_idx').on(t.tenantId, t.createdAt),
+    uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId),
+    // An agent's farmers_count reads the farmers it registered.
+    index('farmers_created_by_idx').on(t.createdBy),
+  ],
 );
 
 export const farms = pgTable(
@@ -332,6 +337,8 @@ export const farms = pgTable(
     index('farms_overlap_group_idx').on(t.tenantId, t.overlapGroupId),
     // Operational-area farm counts and reassignment when an area changes look farms up by their area.
     index('farms_operational_area_idx').on(t.operationalAreaId),
+    // An agent's mapped_farms_count and total_mapped_area read the farms it mapped.
+    index('farms_mapped_by_idx').on(t.mappedBy),
   ],
 );
 

@@ -30,6 +30,7 @@ export const problems = {
   badRequest: (code: string, message: string) => new Problem(400, code, message, message),
   unauthenticated: (message = 'Authentication credentials were not provided or have expired.') => new Problem(401, 'not_authenticated', message),
   invalidCredentials: () => new Problem(401, 'invalid_credentials', 'Invalid email or password.'),
+  accountSuspended: () => new Problem(403, 'account_suspended', 'This account has been suspended. Contact your administrator.'),
   accountInactive: () => new Problem(403, 'account_inactive', 'This account has been deactivated. Contact your administrator.'),
   invalidChallenge: () => new Problem(400, 'invalid_mfa_token', 'This sign-in attempt has expired. Please sign in again.', 'This sign-in attempt has expired. Please sign in again.'),
   invalidCode: () => new Problem(400, 'invalid_mfa_code', 'Invalid or expired code.', [{ field: 'code', message: 'Invalid or expired code' }]),
@@ -50,6 +51,8 @@ export const problems = {
   tenantGate: (code: TenantGateCode) => new Problem(403, code, gateMessages[code]),
   notFound: (what = 'Resource') => new Problem(404, 'not_found', `${what} not found.`),
   routeNotFound: () => new Problem(404, 'not_found', 'Page not found.'),
+  farmerHasFarms: (n: number) =>
+    new Problem(409, 'farmer_has_farms', `This farmer has ${n} farm${n === 1 ? '' : 's'}. Delete the farms first, or delete again with delete_farms=true to remove the farmer and the farms together.`),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),

@@ -27,8 +27,11 @@ export async function authenticate(deps: Deps, token: string): Promise<{ actor: 
   if (!claims) throw problems.unauthenticated();
   return withScope(deps.db, { kind: 'system' }, async (tx) => {
     const s = await findSession(tx, claims.sid);
-    if (!s || s.revokedAt || s.expiresAt < new Date() || s.user.id !== claims.sub) throw problems.unauthenticated('Your session has ended. Please sign in again.');
-    if (!s.user.isActive || s.user.isSuspended) throw problems.unauthenticated('This account has been deactivated.');
+    if (!s || s.user.id !== claims.sub) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+    // A suspended account says so with its own code (suspension also ends its sessions, so this comes first).
+    if (s.user.isSuspended) throw problems.accountSuspended();
+    if (s.revokedAt || s.expiresAt < new Date()) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+    if (!s.user.isActive) throw problems.unauthenticated('This account has been deactivated.');
     let country: string | null = null;
     if (s.user.tenantId) {
       const gate = await tenantGateRow(tx, s.user.tenantId);

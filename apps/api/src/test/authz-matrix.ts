@@ -41,6 +41,12 @@ const disposableFarmA = async (env: TestEnv) => {
   return { ...g, farmId: await insertFarmDirect(env, env.fx.tenantA, g['farmerId']!, square(...freshSpot(), 60)) };
 };
 
+const disposableFarmerA = async (env: TestEnv) => {
+  const [f] = await env.sql<{ id: string }>(sql`
+    INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'Probe', 'Farmer', ${`PROBE-${Math.random().toString(36).slice(2, 12)}`}) RETURNING id`);
+  return { farmerId: f!.id };
+};
+
 export const matrix: Record<string, Row> = {
   // ---- operations ----
   'GET /api/health': { expect: all(200) },
@@ -89,6 +95,41 @@ export const matrix: Record<string, Row> = {
   'PUT /api/accounts/users/:id/reset': {
     probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/users/${c['userId']}/reset`, body: () => ({}) },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
+  // ---- agents: tenant admins manage their own; provider staff read every tenant's; agents may not ----
+  'GET /api/accounts/agents/template.csv': { expect: all(200) },
+  'GET /api/accounts/agents/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
+  'POST /api/accounts/agents/': {
+    probe: { body: () => ({ first_name: 'Probe', last_name: 'Agent', email: `probe-${Math.random().toString(36).slice(2, 12)}@test.example`, phone_number: '+2348030000000' }) },
+    expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 201 },
+  },
+  'POST /api/accounts/agents/bulk-upload/': {
+    probe: {
+      multipart: {
+        field: 'file',
+        filename: 'agents.csv',
+        content: Buffer.from('first_name,last_name,email,phone_number\nProbe,Agent,not-an-email,+2348030000000\n'),
+        contentType: 'text/csv',
+      },
+    },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 200 },
+  },
+  'GET /api/accounts/agents/:id/': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'PUT /api/accounts/agents/:id/': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/`, body: () => ({ phone_number: '+2348031234567' }) },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'DELETE /api/accounts/agents/:id/': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'PUT /api/accounts/agents/:id/suspend': {
+    probe: { setup: disposableAgentA, url: (_fx, c) => `/api/accounts/agents/${c['userId']}/suspend`, body: () => ({}) },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
   },
 
   // ---- files: signed URLs only ----
@@ -208,6 +249,22 @@ export const matrix: Record<string, Row> = {
   'PUT /api/farmers/:id/': {
     probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/`, body: () => ({ address: '1 Probe Road' }) },
     expect: { anonymous: 401, super: 403, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'GET /api/farmers/template.csv': { expect: all(200) },
+  'GET /api/farmers/': { expect: signedIn(200) },
+  'GET /api/farmers/:id/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
+  'DELETE /api/farmers/:id/': {
+    probe: { setup: disposableFarmerA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  'POST /api/farmers/bulk-upload/': {
+    probe: {
+      multipart: { field: 'file', filename: 'farmers.csv', content: Buffer.from('first_name,last_name,gender\nProbe,Farmer,Other\n'), contentType: 'text/csv' },
+    },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 200 },
   },
   'GET /api/farmers/:id/farms/': {
     probe: { setup: geoA, url: (_fx, c) => `/api/farmers/${c['farmerId']}/farms/` },

@@ -148,14 +148,14 @@ describe('class 1: NUL and control characters in text', () => {
     expectFieldNamed(await send(farmers!, { payload: JSON.stringify('a\u0000') }), 'body', 'a string body');
   });
 
-  it('multipart text fields (farms, farmers, analyses) with U+0000 or a control character are a 400 naming the field', async () => {
+  it('multipart text fields (farms, farmers, agents, analyses) with U+0000 or a control character are a 400 naming the field', async () => {
     const cases: [Probe, string, Record<string, string>][] = [];
-    for (const p of await probes((m, path) => (m === 'POST' || m === 'PUT') && /\/api\/(farms|farmers|custom-analysis)\/(:id\/)?$/.test(path))) {
+    for (const p of await probes((m, path) => (m === 'POST' || m === 'PUT') && /\/api\/(farms|farmers|custom-analysis|accounts\/agents)\/(:id\/)?$/.test(path))) {
       const fields = Object.fromEntries(
         Object.entries(p.body ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : JSON.stringify(v)]),
       );
       delete fields['locations'];
-      for (const field of p.path.includes('farmers') ? ['first_name', 'address'] : p.path.includes('custom-analysis') ? ['name', 'description'] : ['name', 'gps_device_id', 'location']) {
+      for (const field of p.path.includes('farmers') ? ['first_name', 'address'] : p.path.includes('agents') ? ['first_name', 'last_name'] : p.path.includes('custom-analysis') ? ['name', 'description'] : ['name', 'gps_device_id', 'location']) {
         cases.push([p, field, { ...fields, [field]: 'a\u0000b' }]);
         cases.push([p, field, { ...fields, [field]: 'a\u0001b' }]);
       }
@@ -179,7 +179,7 @@ function multipart(fields: Record<string, string>, file: { name: string; filenam
 
 describe('class 2: malformed multipart', () => {
   it('every multipart route: no boundary, a truncated body, an oversized boundary and too many parts are 400s with a stable code', async () => {
-    const routes = await probes((m, path, row) => Boolean(row.probe?.multipart) || (m === 'POST' && /\/api\/(farms|farmers|custom-analysis)\/$/.test(path)) || (m === 'PUT' && /\/api\/(farms|farmers)\/:id\/$/.test(path)));
+    const routes = await probes((m, path, row) => Boolean(row.probe?.multipart) || (m === 'POST' && /\/api\/(farms|farmers|custom-analysis|accounts\/agents)\/$/.test(path)) || (m === 'PUT' && /\/api\/(farms|farmers|accounts\/agents)\/:id\/$/.test(path)));
     expect(routes.length).toBeGreaterThanOrEqual(6);
     // Text parts only (each route names its file field differently): cut inside the second part's value.
     const whole = multipart({ name: 'Farm', notes: 'x'.repeat(100) }, null).payload;

@@ -5,7 +5,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-entry.js';
 import { extensionKind } from './analyses.parse.js';
-import type { ParseReply, ParseRequest } from './analyses.parse.worker.js';
+import type { TableOptions } from './analyses.parse.js';
+import type { ParseReply, ParseRequest, TableReply, TableRequest } from './analyses.parse.worker.js';
 
 export const PARSE_TIMEOUT_MS = 20_000;
 const PARSE_MEMORY_MB = 512;
@@ -72,11 +73,13 @@ function takeWorker(): Worker {
 }
 
 /** One worker, one request: its reply, or a 4xx outcome when it runs out of time or memory or dies. */
-function runOne(req: ParseRequest, timeoutMs: number): Promise<ParseReply> {
-  return new Promise<ParseReply>((resolve) => {
+function runOne(req: ParseRequest, timeoutMs: number): Promise<ParseReply>;
+function runOne(req: TableRequest, timeoutMs: number): Promise<TableReply>;
+function runOne(req: ParseRequest | TableRequest, timeoutMs: number): Promise<ParseReply | TableReply> {
+  return new Promise<ParseReply | TableReply>((resolve) => {
     const worker = takeWorker();
     let settled = false;
-    const finish = (r: ParseReply) => {
+    const finish = (r: ParseReply | TableReply) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -89,11 +92,11 @@ function runOne(req: ParseRequest, timeoutMs: number): Promise<ParseReply> {
       () => finish({ ok: false, status: 422, code: 'parse_timeout', message: `The file took longer than ${Math.round(timeoutMs / 1000)} s to read; simplify or split it` }),
       timeoutMs,
     );
-    worker.once('message', (m: ParseReply) => finish(m));
+    worker.once('message', (m: ParseReply | TableReply) => finish(m));
     worker.once('error', (err: Error & { code?: string }) =>
       finish(
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an analysis may use; split it' }
+          ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an upload may use; split it' }
           : { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' },
       ),
     );
@@ -123,4 +126,12 @@ export function parseInWorker(req: ParseRequest, timeoutMs = PARSE_TIMEOUT_MS): 
     const pieces = [a!.staged, b!.staged].filter((s) => s.byteLength > 0);
     return { ok: true, kind: a!.kind, total: a!.total, staged: pieces.flatMap((s, i) => (i > 0 ? [NEWLINE, s] : [s])) };
   });
+}
+
+/**
+ * Reads a plain table (bulk uploads of farmers and agents) in the same bounded worker as analysis files: the type by
+ * content, the zip-bomb, row, column and cell caps, a memory ceiling and a deadline. Every cell comes back as trimmed text.
+ */
+export function parseTableInWorker(data: Uint8Array, filename: string, table: TableOptions, timeoutMs = PARSE_TIMEOUT_MS): Promise<TableReply> {
+  return slot(1, () => runOne({ mode: 'table', data, filename, table }, timeoutMs));
 }

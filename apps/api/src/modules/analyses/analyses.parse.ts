@@ -79,7 +79,8 @@ export function checkZip(buf: Uint8Array): void {
   }
 }
 
-const tooManyRows = () => new ParseError(413, 'too_many_rows', `The file has more than ${MAX_ROWS.toLocaleString('en')} data rows; split it into several analyses`);
+const tooManyRows = (max = MAX_ROWS) =>
+  new ParseError(413, 'too_many_rows', `The file has more than ${max.toLocaleString('en')} data rows; split it into ${max === MAX_ROWS ? 'several analyses' : 'several uploads'}`);
 
 function decodeText(buf: Uint8Array): string {
   let text: string;
@@ -129,7 +130,7 @@ export function parseCsv(text: string, maxRows = MAX_ROWS + 1): string[][] {
     endCell();
     if (!(row.length === 1 && row[0] === '')) {
       rows.push(row);
-      if (rows.length > maxRows) throw tooManyRows();
+      if (rows.length > maxRows) throw tooManyRows(maxRows - 1);
     }
     row = [];
   };
@@ -175,14 +176,14 @@ export function parseCsv(text: string, maxRows = MAX_ROWS + 1): string[][] {
 
 type Cell = string | number | boolean;
 
-function readWorkbook(buf: Uint8Array, kind: 'xls' | 'xlsx'): Cell[][] {
+function readWorkbook(buf: Uint8Array, kind: 'xls' | 'xlsx', maxRows = MAX_ROWS): Cell[][] {
   if (kind === 'xlsx') checkZip(buf);
   let wb: XLSX.WorkBook;
   try {
     wb = XLSX.read(buf, {
       type: 'array',
       dense: true,
-      sheetRows: MAX_ROWS + 2,
+      sheetRows: maxRows + 2,
       sheets: 0,
       cellFormula: true,
       cellHTML: false,
@@ -200,7 +201,7 @@ function readWorkbook(buf: Uint8Array, kind: 'xls' | 'xlsx'): Cell[][] {
   const data = (ws['!data'] ?? []) as Array<Array<XLSX.CellObject | undefined> | undefined>;
   if (ws['!fullref'] && ws['!ref'] && ws['!fullref'] !== ws['!ref']) {
     const full = XLSX.utils.decode_range(ws['!fullref']);
-    if (full.e.r - full.s.r > MAX_ROWS + 1) throw tooManyRows();
+    if (full.e.r - full.s.r > maxRows + 1) throw tooManyRows(maxRows);
   }
   const rows: Cell[][] = [];
   for (const r of data) {
@@ -217,7 +218,7 @@ function readWorkbook(buf: Uint8Array, kind: 'xls' | 'xlsx'): Cell[][] {
       out.push(v);
     }
     if (any) rows.push(out);
-    if (rows.length > MAX_ROWS + 1) throw tooManyRows();
+    if (rows.length > maxRows + 1) throw tooManyRows(maxRows);
   }
   return rows;
 }
@@ -239,18 +240,28 @@ export function headerKeys(header: Cell[]): string[] {
 
 export type ParsedFile = { kind: FileKind; rows: Array<Record<string, unknown>> };
 
-/** File bytes → data rows as records keyed by the header. Throws ParseError for anything refused. */
-export function parseFile(buf: Uint8Array, filename: string): ParsedFile {
+export type TableOptions = {
+  /** Columns the header must have (compared by canonicalKey), and the hint given when one is missing. */
+  required: readonly string[];
+  /** Most data rows accepted (a 413 beyond). */
+  maxRows?: number;
+  /** What the header of an empty file should hold, for the message. */
+  headerHint: string;
+};
+
+/** File bytes → data rows as records keyed by the header, with every cap applied. Throws ParseError for anything refused. */
+export function parseTable(buf: Uint8Array, filename: string, opts: TableOptions): ParsedFile {
+  const maxRows = opts.maxRows ?? MAX_ROWS;
   const kind = checkFileType(buf, filename);
-  const table: Cell[][] = kind === 'csv' ? parseCsv(decodeText(buf)) : readWorkbook(buf, kind);
+  const table: Cell[][] = kind === 'csv' ? parseCsv(decodeText(buf), maxRows + 1) : readWorkbook(buf, kind, maxRows);
   const [header, ...body] = table;
-  if (!header) throw new ParseError(400, 'file_empty', 'The file is empty: expected a header row (farm_name, farm_coordinates, operational_area_id) and data rows');
+  if (!header) throw new ParseError(400, 'file_empty', `The file is empty: expected a header row (${opts.headerHint}) and data rows`);
   const keys = headerKeys(header);
   const canon = new Set(keys.map(canonicalKey));
-  const missing = ['farm_name', 'farm_coordinates'].filter((k) => !canon.has(k));
+  const missing = opts.required.filter((k) => !canon.has(k));
   if (missing.length > 0) throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
   if (body.length === 0) throw new ParseError(400, 'file_empty', 'The file has a header but no data rows');
-  if (body.length > MAX_ROWS) throw tooManyRows();
+  if (body.length > maxRows) throw tooManyRows(maxRows);
   const rows = body.map((cells) => {
     const rec: Record<string, unknown> = {};
     keys.forEach((k, i) => {
@@ -260,4 +271,9 @@ export function parseFile(buf: Uint8Array, filename: string): ParsedFile {
     return rec;
   });
   return { kind, rows };
+}
+
+/** An analysis file: farm_name and farm_coordinates are required columns. */
+export function parseFile(buf: Uint8Array, filename: string): ParsedFile {
+  return parseTable(buf, filename, { required: ['farm_name', 'farm_coordinates'], headerHint: 'farm_name, farm_coordinates, operational_area_id' });
 }

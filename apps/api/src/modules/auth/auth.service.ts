@@ -30,7 +30,8 @@ const who = (u: q.UserRow) => ({ id: u.id, name: fullName(u), role: u.role, tena
 type SignInTenant = { id: string; name: string; country: string | null };
 
 async function assertUserMaySignIn(tx: Tx, user: q.UserRow): Promise<SignInTenant | null> {
-  if (!user.isActive || user.isSuspended) throw problems.accountInactive();
+  if (user.isSuspended) throw problems.accountSuspended();
+  if (!user.isActive) throw problems.accountInactive();
   if (!user.tenantId) return null;
   const gate = await q.tenantGateRow(tx, user.tenantId);
   assertTenantGate(gate);

@@ -2,10 +2,12 @@
 // by writing one defineExport(...) (see lists/activity-logs.export.ts) and adding it here.
 import type { ExportableList } from './exports.define.js';
 import { activityLogsExport } from './lists/activity-logs.export.js';
+import { agentsExport } from './lists/agents.export.js';
+import { farmersExport } from './lists/farmers.export.js';
 import { mappingsExport } from './lists/mappings.export.js';
 
 /** Every exportable list; names are the {name} of POST /base/export/{name}/. */
-export const EXPORTABLE_LISTS: readonly ExportableList[] = [activityLogsExport, mappingsExport];
+export const EXPORTABLE_LISTS: readonly ExportableList[] = [activityLogsExport, mappingsExport, farmersExport, agentsExport];
 
 const registry = new Map(EXPORTABLE_LISTS.map((l) => [l.name, l]));
 

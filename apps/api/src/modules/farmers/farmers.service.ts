@@ -1,14 +1,18 @@
-// Farmer use cases of the capture API: create and edit (with an optional photo checked by content), and the farmer's farms.
+// Farmer use cases: the list and one farmer with farm totals; create and edit through the capture API (with an optional
+// photo checked by content); delete (refused while the farmer has farms, unless the farms are to go too).
 import crypto from 'node:crypto';
-import type { CreateFarmerBody, Farmer, UpdateFarmerBody } from '@farmland/contracts';
+import type { CreateFarmerBody, Farmer, FarmersQuery, UpdateFarmerBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
 import type { UploadedFile } from '../../lib/form.js';
+import { paginate, type Page } from '../../lib/pagination.js';
+import { lockTenantFarms } from '../farms/farms.queries.js';
+import { refreshOverlaps } from '../farms/farms.overlap.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
 import type { Capturer } from '../farms/farms.policy.js';
-import { tenantScope } from '../farms/farms.policy.js';
+import { canManageFarms, readScope, tenantScope } from '../farms/farms.policy.js';
 import { storeFile } from '../files/files.service.js';
 import { findTenant } from '../tenant-settings/tenant-settings.queries.js';
 import * as q from './farmers.queries.js';
@@ -40,7 +44,7 @@ async function placeOf(tx: Executor, tenantId: string, regionId: string | undefi
   return { regionCountry };
 }
 
-const newFolio = () => `FRM-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
+export const newFolio = (): string => `FRM-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
 
 export async function createFarmer(deps: Deps, ctx: Ctx, body: CreateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
   const c = canWriteFarmers(ctx);
@@ -95,5 +99,47 @@ export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: Updat
     await q.updateFarmer(tx, c.tenantId, id, patch);
     await recordActivity(tx, ctx, { action: 'Update', description: `${c.name} updated the farmer ${before.first_name} ${before.last_name} (${before.folio_id})`, tenantId: c.tenantId });
     return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
+  });
+}
+
+export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url: string): Promise<Page<Farmer>> {
+  const { tenantId, scope } = readScope(ctx);
+  const size = query.page_size ?? 10;
+  return withScope(deps.db, scope, async (tx) => {
+    const { rows, total } = await q.listFarmers(tx, tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, (query.page - 1) * size);
+    return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
+  });
+}
+
+export async function getFarmer(deps: Deps, ctx: Ctx, id: string): Promise<Farmer> {
+  const { tenantId, scope } = readScope(ctx);
+  return withScope(deps.db, scope, async (tx) => {
+    const row = await q.findFarmer(tx, tenantId, id);
+    if (!row) throw problems.notFound('Farmer');
+    return presentFarmer(deps, row);
+  });
+}
+
+/**
+ * DELETE /farmers/{id}/: a farmer with farms is refused (409 farmer_has_farms) unless deleteFarms is set, in which case
+ * the farms go too (with their history, snapshots and mapping records) and the overlap groups they were in are recomputed.
+ */
+export async function deleteFarmer(deps: Deps, ctx: Ctx, id: string, deleteFarms: boolean): Promise<{ farmsDeleted: number }> {
+  const actor = canManageFarms(ctx);
+  return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
+    const before = await q.findFarmer(tx, actor.tenantId, id);
+    if (!before) throw problems.notFound('Farmer');
+    if (before.number_of_farm > 0 && !deleteFarms) throw problems.farmerHasFarms(before.number_of_farm);
+    if (before.number_of_farm > 0) {
+      await lockTenantFarms(tx, actor.tenantId);
+      const groups = await q.farmerFarmGroups(tx, actor.tenantId, id);
+      await q.deleteFarmer(tx, actor.tenantId, id);
+      await refreshOverlaps(tx, actor.tenantId, [], groups);
+    } else {
+      await q.deleteFarmer(tx, actor.tenantId, id);
+    }
+    const farms = before.number_of_farm > 0 ? ` and their ${before.number_of_farm} farm(s)` : '';
+    await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the farmer ${before.first_name} ${before.last_name} (${before.folio_id})${farms}` });
+    return { farmsDeleted: before.number_of_farm };
   });
 }

@@ -2,7 +2,7 @@
 // partial edits and tenant isolation.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { multipart, PNG_BYTES, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
+import { freshSpot, insertFarmDirect, multipart, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
 let env: TestEnv;
@@ -68,5 +68,76 @@ describe('farmers (capture API)', () => {
     expect((await agentB.put(`/api/farmers/${geoA.farmerId}/`, { first_name: 'Hijacked' })).status).toBe(404);
     const [row] = await env.sql<{ first_name: string }>(sql`SELECT first_name FROM farmers WHERE id = ${geoA.farmerId}`);
     expect(row!.first_name).not.toBe('Hijacked');
+  });
+});
+
+describe('farmers list, read and delete', () => {
+  it('lists with folio_id, number_of_farm, total_farm_size (4 decimals) and is_mapped; filters by is_mapped, search and region', async () => {
+    const tag = `L${Date.now()}`;
+    const mapped = (await env.as('adminA').post('/api/farmers/', { first_name: tag, last_name: 'Mapped', region_id: geoA.regionId })).body.data;
+    const unmapped = (await env.as('adminA').post('/api/farmers/', { first_name: tag, last_name: 'Unmapped' })).body.data;
+    const farmId = await insertFarmDirect(env, env.fx.tenantA, mapped.id, square(...freshSpot(), 40));
+    await env.sql(sql`UPDATE farms SET area_sqm = 1600.987654 WHERE id = ${farmId}`);
+    const all = await env.as('adminA').get(`/api/farmers/?search=${tag}`);
+    expect(all.status).toBe(200);
+    expect(all.body.data.count).toBe(2);
+    const m = all.body.data.results.find((r: { id: string }) => r.id === mapped.id);
+    expect(m).toMatchObject({ number_of_farm: 1, total_farm_size: 1600.9877, is_mapped: true, folio_id: mapped.folio_id });
+    const onlyMapped = await env.as('adminA').get(`/api/farmers/?search=${tag}&is_mapped=true`);
+    expect(onlyMapped.body.data.results.map((r: { id: string }) => r.id)).toEqual([mapped.id]);
+    const onlyUnmapped = await env.as('adminA').get(`/api/farmers/?search=${tag}&is_mapped=false`);
+    expect(onlyUnmapped.body.data.results.map((r: { id: string }) => r.id)).toEqual([unmapped.id]);
+    const byRegion = await env.as('adminA').get(`/api/farmers/?search=${tag}&region=${geoA.regionId}`);
+    expect(byRegion.body.data.results.map((r: { id: string }) => r.id)).toEqual([mapped.id]);
+    const byFolio = await env.as('agentA').get(`/api/farmers/?search=${mapped.folio_id}`);
+    expect(byFolio.body.data.results.map((r: { id: string }) => r.id)).toEqual([mapped.id]);
+    expect((await env.as('adminA').get('/api/farmers/?is_mapped=maybe')).status).toBe(400);
+    const page = await env.as('adminA').get(`/api/farmers/?search=${tag}&page_size=1&page=2`);
+    expect(page.body.data).toMatchObject({ count: 2, next: null });
+    expect(page.body.data.previous).toMatch(/page=1/);
+  });
+
+  it('reads one farmer; tenant B gets 404 and does not see it in its list', async () => {
+    const one = await env.as('agentA').get(`/api/farmers/${geoA.farmerId}/`);
+    expect(one.status).toBe(200);
+    expect(one.body.data.id).toBe(geoA.farmerId);
+    const foreign = await env.as('adminB').get(`/api/farmers/${geoA.farmerId}/`);
+    const missing = await env.as('adminB').get('/api/farmers/00000000-0000-4000-8000-000000000000/');
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    const list = await env.as('adminB').get(`/api/farmers/?search=${one.body.data.folio_id}`);
+    expect(list.body.data.count).toBe(0);
+  });
+
+  it('deletes a farmer without farms; one with farms is a 409 until delete_farms=true, which removes the farms and fixes overlaps', async () => {
+    const lone = (await env.as('adminA').post('/api/farmers/', { first_name: 'Lone', last_name: 'Farmer' })).body.data;
+    const del = await env.as('adminA').delete(`/api/farmers/${lone.id}/`);
+    expect(del.status).toBe(200);
+    expect(del.body.message).toBe('Farmer deleted successfully');
+    expect((await env.as('adminA').get(`/api/farmers/${lone.id}/`)).status).toBe(404);
+
+    const owner = (await env.as('adminA').post('/api/farmers/', { first_name: 'Has', last_name: 'Farms' })).body.data;
+    const other = (await env.as('adminA').post('/api/farmers/', { first_name: 'Neighbour', last_name: 'Farmer' })).body.data;
+    const [lng, lat] = freshSpot();
+    const mine = await insertFarmDirect(env, env.fx.tenantA, owner.id, square(lng, lat, 50));
+    const theirs = await insertFarmDirect(env, env.fx.tenantA, other.id, square(lng, lat, 60));
+    await env.sql(sql`UPDATE farms SET is_overlapping = true, overlap_group_id = ${mine < theirs ? mine : theirs} WHERE id IN (${mine}, ${theirs})`);
+    const refused = await env.as('adminA').delete(`/api/farmers/${owner.id}/`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('farmer_has_farms');
+    expect(await env.sql(sql`SELECT 1 FROM farms WHERE id = ${mine}`)).toHaveLength(1);
+    const cascade = await env.as('adminA').delete(`/api/farmers/${owner.id}/?delete_farms=true`);
+    expect(cascade.status).toBe(200);
+    expect(cascade.body.message).toBe('Farmer and 1 farm deleted successfully');
+    expect(await env.sql(sql`SELECT 1 FROM farms WHERE id = ${mine}`)).toHaveLength(0);
+    const [left] = await env.sql<{ is_overlapping: boolean; overlap_group_id: string | null }>(sql`SELECT is_overlapping, overlap_group_id FROM farms WHERE id = ${theirs}`);
+    expect(left).toEqual({ is_overlapping: false, overlap_group_id: null });
+  });
+
+  it("tenant B and agents cannot delete tenant A's farmer", async () => {
+    const f = (await env.as('adminA').post('/api/farmers/', { first_name: 'Keep', last_name: 'Me' })).body.data;
+    expect((await env.as('adminB').delete(`/api/farmers/${f.id}/`)).status).toBe(404);
+    expect((await env.as('agentA').delete(`/api/farmers/${f.id}/`)).status).toBe(403);
+    expect(await env.sql(sql`SELECT 1 FROM farmers WHERE id = ${f.id}`)).toHaveLength(1);
   });
 });

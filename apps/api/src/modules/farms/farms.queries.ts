@@ -1,5 +1,6 @@
 // All SQL of the farm registry: reads (page, detail, GeoJSON, statistics) and writes (capture, edit, retain cut, delete).
 // Every function takes the tenant id first (null = provider scope, reads only); geometry work stays in PostGIS.
+import crypto from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
@@ -185,6 +186,31 @@ export async function insertFarm(tx: Executor, tenantId: string, v: NewFarm): Pr
   );
   if (!row) throw new Error('farm insert returned nothing');
   return row.id;
+}
+
+/** Inserts many validated polygons as farms in one statement (a bulk upload), as insertFarm does one; ids in the order given. */
+export async function insertFarms(tx: Executor, tenantId: string, values: readonly NewFarm[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  // Ids are chosen here, so that each input keeps its own id whatever order the rows are written in.
+  const ids = values.map(() => crypto.randomUUID());
+  await tx.execute(sql`
+    INSERT INTO farms (id, tenant_id, farmer_id, name, location, address, geom, area_sqm, operational_area_id, flag, mapped_by)
+    SELECT x.id, ${tenantId}, x.farmer_id, x.name, x.location, x.address, s.g, ST_Area(s.g::geography), ${coveringArea(tenantId, sql`s.g`)},
+           CASE WHEN ST_Area(s.g::geography) < x.minimum THEN 'below_minimum' END, x.mapped_by
+      FROM jsonb_to_recordset(${JSON.stringify(
+        values.map((v, i) => ({
+          id: ids[i],
+          farmer_id: v.farmerId,
+          name: v.name,
+          location: v.location,
+          address: v.address,
+          mapped_by: v.mappedBy,
+          minimum: v.minimumFarmSize,
+          gj: JSON.stringify({ type: 'Polygon', coordinates: v.rings }),
+        })),
+      )}::jsonb) AS x(id uuid, farmer_id uuid, name text, location text, address text, mapped_by uuid, minimum float8, gj text)
+      CROSS JOIN LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(x.gj), 4326) AS g) s`);
+  return ids;
 }
 
 /** Keeps the current boundary as history, then replaces it (area, operational area and flag recomputed). */

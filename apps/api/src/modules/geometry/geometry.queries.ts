@@ -22,3 +22,17 @@ export async function checkPolygon(tx: Executor, rings: PolygonRings): Promise<P
   if (!row) throw new Error('polygon check returned nothing');
   return { valid: row.valid, reason: row.reason, areaSqm: Number(row.area ?? 0) };
 }
+
+/** checkPolygon for many polygons in one statement (a bulk upload): the same ST_IsValid, reason and area, in the order given. */
+export async function checkPolygons(tx: Executor, list: readonly PolygonRings[]): Promise<PolygonCheck[]> {
+  if (list.length === 0) return [];
+  const rows = await queryRows<{ i: number; valid: boolean; reason: string; area: number | null }>(
+    tx,
+    sql`SELECT x.i, ST_IsValid(s.g) AS valid, ST_IsValidReason(s.g) AS reason, CASE WHEN ST_IsValid(s.g) THEN ST_Area(s.g::geography) END AS area
+          FROM jsonb_to_recordset(${JSON.stringify(list.map((rings, i) => ({ i, gj: JSON.stringify({ type: 'Polygon', coordinates: rings }) })))}::jsonb) AS x(i int, gj text)
+          CROSS JOIN LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(x.gj), 4326) AS g) s`,
+  );
+  const out: PolygonCheck[] = new Array(list.length);
+  for (const r of rows) out[r.i] = { valid: r.valid, reason: r.reason, areaSqm: Number(r.area ?? 0) };
+  return out;
+}

@@ -1,0 +1,178 @@
+// POST /farmers/bulk-upload/: every row is checked (every cell, every error): the farmer's cells, and for a row that
+// carries a farm, farm_name, operational_area_id and farm_coordinates with the registry's geometry rules (normalised rings
+// within a farm's extent, then ST_IsValid). The valid rows become farmers (and farms) in one transaction; a failed row
+// creates nothing, and comes back in failed_rows for correction.
+import { z } from 'zod';
+import { createFarmerBody, normalizePolygonInput, textProblem, type BulkUploadResult, type FailedRow, type PolygonRings } from '@farmland/contracts';
+import type { Ctx, Deps } from '../../context.js';
+import { withScope } from '../../db/client.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { tenantAreaIds } from '../agents/agents.queries.js';
+import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
+import { canManageFarms } from '../farms/farms.policy.js';
+import { refreshOverlaps } from '../farms/farms.overlap.js';
+import { insertFarms, lockTenantFarms } from '../farms/farms.queries.js';
+import { checkPolygons } from '../geometry/geometry.queries.js';
+import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
+import * as q from './farmers.queries.js';
+import { newFolio } from './farmers.service.js';
+
+const FARMER_FIELDS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id'] as const;
+const FARM_FIELDS = ['farm_name', 'operational_area_id', 'farm_coordinates'] as const;
+/** The columns of farmers-template.csv, in order. */
+export const FARMER_COLUMNS = [...FARMER_FIELDS, ...FARM_FIELDS] as const;
+
+export const FARMERS_TEMPLATE_CSV = [
+  FARMER_COLUMNS.join(','),
+  'Bisi,Adeyemi,bisi@example.com,+2348030000001,Female,3 Farm Road,Ogbomosho,,Bisi Farm 1,,"[[3.7712,7.6461],[3.7722,7.6461],[3.7722,7.6471],[3.7712,7.6471],[3.7712,7.6461]]"',
+  'Emeka,Okafor,,08030000002,Male,12 Market Street,Oyo,FR-0002,,,',
+  '',
+].join('\r\n');
+
+/** Statements carry at most this many rows (each statement stays short on either engine). */
+const CHUNK = 1000;
+
+const chunks = <T>(list: readonly T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
+type Checked = {
+  index: number;
+  errors: RowErrors;
+  farmer: z.infer<typeof createFarmerBody> | null;
+  farm: { name: string; areaId: string | null; rings: PolygonRings | null } | null;
+};
+
+function checkRow(row: Record<string, string>, index: number): Checked {
+  const errors = new RowErrors();
+  const input = blankToUndefined(row, FARMER_COLUMNS);
+  input['gender'] = normaliseGender(input['gender']);
+  const parsed = createFarmerBody.safeParse(Object.fromEntries(FARMER_FIELDS.map((f) => [f, input[f]])));
+  if (!parsed.success) errors.addIssues(parsed.error.issues);
+
+  let farm: Checked['farm'] = null;
+  if (FARM_FIELDS.some((f) => input[f] !== undefined)) {
+    const name = input['farm_name'];
+    if (name === undefined) errors.add('farm_name', 'Farm name is required for a farm');
+    else {
+      const problem = textProblem(name);
+      if (problem) errors.add('farm_name', problem);
+      else if (name.length > 200) errors.add('farm_name', 'At most 200 characters');
+    }
+    const areaId = input['operational_area_id'];
+    if (areaId !== undefined && !z.uuid().safeParse(areaId).success) errors.add('operational_area_id', 'Use the id of one of your operational areas');
+    let rings: PolygonRings | null = null;
+    if (input['farm_coordinates'] === undefined) errors.add('farm_coordinates', 'Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs');
+    else {
+      const r = normalizePolygonInput(input['farm_coordinates'], 'farm');
+      if (r.ok) rings = r.rings;
+      else errors.add('farm_coordinates', r.message);
+    }
+    farm = { name: name ?? '', areaId: areaId ?? null, rings };
+  }
+  return { index, errors, farmer: parsed.success ? parsed.data : null, farm };
+}
+
+export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: string; data: Buffer }): Promise<BulkUploadResult> {
+  const actor = canManageFarms(ctx);
+  const tenantId = actor.tenantId;
+  const { rows } = await readTable(file, ['first_name', 'last_name'], FARMER_COLUMNS.join(', '));
+  const checked = await mapInSlices(rows, checkRow);
+
+  // Folio ids repeated inside the file: the first row keeps it.
+  // A row with other bad cells still hears about its folio id: the cell is read as it is, when it is itself well formed.
+  const folioOf = (c: Checked) => (c.errors.has('folio_id') ? undefined : rows[c.index]!['folio_id'] || undefined);
+  const firstRowOf = new Map<string, number>();
+  for (const c of checked) {
+    const folio = folioOf(c);
+    if (!folio) continue;
+    const seen = firstRowOf.get(folio);
+    if (seen === undefined) firstRowOf.set(folio, c.index);
+    else c.errors.add('folio_id', `This folio id is already used in row ${seen + 1} of the file`);
+  }
+
+  return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+    const taken = await q.takenFolios(tx, tenantId, [...firstRowOf.keys()]);
+    const areas = await tenantAreaIds(tx, tenantId, [...new Set(checked.map((c) => c.farm?.areaId).filter((v): v is string => !!v))]);
+    for (const c of checked) {
+      const folio = folioOf(c);
+      if (folio && taken.has(folio) && !c.errors.has('folio_id')) c.errors.add('folio_id', 'A farmer with this folio id already exists');
+      if (c.farm?.areaId && !c.errors.has('operational_area_id') && !areas.has(c.farm.areaId)) c.errors.add('operational_area_id', 'No such operational area in your organisation');
+    }
+    // ST_IsValid for every polygon that passed the contract's rules (no overlay runs before this).
+    const withRings = checked.filter((c) => c.farm?.rings);
+    for (const part of chunks(withRings)) {
+      const checks = await checkPolygons(tx, part.map((c) => c.farm!.rings!));
+      part.forEach((c, i) => {
+        const v = checks[i]!;
+        if (!v.valid) c.errors.add('farm_coordinates', `The polygon is not valid: ${v.reason}`);
+        else if (!(v.areaSqm > 0)) c.errors.add('farm_coordinates', 'The polygon has no area');
+      });
+    }
+
+    const good = checked.filter((c) => c.farmer && !c.errors.has());
+    const countryId = good.length > 0 ? ((await findTenant(tx, tenantId))?.country_id ?? null) : null;
+    const used = new Set(taken);
+    const folios = good.map((c) => {
+      let folio = c.farmer!.folio_id;
+      while (!folio || used.has(folio)) folio = newFolio();
+      used.add(folio);
+      return folio;
+    });
+    const farmerIds: string[] = [];
+    for (const [n, part] of chunks(good).entries()) {
+      farmerIds.push(
+        ...(await q.insertFarmers(
+          tx,
+          tenantId,
+          part.map((c, i) => ({
+            firstName: c.farmer!.first_name,
+            lastName: c.farmer!.last_name,
+            email: c.farmer!.email ?? null,
+            phoneNumber: c.farmer!.phone_number ?? null,
+            gender: c.farmer!.gender ?? null,
+            address: c.farmer!.address ?? null,
+            location: c.farmer!.location ?? null,
+            folioId: folios[n * CHUNK + i]!,
+            imageFileId: null,
+            regionId: null,
+            countryId,
+            createdBy: actor.userId,
+          })),
+        )),
+      );
+    }
+
+    const farmRows = good.map((c, i) => ({ c, farmerId: farmerIds[i]! })).filter((x) => x.c.farm);
+    const farmIds: string[] = [];
+    if (farmRows.length > 0) {
+      await lockTenantFarms(tx, tenantId);
+      const config = await getConfiguration(tx, tenantId);
+      for (const part of chunks(farmRows)) {
+        farmIds.push(
+          ...(await insertFarms(
+            tx,
+            tenantId,
+            part.map(({ c, farmerId }) => ({
+              farmerId,
+              name: c.farm!.name,
+              location: c.farmer!.location ?? null,
+              address: null,
+              rings: c.farm!.rings!,
+              mappedBy: actor.userId,
+              minimumFarmSize: config.minimum_farm_size,
+            })),
+          )),
+        );
+      }
+      await refreshOverlaps(tx, tenantId, farmIds);
+    }
+
+    const failed: FailedRow[] = checked
+      .filter((c) => c.errors.has())
+      .map((c) => ({ row: c.index + 1, row_data: rowData(rows[c.index]!, FARMER_COLUMNS), errors: c.errors.byField }));
+    await recordActivity(tx, ctx, {
+      action: 'Create',
+      description: `${actor.name} bulk-uploaded farmers from ${file.filename.slice(0, 100)}: ${farmerIds.length} farmers and ${farmIds.length} farms created, ${failed.length} row(s) failed`,
+    });
+    return bulkResult(rows.length, farmerIds.length, failed);
+  });
+}
