@@ -2,6 +2,7 @@
 // find overlapping pairs of one upload in row ranges, write the groups). Every statement is bounded to a batch or a range
 // so that none holds PGlite's one connection for long. The tenant id is always the first argument.
 import { sql, type SQL } from 'drizzle-orm';
+import type { AnalysisGeometry } from '@farmland/contracts';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 
@@ -97,7 +98,7 @@ export type FarmRow = {
   is_unrecognized: boolean;
   overlapping_id: number | null;
   group_size: number | null;
-  geometry: { type: 'Polygon'; coordinates: number[][][] } | null;
+  geometry: AnalysisGeometry | null;
 };
 
 export type ListKind = 'within' | 'outside' | 'overlapping' | 'unrecognized' | 'errors';
@@ -298,8 +299,10 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
   return sql`
     WITH g AS MATERIALIZED (
       -- wkb: hex EWKB (staged since 0006); wkt: staged files written before it, still queued after an upgrade.
-      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) AS geom
-        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int)
+      -- w: a polygon staged across the antimeridian (longitudes up to 360), split at 180 here (issue 13). pt: a point.
+      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt,
+             CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
+        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean)
     ), tw AS MATERIALIZED (
       -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
       -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row. LATERAL
@@ -324,7 +327,7 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              m.errs
              || CASE WHEN m.ok = false THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'invalid_polygon',
                   'message', 'farm_coordinates: the polygon is invalid: ' || m.reason)) ELSE '[]'::jsonb END
-             || CASE WHEN m.ok AND m.area < ${p.minimumFarmSize} THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'below_minimum_size',
+             || CASE WHEN m.ok AND m.area < ${p.minimumFarmSize} AND NOT m.pt THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'below_minimum_size',
                   'message', 'farm_coordinates: the farm measures ' || round(m.area::numeric, 2) || ' sqm, below the minimum farm size of ' || ${p.minimumFarmSize}::float8 || ' sqm')) ELSE '[]'::jsonb END
              AS all_errs
         FROM m
@@ -345,7 +348,7 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              CASE WHEN c.good THEN NULL ELSE c.all_errs END,
              CASE WHEN NOT c.good THEN 'error' WHEN c.within_id IS NOT NULL THEN 'within' ELSE 'outside' END,
              c.within_id,
-             CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 ELSE
+             CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 WHEN c.pt THEN 0.0 ELSE
                -- A ratio of areas: planar is as good as geodesic at farm scale, and several times cheaper. The union of the
                -- farm's pieces in each area equals the farm cut by the union of the areas, without uniting whole areas;
                -- one piece (the usual case) needs no union at all.
@@ -359,8 +362,9 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
                 WHERE f.geom && c.geom AND f.tenant_id = ${tenantId} AND ST_Intersects(f.geom, c.geom)
                   -- IoU is a ratio of areas: planar in degrees equals geodesic to ~1e-5 at farm scale (the local map
                   -- from degrees to metres is affine), and skips a spheroid area per candidate (6 % of classify on PGlite).
-                  AND (SELECT i / nullif(ST_Area(f.geom) + ST_Area(c.geom) - i, 0)
-                         FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)) AS i) x) >= ${p.threshold}),
+                  -- A point has no area: it is recognized when a registry farm covers it (issue 13).
+                  AND (c.pt OR (SELECT i / nullif(ST_Area(f.geom) + ST_Area(c.geom) - i, 0)
+                         FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)) AS i) x) >= ${p.threshold})),
              -- An exact twin of an earlier good row has the same verdict; it stays out of the overlap probe index.
              CASE WHEN c.good THEN c.d END
         FROM c
