@@ -1,21 +1,22 @@
 // Worker-thread entry: parses an uploaded file and stages its rows off the main thread, so that a large or hostile
 // spreadsheet never blocks the event loop. The parent bounds its time and memory (analyses.parse-client.ts).
 import { parentPort } from 'node:worker_threads';
-import { parseFile, ParseError } from './analyses.parse.js';
+import { parseFile, ParseError, type FileKind } from './analyses.parse.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 /** part: stage only that share of the rows (aligned to staged lines); the whole file is still parsed and counted. */
-export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[]; part?: { index: number; of: number } };
+/** nameField: the feature property naming each farm (GIS files). */
+export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[]; nameField?: string | undefined; part?: { index: number; of: number } };
 export type ParseReply =
   /** staged: the staged NDJSON (one line per STAGE_LINE_ROWS rows), encoded here and transferred, not copied. */
-  | { ok: true; kind: 'csv' | 'xls' | 'xlsx'; total: number; staged: Uint8Array }
+  | { ok: true; kind: FileKind; total: number; staged: Uint8Array }
   | { ok: false; status: number; code: string; message: string };
 
 // The worker may be started ahead of an upload (a warm spare, see analyses.parse-client.ts): it waits for one request.
 function handle(req: ParseRequest): void {
   let reply: ParseReply;
   try {
-    const { kind, rows } = parseFile(req.data, req.filename);
+    const { kind, rows } = parseFile(req.data, req.filename, req.nameField);
     const ids = new Set(req.areaIds);
     const lines: string[] = [];
     // Duplicates are found within this thread's part; a polygon repeated across both parts keeps one representative
