@@ -204,6 +204,23 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
     expect(list.body.data.results[0].geometry).toEqual({ type: 'Point', coordinates: [10.011, 10.011] });
   }, 120_000);
 
+  it('serves a GeoJSON template beside the csv one, and both upload without a row error', async () => {
+    const csv = await env.as('anonymous').get('/api/custom-analysis/template.csv');
+    const gj = await env.as('anonymous').get('/api/custom-analysis/template.geojson');
+    expect(gj.status).toBe(200);
+    expect(gj.headers['content-type']).toMatch(/application\/geo\+json/);
+    expect(gj.headers['content-disposition']).toMatch(/farm-analysis-template\.geojson/);
+    const a = await upload('template.csv', csv.bytes);
+    const b = await upload('template.geojson', gj.bytes);
+    expect(a.detail.total_uploaded_data_count).toBe(4);
+    expect(b.detail.total_uploaded_data_count).toBe(3);
+    expect([a.detail.errors.count, b.detail.errors.count]).toEqual([0, 0]);
+    // Farm 1 and the point are the same in both; the GeoJSON's farm 2 adds a second parcel.
+    expect(b.rows.get(1)!.area).toBeCloseTo(a.rows.get(1)!.area!, 6);
+    expect(b.rows.get(3)!.area).toBe(0);
+    expect(b.rows.get(2)!.area!).toBeGreaterThan(a.rows.get(2)!.area!);
+  }, 60_000);
+
   it('reports bad features as row errors, not a refused file', async () => {
     const fc = {
       type: 'FeatureCollection',
@@ -241,7 +258,7 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       ['farms.kml', Buffer.from(featureCollection(pointFarms)), 400, 'file_type_mismatch'],
       ['html.kml', Buffer.from('<html><body>hi</body></html>'), 400, 'file_unreadable'],
       ['unclosed.kml', Buffer.from('<kml><Document><Placemark><name>x</name></Document></kml>'), 400, 'file_unreadable'],
-      ['empty.zip', Buffer.from(zipSync({ 'readme.txt': strToU8('nothing') })), 400, 'file_type_unsupported'],
+      ['empty.zip', Buffer.from(zipSync({ 'readme.txt': strToU8('nothing') })), 400, 'file_unreadable'],
       ['two.zip', Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]), 'b.shp': shpOf([pointFarms[0]!.geometry]), 'a.dbf': dbfOf([{ a: 'x' }]) })), 400, 'file_unreadable'],
       ['nodbf.zip', Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]) })), 400, 'file_unreadable'],
       ['crs.zip', shapefileZip(pointFarms, pointFarms.map((f) => f.geometry), 'PROJCS["Nowhere",GEOGCS["X",DATUM["Y",SPHEROID["Z",1,0]]],PROJECTION["No_Such_Projection"],UNIT["Meter",1.0]]'), 400, 'crs_unsupported'],

@@ -27,7 +27,7 @@ import { multipartParts, partBuffer } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
 import * as analyses from './analyses.service.js';
 import { exportCategory } from './analyses.export.js';
-import { TEMPLATE_CSV } from './analyses.template.js';
+import { TEMPLATE_CSV, TEMPLATE_GEOJSON } from './analyses.template.js';
 import { prewarmParseWorker } from './analyses.parse-client.js';
 import { ACCEPTED } from './analyses.parse.js';
 
@@ -115,6 +115,13 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { tags, summary: 'The sample upload template (csv): farm_name, farm_coordinates as JSON, optional operational_area_id, own columns' },
     handler: async (_req, reply) =>
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.csv"').send(TEMPLATE_CSV),
+  });
+
+  app.get('/custom-analysis/template.geojson', {
+    config: { access: 'public' },
+    schema: { tags, summary: 'The sample upload template (GeoJSON FeatureCollection): a Polygon, a MultiPolygon and a Point farm, with farm_name and own properties' },
+    handler: async (_req, reply) =>
+      reply.header('content-type', 'application/geo+json; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.geojson"').send(TEMPLATE_GEOJSON),
   });
 
   app.post('/custom-analysis/', {
