@@ -104,8 +104,10 @@ export function parseWkt(text: string): InputGeometry {
   const type = next('a geometry type').toUpperCase();
   let dims = 2;
   const dim = peek()?.toUpperCase();
-  if (dim === 'Z' || dim === 'M') (dims = 3), i++;
-  else if (dim === 'ZM') (dims = 4), i++;
+  if (dim === 'Z' || dim === 'M' || dim === 'ZM') {
+    dims = dim === 'ZM' ? 4 : 3;
+    i++;
+  }
   if (peek()?.toUpperCase() === 'EMPTY') throw new Unreadable(`WKT: ${type} EMPTY has no coordinates`);
   const position = (): Position => {
     const p: number[] = [];

@@ -236,7 +236,10 @@ function inRing(p: number[], r: number[][]): boolean {
 function shapeRings(rings: number[][][]): Geometry {
   const outers: number[][][][] = [];
   const holes: number[][][] = [];
-  for (const r of rings) (ringArea2(r) < 0 ? outers.push([r]) : holes.push(r));
+  for (const r of rings) {
+    if (ringArea2(r) < 0) outers.push([r]);
+    else holes.push(r);
+  }
   for (const h of holes) {
     const owner = outers.find((o) => h[0] && inRing(h[0], o[0]!));
     if (owner) owner.push(h);

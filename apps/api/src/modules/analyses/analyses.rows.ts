@@ -206,7 +206,12 @@ function antimeridian(rings: Position[][]): Position[][] | null {
   const moved = rings.map((r) => r.map((p): Position => [p[0] < 0 ? p[0] + 360 : p[0], p[1]]));
   let lo = Infinity;
   let hi = -Infinity;
-  for (const r of moved) for (const p of r) (lo = Math.min(lo, p[0])), (hi = Math.max(hi, p[0]));
+  for (const r of moved) {
+    for (const p of r) {
+      lo = Math.min(lo, p[0]);
+      hi = Math.max(hi, p[0]);
+    }
+  }
   if (hi - lo > ANTIMERIDIAN_SPAN || hi <= 180) return null;
   return longEdge(moved, '') ? null : moved;
 }
