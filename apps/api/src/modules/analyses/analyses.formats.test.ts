@@ -168,6 +168,8 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
     const files: Array<[string, Buffer]> = [
       ['farms.geojson', Buffer.from(featureCollection(polygonFarms))],
       ['farms.json', Buffer.from(featureCollection(polygonFarms))],
+      // A list of locations as the JSON endpoint takes them, saved to a file.
+      ['locations.json', Buffer.from(JSON.stringify(polygonFarms.map((f) => ({ farm_name: f.name, farm_coordinates: f.geometry, ref: f.ref }))))],
       ['farms.kml', Buffer.from(kml)],
       ['farms.kmz', Buffer.from(zipSync({ 'doc.kml': strToU8(kml), 'files/readme.txt': strToU8('x') }))],
       ['farms.zip', shapefileZip(polygonFarms, polygonFarms.map((f) => f.geometry), WGS84_PRJ)],

@@ -47,7 +47,10 @@ function countAtMost(text: string, pattern: RegExp, cap: number): number {
 
 // ---------- GeoJSON ----------
 
-/** A FeatureCollection (or one Feature, or one geometry) → rows. */
+/**
+ * A FeatureCollection (or one Feature, or one geometry) → rows. A JSON list is read as features, or as locations like
+ * the JSON endpoint's (objects with farm_name and farm_coordinates), so a .json saved from either form can be uploaded.
+ */
 export function readGeoJson(text: string, nameField: string | undefined, limits: Limits): Row[] {
   if (countAtMost(text, /"type"\s*:\s*"Feature"/g, limits.maxRows) > limits.maxRows) throw tooMany(limits);
   let doc: unknown;
@@ -56,20 +59,33 @@ export function readGeoJson(text: string, nameField: string | undefined, limits:
   } catch (err) {
     throw limits.fail(400, 'file_unreadable', `The GeoJSON file is not valid JSON (${err instanceof Error ? err.message.slice(0, 120) : 'unknown error'})`);
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection');
+  if (Array.isArray(doc)) {
+    if (doc.length === 0) throw limits.fail(400, 'file_empty', 'The JSON list is empty');
+    if (doc.length > limits.maxRows) throw tooMany(limits);
+    return doc.map((item) => {
+      if (item !== null && typeof item === 'object' && !Array.isArray(item) && (item as Row)['type'] !== 'Feature') {
+        // A location as the JSON endpoint takes it: kept as it is (its keys checked like csv headers).
+        return featureRow(item as Row, null, nameField, limits);
+      }
+      return featureOf(item, nameField, limits);
+    });
+  }
+  if (doc === null || typeof doc !== 'object') throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection');
   const o = doc as Row;
   const features: unknown[] = o['type'] === 'FeatureCollection' ? (Array.isArray(o['features']) ? o['features'] : []) : o['type'] === 'Feature' ? [o] : typeof o['type'] === 'string' && 'coordinates' in o ? [{ type: 'Feature', properties: {}, geometry: o }] : [];
   if (o['type'] !== 'FeatureCollection' && features.length === 0) throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection, a Feature or a geometry');
   if (features.length === 0) throw limits.fail(400, 'file_empty', 'The FeatureCollection has no features');
   if (features.length > limits.maxRows) throw tooMany(limits);
-  return features.map((f) => {
-    if (f === null || typeof f !== 'object' || Array.isArray(f)) return featureRow({}, { type: 'not a Feature' }, nameField, limits);
-    const feature = f as Row;
-    const props = feature['properties'] && typeof feature['properties'] === 'object' && !Array.isArray(feature['properties']) ? { ...(feature['properties'] as Row) } : {};
-    if (feature['id'] !== undefined && !('id' in props)) props['id'] = feature['id'];
-    const geometry = feature['type'] === 'Feature' ? ((feature['geometry'] ?? null) as Geometry) : (feature as Geometry);
-    return featureRow(props, geometry, nameField, limits);
-  });
+  return features.map((f) => featureOf(f, nameField, limits));
+}
+
+function featureOf(f: unknown, nameField: string | undefined, limits: Limits): Row {
+  if (f === null || typeof f !== 'object' || Array.isArray(f)) return featureRow({}, { type: 'not a Feature' }, nameField, limits);
+  const feature = f as Row;
+  const props = feature['properties'] && typeof feature['properties'] === 'object' && !Array.isArray(feature['properties']) ? { ...(feature['properties'] as Row) } : {};
+  if (feature['id'] !== undefined && !('id' in props)) props['id'] = feature['id'];
+  const geometry = feature['type'] === 'Feature' ? ((feature['geometry'] ?? null) as Geometry) : (feature as Geometry);
+  return featureRow(props, geometry, nameField, limits);
 }
 
 // ---------- KML ----------

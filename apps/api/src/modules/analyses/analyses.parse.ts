@@ -49,7 +49,7 @@ export function sniffKind(buf: Uint8Array, label = 'zip'): FileKind | null {
     // The first character that is not a BOM or white space.
     let i = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
     while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++;
-    if (buf[i] === 0x7b) return 'geojson'; // {
+    if (buf[i] === 0x7b || buf[i] === 0x5b) return 'geojson'; // { or [
     if (buf[i] === 0x3c) return 'kml'; // <
     return 'csv';
   }
