@@ -130,7 +130,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     bodyLimit: deps.config.uploadLimit,
     schema: {
       tags,
-      summary: 'Start a custom analysis: multipart (file, name, description, repeated operational_areas) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
+      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
       consumes: ['application/json', 'multipart/form-data'],
       response: { 201: envelope(analysisDetail) },
     },
