@@ -149,8 +149,12 @@ export const analysisMapFeature = z.object({
   is_unrecognized: z.boolean(),
   operational_area: z.string().nullable(),
   area: z.number().nullable(),
-  /** Polygon rings of [lng, lat], 6 decimals. */
+  /** Polygon rings of [lng, lat], 6 decimals (a MultiPolygon: its first part's; a Point: [[[lng, lat]]]). */
   coordinates: z.array(z.array(z.array(z.number()))),
+  /** Issue 13: the row's geometry type (absent means Polygon). */
+  type: z.enum(['Polygon', 'MultiPolygon', 'Point']).optional(),
+  /** A MultiPolygon's parts, each as Polygon rings (the full geometry); absent for other types. */
+  parts: z.array(z.array(z.array(z.array(z.number())))).optional(),
 });
 export type AnalysisMapFeature = z.infer<typeof analysisMapFeature>;
 export const analysisMap = z.object({

@@ -125,7 +125,18 @@ export async function listFarms(tx: Executor, tenantId: string, id: string, kind
      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
 }
 
-export type MapRow = { row_number: number; name: string | null; category: 'within' | 'outside'; is_overlapping: boolean; is_unrecognized: boolean; operational_area: string | null; area: number | null; coordinates: number[][][] };
+export type MapRow = {
+  row_number: number;
+  name: string | null;
+  category: 'within' | 'outside';
+  is_overlapping: boolean;
+  is_unrecognized: boolean;
+  operational_area: string | null;
+  area: number | null;
+  coordinates: number[][][];
+  type: 'Polygon' | 'MultiPolygon' | 'Point';
+  parts: number[][][][] | null;
+};
 
 /**
  * The result map's rows after `after` (keyset on row_number), with a polygon, optionally within a box. Read in chunks so
@@ -135,8 +146,14 @@ export async function mapRows(tx: Executor, tenantId: string, id: string, after:
   const box = bbox ? sql`AND r.geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
   return queryRows<MapRow>(tx, sql`
     SELECT r.row_number, r.farm_name AS name, r.category, r.is_overlapping, r.is_unrecognized, oa.name AS operational_area, r.area_sqm AS area,
-           (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' AS coordinates
+           -- Polygon rings for every type (issue 13): a MultiPolygon's first part (all parts in \`parts\`), a point as [[[x, y]]].
+           CASE g.t WHEN 'MULTIPOLYGON' THEN (ST_AsGeoJSON(ST_GeometryN(r.geom, 1), 6)::json)->'coordinates'
+                    WHEN 'POINT' THEN json_build_array(json_build_array((ST_AsGeoJSON(r.geom, 6)::json)->'coordinates'))
+                    ELSE (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' END AS coordinates,
+           CASE g.t WHEN 'MULTIPOLYGON' THEN 'MultiPolygon' WHEN 'POINT' THEN 'Point' ELSE 'Polygon' END AS type,
+           CASE g.t WHEN 'MULTIPOLYGON' THEN (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' END AS parts
       FROM custom_analysis_rows r
+      CROSS JOIN LATERAL (SELECT GeometryType(r.geom) AS t) g
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
        AND r.row_number > ${after}

@@ -202,7 +202,7 @@ export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [nu
   while (features.length < Math.min(count, ANALYSIS_MAP_LIMIT)) {
     const rows = await withScope(deps.db, scope, (tx) => q.mapRows(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - features.length), bbox));
     if (rows.length === 0) break;
-    for (const r of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area) });
+    for (const { parts, ...r } of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area), ...(parts ? { parts } : {}) });
     after = rows[rows.length - 1]!.row_number;
   }
   return { count, truncated: count > features.length, features };
