@@ -266,7 +266,7 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       ['csv.geojson', Buffer.from('farm_name,farm_coordinates\nA,"[[1,2]]"\n'), 400, 'file_type_mismatch'],
       ['farms.kml', Buffer.from(featureCollection(pointFarms)), 400, 'file_type_mismatch'],
       ['html.kml', Buffer.from('<html><body>hi</body></html>'), 400, 'file_unreadable'],
-      ['deep.kml', Buffer.from(`<kml>${'<Folder>'.repeat(200_000)}${'</Folder>'.repeat(200_000)}</kml>`), 400, 'file_unreadable'],
+      ['deep.kml', Buffer.from(`<kml>${'<Folder>'.repeat(150_000)}${'</Folder>'.repeat(150_000)}</kml>`), 400, 'file_unreadable'],
       ['unclosed.kml', Buffer.from('<kml><Document><Placemark><name>x</name></Document></kml>'), 400, 'file_unreadable'],
       ['empty.zip', Buffer.from(zipSync({ 'readme.txt': strToU8('nothing') })), 400, 'file_unreadable'],
       ['two.zip', Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]), 'b.shp': shpOf([pointFarms[0]!.geometry]), 'a.dbf': dbfOf([{ a: 'x' }]) })), 400, 'file_unreadable'],
