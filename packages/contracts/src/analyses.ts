@@ -21,6 +21,8 @@ export const analysisRowErrorCode = z.enum([
   'edge_too_long',
   'geometry_rejected',
   'overlap_too_dense',
+  // Issue 13: a readable geometry of a kind a farm cannot be (a LineString, a FeatureCollection in one cell, …).
+  'unsupported_geometry',
 ]);
 export type AnalysisRowErrorCode = z.infer<typeof analysisRowErrorCode>;
 
@@ -85,12 +87,24 @@ export const analysisDetail = analysisSummary.extend({
 });
 export type AnalysisDetail = z.infer<typeof analysisDetail>;
 
+/** A farm's full geometry as GeoJSON: a Polygon, a MultiPolygon (one farm in several parcels) or a Point (issue 13). */
+export const analysisGeometry = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) }),
+  z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(z.array(z.number())))) }),
+  z.object({ type: z.literal('Point'), coordinates: z.array(z.number()) }),
+]);
+export type AnalysisGeometry = z.infer<typeof analysisGeometry>;
+
 /** A farm of a result list. overlapping_id is set only on overlapping farms: one id per connected group. */
 export const analysisFarm = z.object({
   row_number: z.number().int(),
   name: z.string().nullable(),
+  /**
+   * The outer ring of a Polygon, as before issue 13; for a MultiPolygon the outer ring of its first part, for a Point the
+   * one position. `geometry` is the full geometry.
+   */
   coordinates: z.array(z.array(z.number())),
-  geometry: z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.array(z.number()))) }).nullable(),
+  geometry: analysisGeometry.nullable(),
   area: z.number().nullable(),
   hectares: z.number().nullable(),
   operational_area: z.string().nullable(),
@@ -135,8 +149,12 @@ export const analysisMapFeature = z.object({
   is_unrecognized: z.boolean(),
   operational_area: z.string().nullable(),
   area: z.number().nullable(),
-  /** Polygon rings of [lng, lat], 6 decimals. */
+  /** Polygon rings of [lng, lat], 6 decimals (a MultiPolygon: its first part's; a Point: [[[lng, lat]]]). */
   coordinates: z.array(z.array(z.array(z.number()))),
+  /** Issue 13: the row's geometry type (absent means Polygon). */
+  type: z.enum(['Polygon', 'MultiPolygon', 'Point']).optional(),
+  /** A MultiPolygon's parts, each as Polygon rings (the full geometry); absent for other types. */
+  parts: z.array(z.array(z.array(z.array(z.number())))).optional(),
 });
 export type AnalysisMapFeature = z.infer<typeof analysisMapFeature>;
 export const analysisMap = z.object({

@@ -1,10 +1,11 @@
-// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain]
+// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson]
 //  [--explain-classify] [--verbose] [--keep] [--batch N --concurrency N --range N --write N]` (BENCH_PREWARM=1: run one
 // classify batch before measuring, to see the engine's cold start apart):
 // synthetic farms and operational areas from a seeded generator, the full analysis pipeline (parse in a worker thread,
 // validate, classify, overlaps, store) on PGlite and on PostgreSQL, and the raw PostGIS queries (load, within,
 // overlaps, area) on the same data in the same run. Prints rows/s, seconds, peak RSS, the longest event-loop block and
 // the longest wait of a query sent every 50 ms meanwhile (what a request would wait behind the analysis).
+// Each engine runs the csv and then the same rows as a GeoJSON FeatureCollection (issue 13; --no-geojson skips it).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,7 +65,7 @@ function star(rng: Rng, cx: number, cy: number, radius: number): Array<[number, 
   return pts;
 }
 
-type Generated = { csv: string; farms: Array<Array<[number, number]> | null>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
+type Generated = { csv: string; geojson: string; farms: Array<Array<[number, number]> | null>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
 
 /** Farms on a 150 m grid (8 % shifted onto a neighbour, ~3 % bad rows of several kinds), areas on a 20×20 grid covering part of it. */
 function generate(rows: number, areaCount: number, seed: number): Generated {
@@ -72,6 +73,7 @@ function generate(rows: number, areaCount: number, seed: number): Generated {
   const side = Math.ceil(Math.sqrt(rows));
   const lines = ['farm_name,farm_coordinates,operational_area_id,farm_ref'];
   const farms: Generated['farms'] = [];
+  const features: string[] = [];
   for (let i = 0; i < rows; i++) {
     const gx = (i % side) * CELL;
     const gy = Math.floor(i / side) * CELL;
@@ -92,6 +94,8 @@ function generate(rows: number, areaCount: number, seed: number): Generated {
     if (ring) coords = ring;
     farms.push(ring && name ? ring : null);
     lines.push(`${name},"${JSON.stringify(coords).replace(/"/g, '""')}",,R-${i + 1}`);
+    // The same row as a GeoJSON feature (issue 13): the ring as a Polygon, the other columns as properties.
+    features.push(JSON.stringify({ type: 'Feature', properties: { farm_name: name, operational_area_id: '', farm_ref: `R-${i + 1}` }, geometry: { type: 'Polygon', coordinates: [coords] } }));
   }
   const g = Math.max(1, Math.round(Math.sqrt(areaCount)));
   const span = side * CELL;
@@ -106,7 +110,7 @@ function generate(rows: number, areaCount: number, seed: number): Generated {
       areas.push({ name: `Area ${ix}-${iy}`, ring });
     }
   }
-  return { csv: lines.join('\n') + '\n', farms, areas, side };
+  return { csv: lines.join('\n') + '\n', geojson: `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`, farms, areas, side };
 }
 
 // ---------- engines ----------
@@ -262,8 +266,8 @@ async function explainClassify(deps: Deps, tenantId: string, areaIds: string[], 
   });
 }
 
-async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: Buffer) {
-  process.stdout.write(`\n== ${kind}: ${ROWS} rows, ${data.areas.length} areas (file ${(file.length / 1048576).toFixed(1)} MB) ==\n`);
+async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: Buffer, filename = 'bench.csv') {
+  process.stdout.write(`\n== ${kind}: ${ROWS} rows, ${data.areas.length} areas (${filename}, ${(file.length / 1048576).toFixed(1)} MB) ==\n`);
   const e = await openEngine(kind);
   try {
     const { cityId } = await seedLookups(e);
@@ -319,7 +323,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     const created = await createAnalysis(deps, ctx, async (d) => void (analysisId = d.analysisId), {
       name: 'Bench',
       operationalAreas: s.areaIds,
-      source: { kind: 'file', data: file, filename: 'bench.csv' },
+      source: { kind: 'file', data: file, filename },
     });
     phases['parse+stage (worker thread) and create'] = performance.now() - t0;
     blockByPhase['parse+stage (worker thread) and create'] = lag.max;
@@ -386,7 +390,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     if (EXPLAIN) await explain(deps, s.tenantId, created.id, s.areaIds);
     if (args.includes('--explain-classify')) await explainClassify(deps, s.tenantId, s.areaIds, file);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    return { kind, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
+    return { kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
   } finally {
     await e.close();
   }
@@ -396,11 +400,15 @@ async function main() {
   const data = generate(ROWS, AREAS, SEED);
   const file = Buffer.from(data.csv, 'utf8');
   const results = [];
-  for (const kind of ENGINES) results.push(await benchEngine(kind, data, file));
+  for (const kind of ENGINES) {
+    results.push(await benchEngine(kind, data, file));
+    // The same rows as a GeoJSON FeatureCollection (issue 13): rows/s of the GeoJSON path; --no-geojson skips it.
+    if (!args.includes('--no-geojson')) results.push(await benchEngine(kind, data, Buffer.from(data.geojson, 'utf8'), 'bench.geojson'));
+  }
   process.stdout.write('\nsummary:\n');
   for (const r of results) {
     process.stdout.write(
-      `  ${r.kind.padEnd(8)} ${ROWS} rows  pipeline ${r.seconds.toFixed(2)} s  raw ${r.raw.toFixed(2)} s  ratio ${(r.seconds / r.raw).toFixed(2)}x  max loop block ${r.loopMs.toFixed(0)} ms  max query wait ${r.probeMs.toFixed(0)} ms  peak RSS ${r.rssMb.toFixed(0)} MB\n`,
+      `  ${r.kind.padEnd(16)} ${ROWS} rows  pipeline ${r.seconds.toFixed(2)} s  ${Math.round(ROWS / r.seconds)} rows/s  raw ${r.raw.toFixed(2)} s  ratio ${(r.seconds / r.raw).toFixed(2)}x  max loop block ${r.loopMs.toFixed(0)} ms  max query wait ${r.probeMs.toFixed(0)} ms  peak RSS ${r.rssMb.toFixed(0)} MB\n`,
     );
   }
   process.exit(0);

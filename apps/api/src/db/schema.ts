@@ -454,7 +454,7 @@ export const customAnalysisRows = pgTable(
     // and a second RI trigger per inserted row cost ~11 µs on PGlite (1.1 s per 100k rows). See drizzle/0006.
     tenantId: uuid('tenant_id').notNull(),
     farmName: text('farm_name'),
-    geom: geometry('geom', 'Polygon'),
+    geom: geometry('geom', 'Geometry'),
     areaSqm: doublePrecision('area_sqm'),
     rowData: jsonb('row_data').notNull(),
     errors: jsonb('errors'),

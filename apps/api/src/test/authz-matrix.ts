@@ -159,6 +159,7 @@ export const matrix: Record<string, Row> = {
 
   // ---- custom analysis: tenant admins only, on their own tenant's analyses ----
   'GET /api/custom-analysis/template.csv': { expect: all(200) },
+  'GET /api/custom-analysis/template.geojson': { expect: all(200) },
   'POST /api/custom-analysis/': {
     probe: {
       setup: analysisA,

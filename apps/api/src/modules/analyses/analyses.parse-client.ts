@@ -4,8 +4,7 @@
 // rows (the costly part: reading coordinates, checks, EWKB, JSON), and the halves are joined in order.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-entry.js';
-import { extensionKind } from './analyses.parse.js';
-import type { TableOptions } from './analyses.parse.js';
+import { extensionKind, type FileKind, type TableOptions } from './analyses.parse.js';
 import type { ParseReply, ParseRequest, TableReply, TableRequest } from './analyses.parse.worker.js';
 
 export const PARSE_TIMEOUT_MS = 20_000;
@@ -35,7 +34,7 @@ async function slot<T>(n: number, fn: () => Promise<T>): Promise<T> {
 }
 
 /** staged: the staged NDJSON in chunks of whole lines, in order (one per thread), never joined on this thread. */
-export type ParseOutcome = { ok: true; kind: 'csv' | 'xls' | 'xlsx'; total: number; staged: Uint8Array[] } | Extract<ParseReply, { ok: false }>;
+export type ParseOutcome = { ok: true; kind: FileKind; total: number; staged: Uint8Array[] } | Extract<ParseReply, { ok: false }>;
 
 const spawn = (): Worker =>
   startWorker(import.meta.url, './analyses.parse.worker', {

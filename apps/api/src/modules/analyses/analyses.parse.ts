@@ -1,8 +1,10 @@
-// Turns an uploaded analysis file into plain rows, defensively: the type comes from the content (zip magic for xlsx, OLE
-// compound-file magic for xls, UTF-8/Latin-1 text without NULs for csv) and must agree with the name; rows, columns, cell
-// sizes and the zip's inflated size are capped. Runs inside a worker thread (see analyses.parse-client.ts).
+// Turns an uploaded analysis file into plain rows, defensively: the type comes from the content (a zip's members for
+// xlsx, KMZ or a zipped Shapefile; OLE compound-file magic for xls; text without NULs: JSON for GeoJSON, XML for KML,
+// else csv) and must agree with the name; rows (features), columns, cell sizes and a zip's inflated size are capped.
+// Runs inside a worker thread (see analyses.parse-client.ts). GIS formats are read by analyses.gis-files.ts.
 import * as XLSX from '@e965/xlsx';
 import { canonicalKey } from './analyses.rows.js';
+import { readGeoJson, readKml, readKmz, readShapefileZip, unsafeEntryName, type Limits, type ZipEntry } from './analyses.gis-files.js';
 
 /** Most data rows one analysis accepts (documented in docs/decisions-analysis.md). */
 export const MAX_ROWS = 100_000;
@@ -12,7 +14,11 @@ export const MAX_CELL_CHARS = 600 * 1024;
 export const MAX_INFLATED_BYTES = 160 * 1024 * 1024;
 export const MAX_INFLATE_RATIO = 200;
 
-export type FileKind = 'csv' | 'xls' | 'xlsx';
+/** zip: a zipped Shapefile. */
+export type FileKind = 'csv' | 'xls' | 'xlsx' | 'geojson' | 'kml' | 'kmz' | 'zip';
+
+/** The extensions accepted, as said in messages. */
+export const ACCEPTED = '.csv, .xls, .xlsx, .geojson, .json, .kml, .kmz and .zip (Shapefile)';
 
 export class ParseError extends Error {
   constructor(
@@ -26,33 +32,72 @@ export class ParseError extends Error {
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function sniffKind(buf: Uint8Array): FileKind | null {
-  if (buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04) return 'xlsx';
+const isZip = (buf: Uint8Array) => buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
+
+/** The kind by content; a zip by its members (names only, from the central directory). */
+export function sniffKind(buf: Uint8Array, label = 'zip'): FileKind | null {
+  if (isZip(buf)) {
+    const names = zipEntries(buf, label).map((e) => e.name.toLowerCase());
+    if (names.some((n) => n === '[content_types].xml' || n.startsWith('xl/'))) return 'xlsx';
+    if (names.some((n) => n.endsWith('.kml'))) return 'kmz';
+    if (names.some((n) => n.endsWith('.shp'))) return 'zip';
+    return null;
+  }
   const cfb = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
   if (buf.length >= 8 && cfb.every((b, i) => buf[i] === b)) return 'xls';
-  if (buf.length > 0 && !buf.includes(0)) return 'csv';
+  if (buf.length > 0 && !buf.includes(0)) {
+    // The first character that is not a BOM or white space.
+    let i = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++;
+    if (buf[i] === 0x7b || buf[i] === 0x5b) return 'geojson'; // { or [
+    if (buf[i] === 0x3c) return 'kml'; // <
+    return 'csv';
+  }
   return null;
 }
 
 export function extensionKind(filename: string): FileKind | null {
   const ext = /\.([a-z0-9]+)$/i.exec(filename.trim())?.[1]?.toLowerCase();
-  return ext === 'csv' || ext === 'xls' || ext === 'xlsx' ? ext : null;
+  if (ext === 'json') return 'geojson';
+  return ext === 'csv' || ext === 'xls' || ext === 'xlsx' || ext === 'geojson' || ext === 'kml' || ext === 'kmz' || ext === 'zip' ? ext : null;
 }
+
+const described: Record<FileKind, string> = {
+  csv: 'text (csv)',
+  xls: 'an xls workbook',
+  xlsx: 'an xlsx workbook',
+  geojson: 'JSON (GeoJSON)',
+  kml: 'XML (KML)',
+  kmz: 'a zipped KML (kmz)',
+  zip: 'a zipped Shapefile',
+};
 
 /** The type by content, which must match the name's extension. */
 export function checkFileType(buf: Uint8Array, filename: string): FileKind {
   const byName = extensionKind(filename);
-  if (!byName) throw new ParseError(400, 'file_type_unsupported', 'Only .csv, .xls and .xlsx files are accepted');
-  const byContent = sniffKind(buf);
-  if (!byContent) throw new ParseError(400, 'file_type_unsupported', 'The file is neither a spreadsheet nor text; only .csv, .xls and .xlsx files are accepted');
+  if (!byName) throw new ParseError(400, 'file_type_unsupported', `Only ${ACCEPTED} files are accepted`);
+  const byContent = sniffKind(buf, byName);
+  if (!byContent && isZip(buf)) {
+    // A zip holding none of the members we read (no workbook, .kml or .shp).
+    if (byName === 'xlsx' || byName === 'kmz' || byName === 'zip') {
+      const wanted = byName === 'xlsx' ? 'a workbook' : byName === 'kmz' ? 'no .kml document' : 'no Shapefile (.shp)';
+      throw new ParseError(400, 'file_unreadable', byName === 'xlsx' ? `The .xlsx file is not ${wanted}` : `The ${byName === 'zip' ? '.zip' : '.kmz'} file holds ${wanted}`);
+    }
+    throw new ParseError(400, 'file_type_mismatch', `The file is named .${byName} but its content is a zip archive; rename it or export it again`);
+  }
+  if (!byContent) throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
   if (byContent !== byName) {
-    throw new ParseError(400, 'file_type_mismatch', `The file is named .${byName} but its content is ${byContent === 'csv' ? 'text (csv)' : `an ${byContent} workbook`}; rename it or export it again`);
+    const named = byName === 'zip' ? 'a .zip' : `.${byName}`;
+    throw new ParseError(400, 'file_type_mismatch', `The file is named ${named} but its content is ${described[byContent]}; rename it or export it again`);
   }
   return byContent;
 }
 
-/** Reads the zip central directory and refuses archives that would inflate beyond the caps (before any inflating). */
-export function checkZip(buf: Uint8Array): void {
+/**
+ * Reads a zip's central directory and refuses archives that would inflate beyond the caps (before any inflating), or
+ * whose entry names could escape a folder ("../"), and returns the entries. label names the file kind in messages.
+ */
+export function zipEntries(buf: Uint8Array, label: string): ZipEntry[] {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65_535); i--) {
@@ -61,22 +106,34 @@ export function checkZip(buf: Uint8Array): void {
       break;
     }
   }
-  if (eocd < 0) throw new ParseError(400, 'file_unreadable', 'The .xlsx file is damaged (no zip directory)');
+  if (eocd < 0) throw new ParseError(400, 'file_unreadable', `The .${label} file is damaged (no zip directory)`);
   const entries = view.getUint16(eocd + 10, true);
   let p = view.getUint32(eocd + 16, true);
-  if (entries > 2000) throw new ParseError(413, 'file_too_complex', 'The .xlsx file has too many parts');
+  if (entries > 2000) throw new ParseError(413, 'file_too_complex', `The .${label} file has too many parts`);
   let total = 0;
+  const out: ZipEntry[] = [];
   for (let e = 0; e < entries; e++) {
-    if (p + 46 > buf.length || view.getUint32(p, true) !== 0x02014b50) throw new ParseError(400, 'file_unreadable', 'The .xlsx file is damaged (bad zip directory)');
+    if (p + 46 > buf.length || view.getUint32(p, true) !== 0x02014b50) throw new ParseError(400, 'file_unreadable', `The .${label} file is damaged (bad zip directory)`);
     const compressed = view.getUint32(p + 20, true);
     const size = view.getUint32(p + 24, true);
-    if (compressed === 0xffffffff || size === 0xffffffff) throw new ParseError(413, 'file_too_complex', 'The .xlsx file is too large once unpacked');
+    const nameLength = view.getUint16(p + 28, true);
+    if (compressed === 0xffffffff || size === 0xffffffff) throw new ParseError(413, 'file_too_complex', `The .${label} file is too large once unpacked`);
     total += size;
     if (total > MAX_INFLATED_BYTES || (size > 1024 * 1024 && size / Math.max(1, compressed) > MAX_INFLATE_RATIO)) {
-      throw new ParseError(413, 'file_too_complex', 'The .xlsx file unpacks to far more data than a farm list holds (a zip bomb?)');
+      throw new ParseError(413, 'file_too_complex', `The .${label} file unpacks to far more data than a farm list holds (a zip bomb?)`);
     }
-    p += 46 + view.getUint16(p + 28, true) + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
+    if (p + 46 + nameLength > buf.length) throw new ParseError(400, 'file_unreadable', `The .${label} file is damaged (bad zip directory)`);
+    const name = new TextDecoder('utf-8').decode(buf.subarray(p + 46, p + 46 + nameLength));
+    if (unsafeEntryName(name)) throw new ParseError(400, 'file_unsafe', `The .${label} file holds an entry named ${JSON.stringify(name.slice(0, 80))}, which points outside the archive; it was refused`);
+    out.push({ name, size });
+    p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
   }
+  return out;
+}
+
+/** The xlsx zip-bomb check (kept under its name for the tests and SheetJS's path). */
+export function checkZip(buf: Uint8Array): void {
+  zipEntries(buf, 'xlsx');
 }
 
 const tooManyRows = (max = MAX_ROWS) =>
@@ -249,10 +306,16 @@ export type TableOptions = {
   headerHint: string;
 };
 
-/** File bytes → data rows as records keyed by the header, with every cap applied. Throws ParseError for anything refused. */
-export function parseTable(buf: Uint8Array, filename: string, opts: TableOptions): ParsedFile {
+const limits: Limits = { maxRows: MAX_ROWS, fail: (status, code, message) => new ParseError(status, code, message) };
+
+/**
+ * Spreadsheet bytes (csv, xls, xlsx) → data rows as records keyed by the header, with every cap applied. Throws
+ * ParseError for anything refused, a GIS file included (bulk uploads of people are tables).
+ */
+export function parseTable(buf: Uint8Array, filename: string, opts: TableOptions): ParsedFile & { kind: 'csv' | 'xls' | 'xlsx' } {
   const maxRows = opts.maxRows ?? MAX_ROWS;
   const kind = checkFileType(buf, filename);
+  if (kind !== 'csv' && kind !== 'xls' && kind !== 'xlsx') throw new ParseError(400, 'file_type_unsupported', 'Only .csv, .xls and .xlsx files are accepted here');
   const table: Cell[][] = kind === 'csv' ? parseCsv(decodeText(buf), maxRows + 1) : readWorkbook(buf, kind, maxRows);
   const [header, ...body] = table;
   if (!header) throw new ParseError(400, 'file_empty', `The file is empty: expected a header row (${opts.headerHint}) and data rows`);
@@ -273,7 +336,15 @@ export function parseTable(buf: Uint8Array, filename: string, opts: TableOptions
   return { kind, rows };
 }
 
-/** An analysis file: farm_name and farm_coordinates are required columns. */
-export function parseFile(buf: Uint8Array, filename: string): ParsedFile {
+/**
+ * An analysis file: a spreadsheet with farm_name and farm_coordinates columns, or a GIS file (one row per feature).
+ * nameField: the feature property that names a farm (GIS files; default farm_name, name, or the first text property).
+ */
+export function parseFile(buf: Uint8Array, filename: string, nameField?: string): ParsedFile {
+  const kind = checkFileType(buf, filename);
+  if (kind === 'geojson') return { kind, rows: readGeoJson(decodeText(buf), nameField, limits) };
+  if (kind === 'kml') return { kind, rows: readKml(decodeText(buf), nameField, limits) };
+  if (kind === 'kmz') return { kind, rows: readKmz(buf, zipEntries(buf, 'kmz'), nameField, limits) };
+  if (kind === 'zip') return { kind, rows: readShapefileZip(buf, zipEntries(buf, 'zip'), nameField, limits) };
   return parseTable(buf, filename, { required: ['farm_name', 'farm_coordinates'], headerHint: 'farm_name, farm_coordinates, operational_area_id' });
 }

@@ -1,17 +1,18 @@
 // Worker-thread entry: parses an uploaded file and stages its rows off the main thread, so that a large or hostile
 // spreadsheet never blocks the event loop. The parent bounds its time and memory (analyses.parse-client.ts).
 import { parentPort } from 'node:worker_threads';
-import { parseFile, parseTable, ParseError, type TableOptions } from './analyses.parse.js';
+import { parseFile, parseTable, ParseError, type FileKind, type TableOptions } from './analyses.parse.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 /** part: stage only that share of the rows (aligned to staged lines); the whole file is still parsed and counted. */
-export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[]; part?: { index: number; of: number } };
+/** nameField: the feature property naming each farm (GIS files). */
+export type ParseRequest = { data: Uint8Array; filename: string; areaIds: string[]; nameField?: string | undefined; part?: { index: number; of: number } };
 /** A plain table (bulk uploads of farmers and agents): every cell as text, keyed by the header; nothing staged. */
 export type TableRequest = { mode: 'table'; data: Uint8Array; filename: string; table: TableOptions };
 export type TableReply = { ok: true; kind: 'csv' | 'xls' | 'xlsx'; rows: Array<Record<string, string>> } | Extract<ParseReply, { ok: false }>;
 export type ParseReply =
   /** staged: the staged NDJSON (one line per STAGE_LINE_ROWS rows), encoded here and transferred, not copied. */
-  | { ok: true; kind: 'csv' | 'xls' | 'xlsx'; total: number; staged: Uint8Array }
+  | { ok: true; kind: FileKind; total: number; staged: Uint8Array }
   | { ok: false; status: number; code: string; message: string };
 
 const failure = (err: unknown): Extract<ParseReply, { ok: false }> =>
@@ -38,7 +39,7 @@ function handle(req: ParseRequest | TableRequest): void {
   if ('mode' in req) return;
   let reply: ParseReply;
   try {
-    const { kind, rows } = parseFile(req.data, req.filename);
+    const { kind, rows } = parseFile(req.data, req.filename, req.nameField);
     const ids = new Set(req.areaIds);
     const lines: string[] = [];
     // Duplicates are found within this thread's part; a polygon repeated across both parts keeps one representative

@@ -49,11 +49,19 @@ export function presentDetail(
   };
 }
 
+/** The console's `coordinates`: a Polygon's outer ring, a MultiPolygon's first outer ring, a Point's one position. */
+function ringOf(g: FarmRow['geometry']): number[][] {
+  if (!g) return [];
+  if (g.type === 'Point') return [g.coordinates];
+  if (g.type === 'MultiPolygon') return g.coordinates[0]?.[0] ?? [];
+  return g.coordinates[0] ?? [];
+}
+
 export function presentFarm(r: FarmRow): AnalysisFarm {
   return {
     row_number: r.row_number,
     name: r.farm_name,
-    coordinates: r.geometry?.coordinates[0] ?? [],
+    coordinates: ringOf(r.geometry),
     geometry: r.geometry,
     area: r.area_sqm,
     hectares: r.area_sqm === null ? null : r.area_sqm / 10_000,

@@ -2,6 +2,7 @@
 // find overlapping pairs of one upload in row ranges, write the groups). Every statement is bounded to a batch or a range
 // so that none holds PGlite's one connection for long. The tenant id is always the first argument.
 import { sql, type SQL } from 'drizzle-orm';
+import type { AnalysisGeometry } from '@farmland/contracts';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
 
@@ -97,7 +98,7 @@ export type FarmRow = {
   is_unrecognized: boolean;
   overlapping_id: number | null;
   group_size: number | null;
-  geometry: { type: 'Polygon'; coordinates: number[][][] } | null;
+  geometry: AnalysisGeometry | null;
 };
 
 export type ListKind = 'within' | 'outside' | 'overlapping' | 'unrecognized' | 'errors';
@@ -124,7 +125,18 @@ export async function listFarms(tx: Executor, tenantId: string, id: string, kind
      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
 }
 
-export type MapRow = { row_number: number; name: string | null; category: 'within' | 'outside'; is_overlapping: boolean; is_unrecognized: boolean; operational_area: string | null; area: number | null; coordinates: number[][][] };
+export type MapRow = {
+  row_number: number;
+  name: string | null;
+  category: 'within' | 'outside';
+  is_overlapping: boolean;
+  is_unrecognized: boolean;
+  operational_area: string | null;
+  area: number | null;
+  coordinates: number[][][];
+  type: 'Polygon' | 'MultiPolygon' | 'Point';
+  parts: number[][][][] | null;
+};
 
 /**
  * The result map's rows after `after` (keyset on row_number), with a polygon, optionally within a box. Read in chunks so
@@ -134,8 +146,14 @@ export async function mapRows(tx: Executor, tenantId: string, id: string, after:
   const box = bbox ? sql`AND r.geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
   return queryRows<MapRow>(tx, sql`
     SELECT r.row_number, r.farm_name AS name, r.category, r.is_overlapping, r.is_unrecognized, oa.name AS operational_area, r.area_sqm AS area,
-           (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' AS coordinates
+           -- Polygon rings for every type (issue 13): a MultiPolygon's first part (all parts in \`parts\`), a point as [[[x, y]]].
+           CASE g.t WHEN 'MULTIPOLYGON' THEN (ST_AsGeoJSON(ST_GeometryN(r.geom, 1), 6)::json)->'coordinates'
+                    WHEN 'POINT' THEN json_build_array(json_build_array((ST_AsGeoJSON(r.geom, 6)::json)->'coordinates'))
+                    ELSE (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' END AS coordinates,
+           CASE g.t WHEN 'MULTIPOLYGON' THEN 'MultiPolygon' WHEN 'POINT' THEN 'Point' ELSE 'Polygon' END AS type,
+           CASE g.t WHEN 'MULTIPOLYGON' THEN (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' END AS parts
       FROM custom_analysis_rows r
+      CROSS JOIN LATERAL (SELECT GeometryType(r.geom) AS t) g
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
        AND r.row_number > ${after}
@@ -298,8 +316,10 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
   return sql`
     WITH g AS MATERIALIZED (
       -- wkb: hex EWKB (staged since 0006); wkt: staged files written before it, still queued after an upgrade.
-      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) AS geom
-        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int)
+      -- w: a polygon staged across the antimeridian (longitudes up to 360), split at 180 here (issue 13). pt: a point.
+      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt,
+             CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
+        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean)
     ), tw AS MATERIALIZED (
       -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
       -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row. LATERAL
@@ -324,7 +344,7 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              m.errs
              || CASE WHEN m.ok = false THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'invalid_polygon',
                   'message', 'farm_coordinates: the polygon is invalid: ' || m.reason)) ELSE '[]'::jsonb END
-             || CASE WHEN m.ok AND m.area < ${p.minimumFarmSize} THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'below_minimum_size',
+             || CASE WHEN m.ok AND m.area < ${p.minimumFarmSize} AND NOT m.pt THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'below_minimum_size',
                   'message', 'farm_coordinates: the farm measures ' || round(m.area::numeric, 2) || ' sqm, below the minimum farm size of ' || ${p.minimumFarmSize}::float8 || ' sqm')) ELSE '[]'::jsonb END
              AS all_errs
         FROM m
@@ -345,7 +365,7 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              CASE WHEN c.good THEN NULL ELSE c.all_errs END,
              CASE WHEN NOT c.good THEN 'error' WHEN c.within_id IS NOT NULL THEN 'within' ELSE 'outside' END,
              c.within_id,
-             CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 ELSE
+             CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 WHEN c.pt THEN 0.0 ELSE
                -- A ratio of areas: planar is as good as geodesic at farm scale, and several times cheaper. The union of the
                -- farm's pieces in each area equals the farm cut by the union of the areas, without uniting whole areas;
                -- one piece (the usual case) needs no union at all.
@@ -359,8 +379,9 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
                 WHERE f.geom && c.geom AND f.tenant_id = ${tenantId} AND ST_Intersects(f.geom, c.geom)
                   -- IoU is a ratio of areas: planar in degrees equals geodesic to ~1e-5 at farm scale (the local map
                   -- from degrees to metres is affine), and skips a spheroid area per candidate (6 % of classify on PGlite).
-                  AND (SELECT i / nullif(ST_Area(f.geom) + ST_Area(c.geom) - i, 0)
-                         FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)) AS i) x) >= ${p.threshold}),
+                  -- A point has no area: it is recognized when a registry farm covers it (issue 13).
+                  AND (c.pt OR (SELECT i / nullif(ST_Area(f.geom) + ST_Area(c.geom) - i, 0)
+                         FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)) AS i) x) >= ${p.threshold})),
              -- An exact twin of an earlier good row has the same verdict; it stays out of the overlap probe index.
              CASE WHEN c.good THEN c.d END
         FROM c

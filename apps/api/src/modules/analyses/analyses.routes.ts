@@ -27,8 +27,9 @@ import { multipartParts, partBuffer } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
 import * as analyses from './analyses.service.js';
 import { exportCategory } from './analyses.export.js';
-import { TEMPLATE_CSV } from './analyses.template.js';
+import { TEMPLATE_CSV, TEMPLATE_GEOJSON } from './analyses.template.js';
 import { prewarmParseWorker } from './analyses.parse-client.js';
+import { ACCEPTED } from './analyses.parse.js';
 
 const tags = ['custom-analysis'];
 const admins = { access: ['tenant_admin'] } as const;
@@ -39,6 +40,8 @@ const multipartFields = z.object({
   operational_areas: z.array(z.uuid('Each operational area must be an id')).min(1, 'Choose at least one operational area').max(1000),
   minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
   require_farm_recognition: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
+  /** GIS files: the feature property that names each farm (default farm_name, name, or the first text property). */
+  name_field: text().trim().max(200).optional(),
 });
 
 /** The multipart form: text fields (operational_areas repeated, or as a JSON list / comma list) and one file. */
@@ -70,13 +73,14 @@ async function readMultipart(req: FastifyRequest, limit: number): Promise<analys
       } else if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') fields[key] = value;
     }
   }
-  if (!file) throw problems.field('file', 'Choose a .csv, .xls or .xlsx file');
+  if (!file) throw problems.field('file', `Choose a file: ${ACCEPTED}`);
   const parsed = multipartFields.safeParse({
     name: fields['name'],
     description: fields['description'],
     operational_areas: areas,
     minimum_farm_size: fields['minimum_farm_size'] === '' ? undefined : fields['minimum_farm_size']?.replace(/,/g, ''),
     require_farm_recognition: fields['require_farm_recognition'] || undefined,
+    name_field: fields['name_field'] || undefined,
   });
   if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
   return {
@@ -85,7 +89,7 @@ async function readMultipart(req: FastifyRequest, limit: number): Promise<analys
     operationalAreas: parsed.data.operational_areas,
     minimumFarmSize: parsed.data.minimum_farm_size,
     requireRecognition: parsed.data.require_farm_recognition,
-    source: { kind: 'file', ...file },
+    source: { kind: 'file', ...file, nameField: parsed.data.name_field },
   };
 }
 
@@ -113,13 +117,20 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.csv"').send(TEMPLATE_CSV),
   });
 
+  app.get('/custom-analysis/template.geojson', {
+    config: { access: 'public' },
+    schema: { tags, summary: 'The sample upload template (GeoJSON FeatureCollection): a Polygon, a MultiPolygon and a Point farm, with farm_name and own properties' },
+    handler: async (_req, reply) =>
+      reply.header('content-type', 'application/geo+json; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.geojson"').send(TEMPLATE_GEOJSON),
+  });
+
   app.post('/custom-analysis/', {
     // Rows report their own bad characters (row errors, not a refused upload): the input guard leaves their text alone.
     config: { ...admins, inputGuard: { ownText: ['locations'] } },
     bodyLimit: deps.config.uploadLimit,
     schema: {
       tags,
-      summary: 'Start a custom analysis: multipart (file, name, description, repeated operational_areas) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
+      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
       consumes: ['application/json', 'multipart/form-data'],
       response: { 201: envelope(analysisDetail) },
     },

@@ -3,11 +3,11 @@
 // computed here: rings are only closed and de-duplicated as DESIGN prescribes; validity, areas and relations are PostGIS's.
 import crypto from 'node:crypto';
 import type { AnalysisRowError } from '@farmland/contracts';
+import { readGeometry, toEwkbHex, Unreadable, Unsupported, type InputGeometry, type Position } from './analyses.geometry.js';
 
 /** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
 export const MAX_VERTICES = 10_000;
-/** Longest farm_coordinates text read (characters); longer is unreadable. */
-export const MAX_COORDINATES_CHARS = 512 * 1024;
+export { MAX_COORDINATES_CHARS } from './analyses.geometry.js';
 
 /** What PostGIS receives per row (short keys: 100k of these travel as jsonb batches). */
 export type StagedRow = {
@@ -21,6 +21,10 @@ export type StagedRow = {
   errs: AnalysisRowError[];
   /** The first earlier row (of this staging pass) with the very same polygon and no input error; absent when none. */
   d?: number;
+  /** A polygon read across the antimeridian (longitudes up to 360): PostGIS splits it at 180. Absent otherwise. */
+  w?: true;
+  /** The geometry is a point (no minimum size; recognized when a registry farm covers it). Absent otherwise. */
+  pt?: true;
 };
 
 /** Deepest nesting kept in row_data (a JSON location's own values); deeper values are replaced and reported. */
@@ -116,55 +120,6 @@ export function fieldsOf(row: Record<string, unknown>): RowFields {
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-type Position = [number, number];
-type Rings = Position[][];
-
-class Unreadable extends Error {}
-
-function toNumber(v: unknown): number {
-  const x = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-  if (!Number.isFinite(x)) throw new Unreadable(`${JSON.stringify(v)?.slice(0, 40) ?? String(v)} is not a number`);
-  return x;
-}
-
-function toPosition(p: unknown): Position {
-  if (!Array.isArray(p) || p.length < 2) throw new Unreadable('each position must be a [longitude, latitude] pair');
-  return [toNumber(p[0]), toNumber(p[1])];
-}
-
-function toRing(r: unknown): Position[] {
-  if (!Array.isArray(r)) throw new Unreadable('expected a list of [longitude, latitude] pairs');
-  return r.map(toPosition);
-}
-
-/** A JSON array of pairs, an array of rings, a GeoJSON Polygon (or a Feature holding one), as a value or as JSON text. */
-function readRings(value: unknown): Rings {
-  let v = value;
-  if (typeof v === 'string') {
-    const text = v.trim();
-    if (text.startsWith('=')) throw new Unreadable('a formula cell is never evaluated; paste the coordinates as values');
-    if (text.length > MAX_COORDINATES_CHARS) throw new Unreadable(`the text is longer than ${MAX_COORDINATES_CHARS} characters`);
-    try {
-      v = JSON.parse(text);
-    } catch {
-      throw new Unreadable('expected JSON: a list of [longitude, latitude] pairs or a GeoJSON Polygon');
-    }
-  }
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    const o = v as Record<string, unknown>;
-    if (o['type'] === 'Feature') return readRings(o['geometry'] ?? null);
-    if (o['type'] !== 'Polygon') throw new Unreadable(`a GeoJSON ${typeof o['type'] === 'string' ? o['type'] : 'object'} is not a Polygon`);
-    const coords = o['coordinates'];
-    if (!Array.isArray(coords) || coords.length === 0) throw new Unreadable('the GeoJSON Polygon has no coordinates');
-    return coords.map(toRing);
-  }
-  if (!Array.isArray(v) || v.length === 0) throw new Unreadable('expected a list of [longitude, latitude] pairs or a GeoJSON Polygon');
-  // [[lng, lat], ...] is one ring; [[[lng, lat], ...], ...] is a list of rings (GeoJSON Polygon coordinates).
-  const first = v[0];
-  if (Array.isArray(first) && Array.isArray(first[0])) return v.map(toRing);
-  return [toRing(v)];
-}
-
 /** Closes the ring and drops consecutive repeats (DESIGN: silently). Returns the open ring (no closing position). */
 function tidyRing(ring: Position[]): Position[] {
   const out: Position[] = [];
@@ -191,7 +146,7 @@ function distinctCount(ring: Position[]): number {
 
 const fmt = (x: number) => String(x);
 
-function outOfRange(rings: Position[][]): AnalysisRowError | null {
+function outOfRange(rings: Position[][], part: string): AnalysisRowError | null {
   let count = 0;
   let first: { p: Position; ring: number; index: number } | null = null;
   rings.forEach((ring, ri) =>
@@ -204,7 +159,7 @@ function outOfRange(rings: Position[][]): AnalysisRowError | null {
   );
   if (!first) return null;
   const { p, ring, index } = first as { p: Position; ring: number; index: number };
-  const where = `position ${index + 1}${ring > 0 ? ` of hole ${ring}` : ''} [${fmt(p[0])}, ${fmt(p[1])}]`;
+  const where = `position ${index + 1}${ring > 0 ? ` of hole ${ring}` : ''}${part} [${fmt(p[0])}, ${fmt(p[1])}]`;
   const hint =
     Math.abs(p[0]) > 180 || Math.abs(p[1]) > 180
       ? 'the values look like metres from a projected system; send WGS84 degrees'
@@ -219,9 +174,9 @@ function outOfRange(rings: Position[][]): AnalysisRowError | null {
 /**
  * An edge that spans 180° of longitude or more has no single meaning on the sphere (antipodal ends, or the way over a
  * pole), and PostGIS's geography refuses it ("Antipodal edge detected"); planar, it crosses the whole map. Farms never
- * have one; a plot across the antimeridian must be sent with longitudes beyond ±180 avoided, as two plots.
+ * have one: a ring that crosses the antimeridian is read as the small polygon it is (see antimeridian below) before this.
  */
-function longEdge(rings: Position[][]): AnalysisRowError | null {
+function longEdge(rings: Position[][], part: string): AnalysisRowError | null {
   for (let ri = 0; ri < rings.length; ri++) {
     const ring = rings[ri]!;
     for (let i = 0; i < ring.length; i++) {
@@ -231,7 +186,7 @@ function longEdge(rings: Position[][]): AnalysisRowError | null {
         return {
           field: 'farm_coordinates',
           code: 'edge_too_long',
-          message: `farm_coordinates: the edge from [${fmt(p[0])}, ${fmt(p[1])}] to [${fmt(q[0])}, ${fmt(q[1])}]${ri > 0 ? ` of hole ${ri}` : ''} spans 180° of longitude or more; a farm boundary cannot cross the antimeridian or a pole`,
+          message: `farm_coordinates: the edge from [${fmt(p[0])}, ${fmt(p[1])}] to [${fmt(q[0])}, ${fmt(q[1])}]${ri > 0 ? ` of hole ${ri}` : ''}${part} spans 180° of longitude or more; a farm boundary cannot go over a pole or join antipodal points`,
         };
       }
     }
@@ -239,30 +194,26 @@ function longEdge(rings: Position[][]): AnalysisRowError | null {
   return null;
 }
 
+/** Most longitude a polygon read across the antimeridian may span (farms span far less; DESIGN's farm extent is 1°). */
+const ANTIMERIDIAN_SPAN = 10;
+
 /**
- * The polygon as hex EWKB (SRID 4326), closing each ring: PostGIS reads it as `::geometry` ~6x faster than WKT, and
- * writing IEEE doubles is far cheaper here than printing decimals. The values are the same doubles WKT would round-trip
- * to (-0 is written as 0, as WKT would print it).
+ * A polygon whose edges jump across ±180 (Fiji, Chukotka) is the small polygon it is, not one spanning the globe: when
+ * its rings, with their western longitudes moved by +360, have no long edge and span at most ANTIMERIDIAN_SPAN degrees,
+ * they are staged that way (longitudes up to 360) and PostGIS splits the row at 180 into a MultiPolygon (ST_WrapX).
  */
-function toEwkbHex(rings: Position[][]): string {
-  const size = 13 + rings.reduce((s, r) => s + 4 + 16 * (r.length + 1), 0);
-  const b = Buffer.allocUnsafe(size);
-  b.writeUInt8(1, 0); // little endian
-  b.writeUInt32LE(0x20000003, 1); // Polygon with SRID
-  b.writeUInt32LE(4326, 5);
-  b.writeUInt32LE(rings.length, 9);
-  let o = 13;
-  for (const r of rings) {
-    b.writeUInt32LE(r.length + 1, o);
-    o += 4;
-    for (let i = 0; i <= r.length; i++) {
-      const p = r[i === r.length ? 0 : i]!;
-      b.writeDoubleLE(p[0] === 0 ? 0 : p[0], o);
-      b.writeDoubleLE(p[1] === 0 ? 0 : p[1], o + 8);
-      o += 16;
+function antimeridian(rings: Position[][]): Position[][] | null {
+  const moved = rings.map((r) => r.map((p): Position => [p[0] < 0 ? p[0] + 360 : p[0], p[1]]));
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const r of moved) {
+    for (const p of r) {
+      lo = Math.min(lo, p[0]);
+      hi = Math.max(hi, p[0]);
     }
   }
-  return b.toString('hex');
+  if (hi - lo > ANTIMERIDIAN_SPAN || hi <= 180) return null;
+  return longEdge(moved, '') ? null : moved;
 }
 
 /** Checks one row. areaIds: the tenant's operational-area ids (lower case). Never throws on bad input. */
@@ -290,35 +241,84 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   }
 
   let wkb: string | null = null;
+  let wrap = false;
+  let point = false;
   if (isBlank(f.farm_coordinates)) {
     errs.push({ field: 'farm_coordinates', code: 'coordinates_missing', message: 'farm_coordinates: the coordinates are missing' });
   } else {
     try {
-      const rings = readRings(f.farm_coordinates).map(tidyRing);
-      const vertices = rings.reduce((s, r) => s + r.length, 0);
-      const range = outOfRange(rings);
-      const fewest = Math.min(...rings.map(distinctCount));
-      if (vertices > MAX_VERTICES) {
-        errs.push({ field: 'farm_coordinates', code: 'too_many_positions', message: `farm_coordinates: ${vertices} positions; at most ${MAX_VERTICES} are accepted per farm` });
-      } else {
-        if (fewest < 3) {
-          errs.push({
-            field: 'farm_coordinates',
-            code: 'too_few_positions',
-            message: `farm_coordinates: a polygon ${rings.length > 1 ? 'ring ' : ''}needs at least 3 distinct positions; found ${fewest}`,
-          });
-        }
-        if (range) errs.push(range);
-        const edge = fewest >= 3 && !range ? longEdge(rings) : null;
-        if (edge) errs.push(edge);
-        if (fewest >= 3 && !range && !edge) wkb = toEwkbHex(rings);
+      const g = checkGeometry(readGeometry(f.farm_coordinates), errs);
+      if (g) {
+        wkb = toEwkbHex(g.geometry);
+        wrap = g.wrap;
+        point = g.geometry.kind === 'point';
       }
     } catch (err) {
-      const why = err instanceof Unreadable ? err.message : 'unreadable value';
-      errs.push({ field: 'farm_coordinates', code: 'coordinates_unreadable', message: `farm_coordinates: cannot read the coordinates: ${why}` });
+      if (err instanceof Unsupported) {
+        errs.push({ field: 'farm_coordinates', code: 'unsupported_geometry', message: `farm_coordinates: ${err.message}` });
+      } else {
+        const why = err instanceof Unreadable ? err.message : 'unreadable value';
+        errs.push({ field: 'farm_coordinates', code: 'coordinates_unreadable', message: `farm_coordinates: cannot read the coordinates: ${why}` });
+      }
     }
   }
-  return { n, name, wkb, oa, rd: row, errs };
+  const out: StagedRow = { n, name, wkb, oa, rd: row, errs };
+  if (wrap) out.w = true;
+  if (point) out.pt = true;
+  return out;
+}
+
+/**
+ * The input checks of a geometry that need no geometry engine (vertex cap, ≥ 3 distinct positions per ring, ranges, long
+ * edges); each problem is pushed to errs. Returns the geometry to store (rings tidied, a polygon across the antimeridian
+ * moved east of 180) and whether PostGIS must split it at 180, or null when a problem was found.
+ */
+function checkGeometry(input: InputGeometry, errs: AnalysisRowError[]): { geometry: InputGeometry; wrap: boolean } | null {
+  if (input.kind === 'point') {
+    const range = outOfRange([[input.p]], '');
+    if (range) errs.push({ ...range, message: range.message.replace('position 1 ', 'the point ') });
+    return range ? null : { geometry: input, wrap: false };
+  }
+  const polygons = input.polygons.map((rings) => rings.map(tidyRing));
+  const vertices = polygons.reduce((s, p) => s + p.reduce((t, r) => t + r.length, 0), 0);
+  if (vertices > MAX_VERTICES) {
+    errs.push({ field: 'farm_coordinates', code: 'too_many_positions', message: `farm_coordinates: ${vertices} positions; at most ${MAX_VERTICES} are accepted per farm` });
+    return null;
+  }
+  const multi = polygons.length > 1 || input.multi;
+  let ok = true;
+  let wrap = false;
+  const staged: Position[][][] = [];
+  for (let pi = 0; pi < polygons.length; pi++) {
+    const rings = polygons[pi]!;
+    const part = multi ? ` of part ${pi + 1}` : '';
+    const fewest = Math.min(...rings.map(distinctCount));
+    if (fewest < 3) {
+      errs.push({
+        field: 'farm_coordinates',
+        code: 'too_few_positions',
+        message: `farm_coordinates: a polygon ${rings.length > 1 ? 'ring ' : ''}${multi ? `(part ${pi + 1}) ` : ''}needs at least 3 distinct positions; found ${fewest}`,
+      });
+    }
+    const range = outOfRange(rings, part);
+    if (range) errs.push(range);
+    let edge = fewest >= 3 && !range ? longEdge(rings, part) : null;
+    let rings2 = rings;
+    if (edge) {
+      const moved = antimeridian(rings);
+      if (moved) {
+        rings2 = moved;
+        wrap = true;
+        edge = null;
+      }
+    }
+    if (edge) errs.push(edge);
+    if (fewest < 3 || range || edge) ok = false;
+    staged.push(rings2);
+  }
+  if (!ok) return null;
+  // A single polygon across the antimeridian becomes two parts: stored as a MultiPolygon.
+  return { geometry: { kind: 'polygons', multi: input.multi, polygons: staged }, wrap };
 }
 
 /** Rows per staged line: the unit the pipeline groups into one statement. */
@@ -337,9 +337,10 @@ export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: nu
   const out: StagedRow[] = [];
   for (let i = from; i < to; i++) {
     const r = stageRow(i + 1, rows[i] ?? {}, areaIds);
-    if (seen && r.wkb && r.errs.length === 0) {
+    // Points are never twins: a point repeated is no overlap (a twin overlaps its first copy).
+    if (seen && r.wkb && r.errs.length === 0 && !r.pt) {
       // The declared area takes part: it can change which area a farm is counted in, so only rows alike in both share a verdict.
-      const key = crypto.createHash('sha256').update(r.wkb).update(`|${r.oa ?? ''}`).digest('base64');
+      const key = crypto.createHash('sha256').update(r.wkb).update(`|${r.oa ?? ''}|${r.w ? 'w' : ''}`).digest('base64');
       const first = seen.get(key);
       if (first === undefined) seen.set(key, r.n);
       else r.d = first;

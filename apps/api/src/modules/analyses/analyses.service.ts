@@ -11,6 +11,7 @@ import { recordActivity } from '../activity/activity.service.js';
 import { fileUrl, storeFile } from '../files/files.service.js';
 import { MAX_ROWS } from './analyses.parse.js';
 import { parseInWorker } from './analyses.parse-client.js';
+import type { FileKind } from './analyses.parse.js';
 import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
 import { presentDetail, presentFarm, presentSummary } from './analyses.presenter.js';
@@ -28,12 +29,20 @@ export type CreateInput = {
   operationalAreas: string[];
   minimumFarmSize?: number | undefined;
   requireRecognition?: boolean | undefined;
-  source: { kind: 'file'; data: Buffer; filename: string } | { kind: 'json'; locations: Array<Record<string, unknown>> };
+  source: { kind: 'file'; data: Buffer; filename: string; nameField?: string | undefined } | { kind: 'json'; locations: Array<Record<string, unknown>> };
 };
 
 const fileProblem = (status: number, code: string, message: string) => new Problem(status, code, `file: ${message}`, [{ field: 'file', message }]);
 
-const contentTypes = { csv: 'text/csv', xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+const contentTypes = {
+  csv: 'text/csv',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  geojson: 'application/geo+json',
+  kml: 'application/vnd.google-earth.kml+xml',
+  kmz: 'application/vnd.google-earth.kmz',
+  zip: 'application/zip',
+} as const;
 
 /** JSON locations are staged on the main thread in slices, yielding between them, so the event loop stays free. */
 async function stageLocations(locations: Array<Record<string, unknown>>, areaIds: ReadonlySet<string>): Promise<string[]> {
@@ -48,7 +57,7 @@ async function stageLocations(locations: Array<Record<string, unknown>>, areaIds
 
 /** data: the staged NDJSON bytes (one JSON array of STAGE_LINE_ROWS rows per line), as written to storage. */
 /** data: the staged NDJSON in chunks of whole lines, in order (stored as one file). */
-export type Staged = { data: Uint8Array[]; total: number; kind: 'csv' | 'xls' | 'xlsx' | 'json' };
+export type Staged = { data: Uint8Array[]; total: number; kind: FileKind | 'json' };
 
 /** Reads and checks the rows (a file in a worker thread; JSON in slices). Exported for the benchmark. */
 export async function stageSource(source: CreateInput['source'], areaIds: string[]): Promise<Staged> {
@@ -58,7 +67,7 @@ export async function stageSource(source: CreateInput['source'], areaIds: string
     return { data: [Buffer.from(lines.join('\n'), 'utf8')], total: source.locations.length, kind: 'json' };
   }
   if (source.data.length === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
-  const r = await parseInWorker({ data: new Uint8Array(source.data), filename: source.filename, areaIds });
+  const r = await parseInWorker({ data: new Uint8Array(source.data), filename: source.filename, areaIds, nameField: source.nameField });
   if (!r.ok) throw fileProblem(r.status, r.code, r.message);
   return { data: r.staged, total: r.total, kind: r.kind };
 }
@@ -193,7 +202,7 @@ export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [nu
   while (features.length < Math.min(count, ANALYSIS_MAP_LIMIT)) {
     const rows = await withScope(deps.db, scope, (tx) => q.mapRows(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - features.length), bbox));
     if (rows.length === 0) break;
-    for (const r of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area) });
+    for (const { parts, ...r } of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area), ...(parts ? { parts } : {}) });
     after = rows[rows.length - 1]!.row_number;
   }
   return { count, truncated: count > features.length, features };

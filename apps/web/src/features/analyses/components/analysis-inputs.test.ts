@@ -13,6 +13,8 @@ describe('analysis inputs', () => {
     expect(acceptsFile({ name: 'farms.xlsx', size: ANALYSIS_MAX_BYTES + 1 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
     expect(acceptsFile({ name: 'farms.csv.exe', size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
     expect(acceptsFile({ name: 'farms.pdf', size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
+    // GIS files (issue 13).
+    for (const name of ['plots.geojson', 'plots.json', 'plots.kml', 'plots.KMZ', 'plots-shapefile.zip']) expect(acceptsFile({ name, size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(true);
   });
 
   it('names the line and column of a JSON parse error', () => {

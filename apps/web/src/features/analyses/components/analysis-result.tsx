@@ -38,13 +38,21 @@ export function mapCategoryOf(f: Pick<AnalysisMapFeature, 'category' | 'is_overl
   return f.category;
 }
 
-const toFeature = (f: AnalysisMapFeature): MapFeature => ({
-  id: String(f.row_number),
-  name: f.name ?? `Row ${f.row_number}`,
-  category: mapCategoryOf(f),
-  rings: f.coordinates as unknown as MapFeature['rings'],
-  properties: { operational_area: f.operational_area, area: f.area },
-});
+type Rings = MapFeature['rings'];
+
+/**
+ * A row → map features with the row's id: one per parcel of a MultiPolygon, and a point as a ring of its one position
+ * repeated (no fill; its marker stands at the point). Issue 13.
+ */
+const toFeatures = (f: AnalysisMapFeature): MapFeature[] => {
+  const base = { id: String(f.row_number), name: f.name ?? `Row ${f.row_number}`, category: mapCategoryOf(f), properties: { operational_area: f.operational_area, area: f.area } };
+  if (f.type === 'MultiPolygon' && f.parts) return f.parts.map((rings) => ({ ...base, rings: rings as unknown as Rings }));
+  if (f.type === 'Point') {
+    const p = f.coordinates[0]?.[0] as unknown as readonly [number, number] | undefined;
+    return p ? [{ ...base, rings: [[p, p, p, p]] }] : [];
+  }
+  return [{ ...base, rings: f.coordinates as unknown as Rings }];
+};
 
 /** The view's box from its centre and zoom (Web Mercator, 256-px tiles, a generous 1,600 × 1,200 px view). */
 function viewBox([lng, lat]: [number, number], zoom: number): Bbox {
@@ -107,7 +115,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   const [bbox, setBbox] = useState<Bbox | null>(null);
   const [located, setLocated] = useState<[number, number] | null>(null);
   const map = useAnalysisMap(a.id, bbox, true);
-  const features = useMemo(() => (map.data?.data.features ?? []).map(toFeature), [map.data]);
+  const features = useMemo(() => (map.data?.data.features ?? []).flatMap(toFeatures), [map.data]);
   const byRow = useMemo(() => new Map((map.data?.data.features ?? []).map((f) => [String(f.row_number), f])), [map.data]);
   const truncated = map.data?.data.truncated ?? false;
 

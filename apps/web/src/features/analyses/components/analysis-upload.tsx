@@ -23,7 +23,9 @@ import { useAreaChoices, useRegionChoices } from '../api/get-analysis-options';
 import { EndpointUploadDrawer } from './endpoint-upload-drawer';
 
 /** The drop zone's limits (spec §5, §9): the API checks them again and is the authority. */
-export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx'] as const;
+export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx', '.geojson', '.json', '.kml', '.kmz', '.zip'] as const;
+/** GIS formats since issue 13: a .zip holds a Shapefile (.shp, .dbf, .prj). */
+const ANALYSIS_FILE_HINT = 'CSV, XLS, XLSX, GeoJSON, KML, KMZ or a zipped Shapefile (.zip)';
 export const ANALYSIS_MAX_BYTES = 3_145_728;
 export const UPLOAD_SUCCESS = 'Upload successful';
 
@@ -66,9 +68,19 @@ export function AnalysisUpload() {
 
   return (
     <Card title="Upload Farmlands Data" data-testid="analysis-upload">
-      <UploadZone file={file} onChange={setFile} accept={ANALYSIS_FILE_TYPES} maxBytes={ANALYSIS_MAX_BYTES} testId="analysis-drop-zone" />
+      <UploadZone
+        file={file}
+        onChange={setFile}
+        accept={ANALYSIS_FILE_TYPES}
+        maxBytes={ANALYSIS_MAX_BYTES}
+        hint={`${ANALYSIS_FILE_HINT} · at most ${ANALYSIS_MAX_BYTES / 1024 / 1024} MB`}
+        testId="analysis-drop-zone"
+      />
       <Space style={{ marginTop: 16, width: '100%', justifyContent: 'space-between' }} wrap>
-        <Button onClick={() => void downloadTemplate().catch(notifyError)}>Download Template</Button>
+        <Space wrap>
+          <Button onClick={() => void downloadTemplate('csv').catch(notifyError)}>Download Template</Button>
+          <Button onClick={() => void downloadTemplate('geojson').catch(notifyError)}>GeoJSON Template</Button>
+        </Space>
         <Button
           type="primary"
           disabled={!file}

@@ -31,8 +31,9 @@ export function resultListTitle(kind: AnalysisListKind, n: number): string {
   }
 }
 
+// `coordinates` is a ring for every geometry type (a MultiPolygon's first part, a point's one position; issue 13).
 const firstPoint = (f: AnalysisFarm): [number, number] | undefined => {
-  const p = f.geometry?.coordinates[0]?.[0] ?? f.coordinates[0];
+  const p = f.coordinates[0];
   return p && p.length >= 2 ? [p[0]!, p[1]!] : undefined;
 };
 
@@ -105,7 +106,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                         title={f.name ?? `Row ${f.row_number}`}
                         description={
                           <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>
-                            {(f.geometry?.coordinates[0] ?? f.coordinates).map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
+                            {f.coordinates.map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
                           </span>
                         }
                       />
