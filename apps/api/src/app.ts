@@ -32,6 +32,7 @@ import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
 import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 
 export type BuildOptions = { logger?: FastifyBaseLogger; serveWeb?: boolean };
 
@@ -105,6 +106,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(farmsRoutes);
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);
+      await api.register(analyticsRoutes);
       await api.register(analysesRoutes);
     },
     { prefix: '/api' },

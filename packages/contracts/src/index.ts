@@ -13,3 +13,4 @@ export * from './agents.js';
 export * from './tenant-settings.js';
 export * from './exports.js';
 export * from './console-config.js';
+export * from './analytics.js';

@@ -277,6 +277,13 @@ export const matrix: Record<string, Row> = {
   },
 
   // ---- tenant configuration: the tenant's own (naming another tenant is a 404); provider staff name the tenant ----
+  // ---- analytics: tenant admins their own tenant; provider staff any (naming another tenant is a 404 for tenant users) ----
+  'GET /api/analytics/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
+  'GET /api/analytics/tenant-mapped-count/': {
+    probe: { url: (fx) => `/api/analytics/tenant-mapped-count/?range_type=days&range_value=7&tenant_id=${fx.tenantA}` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
   'GET /api/base/tenant-configurations': {
     probe: { url: (fx) => `/api/base/tenant-configurations?tenant_id=${fx.tenantA}` },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
