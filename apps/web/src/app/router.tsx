@@ -22,6 +22,7 @@ const ActivityLogPage = named(() => import('./routes/activity-log-page'), 'Activ
 const ProfilePage = named(() => import('./routes/profile-page'), 'ProfilePage');
 const FarmAnalysisPage = named(() => import('./routes/farm-analysis-page'), 'FarmAnalysisPage');
 const FarmAnalysisResultPage = named(() => import('./routes/farm-analysis-result-page'), 'FarmAnalysisResultPage');
+const TenantDashboardPage = named(() => import('./routes/tenant-dashboard-page'), 'TenantDashboardPage');
 const ConfigurationsPage = named(() => import('./routes/configurations-page'), 'ConfigurationsPage');
 const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsPage');
 const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
@@ -56,7 +57,7 @@ export function AppRoutes() {
 
         <Route path="/admin" element={<RequireRole role="tenant_admin">{page(<TenantFrame />)}</RequireRole>}>
           <Route index element={<Navigate to="dashboard" replace />} />
-          <Route path="dashboard" element={soon('Dashboard')} />
+          <Route path="dashboard" element={page(<TenantDashboardPage />)} />
           <Route path="farmers" element={soon("Farmer's List")} />
           <Route path="agents" element={soon("Agents' List")} />
           <Route path="mapping" element={page(<FarmlandsPage />)} />

@@ -1,0 +1,72 @@
+// The one chart wrapper of the console: Chart.js (canvas) with only the pieces the console uses registered, so the
+// library tree-shakes; loaded lazily with the pages that draw charts (lazy-chart.tsx), never on the sign-in route.
+// Line/bar charts get at most 8 y-ticks (spec §9).
+import { useEffect, useRef } from 'react';
+import {
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  DoughnutController,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartConfiguration,
+} from 'chart.js';
+
+Chart.register(ArcElement, BarController, BarElement, CategoryScale, DoughnutController, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip);
+
+export type ChartProps = {
+  config: ChartConfiguration;
+  height?: number;
+  ariaLabel: string;
+  testId?: string;
+};
+
+/** At most this many ticks on a value axis. */
+export const MAX_Y_TICKS = 8;
+
+export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProps) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<Chart | null>(null);
+
+  useEffect(() => {
+    if (!canvas.current) return;
+    const withTicks: ChartConfiguration =
+      config.type === 'doughnut' || config.type === 'pie'
+        ? config
+        : {
+            ...config,
+            options: {
+              ...config.options,
+              scales: { ...(config.options?.scales ?? {}), y: { beginAtZero: true, ...(config.options?.scales?.['y'] ?? {}), ticks: { maxTicksLimit: MAX_Y_TICKS, precision: 0 } } },
+            },
+          };
+    if (chart.current) {
+      chart.current.data = withTicks.data;
+      chart.current.options = withTicks.options ?? {};
+      chart.current.update();
+    } else {
+      chart.current = new Chart(canvas.current, { ...withTicks, options: { responsive: true, maintainAspectRatio: false, animation: false, ...withTicks.options } });
+    }
+  }, [config]);
+
+  useEffect(
+    () => () => {
+      chart.current?.destroy();
+      chart.current = null;
+    },
+    [],
+  );
+
+  return (
+    <div style={{ position: 'relative', height, width: '100%' }} data-testid={testId}>
+      <canvas ref={canvas} role="img" aria-label={ariaLabel} />
+    </div>
+  );
+}

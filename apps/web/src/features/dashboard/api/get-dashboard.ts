@@ -1,0 +1,44 @@
+// The tenant dashboard's reads: GET /analytics/ (counts), GET /analytics/tenant-mapped-count/ (the Total Mapped chart),
+// GET /base/tenant-settings/ (the license card), GET /farms/categorized-by-state (Most Mapped Area) and
+// GET /accounts/agents/ (Agent Ranking and the agents card).
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Agent, AnalyticsCounts, MappedCount } from '@farmland/contracts';
+import { api } from '../../../lib/api-client';
+import type { Envelope, ListPage, Out } from '../../../lib/contract-types';
+import type { farmsPerState, tenantSettings } from '@farmland/contracts';
+
+export type RangeKey = '1Y' | '6M' | '30D' | '7D';
+/** Spec §9: 1 year (12 months), 6 months, 30 days, 7 days. */
+export const RANGES: Record<RangeKey, { range_type: MappedCount['range_type']; range_value: number }> = {
+  '1Y': { range_type: 'months', range_value: 12 },
+  '6M': { range_type: 'months', range_value: 6 },
+  '30D': { range_type: 'days', range_value: 30 },
+  '7D': { range_type: 'days', range_value: 7 },
+};
+
+export function useAnalyticsCounts() {
+  return useQuery({ queryKey: ['analytics', 'counts'], queryFn: ({ signal }) => api<Envelope<AnalyticsCounts>>('/analytics/', { signal }) });
+}
+
+export function useMappedCount(range: RangeKey) {
+  return useQuery({
+    queryKey: ['analytics', 'mapped', range],
+    queryFn: ({ signal }) => api<Envelope<MappedCount>>('/analytics/tenant-mapped-count/', { query: RANGES[range], signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type TenantSettings = Out<typeof tenantSettings>;
+export function useTenantSettings() {
+  return useQuery({ queryKey: ['tenant-settings'], queryFn: ({ signal }) => api<Envelope<TenantSettings>>('/base/tenant-settings/', { signal }) });
+}
+
+export type StateCount = Out<typeof farmsPerState>[number];
+export function useFarmsPerState() {
+  return useQuery({ queryKey: ['farms', 'per-state'], queryFn: ({ signal }) => api<Envelope<StateCount[]>>('/farms/categorized-by-state', { signal }) });
+}
+
+/** Up to 100 agents (a tenant has tens): enough to rank them and to show the card. */
+export function useDashboardAgents() {
+  return useQuery({ queryKey: ['agents', 'dashboard'], queryFn: ({ signal }) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: { page: 1, page_size: 100 }, signal }) });
+}

@@ -1,0 +1,364 @@
+// /admin/dashboard (spec §2, §9): the license card (expiry month and year, registered date, Revoked > Expired > Active;
+// 'All Licences' and 'View Invoices'), the counts, Most Mapped Area, the Total Mapped chart with 1Y / 6M / 30D / 7D and
+// the change against the period before, the Overall Activity doughnut, Agent Ranking, and the agents card.
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { MoreOutlined } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Col from 'antd/es/col';
+import Dropdown from 'antd/es/dropdown';
+import Empty from 'antd/es/empty';
+import Modal from 'antd/es/modal';
+import Row from 'antd/es/row';
+import Segmented from 'antd/es/segmented';
+import Select from 'antd/es/select';
+import Skeleton from 'antd/es/skeleton';
+import Table from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import type { Agent } from '@farmland/contracts';
+import { LazyChart } from '../../../components/chart/lazy-chart';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CATEGORY_COLORS } from '../../../components/map/map-constants';
+import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
+import { notifySuccess } from '../../../lib/notifier';
+import { useDeleteAgent } from '../api/delete-agent';
+import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerState, useMappedCount, useTenantSettings, type RangeKey } from '../api/get-dashboard';
+
+export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
+
+function licenseStatus(l: { is_revoked: boolean; is_expired: boolean }): { label: 'Revoked' | 'Expired' | 'Active'; color: string } {
+  if (l.is_revoked) return { label: 'Revoked', color: 'error' };
+  if (l.is_expired) return { label: 'Expired', color: 'warning' };
+  return { label: 'Active', color: 'success' };
+}
+
+const monthYear = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+function LicenseCard() {
+  const settings = useTenantSettings();
+  const [modal, setModal] = useState<'licences' | 'invoice' | null>(null);
+  const license = settings.data?.data.license ?? null;
+  const status = license ? licenseStatus(license) : null;
+  return (
+    <Card
+      title="License"
+      data-testid="license-card"
+      style={{ height: '100%' }}
+      extra={
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              { key: 'licences', label: 'All Licences' },
+              { key: 'invoice', label: 'View Invoices' },
+            ],
+            onClick: ({ key }) => setModal(key as 'licences' | 'invoice'),
+          }}
+        >
+          <Button type="text" aria-label="License menu" icon={<MoreOutlined />} />
+        </Dropdown>
+      }
+    >
+      {settings.isLoading ? (
+        <Skeleton active paragraph={{ rows: 2 }} />
+      ) : settings.isError ? (
+        <Alert type="error" showIcon message="The license could not be loaded" />
+      ) : !license ? (
+        <Empty description="No license" />
+      ) : (
+        <div>
+          <div style={{ fontSize: 18, fontWeight: 600 }}>{license.type} License</div>
+          <div>Expires {monthYear(license.expiry_date)}</div>
+          <div style={{ color: 'rgba(0,0,0,0.62)' }}>Registered {formatDate(license.issued_date)}</div>
+          <Tag color={status!.color} style={{ marginTop: 8 }} data-testid="license-status">
+            {status!.label}
+          </Tag>
+        </div>
+      )}
+      <Modal open={modal === 'licences'} title="All Licences" footer={null} onCancel={() => setModal(null)}>
+        {license ? (
+          <Table
+            size="small"
+            pagination={false}
+            rowKey="id"
+            dataSource={[license]}
+            columns={[
+              { title: 'Type', dataIndex: 'type' },
+              { title: 'Issued', render: (_: unknown, l: typeof license) => formatDate(l.issued_date) },
+              { title: 'Expires', render: (_: unknown, l: typeof license) => formatDate(l.expiry_date) },
+              { title: 'Status', render: (_: unknown, l: typeof license) => licenseStatus(l).label },
+            ]}
+          />
+        ) : (
+          <Empty description="No license" />
+        )}
+      </Modal>
+      <Modal open={modal === 'invoice'} title="Invoice" footer={null} onCancel={() => setModal(null)}>
+        <p>
+          <strong>Farmland Platform Ltd</strong>
+          <br />
+          12 Ring Road, Ibadan, Oyo State, Nigeria
+        </p>
+        <Table
+          size="small"
+          pagination={false}
+          rowKey="item"
+          dataSource={[INVOICE]}
+          columns={[
+            { title: 'Period', dataIndex: 'period' },
+            { title: 'Item', dataIndex: 'item' },
+            { title: 'Amount', dataIndex: 'amount' },
+          ]}
+        />
+        <p style={{ marginTop: 12, color: 'rgba(0,0,0,0.62)' }}>This invoice is a placeholder: billing is not connected yet.</p>
+      </Modal>
+    </Card>
+  );
+}
+
+function CountCard({ title, value, testId }: { title: string; value: number | undefined; testId: string }) {
+  return (
+    <Card size="small" style={{ height: '100%' }}>
+      <div style={{ color: 'rgba(0,0,0,0.62)' }}>{title}</div>
+      <div style={{ fontSize: 24, fontWeight: 600 }} data-testid={testId}>
+        {value === undefined ? '…' : formatNumber(value)}
+      </div>
+    </Card>
+  );
+}
+
+function MostMappedArea() {
+  const states = useFarmsPerState();
+  const list = useMemo(() => [...(states.data?.data ?? [])].sort((a, b) => b.total_farms - a.total_farms), [states.data]);
+  const [picked, setPicked] = useState<string | null>(null);
+  const shown = list.find((s) => s.code === picked) ?? list[0];
+  return (
+    <Card size="small" title="Most Mapped Area" style={{ height: '100%' }} data-testid="most-mapped-area">
+      {states.isLoading ? (
+        <Skeleton active paragraph={{ rows: 1 }} />
+      ) : !shown ? (
+        <Empty description="No farms mapped yet" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      ) : (
+        <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+          <span style={{ display: 'inline-grid', placeItems: 'center', width: 40, height: 40, borderRadius: 20, background: '#e7f3ec', color: '#1f6f3f', fontWeight: 700 }}>{shown.code.slice(0, 2)}</span>
+          <div style={{ flex: 1 }}>
+            <div style={{ fontWeight: 600 }}>{formatNumber(shown.total_farms)} farms</div>
+            <Select
+              size="small"
+              style={{ width: '100%' }}
+              aria-label="Area"
+              value={shown.code}
+              onChange={setPicked}
+              options={list.map((s) => ({ value: s.code, label: `${s.name} (${formatNumber(s.total_farms)})` }))}
+            />
+          </div>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function TotalMapped() {
+  const [range, setRange] = useState<RangeKey>('1Y');
+  const series = useMappedCount(range);
+  const d = series.data?.data;
+  const config = useMemo(
+    () => ({
+      type: 'bar' as const,
+      data: {
+        labels: (d?.buckets ?? []).map((b) => (RANGES[range].range_type === 'days' ? b.period.slice(5) : b.period)),
+        datasets: [{ label: 'Farms mapped', data: (d?.buckets ?? []).map((b) => b.count), backgroundColor: '#2b9348' }],
+      },
+      options: { plugins: { legend: { display: false } } },
+    }),
+    [d, range],
+  );
+  return (
+    <Card
+      title="Total Mapped"
+      data-testid="total-mapped"
+      extra={<Segmented<RangeKey> options={['1Y', '6M', '30D', '7D']} value={range} onChange={setRange} aria-label="Range" />}
+    >
+      {series.isError ? (
+        <Alert type="error" showIcon message="The chart could not be loaded" action={<Button onClick={() => void series.refetch()}>Try again</Button>} />
+      ) : (
+        <>
+          <div style={{ display: 'flex', gap: 12, alignItems: 'baseline', marginBottom: 8 }}>
+            <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="total-mapped-count">
+              {d ? formatNumber(d.total) : '…'}
+            </span>
+            {d && (
+              <span data-testid="total-mapped-change" style={{ color: d.change_percent === null ? 'rgba(0,0,0,0.62)' : d.change_percent >= 0 ? '#2b9348' : '#d62828' }}>
+                {d.change_percent === null ? 'no farms in the period before' : `${d.change_percent >= 0 ? '+' : ''}${d.change_percent}% on the period before`}
+              </span>
+            )}
+          </div>
+          <LazyChart config={config} height={240} ariaLabel={`Farms mapped per period, ${range}`} testId="total-mapped-chart" />
+        </>
+      )}
+    </Card>
+  );
+}
+
+function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unmapped: number | undefined }) {
+  const config = useMemo(
+    () => ({
+      type: 'doughnut' as const,
+      data: { labels: ['Mapped farms', 'Unmapped farms'], datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }] },
+      options: { plugins: { legend: { position: 'bottom' as const } } },
+    }),
+    [mapped, unmapped],
+  );
+  return (
+    <Card title="Overall Activity" style={{ height: '100%' }} data-testid="overall-activity">
+      {mapped === undefined ? <Skeleton active /> : mapped + (unmapped ?? 0) === 0 ? <Empty description="No farmers yet" /> : <LazyChart config={config} height={220} ariaLabel="Farmers with and without a mapped farm" />}
+      <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>Farmers with a mapped farm, and without one.</div>
+    </Card>
+  );
+}
+
+function AgentRanking({ agents, loading }: { agents: Agent[]; loading: boolean }) {
+  const ranked = useMemo(() => [...agents].sort((a, b) => b.mapped_farms_count - a.mapped_farms_count || b.total_mapped_area - a.total_mapped_area).slice(0, 5), [agents]);
+  return (
+    <Card title="Agent Ranking" style={{ height: '100%' }} data-testid="agent-ranking">
+      <Table<Agent>
+        size="small"
+        loading={loading}
+        pagination={false}
+        rowKey="id"
+        dataSource={ranked}
+        locale={{ emptyText: 'No agents yet' }}
+        columns={[
+          { title: '#', width: 40, render: (_: unknown, _r: Agent, i: number) => i + 1 },
+          { title: 'Agent', dataIndex: 'agent_name' },
+          { title: 'Mapped farms', render: (_: unknown, a: Agent) => formatNumber(a.mapped_farms_count) },
+          { title: 'Area', render: (_: unknown, a: Agent) => formatHectares(a.total_mapped_area, 4) },
+          { title: 'Progress', render: (_: unknown, a: Agent) => `${a.progress}%` },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number | undefined; loading: boolean }) {
+  const navigate = useNavigate();
+  const remove = useDeleteAgent();
+  const [pending, setPending] = useState<Agent | null>(null);
+  return (
+    <Card
+      title={`Agents${count === undefined ? '' : ` (${formatNumber(count)})`}`}
+      style={{ height: '100%' }}
+      data-testid="agents-card"
+      extra={
+        <Button type="primary" size="small" onClick={() => navigate('/admin/agents?new=1')}>
+          Add New
+        </Button>
+      }
+      actions={[
+        <Link key="all" to="/admin/agents">
+          See all
+        </Link>,
+      ]}
+    >
+      {loading ? (
+        <Skeleton active />
+      ) : agents.length === 0 ? (
+        <Empty description="No agents yet" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      ) : (
+        <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {agents.slice(0, 5).map((a) => (
+            <li key={a.id} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '6px 0' }}>
+              <span>
+                {a.agent_name} {a.is_suspended && <Tag>Suspended</Tag>}
+              </span>
+              <Dropdown
+                trigger={['click']}
+                menu={{
+                  items: [
+                    { key: 'edit', label: 'Edit Agent' },
+                    { key: 'delete', label: 'Delete Agent', danger: true },
+                  ],
+                  onClick: ({ key }) => (key === 'edit' ? navigate(`/admin/agents?edit=${a.id}`) : setPending(a)),
+                }}
+              >
+                <Button type="text" size="small" aria-label={`Actions for ${a.agent_name}`} icon={<MoreOutlined />} />
+              </Dropdown>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={pending !== null}
+        title="Delete agent"
+        confirmLabel="Delete"
+        danger
+        loading={remove.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={() =>
+          pending &&
+          remove.mutate(pending.id, {
+            onSuccess: () => notifySuccess('Agent deleted successfully'),
+            onSettled: () => setPending(null),
+          })
+        }
+      >
+        Are you sure you want to delete {pending?.agent_name}? This action cannot be undone.
+      </ConfirmDialog>
+    </Card>
+  );
+}
+
+export function TenantDashboard() {
+  const counts = useAnalyticsCounts();
+  const agents = useDashboardAgents();
+  const c = counts.data?.data;
+  const list = agents.data?.data.results ?? [];
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="tenant-dashboard">
+      {counts.isError && <Alert type="error" showIcon message="The dashboard counts could not be loaded" action={<Button onClick={() => void counts.refetch()}>Try again</Button>} />}
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={8}>
+          <LicenseCard />
+        </Col>
+        <Col xs={24} lg={16}>
+          <Row gutter={[16, 16]}>
+            <Col xs={12} md={6}>
+              <CountCard title="Agents" value={c?.agents} testId="count-agents" />
+            </Col>
+            <Col xs={12} md={6}>
+              <CountCard title="Registered Farmers" value={c?.farmers} testId="count-farmers" />
+            </Col>
+            <Col xs={12} md={6}>
+              <CountCard title="Operational Areas" value={c?.operational_areas} testId="count-areas" />
+            </Col>
+            <Col xs={12} md={6}>
+              <CountCard title="No of GPS Devices" value={c?.gps_devices} testId="count-gps" />
+            </Col>
+            <Col span={24}>
+              <MostMappedArea />
+            </Col>
+          </Row>
+        </Col>
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={16}>
+          <TotalMapped />
+        </Col>
+        <Col xs={24} lg={8}>
+          <OverallActivity mapped={c?.mapped_farmers} unmapped={c?.unmapped_farmers} />
+        </Col>
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={16}>
+          <AgentRanking agents={list} loading={agents.isLoading} />
+        </Col>
+        <Col xs={24} lg={8}>
+          <AgentsCard agents={list} count={agents.data?.data.count} loading={agents.isLoading} />
+        </Col>
+      </Row>
+      <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>Farm totals: {c ? formatCompact(c.farms) : '…'} farms mapped in all.</div>
+    </div>
+  );
+}
