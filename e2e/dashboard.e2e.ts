@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
+import { waitForMap } from './support/map';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -56,6 +57,19 @@ describe('tenant dashboard (/admin/dashboard)', () => {
       const api = await apiGet(`/api/analytics/tenant-mapped-count/?${q}`);
       await expect.poll(async () => Number((await page.getByTestId('total-mapped-count').innerText()).replace(/,/g, ''))).toBe(api.total);
     }
+  });
+
+  it('draws the Global Landmap with the demo country coloured, and the regional map by state', async () => {
+    const card = page.getByTestId('global-landmap');
+    await card.scrollIntoViewIfNeeded();
+    await waitForMap(page, 'landmap');
+    await expect.poll(async () => Number(await page.getByTestId('landmap').getAttribute('data-shapes'))).toBeGreaterThanOrEqual(1);
+    expect(await card.innerText()).toContain('Mapped Farmlands');
+    await screenshot(page, '92-dashboard-landmap-global');
+    await card.getByText('REGIONAL MAP').click();
+    await expect.poll(async () => Number(await page.getByTestId('landmap').getAttribute('data-shapes')), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await waitForMap(page, 'landmap');
+    await screenshot(page, '93-dashboard-landmap-regional');
   });
 
   it("opens 'View Invoices' from the license menu", async () => {

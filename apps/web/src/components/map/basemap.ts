@@ -18,12 +18,20 @@ export function loadConsoleConfig(): Promise<ConsoleConfig> {
 }
 
 let offlinePromise: Promise<StyleSpecification> | null = null;
+let countriesPromise: Promise<GeoJSON.FeatureCollection> | null = null;
+
+/** Natural Earth 1:110m country polygons (properties.name), bundled: the offline style's land and the landmap's shapes. */
+export function worldCountries(): Promise<GeoJSON.FeatureCollection> {
+  countriesPromise ??= import('world-atlas/countries-110m.json').then((mod) => {
+    const topo = mod.default as unknown as Topology<{ countries: GeometryCollection }>;
+    return feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection;
+  });
+  return countriesPromise;
+}
 
 /** The offline style: background, land (countries) and their outlines; no glyphs, sprites or remote tiles. */
 export function offlineStyle(): Promise<StyleSpecification> {
-  offlinePromise ??= import('world-atlas/countries-110m.json').then((mod) => {
-    const topo = mod.default as unknown as Topology<{ countries: GeometryCollection }>;
-    const countries = feature(topo, topo.objects.countries);
+  offlinePromise ??= worldCountries().then((countries) => {
     return {
       version: 8,
       name: 'Offline (Natural Earth 1:110m)',

@@ -3,8 +3,10 @@ import { lazy, Suspense } from 'react';
 import Skeleton from 'antd/es/skeleton';
 import type { FarmMapProps } from './farm-map';
 import type { PolygonDrawMapProps } from './polygon-draw-map';
+import type { LandMapProps } from './land-map';
 
 const FarmMapChunk = lazy(async () => ({ default: (await import('./farm-map')).FarmMap }));
+const LandMapChunk = lazy(async () => ({ default: (await import('./land-map')).LandMap }));
 const PolygonDrawMapChunk = lazy(async () => ({ default: (await import('./polygon-draw-map')).PolygonDrawMap }));
 
 function MapFallback({ height }: { height: FarmMapProps['height'] }) {
@@ -27,6 +29,14 @@ export function LazyPolygonDrawMap(props: PolygonDrawMapProps) {
   return (
     <Suspense fallback={<MapFallback height={props.height} />}>
       <PolygonDrawMapChunk {...props} />
+    </Suspense>
+  );
+}
+
+export function LazyLandMap(props: LandMapProps) {
+  return (
+    <Suspense fallback={<MapFallback height={props.height} />}>
+      <LandMapChunk {...props} />
     </Suspense>
   );
 }

@@ -35,3 +35,14 @@ export type MapFeature = {
 
 /** What a click on a polygon or a marker hands to the page: the feature's id, name, category and properties. */
 export type PickedFeature = { id: string; name: string; category: MapCategory; lngLat: [number, number]; properties: Record<string, unknown> };
+
+/** Legend classes by mapped farm count (spec §9; its ranges overlap, so each count takes the first class it fits). */
+export const LANDMAP_CLASSES = [
+  { label: 'Above 50,000', min: 50_001, color: '#1b4332' },
+  { label: '2,000 to 50,000', min: 2_000, color: '#2d6a4f' },
+  { label: '1,000 to 20,000', min: 1_000, color: '#52b788' },
+  { label: 'Below 1,000', min: 1, color: '#b7e4c7' },
+  { label: 'None', min: 0, color: '#f4f1e8' },
+] as const;
+
+export const classOf = (n: number) => LANDMAP_CLASSES.find((c) => n >= c.min) ?? LANDMAP_CLASSES[LANDMAP_CLASSES.length - 1]!;

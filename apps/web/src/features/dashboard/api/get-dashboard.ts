@@ -42,3 +42,28 @@ export function useFarmsPerState() {
 export function useDashboardAgents() {
   return useQuery({ queryKey: ['agents', 'dashboard'], queryFn: ({ signal }) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: { page: 1, page_size: 100 }, signal }) });
 }
+
+export type CountryFarms = { code: string; name: string; total_farms: number; total_farmers: number };
+export function useFarmsPerCountry(enabled: boolean) {
+  return useQuery({ queryKey: ['farms', 'global'], queryFn: ({ signal }) => api<Envelope<CountryFarms[]>>('/farms/global', { signal }), enabled });
+}
+
+export type StatePlace = { code: string; name: string; total_farms: number; latitude: number | null; longitude: number | null };
+/** A country's states with their farms (GET /farms/regional) and centroids (GET /base/states/{country id}/). */
+export function useStatesOf(countryCode: string, countryName: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['farms', 'regional', countryCode],
+    enabled,
+    queryFn: async ({ signal }): Promise<StatePlace[]> => {
+      const countries = await api<Envelope<Array<{ id: string; country_code: string }>>>('/base/all-countries/', { signal });
+      const country = countries.data.find((c) => c.country_code === countryCode);
+      if (!country) return [];
+      const [farms, states] = await Promise.all([
+        api<Envelope<StateCount[]>>('/farms/regional', { query: { name: countryName }, signal }),
+        api<Envelope<Array<{ code: string; latitude: number | null; longitude: number | null }>>>(`/base/states/${country.id}/`, { signal }),
+      ]);
+      const where = new Map(states.data.map((s) => [s.code, s]));
+      return farms.data.map((f) => ({ ...f, latitude: where.get(f.code)?.latitude ?? null, longitude: where.get(f.code)?.longitude ?? null }));
+    },
+  });
+}

@@ -20,11 +20,12 @@ import Tag from 'antd/es/tag';
 import type { Agent } from '@farmland/contracts';
 import { LazyChart } from '../../../components/chart/lazy-chart';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { CATEGORY_COLORS } from '../../../components/map/map-constants';
+import { LazyLandMap } from '../../../components/map/lazy-map';
+import { CATEGORY_COLORS, LANDMAP_CLASSES } from '../../../components/map/map-constants';
 import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
-import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerState, useMappedCount, useTenantSettings, type RangeKey } from '../api/get-dashboard';
+import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useTenantSettings, type RangeKey } from '../api/get-dashboard';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
@@ -310,6 +311,43 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
   );
 }
 
+/** Global Landmap: GLOBAL MAP colours countries by mapped farms; REGIONAL MAP (Nigeria by default) sizes states. */
+function GlobalLandmap() {
+  const [mode, setMode] = useState<'GLOBAL MAP' | 'REGIONAL MAP'>('GLOBAL MAP');
+  const global = useFarmsPerCountry(mode === 'GLOBAL MAP');
+  const regional = useStatesOf('NG', 'Nigeria', mode === 'REGIONAL MAP');
+  const countries = useMemo(() => (global.data?.data ?? []).map((c) => ({ name: c.name, total: c.total_farms })), [global.data]);
+  const places = useMemo(
+    () => (regional.data ?? []).filter((p) => p.latitude !== null && p.longitude !== null).map((p) => ({ name: p.name, lng: p.longitude!, lat: p.latitude!, total: p.total_farms })),
+    [regional.data],
+  );
+  const failed = mode === 'GLOBAL MAP' ? global.isError : regional.isError;
+  return (
+    <Card
+      title="Global Landmap"
+      data-testid="global-landmap"
+      extra={<Segmented options={['GLOBAL MAP', 'REGIONAL MAP']} value={mode} onChange={(v) => setMode(v as typeof mode)} aria-label="Landmap" />}
+    >
+      {failed ? (
+        <Alert type="error" showIcon message="The landmap could not be loaded" />
+      ) : (
+        <LazyLandMap mode={mode === 'GLOBAL MAP' ? 'global' : 'regional'} countries={countries} places={places} height={340} testId="landmap" />
+      )}
+      <div style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }} aria-label="Legend">
+        <strong>Mapped Farmlands</strong>
+        {mode === 'GLOBAL MAP'
+          ? LANDMAP_CLASSES.map((c) => (
+              <span key={c.label} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+                <span style={{ width: 12, height: 12, background: c.color, border: '1px solid #9aa5b1', display: 'inline-block' }} />
+                {c.label}
+              </span>
+            ))
+          : <span>circle area = farms mapped in the state (Nigeria)</span>}
+      </div>
+    </Card>
+  );
+}
+
 export function TenantDashboard() {
   const counts = useAnalyticsCounts();
   const agents = useDashboardAgents();
@@ -358,6 +396,7 @@ export function TenantDashboard() {
           <AgentsCard agents={list} count={agents.data?.data.count} loading={agents.isLoading} />
         </Col>
       </Row>
+      <GlobalLandmap />
       <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>Farm totals: {c ? formatCompact(c.farms) : '…'} farms mapped in all.</div>
     </div>
   );
