@@ -5,7 +5,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { requireActor } from '../../context.js';
 import { withScope, type Tx } from '../../db/client.js';
 import { decrypt, encrypt, randomToken, sha256, sign, verifySigned } from '../../lib/crypto.js';
-import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { hashPassword, verifyPassword, assertUncommonPassword } from '../../lib/passwords.js';
 import { problems } from '../../lib/problems.js';
 import { matchTotp, newTotpSecret, TOTP_ISSUER, totpUri } from '../../lib/totp.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -246,6 +246,7 @@ export async function updatePassword(deps: Deps, ctx: Ctx, body: { old_password:
   const user = await withScope(deps.db, system, (tx) => q.findUserById(tx, actor.userId));
   if (!user || !(await verifyPassword(user.passwordHash, body.old_password))) throw problems.wrongPassword();
   if (body.old_password === body.new_password) throw problems.field('new_password', 'The new password must differ from the current one');
+  await assertUncommonPassword('new_password', body.new_password);
   const hash = await hashPassword(body.new_password);
   await withScope(deps.db, system, async (tx) => {
     await q.setPassword(tx, user.id, hash);
@@ -299,6 +300,7 @@ export async function confirmResetToken(deps: Deps, _ctx: Ctx, token: string): P
 }
 
 export async function setNewPassword(deps: Deps, ctx: Ctx, body: { token: string; password: string }): Promise<void> {
+  await assertUncommonPassword('password', body.password);
   const hash = await hashPassword(body.password);
   await withScope(deps.db, system, async (tx) => {
     const challenge = await q.findLiveChallenge(tx, 'password_reset', { tokenHash: sha256(body.token) });
@@ -331,6 +333,7 @@ export async function acceptInvitation(deps: Deps, ctx: Ctx, signedKey: string, 
     throw problems.invalidInvitation();
   }
   const { cid, n } = payload;
+  await assertUncommonPassword('password', body.password);
   const hash = await hashPassword(body.password);
   await withScope(deps.db, system, async (tx) => {
     const challenge = await q.findLiveChallenge(tx, 'invitation', { id: cid, tokenHash: sha256(n) });

@@ -336,6 +336,25 @@ describe('passwords', () => {
     expect((await from('10.6.6.9', '/api/auth/admin-login/', { request_id: requestId })).status).toBe(200);
   });
 
+  it('refuses a new password under 12 characters or among the most common ones, naming the field', async () => {
+    const { email, id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const me = await env.sessionFor(id);
+    const short = await me.post('/api/auth/password/update/', { old_password: PASSWORD, new_password: 'Short-pass1' });
+    expect(short.status).toBe(400);
+    expect(short.body.errors[0]).toMatchObject({ field: 'new_password', message: 'Password must be at least 12 characters' });
+    const common = await me.post('/api/auth/password/update/', { old_password: PASSWORD, new_password: 'password1234' });
+    expect(common.status).toBe(400);
+    expect(common.body.errors[0].field).toBe('new_password');
+    expect(common.body.errors[0].message).toMatch(/most common/);
+    // The reset path checks the same.
+    await env.as('anonymous').post('/api/auth/password/reset/', { email });
+    const [mail] = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${email} ORDER BY created_at DESC LIMIT 1`);
+    const token = /token=([\w-]+)/.exec(mail!.body)![1]!;
+    const viaReset = await env.as('anonymous').post('/api/auth/password/set-new-password/', { token, password: 'Qwertyuiop12' });
+    expect(viaReset.status).toBe(400);
+    expect(viaReset.body.errors[0].field).toBe('password');
+  });
+
   it('answers a reset request no sooner than the floor, known account or not, and never logs the link', async () => {
     const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const logged: string[] = [];

@@ -1,8 +1,9 @@
-// The password and confirmation fields shared by reset password and onboarding (at least 8 characters, as the API requires).
+// The password and confirmation fields shared by reset password and onboarding (at least 12 characters, as the API requires).
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH } from '@farmland/contracts';
+import { MIN_PASSWORD_LENGTH } from '@farmland/contracts';
 
 export function NewPasswordFields({ name = 'password', label = 'New password' }: { name?: string; label?: string }) {
   return (

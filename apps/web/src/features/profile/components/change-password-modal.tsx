@@ -2,6 +2,7 @@
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
+import { MIN_PASSWORD_LENGTH } from '@farmland/contracts';
 import { useChangePassword } from '../api/change-password';
 
 type Values = { old_password: string; new_password: string; confirm: string };
@@ -25,7 +26,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
         <Form.Item label="Current password" name="old_password" rules={[{ required: true, message: 'Enter your current password' }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item label="New password" name="new_password" rules={[{ required: true, message: 'Enter a new password' }, { min: 8, message: 'Password must be at least 8 characters' }]}>
+        <Form.Item label="New password" name="new_password" rules={[{ required: true, message: 'Enter a new password' }, { min: MIN_PASSWORD_LENGTH, message: `Password must be at least ${MIN_PASSWORD_LENGTH} characters` }]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item
