@@ -58,7 +58,7 @@ describe('sign-in', () => {
     await s.page.waitForURL(/\/admin\/dashboard$/);
     await s.page.getByText('Login successful').first().waitFor();
     await expect.poll(() => sidebarItems(s.page)).toEqual(TENANT_SIDEBAR);
-    await s.page.getByText('This screen is coming soon.').waitFor();
+    await s.page.getByTestId('tenant-dashboard').waitFor();
     await screenshot(s.page, '04-tenant-dashboard');
   });
 
