@@ -9,6 +9,9 @@ const category = sql`CASE WHEN f.is_overlapping THEN 'overlap' WHEN f.flag IS NO
 const farmer = sql`(fr.first_name || ' ' || fr.last_name)`;
 const tenantCond = (tenantId: string | null): SQL => (tenantId ? sql`f.tenant_id = ${tenantId} AND` : sql``);
 
+/** A tile's buffer in Web Mercator metres: 1/64 of its width (the world is 2 × 20037508.34 m wide at zoom 0). */
+const tileBuffer = (z: number) => (2 * 20037508.342789244) / 2 ** z / 64;
+
 export type TileQuery = { z: number; x: number; y: number; polygons: boolean; cap: number };
 
 /** PostgreSQL: the tile's bytes, layers "farms" (polygons, when asked) and "farm_points" (one point on each farm). */
@@ -17,12 +20,19 @@ export async function mvtTile(tx: Executor, tenantId: string | null, q: TileQuer
     tx,
     sql`
     WITH b AS (SELECT ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int) AS env),
+    -- The farms in the (buffered) tile straight from the GiST index, at most cap of them, and only then ordered: an
+    -- ORDER BY id beside the LIMIT let the planner walk the primary key in id order and test every farm of the tenant
+    -- (4.6 s a tile with 1M farms, however small the tile).
+    cand AS MATERIALIZED (
+      SELECT f.id, f.name, f.geom, f.area_sqm, f.is_overlapping, f.flag, f.operational_area_id, f.farmer_id
+      FROM farms f
+      WHERE ${tenantCond(tenantId)} f.geom && ST_Transform(ST_Expand(ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int), ${tileBuffer(q.z)}::float8), 4326)
+      LIMIT ${q.cap}
+    ),
     hits AS (
       SELECT f.id, f.name, f.geom, f.area_sqm, ${category} AS category, ${farmer} AS farmer
-      FROM farms f JOIN farmers fr ON fr.id = f.farmer_id, b
-      WHERE ${tenantCond(tenantId)} f.geom && ST_Transform(ST_Expand(b.env, (ST_XMax(b.env) - ST_XMin(b.env)) / 64), 4326)
+      FROM cand f JOIN farmers fr ON fr.id = f.farmer_id
       ORDER BY f.id
-      LIMIT ${q.cap}
     ),
     polys AS (
       SELECT h.id::text AS id, h.name, h.category, round(h.area_sqm::numeric, 2)::float8 AS area, h.farmer,
@@ -59,10 +69,13 @@ export async function tileRows(tx: Executor, tenantId: string | null, bounds: [n
     sql`
     SELECT f.id::text AS id, f.name, ${category} AS category, round(f.area_sqm::numeric, 2)::float8 AS area, ${farmer} AS farmer,
            CASE WHEN ${q.polygons} THEN ST_AsGeoJSON(f.geom, 7) END AS geom, ST_AsGeoJSON(ST_PointOnSurface(f.geom), 7) AS point
-    FROM farms f JOIN farmers fr ON fr.id = f.farmer_id
-    WHERE ${tenantCond(tenantId)} f.geom && ST_MakeEnvelope(${a}, ${b}, ${c}, ${d}, 4326)
-    ORDER BY f.id
-    LIMIT ${q.cap}`,
+    FROM (
+      -- From the GiST index, at most cap farms, then ordered (see mvtTile on the ORDER BY … LIMIT trap).
+      SELECT * FROM farms f
+      WHERE ${tenantCond(tenantId)} f.geom && ST_MakeEnvelope(${a}, ${b}, ${c}, ${d}, 4326)
+      LIMIT ${q.cap}
+    ) f JOIN farmers fr ON fr.id = f.farmer_id
+    ORDER BY f.id`,
   );
   return rows.map((r) => ({
     ...r,
