@@ -269,6 +269,8 @@ async function explainClassify(deps: Deps, tenantId: string, areaIds: string[], 
 async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: Buffer, filename = 'bench.csv') {
   process.stdout.write(`\n== ${kind}: ${ROWS} rows, ${data.areas.length} areas (${filename}, ${(file.length / 1048576).toFixed(1)} MB) ==\n`);
   const e = await openEngine(kind);
+  // On a failure, the probes stop before the engine closes, so the real error is the one printed.
+  let stopProbes: (() => Promise<void>) | null = null;
   try {
     const { cityId } = await seedLookups(e);
     const s = await seedTenant(e, cityId, data);
@@ -315,6 +317,12 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     })();
     let peakRss = process.memoryUsage().rss;
     const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    stopProbes = async () => {
+      probe.stop = true;
+      await probeLoop.catch(() => undefined);
+      if (lag.timer) clearTimeout(lag.timer);
+      clearInterval(rssTimer);
+    };
     const phases: Record<string, number> = {};
     let analysisId = '';
     loop.enable();
@@ -392,6 +400,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     fs.rmSync(dataDir, { recursive: true, force: true });
     return { kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
   } finally {
+    await stopProbes?.();
     await e.close();
   }
 }
