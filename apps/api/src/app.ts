@@ -13,6 +13,7 @@ import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
+import { registerPayloadEncryption } from './plugins/payload-encryption.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { version } from './version.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.config.bodyLimit);
+  registerPayloadEncryption(app, deps.config, deps.keys.payload);
   registerAuth(app);
   registerInputGuard(app);
   registerSecurityHeaders(app, deps.config);

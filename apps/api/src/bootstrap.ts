@@ -61,7 +61,7 @@ export async function bootstrap(config: Config, log: Logger, opts: { seed?: bool
     config,
     database,
     db: database.db,
-    keys: deriveKeys(resolveSecret(config)),
+    keys: deriveKeys(resolveSecret(config), config.payload.keyVersion),
     storage: localStorage(path.join(config.dataDir, 'files')),
     log,
   };

@@ -35,6 +35,8 @@ const schema = z.object({
   ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
   MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
+  PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
+  PAYLOAD_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 
 export type Config = {
@@ -61,6 +63,11 @@ export type Config = {
   mapStyleUrl: string | null;
   /** Farm count above which the Farmlands map reads vector tiles instead of GeoJSON. */
   mapTileThreshold: number;
+  /**
+   * Encrypted request and response bodies (JWE, lib/payload-crypto.ts): required refuses plain JSON bodies and calls
+   * without a client key; optional takes both; off ignores both. keyVersion picks the server's key pair (rotation).
+   */
+  payload: { mode: 'required' | 'optional' | 'off'; keyVersion: number };
 };
 
 export class ConfigError extends Error {}
@@ -101,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
+    payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },
   };
   return { ...config, ...overrides };
 }

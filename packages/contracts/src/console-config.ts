@@ -8,3 +8,18 @@ export const consoleConfig = z.object({
   map_tile_threshold: z.number().int(),
 });
 export type ConsoleConfig = z.infer<typeof consoleConfig>;
+
+/** GET /crypto/key: how request and response bodies are encrypted here (PAYLOAD_ENCRYPTION), and the key to use. */
+export const payloadKeyInfo = z.object({
+  mode: z.enum(['required', 'optional', 'off']),
+  /** null when mode is off. A body is a compact JWE: alg ECDH-ES, enc A256GCM, kid, htm (method), htu (path). */
+  key: z
+    .object({
+      kid: z.string(),
+      alg: z.literal('ECDH-ES'),
+      enc: z.literal('A256GCM'),
+      jwk: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string() }),
+    })
+    .nullable(),
+});
+export type PayloadKeyInfo = z.infer<typeof payloadKeyInfo>;

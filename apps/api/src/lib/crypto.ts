@@ -1,11 +1,13 @@
 // Secrets at rest and random tokens: keys derived from APP_SECRET, opaque tokens stored only as SHA-256 hashes.
 import crypto from 'node:crypto';
+import { payloadKeyring, type PayloadKeyring } from './payload-crypto.js';
 
-export type Keys = { jwt: Uint8Array; encryption: Buffer; signing: Buffer };
+export type Keys = { jwt: Uint8Array; encryption: Buffer; signing: Buffer; payload: PayloadKeyring };
 
-export function deriveKeys(secret: string): Keys {
+/** Every key of the process, from APP_SECRET; payloadKeyVersion picks the body-encryption key pair (PAYLOAD_KEY_VERSION). */
+export function deriveKeys(secret: string, payloadKeyVersion = 1): Keys {
   const derive = (label: string) => Buffer.from(crypto.hkdfSync('sha256', secret, 'farmland-platform', label, 32));
-  return { jwt: new Uint8Array(derive('jwt')), encryption: derive('encryption'), signing: derive('signing') };
+  return { jwt: new Uint8Array(derive('jwt')), encryption: derive('encryption'), signing: derive('signing'), payload: payloadKeyring(secret, payloadKeyVersion) };
 }
 
 export const randomToken = (bytes = 32): string => crypto.randomBytes(bytes).toString('base64url');

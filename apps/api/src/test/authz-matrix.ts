@@ -52,6 +52,7 @@ export const matrix: Record<string, Row> = {
   'GET /api/health': { expect: all(200) },
   'GET /api/openapi.json': { expect: all(200) },
   'GET /api/config': { expect: all(200) },
+  'GET /api/crypto/key': { expect: all(200) },
 
   // ---- sign-in: public routes answer the same to everyone (bad tokens are 400 / 401, never 403) ----
   'POST /api/auth/login/': { probe: { body: () => ({ email: 'nobody@test.example', password: 'wrong-password' }) }, expect: all(401) },

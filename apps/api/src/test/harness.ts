@@ -106,7 +106,7 @@ async function createEnv(): Promise<TestEnv> {
     config,
     database,
     db: database.db,
-    keys: deriveKeys(config.secret),
+    keys: deriveKeys(config.secret, config.payload.keyVersion),
     storage: localStorage(path.join(dataDir, 'files')),
     log: pino({ level: 'silent' }),
   };

@@ -1,0 +1,117 @@
+// Encrypted request and response bodies (spec platform-and-provider.md §7; DESIGN.md; decisions "Encrypted bodies").
+// JWE compact serialisation, ECDH-ES key agreement on P-256, A256GCM content encryption:
+// - the server's key pair is derived from APP_SECRET and PAYLOAD_KEY_VERSION (rotation: raise the version; the
+//   previous version's key still decrypts, so that a console opened before the rotation keeps working);
+// - a request body is encrypted to the server's public key, with the method and path in its protected header;
+// - a response is encrypted to the client's ephemeral public key, which the client sends in X-Client-Key.
+import crypto from 'node:crypto';
+import { CompactEncrypt, compactDecrypt, decodeProtectedHeader, type CompactJWEHeaderParameters } from 'jose';
+import { problems } from './problems.js';
+
+export const PAYLOAD_MEDIA_TYPE = 'application/jose';
+export const CLIENT_KEY_HEADER = 'x-client-key';
+export const PAYLOAD_ALG = 'ECDH-ES' as const;
+export const PAYLOAD_ENC = 'A256GCM' as const;
+
+// The order n of P-256's base point: a private scalar is in [1, n-1].
+const P256_ORDER = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
+
+export type PublicEcJwk = { kty: 'EC'; crv: 'P-256'; x: string; y: string };
+export type PayloadKey = { kid: string; version: number; privateKey: crypto.KeyObject; publicJwk: PublicEcJwk };
+/** The current key (published) and every key that still decrypts (current and previous version). */
+export type PayloadKeyring = { current: PayloadKey; accepted: ReadonlyMap<string, PayloadKey> };
+
+/** One version's key pair, derived (HKDF-SHA256, 48 bytes reduced mod n-1, plus 1) so that every process agrees. */
+export function derivePayloadKey(secret: string, version: number): PayloadKey {
+  const okm = Buffer.from(crypto.hkdfSync('sha256', secret, 'farmland-platform', `payload-ecdh-p256-v${version}`, 48));
+  const d = (BigInt(`0x${okm.toString('hex')}`) % (P256_ORDER - 1n)) + 1n;
+  const dBytes = Buffer.from(d.toString(16).padStart(64, '0'), 'hex');
+  const ecdh = crypto.createECDH('prime256v1');
+  ecdh.setPrivateKey(dBytes);
+  const point = ecdh.getPublicKey(); // 0x04 || x || y
+  const publicJwk: PublicEcJwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') };
+  const privateKey = crypto.createPrivateKey({ key: { ...publicJwk, d: dBytes.toString('base64url') }, format: 'jwk' });
+  // The kid names the version and the key itself, so a kid from another deployment (another secret) is unknown here.
+  const fingerprint = crypto.createHash('sha256').update(point).digest('base64url').slice(0, 10);
+  return { kid: `p256-v${version}-${fingerprint}`, version, privateKey, publicJwk };
+}
+
+export function payloadKeyring(secret: string, version: number): PayloadKeyring {
+  const current = derivePayloadKey(secret, version);
+  const accepted = new Map<string, PayloadKey>([[current.kid, current]]);
+  if (version > 1) {
+    const previous = derivePayloadKey(secret, version - 1);
+    accepted.set(previous.kid, previous);
+  }
+  return { current, accepted };
+}
+
+const CLIENT_KEY_MAX = 512;
+const clientKeys = new Map<string, crypto.KeyObject>();
+
+/**
+ * The client's public key from its X-Client-Key header (base64url of a P-256 public JWK), checked to be a point on
+ * the curve. Parsed keys are remembered (a console sends the same key with every call), at most 1,000 of them.
+ */
+export function parseClientKey(header: string): crypto.KeyObject {
+  const known = clientKeys.get(header);
+  if (known) return known;
+  const invalid = () => problems.field('X-Client-Key', 'Must be a base64url-encoded P-256 public key (JWK)');
+  if (header.length > CLIENT_KEY_MAX || !/^[A-Za-z0-9_-]+$/.test(header)) throw invalid();
+  let jwk: unknown;
+  try {
+    jwk = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const j = jwk as Partial<PublicEcJwk> & { d?: unknown };
+  if (!jwk || typeof jwk !== 'object' || j.kty !== 'EC' || j.crv !== 'P-256' || typeof j.x !== 'string' || typeof j.y !== 'string' || j.d !== undefined) throw invalid();
+  let key: crypto.KeyObject;
+  try {
+    // Node refuses a point that is not on the curve here (invalid-curve attacks on ECDH need one).
+    key = crypto.createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: j.x, y: j.y }, format: 'jwk' });
+  } catch {
+    throw invalid();
+  }
+  if (clientKeys.size >= 1000) clientKeys.delete(clientKeys.keys().next().value!);
+  clientKeys.set(header, key);
+  return key;
+}
+
+export type RequestBinding = { method: string; path: string };
+
+/** The path a body is bound to: the URL without its query. */
+export const bindingPath = (url: string): string => url.split('?', 1)[0]!;
+
+/**
+ * Decrypts a request body. The protected header must name a key this server holds (kid), the agreed algorithms, and
+ * the request's own method and path (htm, htu), so that a body captured on one call cannot be replayed on another.
+ */
+export async function decryptRequestBody(keyring: PayloadKeyring, compact: string, binding: RequestBinding): Promise<string> {
+  let header: CompactJWEHeaderParameters;
+  try {
+    header = decodeProtectedHeader(compact.trim()) as CompactJWEHeaderParameters;
+  } catch {
+    throw problems.badRequest('payload_undecryptable', 'The encrypted body is not a compact JWE.');
+  }
+  if (header.alg !== PAYLOAD_ALG || header.enc !== PAYLOAD_ENC) {
+    throw problems.badRequest('payload_undecryptable', `The encrypted body must use alg ${PAYLOAD_ALG} and enc ${PAYLOAD_ENC}.`);
+  }
+  const key = typeof header.kid === 'string' ? keyring.accepted.get(header.kid) : undefined;
+  if (!key) throw problems.badRequest('payload_key_unknown', 'The body was encrypted to a key this server does not hold. Fetch GET /api/crypto/key and encrypt again.');
+  if (header['htm'] !== binding.method || header['htu'] !== binding.path) {
+    throw problems.badRequest('payload_misdirected', 'The encrypted body was made for another request (htm and htu must name this method and path).');
+  }
+  try {
+    const { plaintext } = await compactDecrypt(compact.trim(), key.privateKey, { keyManagementAlgorithms: [PAYLOAD_ALG], contentEncryptionAlgorithms: [PAYLOAD_ENC] });
+    return new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+  } catch {
+    throw problems.badRequest('payload_undecryptable', 'The encrypted body could not be decrypted (a changed byte, or a wrong key).');
+  }
+}
+
+/** Encrypts a response body to the client's key. */
+export async function encryptResponseBody(clientKey: crypto.KeyObject, body: string | Buffer): Promise<string> {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body);
+  return new CompactEncrypt(bytes).setProtectedHeader({ alg: PAYLOAD_ALG, enc: PAYLOAD_ENC, cty: 'json' }).encrypt(clientKey);
+}
