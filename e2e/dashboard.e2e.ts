@@ -2,6 +2,7 @@
 // card shows its status, the Total Mapped chart switches ranges, and the other cards draw.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { consoleApi } from './support/api';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
 import { waitForMap } from './support/map';
@@ -11,11 +12,9 @@ let browser: Browser;
 let s: Session;
 let page: Page;
 
-/** An access token of the signed-in console (a refresh through its own cookie), to ask the API what the page shows. */
+/** What the API says, asked with the signed-in console's own cookie (a fresh token each time). */
 async function apiGet(path: string): Promise<any> {
-  const refreshed = await page.request.post('/api/auth/token/refresh/', { data: {} });
-  const access = (await refreshed.json()).data.access as string;
-  return (await (await page.request.get(path, { headers: { authorization: `Bearer ${access}` } })).json()).data;
+  return (await consoleApi(page)).get(path);
 }
 
 beforeAll(async () => {

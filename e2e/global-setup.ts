@@ -57,6 +57,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       APP_SECRET: appSecret,
       COOKIE_SECURE: 'true',
       LOG_LEVEL: 'warn',
+      // The console encrypts every JSON body and decrypts every answer; the suite proves it with encryption required.
+      PAYLOAD_ENCRYPTION: process.env['E2E_PAYLOAD_ENCRYPTION'] ?? 'required',
     },
     stdio: ['ignore', log, log],
   });

@@ -2,6 +2,7 @@
 // a right code, the tenant frame, logout, the two-factor dialog, an expired session, and the other auth screens.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { consoleApi } from './support/api';
 import { ACCOUNTS, PROMO_TEXT, readEnrolmentSecret, secrets, sidebarItems, submitCredentials, typeCode } from './support/app';
 import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
 import { freshCode, wrongCode } from './support/totp';
@@ -74,26 +75,17 @@ describe('sign-in', () => {
   });
 
   it('lists past analyses in the Analysis Report, and deletes a selected one after confirmation', async () => {
-    // Two analyses through the API, with the page's own cookie: a refresh gives a token, the app keeps its own.
-    const created = await s.page.evaluate(async () => {
-      const refresh = await fetch('/api/auth/token/refresh/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      const access = ((await refresh.json()) as { data: { access: string } }).data.access;
-      const headers = { authorization: `Bearer ${access}`, 'content-type': 'application/json', 'x-platform': 'web' };
-      const areas = (await (await fetch('/api/operational-areas/', { headers })).json()) as { data: { results: Array<{ id: string; coordinates: number[][] }> } };
-      const area = areas.data.results[0]!;
-      const [x, y] = area.coordinates[0]!;
-      const square = (d: number) => [[x! + d, y! + d], [x! + d + 0.001, y! + d], [x! + d + 0.001, y! + d + 0.001], [x! + d, y! + d + 0.001]];
-      const statuses: number[] = [];
-      for (const name of ['E2E analysis one', 'E2E analysis two']) {
-        const res = await fetch('/api/custom-analysis/', {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ name, operational_areas: [area.id], locations: [{ farm_name: 'A', farm_coordinates: square(0.002) }, { farm_name: 'B', farm_coordinates: square(0.004) }] }),
-        });
-        statuses.push(res.status);
-      }
-      return statuses;
-    });
+    // Two analyses through the API, with the page's own cookie (encrypted bodies, as the console sends them).
+    const api = await consoleApi(s.page);
+    const areas = (await api.get('/api/operational-areas/')) as { results: Array<{ id: string; coordinates: number[][] }> };
+    const area = areas.results[0]!;
+    const [x, y] = area.coordinates[0]!;
+    const square = (d: number) => [[x! + d, y! + d], [x! + d + 0.001, y! + d], [x! + d + 0.001, y! + d + 0.001], [x! + d, y! + d + 0.001]];
+    const created: number[] = [];
+    for (const name of ['E2E analysis one', 'E2E analysis two']) {
+      const res = await api.call('POST', '/api/custom-analysis/', { name, operational_areas: [area.id], locations: [{ farm_name: 'A', farm_coordinates: square(0.002) }, { farm_name: 'B', farm_coordinates: square(0.004) }] });
+      created.push(res.status);
+    }
     expect(created).toEqual([201, 201]);
     await s.page.getByRole('link', { name: 'Custom Farm Analysis', exact: true }).click();
     await s.page.waitForURL(/\/admin\/farm-analysis$/);

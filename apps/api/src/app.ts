@@ -21,6 +21,7 @@ import { agentsRoutes } from './modules/agents/agents.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
 import { activityRoutes } from './modules/activity/activity.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { backupRoutes } from './modules/backup/backup.routes.js';
 import { baseRoutes } from './modules/base/base.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(accountsRoutes);
       await api.register(agentsRoutes);
       await api.register(activityRoutes);
+      await api.register(backupRoutes);
       await api.register(baseRoutes);
       await api.register(exportsRoutes);
       await api.register(filesRoutes);

@@ -44,3 +44,9 @@ export function internalKeyMatches(signing: Buffer, given: string | undefined): 
   const b = Buffer.from(given);
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
+
+/** Internal routes answer only a local tool: a loopback peer presenting the internal key (anything else is a 404). */
+export function isInternalCaller(remoteAddress: string | undefined, signing: Buffer, given: unknown): boolean {
+  const loopback = remoteAddress === '127.0.0.1' || remoteAddress === '::1' || remoteAddress === '::ffff:127.0.0.1';
+  return loopback && internalKeyMatches(signing, typeof given === 'string' ? given : undefined);
+}

@@ -4,7 +4,8 @@
 //   that sends X-Client-Key gets its JSON answers encrypted to that key, others get plain JSON (SDKs, curl);
 // - required: plain JSON bodies are refused (400 payload_encryption_required), and so is a call without X-Client-Key
 //   unless it is a public GET (health, console config, the key itself, templates, signed file links); file uploads
-//   (multipart) are excepted, as the spec says; answers that are not JSON (files, tiles, CSV) are not encrypted;
+//   (multipart) are excepted, as the spec says, and so is /api/internal/ (loopback only, with the internal key: the
+//   admin-link command); answers that are not JSON (files, tiles, CSV) are not encrypted;
 // - off: neither is accepted (an `application/jose` body is a 415), X-Client-Key is ignored.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyObject } from 'node:crypto';
@@ -32,7 +33,7 @@ export function registerPayloadEncryption(app: FastifyInstance, config: Config, 
     if (!req.url.startsWith('/api/')) return;
     const header = req.headers[CLIENT_KEY_HEADER];
     if (typeof header === 'string' && header !== '') req.payloadClientKey = parseClientKey(header.trim());
-    if (mode !== 'required') return;
+    if (mode !== 'required' || req.url.startsWith('/api/internal/')) return;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     if (hasBody(req) && type.includes('json')) {
       throw problems.badRequest('payload_encryption_required', `Request bodies must be encrypted: send ${PAYLOAD_MEDIA_TYPE} (a JWE to the key of GET /api/crypto/key).`);

@@ -1,7 +1,9 @@
 // The one API client: every call goes through here. It sends X-Platform: web and the in-memory access token,
 // refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth), and on a second 401
 // ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
+// JSON bodies go encrypted and JSON answers come back encrypted (lib/payload-crypto.ts); file uploads go as they are.
 import type { ProblemBody } from '@farmland/contracts';
+import { encryptBody, forgetServerKey, isJsonResponse, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
 import { clearSession, getAccessToken, setAccessToken, setTenantGate, TENANT_GATE_CODES, type TenantGateCode } from './session-store';
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -68,24 +70,27 @@ export function buildUrl(path: string, query?: Query): string {
   return `${API_PREFIX}${path}${qs ? `?${qs}` : ''}`;
 }
 
-function buildInit(opts: RequestOptions, withToken: boolean): RequestInit {
+async function buildInit(url: string, opts: RequestOptions, withToken: boolean): Promise<RequestInit> {
+  const method = opts.method ?? (opts.form || opts.body !== undefined ? 'POST' : 'GET');
   const headers = new Headers({ Accept: 'application/json', 'X-Platform': 'web' });
   const token = withToken ? getAccessToken() : null;
   if (token) headers.set('Authorization', `Bearer ${token}`);
+  const crypto = await payloadSession();
+  if (crypto.mode !== 'off') headers.set('X-Client-Key', crypto.clientHeader);
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    body = JSON.stringify(opts.body);
+    const sealed = await encryptBody(crypto, method, url.split('?', 1)[0]!, opts.body);
+    headers.set('Content-Type', sealed === null ? 'application/json' : PAYLOAD_MEDIA_TYPE);
+    body = sealed ?? JSON.stringify(opts.body);
   }
-  return { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body: body ?? null, credentials: 'same-origin', signal: opts.signal ?? null };
+  return { method, headers, body: body ?? null, credentials: 'same-origin', signal: opts.signal ?? null };
 }
 
 async function readBody(res: Response): Promise<ErrorBody | null> {
-  const type = res.headers.get('content-type') ?? '';
-  if (!type.includes('json')) return null;
+  if (!isJsonResponse(res)) return null;
   try {
-    const parsed: unknown = await res.json();
+    const parsed = await readJsonBody(res);
     return parsed && typeof parsed === 'object' ? (parsed as ErrorBody) : null;
   } catch {
     return null;
@@ -94,11 +99,17 @@ async function readBody(res: Response): Promise<ErrorBody | null> {
 
 async function send(path: string, opts: RequestOptions, withToken: boolean): Promise<Response> {
   let url: string;
-  let init: RequestInit;
   try {
     url = buildUrl(path, opts.query);
-    init = buildInit(opts, withToken);
   } catch {
+    throw new RequestSetupError('Something went wrong');
+  }
+  let init: RequestInit;
+  try {
+    init = await buildInit(url, opts, withToken);
+  } catch (err) {
+    // The key could not be fetched (offline) or the body could not be encrypted.
+    if (err instanceof TypeError || (err instanceof Error && /key could not be loaded/.test(err.message))) throw new NetworkError(err.message || 'Network error');
     throw new RequestSetupError('Something went wrong');
   }
   try {
@@ -124,7 +135,7 @@ export function refreshAccessToken(): Promise<boolean> {
         noteTenantGate(res.status, body);
         return false;
       }
-      const json = (await res.json()) as { data: { access: string } };
+      const json = (await readJsonBody(res)) as { data: { access: string } };
       setAccessToken(json.data.access);
       return true;
     } catch {
@@ -164,7 +175,15 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
     if (await refreshAccessToken()) res = await send(path, opts, true);
   }
   if (res.ok) return res;
-  const body = await readBody(res);
+  let body = await readBody(res);
+  if (res.status === 400 && body?.code === 'payload_key_unknown') {
+    // The server's key was rotated while this page was open: fetch the new key, and send once more.
+    forgetServerKey();
+    await payloadSession(true);
+    res = await send(path, opts, withSession);
+    if (res.ok) return res;
+    body = await readBody(res);
+  }
   noteTenantGate(res.status, body);
   const error = new ApiError(res.status, body, withSession);
   if (res.status === 401 && withSession) endSession();
@@ -175,7 +194,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await apiFetch(path, opts);
   if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  return (await readJsonBody(res)) as T;
 }
 
 /** A download: the file and its name from content-disposition. */

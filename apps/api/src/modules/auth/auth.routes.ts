@@ -26,7 +26,7 @@ import {
   setupMfaResult,
 } from '@farmland/contracts';
 import type { Deps } from '../../context.js';
-import { internalKeyMatches } from '../../lib/instance-lock.js';
+import { isInternalCaller } from '../../lib/instance-lock.js';
 import { problems } from '../../lib/problems.js';
 import * as auth from './auth.service.js';
 
@@ -188,9 +188,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     config: pub,
     schema: { hide: true, body: z.object({ email: z.email().max(254) }), response: { 200: envelope(z.object({ url: z.string() })) } },
     handler: async (req) => {
-      const loopback = req.socket.remoteAddress === '127.0.0.1' || req.socket.remoteAddress === '::1' || req.socket.remoteAddress === '::ffff:127.0.0.1';
-      const key = req.headers['x-internal-key'];
-      if (!loopback || !internalKeyMatches(deps.keys.signing, typeof key === 'string' ? key : undefined)) throw problems.notFound('Route');
+      if (!isInternalCaller(req.socket.remoteAddress, deps.keys.signing, req.headers['x-internal-key'])) throw problems.notFound('Route');
       return { data: { url: await auth.createAdminLink(deps, req.body.email) } };
     },
   });

@@ -5,6 +5,7 @@ import { Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { getAccessToken } from '../../lib/session-store';
+import { clientKeyHeader } from '../../lib/payload-crypto';
 import { resolveBasemap } from './basemap';
 import { DEFAULT_CENTER } from './map-constants';
 
@@ -35,8 +36,10 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
           attributionControl: { compact: true },
           transformRequest: (url: string) => {
             const token = getAccessToken();
-            if (token && url.startsWith(`${window.location.origin}/api/`)) return { url, headers: { Authorization: `Bearer ${token}` } };
-            return { url };
+            if (!token || !url.startsWith(`${window.location.origin}/api/`)) return { url };
+            // Tiles are binary (never encrypted), but with PAYLOAD_ENCRYPTION=required every API call carries the key.
+            const clientKey = clientKeyHeader();
+            return { url, headers: { Authorization: `Bearer ${token}`, ...(clientKey ? { 'X-Client-Key': clientKey } : {}) } };
           },
         });
       } catch (err) {

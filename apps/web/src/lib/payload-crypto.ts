@@ -1,0 +1,91 @@
+// Encrypted bodies (spec platform-and-provider.md §7; the server side is apps/api/src/plugins/payload-encryption.ts):
+// every JSON body the console sends is a compact JWE (ECDH-ES on P-256, A256GCM) to the server's published key,
+// bound to the call's method and path, and every JSON answer comes back encrypted to this page's own ephemeral key,
+// whose private half never leaves WebCrypto (non-extractable). File uploads are sent as they are.
+import type { PayloadKeyInfo } from '@farmland/contracts';
+import type * as JoseModule from 'jose';
+
+type Jose = typeof JoseModule;
+type Session = {
+  jose: Jose;
+  mode: PayloadKeyInfo['mode'];
+  kid: string | null;
+  serverKey: CryptoKey | null;
+  clientPrivate: CryptoKey;
+  /** The X-Client-Key header: base64url of the public JWK. */
+  clientHeader: string;
+};
+
+export const PAYLOAD_MEDIA_TYPE = 'application/jose';
+
+let session: Promise<Session> | null = null;
+let settled: Session | null = null;
+let clientPair: Promise<{ privateKey: CryptoKey; header: string }> | null = null;
+
+const base64url = (text: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+async function load(fresh: boolean): Promise<Session> {
+  const [jose, res] = await Promise.all([
+    import('jose'),
+    fetch('/api/crypto/key', { headers: { Accept: 'application/json' }, cache: fresh ? 'no-cache' : 'default', credentials: 'same-origin' }),
+  ]);
+  if (!res.ok) throw new Error(`The encryption key could not be loaded (${res.status})`);
+  const info = ((await res.json()) as { data: PayloadKeyInfo }).data;
+  // One key pair per page load: a reload makes a new one.
+  clientPair ??= (async () => {
+    const pair = await jose.generateKeyPair('ECDH-ES', { crv: 'P-256' });
+    const { kty, crv, x, y } = await jose.exportJWK(pair.publicKey);
+    return { privateKey: pair.privateKey, header: base64url(JSON.stringify({ kty, crv, x, y })) };
+  })();
+  const pair = await clientPair;
+  const serverKey = info.key ? ((await jose.importJWK({ ...info.key.jwk }, 'ECDH-ES')) as CryptoKey) : null;
+  const s: Session = { jose, mode: info.mode, kid: info.key?.kid ?? null, serverKey, clientPrivate: pair.privateKey, clientHeader: pair.header };
+  settled = s;
+  return s;
+}
+
+/** The key material, loaded once (a failure is not kept: the next call tries again). */
+export function payloadSession(fresh = false): Promise<Session> {
+  if (fresh) session = null;
+  session ??= load(fresh).catch((err: unknown) => {
+    session = null;
+    throw err;
+  });
+  return session;
+}
+
+/** After the server said it no longer holds our key (a rotation while the page was open): fetch the key anew. */
+export function forgetServerKey(): void {
+  session = null;
+}
+
+/** The X-Client-Key header once the key material is loaded (the map's tile requests read it synchronously). */
+export function clientKeyHeader(): string | null {
+  return settled && settled.mode !== 'off' ? settled.clientHeader : null;
+}
+
+/** The JWE of a JSON body for this method and path (the server checks both), or null when encryption is off. */
+export async function encryptBody(s: Session, method: string, path: string, body: unknown): Promise<string | null> {
+  if (!s.serverKey || !s.kid) return null;
+  return new s.jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(body)))
+    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: s.kid, htm: method, htu: path })
+    .encrypt(s.serverKey);
+}
+
+/** A JSON answer: decrypted when it came encrypted (application/jose), parsed as it is otherwise. */
+export async function readJsonBody(res: Response): Promise<unknown> {
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.startsWith(PAYLOAD_MEDIA_TYPE)) return res.json();
+  const s = await payloadSession();
+  const { plaintext } = await s.jose.compactDecrypt((await res.text()).trim(), s.clientPrivate, {
+    keyManagementAlgorithms: ['ECDH-ES'],
+    contentEncryptionAlgorithms: ['A256GCM'],
+  });
+  return JSON.parse(new TextDecoder().decode(plaintext)) as unknown;
+}
+
+/** Whether a response carries a JSON body, encrypted or not. */
+export const isJsonResponse = (res: Response): boolean => {
+  const type = res.headers.get('content-type') ?? '';
+  return type.includes('json') || type.startsWith(PAYLOAD_MEDIA_TYPE);
+};
