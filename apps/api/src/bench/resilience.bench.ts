@@ -7,13 +7,13 @@
 // Meanwhile it asks /api/health and another tenant's farm list every 50 ms, and prints the longest waits, the server's
 // peak RSS (VmHWM) and each analysis's time and counts.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the benchmark reads the API's JSON untyped, as any client would */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { apiAt, root, rssMb, signInEnrolling, startServer as startBuilt, type Server } from './http.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -24,67 +24,16 @@ const ONLY = arg('only', 'all');
 const ENGINE = arg('engine', 'pglite') as 'pglite' | 'postgres';
 const PORT = Number(arg('port', '3391'));
 const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const root = path.resolve(import.meta.dirname, '../../../..');
 const base = `http://127.0.0.1:${PORT}`;
-const PASSWORD = 'Farmland#2026';
 
-type Server = { child: ChildProcess; env: NodeJS.ProcessEnv };
+const api = apiAt(base);
+const signIn = (email: string) => signInEnrolling(base, email);
 
 async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   // The server's own account of each analysis (phases and their longest statements) and of recoveries.
-  let buffered = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
-    for (const l of lines) if (/custom analysis|recovery/.test(l)) console.log(`  server: ${l.slice(0, 600)}`);
-  });
-  const t0 = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() - t0 > 120_000) throw new Error('server not healthy in 120 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  console.log(`server ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${child.pid})`);
-  return { child, env };
-}
-
-const rssMb = (pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number => {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
-
-async function api<T = any>(method: string, url: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-  const isBuf = Buffer.isBuffer(body);
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body !== undefined ? { body: isBuf ? (body as Buffer) : JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
-
-/** Signs in with two-factor enrolment (a fresh database has none enrolled). */
-async function signIn(email: string): Promise<string> {
-  const login = await api('POST', '/api/auth/login/', null, { email, password: PASSWORD });
-  if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
-  const { mfa_token, user_token } = login.body.data;
-  const setup = await api('POST', '/api/auth/setup-mfa/', null, { mfa_token, user_token });
-  const code = new TOTP({ secret: Secret.fromBase32(setup.body.data.secret), digits: 6, period: 30 }).generate();
-  const confirm = await api('POST', '/api/auth/confirm-mfa/', null, { mfa_token, user_token, code });
-  if (confirm.status !== 200) throw new Error(`confirm ${email}: ${confirm.status} ${JSON.stringify(confirm.body)}`);
-  return confirm.body.data.access as string;
+  const server = await startBuilt(env, { onLine: (l) => void (/custom analysis|recovery/.test(l) && console.log(`  server: ${l.slice(0, 600)}`)) });
+  console.log(`server ready in ${(server.readyMs / 1000).toFixed(1)} s (pid ${server.child.pid})`);
+  return server;
 }
 
 /** Asks health and another tenant's list every 50 ms; returns the longest waits seen. */
