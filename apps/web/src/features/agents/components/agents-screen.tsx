@@ -138,8 +138,11 @@ export function AgentsScreen() {
       {
         key: 'progress',
         title: 'Progress',
-        width: 150,
-        render: (r) => <Progress percent={Math.min(r.progress, 100)} size="small" format={() => `${formatNumber(r.progress, 1)}%`} aria-label={`Progress ${r.progress}%`} />,
+        render: (r) => (
+          <div style={{ minWidth: 130 }}>
+            <Progress percent={Math.min(r.progress, 100)} size="small" format={() => `${formatNumber(r.progress, 1)}%`} aria-label={`Progress ${r.progress}%`} />
+          </div>
+        ),
       },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area ?? '--' },
       { key: 'status', title: 'Status', render: (r) => <Tag color={r.is_suspended ? 'red' : 'green'}>{r.is_suspended ? 'Suspended' : 'Active'}</Tag> },

@@ -113,8 +113,8 @@ export function FarmersScreen() {
         key: 'farmer_name',
         title: 'Farmer name',
         render: (r) => (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" />
+          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
             {r.farmer_name}
           </span>
         ),
