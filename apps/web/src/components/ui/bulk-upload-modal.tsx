@@ -129,7 +129,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
     const changed = edited !== undefined && edited !== (r.row_data[column] ?? '');
     const problem = changed ? validateCell?.(column, value) : firstError(r, column);
     return (
-      <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: column === 'farm_coordinates' ? 240 : 140 }}>
+      <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: column === 'farm_coordinates' ? 220 : 120 }}>
         <Input
           size="small"
           aria-label={`Row ${r.row} ${column}`}
@@ -172,7 +172,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
       ];
 
   return (
-    <Modal open={open} title={failed ? `${title}: failed rows` : title} onCancel={close} width={failed ? 1100 : 560} footer={footer} destroyOnHidden mask={{ closable: !busy }}>
+    <Modal open={open} title={failed ? `${title}: failed rows` : title} onCancel={close} width={failed ? 'min(1400px, 96vw)' : 560} footer={footer} destroyOnHidden mask={{ closable: !busy }}>
       <div data-testid={testId}>
         {failed ? (
           <>

@@ -62,7 +62,7 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
             style={{ marginBottom: 12 }}
             title={
               refusal ??
-              `${farmer?.farmer_name} has ${formatNumber(farms)} mapped ${farms === 1 ? 'farm' : 'farms'}. A farmer with farms cannot be deleted alone: the farms, their snapshots and mapping records would be deleted with them.`
+              `${farmer?.farmer_name} has ${formatNumber(farms)} mapped ${farms === 1 ? 'farm' : 'farms'}. A farmer with farms is only deleted together with them, with their snapshots and mapping records.`
             }
           />
           <Checkbox checked={withFarms} onChange={(e) => setWithFarms(e.target.checked)}>
