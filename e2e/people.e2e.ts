@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
-import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
+import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
 import { waitForMap } from './support/map';
 
 const baseUrl = inject('baseUrl');
@@ -85,6 +85,7 @@ describe("Agents' List (/admin/agents)", () => {
     const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     expect(headers).toEqual(['Agent name', 'Phone', 'Email', 'Farmers', 'Mapped farmlands', 'Progress', 'Operational area', 'Status', 'Total area mapped']);
     await screenshot(page, 'p01-agents-list');
+    expect((await seriousA11yViolations(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     await page.getByRole('button', { name: /New Agent/ }).click();
     await page.getByRole('menuitem', { name: 'Create Single' }).click();
@@ -138,6 +139,20 @@ describe("Agents' List (/admin/agents)", () => {
     await drawer.waitFor({ state: 'hidden' });
   });
 
+  it('edits the agent in the same wizard, prefilled', async () => {
+    await rowMenu(name, 'Edit Agent');
+    const wizard = dialog('Edit Agent');
+    await wizard.waitFor();
+    await expect.poll(() => wizard.getByLabel('Email').inputValue()).toBe(AGENT.email);
+    await wizard.getByLabel('Phone number').fill('+2348031112222');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    expect(await wizard.getByTestId('agent-confirm').innerText()).toContain('+2348031112222');
+    await wizard.getByRole('button', { name: 'Save changes' }).click();
+    await toast('Agent edited successfully').waitFor();
+    await expect.poll(async () => (await row(name).innerText()).includes('+2348031112222')).toBe(true);
+  });
+
   it('resets the account, suspends and unsuspends the agent', async () => {
     await rowMenu(name, 'Reset Agent Account');
     await dialog('Reset Agent Account').getByRole('button', { name: 'Reset' }).click();
@@ -169,11 +184,47 @@ describe("Agents' List (/admin/agents)", () => {
     await expect.poll(count).toBe(before);
   });
 
-  it('exports the agents list (agents.csv, agent_name as first and last name)', async () => {
+  it('exports the agents list (agents.csv, agent_name as first and last name), with the visible columns only', async () => {
     const { name: file, lines } = await downloadCsv('Export');
     expect(file).toBe('agents.csv');
     expect(lines[0]).toBe('First name,Last name,Phone,Email,Farmers,Mapped farmlands,Progress (%),Operational area,Status,Total area mapped (sqm)');
     expect(lines.length - 1).toBe(before);
+
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('menuitem', { name: 'Email' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email')).toBe(false);
+    const narrower = await downloadCsv('Export');
+    expect(narrower.lines[0]).toBe('First name,Last name,Phone,Farmers,Mapped farmlands,Progress (%),Operational area,Status,Total area mapped (sqm)');
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('menuitem', { name: 'Email' }).click();
+    await page.keyboard.press('Escape');
+  });
+
+  it('bulk-uploads agents through the same modal: a duplicate email is corrected in the table', async () => {
+    const start = await count();
+    const csv = [
+      'first_name,last_name,email,phone_number,gender,operational_area_id',
+      `Amaka,Bulk${TAG},amaka.${TAG}@agents.example,+2348030000201,Female,`,
+      `Ike,Bulk${TAG},amaka.${TAG}@agents.example,+2348030000202,male,`,
+      '',
+    ].join('\r\n');
+    await page.getByRole('button', { name: /New Agent/ }).click();
+    await page.getByRole('menuitem', { name: 'Bulk Upload' }).click();
+    const modal = dialog('Bulk Upload Agents');
+    await page.getByTestId('agents-bulk-upload-zone').locator('input[type=file]').setInputFiles({ name: 'agents.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('agents-bulk-upload-zone-file').waitFor();
+    await modal.getByRole('button', { name: 'Upload' }).click();
+    await page.getByTestId('agents-bulk-upload-failed-rows').waitFor();
+    expect(await page.getByTestId('agents-bulk-upload-failed-rows').locator('.ant-table-row').count()).toBe(1);
+    expect(await modal.getByRole('img', { name: 'Why row 2 email failed' }).getAttribute('data-error')).toMatch(/email/i);
+    await expect.poll(count).toBe(start + 1);
+    await screenshot(page, 'p08-agents-bulk-failed');
+    await modal.getByLabel('Row 2 email', { exact: true }).fill(`ike.${TAG}@agents.example`);
+    await modal.getByRole('button', { name: 'Submit fixed rows (1)' }).click();
+    await toast('Bulk upload successful').waitFor();
+    await modal.waitFor({ state: 'hidden' });
+    await expect.poll(count).toBe(start + 2);
   });
 });
 
@@ -191,6 +242,7 @@ describe("Farmer's List (/admin/farmers)", () => {
     const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     expect(headers).toEqual(['Farmer name', 'Phone', 'Farmer id', 'Address', 'Number of farms', 'Total farm size']);
     await screenshot(page, 'p10-farmers-list');
+    expect((await seriousA11yViolations(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     await page.getByRole('button', { name: /New Farmer/ }).click();
     await page.getByRole('menuitem', { name: 'Create Single' }).click();
@@ -301,18 +353,20 @@ describe("Farmer's List (/admin/farmers)", () => {
     await expect.poll(count).toBe(start + 5);
 
     // Each failed cell tells its first error on hover; valid cells have a green tick.
-    const reason = async (label: string) => {
-      await modal.getByRole('img', { name: label, exact: true }).hover();
-      const tip = page.getByRole('tooltip').filter({ hasText: /\S/ }).last();
-      await tip.waitFor();
-      const text = (await tip.innerText()).trim();
+    const reason = async (label: string, expected: string, shot?: string) => {
+      const icon = modal.getByRole('img', { name: label, exact: true });
+      await icon.hover();
+      await expect.poll(async () => (await page.locator('.ant-tooltip:visible').allInnerTexts()).map((t) => t.trim())).toContainEqual(expected);
+      expect(await icon.getAttribute('data-error')).toBe(expected);
+      if (shot) await screenshot(page, shot);
       await page.mouse.move(0, 0);
-      return text;
     };
-    expect(await reason('Why row 6 email failed')).toBe('Enter a valid email address');
-    expect(await reason('Why row 7 last_name failed')).toBe('Last name is required');
-    expect(await reason('Why row 7 gender failed')).toBe('Gender must be Male or Female');
-    expect(await reason('Why row 8 farm_coordinates failed')).toMatch(/3/);
+    await reason('Why row 6 email failed', 'Enter a valid email address');
+    await reason('Why row 7 last_name failed', 'Last name is required', 'p21-bulk-failed-rows-hover');
+    await reason('Why row 7 gender failed', 'Gender must be Male or Female');
+    const coords = await modal.getByRole('img', { name: 'Why row 8 farm_coordinates failed', exact: true }).getAttribute('data-error');
+    expect(coords).toMatch(/3/);
+    await reason('Why row 8 farm_coordinates failed', coords!);
     expect(await modal.getByRole('img', { name: 'Row 6 first_name valid' }).count()).toBe(1);
     expect(await modal.getByRole('img', { name: /valid$/ }).count()).toBe(3 * 11 - 4);
     await screenshot(page, 'p21-bulk-failed-rows');
@@ -338,6 +392,19 @@ describe("Farmer's List (/admin/farmers)", () => {
     await page.getByTestId('farmer-profile').waitFor();
     expect(await page.getByTestId('farmer-profile').innerText()).toMatch(/Email\s+--/);
     await page.locator('.ant-drawer').filter({ has: page.getByTestId('farmer-drawer') }).getByRole('button', { name: 'Close' }).click();
+    await page.getByLabel('Search all farmers').fill('');
+  });
+
+  it('edits a farmer from the row menu', async () => {
+    await page.getByLabel('Search all farmers').fill(FARMER.last);
+    await expect.poll(() => rows().count()).toBe(1);
+    await rowMenu(name, 'Edit Farmer');
+    const modal = dialog('Edit Farmer');
+    await expect.poll(() => modal.getByLabel('Address').inputValue()).toBe(FARMER.address);
+    await modal.getByLabel('Address').fill('9 New Road, Ogbomosho');
+    await modal.getByRole('button', { name: 'Save changes' }).click();
+    await toast('Farmer edited successfully').waitFor();
+    await expect.poll(async () => (await row(name).innerText()).includes('9 New Road')).toBe(true);
     await page.getByLabel('Search all farmers').fill('');
   });
 

@@ -6,11 +6,11 @@ import List from 'antd/es/list';
 import Progress from 'antd/es/progress';
 import Result from 'antd/es/result';
 import Statistic from 'antd/es/statistic';
-import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { UserOutlined } from '@ant-design/icons';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
+import { percentText, StatusTag } from '../../../components/ui/status-tag';
 import { formatDate, formatDateTime, formatNumber, formatSqm } from '../../../lib/formatters';
 import { useAgent } from '../api/get-agent';
 
@@ -29,9 +29,11 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
               <Typography.Title level={2} style={{ fontSize: 20, margin: 0 }}>
                 {agent.agent_name}
               </Typography.Title>
-              <Tag color={agent.is_suspended ? 'red' : 'green'} style={{ marginTop: 4 }} data-testid="agent-status">
-                {agent.is_suspended ? 'Suspended' : 'Active'}
-              </Tag>
+              <div style={{ marginTop: 4 }}>
+                <StatusTag tone={agent.is_suspended ? 'bad' : 'good'} testId="agent-status">
+                  {agent.is_suspended ? 'Suspended' : 'Active'}
+                </StatusTag>
+              </div>
             </div>
           </div>
           <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 12, marginBottom: 16 }}>
@@ -41,7 +43,7 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
           </div>
           <div style={{ marginBottom: 16 }}>
             <div style={{ marginBottom: 4 }}>Progress (mapped farms ÷ farmers)</div>
-            <Progress percent={Math.min(agent.progress, 100)} format={() => `${formatNumber(agent.progress, 1)}%`} />
+            <Progress percent={Math.min(agent.progress, 100)} format={() => percentText(agent.progress)} />
           </div>
           <Descriptions
             column={1}
@@ -70,7 +72,7 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
                 <List.Item.Meta
                   title={
                     <span>
-                      {c.farm_name} {c.is_overlapping && <Tag color="green">Overlap</Tag>}
+                      {c.farm_name} {c.is_overlapping && <StatusTag tone="neutral">Overlap</StatusTag>}
                     </span>
                   }
                   description={`${c.farmer_name} · ${formatSqm(c.area)} · ${c.operational_area ?? 'No operational area'} · ${formatDateTime(c.mapped_at)}`}

@@ -9,13 +9,13 @@ import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import Progress from 'antd/es/progress';
-import Tag from 'antd/es/tag';
 import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
 import { createAgentBody, type Agent } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { percentText, StatusTag } from '../../../components/ui/status-tag';
 import { formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
@@ -140,12 +140,12 @@ export function AgentsScreen() {
         title: 'Progress',
         render: (r) => (
           <div style={{ minWidth: 130 }}>
-            <Progress percent={Math.min(r.progress, 100)} size="small" format={() => `${formatNumber(r.progress, 1)}%`} aria-label={`Progress ${r.progress}%`} />
+            <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
           </div>
         ),
       },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area ?? '--' },
-      { key: 'status', title: 'Status', render: (r) => <Tag color={r.is_suspended ? 'red' : 'green'}>{r.is_suspended ? 'Suspended' : 'Active'}</Tag> },
+      { key: 'status', title: 'Status', render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
       { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTotal(r.total_mapped_area)}</span> },
       {
         key: 'actions',

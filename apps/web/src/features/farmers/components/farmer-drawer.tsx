@@ -11,7 +11,6 @@ import Dropdown from 'antd/es/dropdown';
 import Empty from 'antd/es/empty';
 import Result from 'antd/es/result';
 import Tabs from 'antd/es/tabs';
-import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import type { Farm } from '@farmland/contracts';
@@ -20,6 +19,7 @@ import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
+import { StatusTag } from '../../../components/ui/status-tag';
 import { formatHectares, formatNumber, formatSqm } from '../../../lib/formatters';
 import { useFarmer } from '../api/get-farmer';
 import { FARMER_FARMS_LIMIT, useFarmerFarms } from '../api/get-farmer-farms';
@@ -83,9 +83,9 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
               <Typography.Title level={2} style={{ fontSize: 20, margin: 0 }}>
                 {f.farmer_name}
               </Typography.Title>
-              <Tag color={f.is_mapped ? 'green' : 'default'} style={{ marginTop: 4 }}>
-                {f.is_mapped ? 'Mapped' : 'Unmapped'}
-              </Tag>
+              <div style={{ marginTop: 4 }}>
+                <StatusTag tone={f.is_mapped ? 'good' : 'neutral'}>{f.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag>
+              </div>
             </div>
           </div>
           <Descriptions
@@ -131,7 +131,7 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
                               {formatHectares(farm.area)} · {formatSqm(farm.area)} · {farm.operational_area_name ?? 'No operational area'}
                             </div>
                           </div>
-                          {farm.is_overlapping && <Tag color="green">Overlap</Tag>}
+                          {farm.is_overlapping && <StatusTag tone="neutral">Overlap</StatusTag>}
                           <Button size="small" onClick={() => onOpenFarm(farm.id)} aria-label={`View ${farm.name}`}>
                             View
                           </Button>

@@ -8,12 +8,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
-import Tag from 'antd/es/tag';
 import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
 import { createFarmerBody, normalizePolygonInput, type Farmer } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { StatusTag } from '../../../components/ui/status-tag';
 import { formatNumber } from '../../../lib/formatters';
 import { FARMERS_PAGE_SIZE, useFarmers } from '../api/get-farmers';
 import { useRegions } from '../api/get-regions';
@@ -124,7 +124,7 @@ export function FarmersScreen() {
       { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true },
       { key: 'number_of_farm', title: 'Number of farms', render: (r) => formatNumber(r.number_of_farm) },
       { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.total_farm_size, 4)} sqm</span> },
-      { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <Tag color={r.is_mapped ? 'green' : 'default'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</Tag> },
+      { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag> },
       {
         key: 'actions',
         title: '',
