@@ -125,28 +125,28 @@ export function AgentsScreen() {
         key: 'agent_name',
         title: 'Agent name',
         render: (r) => (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" />
+          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
             {r.agent_name}
           </span>
         ),
       },
       { key: 'phone_number', title: 'Phone', render: (r) => r.phone_number ?? '--' },
-      { key: 'email', title: 'Email', render: (r) => r.email },
+      { key: 'email', title: 'Email', render: (r) => r.email, ellipsis: true, width: 220 },
       { key: 'farmers', title: 'Farmers', render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: 'Mapped farmlands', render: (r) => formatNumber(r.mapped_farms_count) },
       {
         key: 'progress',
         title: 'Progress',
         render: (r) => (
-          <div style={{ minWidth: 130 }}>
+          <div style={{ minWidth: 110 }}>
             <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
           </div>
         ),
       },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area ?? '--' },
       { key: 'status', title: 'Status', render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
-      { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTotal(r.total_mapped_area)}</span> },
+      { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => formatTotal(r.total_mapped_area) },
       {
         key: 'actions',
         title: '',
