@@ -172,6 +172,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                     allowClear
                     placeholder="All regions"
                     loading={regions.isLoading}
+                    onChange={() => form.setFieldValue('operational_area_id', undefined)}
                     options={(regions.data?.data.results ?? []).map((r) => ({ label: `${r.name} (${r.country})`, value: r.id }))}
                   />
                 </Form.Item>
