@@ -247,8 +247,14 @@ describe("Farmer's List (/admin/farmers)", () => {
     await page.getByRole('button', { name: /New Farmer/ }).click();
     await page.getByRole('menuitem', { name: 'Create Single' }).click();
     const modal = dialog('Create Farmer');
-    await modal.getByRole('button', { name: 'Create Farmer' }).click();
-    await modal.getByText('Address is required').waitFor();
+    await modal.getByLabel('First name').waitFor();
+    // Nothing filled: the required fields say so, and nothing is sent.
+    await expect
+      .poll(async () => {
+        await modal.getByRole('button', { name: 'Create Farmer' }).click();
+        return modal.getByText('Address is required').count();
+      })
+      .toBe(1);
     await modal.getByLabel('First name').fill(FARMER.first);
     await modal.getByLabel('Last name').fill(FARMER.last);
     await modal.getByLabel('Email').fill(FARMER.email);
