@@ -131,8 +131,8 @@ export function AgentsScreen() {
           </span>
         ),
       },
-      { key: 'phone_number', title: 'Phone', render: (r) => r.phone_number ?? '--' },
-      { key: 'email', title: 'Email', render: (r) => r.email, ellipsis: true, width: 220 },
+      { key: 'phone_number', title: 'Phone', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
+      { key: 'email', title: 'Email', render: (r) => r.email },
       { key: 'farmers', title: 'Farmers', render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: 'Mapped farmlands', render: (r) => formatNumber(r.mapped_farms_count) },
       {
@@ -146,7 +146,7 @@ export function AgentsScreen() {
       },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area ?? '--' },
       { key: 'status', title: 'Status', render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
-      { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => formatTotal(r.total_mapped_area) },
+      { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTotal(r.total_mapped_area)}</span> },
       {
         key: 'actions',
         title: '',
