@@ -25,6 +25,8 @@ const FarmAnalysisResultPage = named(() => import('./routes/farm-analysis-result
 const TenantDashboardPage = named(() => import('./routes/tenant-dashboard-page'), 'TenantDashboardPage');
 const ConfigurationsPage = named(() => import('./routes/configurations-page'), 'ConfigurationsPage');
 const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsPage');
+const FarmersPage = named(() => import('./routes/farmers-page'), 'FarmersPage');
+const AgentsPage = named(() => import('./routes/agents-page'), 'AgentsPage');
 const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
@@ -58,8 +60,8 @@ export function AppRoutes() {
         <Route path="/admin" element={<RequireRole role="tenant_admin">{page(<TenantFrame />)}</RequireRole>}>
           <Route index element={<Navigate to="dashboard" replace />} />
           <Route path="dashboard" element={page(<TenantDashboardPage />)} />
-          <Route path="farmers" element={soon("Farmer's List")} />
-          <Route path="agents" element={soon("Agents' List")} />
+          <Route path="farmers" element={page(<FarmersPage />)} />
+          <Route path="agents" element={page(<AgentsPage />)} />
           <Route path="mapping" element={page(<FarmlandsPage />)} />
           <Route path="operational-areas" element={page(<OperationalAreasPage />)} />
           <Route path="reports" element={soon('Reports')} />

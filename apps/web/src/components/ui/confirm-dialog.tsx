@@ -10,11 +10,13 @@ type Props = {
   cancelLabel?: string;
   danger?: boolean;
   loading?: boolean;
+  /** Keeps the confirm button disabled (a required choice is not made yet). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 };
 
-export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', danger = false, loading = false, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', danger = false, loading = false, confirmDisabled = false, onConfirm, onCancel }: Props) {
   return (
     <Modal
       open={open}
@@ -23,7 +25,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm',
       onCancel={onCancel}
       okText={confirmLabel}
       cancelText={cancelLabel}
-      okButtonProps={{ danger, loading }}
+      okButtonProps={{ danger, loading, disabled: confirmDisabled }}
       cancelButtonProps={{ disabled: loading }}
       mask={{ closable: !loading }}
       destroyOnHidden

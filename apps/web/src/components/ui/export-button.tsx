@@ -18,9 +18,9 @@ export async function exportTable(name: string, columns: readonly string[], filt
   saveBlob(blob, filename);
 }
 
-type Props = { name: string; columns: readonly string[]; filters?: Record<string, string> };
+type Props = { name: string; columns: readonly string[]; filters?: Record<string, string>; label?: string };
 
-export function ExportButton({ name, columns, filters = {} }: Props) {
+export function ExportButton({ name, columns, filters = {}, label = 'Export table' }: Props) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
@@ -35,7 +35,7 @@ export function ExportButton({ name, columns, filters = {} }: Props) {
   };
   return (
     <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy} onClick={() => void run()}>
-      Export table
+      {label}
     </Button>
   );
 }

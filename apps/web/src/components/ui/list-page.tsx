@@ -26,6 +26,8 @@ export type ListColumn<T> = {
   defaultHidden?: boolean;
   width?: number | string;
   ellipsis?: boolean;
+  /** Always shown, never in the column menu nor in the export (a row's action menu). */
+  alwaysVisible?: boolean;
 };
 
 type Props<T> = {
@@ -49,6 +51,8 @@ type Props<T> = {
   /** The export's list name ({name}.csv); the export sends the visible columns and these filters. */
   exportName?: string;
   exportFilters?: Record<string, string>;
+  /** The export button's text (default 'Export table'). */
+  exportLabel?: string;
   /** Row selection: a count of selected rows, and a delete icon when onDelete is given. */
   selectable?: boolean;
   onDeleteSelected?: (keys: string[]) => void;
@@ -60,7 +64,7 @@ type Props<T> = {
 };
 
 function initialVisible<T>(columns: readonly ListColumn<T>[], storageKey: string | undefined): string[] {
-  const defaults = columns.filter((c) => !c.defaultHidden).map((c) => c.key);
+  const defaults = columns.filter((c) => !c.defaultHidden && !c.alwaysVisible).map((c) => c.key);
   if (!storageKey) return defaults;
   try {
     const saved: unknown = JSON.parse(localStorage.getItem(`farmland.columns.${storageKey}`) ?? 'null');
@@ -117,10 +121,11 @@ export function ListPage<T>(props: Props<T>) {
     }
   };
 
+  const choosable = useMemo(() => columns.filter((c) => !c.alwaysVisible), [columns]);
   const tableColumns = useMemo(
     () =>
       columns
-        .filter((c) => visible.includes(c.key))
+        .filter((c) => c.alwaysVisible || visible.includes(c.key))
         .map((c) => ({ key: c.key, title: c.title, render: (_: unknown, row: T) => c.render(row), width: c.width, ellipsis: c.ellipsis })),
     [columns, visible],
   );
@@ -135,7 +140,9 @@ export function ListPage<T>(props: Props<T>) {
         </Typography.Title>
         <CountBadge count={count} label="entries" />
         <div style={{ flex: 1 }} />
-        {props.exportName && <ExportButton name={props.exportName} columns={visible} filters={props.exportFilters ?? {}} />}
+        {props.exportName && (
+          <ExportButton name={props.exportName} columns={visible.filter((k) => choosable.some((c) => c.key === k))} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
+        )}
         {props.actions}
       </div>
       <Card styles={{ body: { padding: 16 } }}>
@@ -154,7 +161,7 @@ export function ListPage<T>(props: Props<T>) {
               Filter{props.activeFilters ? ` (${props.activeFilters})` : ''}
             </Button>
           )}
-          <ColumnMenu columns={columns} visible={visible} onChange={changeVisible} />
+          <ColumnMenu columns={choosable} visible={visible} onChange={changeVisible} />
           {props.selectable && selected.length > 0 && (
             <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginLeft: 'auto' }} data-testid="selection-bar">
               <span role="status">{formatNumber(selected.length)} selected</span>

@@ -1,24 +1,10 @@
-// Farms → map features: the category decides the colour (overlap green, flagged orange, in an operational area purple,
-// outside red), so the registry map reads like the analysis map.
-import type { Farm } from '@farmland/contracts';
-import type { MapCategory, MapFeature } from '../../../components/map/map-constants';
+// Farms → map features (the shared farmToFeature, and the map collection's features), so the registry map reads like
+// the analysis map.
+import { farmCategory, farmToFeature } from '../../../components/map/farm-feature';
+import type { MapFeature } from '../../../components/map/map-constants';
 import type { FarmCollection } from '../api/get-farms-map';
 
-export function farmCategory(f: { is_overlapping: boolean; flag?: string | null; operational_area_id: string | null }): MapCategory {
-  if (f.is_overlapping) return 'overlap';
-  if (f.flag) return 'unrecognized';
-  return f.operational_area_id ? 'within' : 'outside';
-}
-
-export function farmToFeature(f: Farm): MapFeature {
-  return {
-    id: f.id,
-    name: f.name,
-    category: farmCategory(f),
-    rings: f.polygon.coordinates as MapFeature['rings'],
-    properties: { farmer: f.farmer, area: f.area, is_overlapping: f.is_overlapping, operational_area: f.operational_area_name },
-  };
-}
+export { farmCategory, farmToFeature };
 
 export function collectionToFeatures(fc: FarmCollection | undefined): MapFeature[] {
   if (!fc) return [];

@@ -1,0 +1,213 @@
+// The one bulk-upload modal (farmers and agents): the drop zone with the upload limits and the template download; then,
+// when rows fail, an editable table of only the columns needed for creation, each failed cell's first error on hover and
+// a green tick on valid cells. The user fixes cells and sends only the fixed rows, without a new file: the browser builds
+// a csv of them and posts it to the same endpoint, so they pass exactly the same checks. When nothing is left to fix,
+// 'Bulk upload successful' shows and the modal closes.
+import { useMemo, useState } from 'react';
+import { CheckCircleFilled, DownloadOutlined, InfoCircleOutlined } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import Table from 'antd/es/table';
+import Tooltip from 'antd/es/tooltip';
+import type { BulkUploadResult, FailedRow } from '@farmland/contracts';
+import { api, apiDownload } from '../../lib/api-client';
+import type { Envelope } from '../../lib/contract-types';
+import { saveBlob } from '../../lib/download';
+import { formatNumber } from '../../lib/formatters';
+import { notifyError, notifySuccess } from '../../lib/notifier';
+import { afterResubmit, cellValue, firstError, fixedRows, otherErrors, rowsToCsv, type RowEdits } from './bulk-upload-rows';
+import { UploadZone } from './upload-zone';
+
+export const BULK_UPLOAD_ACCEPT = ['.csv', '.xls', '.xlsx'] as const;
+/** Spec §5, §9: the drop zone enforces 3,145,728 bytes. */
+export const BULK_UPLOAD_MAX_BYTES = 3_145_728;
+export const BULK_UPLOAD_SUCCESS = 'Bulk upload successful';
+export const FAILED_ROWS_INSTRUCTION =
+  'Kindly make changes to the failed data from the uploaded file in the table below. Please note only columns required for creation are shown. Hover on the icon to see reason for the failed cell';
+
+type Props = {
+  open: boolean;
+  title: string;
+  /** POST endpoint taking one file in the multipart field "file"; answers data.failed_rows. */
+  endpoint: string;
+  template: { path: string; filename: string };
+  /** The columns needed for creation: the only ones the correction table shows and edits. */
+  columns: readonly string[];
+  /** A quick check of an edited cell in the browser; the API checks again and is the authority. */
+  validateCell?: (column: string, value: string) => string | undefined;
+  /** Called after every upload that created rows (the page refreshes its list and counts). */
+  onCreated: () => void;
+  onClose: () => void;
+  testId?: string;
+};
+
+const humanize = (c: string) => c.replace(/_/g, ' ');
+
+export function BulkUploadModal({ open, title, endpoint, template, columns, validateCell, onCreated, onClose, testId = 'bulk-upload' }: Props) {
+  const [file, setFile] = useState<File | null>(null);
+  const [failed, setFailed] = useState<FailedRow[] | null>(null);
+  const [edits, setEdits] = useState<RowEdits>({});
+  const [created, setCreated] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const fixed = useMemo(() => (failed ? fixedRows(failed, edits) : []), [failed, edits]);
+
+  const reset = () => {
+    setFile(null);
+    setFailed(null);
+    setEdits({});
+    setCreated(0);
+  };
+  const close = () => {
+    if (busy) return;
+    reset();
+    onClose();
+  };
+
+  const post = async (body: File): Promise<BulkUploadResult | null> => {
+    const form = new FormData();
+    form.append('file', body, body.name);
+    setBusy(true);
+    try {
+      const res = await api<Envelope<BulkUploadResult>>(endpoint, { method: 'POST', form });
+      if (res.data.created_count > 0) onCreated();
+      return res.data;
+    } catch (err) {
+      notifyError(err);
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const finish = () => {
+    notifySuccess(BULK_UPLOAD_SUCCESS);
+    reset();
+    onClose();
+  };
+
+  const upload = async () => {
+    if (!file) return;
+    const result = await post(file);
+    if (!result) return;
+    if (result.failed_rows.length === 0) return finish();
+    setCreated(result.created_count);
+    setFailed(result.failed_rows);
+    setEdits({});
+  };
+
+  const resubmit = async () => {
+    if (!failed || fixed.length === 0) return;
+    const csv = rowsToCsv(fixed, columns, edits);
+    const result = await post(new File([csv], 'fixed-rows.csv', { type: 'text/csv' }));
+    if (!result) return;
+    const remaining = afterResubmit(failed, fixed, result);
+    setCreated((n) => n + result.created_count);
+    if (remaining.length === 0) return finish();
+    setFailed(remaining);
+    // Edits of rows that failed again are now their cells; edits of rows not sent stay.
+    setEdits((all) => Object.fromEntries(Object.entries(all).filter(([n]) => !fixed.some((r) => r.row === Number(n)))));
+  };
+
+  const downloadTemplate = async () => {
+    setDownloading(true);
+    try {
+      const { blob, filename } = await apiDownload(template.path, { session: false }, template.filename);
+      saveBlob(blob, filename);
+    } catch (err) {
+      notifyError(err);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const cell = (column: string) => (_: unknown, r: FailedRow) => {
+    const edited = edits[r.row]?.[column];
+    const value = cellValue(r, column, edits);
+    const changed = edited !== undefined && edited !== (r.row_data[column] ?? '');
+    const problem = changed ? validateCell?.(column, value) : firstError(r, column);
+    return (
+      <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: column === 'farm_coordinates' ? 220 : 120 }}>
+        <Input
+          size="small"
+          aria-label={`Row ${r.row} ${column}`}
+          value={value}
+          status={problem ? 'error' : undefined}
+          onChange={(e) => setEdits((all) => ({ ...all, [r.row]: { ...all[r.row], [column]: e.target.value } }))}
+        />
+        {problem ? (
+          <Tooltip title={problem}>
+            <InfoCircleOutlined role="img" aria-label={`Why row ${r.row} ${column} failed`} data-error={problem} style={{ color: '#d62828', cursor: 'help' }} />
+          </Tooltip>
+        ) : (
+          <CheckCircleFilled role="img" aria-label={`Row ${r.row} ${column} valid`} style={{ color: '#2b9348' }} />
+        )}
+      </div>
+    );
+  };
+
+  const anyOther = failed?.some((r) => otherErrors(r, columns).length > 0) ?? false;
+
+  const footer = failed
+    ? [
+        <Button key="close" onClick={close} disabled={busy}>
+          Close
+        </Button>,
+        <Button key="send" type="primary" disabled={fixed.length === 0} loading={busy} onClick={() => void resubmit()}>
+          Submit fixed rows{fixed.length > 0 ? ` (${fixed.length})` : ''}
+        </Button>,
+      ]
+    : [
+        <Button key="template" icon={<DownloadOutlined aria-hidden="true" />} loading={downloading} onClick={() => void downloadTemplate()} style={{ float: 'left' }}>
+          Download Template
+        </Button>,
+        <Button key="cancel" onClick={close} disabled={busy}>
+          Cancel
+        </Button>,
+        <Button key="upload" type="primary" disabled={!file} loading={busy} onClick={() => void upload()}>
+          Upload
+        </Button>,
+      ];
+
+  return (
+    <Modal open={open} title={failed ? `${title}: failed rows` : title} onCancel={close} width={failed ? 'min(1400px, 96vw)' : 560} footer={footer} destroyOnHidden mask={{ closable: !busy }}>
+      <div data-testid={testId}>
+        {failed ? (
+          <>
+            <p>{FAILED_ROWS_INSTRUCTION}</p>
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              data-testid={`${testId}-summary`}
+              title={`${formatNumber(created)} created so far; ${formatNumber(failed.length)} ${failed.length === 1 ? 'row needs' : 'rows need'} correcting.`}
+            />
+            <div style={{ overflowX: 'auto' }}>
+              <Table<FailedRow>
+                size="small"
+                rowKey={(r) => r.row}
+                dataSource={failed}
+                pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
+                data-testid={`${testId}-failed-rows`}
+                columns={[
+                  { key: 'row', title: 'Row', width: 56, render: (_: unknown, r: FailedRow) => r.row },
+                  ...columns.map((c) => ({ key: c, title: humanize(c), render: cell(c) })),
+                  ...(anyOther ? [{ key: 'other', title: 'Other problems', render: (_: unknown, r: FailedRow) => otherErrors(r, columns).join('; ') || '—' }] : []),
+                ]}
+              />
+            </div>
+          </>
+        ) : (
+          <>
+            <UploadZone file={file} onChange={setFile} accept={BULK_UPLOAD_ACCEPT} maxBytes={BULK_UPLOAD_MAX_BYTES} testId={`${testId}-zone`} />
+            <p style={{ color: 'rgba(0,0,0,0.62)', marginTop: 12, marginBottom: 0 }}>
+              Use the template's columns ({template.filename}). Valid rows are created; rows with problems come back here to be corrected.
+            </p>
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}

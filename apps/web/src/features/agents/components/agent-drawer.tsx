@@ -1,0 +1,87 @@
+// The agent detail drawer (row click): profile, farmers, mapped farms, area mapped, progress and the ten latest captures.
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Descriptions from 'antd/es/descriptions';
+import List from 'antd/es/list';
+import Progress from 'antd/es/progress';
+import Result from 'antd/es/result';
+import Statistic from 'antd/es/statistic';
+import Typography from 'antd/es/typography';
+import { UserOutlined } from '@ant-design/icons';
+import { PageLoader } from '../../../components/ui/page-loader';
+import { SideDrawer } from '../../../components/ui/side-drawer';
+import { percentText, StatusTag } from '../../../components/ui/status-tag';
+import { formatDate, formatDateTime, formatNumber, formatSqm } from '../../../lib/formatters';
+import { useAgent } from '../api/get-agent';
+
+export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onClose: () => void }) {
+  const query = useAgent(agentId);
+  const agent = query.data?.data;
+  return (
+    <SideDrawer open={Boolean(agentId)} title="Agent details" onClose={onClose} width={520}>
+      {query.isLoading && <PageLoader label="Loading agent" />}
+      {query.isError && <Result status="warning" title="This agent could not be loaded." extra={<Button onClick={() => void query.refetch()}>Try again</Button>} />}
+      {agent && (
+        <div data-testid="agent-drawer">
+          <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
+            <Avatar size={64} src={agent.image ?? undefined} icon={<UserOutlined />} alt="" />
+            <div>
+              <Typography.Title level={2} style={{ fontSize: 20, margin: 0 }}>
+                {agent.agent_name}
+              </Typography.Title>
+              <div style={{ marginTop: 4 }}>
+                <StatusTag tone={agent.is_suspended ? 'bad' : 'good'} testId="agent-status">
+                  {agent.is_suspended ? 'Suspended' : 'Active'}
+                </StatusTag>
+              </div>
+            </div>
+          </div>
+          <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 12, marginBottom: 16 }}>
+            <Statistic title="Farmers" value={agent.farmers_count} formatter={(v) => formatNumber(Number(v))} />
+            <Statistic title="Mapped farms" value={agent.mapped_farms_count} formatter={(v) => formatNumber(Number(v))} />
+            <Statistic title="Area mapped" value={agent.total_mapped_area} formatter={(v) => formatSqm(Number(v))} />
+          </div>
+          <div style={{ marginBottom: 16 }}>
+            <div style={{ marginBottom: 4 }}>Progress (mapped farms ÷ farmers)</div>
+            <Progress percent={Math.min(agent.progress, 100)} format={() => percentText(agent.progress)} />
+          </div>
+          <Descriptions
+            column={1}
+            size="small"
+            bordered
+            items={[
+              { key: 'email', label: 'Email', children: agent.email },
+              { key: 'phone', label: 'Phone', children: agent.phone_number ?? '--' },
+              { key: 'gender', label: 'Gender', children: agent.gender ?? '--' },
+              { key: 'area', label: 'Operational area', children: agent.operational_area ?? '--' },
+              { key: 'region', label: 'Region', children: agent.region ?? '--' },
+              { key: 'login', label: 'Last sign-in', children: agent.last_login_at ? formatDateTime(agent.last_login_at) : 'Never' },
+              { key: 'created', label: 'Added', children: formatDate(agent.created_at) },
+            ]}
+          />
+          <Typography.Title level={3} style={{ fontSize: 16, marginTop: 20 }}>
+            Recent captures
+          </Typography.Title>
+          <List
+            size="small"
+            bordered
+            dataSource={agent.recent_captures}
+            locale={{ emptyText: 'This agent has not mapped any farm yet.' }}
+            renderItem={(c) => (
+              <List.Item>
+                <List.Item.Meta
+                  title={
+                    <span>
+                      {c.farm_name} {c.is_overlapping && <StatusTag tone="neutral">Overlap</StatusTag>}
+                    </span>
+                  }
+                  description={`${c.farmer_name} · ${formatSqm(c.area)} · ${c.operational_area ?? 'No operational area'} · ${formatDateTime(c.mapped_at)}`}
+                />
+              </List.Item>
+            )}
+          />
+        </div>
+      )}
+    </SideDrawer>
+  );
+}

@@ -1,0 +1,217 @@
+// Add or edit an agent in the three-step wizard (spec §2, §4): Details (photo, names, email, phone, gender), Assign
+// location (a region narrows the list, then the operational area), Confirm Entries. Multipart; the API's field errors
+// land on their fields and are toasted, naming the field.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { UserOutlined } from '@ant-design/icons';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Descriptions from 'antd/es/descriptions';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Select from 'antd/es/select';
+import Upload from 'antd/es/upload';
+import { createAgentBody, type Agent } from '@farmland/contracts';
+import { ApiError } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { StepWizard } from '../../../components/ui/step-wizard';
+import { useAgent } from '../api/get-agent';
+import { useOperationalAreaOptions } from '../api/get-operational-areas';
+import { useRegions } from '../api/get-regions';
+import { useSaveAgent, type AgentFields } from '../api/save-agent';
+
+type Values = AgentFields & { region?: string | undefined };
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+
+/** A form rule from the contract's own field schema, so the wizard says what the API would. */
+const contractRule = (field: keyof typeof createAgentBody.shape) => ({
+  validator: async (_r: unknown, value: unknown) => {
+    const parsed = createAgentBody.shape[field].safeParse(typeof value === 'string' ? value : undefined);
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid value');
+  },
+});
+
+export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId: string | null; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const editing = useAgent(open ? agentId : null);
+  const save = useSaveAgent();
+  const regions = useRegions();
+  const region = Form.useWatch('region', form);
+  const areas = useOperationalAreaOptions(region);
+  const [image, setImage] = useState<File | null>(null);
+  const [summary, setSummary] = useState<Values | null>(null);
+  const preview = useMemo(() => (image ? URL.createObjectURL(image) : null), [image]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  const agent: Agent | undefined = agentId ? editing.data?.data : undefined;
+  // The fields are filled once per opening (and once the edited agent has loaded), never again while the user types.
+  const filledFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!open) {
+      filledFor.current = null;
+      return;
+    }
+    const key = agentId ? (agent ? agent.id : null) : 'new';
+    if (key === null || filledFor.current === key) return;
+    filledFor.current = key;
+    setImage(null);
+    setSummary(null);
+    form.resetFields();
+    if (agent)
+      form.setFieldsValue({
+        first_name: agent.first_name,
+        last_name: agent.last_name,
+        email: agent.email,
+        phone_number: agent.phone_number ?? '',
+        ...(agent.gender === 'Male' || agent.gender === 'Female' ? { gender: agent.gender } : {}),
+        ...(agent.operational_area_id ? { operational_area_id: agent.operational_area_id } : {}),
+      });
+  }, [open, agentId, agent, form]);
+
+  const check = (fields: (keyof Values)[]) => async () => {
+    try {
+      await form.validateFields(fields);
+      setSummary(form.getFieldsValue(true) as Values);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const submit = () => {
+    const v = form.getFieldsValue(true) as Values;
+    const fields: AgentFields = {
+      first_name: v.first_name,
+      last_name: v.last_name,
+      email: v.email,
+      phone_number: v.phone_number,
+      gender: v.gender,
+      operational_area_id: v.operational_area_id,
+    };
+    save.mutate(
+      { id: agentId, fields, image },
+      {
+        onSuccess: (res) => {
+          notifySuccess(res.message ?? (agentId ? 'Agent edited successfully' : 'Agent created successfully'));
+          onClose();
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && Array.isArray(err.body?.errors)) {
+            const known = new Set(['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id']);
+            form.setFields(
+              (err.body.errors as { field: string; message: string }[]).filter((e) => known.has(e.field)).map((e) => ({ name: e.field as keyof Values, errors: [e.message] })),
+            );
+          }
+        },
+      },
+    );
+  };
+
+  const areaName = (id?: string) => areas.data?.data.results.find((a) => a.id === id)?.name ?? agent?.operational_area ?? '--';
+  const loadingAgent = Boolean(agentId) && editing.isLoading;
+
+  return (
+    <Form form={form} layout="vertical" component={false}>
+      <StepWizard
+        open={open}
+        title={agentId ? 'Edit Agent' : 'Add New Agent'}
+        submitLabel={agentId ? 'Save changes' : 'Create Agent'}
+        submitting={save.isPending}
+        onCancel={onClose}
+        onSubmit={submit}
+        steps={[
+          {
+            title: 'Details',
+            validate: check(['first_name', 'last_name', 'email', 'phone_number', 'gender']),
+            content: loadingAgent ? (
+              <div role="status">Loading the agent…</div>
+            ) : (
+              <>
+                <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginBottom: 16 }}>
+                  <Avatar size={56} src={preview ?? agent?.image ?? undefined} icon={<UserOutlined />} alt="" />
+                  <Upload
+                    accept={IMAGE_TYPES.join(',')}
+                    showUploadList={false}
+                    beforeUpload={(f) => {
+                      if (IMAGE_TYPES.includes(f.type)) setImage(f);
+                      else notifyError(new Error('Choose a PNG, JPEG, WebP or GIF image'));
+                      return false;
+                    }}
+                  >
+                    <Button>{image || agent?.image ? 'Change photo' : 'Add photo'}</Button>
+                  </Upload>
+                  {image && <span style={{ color: 'rgba(0,0,0,0.62)' }}>{image.name}</span>}
+                </div>
+                <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
+                  <Form.Item label="First name" name="first_name" required rules={[contractRule('first_name')]}>
+                    <Input autoComplete="off" />
+                  </Form.Item>
+                  <Form.Item label="Last name" name="last_name" required rules={[contractRule('last_name')]}>
+                    <Input autoComplete="off" />
+                  </Form.Item>
+                  <Form.Item label="Email" name="email" required rules={[contractRule('email')]}>
+                    <Input type="email" autoComplete="off" />
+                  </Form.Item>
+                  <Form.Item label="Phone number" name="phone_number" required rules={[contractRule('phone_number')]}>
+                    <Input inputMode="tel" autoComplete="off" />
+                  </Form.Item>
+                  <Form.Item label="Gender" name="gender" htmlFor="agent-gender">
+                    <Select id="agent-gender" allowClear placeholder="Select gender" options={[{ label: 'Male', value: 'Male' }, { label: 'Female', value: 'Female' }]} />
+                  </Form.Item>
+                </div>
+              </>
+            ),
+          },
+          {
+            title: 'Assign location',
+            validate: check(['operational_area_id']),
+            content: (
+              <>
+                <Form.Item label="Region" name="region" htmlFor="agent-region" extra="Narrows the operational areas to one region.">
+                  <Select
+                    id="agent-region"
+                    allowClear
+                    placeholder="All regions"
+                    loading={regions.isLoading}
+                    onChange={() => form.setFieldValue('operational_area_id', undefined)}
+                    options={(regions.data?.data.results ?? []).map((r) => ({ label: `${r.name} (${r.country})`, value: r.id }))}
+                  />
+                </Form.Item>
+                <Form.Item label="Operational area" name="operational_area_id" htmlFor="agent-area">
+                  <Select
+                    id="agent-area"
+                    allowClear
+                    showSearch={{ optionFilterProp: 'label' }}
+                    placeholder="Select an operational area"
+                    loading={areas.isLoading}
+                    notFoundContent={areas.isLoading ? 'Loading…' : 'No operational areas'}
+                    options={(areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id }))}
+                  />
+                </Form.Item>
+              </>
+            ),
+          },
+          {
+            title: 'Confirm Entries',
+            content: summary && (
+              <Descriptions
+                column={1}
+                bordered
+                size="small"
+                data-testid="agent-confirm"
+                items={[
+                  { key: 'photo', label: 'Photo', children: image ? image.name : agent?.image ? 'Unchanged' : '--' },
+                  { key: 'first', label: 'First name', children: summary.first_name },
+                  { key: 'last', label: 'Last name', children: summary.last_name },
+                  { key: 'email', label: 'Email', children: summary.email },
+                  { key: 'phone', label: 'Phone number', children: summary.phone_number },
+                  { key: 'gender', label: 'Gender', children: summary.gender ?? '--' },
+                  { key: 'area', label: 'Operational area', children: summary.operational_area_id ? areaName(summary.operational_area_id) : '--' },
+                ]}
+              />
+            ),
+          },
+        ]}
+      />
+    </Form>
+  );
+}

@@ -1,0 +1,279 @@
+// /admin/agents, "Agents' List": 'All Agents' with the count, Export and 'New Agent' (Create Single or Bulk Upload); a
+// search debounced by 400 ms, a filter by region and operational area, the column-visibility menu, the spec's columns,
+// pages of 10. A row opens the agent drawer; the row menu has Edit Agent, Reset Agent Account, Suspend or Unsuspend Agent
+// and Delete Agent, each confirmed first. ?new=1 and ?edit=<id> (the dashboard's agents card) open the wizard.
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
+import Progress from 'antd/es/progress';
+import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
+import { createAgentBody, type Agent } from '@farmland/contracts';
+import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { percentText, StatusTag } from '../../../components/ui/status-tag';
+import { formatNumber } from '../../../lib/formatters';
+import { notifySuccess } from '../../../lib/notifier';
+import { useDeleteAgent } from '../api/delete-agent';
+import { AGENTS_PAGE_SIZE, useAgents } from '../api/get-agents';
+import { useOperationalAreaOptions } from '../api/get-operational-areas';
+import { useRegions } from '../api/get-regions';
+import { useResetAgentAccount } from '../api/reset-agent-account';
+import { useToggleSuspension } from '../api/suspend-agent';
+import { AgentDrawer } from './agent-drawer';
+import { AgentWizard } from './agent-wizard';
+
+export const DELETE_AGENT_QUESTION = 'Are you sure you want to delete this agent? This action cannot be undone.';
+export const AGENT_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const;
+type Pending = { kind: 'delete' | 'suspend' | 'reset'; agent: Agent };
+
+const formatTotal = (sqm: number) => `${formatNumber(sqm, 4)} sqm`;
+
+/** The bulk table's quick check of an edited cell, from the contract's field schemas. */
+export function validateAgentCell(column: string, value: string): string | undefined {
+  const shape = createAgentBody.shape as Record<string, { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined>;
+  const schema = shape[column];
+  if (!schema) return undefined;
+  const v = value.trim() === '' ? undefined : column === 'gender' ? value.trim().charAt(0).toUpperCase() + value.trim().slice(1).toLowerCase() : value;
+  const parsed = schema.safeParse(v);
+  return parsed.success ? undefined : parsed.error?.issues[0]?.message;
+}
+
+function confirmText(p: Pending): { title: string; body: string; label: string; danger: boolean } {
+  if (p.kind === 'delete') return { title: 'Delete Agent', body: DELETE_AGENT_QUESTION, label: 'Delete', danger: true };
+  if (p.kind === 'reset')
+    return {
+      title: 'Reset Agent Account',
+      body: `Are you sure you want to reset ${p.agent.agent_name}'s account? Their sessions end, their password and two-factor authentication are cleared, and a new invitation is mailed to ${p.agent.email}.`,
+      label: 'Reset',
+      danger: true,
+    };
+  return p.agent.is_suspended
+    ? { title: 'Unsuspend Agent', body: `Are you sure you want to unsuspend ${p.agent.agent_name}? They can sign in and capture farms again.`, label: 'Unsuspend', danger: false }
+    : { title: 'Suspend Agent', body: `Are you sure you want to suspend ${p.agent.agent_name}? They are signed out at once and cannot capture farms until unsuspended.`, label: 'Suspend', danger: true };
+}
+
+export function AgentsScreen() {
+  const [params, setParams] = useSearchParams();
+  const client = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(AGENTS_PAGE_SIZE);
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [openAgent, setOpenAgent] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+
+  const region = typeof filters['region'] === 'string' ? filters['region'] : undefined;
+  const area = typeof filters['operational_area'] === 'string' ? filters['operational_area'] : undefined;
+  const list = useAgents({ page, page_size: pageSize, search: search || undefined, region, operational_area: area });
+  const regions = useRegions();
+  const areas = useOperationalAreaOptions();
+  const remove = useDeleteAgent();
+  const suspend = useToggleSuspension();
+  const reset = useResetAgentAccount();
+
+  // The wizard: ?new=1 creates, ?edit=<id> edits (so the dashboard's card can open it).
+  const editId = params.get('edit');
+  const wizardOpen = params.get('new') === '1' || Boolean(editId);
+  const setWizard = (value: { new: true } | { edit: string } | null) => {
+    const next = new URLSearchParams(params);
+    next.delete('new');
+    next.delete('edit');
+    if (value && 'new' in value) next.set('new', '1');
+    if (value && 'edit' in value) next.set('edit', value.edit);
+    setParams(next, { replace: true });
+  };
+
+  const filterFields = useMemo<FilterField[]>(
+    () => [
+      { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
+      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id })) },
+    ],
+    [regions.data, areas.data],
+  );
+
+  const confirm = async () => {
+    if (!pending) return;
+    const { kind, agent } = pending;
+    try {
+      if (kind === 'delete') {
+        const res = await remove.mutateAsync(agent.id);
+        notifySuccess(res.message ?? 'Agent deleted successfully');
+        if (openAgent === agent.id) setOpenAgent(null);
+      } else if (kind === 'suspend') {
+        const res = await suspend.mutateAsync(agent.id);
+        notifySuccess(res.message ?? (agent.is_suspended ? 'Agent unsuspended successfully' : 'Agent suspended successfully'));
+      } else {
+        const res = await reset.mutateAsync(agent.id);
+        notifySuccess(res.message ?? 'Account reset successfully');
+      }
+      setPending(null);
+    } catch {
+      // the notifier has shown why; the dialog stays open to try again or cancel
+    }
+  };
+
+  const columns = useMemo<ListColumn<Agent>[]>(
+    () => [
+      {
+        key: 'agent_name',
+        title: 'Agent name',
+        render: (r) => (
+          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
+            {r.agent_name}
+          </span>
+        ),
+      },
+      { key: 'phone_number', title: 'Phone', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
+      { key: 'email', title: 'Email', render: (r) => r.email },
+      { key: 'farmers', title: 'Farmers', render: (r) => formatNumber(r.farmers_count) },
+      { key: 'mapped_farmlands', title: 'Mapped farmlands', render: (r) => formatNumber(r.mapped_farms_count) },
+      {
+        key: 'progress',
+        title: 'Progress',
+        render: (r) => (
+          <div style={{ minWidth: 110 }}>
+            <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
+          </div>
+        ),
+      },
+      { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area ?? '--' },
+      { key: 'status', title: 'Status', render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
+      { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTotal(r.total_mapped_area)}</span> },
+      {
+        key: 'actions',
+        title: '',
+        alwaysVisible: true,
+        width: 56,
+        render: (r) => (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'edit', label: 'Edit Agent' },
+                { key: 'reset', label: 'Reset Agent Account' },
+                { key: 'suspend', label: r.is_suspended ? 'Unsuspend Agent' : 'Suspend Agent' },
+                { key: 'delete', label: 'Delete Agent', danger: true },
+              ],
+              onClick: ({ key, domEvent }) => {
+                domEvent.stopPropagation();
+                if (key === 'edit') setWizard({ edit: r.id });
+                else setPending({ kind: key as Pending['kind'], agent: r });
+              },
+            }}
+          >
+            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${r.agent_name}`} onClick={(e) => e.stopPropagation()} />
+          </Dropdown>
+        ),
+      },
+    ],
+    // setWizard reads the current params: the menu is rebuilt with them.
+    [params],
+  );
+
+  const exportFilters = useMemo(() => {
+    const f: Record<string, string> = {};
+    if (search) f['search'] = search;
+    if (region) f['region'] = region;
+    if (area) f['operational_area'] = area;
+    return f;
+  }, [search, region, area]);
+
+  const text = pending ? confirmText(pending) : null;
+  const busy = remove.isPending || suspend.isPending || reset.isPending;
+
+  return (
+    <>
+      <ListPage<Agent>
+        title="All Agents"
+        count={list.data?.data.count}
+        rows={list.data?.data.results ?? []}
+        rowKey={(r) => r.id}
+        columns={columns}
+        loading={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        search={search}
+        onSearch={(s) => {
+          setPage(1);
+          setSearch(s);
+        }}
+        searchPlaceholder="Search name, email or phone"
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(p, s) => {
+          setPage(p);
+          setPageSize(s);
+        }}
+        onOpenFilter={() => setFilterOpen(true)}
+        activeFilters={(region ? 1 : 0) + (area ? 1 : 0)}
+        exportName="agents"
+        exportLabel="Export"
+        exportFilters={exportFilters}
+        onRowClick={(r) => setOpenAgent(r.id)}
+        emptyText={search || region || area ? 'No agents match your search or filters' : 'No agents yet: add one with New Agent'}
+        storageKey="agents"
+        actions={
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'single', label: 'Create Single' },
+                { key: 'bulk', label: 'Bulk Upload' },
+              ],
+              onClick: ({ key }) => (key === 'single' ? setWizard({ new: true }) : setBulkOpen(true)),
+            }}
+          >
+            <Button type="primary" icon={<PlusOutlined aria-hidden="true" />}>
+              New Agent <DownOutlined aria-hidden="true" />
+            </Button>
+          </Dropdown>
+        }
+      />
+      <FilterModal
+        open={filterOpen}
+        fields={filterFields}
+        value={filters}
+        onApply={(v) => {
+          setPage(1);
+          setFilters(v);
+        }}
+        onClose={() => setFilterOpen(false)}
+      />
+      <AgentDrawer agentId={openAgent} onClose={() => setOpenAgent(null)} />
+      <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
+      <BulkUploadModal
+        open={bulkOpen}
+        title="Bulk Upload Agents"
+        endpoint="/accounts/agents/bulk-upload/"
+        template={{ path: '/accounts/agents/template.csv', filename: 'agents-template.csv' }}
+        columns={AGENT_BULK_COLUMNS}
+        validateCell={validateAgentCell}
+        onCreated={() => {
+          void client.invalidateQueries({ queryKey: ['agents'] });
+          void client.invalidateQueries({ queryKey: ['analytics'] });
+        }}
+        onClose={() => setBulkOpen(false)}
+        testId="agents-bulk-upload"
+      />
+      <ConfirmDialog
+        open={Boolean(pending)}
+        title={text?.title ?? ''}
+        confirmLabel={text?.label ?? 'Confirm'}
+        danger={text?.danger ?? false}
+        loading={busy}
+        onConfirm={() => void confirm()}
+        onCancel={() => setPending(null)}
+      >
+        {text?.body}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+// Delete Farmer: the spec's question. A farmer with farms cannot be deleted alone (the API answers 409
+// farmer_has_farms): the dialog says so before anything is sent, and Delete stays disabled until the user also chooses
+// to delete the farms (DELETE ?delete_farms=true). If farms arrived meanwhile, the API's refusal shows in the dialog.
+import { useEffect, useState } from 'react';
+import Alert from 'antd/es/alert';
+import Checkbox from 'antd/es/checkbox';
+import type { Farmer } from '@farmland/contracts';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { ApiError } from '../../../lib/api-client';
+import { formatNumber } from '../../../lib/formatters';
+import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { useDeleteFarmer } from '../api/delete-farmer';
+
+export const DELETE_FARMER_QUESTION = 'Are you sure you want to delete this farmer? This action cannot be undone.';
+
+export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Farmer | null; onClose: () => void; onDeleted: (id: string) => void }) {
+  const remove = useDeleteFarmer();
+  const [withFarms, setWithFarms] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  useEffect(() => {
+    setWithFarms(false);
+    setRefusal(null);
+  }, [farmer]);
+
+  const hasFarms = (farmer?.number_of_farm ?? 0) > 0 || refusal !== null;
+  const confirm = () => {
+    if (!farmer) return;
+    remove.mutate(
+      { id: farmer.id, deleteFarms: withFarms },
+      {
+        onSuccess: (res) => {
+          notifySuccess(res.message);
+          onDeleted(farmer.id);
+          onClose();
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.status === 409 && err.code === 'farmer_has_farms') setRefusal(err.message);
+          else notifyError(err);
+        },
+      },
+    );
+  };
+
+  const farms = farmer?.number_of_farm ?? 0;
+  return (
+    <ConfirmDialog
+      open={Boolean(farmer)}
+      title="Delete Farmer"
+      confirmLabel={hasFarms && withFarms ? 'Delete farmer and farms' : 'Delete'}
+      danger
+      loading={remove.isPending}
+      confirmDisabled={hasFarms && !withFarms}
+      onConfirm={confirm}
+      onCancel={onClose}
+    >
+      <p>{DELETE_FARMER_QUESTION}</p>
+      {hasFarms && (
+        <div data-testid="farmer-has-farms">
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={
+              refusal ??
+              `${farmer?.farmer_name} has ${formatNumber(farms)} mapped ${farms === 1 ? 'farm' : 'farms'}. A farmer with farms is only deleted together with them, with their snapshots and mapping records.`
+            }
+          />
+          <Checkbox checked={withFarms} onChange={(e) => setWithFarms(e.target.checked)}>
+            Also delete this farmer's {farms > 0 ? `${formatNumber(farms)} ${farms === 1 ? 'farm' : 'farms'}` : 'farms'}
+          </Checkbox>
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,172 @@
+// Create Single and Edit Farmer: photo, first and last name, email, phone and address (marked required, spec §5), gender,
+// location, folio id (generated when left empty) and region. Multipart; the API's field errors land on their fields.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { UserOutlined } from '@ant-design/icons';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Modal from 'antd/es/modal';
+import Select from 'antd/es/select';
+import Upload from 'antd/es/upload';
+import { createFarmerBody, type Farmer } from '@farmland/contracts';
+import { ApiError } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { useFarmer } from '../api/get-farmer';
+import { useRegions } from '../api/get-regions';
+import { useSaveFarmer, type FarmerFields } from '../api/save-farmer';
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+const FIELDS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'region_id'] as const;
+
+/** A form rule: required (the spec's asterisks) and the contract's own check of the field. */
+const rule = (field: (typeof FIELDS)[number], required: boolean, label: string) => ({
+  validator: async (_r: unknown, value: unknown) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (!text) {
+      if (required) throw new Error(`${label} is required`);
+      return;
+    }
+    const parsed = createFarmerBody.shape[field].safeParse(text);
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid value');
+  },
+});
+
+export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: boolean; farmerId: string | null; onClose: () => void; onSaved?: (farmer: Farmer) => void }) {
+  const [form] = Form.useForm<FarmerFields>();
+  const existing = useFarmer(open ? farmerId : null);
+  const regions = useRegions();
+  const save = useSaveFarmer();
+  const [image, setImage] = useState<File | null>(null);
+  const preview = useMemo(() => (image ? URL.createObjectURL(image) : null), [image]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  const farmer = farmerId ? existing.data?.data : undefined;
+
+  const filledFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!open) {
+      filledFor.current = null;
+      return;
+    }
+    const key = farmerId ? (farmer ? farmer.id : null) : 'new';
+    if (key === null || filledFor.current === key) return;
+    filledFor.current = key;
+    setImage(null);
+    form.resetFields();
+    if (farmer)
+      form.setFieldsValue({
+        first_name: farmer.first_name,
+        last_name: farmer.last_name,
+        email: farmer.email ?? '',
+        phone_number: farmer.phone_number ?? '',
+        address: farmer.address ?? '',
+        location: farmer.location ?? '',
+        folio_id: farmer.folio_id,
+        ...(farmer.gender === 'Male' || farmer.gender === 'Female' ? { gender: farmer.gender } : {}),
+        ...(farmer.region_id ? { region_id: farmer.region_id } : {}),
+      });
+  }, [open, farmerId, farmer, form]);
+
+  const submit = async () => {
+    let values: FarmerFields;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    save.mutate(
+      { id: farmerId, fields: values, image },
+      {
+        onSuccess: (res) => {
+          notifySuccess(res.message ?? (farmerId ? 'Farmer edited successfully' : 'Farmer created successfully'));
+          onSaved?.(res.data);
+          onClose();
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && Array.isArray(err.body?.errors)) {
+            form.setFields(
+              (err.body.errors as { field: string; message: string }[])
+                .filter((e) => (FIELDS as readonly string[]).includes(e.field))
+                .map((e) => ({ name: e.field as keyof FarmerFields, errors: [e.message] })),
+            );
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={farmerId ? 'Edit Farmer' : 'Create Farmer'}
+      onCancel={onClose}
+      width={640}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={onClose} disabled={save.isPending}>
+          Cancel
+        </Button>,
+        <Button key="save" type="primary" loading={save.isPending} disabled={Boolean(farmerId) && !farmer} onClick={() => void submit()}>
+          {farmerId ? 'Save changes' : 'Create Farmer'}
+        </Button>,
+      ]}
+    >
+      {farmerId && existing.isLoading ? (
+        <div role="status">Loading the farmer…</div>
+      ) : (
+        <Form form={form} layout="vertical" requiredMark>
+          <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginBottom: 16 }}>
+            <Avatar size={56} src={preview ?? farmer?.image ?? undefined} icon={<UserOutlined />} alt="" />
+            <Upload
+              accept={IMAGE_TYPES.join(',')}
+              showUploadList={false}
+              beforeUpload={(f) => {
+                if (IMAGE_TYPES.includes(f.type)) setImage(f);
+                else notifyError(new Error('Choose a PNG, JPEG, WebP or GIF image'));
+                return false;
+              }}
+            >
+              <Button>{image || farmer?.image ? 'Change photo' : 'Add photo'}</Button>
+            </Upload>
+            {image && <span style={{ color: 'rgba(0,0,0,0.62)' }}>{image.name}</span>}
+          </div>
+          <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
+            <Form.Item label="First name" name="first_name" required rules={[rule('first_name', true, 'First name')]}>
+              <Input autoComplete="off" />
+            </Form.Item>
+            <Form.Item label="Last name" name="last_name" required rules={[rule('last_name', true, 'Last name')]}>
+              <Input autoComplete="off" />
+            </Form.Item>
+            <Form.Item label="Email" name="email" required rules={[rule('email', true, 'Email')]}>
+              <Input type="email" autoComplete="off" />
+            </Form.Item>
+            <Form.Item label="Phone number" name="phone_number" required rules={[rule('phone_number', true, 'Phone number')]}>
+              <Input inputMode="tel" autoComplete="off" />
+            </Form.Item>
+            <Form.Item label="Address" name="address" required rules={[rule('address', true, 'Address')]} style={{ gridColumn: '1 / span 2' }}>
+              <Input autoComplete="off" />
+            </Form.Item>
+            <Form.Item label="Gender" name="gender" htmlFor="farmer-gender">
+              <Select id="farmer-gender" allowClear placeholder="Select gender" options={[{ label: 'Male', value: 'Male' }, { label: 'Female', value: 'Female' }]} />
+            </Form.Item>
+            <Form.Item label="Region" name="region_id" htmlFor="farmer-region">
+              <Select
+                id="farmer-region"
+                allowClear
+                placeholder="Select a region"
+                loading={regions.isLoading}
+                options={(regions.data?.data.results ?? []).map((r) => ({ label: `${r.name} (${r.country})`, value: r.id }))}
+              />
+            </Form.Item>
+            <Form.Item label="Location (town or village)" name="location" rules={[rule('location', false, 'Location')]}>
+              <Input autoComplete="off" />
+            </Form.Item>
+            <Form.Item label="Farmer's id (folio)" name="folio_id" rules={[rule('folio_id', false, "Farmer's id")]} extra={farmerId ? undefined : 'Left empty, one is generated.'}>
+              <Input autoComplete="off" />
+            </Form.Item>
+          </div>
+        </Form>
+      )}
+    </Modal>
+  );
+}

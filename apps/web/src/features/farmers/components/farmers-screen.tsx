@@ -1,0 +1,263 @@
+// /admin/farmers, "Farmer's List": 'All Farmers' with the count, 'Export Table' and 'New Farmer' (Create Single, Bulk
+// Upload); a search debounced by 400 ms, the column chooser, and a Filter modal by country/region and status (All,
+// Mapped, Unmapped) applied on Apply Filter. A row goes to ?farmer_id={id}&view=list and opens the farmer drawer; its
+// farm opens on ?farm_id; the map view centres on ?lat&lng. The drawers live in the address, so a reload keeps them.
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
+import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
+import { createFarmerBody, normalizePolygonInput, type Farmer } from '@farmland/contracts';
+import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
+import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { StatusTag } from '../../../components/ui/status-tag';
+import { formatNumber } from '../../../lib/formatters';
+import { FARMERS_PAGE_SIZE, useFarmers } from '../api/get-farmers';
+import { useRegions } from '../api/get-regions';
+import { DeleteFarmerDialog } from './delete-farmer-dialog';
+import { FarmerDrawer, type FarmerView } from './farmer-drawer';
+import { FarmerFarmDrawer } from './farmer-farm-drawer';
+import { FarmerFormModal } from './farmer-form-modal';
+
+/** The columns a farmer row needs for creation (the bulk correction table): the farmer's, then the farm's. */
+export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates'] as const;
+const ALL = 'all';
+const STATUS_OPTIONS = [
+  { label: 'All', value: ALL },
+  { label: 'Mapped', value: 'true' },
+  { label: 'Unmapped', value: 'false' },
+];
+
+/** The bulk table's quick check of an edited cell: the contract's farmer fields and the registry's polygon rules. */
+export function validateFarmerCell(column: string, value: string): string | undefined {
+  const v = value.trim();
+  if (column === 'farm_coordinates') {
+    if (!v) return undefined;
+    const r = normalizePolygonInput(v, 'farm');
+    return r.ok ? undefined : r.message;
+  }
+  if (column === 'operational_area_id') return v && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? 'Use the id of one of your operational areas' : undefined;
+  if (column === 'farm_name') return v.length > 200 ? 'At most 200 characters' : undefined;
+  const shape = createFarmerBody.shape as Record<string, { safeParse: (x: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined>;
+  const schema = shape[column];
+  if (!schema) return undefined;
+  const input = v === '' ? undefined : column === 'gender' ? v.charAt(0).toUpperCase() + v.slice(1).toLowerCase() : v;
+  const parsed = schema.safeParse(input);
+  return parsed.success ? undefined : parsed.error?.issues[0]?.message;
+}
+
+export function FarmersScreen() {
+  const [params, setParams] = useSearchParams();
+  const client = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(FARMERS_PAGE_SIZE);
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [form, setForm] = useState<{ id: string | null } | null>(null);
+  const [deleting, setDeleting] = useState<Farmer | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+
+  const farmerId = params.get('farmer_id');
+  const farmId = params.get('farm_id');
+  const view: FarmerView = params.get('view') === 'map' ? 'map' : 'list';
+  const lat = Number(params.get('lat'));
+  const lng = Number(params.get('lng'));
+  const centre: [number, number] | undefined = params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
+
+  const status = typeof filters['status'] === 'string' && filters['status'] !== ALL ? (filters['status'] as 'true' | 'false') : undefined;
+  const region = typeof filters['region'] === 'string' && filters['region'] !== ALL ? filters['region'] : undefined;
+  const list = useFarmers({ page, page_size: pageSize, search: search || undefined, is_mapped: status, region });
+  const regions = useRegions();
+
+  const update = useCallback(
+    (change: (p: URLSearchParams) => void, replace = false) => {
+      setParams(
+        (cur) => {
+          const next = new URLSearchParams(cur);
+          change(next);
+          return next;
+        },
+        { replace },
+      );
+    },
+    [setParams],
+  );
+  const openFarmer = (id: string) =>
+    update((p) => {
+      for (const k of ['farm_id', 'lat', 'lng']) p.delete(k);
+      p.set('farmer_id', id);
+      p.set('view', 'list');
+    });
+  const closeFarmer = () => update((p) => ['farmer_id', 'farm_id', 'view', 'lat', 'lng'].forEach((k) => p.delete(k)));
+
+  const filterFields = useMemo<FilterField[]>(
+    () => [
+      {
+        kind: 'select',
+        name: 'region',
+        label: 'Country',
+        options: [{ label: 'All', value: ALL }, ...(regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id }))],
+      },
+      { kind: 'select', name: 'status', label: 'Status', options: STATUS_OPTIONS },
+    ],
+    [regions.data],
+  );
+
+  const columns = useMemo<ListColumn<Farmer>[]>(
+    () => [
+      {
+        key: 'farmer_name',
+        title: 'Farmer name',
+        render: (r) => (
+          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
+            {r.farmer_name}
+          </span>
+        ),
+      },
+      { key: 'phone_number', title: 'Phone', render: (r) => r.phone_number ?? '--' },
+      { key: 'folio_id', title: 'Farmer id', render: (r) => r.folio_id },
+      { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true },
+      { key: 'number_of_farm', title: 'Number of farms', render: (r) => formatNumber(r.number_of_farm) },
+      { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.total_farm_size, 4)} sqm</span> },
+      { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag> },
+      {
+        key: 'actions',
+        title: '',
+        alwaysVisible: true,
+        width: 56,
+        render: (r) => (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'edit', label: 'Edit Farmer' },
+                { key: 'delete', label: 'Delete Farmer', danger: true },
+              ],
+              onClick: ({ key, domEvent }) => {
+                domEvent.stopPropagation();
+                if (key === 'edit') setForm({ id: r.id });
+                else setDeleting(r);
+              },
+            }}
+          >
+            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${r.farmer_name}`} onClick={(e) => e.stopPropagation()} />
+          </Dropdown>
+        ),
+      },
+    ],
+    [],
+  );
+
+  const exportFilters = useMemo(() => {
+    const f: Record<string, string> = {};
+    if (search) f['search'] = search;
+    if (status) f['is_mapped'] = status;
+    if (region) f['region'] = region;
+    return f;
+  }, [search, status, region]);
+
+  return (
+    <>
+      <ListPage<Farmer>
+        title="All Farmers"
+        count={list.data?.data.count}
+        rows={list.data?.data.results ?? []}
+        rowKey={(r) => r.id}
+        columns={columns}
+        loading={list.isFetching}
+        error={list.isError && !list.data}
+        onRetry={() => void list.refetch()}
+        search={search}
+        onSearch={(s) => {
+          setPage(1);
+          setSearch(s);
+        }}
+        searchPlaceholder="Search name, farmer id, phone or email"
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(p, s) => {
+          setPage(p);
+          setPageSize(s);
+        }}
+        onOpenFilter={() => setFilterOpen(true)}
+        activeFilters={(status ? 1 : 0) + (region ? 1 : 0)}
+        exportName="farmers"
+        exportLabel="Export Table"
+        exportFilters={exportFilters}
+        onRowClick={(r) => openFarmer(r.id)}
+        emptyText={search || status || region ? 'No farmers match your search or filters' : 'No farmers yet: add one with New Farmer'}
+        storageKey="farmers"
+        actions={
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'single', label: 'Create Single' },
+                { key: 'bulk', label: 'Bulk Upload' },
+              ],
+              onClick: ({ key }) => (key === 'single' ? setForm({ id: null }) : setBulkOpen(true)),
+            }}
+          >
+            <Button type="primary" icon={<PlusOutlined aria-hidden="true" />}>
+              New Farmer <DownOutlined aria-hidden="true" />
+            </Button>
+          </Dropdown>
+        }
+      />
+      <FilterModal
+        open={filterOpen}
+        fields={filterFields}
+        value={filters}
+        onApply={(v) => {
+          setPage(1);
+          setFilters(v);
+        }}
+        onClose={() => setFilterOpen(false)}
+      />
+      <FarmerDrawer
+        farmerId={farmerId}
+        view={view}
+        centre={centre}
+        onView={(v) => update((p) => p.set('view', v), true)}
+        onSelectFarm={([x, y]) =>
+          update((p) => {
+            p.set('view', 'map');
+            p.set('lat', y.toFixed(6));
+            p.set('lng', x.toFixed(6));
+          }, true)
+        }
+        onOpenFarm={(id) => update((p) => p.set('farm_id', id))}
+        onClose={closeFarmer}
+      />
+      <FarmerFarmDrawer farmerId={farmerId} farmId={farmId} onBack={() => update((p) => p.delete('farm_id'))} />
+      <FarmerFormModal open={Boolean(form)} farmerId={form?.id ?? null} onClose={() => setForm(null)} />
+      <DeleteFarmerDialog
+        farmer={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={(id) => {
+          if (farmerId === id) closeFarmer();
+        }}
+      />
+      <BulkUploadModal
+        open={bulkOpen}
+        title="Bulk Upload Farmers"
+        endpoint="/farmers/bulk-upload/"
+        template={{ path: '/farmers/template.csv', filename: 'farmers-template.csv' }}
+        columns={FARMER_BULK_COLUMNS}
+        validateCell={validateFarmerCell}
+        onCreated={() => {
+          void client.invalidateQueries({ queryKey: ['farmers'] });
+          void client.invalidateQueries({ queryKey: ['farms'] });
+          void client.invalidateQueries({ queryKey: ['analytics'] });
+        }}
+        onClose={() => setBulkOpen(false)}
+        testId="farmers-bulk-upload"
+      />
+    </>
+  );
+}
