@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { consoleApi } from './support/api';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
 import { waitForMap } from './support/map';
@@ -42,12 +43,6 @@ const rows = () => page.locator('section[aria-labelledby] .ant-table-row');
 const row = (text: string) => rows().filter({ hasText: text });
 const toast = (text: string) => page.locator('.ant-notification-notice').filter({ hasText: text }).first();
 const dialog = (title: string) => page.getByRole('dialog').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
-
-/** An access token of the signed-in console (a refresh through its own cookie), to act as the field does. */
-async function accessToken(): Promise<string> {
-  const refreshed = await page.request.post('/api/auth/token/refresh/', { data: {} });
-  return (await refreshed.json()).data.access as string;
-}
 
 async function downloadCsv(button: string): Promise<{ name: string; lines: string[] }> {
   const download = page.waitForEvent('download');
@@ -284,13 +279,16 @@ describe("Farmer's List (/admin/farmers)", () => {
 
   it('shows the farm the field captured, opens its farm drawer, and both drawers survive a reload', async () => {
     // The field captures a farm for the farmer, as a tenant's own app does with its SDK license key.
-    const access = await accessToken();
-    const settings = (await (await page.request.get('/api/base/tenant-settings/', { headers: { authorization: `Bearer ${access}` } })).json()).data;
-    const captured = await page.request.post('/api/farms/', {
-      headers: { 'x-license-key': settings.license.key },
-      data: { farmer_id: farmerId, name: `Bayo Farm ${TAG}`, coordinates: JSON.parse(ring(3.95, 7.95, 0.002)), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-E2E' },
-    });
-    expect(captured.status()).toBe(201);
+    // Encrypted as the console's own calls are (the suite's server requires it); the SDK speaks the same scheme.
+    const api = await consoleApi(page);
+    const settings = await api.get('/api/base/tenant-settings/');
+    const captured = await api.call(
+      'POST',
+      '/api/farms/',
+      { farmer_id: farmerId, name: `Bayo Farm ${TAG}`, coordinates: JSON.parse(ring(3.95, 7.95, 0.002)), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-E2E' },
+      { auth: false, headers: { 'x-license-key': settings.license.key } },
+    );
+    expect(captured.status).toBe(201);
 
     await page.reload();
     const drawer = page.getByTestId('farmer-drawer');

@@ -10,7 +10,8 @@ export type ApiAnswer<T = any> = { status: number; body: T; contentType: string 
 export type ConsoleApi = {
   /** A fresh access token through the page's refresh cookie (the console keeps its own). */
   token(): Promise<string>;
-  call<T = any>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
+  /** A call with the session's token, or (auth: false) without it, e.g. with an SDK license key in headers. */
+  call<T = any>(method: string, path: string, body?: unknown, opts?: { auth?: boolean; headers?: Record<string, string> }): Promise<ApiAnswer<T>>;
   /** GET with a fresh token; returns the envelope's data. */
   get<T = any>(path: string): Promise<T>;
 };
@@ -23,8 +24,9 @@ export async function consoleApi(page: Page): Promise<ConsoleApi> {
   const clientKey = Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url');
   let access: string | null = null;
 
-  const call = async <T>(method: string, path: string, body?: unknown, auth = true): Promise<ApiAnswer<T>> => {
-    const headers: Record<string, string> = { 'x-platform': 'web', accept: 'application/json' };
+  const call = async <T>(method: string, path: string, body?: unknown, auth = true, extra: Record<string, string> = {}): Promise<ApiAnswer<T>> => {
+    // Without the session it is a field app's call (an SDK license key in extra): no console platform header.
+    const headers: Record<string, string> = { ...(auth ? { 'x-platform': 'web' } : {}), accept: 'application/json', ...extra };
     if (info.data.mode !== 'off') headers['x-client-key'] = clientKey;
     if (auth && access) headers['authorization'] = `Bearer ${access}`;
     let data: string | undefined;
@@ -55,9 +57,9 @@ export async function consoleApi(page: Page): Promise<ConsoleApi> {
       access = res.body.data.access;
       return access;
     },
-    async call(method, path, body) {
-      access ??= await api.token();
-      return call(method, path, body);
+    async call(method, path, body, opts = {}) {
+      if (opts.auth !== false) access ??= await api.token();
+      return call(method, path, body, opts.auth !== false, opts.headers ?? {});
     },
     async get(path) {
       await api.token();
