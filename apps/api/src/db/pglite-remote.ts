@@ -4,7 +4,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
-import type { SerializedError, WorkerReply, WorkerRequest } from './pglite.worker.js';
+import type { SerializedError, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; stack: string | undefined };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
@@ -64,9 +64,13 @@ export class RemotePglite {
 
   /** Starts the worker and waits until the database is open (created, or restored from loadDataDir). */
   /** onCrash: the worker ended without close() (a WASM abort, out of memory); every later statement fails. */
-  static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void }): Promise<RemotePglite> {
+  /** settings: PostgreSQL settings over the embedded defaults (pglite-settings.ts). */
+  static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void; settings?: Record<string, string> }): Promise<RemotePglite> {
     const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null;
-    const worker = startWorker(import.meta.url, './pglite.worker', { workerData: { dataDir: opts.dataDir, loadDataDir }, transferList: loadDataDir ? [loadDataDir] : [] });
+    const worker = startWorker(import.meta.url, './pglite.worker', {
+      workerData: { dataDir: opts.dataDir, loadDataDir, settings: opts.settings ?? {} },
+      transferList: loadDataDir ? [loadDataDir] : [],
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: WorkerReply) => {
         if (m.id !== 0) return;
@@ -155,6 +159,11 @@ export class RemotePglite {
   async dumpDataDir(): Promise<Blob> {
     const buf = await this.call<ArrayBuffer>({ op: 'dump' });
     return new Blob([buf], { type: 'application/x-gzip' });
+  }
+
+  /** The database thread's heap and the WASM heap's size (for the footprint log and benchmark). */
+  stats(): Promise<WorkerStats> {
+    return this.call({ op: 'stats' });
   }
 
   async close(): Promise<void> {
