@@ -1,6 +1,7 @@
 // The embedded database as seen from the API's thread: PGlite lives in a worker thread (pglite.worker.ts) and this
 // client speaks the part of PGlite's interface that drizzle's pglite driver, the migrator and pg-boss use (query, exec,
 // transaction), plus dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
+import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
@@ -28,6 +29,23 @@ function rawTypesOf(options: QueryOptions | undefined): number[] | null {
     if (parser && parser('x') !== 'x') throw new Error(`Only text-preserving parsers can reach the database worker (type ${t})`);
   }
   return types;
+}
+
+const YOUNG_GENERATION_MB = 12;
+
+let lightened = false;
+/**
+ * PGlite compiles PostgreSQL (10 MB of WebAssembly) and PostGIS (17 MB) at start. By default V8 validates every
+ * function of a module up front on as many background threads as it likes, and each thread's allocations stay in its
+ * own malloc arena afterwards (~30 MB of RSS for good). Validating a function when it is first compiled, on one
+ * background thread, leaves that behind without slowing the statements (docs/decisions.md, "Embedded footprint").
+ * These are process-wide V8 flags that only affect WebAssembly compiled after they are set.
+ */
+function lightenWasmCompilation(): void {
+  if (lightened) return;
+  lightened = true;
+  v8.setFlagsFromString('--wasm-lazy-validation');
+  v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
 }
 
 export class RemotePglite {
@@ -67,8 +85,12 @@ export class RemotePglite {
   /** settings: PostgreSQL settings over the embedded defaults (pglite-settings.ts). */
   static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void; settings?: Record<string, string> }): Promise<RemotePglite> {
     const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null;
+    lightenWasmCompilation();
     const worker = startWorker(import.meta.url, './pglite.worker', {
       workerData: { dataDir: opts.dataDir, loadDataDir, settings: opts.settings ?? {} },
+      // The thread's young generation: V8's default lets it grow to 3 × 16 MB, which a thread that mostly passes rows
+      // through never needs (measured in docs/decisions.md, "Embedded footprint").
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
     await new Promise<void>((resolve, reject) => {

@@ -70,6 +70,10 @@ async function main(): Promise<void> {
     startParams: pgliteStartParams(PGlite.defaultStartParams, init.settings),
     ...(init.loadDataDir ? { loadDataDir: new Blob([init.loadDataDir]) } : {}),
   });
+  // PGlite keeps the unpacked extension tarball (34 MB) referenced from its module after the files are written to its
+  // file system; let it go.
+  const mod = (pg as unknown as { mod?: { pg_extensions?: unknown } }).mod;
+  if (mod) mod.pg_extensions = {};
 
   const target = (tx: number | null): Transaction | PGlite => {
     if (tx === null) return pg;
