@@ -201,13 +201,16 @@ async function runPglite(): Promise<void> {
     UPLOAD_LIMIT_BYTES: String(64 * 1048576),
   };
   delete env['DATABASE_URL'];
+  const children: ChildProcess[] = [];
   try {
     const first = await startProcess('server.js', env, true);
+    children.push(first.child);
     console.log(`  first start (fresh data directory: initdb, migrations, lookups, demo): ${(first.ms / 1000).toFixed(1)} s`);
     await idle('idle after the first start', { server: first.child.pid });
     console.log(`  peak during the first start (VmHWM): ${mem(first.child.pid).hwm.toFixed(0)} MB`);
     await stop(first.child);
     const warm = await startProcess('server.js', env, true);
+    children.push(warm.child);
     const pid = warm.child.pid;
     console.log(`  warm start (existing data directory): ${(warm.ms / 1000).toFixed(1)} s`);
     await idle('idle after a restart', { server: pid });
@@ -219,8 +222,8 @@ async function runPglite(): Promise<void> {
     const areas = (await api('GET', '/api/operational-areas/?page=1&page_size=100', token)).body.data.results.map((a: { id: string }) => a.id);
     for (const rows of ROWS) console.log(`  analysis of ${await analysis(token, areas, rows, { server: pid })}`);
     console.log(`  server peak over the whole run after the restart (VmHWM): ${mem(pid).hwm.toFixed(0)} MB`);
-    await stop(warm.child);
   } finally {
+    for (const c of children) await stop(c);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -245,18 +248,22 @@ async function runPostgres(): Promise<void> {
     SEED_DEMO: 'true',
     UPLOAD_LIMIT_BYTES: String(64 * 1048576),
   };
+  const children: ChildProcess[] = [];
   try {
     const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], { cwd: root, stdio: 'ignore', env });
     await new Promise((r) => setup.on('exit', r));
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_bench@');
     env['DATABASE_ADMIN_URL'] = adminUrl;
     const first = await startProcess('server.js', { ...env, ANALYSIS_WORKERS: 'off' }, true);
+    children.push(first.child);
     console.log(`  API first start (migrations done by db:setup; demo data seeded): ${(first.ms / 1000).toFixed(1)} s`);
     await idle('idle after the first start', { api: first.child.pid });
     await stop(first.child);
     const apiProc = await startProcess('server.js', { ...env, ANALYSIS_WORKERS: 'off', SEED_DEMO: 'false' }, true);
+    children.push(apiProc.child);
     console.log(`  API warm start: ${(apiProc.ms / 1000).toFixed(1)} s`);
     const worker = await startProcess('worker.js', env, false);
+    children.push(worker.child);
     await idle('idle after a restart', { api: apiProc.child.pid, worker: worker.child.pid });
     const token = await signIn('admin@oyo-agro.example');
     const peak = peakSampler(apiProc.child.pid);
@@ -266,9 +273,8 @@ async function runPostgres(): Promise<void> {
     const areas = (await api('GET', '/api/operational-areas/?page=1&page_size=100', token)).body.data.results.map((a: { id: string }) => a.id);
     for (const rows of ROWS) console.log(`  analysis of ${await analysis(token, areas, rows, { api: apiProc.child.pid, worker: worker.child.pid })}`);
     console.log(`  peaks over the run (VmHWM): API ${mem(apiProc.child.pid).hwm.toFixed(0)} MB, worker ${mem(worker.child.pid).hwm.toFixed(0)} MB`);
-    await stop(worker.child);
-    await stop(apiProc.child);
   } finally {
+    for (const c of children.reverse()) await stop(c);
     fs.rmSync(dataDir, { recursive: true, force: true });
     const a = new pg.Client({ connectionString: PG_URL });
     await a.connect();
