@@ -1,4 +1,5 @@
-// `npm run bench:footprint -- [--engine pglite|postgres|both] [--rows 15000,100000] [--port 3397] [--settle 10]`:
+// `npm run bench:footprint -- [--engine pglite|postgres|both] [--rows 15000,100000] [--port 3397] [--settle 10]
+//  [--existing DIR] [--start-timeout 900]`:
 // issue 12's memory figures, read from /proc (VmRSS, RssAnon) of the built server started as `npm start` starts it.
 //  * pglite: a first start on a fresh data directory (initdb, migrations, lookups, demo data) and a restart on it; RSS at
 //    idle after each, after a burst of 1,000 list requests, and at the peak of a 15k and a 100k-row analysis (csv upload
@@ -24,6 +25,9 @@ const ENGINES = arg('engine', 'pglite') === 'both' ? (['pglite', 'postgres'] as 
 const ROWS = arg('rows', '15000,100000').split(',').map(Number).filter((n) => n > 0);
 const PORT = Number(arg('port', '3397'));
 const SETTLE_MS = Number(arg('settle', '10')) * 1000;
+/** --existing DIR: skip the first start and run the rest on a copy of an existing embedded data directory. */
+const EXISTING = arg('existing', '');
+const START_TIMEOUT_MS = Number(arg('start-timeout', '900')) * 1000;
 const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const root = path.resolve(import.meta.dirname, '../../../..');
 const base = `http://127.0.0.1:${PORT}`;
@@ -66,7 +70,7 @@ async function startProcess(script: string, env: NodeJS.ProcessEnv, waitHealthy:
     } catch {
       // not yet
     }
-    if (performance.now() - t0 > 600_000) throw new Error('server not healthy in 600 s');
+    if (performance.now() - t0 > START_TIMEOUT_MS) throw new Error(`server not healthy in ${START_TIMEOUT_MS / 1000} s`);
     await sleep(100);
   }
   return { child, ms: performance.now() - t0 };
@@ -190,6 +194,7 @@ async function idle(label: string, pids: Record<string, number | undefined>): Pr
 async function runPglite(): Promise<void> {
   console.log(`\n== embedded (PGlite): node apps/api/dist/server.js, port ${PORT}, idle = ${SETTLE_MS / 1000} s after /api/health answers`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-footprint-'));
+  if (EXISTING) fs.cpSync(EXISTING, dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -203,12 +208,14 @@ async function runPglite(): Promise<void> {
   delete env['DATABASE_URL'];
   const children: ChildProcess[] = [];
   try {
-    const first = await startProcess('server.js', env, true);
-    children.push(first.child);
-    console.log(`  first start (fresh data directory: initdb, migrations, lookups, demo): ${(first.ms / 1000).toFixed(1)} s`);
-    await idle('idle after the first start', { server: first.child.pid });
-    console.log(`  peak during the first start (VmHWM): ${mem(first.child.pid).hwm.toFixed(0)} MB`);
-    await stop(first.child);
+    if (!EXISTING) {
+      const first = await startProcess('server.js', env, true);
+      children.push(first.child);
+      console.log(`  first start (fresh data directory: initdb, migrations, lookups, demo): ${(first.ms / 1000).toFixed(1)} s`);
+      await idle('idle after the first start', { server: first.child.pid });
+      console.log(`  peak during the first start (VmHWM): ${mem(first.child.pid).hwm.toFixed(0)} MB`);
+      await stop(first.child);
+    }
     const warm = await startProcess('server.js', env, true);
     children.push(warm.child);
     const pid = warm.child.pid;
