@@ -33,29 +33,43 @@ export type Bootstrapped = { deps: Deps; database: Database; timings: Record<str
 export async function bootstrap(config: Config, log: Logger, opts: { seed?: boolean; loadDataDir?: Blob } = {}): Promise<Bootstrapped> {
   const timings: Record<string, number> = {};
   let t = Date.now();
-  const database = await openDatabase(
-    config.database.kind === 'pglite'
-      ? {
-          kind: 'pglite',
-          dataDir: config.database.dataDir,
-          ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-          // The embedded database's thread ended on its own: nothing can be served any more, so end the process and let
-          // the supervisor (or the operator) start it again on the same data directory.
-          onCrash: (err: Error) => {
-            log.fatal({ err }, 'the embedded database stopped unexpectedly; exiting');
-            process.exit(1);
-          },
-        }
-      : config.database,
-  );
+  const open = () =>
+    openDatabase(
+      config.database.kind === 'pglite'
+        ? {
+            kind: 'pglite',
+            dataDir: config.database.dataDir,
+            ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+            // The embedded database's thread ended on its own: nothing can be served any more, so end the process and let
+            // the supervisor (or the operator) start it again on the same data directory.
+            onCrash: (err: Error) => {
+              log.fatal({ err }, 'the embedded database stopped unexpectedly; exiting');
+              process.exit(1);
+            },
+          }
+        : config.database,
+    );
+  let database = await open();
   timings['open_and_migrate_ms'] = Date.now() - t;
   t = Date.now();
   const lookups = await seedLookupsIfEmpty(database);
   if (lookups.seeded) timings['seed_lookups_ms'] = Date.now() - t;
+  let demoSeeded = false;
   if (opts.seed ?? config.seedDemo) {
     t = Date.now();
     const demo = await seedDemoIfEmpty(database);
+    demoSeeded = demo.seeded;
     if (demo.seeded) timings['seed_demo_ms'] = Date.now() - t;
+  }
+  // A first start (initdb, CREATE EXTENSION postgis, 150k lookup rows, the demo) grows the embedded database's
+  // WebAssembly heap, and that heap never shrinks; PGlite's initdb step also leaves memory behind in its thread. Opening
+  // the data directory again in a new thread starts from a clean heap: the first start then sits where a restart does
+  // (docs/decisions.md, "Embedded footprint"). Only for a data directory on disk (an in-memory one would be lost).
+  if (database.kind === 'pglite' && config.database.kind === 'pglite' && config.database.dataDir && !opts.loadDataDir && (lookups.seeded || demoSeeded)) {
+    t = Date.now();
+    await database.close();
+    database = await open();
+    timings['reopen_ms'] = Date.now() - t;
   }
   const deps: Deps = {
     config,

@@ -24,7 +24,18 @@ async function main(): Promise<void> {
     writeServerRecord(config.dataDir, { pid: process.pid, port: typeof address === 'object' && address ? address.port : config.port });
     process.on('exit', () => clearServerRecord(config.dataDir));
   }
-  log.info({ ...timings, ready_ms: Date.now() - started, engine: database.kind }, `listening on ${config.publicUrl}`);
+  // Where the memory is at start (docs/decisions.md, "Embedded footprint"): the process, this thread's JS heap, and on
+  // PGlite the database thread's JS heap and WebAssembly heap.
+  const main = process.memoryUsage();
+  const db = database.memory ? await database.memory() : null;
+  const mb = (n: number) => Math.round(n / 1048576);
+  const memory = {
+    rss_mb: mb(main.rss),
+    main_heap_mb: mb(main.heapUsed),
+    main_external_mb: mb(main.external),
+    ...(db ? { db_heap_mb: mb(db.heapUsed), db_external_mb: mb(db.external), db_wasm_heap_mb: mb(db.wasmMemory) } : {}),
+  };
+  log.info({ ...timings, ready_ms: Date.now() - started, engine: database.kind, ...memory }, `listening on ${config.publicUrl}`);
   if (config.seedDemo) {
     process.stdout.write(
       `\n  Farmland platform: ${config.publicUrl}   (API docs: ${config.publicUrl}/api/docs)\n` +

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { RemotePglite } from './pglite-remote.js';
+import type { WorkerStats } from './pglite.worker.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -32,6 +33,8 @@ export type Database = {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Ends the boot phase: from now on adminExec/adminQuery refuse (on PGlite they switch the shared connection's role). */
   sealAdmin(): void;
+  /** PGlite only: the database thread's JS heap and its WebAssembly heap, in bytes (footprint log and benchmark). */
+  memory?(): Promise<WorkerStats>;
   /** PGlite only: the data directory as a gzipped tarball (test templates). */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -75,6 +78,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob, onCrash?: 
     adminQuery: <T>(text: string, params: unknown[] = []) => asAdmin(async () => (await client.query<T>(text, params)).rows),
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     dumpDataDir: async () => client.dumpDataDir(),
+    memory: async () => client.stats(),
     sealAdmin: () => {
       sealed = true;
     },

@@ -1,10 +1,11 @@
 // The embedded database as seen from the API's thread: PGlite lives in a worker thread (pglite.worker.ts) and this
 // client speaks the part of PGlite's interface that drizzle's pglite driver, the migrator and pg-boss use (query, exec,
 // transaction), plus dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
+import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
-import type { SerializedError, WorkerReply, WorkerRequest } from './pglite.worker.js';
+import type { SerializedError, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; stack: string | undefined };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
@@ -28,6 +29,23 @@ function rawTypesOf(options: QueryOptions | undefined): number[] | null {
     if (parser && parser('x') !== 'x') throw new Error(`Only text-preserving parsers can reach the database worker (type ${t})`);
   }
   return types;
+}
+
+const YOUNG_GENERATION_MB = 12;
+
+let lightened = false;
+/**
+ * PGlite compiles PostgreSQL (10 MB of WebAssembly) and PostGIS (17 MB) at start. By default V8 validates every
+ * function of a module up front on as many background threads as it likes, and each thread's allocations stay in its
+ * own malloc arena afterwards (~30 MB of RSS for good). Validating a function when it is first compiled, on one
+ * background thread, leaves that behind without slowing the statements (docs/decisions.md, "Embedded footprint").
+ * These are process-wide V8 flags that only affect WebAssembly compiled after they are set.
+ */
+function lightenWasmCompilation(): void {
+  if (lightened) return;
+  lightened = true;
+  v8.setFlagsFromString('--wasm-lazy-validation');
+  v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
 }
 
 export class RemotePglite {
@@ -64,9 +82,17 @@ export class RemotePglite {
 
   /** Starts the worker and waits until the database is open (created, or restored from loadDataDir). */
   /** onCrash: the worker ended without close() (a WASM abort, out of memory); every later statement fails. */
-  static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void }): Promise<RemotePglite> {
+  /** settings: PostgreSQL settings over the embedded defaults (pglite-settings.ts). */
+  static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void; settings?: Record<string, string> }): Promise<RemotePglite> {
     const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null;
-    const worker = startWorker(import.meta.url, './pglite.worker', { workerData: { dataDir: opts.dataDir, loadDataDir }, transferList: loadDataDir ? [loadDataDir] : [] });
+    lightenWasmCompilation();
+    const worker = startWorker(import.meta.url, './pglite.worker', {
+      workerData: { dataDir: opts.dataDir, loadDataDir, settings: opts.settings ?? {} },
+      // The thread's young generation: V8's default lets it grow to 3 × 16 MB, which a thread that mostly passes rows
+      // through never needs (measured in docs/decisions.md, "Embedded footprint").
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      transferList: loadDataDir ? [loadDataDir] : [],
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: WorkerReply) => {
         if (m.id !== 0) return;
@@ -155,6 +181,11 @@ export class RemotePglite {
   async dumpDataDir(): Promise<Blob> {
     const buf = await this.call<ArrayBuffer>({ op: 'dump' });
     return new Blob([buf], { type: 'application/x-gzip' });
+  }
+
+  /** The database thread's heap and the WASM heap's size (for the footprint log and benchmark). */
+  stats(): Promise<WorkerStats> {
+    return this.call({ op: 'stats' });
   }
 
   async close(): Promise<void> {

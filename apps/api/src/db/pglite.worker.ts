@@ -2,11 +2,17 @@
 // holds it; here that thread is not the API's, so a long statement (a classify batch, a 100k-farm GeoJSON) never blocks
 // the event loop that serves requests. The main thread talks to it through pglite-remote.ts; PGlite's own lock
 // serialises statements exactly as before (a transaction holds it from BEGIN to COMMIT).
+import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
+import { trimmedPostgisBundle } from './postgis-bundle.js';
+import { pgliteStartParams } from './pglite-settings.js';
 
-export type WorkerInit = { dataDir: string | null; loadDataDir: ArrayBuffer | null };
+export type WorkerInit = { dataDir: string | null; loadDataDir: ArrayBuffer | null; settings: Record<string, string> };
+
+/** The thread's memory as it reports it (process.memoryUsage() is per isolate, except rss) and the WASM heap's size. */
+export type WorkerStats = { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; wasmMemory: number };
 
 /** rawTypes: the type OIDs whose values stay as the text PostgreSQL sent (drizzle's parsers are all identities). */
 export type WorkerRequest =
@@ -15,6 +21,7 @@ export type WorkerRequest =
   | { id: number; op: 'begin'; tx: number }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'dump' }
+  | { id: number; op: 'stats' }
   | { id: number; op: 'close' };
 
 export type SerializedError = { message: string; name: string; props: Record<string, unknown> };
@@ -47,12 +54,26 @@ const ROLLBACK = Symbol('rollback');
 type Open = { tx: Transaction; finish: (commit: boolean) => void; done: Promise<void> };
 const open = new Map<number, Open>();
 
+/**
+ * PostGIS as published, except that its bundle is the trimmed one (postgis-bundle.ts): the published bundle's raster
+ * and topology libraries are compiled and instantiated at every start although nothing uses them.
+ */
+const postgisTrimmed: Extension = {
+  name: postgis.name,
+  setup: async (pg, emscriptenOpts) => ({ ...(await postgis.setup(pg, emscriptenOpts)), bundlePath: pathToFileURL(trimmedPostgisBundle()) }),
+};
+
 async function main(): Promise<void> {
   const pg = await PGlite.create({
     ...(init.dataDir ? { dataDir: init.dataDir } : {}),
-    extensions: { postgis },
+    extensions: { postgis: postgisTrimmed },
+    startParams: pgliteStartParams(PGlite.defaultStartParams, init.settings),
     ...(init.loadDataDir ? { loadDataDir: new Blob([init.loadDataDir]) } : {}),
   });
+  // PGlite keeps the unpacked extension tarball (34 MB) referenced from its module after the files are written to its
+  // file system; let it go.
+  const mod = (pg as unknown as { mod?: { pg_extensions?: unknown } }).mod;
+  if (mod) mod.pg_extensions = {};
 
   const target = (tx: number | null): Transaction | PGlite => {
     if (tx === null) return pg;
@@ -102,6 +123,11 @@ async function main(): Promise<void> {
       case 'dump': {
         const blob = await pg.dumpDataDir('gzip');
         return await blob.arrayBuffer();
+      }
+      case 'stats': {
+        const m = process.memoryUsage();
+        const heap = (pg as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8;
+        return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, wasmMemory: heap?.byteLength ?? 0 } satisfies WorkerStats;
       }
       case 'close':
         if (!pg.closed) await pg.close();

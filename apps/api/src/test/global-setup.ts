@@ -15,7 +15,7 @@ function fingerprint(): string {
     const p = path.join(migrationsFolder, f);
     if (fs.statSync(p).isFile()) h.update(f).update(fs.readFileSync(p));
   }
-  for (const f of ['../db/seed/lookups-data.ts', '../db/seed/seed-lookups.ts']) h.update(fs.readFileSync(path.resolve(import.meta.dirname, f)));
+  for (const f of ['../db/seed/lookups-data.ts', '../db/seed/seed-lookups.ts', '../db/seed/lookups.worker.ts', '../db/seed/uuid-v5.ts']) h.update(fs.readFileSync(path.resolve(import.meta.dirname, f)));
   return h.digest('hex').slice(0, 16);
 }
 

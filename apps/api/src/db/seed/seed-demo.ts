@@ -10,7 +10,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { createRng } from '../../lib/prng.js';
 import { recomputeTenantOverlaps } from '../../modules/farms/farms.overlap.js';
 import { buildDemoAreas, buildDemoFarms, buildPeople, type LngLat } from './demo-data.js';
-import { uuidV5 } from './lookups-data.js';
+import { uuidV5 } from './uuid-v5.js';
 
 export const DEMO_PASSWORD = 'Farmland#2026';
 export const DEMO_ACCOUNTS = {

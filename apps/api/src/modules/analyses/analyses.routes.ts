@@ -105,7 +105,6 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const jobs = analysisJobs(deps);
   app.addHook('onReady', async () => {
-    prewarmParseWorker();
     await jobs.start();
   });
   app.addHook('onClose', async () => jobs.stop());
@@ -128,6 +127,12 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     // Rows report their own bad characters (row errors, not a refused upload): the input guard leaves their text alone.
     config: { ...admins, inputGuard: { ownText: ['locations'] } },
     bodyLimit: deps.config.uploadLimit,
+    // A file upload starts the parse threads while its body is still arriving (after sign-in and access checks, which
+    // are the global onRequest hooks); between uploads none runs.
+    onRequest: (req, _reply, done) => {
+      if (req.headers['content-type']?.startsWith('multipart/')) prewarmParseWorker();
+      done();
+    },
     schema: {
       tags,
       summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
