@@ -54,8 +54,9 @@ const scoped = (column: string, tenantId: string | null): SQL => {
 
 /** [1 January of year, 1 January of year + 1) in UTC, as timestamptz bounds an index on created_at can use. */
 const yearBounds = (year: number) => ({
-  start: sql`make_timestamptz(${year}, 1, 1, 0, 0, 0, 'UTC')`,
-  end: sql`make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, 'UTC')`,
+  // Constants, not make_timestamptz(): a stable function would be evaluated for every row of the scan.
+  start: sql`${`${String(year).padStart(4, '0')}-01-01T00:00:00Z`}::timestamptz`,
+  end: sql`${`${String(year + 1).padStart(4, '0')}-01-01T00:00:00Z`}::timestamptz`,
 });
 const monthOf = (column: string) => sql`extract(month FROM ${sql.raw(column)} AT TIME ZONE 'UTC')::int`;
 
