@@ -35,6 +35,8 @@ import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
+import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 
 export type BuildOptions = { logger?: FastifyBaseLogger; serveWeb?: boolean };
 
@@ -111,6 +113,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);
       await api.register(analyticsRoutes);
+      await api.register(tenantsRoutes);
+      await api.register(licensesRoutes);
       await api.register(analysesRoutes);
     },
     { prefix: '/api' },
