@@ -59,6 +59,12 @@ export async function bootstrap(config: Config, log: Logger, opts: { seed?: bool
     t = Date.now();
     const demo = await seedDemoIfEmpty(database);
     demoSeeded = demo.seeded;
+    // License keys are stored hashed: the demo's are written once, for the person trying the SDK capture, beside the
+    // data (mode 0600), and never again.
+    if (demo.seeded && demo.licenseKeys.length > 0) {
+      fs.mkdirSync(config.dataDir, { recursive: true });
+      fs.writeFileSync(path.join(config.dataDir, 'demo-license-keys.json'), `${JSON.stringify(demo.licenseKeys, null, 2)}\n`, { mode: 0o600 });
+    }
     if (demo.seeded) timings['seed_demo_ms'] = Date.now() - t;
   }
   // A first start (initdb, CREATE EXTENSION postgis, 150k lookup rows, the demo) grows the embedded database's

@@ -339,7 +339,8 @@ export const matrix: Record<string, Row> = {
     expect: providerOnly(200),
   },
   'POST /api/base/tenants/delete/': { probe: { setup: disposableTenant, body: (_fx, c) => ({ uuids: [c['tenantId']] }) }, expect: providerOnly(200) },
-  'GET /api/base/licenses/': { expect: providerOnly(200) },
+  // A tenant admin reads its own organisation's licenses (the dashboard's license card); agents do not.
+  'GET /api/base/licenses/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
   'PUT /api/base/licenses/:id/revoke/': {
     probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/revoke/` },
     expect: providerOnly(200),

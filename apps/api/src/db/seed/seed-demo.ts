@@ -36,11 +36,20 @@ async function cityNear(tx: Tx, name: string): Promise<string> {
   return id;
 }
 
-export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boolean; ms: number }> {
+/** The demo tenants' license keys, known only at seeding (keys are stored hashed): name, type and key. */
+export type DemoLicenseKey = { tenant: string; type: 'Platform' | 'SDK'; key: string };
+
+export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boolean; ms: number; licenseKeys: DemoLicenseKey[] }> {
   const t0 = Date.now();
   // Row-level security hides users outside a scope, so the emptiness check runs in the system scope.
   const [row] = await withScope(database.db, { kind: 'system' }, (tx) => queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`));
-  if ((row?.n ?? 0) > 0) return { seeded: false, ms: Date.now() - t0 };
+  if ((row?.n ?? 0) > 0) return { seeded: false, ms: Date.now() - t0, licenseKeys: [] };
+  const licenseKeys: DemoLicenseKey[] = [];
+  const demoKey = (tenant: string, type: 'Platform' | 'SDK') => {
+    const key = newLicenseKey(type);
+    licenseKeys.push({ tenant, type, key });
+    return key;
+  };
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const rng = createRng(20261121);
@@ -82,7 +91,7 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
         issuedDate: isoDay(addDays(now, -200 + ti * 30)),
         expiryDate: isoDay(addDays(now, 165 + ti * 30)),
         price: s.type === 'SDK' ? '220000' : '1500000',
-        ...licenseKeyColumns(newLicenseKey(s.type)),
+        ...licenseKeyColumns(demoKey(s.name, s.type)),
       });
       await tx.insert(tenantConfigurations).values({ tenantId, minimumFarmSize: 100, recognitionThreshold: 0.5 });
       const [admin] = await tx
@@ -210,5 +219,5 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
     }
     for (let i = 0; i < entries.length; i += 200) await tx.insert(activityLogs).values(entries.slice(i, i + 200));
   });
-  return { seeded: true, ms: Date.now() - t0 };
+  return { seeded: true, ms: Date.now() - t0, licenseKeys };
 }

@@ -1,5 +1,5 @@
 // Licenses (spec §7 "Base"): GET /base/licenses/, PUT /base/licenses/{id}/revoke/, POST /base/licenses/{id}/reissue/.
-// Provider staff only.
+// Provider staff; a tenant admin reads its own organisation's licenses (the dashboard's license card) and nothing more.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, idParam, license, licensesQuery, listOf } from '@farmland/contracts';
@@ -12,7 +12,7 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
 
   app.get('/base/licenses/', {
-    config: provider,
+    config: { access: ['super_admin', 'tenant_admin'] },
     schema: {
       tags,
       summary: 'Licenses (latest issued first) with the derived status; search (tenant name or key prefix), is_revoked, is_expired, type, issued_date, status, tenant_id',

@@ -1,4 +1,5 @@
-// License use cases (provider staff only): the list, revoke (the tenant's users and its SDK key are refused with
+// License use cases: the list (provider staff: every tenant's; a tenant admin: its own organisation's, for the
+// dashboard's license card, spec tenant-admin.md §7), revoke (the tenant's users and its SDK key are refused with
 // license_revoked from their next call) and re-issue (SDK licenses only: one more year, revocation lifted).
 import type { License, LicensesQuery } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
@@ -13,12 +14,14 @@ import * as q from './licenses.queries.js';
 const provider = { kind: 'provider' } as const;
 
 export async function listLicenses(deps: Deps, ctx: Ctx, query: LicensesQuery, url: string): Promise<Page<License>> {
-  canManageTenants(ctx);
+  const own = ctx.actor?.role === 'tenant_admin' && ctx.actor.tenantId ? ctx.actor.tenantId : null;
+  if (!own) canManageTenants(ctx);
   const size = query.page_size ?? 10;
-  return withScope(deps.db, provider, async (tx) => {
+  // A tenant admin reads in its tenant's scope (row-level security), and the tenant filter is its own, whatever was sent.
+  return withScope(deps.db, own ? { kind: 'tenant', tenantId: own } : provider, async (tx) => {
     const { rows, total } = await q.listLicenses(
       tx,
-      { search: query.search, isRevoked: query.is_revoked, isExpired: query.is_expired, type: query.type, issuedDate: query.issued_date, status: query.status, tenantId: query.tenant_id },
+      { search: query.search, isRevoked: query.is_revoked, isExpired: query.is_expired, type: query.type, issuedDate: query.issued_date, status: query.status, tenantId: own ?? query.tenant_id },
       size,
       (query.page - 1) * size,
     );

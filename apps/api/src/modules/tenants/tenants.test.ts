@@ -168,7 +168,7 @@ describe('tenants', () => {
     expect((await env.as('super').post('/api/base/tenants/delete/', { uuids: [t1.id] })).status).toBe(400);
   });
 
-  it('is for provider staff only: a tenant admin or agent gets 403 on every tenants and licenses route', async () => {
+  it('is for provider staff only: a tenant admin or agent gets 403 on every tenants route and on license changes', async () => {
     const t = await makeTenant(env);
     for (const persona of ['adminA', 'agentA', 'adminB'] as const) {
       const c = env.as(persona);
@@ -178,7 +178,7 @@ describe('tenants', () => {
       expect((await c.put(`/api/base/tenants/${t.id}/`, payload())).status).toBe(403);
       expect((await c.put(`/api/base/tenants/${t.id}/suspend-deactivate/`, { is_suspended: true })).status).toBe(403);
       expect((await c.post('/api/base/tenants/delete/', { uuids: [t.id] })).status).toBe(403);
-      expect((await c.get('/api/base/licenses/')).status).toBe(403);
+      expect((await c.get('/api/base/licenses/')).status).toBe(persona === 'agentA' ? 403 : 200);
     }
     const [still] = await env.sql<{ is_suspended: boolean; deleted_at: string | null }>(sql`SELECT is_suspended, deleted_at FROM tenants WHERE id = ${t.id}`);
     expect(still).toEqual({ is_suspended: false, deleted_at: null });
@@ -186,6 +186,20 @@ describe('tenants', () => {
 });
 
 describe('licenses', () => {
+  it("gives a tenant admin its own organisation's licenses only (the dashboard's license card), whatever it asks", async () => {
+    const a = await env.as('adminA').get('/api/base/licenses/');
+    expect(a.status).toBe(200);
+    expect(a.body.data.count).toBeGreaterThan(0);
+    expect(a.body.data.results.every((l: { tenant: string }) => l.tenant === env.fx.tenantA)).toBe(true);
+    const asked = await env.as('adminA').get(`/api/base/licenses/?tenant_id=${env.fx.tenantB}`);
+    expect(asked.body.data.results.every((l: { tenant: string }) => l.tenant === env.fx.tenantA)).toBe(true);
+    const b = await env.as('adminB').get('/api/base/licenses/');
+    expect(b.body.data.results.every((l: { tenant: string }) => l.tenant === env.fx.tenantB)).toBe(true);
+    const lic = a.body.data.results[0].id as string;
+    expect((await env.as('adminA').put(`/api/base/licenses/${lic}/revoke/`)).status).toBe(403);
+    expect((await env.as('adminA').post(`/api/base/licenses/${lic}/reissue/`)).status).toBe(403);
+  });
+
   it('lists licenses with the derived status and filters', async () => {
     const revoked = await makeTenant(env, { revoked: true, expired: true });
     const expired = await makeTenant(env, { expired: true });

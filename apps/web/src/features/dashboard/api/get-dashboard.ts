@@ -1,11 +1,11 @@
 // The tenant dashboard's reads: GET /analytics/ (counts), GET /analytics/tenant-mapped-count/ (the Total Mapped chart),
-// GET /base/tenant-settings/ (the license card), GET /farms/categorized-by-state (Most Mapped Area) and
+// GET /base/licenses/ (the license card: the organisation's own licenses, latest issued first), GET /farms/categorized-by-state (Most Mapped Area) and
 // GET /accounts/agents/ (Agent Ranking and the agents card).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Agent, AnalyticsCounts, MappedCount } from '@farmland/contracts';
+import type { Agent, AnalyticsCounts, License, MappedCount } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage, Out } from '../../../lib/contract-types';
-import type { farmsPerState, tenantSettings } from '@farmland/contracts';
+import type { farmsPerState } from '@farmland/contracts';
 
 export type RangeKey = '1Y' | '6M' | '30D' | '7D';
 /** Spec §9: 1 year (12 months), 6 months, 30 days, 7 days. */
@@ -28,9 +28,9 @@ export function useMappedCount(range: RangeKey) {
   });
 }
 
-export type TenantSettings = Out<typeof tenantSettings>;
-export function useTenantSettings() {
-  return useQuery({ queryKey: ['tenant-settings'], queryFn: ({ signal }) => api<Envelope<TenantSettings>>('/base/tenant-settings/', { signal }) });
+/** The organisation's licenses (spec §7: GET /base/licenses/ for the dashboard license card); the first is the current. */
+export function useLicenses() {
+  return useQuery({ queryKey: ['licenses', 'own'], queryFn: ({ signal }) => api<Envelope<ListPage<License>>>('/base/licenses/', { query: { page: 1, page_size: 20 }, signal }) });
 }
 
 export type StateCount = Out<typeof farmsPerState>[number];

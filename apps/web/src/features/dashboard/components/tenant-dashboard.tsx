@@ -25,7 +25,7 @@ import { CATEGORY_COLORS, LANDMAP_CLASSES } from '../../../components/map/map-co
 import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
-import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useTenantSettings, type RangeKey } from '../api/get-dashboard';
+import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
@@ -38,9 +38,10 @@ function licenseStatus(l: { is_revoked: boolean; is_expired: boolean }): { label
 const monthYear = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 function LicenseCard() {
-  const settings = useTenantSettings();
+  const licenses = useLicenses();
   const [modal, setModal] = useState<'licences' | 'invoice' | null>(null);
-  const license = settings.data?.data.license ?? null;
+  const all = licenses.data?.data.results ?? [];
+  const license = all[0] ?? null;
   const status = license ? licenseStatus(license) : null;
   return (
     <Card
@@ -62,9 +63,9 @@ function LicenseCard() {
         </Dropdown>
       }
     >
-      {settings.isLoading ? (
+      {licenses.isLoading ? (
         <Skeleton active paragraph={{ rows: 2 }} />
-      ) : settings.isError ? (
+      ) : licenses.isError ? (
         <Alert type="error" showIcon message="The license could not be loaded" />
       ) : !license ? (
         <Empty description="No license" />
@@ -84,8 +85,9 @@ function LicenseCard() {
             size="small"
             pagination={false}
             rowKey="id"
-            dataSource={[license]}
+            dataSource={all}
             columns={[
+              { title: 'Key', render: (_: unknown, l: typeof license) => `${l.key}…` },
               { title: 'Type', dataIndex: 'type' },
               { title: 'Issued', render: (_: unknown, l: typeof license) => formatDate(l.issued_date) },
               { title: 'Expires', render: (_: unknown, l: typeof license) => formatDate(l.expiry_date) },
