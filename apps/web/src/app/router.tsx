@@ -26,6 +26,9 @@ const TenantDashboardPage = named(() => import('./routes/tenant-dashboard-page')
 const ConfigurationsPage = named(() => import('./routes/configurations-page'), 'ConfigurationsPage');
 const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsPage');
 const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
+const TenantsPage = named(() => import('./routes/tenants-page'), 'TenantsPage');
+const TenantDetailsPage = named(() => import('./routes/tenant-details-page'), 'TenantDetailsPage');
+const ProviderFarmlandsPage = named(() => import('./routes/provider-farmlands-page'), 'ProviderFarmlandsPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -45,10 +48,10 @@ export function AppRoutes() {
         <Route path="/super-admin" element={<RequireRole role="super_admin">{page(<ProviderFrame />)}</RequireRole>}>
           <Route index element={<Navigate to="dashboard" replace />} />
           <Route path="dashboard" element={soon('Dashboard')} />
-          <Route path="tenant" element={soon('All Tenants')} />
-          <Route path="tenant/:uuid" element={soon('Tenant details')} />
+          <Route path="tenant" element={page(<TenantsPage />)} />
+          <Route path="tenant/:uuid" element={page(<TenantDetailsPage />)} />
           <Route path="license" element={soon('License')} />
-          <Route path="farmlands" element={soon('Farmlands')} />
+          <Route path="farmlands" element={page(<ProviderFarmlandsPage />)} />
           <Route path="reports" element={soon('Reports')} />
           <Route path="activity-log" element={page(<ActivityLogPage />)} />
           <Route path="profile" element={page(<ProfilePage />)} />

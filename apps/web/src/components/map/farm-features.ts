@@ -1,8 +1,10 @@
 // Farms → map features: the category decides the colour (overlap green, flagged orange, in an operational area purple,
-// outside red), so the registry map reads like the analysis map.
-import type { Farm } from '@farmland/contracts';
-import type { MapCategory, MapFeature } from '../../../components/map/map-constants';
-import type { FarmCollection } from '../api/get-farms-map';
+// outside red), so the registry map reads like the analysis map. Shared by the tenant's and the provider's Farmlands.
+import type { Farm, farmFeatureCollection } from '@farmland/contracts';
+import type { z } from 'zod';
+import type { MapCategory, MapFeature } from './map-constants';
+
+type FarmCollection = z.output<typeof farmFeatureCollection>;
 
 export function farmCategory(f: { is_overlapping: boolean; flag?: string | null; operational_area_id: string | null }): MapCategory {
   if (f.is_overlapping) return 'overlap';
