@@ -14,3 +14,5 @@ export * from './tenant-settings.js';
 export * from './exports.js';
 export * from './console-config.js';
 export * from './analytics.js';
+export * from './tenants.js';
+export * from './licenses.js';
