@@ -29,6 +29,7 @@ const OperationalAreasPage = named(() => import('./routes/operational-areas-page
 const TenantsPage = named(() => import('./routes/tenants-page'), 'TenantsPage');
 const TenantDetailsPage = named(() => import('./routes/tenant-details-page'), 'TenantDetailsPage');
 const ProviderFarmlandsPage = named(() => import('./routes/provider-farmlands-page'), 'ProviderFarmlandsPage');
+const LicensesPage = named(() => import('./routes/licenses-page'), 'LicensesPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -50,7 +51,7 @@ export function AppRoutes() {
           <Route path="dashboard" element={soon('Dashboard')} />
           <Route path="tenant" element={page(<TenantsPage />)} />
           <Route path="tenant/:uuid" element={page(<TenantDetailsPage />)} />
-          <Route path="license" element={soon('License')} />
+          <Route path="license" element={page(<LicensesPage />)} />
           <Route path="farmlands" element={page(<ProviderFarmlandsPage />)} />
           <Route path="reports" element={soon('Reports')} />
           <Route path="activity-log" element={page(<ActivityLogPage />)} />

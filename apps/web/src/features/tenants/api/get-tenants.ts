@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
-import type { LicenseType, Tenant } from './tenant-types';
+import type { LicenseType, TenantListItem, TenantStatus } from './tenant-types';
 
 export const TENANTS_PAGE_SIZE = 20;
 
@@ -12,11 +12,11 @@ export type TenantsParams = {
   page_size: number;
   search?: string | undefined;
   license_type?: LicenseType | undefined;
-  is_active?: boolean | undefined;
-  is_suspended?: boolean | undefined;
+  /** The displayed status (the API's shortcut over is_active and is_suspended, so Inactive excludes suspended tenants). */
+  status?: TenantStatus | undefined;
 };
 
-export const getTenants = (params: TenantsParams, signal?: AbortSignal) => api<Envelope<ListPage<Tenant>>>('/base/tenants/', { query: params, ...(signal ? { signal } : {}) });
+export const getTenants = (params: TenantsParams, signal?: AbortSignal) => api<Envelope<ListPage<TenantListItem>>>('/base/tenants/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useTenants(params: TenantsParams) {
   return useQuery({ queryKey: ['tenants', 'list', params], queryFn: ({ signal }) => getTenants(params, signal), placeholderData: keepPreviousData });

@@ -3,13 +3,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
-import type { Tenant, TenantBody } from './tenant-types';
+import type { CreatedTenant, Tenant, TenantBody } from './tenant-types';
 
 export const TENANT_CREATED = 'Tenant created successfully';
 export const TENANT_EDITED = 'Tenant edited successfully';
 
-export const saveTenant = ({ id, body }: { id: string | null; body: TenantBody }) =>
-  id ? api<Envelope<Tenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body }) : api<Envelope<Tenant>>('/base/tenants/', { method: 'POST', body });
+/** The created tenant carries its license key in full (license_key), shown this once; an edit answers the tenant. */
+export const saveTenant = ({ id, body }: { id: string | null; body: TenantBody }): Promise<Envelope<Tenant | CreatedTenant>> =>
+  id ? api<Envelope<Tenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body }) : api<Envelope<CreatedTenant>>('/base/tenants/', { method: 'POST', body });
 
 export function useSaveTenant() {
   const client = useQueryClient();

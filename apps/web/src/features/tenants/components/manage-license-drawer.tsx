@@ -54,7 +54,7 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
             bordered
             items={[
               { key: 'name', label: 'Name', children: tenant.name },
-              { key: 'email', label: 'Email', children: tenant.email },
+              { key: 'email', label: 'Email', children: tenant.email ?? '--' },
               { key: 'phone', label: 'Phone number', children: tenant.phone_number ?? '--' },
               { key: 'address', label: 'Address', children: tenant.address ?? '--' },
               { key: 'city', label: 'City', children: tenant.city ?? '--' },
@@ -73,7 +73,7 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
                 { key: 'key', label: 'Key', children: <CopyKey value={l.key} /> },
                 { key: 'issued', label: 'Issued', children: formatDate(l.issued_date) },
                 { key: 'expiry', label: 'Expires', children: <span data-testid="manage-license-expiry">{formatDate(l.expiry_date)}</span> },
-                { key: 'price', label: 'Price', children: formatCurrency(l.price) },
+                { key: 'price', label: 'Price', children: formatCurrency(l.price, l.currency) },
               ]}
             />
           )}

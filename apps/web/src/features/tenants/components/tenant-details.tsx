@@ -203,7 +203,7 @@ export function TenantDetails() {
               column={1}
               size="small"
               items={[
-                { key: 'email', label: 'Email', children: t.email },
+                { key: 'email', label: 'Email', children: t.email ?? '--' },
                 { key: 'phone', label: 'Phone', children: t.phone_number ?? '--' },
                 { key: 'address', label: 'Address', children: t.address ?? '--' },
                 { key: 'city', label: 'City', children: t.city ?? '--' },
@@ -244,7 +244,7 @@ export function TenantDetails() {
                   { key: 'key', label: 'Key', children: <CopyKey value={t.license.key} /> },
                   { key: 'issued', label: 'Issued', children: formatDate(t.license.issued_date) },
                   { key: 'expiry', label: 'Expires', children: <span data-testid="tenant-license-expiry">{formatDate(t.license.expiry_date)}</span> },
-                  { key: 'price', label: 'Price', children: formatCurrency(t.license.price) },
+                  { key: 'price', label: 'Price', children: formatCurrency(t.license.price, t.license.currency) },
                 ]}
               />
             ) : (

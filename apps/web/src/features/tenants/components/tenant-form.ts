@@ -36,10 +36,10 @@ export function toTenantBody(v: TenantFormValues, today: Dayjs = dayjs()): Tenan
     name: v.name.trim(),
     email: v.email.trim(),
     phone_number: v.phone_number.trim(),
-    address: v.address.trim(),
+    ...(v.address.trim() ? { address: v.address.trim() } : {}),
     country_id: String(v.country_id ?? ''),
     ...(v.state_id ? { state_id: String(v.state_id) } : {}),
-    city: String(v.city ?? ''),
+    ...(v.city ? { city: String(v.city) } : {}),
     enable_farm_sync: type === 'SDK' && v.enable_farm_sync === 'yes',
     admin: { first_name: v.admin_first_name.trim(), last_name: v.admin_last_name.trim(), email: v.admin_email.trim(), phone_number: v.admin_phone_number.trim() },
     license: { type, issued_date: today.format(ISO_DAY), expiry_date: v.expiry_date ? v.expiry_date.format(ISO_DAY) : '', price: stripSeparators(v.price) },
@@ -51,7 +51,7 @@ export function fromTenant(t: Tenant): Partial<TenantFormValues> {
   const price = t.license?.price;
   return {
     name: t.name,
-    email: t.email,
+    email: t.email ?? '',
     phone_number: t.phone_number ?? '',
     address: t.address ?? '',
     ...(t.country_id ? { country_id: t.country_id } : {}),

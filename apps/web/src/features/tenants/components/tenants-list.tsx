@@ -14,8 +14,8 @@ import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { formatDate, formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteTenants } from '../api/delete-tenants';
-import { TENANTS_PAGE_SIZE, useTenants, type TenantsParams } from '../api/get-tenants';
-import type { LicenseType, Tenant, TenantStatus } from '../api/tenant-types';
+import { TENANTS_PAGE_SIZE, useTenants } from '../api/get-tenants';
+import type { LicenseType, Tenant, TenantListItem, TenantStatus } from '../api/tenant-types';
 import { ManageLicenseDrawer } from './manage-license-drawer';
 import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
@@ -45,14 +45,6 @@ const FILTER_FIELDS: readonly FilterField[] = [
   },
 ];
 
-/** The status filter as the list's flags: Active = active and not suspended; Suspended; Inactive = not active. */
-export function statusQuery(status: string | undefined): Pick<TenantsParams, 'is_active' | 'is_suspended'> {
-  if (status === 'Active') return { is_active: true, is_suspended: false };
-  if (status === 'Suspended') return { is_suspended: true };
-  if (status === 'Inactive') return { is_active: false };
-  return {};
-}
-
 const STATUS_COLOR: Record<TenantStatus, string> = { Active: 'success', Suspended: 'warning', Inactive: 'default' };
 
 export function TenantsList() {
@@ -70,16 +62,16 @@ export function TenantsList() {
 
   const filterQuery = useMemo(() => {
     const type = typeof filters['license_type'] === 'string' ? (filters['license_type'] as LicenseType) : undefined;
-    const status = typeof filters['status'] === 'string' ? filters['status'] : undefined;
-    return { ...(search ? { search } : {}), ...(type ? { license_type: type } : {}), ...statusQuery(status) };
+    const status = typeof filters['status'] === 'string' ? (filters['status'] as TenantStatus) : undefined;
+    return { ...(search ? { search } : {}), ...(type ? { license_type: type } : {}), ...(status ? { status } : {}) };
   }, [filters, search]);
   const query = useTenants({ page, page_size: pageSize, ...filterQuery });
   const exportFilters = useMemo(() => Object.fromEntries(Object.entries(filterQuery).map(([k, v]) => [k, String(v)])), [filterQuery]);
 
-  const columns = useMemo<ListColumn<Tenant>[]>(
+  const columns = useMemo<ListColumn<TenantListItem>[]>(
     () => [
       { key: 'name', title: 'Organization', render: (r) => r.name },
-      { key: 'email', title: 'Email', render: (r) => r.email },
+      { key: 'email', title: 'Email', render: (r) => r.email ?? '--' },
       { key: 'type', title: 'License type', render: (r) => r.type ?? r.license?.type ?? '--' },
       { key: 'number_of_agents', title: 'Agents', render: (r) => formatNumber(r.number_of_agents) },
       { key: 'issued_date', title: 'Issued', render: (r) => formatDate(r.issued_date ?? r.license?.issued_date) },
@@ -119,7 +111,7 @@ export function TenantsList() {
 
   return (
     <>
-      <ListPage<Tenant>
+      <ListPage<TenantListItem>
         title={TENANTS_TITLE}
         count={query.data?.data.count}
         rows={query.data?.data.results ?? []}
@@ -146,7 +138,7 @@ export function TenantsList() {
         exportFilters={exportFilters}
         selectable
         onDeleteSelected={setToDelete}
-        onRowClick={(r) => navigate(`/super-admin/tenant/${r.uuid ?? r.id}`)}
+        onRowClick={(r) => navigate(`/super-admin/tenant/${r.uuid}`)}
         emptyText={search || countFilters(filters) ? 'No tenant matches your search or filters' : 'No tenants yet'}
         storageKey="tenants"
         actions={
@@ -185,7 +177,7 @@ export function TenantsList() {
         onConfirm={() =>
           toDelete &&
           remove.mutate(toDelete, {
-            onSuccess: (res) => notifySuccess(res.message || TENANTS_DELETED),
+            onSuccess: (res) => notifySuccess(res.message ?? TENANTS_DELETED),
             onSettled: () => setToDelete(null),
           })
         }
