@@ -33,6 +33,7 @@ import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { mailRoutes } from './modules/mail/mail.routes.js';
 
 export type BuildOptions = { logger?: FastifyBaseLogger; serveWeb?: boolean };
 
@@ -107,6 +108,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);
       await api.register(analyticsRoutes);
+      await api.register(mailRoutes);
       await api.register(analysesRoutes);
     },
     { prefix: '/api' },
