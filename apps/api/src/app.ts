@@ -34,6 +34,8 @@ import { operationalAreasRoutes } from './modules/operational-areas/operational-
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { mailRoutes } from './modules/mail/mail.routes.js';
+import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
+import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 
 export type BuildOptions = { logger?: FastifyBaseLogger; serveWeb?: boolean };
 
@@ -109,6 +111,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(tenantSettingsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mailRoutes);
+      await api.register(tenantsRoutes);
+      await api.register(licensesRoutes);
       await api.register(analysesRoutes);
     },
     { prefix: '/api' },

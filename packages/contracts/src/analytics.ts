@@ -80,7 +80,7 @@ export const tenantsDashboardCount = z.object({
 });
 export type TenantsDashboardCount = z.infer<typeof tenantsDashboardCount>;
 
-/** GET /analytics/tenants-status-count/: displayed statuses (Suspended over Inactive over Active, as the list shows them). */
+/** GET /analytics/tenants-status-count/: displayed statuses (Inactive over Suspended over Active, as the list shows them). */
 export const tenantsStatusCount = z.object({ total: z.number().int(), active: z.number().int(), inactive: z.number().int(), suspended: z.number().int() });
 export type TenantsStatusCount = z.infer<typeof tenantsStatusCount>;
 

@@ -88,10 +88,18 @@ export const tenants = pgTable(
     enableFarmSync: boolean('enable_farm_sync').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     isSuspended: boolean('is_suspended').notNull().default(false),
+    /** Soft delete (POST /base/tenants/delete/): the tenant and its data are hidden, its users shut out; the activity log stays. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('tenants_name_idx').on(t.name)],
+  (t) => [
+    index('tenants_name_idx').on(t.name),
+    // The provider's list: newest first among the tenants that are not deleted.
+    index('tenants_live_created_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`deleted_at IS NULL`),
+    // An organisation email names one live tenant (a deleted tenant's email may be used again).
+    uniqueIndex('tenants_email_live_uq').on(sql`lower(${t.email})`).where(sql`deleted_at IS NULL AND email IS NOT NULL`),
+  ],
 );
 
 export const licenses = pgTable(
@@ -104,13 +112,20 @@ export const licenses = pgTable(
     expiryDate: date('expiry_date', { mode: 'string' }).notNull(),
     price: numeric('price', { precision: 14, scale: 2 }).notNull().default('0'),
     currency: text('currency').notNull().default('NGN'),
-    key: text('key').notNull(),
+    /** SHA-256 (hex) of the activation key: the key itself is shown once, when it is issued (docs/decisions.md). */
+    keyHash: text('key_hash').notNull(),
+    /** The key's first 10 characters, shown in lists (the spec truncates the key to 10 characters). */
+    keyHint: text('key_hint').notNull(),
     isRevoked: boolean('is_revoked').notNull().default(false),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('licenses_key_uq').on(t.key), index('licenses_tenant_idx').on(t.tenantId)],
+  (t) => [
+    uniqueIndex('licenses_key_hash_uq').on(t.keyHash),
+    // The tenant's current license (the tenant gate, the tenants list): the latest issued.
+    index('licenses_tenant_current_idx').on(t.tenantId, t.issuedDate.desc(), t.createdAt.desc()),
+  ],
 );
 
 // ---------- users, sessions, two-factor ----------

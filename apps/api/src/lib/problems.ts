@@ -53,6 +53,8 @@ export const problems = {
   routeNotFound: () => new Problem(404, 'not_found', 'Page not found.'),
   farmerHasFarms: (n: number) =>
     new Problem(409, 'farmer_has_farms', `This farmer has ${n} farm${n === 1 ? '' : 's'}. Delete the farms first, or delete again with delete_farms=true to remove the farmer and the farms together.`),
+  licenseNotReissuable: () =>
+    new Problem(409, 'license_not_reissuable', 'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.'),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),

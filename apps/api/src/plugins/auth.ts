@@ -53,18 +53,16 @@ export async function authenticate(deps: Deps, token: string): Promise<{ actor: 
 }
 
 /**
- * An SDK license key stands in for a session on capture routes: unknown → 401; revoked or expired → 403 with its code;
- * a Platform license → 403; an inactive or suspended tenant → 403 with the tenant gate's code.
+ * An SDK license key stands in for a session on capture routes: unknown (or its tenant deleted) → 401; then the tenant
+ * gate (inactive, suspended, the key's license revoked or expired → 403 with its code); a Platform license → 403.
  */
 export async function authenticateLicenseKey(deps: Deps, key: string): Promise<{ license: LicenseActor; country: string | null }> {
   if (key.length < 8 || key.length > 200) throw problems.unauthenticated('Unknown license key.');
   const row = await withScope(deps.db, { kind: 'system' }, (tx) => findLicenseByKey(tx, key));
   if (!row) throw problems.unauthenticated('Unknown license key.');
-  if (row.is_revoked) throw problems.tenantGate('license_revoked');
-  if (row.is_expired) throw problems.tenantGate('license_expired');
+  // The same gate as a session's, with the key's own license in place of the tenant's current one.
+  assertTenantGate({ isActive: row.tenant_active, isSuspended: row.tenant_suspended, licenseRevoked: row.is_revoked, licenseExpired: row.is_expired });
   if (row.type !== 'SDK') throw problems.forbidden('Only an SDK license key can be used for field capture.');
-  if (!row.tenant_active) throw problems.tenantGate('tenant_inactive');
-  if (row.tenant_suspended) throw problems.tenantGate('tenant_suspended');
   return {
     license: { licenseId: row.license_id, tenantId: row.tenant_id, tenantName: row.tenant_name, keyHint: key.slice(-4) },
     country: row.country_name,

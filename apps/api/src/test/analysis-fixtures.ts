@@ -2,6 +2,7 @@
 // back through the API and the database, and multipart bodies.
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { sha256 } from '../lib/crypto.js';
 import { makeUser } from './fixtures.js';
 import type { Caller, TestEnv } from './harness.js';
 
@@ -14,7 +15,7 @@ export const rect = (x0: number, y0: number, x1: number, y1: number): Ring => [[
 export async function arrangeTenant(env: TestEnv, areas: Array<{ name: string; ring: Ring }>) {
   const [t] = await env.sql<{ id: string }>(sql`INSERT INTO tenants (name, country_id) VALUES (${`Analysis tenant ${Date.now()}-${Math.random()}`}, ${NIGERIA}) RETURNING id`);
   const tenantId = t!.id;
-  await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key) VALUES (${tenantId}, 'Platform', current_date - 1, current_date + 300, ${`KEY-${tenantId}`})`);
+  await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint) VALUES (${tenantId}, 'Platform', current_date - 1, current_date + 300, ${sha256(`KEY-${tenantId}`)}, 'KEY-')`);
   await env.sql(sql`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold) VALUES (${tenantId}, 100, 0.5)`);
   const adminId = (await makeUser(env, { tenantId, role: 'tenant_admin' })).id;
   const [r] = await env.sql<{ id: string }>(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${tenantId}, ${NIGERIA}, 'Test region') RETURNING id`);

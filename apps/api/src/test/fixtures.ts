@@ -2,6 +2,7 @@
 // users with a known password, and the full HTTP sign-in with two-factor enrolment.
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { sha256 } from '../lib/crypto.js';
 import { hashPassword } from '../lib/passwords.js';
 import { generateTotp } from '../lib/totp.js';
 import type { TestEnv } from './harness.js';
@@ -13,12 +14,13 @@ let hashed: Promise<string> | null = null;
 
 export async function makeTenant(env: TestEnv, opts: { license?: 'Platform' | 'SDK'; expired?: boolean; revoked?: boolean } = {}) {
   const name = `Tenant ${unique()}`;
+  const key = `KEY-${unique()}`;
   const [t] = await env.sql<{ id: string }>(sql`
     INSERT INTO tenants (name, country_id) VALUES (${name}, '1e7050d0-9e8f-5e82-9ca3-884850256d74') RETURNING id`);
   await env.sql(sql`
-    INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key, is_revoked)
-    VALUES (${t!.id}, ${opts.license ?? 'Platform'}, current_date - 30, ${opts.expired ? sql`current_date - 1` : sql`current_date + 300`}, ${`KEY-${unique()}`}, ${opts.revoked ?? false})`);
-  return { id: t!.id, name };
+    INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint, is_revoked)
+    VALUES (${t!.id}, ${opts.license ?? 'Platform'}, current_date - 30, ${opts.expired ? sql`current_date - 1` : sql`current_date + 300`}, ${sha256(key)}, ${key.slice(0, 10)}, ${opts.revoked ?? false})`);
+  return { id: t!.id, name, licenseKey: key };
 }
 
 export async function makeUser(env: TestEnv, opts: { tenantId: string | null; role: 'super_admin' | 'tenant_admin' | 'agent'; password?: string | null }) {

@@ -5,10 +5,10 @@ import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../client.js';
 import { jsonb, queryRows, withScope } from '../client.js';
 import { activityLogs, farmers, licenses, regions, tenantConfigurations, tenants, users } from '../schema.js';
-import { randomToken } from '../../lib/crypto.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { createRng } from '../../lib/prng.js';
 import { recomputeTenantOverlaps } from '../../modules/farms/farms.overlap.js';
+import { licenseKeyColumns, newLicenseKey } from '../../modules/licenses/license-key.js';
 import { buildDemoAreas, buildDemoFarms, buildPeople, type LngLat } from './demo-data.js';
 import { uuidV5 } from './lookups-data.js';
 
@@ -82,7 +82,7 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
         issuedDate: isoDay(addDays(now, -200 + ti * 30)),
         expiryDate: isoDay(addDays(now, 165 + ti * 30)),
         price: s.type === 'SDK' ? '220000' : '1500000',
-        key: `${s.type === 'SDK' ? 'SDK' : 'PLT'}-${randomToken(24)}`,
+        ...licenseKeyColumns(newLicenseKey(s.type)),
       });
       await tx.insert(tenantConfigurations).values({ tenantId, minimumFarmSize: 100, recognitionThreshold: 0.5 });
       const [admin] = await tx

@@ -12,3 +12,11 @@ export function analyticsScope(ctx: Ctx, tenantIdParam: string | undefined): { t
   if (tenantIdParam && tenantIdParam !== actor.tenantId) throw problems.notFound('Tenant');
   return { tenantId: actor.tenantId, scope: { kind: 'tenant', tenantId: actor.tenantId } };
 }
+
+/** The provider's own analytics (tenants, licenses, the ranking of tenants, Reports): super-admins only. */
+export function providerAnalytics(ctx: Ctx): Scope {
+  const actor = ctx.actor;
+  if (!actor) throw problems.unauthenticated();
+  if (actor.role !== 'super_admin') throw problems.forbidden('Only provider staff can read the provider analytics.');
+  return { kind: 'provider' };
+}

@@ -1,8 +1,10 @@
 // SQL of the dashboard analytics. tenantId null: every tenant (provider staff); row-level security scopes it either way.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
 
-const forTenant = (column: string, tenantId: string | null) => (tenantId ? sql`AND ${sql.raw(column)} = ${tenantId}` : sql``);
+// Deleted tenants' rows are left out (soft delete); a hashed sub-plan over the few deleted tenants.
+const forTenant = (column: string, tenantId: string | null) =>
+  sql`${tenantId ? sql`AND ${sql.raw(column)} = ${tenantId}` : sql``} AND ${sql.raw(column)} NOT IN (SELECT dt.id FROM tenants dt WHERE dt.deleted_at IS NOT NULL)`;
 
 export type CountsRow = { agents: number; farmers: number; farms: number; operational_areas: number; gps_devices: number; mapped_farmers: number };
 
@@ -37,4 +39,117 @@ export async function mappedSeries(tx: Executor, tenantId: string | null, unit: 
      WHERE (f.created_at AT TIME ZONE 'UTC') >= date_trunc(${trunc}, now() AT TIME ZONE 'UTC') - (${2 * n - 1} * ${step})
        AND (f.created_at AT TIME ZONE 'UTC') < date_trunc(${trunc}, now() AT TIME ZONE 'UTC') - (${n - 1} * ${step}) ${forTenant('f.tenant_id', tenantId)}`);
   return { buckets, previous: prev?.n ?? 0 };
+}
+
+// ---------- provider analytics (issue 11) ----------
+// Deleted tenants' data is left out of every count (soft delete hides a tenant's data without removing it).
+
+/** Rows of live tenants only (a hashed sub-plan over the few deleted tenants), and of one tenant when given. */
+const scoped = (column: string, tenantId: string | null): SQL => {
+  const col = sql.raw(column);
+  return tenantId
+    ? sql`${col} = ${tenantId} AND ${col} NOT IN (SELECT dt.id FROM tenants dt WHERE dt.deleted_at IS NOT NULL)`
+    : sql`${col} NOT IN (SELECT dt.id FROM tenants dt WHERE dt.deleted_at IS NOT NULL)`;
+};
+
+/** [1 January of year, 1 January of year + 1) in UTC, as timestamptz bounds an index on created_at can use. */
+const yearBounds = (year: number) => ({
+  start: sql`make_timestamptz(${year}, 1, 1, 0, 0, 0, 'UTC')`,
+  end: sql`make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, 'UTC')`,
+});
+const monthOf = (column: string) => sql`extract(month FROM ${sql.raw(column)} AT TIME ZONE 'UTC')::int`;
+
+export type CountName = 'agents' | 'farms' | 'operational_areas' | 'mapped_farms' | 'unmapped_farms' | 'tenants';
+
+/** One count. Mapped farms are farmers with at least one farm, unmapped farms farmers without (docs/decisions.md, issue 10). */
+export async function singleCount(tx: Executor, name: CountName, tenantId: string | null): Promise<number> {
+  const query: Record<CountName, SQL> = {
+    agents: sql`SELECT count(*)::int AS n FROM users u WHERE u.role = 'agent' AND ${scoped('u.tenant_id', tenantId)}`,
+    farms: sql`SELECT count(*)::int AS n FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}`,
+    operational_areas: sql`SELECT count(*)::int AS n FROM operational_areas oa WHERE ${scoped('oa.tenant_id', tenantId)}`,
+    mapped_farms: sql`SELECT count(DISTINCT f.farmer_id)::int AS n FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}`,
+    unmapped_farms: sql`SELECT count(*)::int AS n FROM farmers fr WHERE ${scoped('fr.tenant_id', tenantId)} AND NOT EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id)`,
+    tenants: sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL ${tenantId ? sql`AND t.id = ${tenantId}` : sql``}`,
+  };
+  const [row] = await queryRows<{ n: number }>(tx, query[name]);
+  return row?.n ?? 0;
+}
+
+/** Farms mapped (created) per month of the year: month 1-12, count and area. */
+export async function mappingByMonth(tx: Executor, tenantId: string | null, year: number): Promise<Array<{ m: number; n: number; area: number }>> {
+  const { start, end } = yearBounds(year);
+  return queryRows(tx, sql`
+    SELECT ${monthOf('f.created_at')} AS m, count(*)::int AS n, coalesce(sum(f.area_sqm), 0)::float8 AS area
+      FROM farms f
+     WHERE f.created_at >= ${start} AND f.created_at < ${end} AND ${scoped('f.tenant_id', tenantId)}
+     GROUP BY 1`);
+}
+
+/** Every live tenant with its farms mapped in the year and their area, most first (ties: area, then name). */
+export async function mappingRanking(tx: Executor, year: number): Promise<Array<{ tenant_id: string; tenant_name: string; n: number; area: number }>> {
+  const { start, end } = yearBounds(year);
+  return queryRows(tx, sql`
+    SELECT t.id AS tenant_id, t.name AS tenant_name, coalesce(m.n, 0)::int AS n, coalesce(m.area, 0)::float8 AS area
+      FROM tenants t
+      LEFT JOIN (SELECT f.tenant_id, count(*) AS n, sum(f.area_sqm) AS area FROM farms f
+                  WHERE f.created_at >= ${start} AND f.created_at < ${end} GROUP BY f.tenant_id) m ON m.tenant_id = t.id
+     WHERE t.deleted_at IS NULL
+     ORDER BY n DESC, area DESC, t.name, t.id`);
+}
+
+/** Live tenants registered per month of the year, and how many there were at its end. */
+export async function tenantsByMonth(tx: Executor, year: number): Promise<{ months: Array<{ m: number; n: number }>; total: number }> {
+  const { start, end } = yearBounds(year);
+  const months = await queryRows<{ m: number; n: number }>(tx, sql`
+    SELECT ${monthOf('t.created_at')} AS m, count(*)::int AS n FROM tenants t
+     WHERE t.deleted_at IS NULL AND t.created_at >= ${start} AND t.created_at < ${end} GROUP BY 1`);
+  const [total] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL AND t.created_at < ${end}`);
+  return { months, total: total?.n ?? 0 };
+}
+
+export async function tenantStatusCounts(tx: Executor): Promise<{ total: number; active: number; inactive: number; suspended: number }> {
+  const [row] = await queryRows<{ total: number; active: number; inactive: number; suspended: number }>(tx, sql`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE is_active AND NOT is_suspended)::int AS active,
+           count(*) FILTER (WHERE NOT is_active)::int AS inactive,
+           count(*) FILTER (WHERE is_active AND is_suspended)::int AS suspended
+      FROM tenants WHERE deleted_at IS NULL`);
+  return row!;
+}
+
+/** Every license of the live tenants by derived status (Revoked > Expired > Active) and by type. */
+export async function licenseCounts(tx: Executor): Promise<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }> {
+  const [row] = await queryRows<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }>(tx, sql`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE NOT l.is_revoked AND l.expiry_date >= current_date)::int AS active,
+           count(*) FILTER (WHERE NOT l.is_revoked AND l.expiry_date < current_date)::int AS expired,
+           count(*) FILTER (WHERE l.is_revoked)::int AS revoked,
+           count(*) FILTER (WHERE l.type = 'Platform')::int AS platform,
+           count(*) FILTER (WHERE l.type = 'SDK')::int AS sdk
+      FROM licenses l JOIN tenants t ON t.id = l.tenant_id AND t.deleted_at IS NULL`);
+  return row!;
+}
+
+export type ProgressRow = { tenant_id: string | null; m: number | null; n: number; area: number; agents: number };
+
+/**
+ * Farms mapped, area and distinct mapping agents in the year, in one pass: per tenant and month, per tenant, per month
+ * (all tenants) and overall (GROUPING SETS; a null tenant_id or month marks the rolled-up rows).
+ */
+export async function progressRows(tx: Executor, year: number): Promise<ProgressRow[]> {
+  const { start, end } = yearBounds(year);
+  return queryRows(tx, sql`
+    SELECT x.tenant_id, x.m, count(*)::int AS n, coalesce(sum(x.area_sqm), 0)::float8 AS area, count(DISTINCT x.mapped_by)::int AS agents
+      FROM (SELECT f.tenant_id, ${monthOf('f.created_at')} AS m, f.area_sqm, f.mapped_by FROM farms f
+             WHERE f.created_at >= ${start} AND f.created_at < ${end} AND ${scoped('f.tenant_id', null)}) x
+     GROUP BY GROUPING SETS ((x.tenant_id, x.m), (x.tenant_id), (x.m), ())`);
+}
+
+/** The live tenants with their current license type and their number of agents. */
+export async function tenantsWithAgents(tx: Executor): Promise<Array<{ id: string; name: string; license_type: string | null; agents: number }>> {
+  return queryRows(tx, sql`
+    SELECT t.id, t.name,
+           (SELECT l.type FROM licenses l WHERE l.tenant_id = t.id ORDER BY l.issued_date DESC, l.created_at DESC LIMIT 1) AS license_type,
+           (SELECT count(*)::int FROM users u WHERE u.tenant_id = t.id AND u.role = 'agent') AS agents
+      FROM tenants t WHERE t.deleted_at IS NULL ORDER BY t.name, t.id`);
 }

@@ -1,8 +1,18 @@
 // The dashboard's analytics: counts, and farms mapped per period with the change against the period before.
-import type { AnalyticsCounts, MappedCount } from '@farmland/contracts';
+import type {
+  AnalyticsCounts,
+  CountResult,
+  LicensesCount,
+  MappedCount,
+  MappingData,
+  MappingRanking,
+  TenantProgress,
+  TenantsDashboardCount,
+  TenantsStatusCount,
+} from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { analyticsScope } from './analytics.policy.js';
+import { analyticsScope, providerAnalytics } from './analytics.policy.js';
 import * as q from './analytics.queries.js';
 
 export async function getCounts(deps: Deps, ctx: Ctx, tenantIdParam?: string): Promise<AnalyticsCounts> {
@@ -28,5 +38,85 @@ export async function getMappedCount(
     total,
     previous_total: previous,
     change_percent: previous === 0 ? null : Math.round(((total - previous) / previous) * 1000) / 10,
+  };
+}
+
+// ---------- provider analytics (issue 11) ----------
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const monthKey = (year: number, m: number) => `${year}-${String(m).padStart(2, '0')}`;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** agents-count, farms-count, operational-areas-count, mapped- and unmapped-farms-count: a tenant admin reads its own. */
+export async function getCount(deps: Deps, ctx: Ctx, name: Exclude<q.CountName, 'tenants'>, tenantIdParam?: string): Promise<CountResult> {
+  const { tenantId, scope } = analyticsScope(ctx, tenantIdParam);
+  return { count: await withScope(deps.db, scope, (tx) => q.singleCount(tx, name, tenantId)) };
+}
+
+export async function getTenantsCount(deps: Deps, ctx: Ctx): Promise<CountResult> {
+  const scope = providerAnalytics(ctx);
+  return { count: await withScope(deps.db, scope, (tx) => q.singleCount(tx, 'tenants', null)) };
+}
+
+export async function getMappingData(deps: Deps, ctx: Ctx, query: { year: number; tenant_id?: string | undefined }): Promise<MappingData> {
+  const { tenantId, scope } = analyticsScope(ctx, query.tenant_id);
+  const rows = await withScope(deps.db, scope, (tx) => q.mappingByMonth(tx, tenantId, query.year));
+  const byMonth = new Map(rows.map((r) => [r.m, r]));
+  const months = MONTHS.map((label, i) => ({ month: monthKey(query.year, i + 1), label, count: byMonth.get(i + 1)?.n ?? 0, area_sqm: round2(byMonth.get(i + 1)?.area ?? 0) }));
+  return { year: query.year, months, total: months.reduce((n, m) => n + m.count, 0), total_area_sqm: round2(rows.reduce((a, r) => a + r.area, 0)) };
+}
+
+export async function getMappingRanking(deps: Deps, ctx: Ctx, year: number): Promise<MappingRanking> {
+  const scope = providerAnalytics(ctx);
+  const rows = await withScope(deps.db, scope, (tx) => q.mappingRanking(tx, year));
+  return { year, results: rows.map((r, i) => ({ rank: i + 1, tenant_id: r.tenant_id, tenant_name: r.tenant_name, mapped_farms: r.n, area_sqm: round2(r.area) })) };
+}
+
+export async function getTenantsDashboardCount(deps: Deps, ctx: Ctx, year: number): Promise<TenantsDashboardCount> {
+  const scope = providerAnalytics(ctx);
+  const { months, total } = await withScope(deps.db, scope, (tx) => q.tenantsByMonth(tx, year));
+  const byMonth = new Map(months.map((r) => [r.m, r.n]));
+  const series = MONTHS.map((label, i) => ({ month: monthKey(year, i + 1), label, count: byMonth.get(i + 1) ?? 0 }));
+  return { year, months: series, new_tenants: series.reduce((n, m) => n + m.count, 0), total_tenants: total };
+}
+
+export async function getTenantsStatusCount(deps: Deps, ctx: Ctx): Promise<TenantsStatusCount> {
+  const scope = providerAnalytics(ctx);
+  return withScope(deps.db, scope, (tx) => q.tenantStatusCounts(tx));
+}
+
+export async function getLicensesCount(deps: Deps, ctx: Ctx): Promise<LicensesCount> {
+  const scope = providerAnalytics(ctx);
+  return withScope(deps.db, scope, (tx) => q.licenseCounts(tx));
+}
+
+/** Reports: per tenant, per month of the year, farms mapped, area mapped and agents active; every live tenant, by name. */
+export async function getTenantProgress(deps: Deps, ctx: Ctx, year: number): Promise<TenantProgress> {
+  const scope = providerAnalytics(ctx);
+  const { rows, tenants } = await withScope(deps.db, scope, async (tx) => ({ rows: await q.progressRows(tx, year), tenants: await q.tenantsWithAgents(tx) }));
+  const cell = new Map<string, q.ProgressRow>();
+  for (const r of rows) cell.set(`${r.tenant_id ?? '*'}|${r.m ?? '*'}`, r);
+  const monthsOf = (tenantKey: string) =>
+    MONTHS.map((_, i) => {
+      const c = cell.get(`${tenantKey}|${i + 1}`);
+      return { month: monthKey(year, i + 1), farms_mapped: c?.n ?? 0, area_sqm: round2(c?.area ?? 0), agents_active: c?.agents ?? 0 };
+    });
+  const total = cell.get('*|*');
+  return {
+    year,
+    results: tenants.map((t) => {
+      const y = cell.get(`${t.id}|*`);
+      return {
+        tenant_id: t.id,
+        tenant_name: t.name,
+        license_type: t.license_type,
+        agents_total: t.agents,
+        agents_active: y?.agents ?? 0,
+        farms_mapped: y?.n ?? 0,
+        area_sqm: round2(y?.area ?? 0),
+        months: monthsOf(t.id),
+      };
+    }),
+    totals: { farms_mapped: total?.n ?? 0, area_sqm: round2(total?.area ?? 0), agents_active: total?.agents ?? 0, months: monthsOf('*') },
   };
 }

@@ -43,7 +43,7 @@ export async function tenantGateRow(tx: Executor, tenantId: string): Promise<Ten
       licenses,
       eq(licenses.id, sql`(SELECT l.id FROM licenses l WHERE l.tenant_id = ${tenants.id} ORDER BY l.issued_date DESC, l.created_at DESC LIMIT 1)`),
     )
-    .where(eq(tenants.id, tenantId))
+    .where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)))
     .limit(1);
   return rows[0] ?? null;
 }

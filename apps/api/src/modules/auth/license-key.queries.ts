@@ -1,6 +1,7 @@
 // The SDK license key lookup for field capture: runs in the 'system' scope, because the key is what names the tenant.
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
+import { sha256 } from '../../lib/crypto.js';
 
 export type LicenseKeyRow = {
   license_id: string;
@@ -22,7 +23,7 @@ export async function findLicenseByKey(tx: Executor, key: string): Promise<Licen
           FROM licenses l
           JOIN tenants t ON t.id = l.tenant_id
           LEFT JOIN countries c ON c.id = t.country_id
-         WHERE l.key = ${key}
+         WHERE l.key_hash = ${sha256(key)} AND t.deleted_at IS NULL
          LIMIT 1`,
   );
   return rows[0] ?? null;

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, multipart, offset, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
+import { sha256 } from '../../lib/crypto.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;
@@ -14,9 +15,15 @@ beforeAll(async () => {
   env = await testEnv();
   geoA = await tenantGeo(env, env.fx.tenantA);
   geoB = await tenantGeo(env, env.fx.tenantB);
-  const [k] = await env.sql<{ key: string }>(sql`SELECT key FROM licenses WHERE tenant_id = ${env.fx.tenantB} AND type = 'SDK' ORDER BY issued_date DESC LIMIT 1`);
-  sdkKeyB = k!.key;
+  // Keys are stored hashed (shown once), so the test issues tenant B an older SDK license whose key it knows; the
+  // tenant's current license, and so its tenant gate, stay as they are.
+  sdkKeyB = `SDK-test-${Date.now()}-b`;
+  await insertLicense(env.fx.tenantB, 'SDK', '2021-01-01', '2099-01-01', sdkKeyB, false);
 });
+
+const insertLicense = (tenantId: string, type: 'SDK' | 'Platform', issued: string, expiry: string, key: string, revoked: boolean) =>
+  env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint, is_revoked)
+              VALUES (${tenantId}, ${type}, ${issued}, ${expiry}, ${sha256(key)}, ${key.slice(0, 10)}, ${revoked})`);
 
 const capture = (coordinates: unknown, extra: Record<string, unknown> = {}) =>
   env.as('agentA').post('/api/farms/', { farmer_id: geoA.farmerId, coordinates, time_taken_to_map: '01:02:03', gps_device_id: 'GPS-T-1', ...extra });
@@ -221,15 +228,15 @@ describe('SDK license keys', () => {
     const revoked = `SDK-revoked-${Date.now()}`;
     const expired = `SDK-expired-${Date.now()}`;
     // Older licenses of tenant B, so that its current license (and the tenant gate) stay as they are.
-    await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key, is_revoked)
-                      VALUES (${env.fx.tenantB}, 'SDK', '2020-01-01', '2099-01-01', ${revoked}, true),
-                             (${env.fx.tenantB}, 'SDK', '2019-01-01', '2019-12-31', ${expired}, false)`);
+    await insertLicense(env.fx.tenantB, 'SDK', '2020-01-01', '2099-01-01', revoked, true);
+    await insertLicense(env.fx.tenantB, 'SDK', '2019-01-01', '2019-12-31', expired, false);
     const r1 = await withKey(revoked, body);
     expect([r1.status, r1.body.code]).toEqual([403, 'license_revoked']);
     const r2 = await withKey(expired, body);
     expect([r2.status, r2.body.code]).toEqual([403, 'license_expired']);
-    const [platform] = await env.sql<{ key: string }>(sql`SELECT key FROM licenses WHERE tenant_id = ${env.fx.tenantA} AND type = 'Platform' LIMIT 1`);
-    const r3 = await withKey(platform!.key, { ...body, farmer_id: geoA.farmerId });
+    const platform = `PLT-test-${Date.now()}`;
+    await insertLicense(env.fx.tenantA, 'Platform', '2021-01-01', '2099-01-01', platform, false);
+    const r3 = await withKey(platform, { ...body, farmer_id: geoA.farmerId });
     expect(r3.status).toBe(403);
   });
 

@@ -45,7 +45,7 @@ export type LicenseRow = { id: string; type: string; key: string; issued_date: s
 export async function currentLicense(tx: Executor, tenantId: string): Promise<LicenseRow | null> {
   const rows = await queryRows<LicenseRow>(
     tx,
-    sql`SELECT id, type, key, issued_date::text AS issued_date, expiry_date::text AS expiry_date, is_revoked, (expiry_date < current_date) AS is_expired
+    sql`SELECT id, type, key_hint AS key, issued_date::text AS issued_date, expiry_date::text AS expiry_date, is_revoked, (expiry_date < current_date) AS is_expired
           FROM licenses WHERE tenant_id = ${tenantId} ORDER BY issued_date DESC, created_at DESC LIMIT 1`,
   );
   return rows[0] ?? null;
