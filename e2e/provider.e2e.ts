@@ -33,6 +33,19 @@ const num = async (testId: string) => Number((await page.getByTestId(testId).inn
 const toast = (text: string) => page.locator('.ant-notification').getByText(text, { exact: true }).first().waitFor();
 const bodyText = () => page.locator('body').innerText();
 
+/** The list's count badge once it shows a number ("…" while loading). */
+async function badgeCount(): Promise<number> {
+  const badge = page.getByTestId('count-badge').first();
+  await expect.poll(async () => /^[\d,]+$/.test((await badge.innerText()).trim())).toBe(true);
+  return Number((await badge.innerText()).replace(/,/g, ''));
+}
+
+/** Picks an option of the open Ant Design select by its exact text. */
+async function pickOption(text: string): Promise<void> {
+  const exact = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: exact }).first().click();
+}
+
 async function findTenant(): Promise<any> {
   const list = await apiGet(`/api/base/tenants/?search=${encodeURIComponent(TENANT.name)}`);
   expect(list.count).toBe(1);
@@ -106,14 +119,14 @@ describe('provider area (/super-admin)', () => {
     if (ranking.results.length) expect(await rows.first().innerText()).toContain(ranking.results[0].tenant_name);
     // Another year: the chart and its total follow the picker.
     await page.getByLabel('Dashboard year').click();
-    await page.locator('.ant-select-dropdown:visible').getByText(String(year - 1), { exact: true }).click();
+    await pickOption(String(year - 1));
     await expect.poll(() => page.getByTestId('mapping-data-chart').locator('canvas').getAttribute('aria-label')).toContain(String(year - 1));
     await expect.poll(() => num('mapping-data-total')).toBe((await apiGet(`/api/analytics/mapping-data/?year=${year - 1}`)).total);
   });
 
   it("creates a tenant through the three-step wizard, and its admin's onboarding mail is in the outbox", async () => {
     await page.goto('/super-admin/tenant');
-    const before = Number((await page.getByTestId('count-badge').innerText()).replace(/,/g, ''));
+    const before = await badgeCount();
     await page.getByRole('button', { name: 'New Tenant' }).click();
     const wizard = page.getByRole('dialog').filter({ hasText: 'Create Tenant' });
     await wizard.getByText('Organization Information').waitFor();
@@ -157,7 +170,7 @@ describe('provider area (/super-admin)', () => {
     expect(fullKey.length).toBeGreaterThan(10);
     await screenshot(page, '50-tenant-license-key');
     await keyModal.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(async () => Number((await page.getByTestId('count-badge').innerText()).replace(/,/g, ''))).toBe(before + 1);
+    await expect.poll(badgeCount).toBe(before + 1);
 
     const t = await findTenant();
     expect(t).toMatchObject({ name: TENANT.name, status: 'Active', type: 'SDK', enable_farm_sync: true });
@@ -243,7 +256,7 @@ describe('provider area (/super-admin)', () => {
   it('exports the tenants as tenants.csv', async () => {
     await page.goto('/super-admin/tenant');
     await page.getByRole('heading', { name: 'All Tenants' }).waitFor();
-    const count = Number((await page.getByTestId('count-badge').innerText()).replace(/,/g, ''));
+    const count = await badgeCount();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export table' }).click();
     await page.getByText('Exporting, please wait...').first().waitFor();
@@ -259,11 +272,11 @@ describe('provider area (/super-admin)', () => {
     const modal = page.getByRole('dialog').filter({ hasText: 'Filter' });
     expect(await modal.getByRole('button', { name: 'Apply Filter' }).isDisabled()).toBe(true);
     await modal.getByLabel('License type').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('SDK', { exact: true }).click();
+    await pickOption('SDK');
     await screenshot(page, '55-tenant-filter');
     await modal.getByRole('button', { name: 'Apply Filter' }).click();
     const sdk = await apiGet('/api/base/tenants/?license_type=SDK&page_size=20');
-    await expect.poll(async () => Number((await page.getByTestId('count-badge').innerText()).replace(/,/g, ''))).toBe(sdk.count);
+    await expect.poll(badgeCount).toBe(sdk.count);
   });
 
   it("opens a tenant's details: organisation, admin, license, and the spec's empty captures text", async () => {
