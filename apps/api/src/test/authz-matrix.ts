@@ -3,7 +3,7 @@
 // Probes act on tenant A's resources: an admin of tenant B must get 404 (a foreign record looks like a missing one).
 import { sql } from 'drizzle-orm';
 import type { Fixtures, Persona, TestEnv } from './harness.js';
-import { makeUser } from './fixtures.js';
+import { makeTenant, makeUser } from './fixtures.js';
 import { freshSpot, insertAreaDirect, insertFarmDirect, overlappingPair, square, tenantGeo } from './geo-fixtures.js';
 
 export type Expectation = Record<Persona, number>;
@@ -45,6 +45,27 @@ const disposableFarmerA = async (env: TestEnv) => {
   const [f] = await env.sql<{ id: string }>(sql`
     INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'Probe', 'Farmer', ${`PROBE-${Math.random().toString(36).slice(2, 12)}`}) RETURNING id`);
   return { farmerId: f!.id };
+};
+
+/** Provider routes: super-admins only; every tenant user gets 403 (before any record is looked at). */
+const providerOnly = (ok: number): Expectation => ({ anonymous: 401, super: ok, adminA: 403, agentA: 403, adminB: 403 });
+let tenantSeq = 0;
+const tenantPayload = () => {
+  const u = `${process.pid}-${Date.now()}-${++tenantSeq}`;
+  return {
+    name: `Matrix Org ${u}`,
+    phone_number: '+2348030000001',
+    email: `matrix-org-${u}@test.example`,
+    country_id: '1e7050d0-9e8f-5e82-9ca3-884850256d74',
+    admin: { email: `matrix-admin-${u}@test.example`, first_name: 'Matrix', last_name: 'Admin', phone_number: '+2348030000002' },
+    license: { type: 'SDK', issued_date: '2026-01-01', expiry_date: '2030-01-01', price: '1000' },
+  };
+};
+/** A throwaway tenant with an SDK license, so that a probe may suspend, revoke or delete it. */
+const disposableTenant = async (env: TestEnv) => {
+  const t = await makeTenant(env, { license: 'SDK' });
+  const [l] = await env.sql<{ id: string }>(sql`SELECT id FROM licenses WHERE tenant_id = ${t.id}`);
+  return { tenantId: t.id, licenseId: l!.id };
 };
 
 export const matrix: Record<string, Row> = {
@@ -283,6 +304,48 @@ export const matrix: Record<string, Row> = {
   'GET /api/analytics/tenant-mapped-count/': {
     probe: { url: (fx) => `/api/analytics/tenant-mapped-count/?range_type=days&range_value=7&tenant_id=${fx.tenantA}` },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
+  // ---- provider analytics (issue 11): the single counts and mapping data like the tenant analytics; the tenants,
+  // licenses, ranking and Reports are the provider's alone ----
+  ...Object.fromEntries(
+    ['agents-count', 'farms-count', 'operational-areas-count', 'mapped-farms-count', 'unmapped-farms-count'].map((p) => [
+      `GET /api/analytics/${p}/`,
+      { probe: { url: (fx: Fixtures) => `/api/analytics/${p}/?tenant_id=${fx.tenantA}` }, expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 } },
+    ]),
+  ),
+  'GET /api/analytics/mapping-data/': {
+    probe: { url: (fx) => `/api/analytics/mapping-data/?year=2026&tenant_id=${fx.tenantA}` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+  ...Object.fromEntries(
+    ['mapping-ranking/?year=2026', 'tenants-dashboard-count/?year=2026', 'tenants-count/', 'tenants-status-count/', 'licenses-count/', 'tenant-progress/?year=2026'].map((p) => [
+      `GET /api/analytics/${p.split('?')[0]}`,
+      { probe: { url: () => `/api/analytics/${p}` }, expect: providerOnly(200) },
+    ]),
+  ),
+
+  // ---- tenants and licenses (issue 11): provider staff only; a tenant admin or agent gets 403 ----
+  'GET /api/base/tenants/': { expect: providerOnly(200) },
+  'POST /api/base/tenants/': { probe: { body: () => tenantPayload() }, expect: providerOnly(201) },
+  'GET /api/base/tenants/:id/': { probe: { url: (fx) => `/api/base/tenants/${fx.tenantA}/` }, expect: providerOnly(200) },
+  'PUT /api/base/tenants/:id/': {
+    probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/tenants/${c['tenantId']}/`, body: () => tenantPayload() },
+    expect: providerOnly(200),
+  },
+  'PUT /api/base/tenants/:id/suspend-deactivate/': {
+    probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/tenants/${c['tenantId']}/suspend-deactivate/`, body: () => ({ is_suspended: true }) },
+    expect: providerOnly(200),
+  },
+  'POST /api/base/tenants/delete/': { probe: { setup: disposableTenant, body: (_fx, c) => ({ uuids: [c['tenantId']] }) }, expect: providerOnly(200) },
+  'GET /api/base/licenses/': { expect: providerOnly(200) },
+  'PUT /api/base/licenses/:id/revoke/': {
+    probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/revoke/` },
+    expect: providerOnly(200),
+  },
+  'POST /api/base/licenses/:id/reissue/': {
+    probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/reissue/` },
+    expect: providerOnly(200),
   },
 
   'GET /api/base/tenant-configurations': {

@@ -11,6 +11,8 @@ import { testEnv, type Caller, type Persona, type Res, type TestEnv } from './ha
 import { freshSpot, square } from './geo-fixtures.js';
 
 let env: TestEnv;
+/** The tests that walk every route grow with the route table (about 125 routes): a minute each, more on a loaded machine. */
+const WALK_TIMEOUT = 180_000;
 type OpenApiParam = { name: string; in: 'query' | 'path'; schema?: JsonSchema };
 type JsonSchema = { type?: string | string[]; pattern?: string; format?: string; enum?: unknown[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
 type Operation = { parameters?: OpenApiParam[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } };
@@ -121,7 +123,7 @@ describe('class 1: NUL and control characters in text', () => {
       }
     }
     expect(checked).toBeGreaterThan(40);
-  });
+  }, WALK_TIMEOUT);
 
   it('every JSON text field of every route: U+0000 and a control character are a 400 naming it', async () => {
     let checked = 0;
@@ -139,7 +141,7 @@ describe('class 1: NUL and control characters in text', () => {
       }
     }
     expect(checked).toBeGreaterThan(20);
-  });
+  }, WALK_TIMEOUT);
 
   it('JSON keys, nested values and whole-string bodies with U+0000 are 400s', async () => {
     const [farmers] = await probes((m, path) => m === 'POST' && path === '/api/farmers/');
@@ -217,7 +219,7 @@ describe('class 3: JSON nested too deeply', () => {
         expect(res.body.code, `${p.method} ${p.path}`).toBe('json_too_deep');
       }
     }
-  });
+  }, WALK_TIMEOUT);
 
   it('an analysis row with a value 5,000 levels deep is a 400 naming the row and the field', async () => {
     const [p] = await probes((m, path) => m === 'POST' && path === '/api/custom-analysis/');
@@ -279,7 +281,7 @@ describe('class 5: impossible calendar dates', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(2);
-  });
+  }, WALK_TIMEOUT);
 
   it('the export of a list checks its date filters the same way', async () => {
     const [p] = await probes((m, path) => m === 'POST' && path === '/api/base/export/:name/');
@@ -299,7 +301,7 @@ describe('hostile numbers and sizes', () => {
         }
       }
     }
-  });
+  }, WALK_TIMEOUT);
 
   it('every JSON field: values of the wrong type and oversized strings are 4xx, never 5xx', async () => {
     // Some of these are valid after coercion (true as a minimum farm size is 1): tenant A's configuration is put back.
@@ -317,5 +319,5 @@ describe('hostile numbers and sizes', () => {
         }
       }
     }
-  });
+  }, WALK_TIMEOUT);
 });

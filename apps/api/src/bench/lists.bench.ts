@@ -1,0 +1,220 @@
+// `npm run bench:lists -- [--tenants 200] [--farms 100000] [--requests 60] [--port 3393] [--keep]`: the speed target of
+// issue 11 ("the tenants list and the analytics answer in <= 50 ms p95 server time with 200 tenants and 100k farms") over
+// HTTP against the built server on PostgreSQL. On a fresh database (migrated, demo data seeded) it adds tenants up to
+// --tenants, each with a license (a mix of Platform and SDK, some revoked, expired, suspended or inactive), an admin and
+// 5 agents, then --farms farms spread over the tenants and the last 18 months (one farmer per two farms, and 10% more
+// farmers without a farm), all with generate_series in a few statements, and runs ANALYZE. It then signs in as the demo
+// super-admin and times every provider list and analytics route, printing p50/p95/max per route. Times are measured by
+// the client over loopback, so they bound the server time from above. The database is dropped at the end (--keep
+// leaves it).
+/* eslint-disable @typescript-eslint/no-explicit-any -- the benchmark reads the API's JSON untyped, as any client would */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import pg from 'pg';
+
+const args = process.argv.slice(2);
+const arg = (name: string, dflt: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] && !args[i + 1]!.startsWith('--') ? args[i + 1]! : dflt;
+};
+const TENANTS = Number(arg('tenants', '200'));
+const FARMS = Number(arg('farms', '100000'));
+const REQUESTS = Number(arg('requests', '60'));
+const PORT = Number(arg('port', '3393'));
+const KEEP = args.includes('--keep');
+const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const root = path.resolve(import.meta.dirname, '../../../..');
+const base = `http://127.0.0.1:${PORT}`;
+const PASSWORD = 'Farmland#2026';
+const ORIGIN = [3.3, 7.2] as const;
+const STEP = 0.0009;
+
+async function api(method: string, url: string, token: string | null, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function signIn(email: string): Promise<string> {
+  const login = await api('POST', '/api/auth/login/', null, { email, password: PASSWORD });
+  const { mfa_token, user_token } = login.body.data;
+  const setup = await api('POST', '/api/auth/setup-mfa/', null, { mfa_token, user_token });
+  const code = new TOTP({ secret: Secret.fromBase32(setup.body.data.secret), digits: 6, period: 30 }).generate();
+  const confirm = await api('POST', '/api/auth/confirm-mfa/', null, { mfa_token, user_token, code });
+  if (confirm.status !== 200) throw new Error(`sign-in ${email}: ${confirm.status}`);
+  return confirm.body.data.access as string;
+}
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return child;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start');
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+/** Adds tenants up to n, with licenses, admins and agents; then the farmers and farms over every tenant. */
+async function seed(db: pg.Client): Promise<void> {
+  const [{ n: existing }] = (await db.query('SELECT count(*)::int AS n FROM tenants')).rows;
+  const add = Math.max(0, TENANTS - existing);
+  const [{ country }] = (await db.query(`SELECT id AS country FROM countries WHERE iso2 = 'NG'`)).rows;
+  await db.query(
+    `WITH t AS (
+       INSERT INTO tenants (name, email, phone_number, country_id, city, is_active, is_suspended, enable_farm_sync, created_at)
+       SELECT 'Bench Cooperative ' || g, 'bench-' || g || '@tenants.example', '+23480' || lpad(g::text, 8, '0'), $2::uuid, 'Ibadan',
+              g % 23 <> 0, g % 17 = 0, g % 2 = 0, now() - (g % 540) * interval '1 day'
+         FROM generate_series(1, $1::int) g
+       RETURNING id, name)
+     INSERT INTO tenant_configurations (tenant_id) SELECT id FROM t`,
+    [add, country],
+  );
+  await db.query(
+    `INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, price, key_hash, key_hint, is_revoked)
+     SELECT t.id, CASE WHEN r % 2 = 0 THEN 'SDK' ELSE 'Platform' END, current_date - (r % 300), current_date - (r % 300) + CASE WHEN r % 11 = 0 THEN 200 ELSE 400 END,
+            150000 + r * 1000, encode(sha256(convert_to(t.id::text || 'bench', 'UTF8')), 'hex'), 'BENCH-' || lpad(r::text, 4, '0'), r % 19 = 0
+       FROM (SELECT id, (row_number() OVER (ORDER BY id))::int AS r FROM tenants WHERE name LIKE 'Bench Cooperative %') t`,
+  );
+  await db.query(
+    `INSERT INTO users (tenant_id, role, email, first_name, last_name, phone_number)
+     SELECT t.id, CASE WHEN k = 0 THEN 'tenant_admin' ELSE 'agent' END, 'bench-' || k || '-' || t.id || '@users.example', 'Bench', 'User ' || k, '+2348031234567'
+       FROM tenants t CROSS JOIN generate_series(0, 5) k WHERE t.name LIKE 'Bench Cooperative %'`,
+  );
+  // Farmers: one per two farms, spread over every tenant (round robin), and 10% more without a farm.
+  const farmers = Math.ceil(FARMS / 2);
+  await db.query(
+    `WITH t AS (SELECT id, (row_number() OVER (ORDER BY id))::int - 1 AS k, (count(*) OVER ())::int AS n FROM tenants)
+     INSERT INTO farmers (tenant_id, first_name, last_name, folio_id)
+     SELECT t.id, 'Bench', 'Farmer ' || g, 'BENCH-' || g FROM generate_series(0, $1::int - 1) g JOIN t ON t.k = g % t.n`,
+    [Math.ceil(farmers * 1.1)],
+  );
+  const side = Math.ceil(Math.sqrt(FARMS));
+  for (let from = 0; from < FARMS; from += 50_000) {
+    const to = Math.min(FARMS, from + 50_000);
+    await db.query(
+      `WITH fr AS (SELECT id, tenant_id, (substr(folio_id, 7))::int AS k FROM farmers WHERE folio_id LIKE 'BENCH-%' AND (substr(folio_id, 7))::int < $6::int),
+            ag AS (SELECT tenant_id, array_agg(id ORDER BY id) AS ids FROM users WHERE role = 'agent' GROUP BY tenant_id),
+            cells AS (SELECT g, (g % $3::int) AS col, (g / $3::int) AS rw FROM generate_series($1::int, $2::int - 1) g)
+       INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm, mapped_by, created_at)
+       SELECT fr.tenant_id, fr.id, 'Bench farm ' || c.g,
+              ST_MakeEnvelope($4::float8 + c.col * $7::float8, $5::float8 + c.rw * $7::float8, $4::float8 + c.col * $7::float8 + $7::float8 * 0.6, $5::float8 + c.rw * $7::float8 + $7::float8 * 0.6, 4326),
+              2000 + (c.g % 5000), ag.ids[1 + c.g % greatest(array_length(ag.ids, 1), 1)], now() - (c.g % 540) * interval '1 day' - (c.g % 86400) * interval '1 second'
+         FROM cells c JOIN fr ON fr.k = c.g / 2 LEFT JOIN ag ON ag.tenant_id = fr.tenant_id`,
+      [from, to, side, ORIGIN[0], ORIGIN[1], farmers, STEP],
+    );
+  }
+  // One statement each: VACUUM cannot run inside the implicit transaction of a multi-statement query.
+  for (const table of ['tenants', 'licenses', 'users', 'farmers', 'farms', 'operational_areas']) await db.query(`VACUUM ANALYZE ${table}`);
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
+  const dbName = `farmland_lists_${crypto.randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-lists-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off' };
+  const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_lists'], { cwd: root, stdio: 'inherit', env });
+  await new Promise((r) => setup.on('exit', r));
+  env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_lists@');
+  env['DATABASE_ADMIN_URL'] = adminUrl;
+  let server = await startServer(env);
+  const db = new pg.Client({ connectionString: adminUrl });
+  await db.connect();
+  try {
+    let t0 = performance.now();
+    await seed(db);
+    const [c] = (await db.query('SELECT (SELECT count(*) FROM tenants)::int AS tenants, (SELECT count(*) FROM farms)::int AS farms, (SELECT count(*) FROM farmers)::int AS farmers, (SELECT count(*) FROM users)::int AS users')).rows;
+    console.log(`seeded ${c.tenants} tenants, ${c.farms.toLocaleString('en')} farms, ${c.farmers.toLocaleString('en')} farmers, ${c.users} users in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    // A fresh server: its caches and the database's start from the seeded state.
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    server = await startServer(env);
+    const token = await signIn('superadmin@farmland.local');
+    const year = new Date().getUTCFullYear();
+    const [{ id: someTenant }] = (await db.query(`SELECT id FROM tenants WHERE name = 'Bench Cooperative 7'`)).rows;
+    const routes = [
+      '/api/base/tenants/',
+      '/api/base/tenants/?page=5&page_size=20',
+      '/api/base/tenants/?search=cooperative%201',
+      '/api/base/tenants/?license_type=SDK&status=Active',
+      `/api/base/tenants/${someTenant}`,
+      '/api/base/licenses/',
+      '/api/base/licenses/?status=Expired&type=SDK',
+      `/api/analytics/mapping-data/?year=${year}`,
+      `/api/analytics/mapping-data/?year=${year}&tenant_id=${someTenant}`,
+      `/api/analytics/mapping-ranking/?year=${year}`,
+      '/api/analytics/tenant-mapped-count/?range_type=months&range_value=12',
+      `/api/analytics/tenants-dashboard-count/?year=${year}`,
+      '/api/analytics/tenants-count/',
+      '/api/analytics/tenants-status-count/',
+      '/api/analytics/licenses-count/',
+      '/api/analytics/agents-count/',
+      '/api/analytics/farms-count/',
+      '/api/analytics/operational-areas-count/',
+      '/api/analytics/mapped-farms-count/',
+      '/api/analytics/unmapped-farms-count/',
+      `/api/analytics/tenant-progress/?year=${year}`,
+    ];
+    const results: Array<{ route: string; p50: number; p95: number; max: number }> = [];
+    t0 = performance.now();
+    for (const route of routes) {
+      const first = await api('GET', route, token);
+      if (first.status !== 200) throw new Error(`${route}: ${first.status} ${JSON.stringify(first.body)}`);
+      for (let i = 0; i < 3; i++) await api('GET', route, token); // warm-up, not counted
+      const xs: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) {
+        const s0 = performance.now();
+        const res = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${token}` } });
+        await res.arrayBuffer();
+        xs.push(performance.now() - s0);
+        if (res.status !== 200) throw new Error(`${route}: ${res.status}`);
+      }
+      results.push({ route, p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs) });
+      console.log(`${route.padEnd(72)} p50 ${pct(xs, 50).toFixed(1).padStart(6)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(6)} ms  max ${Math.max(...xs).toFixed(1).padStart(6)} ms`);
+    }
+    const over = results.filter((r) => r.p95 > 50);
+    console.log(
+      `${routes.length} routes × ${REQUESTS} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s; worst p95 ${Math.max(...results.map((r) => r.p95)).toFixed(1)} ms (target <= 50 ms)` +
+        (over.length ? `; over target: ${over.map((r) => r.route).join(', ')}` : '; every route within target'),
+    );
+  } finally {
+    await db.end();
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!KEEP) {
+      const a = new pg.Client({ connectionString: PG_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await a.end();
+    } else console.log(`kept database ${dbName}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
