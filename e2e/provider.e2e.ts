@@ -331,6 +331,13 @@ describe('provider area (/super-admin)', () => {
     expect(center!.lat).toBeCloseTo(7.3775, 3);
     expect(center!.lng).toBeCloseTo(3.947, 3);
     await screenshot(page, '58-provider-farmlands-latlng');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export table' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('mappings.csv');
+    const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
+    expect(lines[0]).toContain('Tenant id');
+    expect(lines.length - 1).toBe(overview.total_farms);
   });
 
   it('shows each tenant\'s progress on Reports and downloads it as CSV', async () => {

@@ -42,12 +42,13 @@ describe('POST /base/export/mappings/ with tenant_id (a tenant details page)', (
     const countB = (await env.as('adminB').get('/api/farms/?page_size=1')).body.data.count;
     const countAll = (await env.as('super').get('/api/farms/?page_size=1')).body.data.count;
     const res = await env.as('super').post('/api/base/export/mappings/', {
-      column_list: ['id', 'mapped_by', 'gps_device_id', 'location', 'region', 'coordinates'],
+      column_list: ['id', 'tenant_id', 'mapped_by', 'gps_device_id', 'location', 'region', 'coordinates'],
       filters: { tenant_id: farmB.tenant_id },
     });
     expect(res.status).toBe(200);
     const rows = lines(res.raw);
-    expect(rows[0]).toBe('Farm id,Mapped by,GPS device id,Location,Region,Coordinates');
+    expect(rows[0]).toBe('Farm id,Tenant id,Mapped by,GPS device id,Location,Region,Coordinates');
+    for (const r of rows.slice(1)) expect(r.split(',')[1]).toBe(farmB.tenant_id);
     expect(rows.length - 1).toBe(countB);
     expect(countAll).toBeGreaterThan(countB);
     expect(rows.slice(1).map((r) => r.split(',')[0])).toContain(farmB.id);

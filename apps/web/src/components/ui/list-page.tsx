@@ -26,6 +26,8 @@ export type ListColumn<T> = {
   defaultHidden?: boolean;
   width?: number | string;
   ellipsis?: boolean;
+  /** The column's name in the export, when it differs from key; null leaves it out (row actions). */
+  exportKey?: string | null;
 };
 
 type Props<T> = {
@@ -125,6 +127,15 @@ export function ListPage<T>(props: Props<T>) {
     [columns, visible],
   );
 
+  // The export asks for the visible columns, by their export names, without the ones that are not data (row actions).
+  const exportColumns = useMemo(
+    () =>
+      columns
+        .filter((c) => visible.includes(c.key) && c.exportKey !== null)
+        .map((c) => c.exportKey ?? c.key),
+    [columns, visible],
+  );
+
   const headingId = `list-${title.replace(/\W+/g, '-').toLowerCase()}`;
 
   return (
@@ -135,7 +146,7 @@ export function ListPage<T>(props: Props<T>) {
         </Typography.Title>
         <CountBadge count={count} label="entries" />
         <div style={{ flex: 1 }} />
-        {props.exportName && <ExportButton name={props.exportName} columns={visible} filters={props.exportFilters ?? {}} />}
+        {props.exportName && <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} />}
         {props.actions}
       </div>
       <Card styles={{ body: { padding: 16 } }}>

@@ -111,6 +111,7 @@ export function FarmlandsScreen() {
       {
         key: 'actions',
         title: '',
+        exportKey: null,
         render: (r) => (
           <Button size="small" onClick={() => viewDetails(r.id, r.is_overlapping)}>
             View Details

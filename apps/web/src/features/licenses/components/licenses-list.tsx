@@ -78,6 +78,7 @@ export function LicensesList() {
       {
         key: 'actions',
         title: '',
+        exportKey: null,
         width: 56,
         render: (r) => (
           <Dropdown

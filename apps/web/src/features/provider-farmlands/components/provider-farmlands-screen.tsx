@@ -111,7 +111,7 @@ export function ProviderFarmlandsScreen() {
   const columns = useMemo<ListColumn<Farm>[]>(
     () => [
       { key: 'name', title: 'Name', render: (r) => r.name },
-      { key: 'tenant', title: 'Tenant', render: (r) => nameOf.get(r.tenant_id) ?? '--' },
+      { key: 'tenant', title: 'Tenant', render: (r) => nameOf.get(r.tenant_id) ?? '--', exportKey: 'tenant_id' },
       { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
       { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },

@@ -82,6 +82,7 @@ export function TenantsList() {
       {
         key: 'actions',
         title: '',
+        exportKey: null,
         width: 56,
         render: (r) => (
           <Dropdown
