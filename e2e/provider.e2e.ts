@@ -253,6 +253,25 @@ describe('provider area (/super-admin)', () => {
     await toast('License Key copied');
   });
 
+  it('edits the tenant in the same wizard, prefilled', async () => {
+    await page.goto('/super-admin/tenant');
+    await page.getByLabel('Search all tenants').fill(TENANT.name);
+    await page.locator('tr', { hasText: TENANT.name }).first().waitFor();
+    await rowAction(TENANT.name, 'Edit');
+    const wizard = page.getByRole('dialog').filter({ hasText: 'Edit Tenant' });
+    await expect.poll(() => wizard.getByLabel('Organization name', { exact: true }).inputValue()).toBe(TENANT.name);
+    await wizard.getByLabel('Address', { exact: true }).fill('22 Iwo Road, Ibadan');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    expect(await wizard.getByLabel('Admin email', { exact: true }).inputValue()).toBe(TENANT.admin);
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Save changes' }).click();
+    await toast('Tenant edited successfully');
+    await wizard.waitFor({ state: 'hidden' });
+    const t = await findTenant();
+    expect(t.address).toBe('22 Iwo Road, Ibadan');
+    expect(t.city).toBe('Ibadan');
+  });
+
   it('exports the tenants as tenants.csv', async () => {
     await page.goto('/super-admin/tenant');
     await page.getByRole('heading', { name: 'All Tenants' }).waitFor();
