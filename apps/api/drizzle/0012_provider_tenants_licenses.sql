@@ -15,3 +15,6 @@ CREATE INDEX "licenses_tenant_current_idx" ON "licenses" USING btree ("tenant_id
 ALTER TABLE "tenants" ADD COLUMN "deleted_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "tenants_live_created_idx" ON "tenants" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE deleted_at IS NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "tenants_email_live_uq" ON "tenants" USING btree (lower("email")) WHERE deleted_at IS NULL AND email IS NOT NULL;
+--> statement-breakpoint
+-- The provider analytics by year over every tenant: an index-only scan of the year's farms, not a read of every geometry.
+CREATE INDEX "farms_created_cover_idx" ON "farms" USING btree ("created_at","tenant_id","area_sqm","mapped_by","farmer_id");

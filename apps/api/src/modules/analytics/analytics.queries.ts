@@ -54,8 +54,9 @@ const scoped = (column: string, tenantId: string | null): SQL => {
 
 /** [1 January of year, 1 January of year + 1) in UTC, as timestamptz bounds an index on created_at can use. */
 const yearBounds = (year: number) => ({
-  start: sql`make_timestamptz(${year}, 1, 1, 0, 0, 0, 'UTC')`,
-  end: sql`make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, 'UTC')`,
+  // Constants, not make_timestamptz(): a stable function would be evaluated for every row of the scan.
+  start: sql`${`${String(year).padStart(4, '0')}-01-01T00:00:00Z`}::timestamptz`,
+  end: sql`${`${String(year + 1).padStart(4, '0')}-01-01T00:00:00Z`}::timestamptz`,
 });
 const monthOf = (column: string) => sql`extract(month FROM ${sql.raw(column)} AT TIME ZONE 'UTC')::int`;
 
@@ -67,8 +68,11 @@ export async function singleCount(tx: Executor, name: CountName, tenantId: strin
     agents: sql`SELECT count(*)::int AS n FROM users u WHERE u.role = 'agent' AND ${scoped('u.tenant_id', tenantId)}`,
     farms: sql`SELECT count(*)::int AS n FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}`,
     operational_areas: sql`SELECT count(*)::int AS n FROM operational_areas oa WHERE ${scoped('oa.tenant_id', tenantId)}`,
-    mapped_farms: sql`SELECT count(DISTINCT f.farmer_id)::int AS n FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}`,
-    unmapped_farms: sql`SELECT count(*)::int AS n FROM farmers fr WHERE ${scoped('fr.tenant_id', tenantId)} AND NOT EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id)`,
+    // A hashed DISTINCT over the farms' farmer ids (cheaper than count(DISTINCT), which sorts); every farm's farmer is
+    // of the farm's tenant, so the unmapped are the farmers less the mapped, without an anti-join.
+    mapped_farms: sql`SELECT count(*)::int AS n FROM (SELECT DISTINCT f.farmer_id FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}) m`,
+    unmapped_farms: sql`SELECT ((SELECT count(*) FROM farmers fr WHERE ${scoped('fr.tenant_id', tenantId)})
+                               - (SELECT count(*) FROM (SELECT DISTINCT f.farmer_id FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}) m))::int AS n`,
     tenants: sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL ${tenantId ? sql`AND t.id = ${tenantId}` : sql``}`,
   };
   const [row] = await queryRows<{ n: number }>(tx, query[name]);

@@ -96,7 +96,10 @@ export async function listTenants(tx: Executor, f: TenantFilter, limit: number, 
   const [count] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM tenants t ${join} ${where}`);
   const total = count?.n ?? 0;
   if (total === 0 || offset >= total) return { rows: [], total };
-  const rows = await queryRows<TenantRow>(tx, sql`${details} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  // The page's ids first (the admin, license and agent count are read for those rows only, not for every tenant).
+  const ids = await queryRows<{ id: string }>(tx, sql`SELECT t.id FROM tenants t ${join} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  if (ids.length === 0) return { rows: [], total };
+  const rows = await queryRows<TenantRow>(tx, sql`${details} WHERE t.id = ANY(${uuidArray(ids.map((r) => r.id))}) ORDER BY t.created_at DESC, t.id DESC`);
   return { rows, total };
 }
 
