@@ -156,6 +156,9 @@ async function main(): Promise<void> {
     const year = new Date().getUTCFullYear();
     const [{ id: someTenant }] = (await db.query(`SELECT id FROM tenants WHERE name = 'Bench Cooperative 7'`)).rows;
     const routes = [
+      // The floor on this machine: a request with no query (health) and the cheapest authenticated one (regions).
+      '/api/health',
+      '/api/base/regions/',
       '/api/base/tenants/',
       '/api/base/tenants/?page=5&page_size=20',
       '/api/base/tenants/?search=cooperative%201',

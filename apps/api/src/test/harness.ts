@@ -136,8 +136,16 @@ async function createEnv(): Promise<TestEnv> {
     agentB: await one(sql`SELECT id FROM users WHERE tenant_id = ${tenantB} AND role = 'agent' AND NOT is_suspended ORDER BY email LIMIT 1`),
   };
 
-  const makeCaller = (token: string | null): Caller => {
+  // A caller's access token lives 15 minutes, like any client's; a worker that runs longer (a loaded machine, a long
+  // suite) signs its session a fresh one, as a client would refresh, instead of every later test getting 401.
+  const makeCaller = (initial: string | null, reissue?: () => Promise<string>): Caller => {
+    let token = initial;
+    let issuedAt = Date.now();
     const request = async <T>(opts: InjectOptions): Promise<Res<T>> => {
+      if (reissue && Date.now() - issuedAt > 10 * 60_000) {
+        token = await reissue();
+        issuedAt = Date.now();
+      }
       const headers = { ...(opts.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
       // Each request comes from its own loopback address unless the test pins one, so that per-IP sign-in
       // throttling in one test never spills into another.
@@ -150,7 +158,9 @@ async function createEnv(): Promise<TestEnv> {
     const withBody = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE') => <T>(url: string, body?: unknown, headers?: Record<string, string>) =>
       request<T>({ method, url, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}), ...(headers ? { headers } : {}) });
     return {
-      token,
+      get token() {
+        return token;
+      },
       request,
       get: <T>(url: string, headers?: Record<string, string>) => request<T>({ method: 'GET', url, ...(headers ? { headers } : {}) }),
       post: withBody('POST'),
@@ -164,12 +174,13 @@ async function createEnv(): Promise<TestEnv> {
     const token = await withScope(deps.db, { kind: 'system' }, async (tx) => {
       const [u] = await queryRows<{ role: 'super_admin' | 'tenant_admin' | 'agent'; tenant_id: string | null }>(tx, sql`SELECT role, tenant_id FROM users WHERE id = ${userId}`);
       if (!u) throw new Error(`no user ${userId}`);
-      const expiresAt = new Date(Date.now() + 3600_000);
+      const expiresAt = new Date(Date.now() + 6 * 3600_000);
       const sid = await insertSession(tx, { userId, tenantId: u.tenant_id, platform: 'api', ip: '127.0.0.1', userAgent: 'vitest', expiresAt });
       await insertRefreshToken(tx, sid, sha256(randomToken()), expiresAt);
-      return signAccessToken(deps.keys.jwt, config.jwt, { sub: userId, sid, role: u.role, tid: u.tenant_id });
+      const claims = { sub: userId, sid, role: u.role, tid: u.tenant_id };
+      return { claims, token: await signAccessToken(deps.keys.jwt, config.jwt, claims) };
     });
-    return makeCaller(token);
+    return makeCaller(token.token, () => signAccessToken(deps.keys.jwt, config.jwt, token.claims));
   };
 
   const callers: Record<Persona, Caller> = {

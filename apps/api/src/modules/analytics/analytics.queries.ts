@@ -26,18 +26,25 @@ const FORMAT: Record<Unit, string> = { year: 'YYYY', month: 'YYYY-MM', day: 'YYY
 export async function mappedSeries(tx: Executor, tenantId: string | null, unit: Unit, n: number): Promise<{ buckets: Array<{ period: string; count: number }>; previous: number }> {
   const step = sql.raw(`'1 ${unit}'::interval`);
   const trunc = sql.raw(`'${unit}'`);
+  // The current bucket's start, as UTC wall time; the ranges below compare created_at itself with timestamptz bounds
+  // (sargable: an index range, not an expression computed for every farm and every bucket).
+  const current = sql`date_trunc(${trunc}, now() AT TIME ZONE 'UTC')`;
   const buckets = await queryRows<{ period: string; count: number }>(tx, sql`
     WITH b AS (
-      SELECT generate_series(date_trunc(${trunc}, now() AT TIME ZONE 'UTC') - (${n - 1} * ${step}), date_trunc(${trunc}, now() AT TIME ZONE 'UTC'), ${step}) AS start
+      SELECT generate_series(${current} - (${n - 1} * ${step}), ${current}, ${step}) AS start
+    ), c AS (
+      SELECT date_trunc(${trunc}, f.created_at AT TIME ZONE 'UTC') AS start, count(*)::int AS n
+        FROM farms f
+       WHERE f.created_at >= ((${current} - (${n - 1} * ${step})) AT TIME ZONE 'UTC') ${forTenant('f.tenant_id', tenantId)}
+       GROUP BY 1
     )
-    SELECT to_char(b.start, ${FORMAT[unit]}) AS period, count(f.id)::int AS count
-      FROM b
-      LEFT JOIN farms f ON (f.created_at AT TIME ZONE 'UTC') >= b.start AND (f.created_at AT TIME ZONE 'UTC') < b.start + ${step} ${forTenant('f.tenant_id', tenantId)}
-     GROUP BY b.start ORDER BY b.start`);
+    SELECT to_char(b.start, ${FORMAT[unit]}) AS period, coalesce(c.n, 0)::int AS count
+      FROM b LEFT JOIN c ON c.start = b.start
+     ORDER BY b.start`);
   const [prev] = await queryRows<{ n: number }>(tx, sql`
     SELECT count(*)::int AS n FROM farms f
-     WHERE (f.created_at AT TIME ZONE 'UTC') >= date_trunc(${trunc}, now() AT TIME ZONE 'UTC') - (${2 * n - 1} * ${step})
-       AND (f.created_at AT TIME ZONE 'UTC') < date_trunc(${trunc}, now() AT TIME ZONE 'UTC') - (${n - 1} * ${step}) ${forTenant('f.tenant_id', tenantId)}`);
+     WHERE f.created_at >= ((${current} - (${2 * n - 1} * ${step})) AT TIME ZONE 'UTC')
+       AND f.created_at < ((${current} - (${n - 1} * ${step})) AT TIME ZONE 'UTC') ${forTenant('f.tenant_id', tenantId)}`);
   return { buckets, previous: prev?.n ?? 0 };
 }
 
