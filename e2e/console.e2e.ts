@@ -1,6 +1,6 @@
 // The provider console in a real browser: the activity log (search, filter modal, columns, export, details drawer,
 // selection; axe-checked), the profile (an edit that persists, a photo upload), the sidebar collapse, role guards,
-// coming-soon and not-found pages.
+// not-found pages.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -192,11 +192,10 @@ describe('provider console', () => {
     await expect.poll(width).toBe(200);
   });
 
-  it('shows coming-soon pages for later features, a not-found page inside the frame, and guards roles', async () => {
+  it('opens a provider screen from the sidebar, a not-found page inside the frame, and guards roles', async () => {
     await page.getByTestId('sidebar').getByRole('link', { name: 'Tenant' }).click();
     await page.waitForURL(/\/super-admin\/tenant$/);
-    await page.getByText('This screen is coming soon.').waitFor();
-    await screenshot(page, '31-coming-soon');
+    await page.getByRole('heading', { name: 'All Tenants' }).waitFor();
     await page.goto('/super-admin/no-such-screen');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     expect(await page.getByTestId('sidebar').isVisible()).toBe(true);

@@ -63,7 +63,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stdio: ['ignore', log, log],
   });
   const started = Date.now();
-  await waitForHealth(baseUrl, server, 180_000);
+  // E2E_START_TIMEOUT_S: a loaded machine (other builds and suites on 2 cores) can need longer than the default.
+  try {
+    await waitForHealth(baseUrl, server, Number(process.env['E2E_START_TIMEOUT_S'] ?? 180) * 1000);
+  } catch (err) {
+    // No teardown is registered when setup fails: stop the server here, or it keeps the port (and a later run would
+    // talk to it, with another data directory and secret).
+    server.kill('SIGKILL');
+    throw err;
+  }
   process.stdout.write(`e2e: app ready on ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data ${dataDir})\n`);
 
   project.provide('baseUrl', baseUrl);

@@ -2,6 +2,7 @@
 // (page.request), a fresh access token from its refresh cookie, and bodies encrypted as the console encrypts them
 // (the suite runs the server with PAYLOAD_ENCRYPTION=required, so plain JSON would be refused).
 import crypto from 'node:crypto';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { CompactEncrypt, compactDecrypt } from 'jose';
 
@@ -69,4 +70,18 @@ export async function consoleApi(page: Page): Promise<ConsoleApi> {
     },
   };
   return api;
+}
+
+/**
+ * The JSON body the console sent, read back as the server reads it: the suite knows the server's APP_SECRET, and the
+ * server's key pair is derived from it (apps/api/src/lib/payload-crypto.ts, the built copy), so a test can check what
+ * went over the wire inside the JWE.
+ */
+export async function sentBody(postData: string | null, appSecret: string): Promise<any> {
+  if (!postData) return null;
+  if (!postData.startsWith('eyJ')) return JSON.parse(postData);
+  const built = path.resolve(import.meta.dirname, '../../apps/api/dist/lib/payload-crypto.js');
+  const { derivePayloadKey } = (await import(built)) as { derivePayloadKey: (secret: string, version: number) => { privateKey: crypto.KeyObject } };
+  const { plaintext } = await compactDecrypt(postData, derivePayloadKey(appSecret, 1).privateKey);
+  return JSON.parse(new TextDecoder().decode(plaintext));
 }

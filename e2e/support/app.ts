@@ -73,3 +73,21 @@ export async function sidebarItems(page: Page): Promise<string[]> {
   const items = await page.getByTestId('sidebar').getByRole('menuitem').allInnerTexts();
   return items.map((t) => t.trim()).filter(Boolean);
 }
+
+export type OutboxMail = { to: string; subject: string; body: string; created_at: string };
+
+/** The newest outbox mail to an address (npm run outbox asks the running server over loopback); null when none. */
+export function readOutbox(server: { dataDir: string; appSecret: string }, email: string): OutboxMail | null {
+  try {
+    const out = execFileSync(process.execPath, ['apps/api/dist/bin/outbox.js', email], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: server.dataDir, NODE_ENV: 'production', APP_SECRET: server.appSecret, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return JSON.parse(out.trim().split('\n').pop() ?? 'null') as OutboxMail | null;
+  } catch (err) {
+    if (/No mail to/.test(String((err as { stderr?: string }).stderr ?? ''))) return null;
+    throw err;
+  }
+}

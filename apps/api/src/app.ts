@@ -35,6 +35,7 @@ import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { mailRoutes } from './modules/mail/mail.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 
@@ -113,6 +114,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(farmersRoutes);
       await api.register(tenantSettingsRoutes);
       await api.register(analyticsRoutes);
+      await api.register(mailRoutes);
       await api.register(tenantsRoutes);
       await api.register(licensesRoutes);
       await api.register(analysesRoutes);

@@ -101,6 +101,7 @@ export const matrix: Record<string, Row> = {
 
   'POST /api/internal/admin-links/': { probe: { body: () => ({ email: 'superadmin@farmland.local' }) }, expect: all(404) },
   'POST /api/internal/backup/': { expect: all(404) },
+  'GET /api/internal/outbox/': { probe: { url: () => '/api/internal/outbox/?to=superadmin@farmland.local' }, expect: all(404) },
 
   // ---- accounts: yourself, provider staff anyone, tenant admins their tenant ----
   'GET /api/accounts/users/:id/': {

@@ -28,6 +28,12 @@ const FarmlandsPage = named(() => import('./routes/farmlands-page'), 'FarmlandsP
 const FarmersPage = named(() => import('./routes/farmers-page'), 'FarmersPage');
 const AgentsPage = named(() => import('./routes/agents-page'), 'AgentsPage');
 const OperationalAreasPage = named(() => import('./routes/operational-areas-page'), 'OperationalAreasPage');
+const TenantsPage = named(() => import('./routes/tenants-page'), 'TenantsPage');
+const TenantDetailsPage = named(() => import('./routes/tenant-details-page'), 'TenantDetailsPage');
+const ProviderFarmlandsPage = named(() => import('./routes/provider-farmlands-page'), 'ProviderFarmlandsPage');
+const LicensesPage = named(() => import('./routes/licenses-page'), 'LicensesPage');
+const ProviderDashboardPage = named(() => import('./routes/provider-dashboard-page'), 'ProviderDashboardPage');
+const ReportsPage = named(() => import('./routes/reports-page'), 'ReportsPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -46,12 +52,12 @@ export function AppRoutes() {
 
         <Route path="/super-admin" element={<RequireRole role="super_admin">{page(<ProviderFrame />)}</RequireRole>}>
           <Route index element={<Navigate to="dashboard" replace />} />
-          <Route path="dashboard" element={soon('Dashboard')} />
-          <Route path="tenant" element={soon('All Tenants')} />
-          <Route path="tenant/:uuid" element={soon('Tenant details')} />
-          <Route path="license" element={soon('License')} />
-          <Route path="farmlands" element={soon('Farmlands')} />
-          <Route path="reports" element={soon('Reports')} />
+          <Route path="dashboard" element={page(<ProviderDashboardPage />)} />
+          <Route path="tenant" element={page(<TenantsPage />)} />
+          <Route path="tenant/:uuid" element={page(<TenantDetailsPage />)} />
+          <Route path="license" element={page(<LicensesPage />)} />
+          <Route path="farmlands" element={page(<ProviderFarmlandsPage />)} />
+          <Route path="reports" element={page(<ReportsPage />)} />
           <Route path="activity-log" element={page(<ActivityLogPage />)} />
           <Route path="profile" element={page(<ProfilePage />)} />
           <Route path="*" element={page(<InFrameNotFound />)} />

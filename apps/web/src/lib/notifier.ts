@@ -8,7 +8,7 @@ export const PAGE_NOT_FOUND_TOAST = 'Page not found, Please contact the site adm
 export const SETUP_FAILURE_TOAST = 'Something went wrong';
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
-export type Toast = { kind: ToastKind; text: ReactNode; key?: string };
+export type Toast = { kind: ToastKind; text: ReactNode; key?: string; /** Other than TOAST_MS (the copy toast: 1,500 ms). */ durationMs?: number };
 export type ToastSink = (toast: Toast) => void;
 
 let sink: ToastSink | null = null;
@@ -20,8 +20,8 @@ export function setToastSink(next: ToastSink | null): void {
   if (sink) for (const t of pending.splice(0)) sink(t);
 }
 
-export function toast(kind: ToastKind, text: ReactNode, key?: string): void {
-  const t: Toast = key ? { kind, text, key } : { kind, text };
+export function toast(kind: ToastKind, text: ReactNode, key?: string, durationMs?: number): void {
+  const t: Toast = { kind, text, ...(key ? { key } : {}), ...(durationMs ? { durationMs } : {}) };
   if (sink) sink(t);
   else pending.push(t);
 }

@@ -35,3 +35,30 @@ describe('POST /base/export/mappings/', () => {
     expect((await env.as('agentA').post('/api/base/export/mappings/', { column_list: ['name'] })).status).toBe(403);
   });
 });
+
+describe('POST /base/export/mappings/ with tenant_id (a tenant details page)', () => {
+  it("gives provider staff one tenant's farms, with the capture columns", async () => {
+    const farmB = (await env.as('adminB').get('/api/farms/?page_size=1')).body.data.results[0];
+    const countB = (await env.as('adminB').get('/api/farms/?page_size=1')).body.data.count;
+    const countAll = (await env.as('super').get('/api/farms/?page_size=1')).body.data.count;
+    const res = await env.as('super').post('/api/base/export/mappings/', {
+      column_list: ['id', 'tenant_id', 'mapped_by', 'gps_device_id', 'location', 'region', 'coordinates'],
+      filters: { tenant_id: farmB.tenant_id },
+    });
+    expect(res.status).toBe(200);
+    const rows = lines(res.raw);
+    expect(rows[0]).toBe('Farm id,Tenant id,Mapped by,GPS device id,Location,Region,Coordinates');
+    for (const r of rows.slice(1)) expect(r.split(',')[1]).toBe(farmB.tenant_id);
+    expect(rows.length - 1).toBe(countB);
+    expect(countAll).toBeGreaterThan(countB);
+    expect(rows.slice(1).map((r) => r.split(',')[0])).toContain(farmB.id);
+  });
+
+  it("gives a tenant admin naming another tenant an empty file, never that tenant's farms", async () => {
+    const farmB = (await env.as('adminB').get('/api/farms/?page_size=1')).body.data.results[0];
+    const res = await env.as('adminA').post('/api/base/export/mappings/', { column_list: ['id'], filters: { tenant_id: farmB.tenant_id } });
+    expect(res.status).toBe(200);
+    expect(lines(res.raw)).toEqual(['Farm id']);
+    expect((await env.as('super').post('/api/base/export/mappings/', { column_list: ['id'], filters: { tenant_id: 'nope' } })).status).toBe(400);
+  });
+});

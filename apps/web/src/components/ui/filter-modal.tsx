@@ -1,4 +1,4 @@
-// The filter modal of the lists: selects and date ranges. Apply stays disabled until something is chosen; Reset
+// The filter modal of the lists: selects, single dates and date ranges. Apply stays disabled until something is chosen; Reset
 // clears every filter. Empty values never reach a request (spec §5).
 import { useEffect, useRef, useState } from 'react';
 import Button from 'antd/es/button';
@@ -10,7 +10,8 @@ import dayjs from 'dayjs';
 
 export type FilterField =
   | { kind: 'select'; name: string; label: string; options: readonly { label: string; value: string }[] }
-  | { kind: 'date-range'; name: string; label: string };
+  | { kind: 'date-range'; name: string; label: string }
+  | { kind: 'date'; name: string; label: string };
 
 export type DateRangeValue = readonly [string, string];
 export type FilterValues = Record<string, string | DateRangeValue | undefined>;
@@ -91,6 +92,20 @@ export function FilterModal({ open, fields, value, onApply, onClose, title = 'Fi
                   value={typeof v === 'string' ? v : undefined}
                   options={f.options.map((o) => ({ label: o.label, value: o.value }))}
                   onChange={(nv: string | undefined) => set(f.name, nv)}
+                />
+              </Form.Item>
+            );
+          }
+          if (f.kind === 'date') {
+            const v = draft[f.name];
+            return (
+              <Form.Item key={f.name} label={f.label} htmlFor={id}>
+                <DatePicker
+                  id={id}
+                  style={{ width: '100%' }}
+                  format="DD/MM/YYYY"
+                  value={typeof v === 'string' ? dayjs(v) : null}
+                  onChange={(d) => set(f.name, d ? d.format(ISO_DAY) : undefined)}
                 />
               </Form.Item>
             );

@@ -28,6 +28,8 @@ export type ListColumn<T> = {
   ellipsis?: boolean;
   /** Always shown, never in the column menu nor in the export (a row's action menu). */
   alwaysVisible?: boolean;
+  /** The column's name in the export, when it differs from key; null leaves it out (row actions). */
+  exportKey?: string | null;
 };
 
 type Props<T> = {
@@ -130,6 +132,15 @@ export function ListPage<T>(props: Props<T>) {
     [columns, visible],
   );
 
+  // The export asks for the visible columns, by their export names, without the ones that are not data (row actions).
+  const exportColumns = useMemo(
+    () =>
+      columns
+        .filter((c) => !c.alwaysVisible && visible.includes(c.key) && c.exportKey !== null)
+        .map((c) => c.exportKey ?? c.key),
+    [columns, visible],
+  );
+
   const headingId = `list-${title.replace(/\W+/g, '-').toLowerCase()}`;
 
   return (
@@ -141,7 +152,7 @@ export function ListPage<T>(props: Props<T>) {
         <CountBadge count={count} label="entries" />
         <div style={{ flex: 1 }} />
         {props.exportName && (
-          <ExportButton name={props.exportName} columns={visible.filter((k) => choosable.some((c) => c.key === k))} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
+          <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
         )}
         {props.actions}
       </div>

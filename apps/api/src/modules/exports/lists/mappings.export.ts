@@ -1,5 +1,6 @@
 // The Farmlands table as an export (spec §7: POST /base/export/mappings/): the screen's columns plus hectares, farmer id,
-// coordinates and mapping details; the list's search, region and operational-area filters; tenant admins and provider staff.
+// coordinates and mapping details (the captures of a tenant's details page); the list's search, region and operational-area
+// filters, and for provider staff tenant_id (one tenant's farms); tenant admins and provider staff.
 import { z } from 'zod';
 import { text } from '@farmland/contracts';
 import { scopeOf } from '../../../context.js';
@@ -17,6 +18,8 @@ const filters = z
     search: text().trim().max(200).optional(),
     region: text().trim().max(120).optional(),
     operational_area: z.uuid().optional(),
+    /** Provider staff: one tenant's farms. A tenant admin naming another tenant gets an empty file (never its farms). */
+    tenant_id: z.uuid().optional(),
   })
   .strict();
 
@@ -26,6 +29,7 @@ export const mappingsExport = defineExport<FarmRow, z.infer<typeof filters>>({
   roles: ['super_admin', 'tenant_admin'],
   columns: {
     id: { label: 'Farm id', value: (r) => r.id },
+    tenant_id: { label: 'Tenant id', value: (r) => r.tenant_id },
     name: { label: 'Farm name', value: (r) => r.name },
     farmer: { label: 'Farmer', value: (r) => r.farmer_name },
     farmer_folio_id: { label: "Farmer's id", value: (r) => r.folio_id },
@@ -35,12 +39,16 @@ export const mappingsExport = defineExport<FarmRow, z.infer<typeof filters>>({
     status: { label: 'Status', value: (r) => (r.is_overlapping ? 'Overlap' : 'Mapped') },
     mapped_by: { label: 'Mapped by', value: (r) => r.mr_mapped_by_name ?? r.mapped_by_name ?? '' },
     time_taken_to_map: { label: 'Time taken to map', value: (r) => seconds(r.mr_seconds) },
+    gps_device_id: { label: 'GPS device id', value: (r) => r.mr_device ?? '' },
+    location: { label: 'Location', value: (r) => r.mr_location ?? r.location ?? '' },
+    region: { label: 'Region', value: (r) => r.mr_country ?? '' },
     coordinates: { label: 'Coordinates', value: (r) => JSON.stringify(r.geojson.coordinates[0] ?? []) },
     updated_at: { label: 'Updated at', value: (r) => iso(r.updated_at) },
   },
   filters,
   batches: async function* (deps, actor, f) {
-    const tenantId = actor.role === 'super_admin' ? null : actor.tenantId;
+    if (actor.role !== 'super_admin' && f.tenant_id && f.tenant_id !== actor.tenantId) return;
+    const tenantId = actor.role === 'super_admin' ? (f.tenant_id ?? null) : actor.tenantId;
     for (let offset = 0; ; offset += BATCH) {
       const { rows } = await withScope(deps.db, scopeOf(actor), (tx) =>
         listFarms(tx, tenantId, { search: f.search, region: f.region, operationalAreaId: f.operational_area }, BATCH, offset),

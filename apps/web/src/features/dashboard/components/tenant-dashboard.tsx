@@ -20,19 +20,20 @@ import Tag from 'antd/es/tag';
 import type { Agent } from '@farmland/contracts';
 import { LazyChart } from '../../../components/chart/lazy-chart';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { StatCard } from '../../../components/ui/stat-card';
 import { LazyLandMap } from '../../../components/map/lazy-map';
 import { CATEGORY_COLORS, LANDMAP_CLASSES } from '../../../components/map/map-constants';
 import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
+import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
 import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
-function licenseStatus(l: { is_revoked: boolean; is_expired: boolean }): { label: 'Revoked' | 'Expired' | 'Active'; color: string } {
-  if (l.is_revoked) return { label: 'Revoked', color: 'error' };
-  if (l.is_expired) return { label: 'Expired', color: 'warning' };
-  return { label: 'Active', color: 'success' };
+function statusOf(l: { is_revoked: boolean; is_expired: boolean }): { label: LicenseStatus; color: string } {
+  const label = licenseStatus(l);
+  return { label, color: LICENSE_STATUS_COLOR[label] };
 }
 
 const monthYear = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -42,7 +43,7 @@ function LicenseCard() {
   const [modal, setModal] = useState<'licences' | 'invoice' | null>(null);
   const all = licenses.data?.data.results ?? [];
   const license = all[0] ?? null;
-  const status = license ? licenseStatus(license) : null;
+  const status = license ? statusOf(license) : null;
   return (
     <Card
       title="License"
@@ -91,7 +92,7 @@ function LicenseCard() {
               { title: 'Type', dataIndex: 'type' },
               { title: 'Issued', render: (_: unknown, l: typeof license) => formatDate(l.issued_date) },
               { title: 'Expires', render: (_: unknown, l: typeof license) => formatDate(l.expiry_date) },
-              { title: 'Status', render: (_: unknown, l: typeof license) => licenseStatus(l).label },
+              { title: 'Status', render: (_: unknown, l: typeof license) => statusOf(l).label },
             ]}
           />
         ) : (
@@ -117,17 +118,6 @@ function LicenseCard() {
         />
         <p style={{ marginTop: 12, color: 'rgba(0,0,0,0.62)' }}>This invoice is a placeholder: billing is not connected yet.</p>
       </Modal>
-    </Card>
-  );
-}
-
-function CountCard({ title, value, testId }: { title: string; value: number | undefined; testId: string }) {
-  return (
-    <Card size="small" style={{ height: '100%' }}>
-      <div style={{ color: 'rgba(0,0,0,0.62)' }}>{title}</div>
-      <div style={{ fontSize: 24, fontWeight: 600 }} data-testid={testId}>
-        {value === undefined ? '…' : formatNumber(value)}
-      </div>
     </Card>
   );
 }
@@ -365,16 +355,16 @@ export function TenantDashboard() {
         <Col xs={24} lg={16}>
           <Row gutter={[16, 16]}>
             <Col xs={12} md={6}>
-              <CountCard title="Agents" value={c?.agents} testId="count-agents" />
+              <StatCard title="Agents" value={c?.agents} testId="count-agents" />
             </Col>
             <Col xs={12} md={6}>
-              <CountCard title="Registered Farmers" value={c?.farmers} testId="count-farmers" />
+              <StatCard title="Registered Farmers" value={c?.farmers} testId="count-farmers" />
             </Col>
             <Col xs={12} md={6}>
-              <CountCard title="Operational Areas" value={c?.operational_areas} testId="count-areas" />
+              <StatCard title="Operational Areas" value={c?.operational_areas} testId="count-areas" />
             </Col>
             <Col xs={12} md={6}>
-              <CountCard title="No of GPS Devices" value={c?.gps_devices} testId="count-gps" />
+              <StatCard title="No of GPS Devices" value={c?.gps_devices} testId="count-gps" />
             </Col>
             <Col span={24}>
               <MostMappedArea />

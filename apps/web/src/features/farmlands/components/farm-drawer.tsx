@@ -14,7 +14,7 @@ import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { useFarm } from '../api/get-farm';
-import { farmToFeature } from './farm-features';
+import { farmToFeature } from '../../../components/map/farm-features';
 import { FarmDetails } from './farm-details';
 
 export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {

@@ -18,7 +18,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { loadConsoleConfig } from '../../../components/map/basemap';
 import { LazyFarmMap } from '../../../components/map/lazy-map';
-import { CATEGORY_COLORS, CATEGORY_LABELS, MAP_ZOOM, type MapCategory } from '../../../components/map/map-constants';
+import { MapLegend } from '../../../components/map/map-legend';
+import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
@@ -27,7 +28,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
 import { useFarmsMap } from '../api/get-farms-map';
 import { useFarmsOverview } from '../api/get-farms-overview';
-import { collectionToFeatures } from './farm-features';
+import { collectionToFeatures } from '../../../components/map/farm-features';
 import { EudrExportButton } from './eudr-export-button';
 import { FarmDrawer } from './farm-drawer';
 import { FarmPopup } from './farm-popup';
@@ -42,19 +43,6 @@ const VIEWS: readonly View[] = ['table', 'combined', 'map'];
 
 function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
   return farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>;
-}
-
-function Legend() {
-  return (
-    <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', fontSize: 12, margin: '8px 0' }} aria-label="Map legend">
-      {(Object.keys(CATEGORY_COLORS) as MapCategory[]).map((c) => (
-        <span key={c} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-          <span aria-hidden="true" style={{ width: 12, height: 12, borderRadius: 3, background: CATEGORY_COLORS[c], opacity: 0.8 }} />
-          {c === 'unrecognized' ? 'Flagged (unrecognized)' : CATEGORY_LABELS[c]}
-        </span>
-      ))}
-    </div>
-  );
 }
 
 export function FarmlandsScreen() {
@@ -123,6 +111,7 @@ export function FarmlandsScreen() {
       {
         key: 'actions',
         title: '',
+        exportKey: null,
         render: (r) => (
           <Button size="small" onClick={() => viewDetails(r.id, r.is_overlapping)}>
             View Details
@@ -146,7 +135,7 @@ export function FarmlandsScreen() {
         renderPopup={(f, close) => <FarmPopup feature={f} close={close} onViewDetails={viewDetails} />}
         ariaLabel="Map of the mapped farmlands"
       />
-      <Legend />
+      <MapLegend />
       {mapData.data?.data.truncated && <Typography.Text type="warning">The map shows the first 20,000 farms; search to narrow it.</Typography.Text>}
       {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">No farms to show on the map.</Typography.Text>}
       {mapData.isError && (

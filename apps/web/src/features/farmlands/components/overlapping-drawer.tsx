@@ -11,7 +11,7 @@ import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { useOverlappingFarms } from '../api/get-overlapping-farms';
-import { farmToFeature } from './farm-features';
+import { farmToFeature } from '../../../components/map/farm-features';
 import { FarmDetails } from './farm-details';
 import { FarmPopup } from './farm-popup';
 

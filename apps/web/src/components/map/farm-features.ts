@@ -1,8 +1,11 @@
-// Farms → map features (the shared farmToFeature, and the map collection's features), so the registry map reads like
-// the analysis map.
-import { farmCategory, farmToFeature } from '../../../components/map/farm-feature';
-import type { MapFeature } from '../../../components/map/map-constants';
-import type { FarmCollection } from '../api/get-farms-map';
+// A farm collection (GET /farms/?all=true) → map features, with the shared farmToFeature and farmCategory
+// (./farm-feature.ts), so the registry map reads like the analysis map. Used by the tenant's and the provider's Farmlands.
+import type { farmFeatureCollection } from '@farmland/contracts';
+import type { z } from 'zod';
+import { farmCategory, farmToFeature } from './farm-feature';
+import type { MapFeature } from './map-constants';
+
+type FarmCollection = z.output<typeof farmFeatureCollection>;
 
 export { farmCategory, farmToFeature };
 

@@ -1,0 +1,6 @@
+// /super-admin/license: every tenant's licenses.
+import { LicensesList } from '../../features/licenses/components/licenses-list';
+
+export function LicensesPage() {
+  return <LicensesList />;
+}

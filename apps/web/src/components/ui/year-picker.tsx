@@ -1,0 +1,17 @@
+// The year picker of the provider's charts (dashboard, reports): this year and the years before it, newest first.
+import Select from 'antd/es/select';
+
+export const currentYear = (): number => new Date().getFullYear();
+
+export function YearPicker({ value, onChange, years = 6, label = 'Year' }: { value: number; onChange: (year: number) => void; years?: number; label?: string }) {
+  const now = currentYear();
+  return (
+    <Select<number>
+      aria-label={label}
+      value={value}
+      onChange={onChange}
+      style={{ width: 100 }}
+      options={Array.from({ length: years }, (_, i) => now - i).map((y) => ({ value: y, label: String(y) }))}
+    />
+  );
+}

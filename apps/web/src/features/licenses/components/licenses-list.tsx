@@ -1,0 +1,165 @@
+// /super-admin/license (spec §2): search, the filter (status, type, issued date), Export table, and a table with the key
+// truncated to 10 characters and a copy action ('License Key copied', 1.5 s); per row Revoke (not yet revoked),
+// Re-issue (SDK only: one more year) and View tenant, the first two behind a confirmation.
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
+import Tag from 'antd/es/tag';
+import { MoreOutlined } from '@ant-design/icons';
+import type { License, LicenseStatus, LicenseType } from '@farmland/contracts';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CopyKey } from '../../../components/ui/copy-key';
+import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { formatCurrency, formatDate } from '../../../lib/formatters';
+import { LICENSE_STATUS_COLOR } from '../../../lib/license-status';
+import { notifySuccess } from '../../../lib/notifier';
+import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
+import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
+import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
+
+export const LICENSES_TITLE = 'All Licenses';
+
+const FILTER_FIELDS: readonly FilterField[] = [
+  {
+    kind: 'select',
+    name: 'status',
+    label: 'Status',
+    options: [
+      { label: 'Active', value: 'Active' },
+      { label: 'Expired', value: 'Expired' },
+      { label: 'Revoked', value: 'Revoked' },
+    ],
+  },
+  {
+    kind: 'select',
+    name: 'type',
+    label: 'Type',
+    options: [
+      { label: 'Platform', value: 'Platform' },
+      { label: 'SDK', value: 'SDK' },
+    ],
+  },
+  { kind: 'date', name: 'issued_date', label: 'Issued date' },
+];
+
+type Pending = { action: 'revoke' | 'reissue'; license: License } | null;
+
+export function LicensesList() {
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(LICENSES_PAGE_SIZE);
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [pending, setPending] = useState<Pending>(null);
+  const revoke = useRevokeLicense();
+  const reissue = useReissueLicense();
+
+  const filterQuery = useMemo(() => {
+    const pick = (k: string) => (typeof filters[k] === 'string' ? (filters[k] as string) : undefined);
+    const status = pick('status') as LicenseStatus | undefined;
+    const type = pick('type') as LicenseType | undefined;
+    const issued = pick('issued_date');
+    return { ...(search ? { search } : {}), ...(status ? { status } : {}), ...(type ? { type } : {}), ...(issued ? { issued_date: issued } : {}) };
+  }, [filters, search]);
+  const query = useLicenses({ page, page_size: pageSize, ...filterQuery });
+
+  const columns = useMemo<ListColumn<License>[]>(
+    () => [
+      { key: 'tenant_name', title: 'Tenant', render: (r) => r.tenant_name },
+      { key: 'type', title: 'Type', render: (r) => r.type },
+      { key: 'key', title: 'Key', render: (r) => <CopyKey value={r.key} /> },
+      { key: 'issued_date', title: 'Issued', render: (r) => formatDate(r.issued_date) },
+      { key: 'expiry_date', title: 'Expires', render: (r) => <span data-testid="license-expiry">{formatDate(r.expiry_date)}</span> },
+      { key: 'price', title: 'Price', render: (r) => formatCurrency(r.price, r.currency) },
+      { key: 'status', title: 'Status', render: (r) => <Tag color={LICENSE_STATUS_COLOR[r.status]}>{r.status}</Tag> },
+      {
+        key: 'actions',
+        title: '',
+        exportKey: null,
+        width: 56,
+        render: (r) => (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                ...(r.is_revoked ? [] : [{ key: 'revoke', label: 'Revoke License', danger: true }]),
+                ...(r.type === 'SDK' ? [{ key: 'reissue', label: 'Re-issue License' }] : []),
+                { key: 'tenant', label: 'View tenant' },
+              ],
+              onClick: ({ key }) => (key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : setPending({ action: key as 'revoke' | 'reissue', license: r })),
+            }}
+          >
+            <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />
+          </Dropdown>
+        ),
+      },
+    ],
+    [navigate],
+  );
+
+  const run = () => {
+    if (!pending) return;
+    const done = { onSettled: () => setPending(null) };
+    if (pending.action === 'revoke') revoke.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REVOKED) });
+    else reissue.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REISSUED) });
+  };
+
+  return (
+    <>
+      <ListPage<License>
+        title={LICENSES_TITLE}
+        count={query.data?.data.count}
+        rows={query.data?.data.results ?? []}
+        rowKey={(r) => r.id}
+        columns={columns}
+        loading={query.isFetching && !query.data}
+        error={query.isError && !query.data}
+        onRetry={() => void query.refetch()}
+        search={search}
+        onSearch={(s) => {
+          setPage(1);
+          setSearch(s);
+        }}
+        searchPlaceholder="Search by tenant or key"
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(p, s) => {
+          setPage(p);
+          setPageSize(s);
+        }}
+        onOpenFilter={() => setFilterOpen(true)}
+        activeFilters={countFilters(filters)}
+        exportName="licenses"
+        exportFilters={filterQuery}
+        emptyText={search || countFilters(filters) ? 'No license matches your search or filters' : 'No licenses yet'}
+        storageKey="licenses"
+      />
+      <FilterModal
+        open={filterOpen}
+        fields={FILTER_FIELDS}
+        value={filters}
+        onApply={(v) => {
+          setPage(1);
+          setFilters(v);
+        }}
+        onClose={() => setFilterOpen(false)}
+      />
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.action === 'reissue' ? 'Re-issue License' : 'Revoke License'}
+        confirmLabel={pending?.action === 'reissue' ? 'Re-issue' : 'Revoke'}
+        danger={pending?.action === 'revoke'}
+        loading={revoke.isPending || reissue.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={run}
+      >
+        {pending?.action === 'reissue'
+          ? `Re-issue the SDK license of ${pending.license.tenant_name}? It is extended by one year (it now expires on ${formatDate(pending.license.expiry_date)}).`
+          : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
+      </ConfirmDialog>
+    </>
+  );
+}

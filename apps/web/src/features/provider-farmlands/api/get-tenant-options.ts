@@ -1,0 +1,15 @@
+// GET /base/tenants/?search=: the tenants offered by the Farmlands tenant picker (names searched on the server, 50 at a
+// time), and the names of the tenants on screen.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Envelope, ListPage } from '../../../lib/contract-types';
+
+/** Only the fields the picker reads. */
+export type TenantOption = { id: string; name: string };
+
+export const getTenantOptions = (search: string, signal?: AbortSignal) =>
+  api<Envelope<ListPage<TenantOption>>>('/base/tenants/', { query: { search, page: 1, page_size: 50 }, ...(signal ? { signal } : {}) });
+
+export function useTenantOptions(search: string) {
+  return useQuery({ queryKey: ['tenants', 'options', search], queryFn: ({ signal }) => getTenantOptions(search, signal), placeholderData: keepPreviousData, staleTime: 60_000 });
+}

@@ -1,0 +1,21 @@
+// POST /base/tenants/ (create: the tenant, its admin, who gets the onboarding mail, and its license) and
+// PUT /base/tenants/{id}/ (edit, same payload).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Envelope } from '../../../lib/contract-types';
+import type { CreatedTenant, Tenant, TenantBody } from './tenant-types';
+
+export const TENANT_CREATED = 'Tenant created successfully';
+export const TENANT_EDITED = 'Tenant edited successfully';
+
+/** The created tenant carries its license key in full (license_key), shown this once; an edit answers the tenant. */
+export const saveTenant = ({ id, body }: { id: string | null; body: TenantBody }): Promise<Envelope<Tenant | CreatedTenant>> =>
+  id ? api<Envelope<Tenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body }) : api<Envelope<CreatedTenant>>('/base/tenants/', { method: 'POST', body });
+
+export function useSaveTenant() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveTenant,
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['tenants'] }), client.invalidateQueries({ queryKey: ['licenses'] })]),
+  });
+}

@@ -1,0 +1,20 @@
+// PUT /base/tenants/{id}/suspend-deactivate/ with is_active or is_suspended: Activate / Deactivate, Suspend / Unsuspend.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { MessageEnvelope } from '../../../lib/contract-types';
+
+export type TenantStateChange = { is_active: boolean } | { is_suspended: boolean };
+
+/** The success texts of spec §8. */
+export function stateChangeMessage(change: TenantStateChange): string {
+  if ('is_active' in change) return change.is_active ? 'Tenant activated successfully' : 'Tenant deactivated successfully';
+  return change.is_suspended ? 'Tenant suspended successfully' : 'Tenant unsuspended successfully';
+}
+
+export const setTenantState = ({ id, change }: { id: string; change: TenantStateChange }) =>
+  api<MessageEnvelope>(`/base/tenants/${encodeURIComponent(id)}/suspend-deactivate/`, { method: 'PUT', body: change });
+
+export function useSetTenantState() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: setTenantState, onSuccess: () => client.invalidateQueries({ queryKey: ['tenants'] }) });
+}

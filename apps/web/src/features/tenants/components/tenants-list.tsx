@@ -1,0 +1,191 @@
+// /super-admin/tenant, "All Tenants" (spec §2): count badge, search, Filter (license type; status Active, Suspended,
+// Inactive), Export table, New Tenant, row selection with a bulk delete, and per row Edit, Suspend/Unsuspend, Manage
+// License, Deactivate/Activate, Revoke License and Re-issue License, each behind its confirmation. A row opens the
+// tenant's details.
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
+import Tag from 'antd/es/tag';
+import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { formatDate, formatNumber } from '../../../lib/formatters';
+import { notifySuccess } from '../../../lib/notifier';
+import { useDeleteTenants } from '../api/delete-tenants';
+import { TENANTS_PAGE_SIZE, useTenants } from '../api/get-tenants';
+import type { LicenseType, Tenant, TenantListItem, TenantStatus } from '../api/tenant-types';
+import { ManageLicenseDrawer } from './manage-license-drawer';
+import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
+import { TenantWizard } from './tenant-wizard';
+
+export const TENANTS_TITLE = 'All Tenants';
+export const TENANTS_DELETED = 'Tenants deleted successfully';
+
+const FILTER_FIELDS: readonly FilterField[] = [
+  {
+    kind: 'select',
+    name: 'license_type',
+    label: 'License type',
+    options: [
+      { label: 'Platform', value: 'Platform' },
+      { label: 'SDK', value: 'SDK' },
+    ],
+  },
+  {
+    kind: 'select',
+    name: 'status',
+    label: 'Status',
+    options: [
+      { label: 'Active', value: 'Active' },
+      { label: 'Suspended', value: 'Suspended' },
+      { label: 'Inactive', value: 'Inactive' },
+    ],
+  },
+];
+
+const STATUS_COLOR: Record<TenantStatus, string> = { Active: 'success', Suspended: 'warning', Inactive: 'default' };
+
+export function TenantsList() {
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(TENANTS_PAGE_SIZE);
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [wizard, setWizard] = useState<{ open: boolean; id: string | null }>({ open: false, id: null });
+  const [pending, setPending] = useState<PendingAction>(null);
+  const [licenseOf, setLicenseOf] = useState<Tenant | null>(null);
+  const [toDelete, setToDelete] = useState<string[] | null>(null);
+  const remove = useDeleteTenants();
+
+  const filterQuery = useMemo(() => {
+    const type = typeof filters['license_type'] === 'string' ? (filters['license_type'] as LicenseType) : undefined;
+    const status = typeof filters['status'] === 'string' ? (filters['status'] as TenantStatus) : undefined;
+    return { ...(search ? { search } : {}), ...(type ? { license_type: type } : {}), ...(status ? { status } : {}) };
+  }, [filters, search]);
+  const query = useTenants({ page, page_size: pageSize, ...filterQuery });
+  const exportFilters = useMemo(() => Object.fromEntries(Object.entries(filterQuery).map(([k, v]) => [k, String(v)])), [filterQuery]);
+
+  const columns = useMemo<ListColumn<TenantListItem>[]>(
+    () => [
+      { key: 'name', title: 'Organization', render: (r) => r.name },
+      { key: 'email', title: 'Email', render: (r) => r.email ?? '--' },
+      { key: 'type', title: 'License type', render: (r) => r.type ?? r.license?.type ?? '--' },
+      { key: 'number_of_agents', title: 'Agents', render: (r) => formatNumber(r.number_of_agents) },
+      { key: 'issued_date', title: 'Issued', render: (r) => formatDate(r.issued_date ?? r.license?.issued_date) },
+      { key: 'expiry_date', title: 'Expires', render: (r) => formatDate(r.expiry_date ?? r.license?.expiry_date) },
+      { key: 'registration_date', title: 'Registered', render: (r) => formatDate(r.registration_date), defaultHidden: true },
+      { key: 'country', title: 'Country', render: (r) => r.country ?? '--', defaultHidden: true },
+      { key: 'status', title: 'Status', render: (r) => <Tag color={STATUS_COLOR[r.status]}>{r.status}</Tag> },
+      {
+        key: 'actions',
+        title: '',
+        exportKey: null,
+        width: 56,
+        render: (r) => (
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                { key: 'edit', label: 'Edit' },
+                { key: 'license', label: 'Manage License' },
+                { type: 'divider' as const },
+                ...availableActions(r).map((a) => ({ key: a, label: ACTION_LABELS[a], danger: a === 'suspend' || a === 'deactivate' || a === 'revoke' })),
+              ],
+              onClick: ({ key, domEvent }) => {
+                domEvent.stopPropagation();
+                if (key === 'edit') setWizard({ open: true, id: r.id });
+                else if (key === 'license') setLicenseOf(r);
+                else setPending({ action: key as NonNullable<PendingAction>['action'], tenant: r });
+              },
+            }}
+          >
+            <Button type="text" aria-label={`Actions for ${r.name}`} icon={<MoreOutlined />} onClick={(e) => e.stopPropagation()} />
+          </Dropdown>
+        ),
+      },
+    ],
+    [],
+  );
+
+  return (
+    <>
+      <ListPage<TenantListItem>
+        title={TENANTS_TITLE}
+        count={query.data?.data.count}
+        rows={query.data?.data.results ?? []}
+        rowKey={(r) => r.id}
+        columns={columns}
+        loading={query.isFetching && !query.data}
+        error={query.isError && !query.data}
+        onRetry={() => void query.refetch()}
+        search={search}
+        onSearch={(s) => {
+          setPage(1);
+          setSearch(s);
+        }}
+        searchPlaceholder="Search by name or email"
+        page={page}
+        pageSize={pageSize}
+        onPageChange={(p, s) => {
+          setPage(p);
+          setPageSize(s);
+        }}
+        onOpenFilter={() => setFilterOpen(true)}
+        activeFilters={countFilters(filters)}
+        exportName="tenants"
+        exportFilters={exportFilters}
+        selectable
+        onDeleteSelected={setToDelete}
+        onRowClick={(r) => navigate(`/super-admin/tenant/${r.uuid}`)}
+        emptyText={search || countFilters(filters) ? 'No tenant matches your search or filters' : 'No tenants yet'}
+        storageKey="tenants"
+        actions={
+          <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setWizard({ open: true, id: null })}>
+            New Tenant
+          </Button>
+        }
+      />
+      <FilterModal
+        open={filterOpen}
+        fields={FILTER_FIELDS}
+        value={filters}
+        onApply={(v) => {
+          setPage(1);
+          setFilters(v);
+        }}
+        onClose={() => setFilterOpen(false)}
+      />
+      <TenantWizard open={wizard.open} tenantId={wizard.id} onClose={() => setWizard({ open: false, id: null })} />
+      <ManageLicenseDrawer
+        tenant={licenseOf}
+        onClose={() => setLicenseOf(null)}
+        onAction={(action, tenant) => {
+          setLicenseOf(null);
+          setPending({ action, tenant });
+        }}
+      />
+      <TenantConfirm pending={pending} onDone={() => setPending(null)} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete Tenants"
+        confirmLabel="Delete"
+        danger
+        loading={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() =>
+          toDelete &&
+          remove.mutate(toDelete, {
+            onSuccess: (res) => notifySuccess(res.message ?? TENANTS_DELETED),
+            onSettled: () => setToDelete(null),
+          })
+        }
+      >
+        Delete {formatNumber(toDelete?.length ?? 0)} selected tenant{toDelete?.length === 1 ? '' : 's'}? Their users can no longer sign in and their data is
+        removed from the console; the activity log keeps what they did.
+      </ConfirmDialog>
+    </>
+  );
+}

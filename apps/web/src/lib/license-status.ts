@@ -1,0 +1,14 @@
+// A license's displayed status (spec §4): Revoked if revoked (it takes precedence), otherwise Expired if expired,
+// otherwise Active; with the tag colour each screen uses.
+export type LicenseStatus = 'Revoked' | 'Expired' | 'Active';
+
+export function licenseStatus(l: { is_revoked: boolean; is_expired: boolean }): LicenseStatus {
+  if (l.is_revoked) return 'Revoked';
+  if (l.is_expired) return 'Expired';
+  return 'Active';
+}
+
+export const LICENSE_STATUS_COLOR: Record<LicenseStatus, string> = { Revoked: 'error', Expired: 'warning', Active: 'success' };
+
+/** A license key shown truncated to 10 characters (spec §2). */
+export const truncateKey = (key: string, length = 10): string => (key.length > length ? `${key.slice(0, length)}…` : key);
