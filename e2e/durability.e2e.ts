@@ -73,8 +73,9 @@ async function signIn(): Promise<string> {
   const { mfa_token, user_token, mfa_setup_required } = login.body.data;
   if (mfa_setup_required) secret = (await post('/api/auth/setup-mfa/', { mfa_token, user_token })).body.data.secret;
   const totp = new TOTP({ secret: Secret.fromBase32(secret!), digits: 6, period: 30 });
-  // The API accepts one step either side, each step once: take the next unused one.
+  // The API accepts one step either side, each step once: take the next unused one, waiting until it is in the window.
   const step = Math.max(Math.floor(Date.now() / 30_000), lastStep + 1);
+  while (step > Math.floor(Date.now() / 30_000) + 1) await new Promise((r) => setTimeout(r, 500));
   lastStep = step;
   const code = totp.generate({ timestamp: step * 30_000 });
   const done = await post(mfa_setup_required ? '/api/auth/confirm-mfa/' : '/api/auth/login/confirm', { mfa_token, user_token, code });

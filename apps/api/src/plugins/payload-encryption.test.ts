@@ -25,6 +25,9 @@ function tamper(compact: string, segment: number): string {
 }
 
 const JOSE = { 'content-type': 'application/jose' };
+// Regions made here are the tenant's own country's and sort last, so that fixtures picking a tenant's first region by
+// name keep the demo's.
+const NIGERIA = '1e7050d0-9e8f-5e82-9ca3-884850256d74';
 
 // The shared environment is made once per worker (slow on a busy machine): in a hook, not in the first test.
 beforeAll(async () => void (await testEnv()));
@@ -43,36 +46,36 @@ describe('encrypted bodies', () => {
   it('decrypts a request body and encrypts the answer to the client key (round trip)', async () => {
     const env = await testEnv();
     const client = await payloadTestClient(env.app);
-    const country = (await env.as('adminA').get('/api/base/all-countries/')).body.data[0].id as string;
-    const body = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Encrypted Region' });
-    expect(body).not.toContain('Encrypted Region');
+    const country = NIGERIA;
+    const body = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Encrypted Region' });
+    expect(body).not.toContain('Zz Encrypted Region');
     const res = await env.as('adminA').request({ method: 'POST', url: '/api/base/regions/', payload: body, headers: { ...JOSE, 'x-client-key': client.clientKey } });
     expect(res.headers['content-type']).toMatch(/^application\/jose/);
-    expect(res.raw).not.toContain('Encrypted Region');
+    expect(res.raw).not.toContain('Zz Encrypted Region');
     expect(res.status).toBe(201);
     const answer = (await client.decrypt(res.raw)) as { data: { name: string } };
-    expect(answer.data.name).toBe('Encrypted Region');
+    expect(answer.data.name).toBe('Zz Encrypted Region');
     // Without X-Client-Key the same API answers in plain JSON (optional mode: SDKs and curl keep working).
     const plain = await env.as('adminA').get('/api/base/regions/');
     expect(plain.headers['content-type']).toMatch(/^application\/json/);
-    expect(plain.raw).toContain('Encrypted Region');
+    expect(plain.raw).toContain('Zz Encrypted Region');
   });
 
   it('refuses a changed tag or ciphertext, a wrong kid, and a body made for another route, with 400s', async () => {
     const env = await testEnv();
     const client = await payloadTestClient(env.app);
-    const country = (await env.as('adminA').get('/api/base/all-countries/')).body.data[0].id as string;
+    const country = NIGERIA;
     const send = (payload: string, url = '/api/base/regions/') => env.as('adminA').request({ method: 'POST', url, payload, headers: JOSE });
-    const good = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Tamper Region' });
+    const good = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Tamper Region' });
     for (const segment of [3, 4]) {
       const res = await send(tamper(good, segment));
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('payload_undecryptable');
     }
-    const wrongKid = await send(await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'X' }, { kid: 'p256-v1-notourkey0' }));
+    const wrongKid = await send(await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz X' }, { kid: 'p256-v1-notourkey0' }));
     expect(wrongKid.status).toBe(400);
     expect(wrongKid.body.code).toBe('payload_key_unknown');
-    const elsewhere = await send(await client.encrypt('POST', '/api/operational-areas/', { name: 'X' }));
+    const elsewhere = await send(await client.encrypt('POST', '/api/operational-areas/', { name: 'Zz X' }));
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.code).toBe('payload_misdirected');
     const notJwe = await send('hello');
@@ -81,11 +84,11 @@ describe('encrypted bodies', () => {
     // A decrypted body is still JSON checked like any other (prototype keys refused, schema applied).
     const poisoned = await send(await client.encrypt('POST', '/api/base/regions/', JSON.parse('{"__proto__":{"x":1},"name":"P"}')));
     expect(poisoned.status).toBe(400);
-    const invalid = await send(await client.encrypt('POST', '/api/base/regions/', { country_id: 'nope', name: 'Y' }));
+    const invalid = await send(await client.encrypt('POST', '/api/base/regions/', { country_id: 'nope', name: 'Zz Y' }));
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors[0].field).toBe('country_id');
     const regions = await env.as('adminA').get('/api/base/regions/');
-    expect(regions.raw).not.toContain('Tamper Region');
+    expect(regions.raw).not.toContain('Zz Tamper Region');
   });
 
   it('refuses a client key that is not a P-256 point, naming the header', async () => {
@@ -109,18 +112,18 @@ describe('encrypted bodies', () => {
   it('rotates keys: the new key is published, the previous one still decrypts, older ones do not', async () => {
     const env = await testEnv();
     const v1 = await payloadTestClient(env.app);
-    const country = (await env.as('adminA').get('/api/base/all-countries/')).body.data[0].id as string;
+    const country = NIGERIA;
     const v2app = await appWith(env, { mode: 'optional', keyVersion: 2 });
     const v3app = await appWith(env, { mode: 'optional', keyVersion: 3 });
     try {
       const v2 = await payloadTestClient(v2app);
       expect(v2.kid).toMatch(/^p256-v2-/);
       const headers = { ...JOSE, authorization: `Bearer ${env.as('adminA').token}` };
-      const oldBody = await v1.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Rotation Old Key' });
+      const oldBody = await v1.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Rotation Old Key' });
       expect((await v2app.inject({ method: 'POST', url: '/api/base/regions/', payload: oldBody, headers })).statusCode).toBe(201);
-      const newBody = await v2.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Rotation New Key' });
+      const newBody = await v2.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Rotation New Key' });
       expect((await v2app.inject({ method: 'POST', url: '/api/base/regions/', payload: newBody, headers })).statusCode).toBe(201);
-      const tooOld = await v1.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Rotation Too Old' });
+      const tooOld = await v1.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Rotation Too Old' });
       const refused = await v3app.inject({ method: 'POST', url: '/api/base/regions/', payload: tooOld, headers });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().code).toBe('payload_key_unknown');
