@@ -431,8 +431,21 @@ describe("Farmer's List (/admin/farmers)", () => {
     const all = await count();
     await page.getByRole('button', { name: /^Filter/ }).click();
     const modal = dialog('Filter');
-    await modal.getByLabel('Status').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^Unmapped$/ }).click();
+    // The option can take a click while its dropdown is still opening (seen on a quiet machine): choose until Apply is on.
+    const apply = modal.getByRole('button', { name: 'Apply Filter' });
+    await expect
+      .poll(
+        async () => {
+          if (await apply.isDisabled()) {
+            const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^Unmapped$/ });
+            if (!(await option.isVisible())) await modal.getByLabel('Status').click();
+            await option.click({ timeout: 3_000 }).catch(() => undefined);
+          }
+          return apply.isEnabled();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await screenshot(page, 'p23-farmers-filter');
     await modal.getByRole('button', { name: 'Apply Filter' }).click();
     await expect.poll(count).toBeLessThan(all);
