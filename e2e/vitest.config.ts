@@ -12,6 +12,8 @@ export default defineConfig({
     fileParallelism: false,
     maxWorkers: 1,
     testTimeout: 90_000,
+    // UI timing (a click while a menu or dropdown opens) can fail a step on a fast machine: a test gets two more tries.
+    retry: 2,
     hookTimeout: 240_000,
     teardownTimeout: 30_000,
     sequence: { concurrent: false },
