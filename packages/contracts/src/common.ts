@@ -49,6 +49,8 @@ export type PageQuery = z.infer<typeof pageQuery>;
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.object({
     count: z.number().int(),
+    /** Present (true) when the list stopped counting at `count`: there are at least that many (the farmers list). */
+    count_capped: z.literal(true).optional(),
     next: z.string().nullable(),
     previous: z.string().nullable(),
     results: z.array(item),

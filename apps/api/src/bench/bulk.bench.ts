@@ -63,7 +63,7 @@ async function openEngine(kind: 'pglite' | 'postgres'): Promise<Engine> {
     const database = await openDatabase({ kind: 'pglite', dataDir: null });
     return { database, admin: (t, p) => database.adminQuery(t, p ?? []), close: () => database.close() };
   }
-  const name = `farmland_bulk_bench_${process.pid}`;
+  const name = `people_bulk_bench_${process.pid}`;
   const root = new pg.Client({ connectionString: PG_URL });
   await root.connect();
   await root.query(`DROP DATABASE IF EXISTS ${name}`);
@@ -159,8 +159,13 @@ async function benchEngine(kind: 'pglite' | 'postgres', file: Buffer) {
       ['farmers page 1', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: undefined, region: undefined }, '/api/farmers/')],
       ['farmers page 50', () => listFarmers(deps, ctx, { page: 50, page_size: 10, search: undefined, is_mapped: undefined, region: undefined }, '/api/farmers/')],
       ['farmers search', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'Farmer 4242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
+      ['farmers search folio id', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'GROWN-4242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
+      ['farmers search phone', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: '7000004242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
+      ['farmers search email', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'f4242@example', is_mapped: undefined, region: undefined }, '/api/farmers/')],
       ['farmers is_mapped=true', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: true, region: undefined }, '/api/farmers/')],
+      ['farmers is_mapped=false', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: false, region: undefined }, '/api/farmers/')],
       ['farmers region', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: undefined, region: s.regionId }, '/api/farmers/')],
+      ['agents search', () => listAgents(deps, ctx, { page: 1, page_size: 10, search: 'Agent No 42', region: undefined, operational_area: undefined, tenant_id: undefined }, '/api/accounts/agents/')],
       ['agents page 1', () => listAgents(deps, ctx, { page: 1, page_size: 10, search: undefined, region: undefined, operational_area: undefined, tenant_id: undefined }, '/api/accounts/agents/')],
     ];
     const lists: Record<string, { p50: number; p95: number }> = {};

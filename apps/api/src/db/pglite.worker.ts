@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Extension, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { trimmedPostgisBundle } from './postgis-bundle.js';
 import { pgliteStartParams } from './pglite-settings.js';
 
@@ -66,7 +67,8 @@ const postgisTrimmed: Extension = {
 async function main(): Promise<void> {
   const pg = await PGlite.create({
     ...(init.dataDir ? { dataDir: init.dataDir } : {}),
-    extensions: { postgis: postgisTrimmed },
+    // pg_trgm serves the lists' searches (migration 0014); its bundle is 16 KB.
+    extensions: { postgis: postgisTrimmed, pg_trgm },
     startParams: pgliteStartParams(PGlite.defaultStartParams, init.settings),
     ...(init.loadDataDir ? { loadDataDir: new Blob([init.loadDataDir]) } : {}),
   });

@@ -139,6 +139,8 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
+    /** What the agents search matches a name against (migration 0014: a trigram index, usable under row-level security). */
+    fullName: text('full_name').generatedAlwaysAs(sql`first_name || ' ' || last_name`),
     phoneNumber: text('phone_number'),
     gender: text('gender'),
     imageFileId: uuid('image_file_id'),
@@ -150,7 +152,14 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`), index('users_tenant_role_idx').on(t.tenantId, t.role)],
+  (t) => [
+    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
+    index('users_tenant_role_idx').on(t.tenantId, t.role),
+    // The agents search (ILIKE '%…%'), migration 0014.
+    index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('users_phone_number_trgm_idx').using('gin', t.phoneNumber.op('gin_trgm_ops')),
+  ],
 );
 
 export const mfaSecrets = pgTable('mfa_secrets', {
@@ -303,6 +312,8 @@ export const farmers = pgTable(
     tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
+    /** What the farmers and farms searches match a name against (migration 0014). */
+    fullName: text('full_name').generatedAlwaysAs(sql`first_name || ' ' || last_name`),
     email: text('email'),
     phoneNumber: text('phone_number'),
     gender: text('gender'),
@@ -321,6 +332,11 @@ export const farmers = pgTable(
     uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId),
     // An agent's farmers_count reads the farmers it registered.
     index('farmers_created_by_idx').on(t.createdBy),
+    // The farmers search (ILIKE '%…%' over name, folio id, phone and email), migration 0014.
+    index('farmers_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
+    index('farmers_folio_id_trgm_idx').using('gin', t.folioId.op('gin_trgm_ops')),
+    index('farmers_phone_number_trgm_idx').using('gin', t.phoneNumber.op('gin_trgm_ops')),
+    index('farmers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 
@@ -357,6 +373,8 @@ export const farms = pgTable(
     // The provider's analytics by year over every tenant (mapping data, ranking, Reports): an index-only scan of the
     // year's farms instead of reading every farm's geometry.
     index('farms_created_cover_idx').on(t.createdAt, t.tenantId, t.areaSqm, t.mappedBy, t.farmerId),
+    // The farms search by name (ILIKE '%…%'), migration 0014.
+    index('farms_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 

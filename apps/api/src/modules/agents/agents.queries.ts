@@ -36,7 +36,7 @@ function conditions(tenantId: string | null, f: AgentFilter): SQL {
   if (f.operationalAreaId) conds.push(sql`u.operational_area_id = ${f.operationalAreaId}`);
   if (f.search) {
     const p = containsPattern(f.search);
-    conds.push(sql`((u.first_name || ' ' || u.last_name) ILIKE ${p} OR u.email ILIKE ${p} OR u.phone_number ILIKE ${p})`);
+    conds.push(sql`(u.full_name ILIKE ${p} OR u.email ILIKE ${p} OR u.phone_number ILIKE ${p})`);
   }
   if (f.region) {
     conds.push(

@@ -106,8 +106,8 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const { tenantId, scope } = readScope(ctx);
   const size = query.page_size ?? 10;
   return withScope(deps.db, scope, async (tx) => {
-    const { rows, total } = await q.listFarmers(tx, tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, (query.page - 1) * size);
-    return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
+    const { rows, total, capped } = await q.listFarmers(tx, tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, (query.page - 1) * size);
+    return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url, capped);
   });
 }
 

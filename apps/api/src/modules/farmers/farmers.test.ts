@@ -3,7 +3,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, insertFarmDirect, multipart, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
+import { queryRows, withScope } from '../../db/client.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
+import { FARMERS_COUNT_CAP } from './farmers.queries.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;
@@ -139,5 +141,69 @@ describe('farmers list, read and delete', () => {
     expect((await env.as('adminB').delete(`/api/farmers/${f.id}/`)).status).toBe(404);
     expect((await env.as('agentA').delete(`/api/farmers/${f.id}/`)).status).toBe(403);
     expect(await env.sql(sql`SELECT 1 FROM farmers WHERE id = ${f.id}`)).toHaveLength(1);
+  });
+});
+
+describe('farmers search and count at scale', () => {
+  it('a search matches a full name, a folio id, a phone or an email; a first page that is not full is its own count', async () => {
+    const tag = `S${Date.now()}`;
+    const f = (await env.as('adminA').post('/api/farmers/', { first_name: 'Zainab', last_name: `Trigram${tag}`, phone_number: '+2348035550199', email: `zainab.${tag}@example.com` })).body.data;
+    for (const q of [`Zainab Trigram${tag}`, `trigram${tag.toLowerCase()}`, f.folio_id, '8035550199', `zainab.${tag}@EXAMPLE`]) {
+      const res = await env.as('adminA').get(`/api/farmers/?search=${encodeURIComponent(q)}`);
+      expect(res.body.data.results.map((r: { id: string }) => r.id), q).toEqual([f.id]);
+      expect(res.body.data.count).toBe(1);
+      expect(res.body.data.count_capped).toBeUndefined();
+    }
+    // A LIKE wildcard in the search is text, not a pattern.
+    expect((await env.as('adminA').get(`/api/farmers/?search=${encodeURIComponent(`Zainab%${tag}`)}`)).body.data.count).toBe(0);
+  });
+
+  it('the name, folio, phone and email searches are index conditions under row-level security (LIKE/ILIKE are LEAKPROOF)', async () => {
+    const plan = await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, async (tx) => {
+      await tx.execute(sql`SELECT set_config('enable_seqscan', 'off', true)`);
+      const rows = await queryRows<Record<string, string>>(
+        tx,
+        // No tenant condition of its own (the policy is the scope), so the trigram indexes are the only ones that can serve.
+        sql`EXPLAIN SELECT id FROM farmers fr WHERE (fr.full_name ILIKE '%zainab%' OR fr.folio_id ILIKE '%zainab%' OR fr.phone_number ILIKE '%zainab%' OR fr.email ILIKE '%zainab%')`,
+      );
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    for (const idx of ['farmers_full_name_trgm_idx', 'farmers_folio_id_trgm_idx', 'farmers_phone_number_trgm_idx', 'farmers_email_trgm_idx']) expect(plan).toContain(idx);
+    expect(plan).toMatch(/Index Cond: \(full_name ~~\* /);
+  });
+
+  it(`counts up to ${FARMERS_COUNT_CAP.toLocaleString('en')} farmers, then says the count is capped; pages and narrower searches stay exact`, async () => {
+    const tag = `CAP${Date.now()}`;
+    const n = FARMERS_COUNT_CAP + 25;
+    await env.sql(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_at)
+                      SELECT ${env.fx.tenantB}, 'Many', ${tag} || '-' || g, ${tag} || '-' || g, now() - (g || ' seconds')::interval FROM generate_series(1, ${n}::int) g`);
+    try {
+      const [{ total }] = (await env.sql<{ total: number }>(sql`SELECT count(*)::int AS total FROM farmers WHERE tenant_id = ${env.fx.tenantB}`)) as [{ total: number }];
+      const all = await env.as('adminB').get('/api/farmers/?page_size=10');
+      expect(all.status).toBe(200);
+      expect(all.body.data).toMatchObject({ count: FARMERS_COUNT_CAP, count_capped: true });
+      expect(all.body.data.results).toHaveLength(10);
+      expect(all.body.data.next).toMatch(/page=2/);
+      expect(total).toBeGreaterThan(FARMERS_COUNT_CAP);
+      // The newest first, also when a broad search matches more than the cap.
+      const broad = await env.as('adminB').get(`/api/farmers/?search=${tag}&page_size=5`);
+      expect(broad.body.data).toMatchObject({ count: FARMERS_COUNT_CAP, count_capped: true });
+      expect(broad.body.data.results.map((r: { folio_id: string }) => r.folio_id)).toEqual([1, 2, 3, 4, 5].map((g) => `${tag}-${g}`));
+      // Past the cap a page still shows its rows, and the count covers them.
+      const deep = await env.as('adminB').get(`/api/farmers/?search=${tag}&page_size=10&page=1002`);
+      expect(deep.body.data.results.map((r: { folio_id: string }) => r.folio_id)).toEqual(Array.from({ length: 10 }, (_, i) => `${tag}-${10_011 + i}`));
+      expect(deep.body.data.count).toBe(10_020);
+      const narrow = await env.as('adminB').get(`/api/farmers/?search=${tag}-1000`);
+      // ${tag}-1000 and ${tag}-10000 … ${tag}-10009
+      expect(narrow.body.data.count).toBe(11);
+      expect(narrow.body.data.count_capped).toBeUndefined();
+      const unmapped = await env.as('adminB').get('/api/farmers/?is_mapped=false&page=2');
+      expect(unmapped.body.data).toMatchObject({ count: FARMERS_COUNT_CAP, count_capped: true });
+      // Tenant A's list does not see them, nor count them.
+      const a = await env.as('adminA').get(`/api/farmers/?search=${tag}`);
+      expect(a.body.data).toMatchObject({ count: 0, results: [] });
+    } finally {
+      await env.sql(sql`DELETE FROM farmers WHERE tenant_id = ${env.fx.tenantB} AND folio_id LIKE ${`${tag}-%`}`);
+    }
   });
 });

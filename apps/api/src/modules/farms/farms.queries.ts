@@ -62,7 +62,7 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
   if (f.operationalAreaId) conds.push(sql`f.operational_area_id = ${f.operationalAreaId}`);
   if (f.search) {
     const p = containsPattern(f.search);
-    conds.push(sql`(f.name ILIKE ${p} OR (fr.first_name || ' ' || fr.last_name) ILIKE ${p} OR fr.folio_id ILIKE ${p})`);
+    conds.push(sql`(f.name ILIKE ${p} OR fr.full_name ILIKE ${p} OR fr.folio_id ILIKE ${p})`);
   }
   if (f.region) {
     conds.push(

@@ -17,7 +17,8 @@ import type { Envelope } from '../../lib/contract-types';
 import { saveBlob } from '../../lib/download';
 import { formatNumber } from '../../lib/formatters';
 import { notifyError, notifySuccess } from '../../lib/notifier';
-import { afterResubmit, cellValue, firstError, fixedRows, otherErrors, rowsToCsv, type RowEdits } from './bulk-upload-rows';
+import { afterResubmit, cellValue, discardWarning, firstError, fixedRows, otherErrors, rowsToCsv, type RowEdits } from './bulk-upload-rows';
+import { ConfirmDialog } from './confirm-dialog';
 import { UploadZone } from './upload-zone';
 
 export const BULK_UPLOAD_ACCEPT = ['.csv', '.xls', '.xlsx'] as const;
@@ -52,7 +53,9 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
   const [created, setCreated] = useState(0);
   const [busy, setBusy] = useState(false);
   const [downloading, setDownloading] = useState(false);
+  const [askDiscard, setAskDiscard] = useState(false);
   const fixed = useMemo(() => (failed ? fixedRows(failed, edits) : []), [failed, edits]);
+  const discard = useMemo(() => discardWarning(failed, edits), [failed, edits]);
 
   const reset = () => {
     setFile(null);
@@ -60,10 +63,16 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
     setEdits({});
     setCreated(0);
   };
-  const close = () => {
-    if (busy) return;
+  const closeNow = () => {
+    setAskDiscard(false);
     reset();
     onClose();
+  };
+  // Failed rows left in the table were never created: closing (Close, the ×, Escape, the mask) asks first.
+  const close = () => {
+    if (busy) return;
+    if (discard) return setAskDiscard(true);
+    closeNow();
   };
 
   const post = async (body: File): Promise<BulkUploadResult | null> => {
@@ -208,6 +217,18 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
           </>
         )}
       </div>
+      <ConfirmDialog
+        open={askDiscard && !!discard}
+        title={discard?.title ?? ''}
+        confirmLabel="Discard rows"
+        cancelLabel="Keep editing"
+        danger
+        onConfirm={closeNow}
+        onCancel={() => setAskDiscard(false)}
+      >
+        <p data-testid={`${testId}-discard-text`}>{discard?.text}</p>
+        {discard?.fixedNotSent ? <p>{discard.fixedNotSent}</p> : null}
+      </ConfirmDialog>
     </Modal>
   );
 }

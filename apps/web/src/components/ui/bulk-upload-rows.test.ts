@@ -2,7 +2,7 @@
 // survive), and how the answer to that csv maps back onto the table's original row numbers.
 import { describe, expect, it } from 'vitest';
 import type { FailedRow } from '@farmland/contracts';
-import { afterResubmit, cellValue, csvCell, firstError, fixedRows, otherErrors, rowsToCsv } from './bulk-upload-rows';
+import { afterResubmit, cellValue, csvCell, discardWarning, firstError, fixedRows, otherErrors, rowsToCsv } from './bulk-upload-rows';
 
 const rows: FailedRow[] = [
   { row: 2, row_data: { first_name: 'Ada', last_name: '', email: 'ada@example.com', note: 'keep me' }, errors: { last_name: ['Last name is required', 'second'] } },
@@ -51,5 +51,20 @@ describe('bulk upload correction rows', () => {
     expect(firstError(rows[0]!, 'email')).toBeUndefined();
     expect(otherErrors(rows[1]!, columns)).toEqual(['row: Whole row']);
     expect(otherErrors(rows[0]!, columns)).toEqual([]);
+  });
+
+  it('asks before closing only while failed rows are left, counting the fixed ones not yet sent', () => {
+    expect(discardWarning(null, {})).toBeNull();
+    expect(discardWarning([], {})).toBeNull();
+    const all = discardWarning(rows, {});
+    expect(all?.title).toBe('Discard 3 failed rows?');
+    expect(all?.text).toBe('3 rows have not been created. If you close now, they are discarded with your changes in the table; to add them later, upload them again from your file.');
+    expect(all?.fixedNotSent).toBeNull();
+    const one = discardWarning([rows[0]!], { 2: { last_name: 'Obi' } });
+    expect(one?.title).toBe('Discard 1 failed row?');
+    expect(one?.text).toMatch(/^1 row has not been created\. If you close now, it is discarded/);
+    expect(one?.fixedNotSent).toBe('1 of them is fixed but not submitted: choose Keep editing, then Submit fixed rows, to create it.');
+    // An edit back to the uploaded text is no fix.
+    expect(discardWarning(rows, { 5: { email: 'not-an-email' } })?.fixedNotSent).toBeNull();
   });
 });

@@ -59,3 +59,20 @@ export function otherErrors(row: FailedRow, columns: readonly string[]): string[
     .filter(([k]) => !columns.includes(k))
     .map(([k, v]) => `${k}: ${v[0] ?? ''}`);
 }
+
+export type DiscardWarning = { title: string; text: string; fixedNotSent: string | null };
+
+/**
+ * What closing the modal would lose: null when nothing (no failed rows left), else the confirmation's text. The rows in
+ * the table were never created, so closing discards them with the user's edits; they can only come back from the file.
+ */
+export function discardWarning(rows: readonly FailedRow[] | null, edits: RowEdits): DiscardWarning | null {
+  if (!rows || rows.length === 0) return null;
+  const n = rows.length;
+  const fixed = fixedRows(rows, edits).length;
+  return {
+    title: `Discard ${n} failed ${n === 1 ? 'row' : 'rows'}?`,
+    text: `${n} ${n === 1 ? 'row has' : 'rows have'} not been created. If you close now, ${n === 1 ? 'it is' : 'they are'} discarded with your changes in the table; to add ${n === 1 ? 'it' : 'them'} later, upload ${n === 1 ? 'it' : 'them'} again from your file.`,
+    fixedNotSent: fixed > 0 ? `${fixed} of them ${fixed === 1 ? 'is' : 'are'} fixed but not submitted: choose Keep editing, then Submit fixed rows, to create ${fixed === 1 ? 'it' : 'them'}.` : null,
+  };
+}

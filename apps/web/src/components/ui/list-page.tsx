@@ -25,7 +25,9 @@ export type ListColumn<T> = {
   render: (row: T) => ReactNode;
   defaultHidden?: boolean;
   width?: number | string;
+  /** One line, cut with an ellipsis; the full text (tooltip, else nothing) shows on hover. */
   ellipsis?: boolean;
+  tooltip?: (row: T) => string | null | undefined;
   /** Always shown, never in the column menu nor in the export (a row's action menu). */
   alwaysVisible?: boolean;
   /** The column's name in the export, when it differs from key; null leaves it out (row actions). */
@@ -35,6 +37,8 @@ export type ListColumn<T> = {
 type Props<T> = {
   title: string;
   count: number | undefined;
+  /** The count is a lower bound (the API's count_capped): shown as "10,000+". */
+  countCapped?: boolean;
   rows: readonly T[];
   rowKey: (row: T) => string;
   columns: readonly ListColumn<T>[];
@@ -128,7 +132,22 @@ export function ListPage<T>(props: Props<T>) {
     () =>
       columns
         .filter((c) => c.alwaysVisible || visible.includes(c.key))
-        .map((c) => ({ key: c.key, title: c.title, render: (_: unknown, row: T) => c.render(row), width: c.width, ellipsis: c.ellipsis })),
+        .map((c) => ({
+          key: c.key,
+          title: c.title,
+          render: (_: unknown, row: T) => {
+            const tip = c.ellipsis && c.tooltip ? c.tooltip(row) : null;
+            return tip ? (
+              <Tooltip title={tip} placement="topLeft">
+                <span>{c.render(row)}</span>
+              </Tooltip>
+            ) : (
+              c.render(row)
+            );
+          },
+          width: c.width,
+          ellipsis: c.ellipsis ? { showTitle: false } : undefined,
+        })),
     [columns, visible],
   );
 
@@ -149,7 +168,7 @@ export function ListPage<T>(props: Props<T>) {
         <Typography.Title level={1} id={headingId} style={{ fontSize: 24, margin: 0 }}>
           {title}
         </Typography.Title>
-        <CountBadge count={count} label="entries" />
+        <CountBadge count={count} capped={props.countCapped} label="entries" />
         <div style={{ flex: 1 }} />
         {props.exportName && (
           <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
@@ -231,7 +250,7 @@ export function ListPage<T>(props: Props<T>) {
               total: count ?? 0,
               pageSizeOptions: PAGE_SIZES.map(String),
               showSizeChanger: true,
-              showTotal: (total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${formatNumber(total)}`,
+              showTotal: (total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${formatNumber(total)}${props.countCapped ? '+' : ''}`,
               onChange: (p, s) => {
                 setSelected([]);
                 onPageChange(s !== pageSize ? 1 : p, s);

@@ -9,6 +9,7 @@ import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import Progress from 'antd/es/progress';
+import Tooltip from 'antd/es/tooltip';
 import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
 import { createAgentBody, type Agent } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
@@ -124,34 +125,40 @@ export function AgentsScreen() {
       {
         key: 'agent_name',
         title: 'Agent name',
+        // The spec's nine columns fit a 1366 px screen (with the sidebar open) without a sideways scroll: fixed widths
+        // for the short values, one line with an ellipsis (the full text on hover) for names, emails and areas, and
+        // the e-mail column takes what is left.
+        width: 170,
         render: (r) => (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
-            {r.agent_name}
-          </span>
+          <Tooltip title={r.agent_name} placement="topLeft">
+            <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+              <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
+              <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{r.agent_name}</span>
+            </span>
+          </Tooltip>
         ),
       },
-      { key: 'phone_number', title: 'Phone', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
-      { key: 'email', title: 'Email', render: (r) => r.email },
-      { key: 'farmers', title: 'Farmers', render: (r) => formatNumber(r.farmers_count) },
-      { key: 'mapped_farmlands', title: 'Mapped farmlands', render: (r) => formatNumber(r.mapped_farms_count) },
+      { key: 'phone_number', title: 'Phone', width: 136, render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
+      { key: 'email', title: 'Email', ellipsis: true, tooltip: (r) => r.email, render: (r) => r.email },
+      { key: 'farmers', title: 'Farmers', width: 80, render: (r) => formatNumber(r.farmers_count) },
+      { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 92, render: (r) => formatNumber(r.mapped_farms_count) },
       {
         key: 'progress',
         title: 'Progress',
+        width: 116,
         render: (r) => (
-          <div style={{ minWidth: 110 }}>
-            <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
-          </div>
+          <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
         ),
       },
-      { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area ?? '--' },
-      { key: 'status', title: 'Status', render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
-      { key: 'total_area_mapped', title: 'Total area mapped', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTotal(r.total_mapped_area)}</span> },
+      { key: 'operational_area', title: 'Operational area', width: 124, ellipsis: true, tooltip: (r) => r.operational_area, render: (r) => r.operational_area ?? '--' },
+      { key: 'status', title: 'Status', width: 100, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
+      // The area wraps before "sqm" rather than widening the column.
+      { key: 'total_area_mapped', title: 'Total area mapped', width: 112, render: (r) => formatTotal(r.total_mapped_area) },
       {
         key: 'actions',
         title: '',
         alwaysVisible: true,
-        width: 56,
+        width: 48,
         render: (r) => (
           <Dropdown
             trigger={['click']}
