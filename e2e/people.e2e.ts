@@ -11,6 +11,7 @@ import { consoleApi } from './support/api';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
 import { waitForMap } from './support/map';
+import { chooseMenuItem, chooseOption, closeDrawer, closeMenu, openList, openedDialog, waitUntilStill } from './support/ui';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -54,8 +55,12 @@ async function downloadCsv(button: string): Promise<{ name: string; lines: strin
 }
 
 async function rowMenu(name: string, item: string): Promise<void> {
-  await row(name).getByRole('button', { name: `Actions for ${name}` }).click();
-  await page.getByRole('menuitem', { name: item, exact: true }).click();
+  await chooseMenuItem(page, row(name).getByRole('button', { name: `Actions for ${name}` }), item);
+}
+/** Types into the list's search box and waits until the list shows `expected` rows. */
+async function searchFor(label: string, text: string, expected?: number): Promise<void> {
+  await page.getByLabel(label).fill(text);
+  if (expected !== undefined) await expect.poll(() => rows().count()).toBe(expected);
 }
 
 beforeAll(async () => {
@@ -77,16 +82,24 @@ describe("Agents' List (/admin/agents)", () => {
     await page.waitForURL(/\/admin\/agents$/);
     await page.getByRole('heading', { name: 'All Agents' }).waitFor();
     await expect.poll(() => rows().count()).toBeGreaterThan(0);
+    // The spec's columns fit a 1366 px screen: the list does not scroll sideways.
+    const table = page.locator('section[aria-labelledby] .ant-table-content, section[aria-labelledby] .ant-table-body').first();
+    expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     before = await count();
     const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     expect(headers).toEqual(['Agent name', 'Phone', 'Email', 'Farmers', 'Mapped farmlands', 'Progress', 'Operational area', 'Status', 'Total area mapped']);
     await screenshot(page, 'p01-agents-list');
+    // A cut e-mail shows in full on hover.
+    const emailCell = rows().first().locator('td').nth(2);
+    await emailCell.locator('span').first().hover();
+    await expect.poll(async () => (await page.locator('.ant-tooltip:visible').allInnerTexts()).join(' ')).toContain((await emailCell.innerText()).replace('…', '').trim());
+    expect((await page.locator('.ant-tooltip:visible').allInnerTexts()).join(' ')).toMatch(/@/);
+    await page.mouse.move(0, 0);
     expect((await seriousA11yViolations(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
-    await page.getByRole('button', { name: /New Agent/ }).click();
-    await page.getByRole('menuitem', { name: 'Create Single' }).click();
-    const wizard = dialog('Add New Agent');
-    await wizard.waitFor();
+    await chooseMenuItem(page, page.getByRole('button', { name: /New Agent/ }), 'Create Single');
+    const wizard = await openedDialog(page, 'Add New Agent');
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByText('First name is required').waitFor();
     await wizard.getByLabel('First name').fill(AGENT.first);
@@ -99,10 +112,7 @@ describe("Agents' List (/admin/agents)", () => {
     await screenshot(page, 'p02-agent-wizard-details');
     await wizard.getByRole('button', { name: 'Next' }).click();
 
-    await wizard.getByLabel('Operational area').click();
-    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
-    const areaName = (await option.innerText()).trim();
-    await option.click();
+    const areaName = await chooseOption(page, wizard.getByLabel('Operational area'), { first: true });
     await screenshot(page, 'p03-agent-wizard-location');
     await wizard.getByRole('button', { name: 'Next' }).click();
     const confirm = wizard.getByTestId('agent-confirm');
@@ -115,13 +125,14 @@ describe("Agents' List (/admin/agents)", () => {
     await wizard.waitFor({ state: 'hidden' });
     await expect.poll(count).toBe(before + 1);
 
-    await page.getByLabel('Search all agents').fill(AGENT.email);
-    await expect.poll(() => rows().count()).toBe(1);
+    await searchFor('Search all agents', AGENT.email, 1);
     expect(await row(name).innerText()).toContain(areaName);
     expect(await row(name).innerText()).toContain('Active');
   });
 
   it('opens the agent drawer from the row', async () => {
+    await openList(page, '/admin/agents', 'All Agents');
+    await searchFor('Search all agents', AGENT.email, 1);
     await row(name).locator('td').nth(2).click();
     const drawer = page.getByTestId('agent-drawer');
     await drawer.waitFor();
@@ -131,14 +142,14 @@ describe("Agents' List (/admin/agents)", () => {
     expect(text).toContain('Recent captures');
     expect(text).toContain('This agent has not mapped any farm yet.');
     await screenshot(page, 'p05-agent-drawer');
-    await page.locator('.ant-drawer').filter({ has: drawer }).getByRole('button', { name: 'Close' }).click();
-    await drawer.waitFor({ state: 'hidden' });
+    await closeDrawer(page, drawer);
   });
 
   it('edits the agent in the same wizard, prefilled', async () => {
+    await openList(page, '/admin/agents', 'All Agents');
+    await searchFor('Search all agents', AGENT.email, 1);
     await rowMenu(name, 'Edit Agent');
-    const wizard = dialog('Edit Agent');
-    await wizard.waitFor();
+    const wizard = await openedDialog(page, 'Edit Agent');
     await expect.poll(() => wizard.getByLabel('Email').inputValue()).toBe(AGENT.email);
     await wizard.getByLabel('Phone number').fill('+2348031112222');
     await wizard.getByRole('button', { name: 'Next' }).click();
@@ -146,58 +157,70 @@ describe("Agents' List (/admin/agents)", () => {
     expect(await wizard.getByTestId('agent-confirm').innerText()).toContain('+2348031112222');
     await wizard.getByRole('button', { name: 'Save changes' }).click();
     await toast('Agent edited successfully').waitFor();
+    await wizard.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await row(name).innerText()).includes('+2348031112222')).toBe(true);
   });
 
   it('resets the account, suspends and unsuspends the agent', async () => {
+    await openList(page, '/admin/agents', 'All Agents');
+    await searchFor('Search all agents', AGENT.email, 1);
     await rowMenu(name, 'Reset Agent Account');
-    await dialog('Reset Agent Account').getByRole('button', { name: 'Reset' }).click();
+    const reset = await openedDialog(page, 'Reset Agent Account');
+    await reset.getByRole('button', { name: 'Reset' }).click();
     await toast('Account reset successfully').waitFor();
+    await reset.waitFor({ state: 'hidden' });
 
     await rowMenu(name, 'Suspend Agent');
-    const suspend = dialog('Suspend Agent');
+    const suspend = await openedDialog(page, 'Suspend Agent');
     expect(await suspend.innerText()).toContain('Are you sure you want to suspend');
     await screenshot(page, 'p06-agent-suspend-confirm');
     await suspend.getByRole('button', { name: 'Suspend' }).click();
     await toast('Agent suspended successfully').waitFor();
+    await suspend.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await row(name).innerText()).includes('Suspended')).toBe(true);
 
     await rowMenu(name, 'Unsuspend Agent');
-    await dialog('Unsuspend Agent').getByRole('button', { name: 'Unsuspend' }).click();
+    const unsuspend = await openedDialog(page, 'Unsuspend Agent');
+    await unsuspend.getByRole('button', { name: 'Unsuspend' }).click();
     await toast('Agent unsuspended successfully').waitFor();
+    await unsuspend.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await row(name).innerText()).includes('Active')).toBe(true);
   });
 
   it('deletes the agent after the spec confirmation', async () => {
+    await openList(page, '/admin/agents', 'All Agents');
+    await searchFor('Search all agents', AGENT.email, 1);
     await rowMenu(name, 'Delete Agent');
-    const del = dialog('Delete Agent');
+    const del = await openedDialog(page, 'Delete Agent');
     expect(await del.innerText()).toContain('Are you sure you want to delete this agent? This action cannot be undone.');
     await screenshot(page, 'p07-agent-delete-confirm');
     await del.getByRole('button', { name: 'Delete' }).click();
     await toast('Agent deleted successfully').waitFor();
+    await del.waitFor({ state: 'hidden' });
     await page.getByText('No agents match your search or filters').waitFor();
     await page.getByLabel('Search all agents').fill('');
     await expect.poll(count).toBe(before);
   });
 
   it('exports the agents list (agents.csv, agent_name as first and last name), with the visible columns only', async () => {
+    await openList(page, '/admin/agents', 'All Agents');
     const { name: file, lines } = await downloadCsv('Export');
     expect(file).toBe('agents.csv');
     expect(lines[0]).toBe('First name,Last name,Phone,Email,Farmers,Mapped farmlands,Progress (%),Operational area,Status,Total area mapped (sqm)');
     expect(lines.length - 1).toBe(before);
 
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('menuitem', { name: 'Email' }).click();
-    await page.keyboard.press('Escape');
+    await chooseMenuItem(page, page.getByRole('button', { name: 'Columns' }), 'Email', { keepOpen: true });
+    await closeMenu(page);
     await expect.poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email')).toBe(false);
     const narrower = await downloadCsv('Export');
     expect(narrower.lines[0]).toBe('First name,Last name,Phone,Farmers,Mapped farmlands,Progress (%),Operational area,Status,Total area mapped (sqm)');
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('menuitem', { name: 'Email' }).click();
-    await page.keyboard.press('Escape');
+    await chooseMenuItem(page, page.getByRole('button', { name: 'Columns' }), 'Email', { keepOpen: true });
+    await closeMenu(page);
+    await expect.poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email')).toBe(true);
   });
 
   it('bulk-uploads agents through the same modal: a duplicate email is corrected in the table', async () => {
+    await openList(page, '/admin/agents', 'All Agents');
     const start = await count();
     const csv = [
       'first_name,last_name,email,phone_number,gender,operational_area_id',
@@ -205,9 +228,8 @@ describe("Agents' List (/admin/agents)", () => {
       `Ike,Bulk${TAG},amaka.${TAG}@agents.example,+2348030000202,male,`,
       '',
     ].join('\r\n');
-    await page.getByRole('button', { name: /New Agent/ }).click();
-    await page.getByRole('menuitem', { name: 'Bulk Upload' }).click();
-    const modal = dialog('Bulk Upload Agents');
+    await chooseMenuItem(page, page.getByRole('button', { name: /New Agent/ }), 'Bulk Upload');
+    const modal = await openedDialog(page, 'Bulk Upload Agents');
     await page.getByTestId('agents-bulk-upload-zone').locator('input[type=file]').setInputFiles({ name: 'agents.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByTestId('agents-bulk-upload-zone-file').waitFor();
     await modal.getByRole('button', { name: 'Upload' }).click();
@@ -240,17 +262,11 @@ describe("Farmer's List (/admin/farmers)", () => {
     await screenshot(page, 'p10-farmers-list');
     expect((await seriousA11yViolations(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
-    await page.getByRole('button', { name: /New Farmer/ }).click();
-    await page.getByRole('menuitem', { name: 'Create Single' }).click();
-    const modal = dialog('Create Farmer');
-    await modal.getByLabel('First name').waitFor();
+    await chooseMenuItem(page, page.getByRole('button', { name: /New Farmer/ }), 'Create Single');
+    const modal = await openedDialog(page, 'Create Farmer');
     // Nothing filled: the required fields say so, and nothing is sent.
-    await expect
-      .poll(async () => {
-        await modal.getByRole('button', { name: 'Create Farmer' }).click();
-        return modal.getByText('Address is required').count();
-      })
-      .toBe(1);
+    await modal.getByRole('button', { name: 'Create Farmer' }).click();
+    await modal.getByText('Address is required').waitFor();
     await modal.getByLabel('First name').fill(FARMER.first);
     await modal.getByLabel('Last name').fill(FARMER.last);
     await modal.getByLabel('Email').fill(FARMER.email);
@@ -259,12 +275,13 @@ describe("Farmer's List (/admin/farmers)", () => {
     await screenshot(page, 'p11-farmer-create');
     await modal.getByRole('button', { name: 'Create Farmer' }).click();
     await toast('Farmer created successfully').waitFor();
+    await modal.waitFor({ state: 'hidden' });
     await expect.poll(count).toBe(before + 1);
   });
 
   it('opens the farmer drawer from the row (?farmer_id&view=list), with no farm yet', async () => {
-    await page.getByLabel('Search all farmers').fill(FARMER.last);
-    await expect.poll(() => rows().count()).toBe(1);
+    await openList(page, '/admin/farmers', 'All Farmers');
+    await searchFor('Search all farmers', FARMER.last, 1);
     await row(name).locator('td').nth(1).click();
     await page.waitForURL(/farmer_id=[0-9a-f-]{36}&view=list/);
     farmerId = new URL(page.url()).searchParams.get('farmer_id')!;
@@ -293,7 +310,8 @@ describe("Farmer's List (/admin/farmers)", () => {
     );
     expect(captured.status).toBe(201);
 
-    await page.reload();
+    // A known address: the drawer of the farmer, as the previous test left it (and as a reload shows it).
+    await page.goto(`/admin/farmers?farmer_id=${farmerId}&view=list`);
     const drawer = page.getByTestId('farmer-drawer');
     await drawer.waitFor();
     await expect.poll(() => page.getByTestId('farm-card').count()).toBe(1);
@@ -304,6 +322,7 @@ describe("Farmer's List (/admin/farmers)", () => {
     await page.waitForURL(/farm_id=[0-9a-f-]{36}/);
     const farm = page.getByTestId('farm-drawer');
     await farm.waitFor();
+    await waitUntilStill(page, page.locator('.ant-drawer-content-wrapper').filter({ has: farm }));
     expect(await page.getByTestId('farm-points').locator('.ant-table-row').count()).toBeGreaterThanOrEqual(4);
     const facts = await page.getByTestId('farm-facts').innerText();
     expect(facts).toMatch(/Farm size\s+[\d.]+ ha/);
@@ -321,40 +340,27 @@ describe("Farmer's List (/admin/farmers)", () => {
     expect(await page.locator('.ant-drawer').filter({ has: page.getByTestId('farm-drawer') }).locator('.ant-drawer-title').innerText()).toBe(`Bayo Farm ${TAG}`);
     await screenshot(page, 'p15-farm-drawer-after-reload');
 
+    await waitUntilStill(page, page.locator('.ant-drawer-content-wrapper').filter({ has: page.getByTestId('farm-drawer') }));
     await page.getByTestId('farm-drawer').getByRole('button', { name: 'Back' }).click();
     await page.getByTestId('farm-drawer').waitFor({ state: 'hidden' });
     expect(new URL(page.url()).searchParams.get('farm_id')).toBeNull();
     await page.getByRole('tab', { name: 'Map View' }).click();
     await waitForMap(page, 'farmer-map');
     expect(new URL(page.url()).searchParams.get('view')).toBe('map');
-    // The menu can take a click while it is still opening (seen on a fast machine): choose again until the map is centred.
-    await expect
-      .poll(
-        async () => {
-          if (!new URL(page.url()).searchParams.get('lat')) {
-            const item = page.getByRole('menuitem', { name: `Bayo Farm ${TAG}` });
-            if (!(await item.isVisible())) await page.getByRole('button', { name: /Select farm/ }).click();
-            await item.click({ timeout: 3_000 }).catch(() => undefined);
-          }
-          return new URL(page.url()).searchParams.get('lat') ?? '';
-        },
-        { timeout: 30_000 },
-      )
-      .toMatch(/^7\.95/);
+    await chooseMenuItem(page, page.getByRole('button', { name: /Select farm/ }), `Bayo Farm ${TAG}`);
+    await page.waitForURL((u) => /^7\.95/.test(u.searchParams.get('lat') ?? ''));
     await screenshot(page, 'p16-farmer-map-view');
 
-    await page.locator('.ant-drawer').filter({ has: page.getByTestId('farmer-drawer') }).getByRole('button', { name: 'Close' }).click();
+    await closeDrawer(page, page.getByTestId('farmer-drawer'));
     await page.waitForURL((u) => u.pathname === '/admin/farmers' && u.search === '');
   });
 
   it('bulk-uploads 5 good and 3 bad rows, corrects the 3 in the table and re-sends them: the count rises by 8', async () => {
-    await page.getByLabel('Search all farmers').fill('');
+    await openList(page, '/admin/farmers', 'All Farmers');
     await expect.poll(() => rows().count()).toBe(10);
     const start = await count();
-    await page.getByRole('button', { name: /New Farmer/ }).click();
-    await page.getByRole('menuitem', { name: 'Bulk Upload' }).click();
-    const modal = dialog('Bulk Upload Farmers');
-    await modal.waitFor();
+    await chooseMenuItem(page, page.getByRole('button', { name: /New Farmer/ }), 'Bulk Upload');
+    const modal = await openedDialog(page, 'Bulk Upload Farmers');
     const template = page.waitForEvent('download');
     await modal.getByRole('button', { name: 'Download Template' }).click();
     expect((await template).suggestedFilename()).toBe('farmers-template.csv');
@@ -389,6 +395,20 @@ describe("Farmer's List (/admin/farmers)", () => {
     expect(await modal.getByRole('img', { name: /valid$/ }).count()).toBe(3 * 11 - 4);
     await screenshot(page, 'p21-bulk-failed-rows');
 
+    // Closing while rows are left asks first (Close and Escape alike); Keep editing returns to the table as it was.
+    for (const how of ['button', 'escape'] as const) {
+      if (how === 'button') await modal.locator('.ant-modal-footer').getByRole('button', { name: 'Close', exact: true }).click();
+      else await page.keyboard.press('Escape');
+      const ask = await openedDialog(page, 'Discard 3 failed rows?');
+      expect(await ask.getByTestId('farmers-bulk-upload-discard-text').innerText()).toBe(
+        '3 rows have not been created. If you close now, they are discarded with your changes in the table; to add them later, upload them again from your file.',
+      );
+      if (how === 'button') await screenshot(page, 'p21b-bulk-discard-confirm');
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await ask.waitFor({ state: 'hidden' });
+      expect(await table.locator('.ant-table-row').count()).toBe(3);
+    }
+
     await modal.getByLabel('Row 6 email', { exact: true }).fill(`tola.${TAG}@example.com`);
     await modal.getByLabel('Row 7 last_name', { exact: true }).fill('Ibe');
     await modal.getByLabel('Row 7 gender', { exact: true }).fill('Male');
@@ -401,68 +421,59 @@ describe("Farmer's List (/admin/farmers)", () => {
     await expect.poll(count).toBe(start + 8);
 
     // A corrected row landed with its farm; a farmer uploaded without an email shows '--'.
-    await page.getByLabel('Search all farmers').fill(`BU-${TAG}-8`);
-    await expect.poll(() => rows().count()).toBe(1);
-    expect(await rows().innerText()).toContain('Zara Gana');
-    await page.getByLabel('Search all farmers').fill(`BU-${TAG}-2`);
+    await searchFor('Search all farmers', `BU-${TAG}-8`);
+    await expect.poll(async () => (await rows().allInnerTexts()).join(' ')).toContain('Zara Gana');
+    await searchFor('Search all farmers', `BU-${TAG}-2`);
     await expect.poll(async () => (await rows().allInnerTexts()).join(' ')).toContain('Sola Bello');
     await row('Sola Bello').locator('td').nth(1).click();
     await page.getByTestId('farmer-profile').waitFor();
     expect(await page.getByTestId('farmer-profile').innerText()).toMatch(/Email\s+--/);
-    await page.locator('.ant-drawer').filter({ has: page.getByTestId('farmer-drawer') }).getByRole('button', { name: 'Close' }).click();
-    await page.getByLabel('Search all farmers').fill('');
+    await closeDrawer(page, page.getByTestId('farmer-drawer'));
   });
 
   it('edits a farmer from the row menu', async () => {
-    await page.getByLabel('Search all farmers').fill(FARMER.last);
-    await expect.poll(() => rows().count()).toBe(1);
+    await openList(page, '/admin/farmers', 'All Farmers');
+    await searchFor('Search all farmers', FARMER.last, 1);
     await rowMenu(name, 'Edit Farmer');
-    const modal = dialog('Edit Farmer');
+    const modal = await openedDialog(page, 'Edit Farmer');
     await expect.poll(() => modal.getByLabel('Address').inputValue()).toBe(FARMER.address);
     await modal.getByLabel('Address').fill('9 New Road, Ogbomosho');
     await modal.getByRole('button', { name: 'Save changes' }).click();
     await toast('Farmer edited successfully').waitFor();
+    await modal.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await row(name).innerText()).includes('9 New Road')).toBe(true);
-    await page.getByLabel('Search all farmers').fill('');
   });
 
   it('filters by status in the Filter modal (applied on Apply Filter, cleared by Reset)', async () => {
+    await openList(page, '/admin/farmers', 'All Farmers');
     await expect.poll(() => rows().count()).toBe(10);
     const all = await count();
     await page.getByRole('button', { name: /^Filter/ }).click();
-    const modal = dialog('Filter');
-    // The option can take a click while its dropdown is still opening (seen on a quiet machine): choose until Apply is on.
+    const modal = await openedDialog(page, 'Filter');
     const apply = modal.getByRole('button', { name: 'Apply Filter' });
-    await expect
-      .poll(
-        async () => {
-          if (await apply.isDisabled()) {
-            const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^Unmapped$/ });
-            if (!(await option.isVisible())) await modal.getByLabel('Status').click();
-            await option.click({ timeout: 3_000 }).catch(() => undefined);
-          }
-          return apply.isEnabled();
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(true);
+    expect(await apply.isDisabled()).toBe(true);
+    await chooseOption(page, modal.getByLabel('Status'), /^Unmapped$/);
+    await expect.poll(() => apply.isEnabled()).toBe(true);
     await screenshot(page, 'p23-farmers-filter');
-    await modal.getByRole('button', { name: 'Apply Filter' }).click();
+    await apply.click();
+    await modal.waitFor({ state: 'hidden' });
     await expect.poll(count).toBeLessThan(all);
     const unmapped = await count();
     expect(unmapped).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Filter (1)' }).click();
-    await dialog('Filter').getByRole('button', { name: 'Reset' }).click();
+    const again = await openedDialog(page, 'Filter');
+    await again.getByRole('button', { name: 'Reset' }).click();
+    await again.waitFor({ state: 'hidden' });
     await expect.poll(count).toBe(all);
   });
 
   it("refuses to delete a farmer with farms alone, then deletes it with its farms after the spec's confirmation", async () => {
+    await openList(page, '/admin/farmers', 'All Farmers');
     await expect.poll(() => rows().count()).toBe(10);
     const total = await count();
-    await page.getByLabel('Search all farmers').fill(FARMER.last);
-    await expect.poll(() => rows().count()).toBe(1);
+    await searchFor('Search all farmers', FARMER.last, 1);
     await rowMenu(name, 'Delete Farmer');
-    const del = dialog('Delete Farmer');
+    const del = await openedDialog(page, 'Delete Farmer');
     expect(await del.innerText()).toContain('Are you sure you want to delete this farmer? This action cannot be undone.');
     expect(await del.getByTestId('farmer-has-farms').innerText()).toContain('has 1 mapped farm');
     expect(await del.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
@@ -470,12 +481,14 @@ describe("Farmer's List (/admin/farmers)", () => {
     await screenshot(page, 'p24-farmer-delete-confirm');
     await del.getByRole('button', { name: 'Delete farmer and farms' }).click();
     await toast('Farmer and 1 farm deleted successfully').waitFor();
+    await del.waitFor({ state: 'hidden' });
     await page.getByText('No farmers match your search or filters').waitFor();
     await page.getByLabel('Search all farmers').fill('');
     await expect.poll(count).toBe(total - 1);
   });
 
   it("exports the farmers list (farmers.csv with the visible columns, farmer_name as first and last name)", async () => {
+    await openList(page, '/admin/farmers', 'All Farmers');
     await expect.poll(() => rows().count()).toBe(10);
     const total = await count();
     const { name: file, lines } = await downloadCsv('Export Table');

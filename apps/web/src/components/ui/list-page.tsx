@@ -134,7 +134,8 @@ export function ListPage<T>(props: Props<T>) {
         .filter((c) => c.alwaysVisible || visible.includes(c.key))
         .map((c) => ({
           key: c.key,
-          title: c.title,
+          // A cut column's heading still wraps onto a second line rather than being cut too.
+          title: c.ellipsis ? <span style={{ whiteSpace: 'normal' }}>{c.title}</span> : c.title,
           render: (_: unknown, row: T) => {
             const tip = c.ellipsis && c.tooltip ? c.tooltip(row) : null;
             return tip ? (

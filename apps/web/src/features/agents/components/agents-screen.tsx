@@ -128,7 +128,7 @@ export function AgentsScreen() {
         // The spec's nine columns fit a 1366 px screen (with the sidebar open) without a sideways scroll: fixed widths
         // for the short values, one line with an ellipsis (the full text on hover) for names, emails and areas, and
         // the e-mail column takes what is left.
-        width: 170,
+        width: 156,
         render: (r) => (
           <Tooltip title={r.agent_name} placement="topLeft">
             <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
@@ -138,27 +138,27 @@ export function AgentsScreen() {
           </Tooltip>
         ),
       },
-      { key: 'phone_number', title: 'Phone', width: 136, render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
+      { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
       { key: 'email', title: 'Email', ellipsis: true, tooltip: (r) => r.email, render: (r) => r.email },
-      { key: 'farmers', title: 'Farmers', width: 80, render: (r) => formatNumber(r.farmers_count) },
-      { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 92, render: (r) => formatNumber(r.mapped_farms_count) },
+      { key: 'farmers', title: 'Farmers', width: 76, render: (r) => formatNumber(r.farmers_count) },
+      { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 88, render: (r) => formatNumber(r.mapped_farms_count) },
       {
         key: 'progress',
         title: 'Progress',
-        width: 116,
+        width: 108,
         render: (r) => (
           <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
         ),
       },
-      { key: 'operational_area', title: 'Operational area', width: 124, ellipsis: true, tooltip: (r) => r.operational_area, render: (r) => r.operational_area ?? '--' },
-      { key: 'status', title: 'Status', width: 100, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
+      { key: 'operational_area', title: 'Operational area', width: 120, ellipsis: true, tooltip: (r) => r.operational_area, render: (r) => r.operational_area ?? '--' },
+      { key: 'status', title: 'Status', width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
       // The area wraps before "sqm" rather than widening the column.
       { key: 'total_area_mapped', title: 'Total area mapped', width: 112, render: (r) => formatTotal(r.total_mapped_area) },
       {
         key: 'actions',
         title: '',
         alwaysVisible: true,
-        width: 48,
+        width: 44,
         render: (r) => (
           <Dropdown
             trigger={['click']}
