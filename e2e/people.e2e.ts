@@ -44,7 +44,6 @@ const count = async () => Number((await page.getByTestId('count-badge').first().
 const rows = () => page.locator('section[aria-labelledby] .ant-table-row');
 const row = (text: string) => rows().filter({ hasText: text });
 const toast = (text: string) => page.locator('.ant-notification-notice').filter({ hasText: text }).first();
-const dialog = (title: string) => page.getByRole('dialog').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 
 async function downloadCsv(button: string): Promise<{ name: string; lines: string[] }> {
   const download = page.waitForEvent('download');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { motionsSettled } from './ui';
 
 const require = createRequire(import.meta.url);
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
@@ -39,8 +40,9 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Sessi
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
-  // Let Ant Design's open/close motions settle, so the picture shows the screen as the user sees it.
-  await page.waitForTimeout(400);
+  // Let Ant Design's open/close motions settle, so the picture shows the screen as the user sees it (a picture is not
+  // worth failing a test over: after 5 s it is taken as it is).
+  await motionsSettled(page).catch(() => undefined);
   await page.screenshot({ path: file, animations: 'disabled' });
   return file;
 }

@@ -95,3 +95,14 @@ export async function openList(page: Page, path: string, heading: string): Promi
   await page.locator('section[aria-labelledby] .ant-table-row, section[aria-labelledby] .ant-table-placeholder .ant-empty').first().waitFor();
   await page.locator('section[aria-labelledby] .ant-table .ant-spin-spinning').waitFor({ state: 'detached' });
 }
+
+/** Waits until no Ant Design open/close motion is under way on the page (no motion class, no finite animation running). */
+export async function motionsSettled(page: Page, timeout = 5_000): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('[class*="-appear-start"], [class*="-appear-active"], [class*="-enter-start"], [class*="-enter-active"], [class*="-leave-start"], [class*="-leave-active"]') &&
+      !document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity),
+    undefined,
+    { polling: 'raf', timeout },
+  );
+}
