@@ -25,7 +25,7 @@ export type ListColumn<T> = {
   render: (row: T) => ReactNode;
   defaultHidden?: boolean;
   width?: number | string;
-  /** One line, cut with an ellipsis; the full text (tooltip, else nothing) shows on hover. */
+  /** One line, cut with an ellipsis; on hover the full text shows: in a tooltip when `tooltip` gives it, else the browser's title. */
   ellipsis?: boolean;
   tooltip?: (row: T) => string | null | undefined;
   /** Always shown, never in the column menu nor in the export (a row's action menu). */
@@ -147,7 +147,8 @@ export function ListPage<T>(props: Props<T>) {
             );
           },
           width: c.width,
-          ellipsis: c.ellipsis ? { showTitle: false } : undefined,
+          // With a tooltip, the browser's own title would show the same text a second time.
+          ellipsis: c.ellipsis ? (c.tooltip ? { showTitle: false } : true) : undefined,
         })),
     [columns, visible],
   );

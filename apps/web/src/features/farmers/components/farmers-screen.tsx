@@ -121,7 +121,7 @@ export function FarmersScreen() {
       },
       { key: 'phone_number', title: 'Phone', render: (r) => r.phone_number ?? '--' },
       { key: 'folio_id', title: 'Farmer id', render: (r) => r.folio_id },
-      { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true },
+      { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true, tooltip: (r) => r.address },
       { key: 'number_of_farm', title: 'Number of farms', render: (r) => formatNumber(r.number_of_farm) },
       { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.total_farm_size, 4)} sqm</span> },
       { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag> },
