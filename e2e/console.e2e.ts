@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createAdminLink } from './support/app';
 import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
+import { chooseMenuItem, chooseOption, closeMenu } from './support/ui';
 
 const server = { dataDir: inject('dataDir'), appSecret: inject('appSecret') };
 const baseUrl = inject('baseUrl');
@@ -64,8 +65,7 @@ describe('provider console', () => {
     const modal = page.getByRole('dialog');
     await modal.getByText('Filter', { exact: true }).waitFor();
     expect(await modal.getByRole('button', { name: 'Apply Filter' }).isDisabled()).toBe(true);
-    await modal.getByLabel('Action').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Create' }).click();
+    await chooseOption(page, modal.getByLabel('Action'), /Create/);
     expect(await modal.getByRole('button', { name: 'Apply Filter' }).isEnabled()).toBe(true);
     const from = new Date(Date.now() - 20 * 86_400_000);
     const to = new Date();
@@ -80,9 +80,8 @@ describe('provider console', () => {
     await page.getByRole('button', { name: 'Filter (2)' }).waitFor();
 
     // Show the Action column through the column menu, and check every row is a Create within the range.
-    await page.getByRole('button', { name: 'Columns' }).click();
-    await page.getByRole('menuitem', { name: 'Action' }).click();
-    await page.keyboard.press('Escape');
+    await chooseMenuItem(page, page.getByRole('button', { name: 'Columns' }), 'Action', { keepOpen: true });
+    await closeMenu(page);
     await expect.poll(headerTexts).toContain('Action');
     const actions = await column('Action');
     expect(actions.length).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
 import { clickMarker, mapFeatureCount, waitForMap } from './support/map';
+import { chooseOption } from './support/ui';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -180,11 +181,10 @@ describe('Operational Areas (/admin/operational-areas)', () => {
   it('draws a new area by clicking 4 points, confirms, and it appears in the list and on the map', async () => {
     const modal = page.getByRole('dialog').filter({ hasText: 'Creating operational area' });
     await modal.getByLabel('Area Name').fill(areaName);
-    await modal.getByLabel('Region').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await chooseOption(page, modal.getByLabel('Region'), { first: true });
     await modal.getByLabel('City / Town / District').click();
     await modal.getByLabel('City / Town / District').fill('Ibadan');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Ibadan' }).first().click();
+    await chooseOption(page, modal.getByLabel('City / Town / District'), /Ibadan/);
     await modal.getByRole('button', { name: 'Proceed to Map' }).click();
     await waitForMap(page, 'draw-map');
     await expect.poll(() => new URL(page.url()).searchParams.get('lat')).not.toBeNull();
@@ -221,11 +221,10 @@ describe('Operational Areas (/admin/operational-areas)', () => {
     await page.getByRole('button', { name: 'Create Area' }).click();
     const modal = page.getByRole('dialog').filter({ hasText: 'Creating operational area' });
     await modal.getByLabel('Area Name').fill(`${areaName} bow`);
-    await modal.getByLabel('Region').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await chooseOption(page, modal.getByLabel('Region'), { first: true });
     await modal.getByLabel('City / Town / District').click();
     await modal.getByLabel('City / Town / District').fill('Ibadan');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Ibadan' }).first().click();
+    await chooseOption(page, modal.getByLabel('City / Town / District'), /Ibadan/);
     await modal.getByRole('button', { name: 'Proceed to Map' }).click();
     await waitForMap(page, 'draw-map');
     const box = (await page.getByTestId('draw-map').boundingBox())!;
@@ -266,7 +265,7 @@ describe('Operational Areas (/admin/operational-areas)', () => {
     const modal = page.getByRole('dialog').filter({ hasText: 'Create Region' });
     await modal.getByLabel('Country').click();
     await modal.getByLabel('Country').fill('Niger');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Nigeria' }).first().click();
+    await chooseOption(page, modal.getByLabel('Country'), /Nigeria/);
     await modal.getByLabel('Region name').fill(`E2E Region ${Date.now() % 100000}`);
     await modal.getByRole('button', { name: 'Create' }).click();
     await page.getByText('Region created successfully').waitFor();

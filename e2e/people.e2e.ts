@@ -72,9 +72,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// No retries: these tests wait on the UI's state (support/ui.ts), so a failure is a real one (the suite's retry: 2 is for
-// the other files until they do the same).
-describe("Agents' List (/admin/agents)", { retry: 0 }, () => {
+describe("Agents' List (/admin/agents)", () => {
   let before = 0;
   const name = `${AGENT.first} ${AGENT.last}`;
 
@@ -247,7 +245,7 @@ describe("Agents' List (/admin/agents)", { retry: 0 }, () => {
   });
 });
 
-describe("Farmer's List (/admin/farmers)", { retry: 0 }, () => {
+describe("Farmer's List (/admin/farmers)", () => {
   let before = 0;
   let farmerId = '';
   const name = `${FARMER.first} ${FARMER.last}`;

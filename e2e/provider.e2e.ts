@@ -5,11 +5,12 @@
 // the tenants export as CSV; the tenant details, Farmlands and Reports screens show what the API says; bulk delete.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { consoleApi, sentBody } from './support/api';
 import { ACCOUNTS, readOutbox, signIn, submitCredentials } from './support/app';
 import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
 import { waitForMap } from './support/map';
+import { chooseOption } from './support/ui';
 
 const baseUrl = inject('baseUrl');
 const server = { dataDir: inject('dataDir'), appSecret: inject('appSecret') };
@@ -38,10 +39,10 @@ async function badgeCount(): Promise<number> {
   return Number((await badge.innerText()).replace(/,/g, ''));
 }
 
-/** Picks an option of the open Ant Design select by its exact text. */
-async function pickOption(text: string): Promise<void> {
+/** Picks an option of an Ant Design select by its exact text, once its list is open and still (support/ui.ts). */
+async function pickOption(combobox: Locator, text: string): Promise<void> {
   const exact = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: exact }).first().click();
+  await chooseOption(page, combobox, exact);
 }
 
 async function findTenant(): Promise<any> {
@@ -116,8 +117,7 @@ describe('provider area (/super-admin)', () => {
     await expect.poll(() => rows.count()).toBe(Math.min(ranking.results.length, 10));
     if (ranking.results.length) expect(await rows.first().innerText()).toContain(ranking.results[0].tenant_name);
     // Another year: the chart and its total follow the picker.
-    await page.getByLabel('Dashboard year').click();
-    await pickOption(String(year - 1));
+    await pickOption(page.getByLabel('Dashboard year'), String(year - 1));
     await expect.poll(() => page.getByTestId('mapping-data-chart').locator('canvas').getAttribute('aria-label')).toContain(String(year - 1));
     await expect.poll(() => num('mapping-data-total')).toBe((await apiGet(`/api/analytics/mapping-data/?year=${year - 1}`)).total);
   });
@@ -138,10 +138,10 @@ describe('provider area (/super-admin)', () => {
     await wizard.getByLabel('Address', { exact: true }).fill('14 Ring Road, Ibadan');
     await wizard.getByLabel('Country', { exact: true }).click();
     await page.keyboard.type('Nigeria');
-    await page.locator('.ant-select-dropdown:visible').getByText('Nigeria', { exact: false }).first().click();
+    await chooseOption(page, wizard.getByLabel('Country', { exact: true }), /Nigeria/);
     await wizard.getByLabel('City', { exact: true }).click();
     await page.keyboard.type('Ibadan');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Ibadan' }).first().click();
+    await chooseOption(page, wizard.getByLabel('City', { exact: true }), /Ibadan/);
     await screenshot(page, '48-tenant-wizard-organization');
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByLabel('First name', { exact: true }).fill('Ada');
@@ -290,8 +290,7 @@ describe('provider area (/super-admin)', () => {
     await page.getByRole('button', { name: /^Filter/ }).click();
     const modal = page.getByRole('dialog').filter({ hasText: 'Filter' });
     expect(await modal.getByRole('button', { name: 'Apply Filter' }).isDisabled()).toBe(true);
-    await modal.getByLabel('License type').click();
-    await pickOption('SDK');
+    await pickOption(modal.getByLabel('License type'), 'SDK');
     await screenshot(page, '55-tenant-filter');
     await modal.getByRole('button', { name: 'Apply Filter' }).click();
     const sdk = await apiGet('/api/base/tenants/?license_type=SDK&page_size=20');

@@ -12,10 +12,8 @@ export default defineConfig({
     fileParallelism: false,
     maxWorkers: 1,
     testTimeout: 90_000,
-    // UI timing (a click while a menu or dropdown opens) can fail a step on a fast machine: a test gets two more tries.
-    // people.e2e.ts opts out ({ retry: 0 }): it waits on the UI's state through support/ui.ts; the other files have not
-    // been moved to those helpers yet.
-    retry: 2,
+    // No retries: menus, selects, dialogs and drawers are driven by their state (support/ui.ts), not by timing, so a
+    // failure is a real one.
     hookTimeout: 240_000,
     teardownTimeout: 30_000,
     sequence: { concurrent: false },
