@@ -37,6 +37,7 @@ const schema = z.object({
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
   PAYLOAD_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  MEMORY_TRIM_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(30),
 });
 
 export type Config = {
@@ -57,6 +58,8 @@ export type Config = {
   seedDemo: boolean;
   webDistDir: string;
   trustProxy: boolean;
+  /** How often free C-heap pages go back to the OS (lib/malloc-trim.ts); 0: never. */
+  memoryTrimIntervalMs: number;
   /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
   analysisWorkers: boolean;
   /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
+    memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
