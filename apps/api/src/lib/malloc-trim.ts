@@ -42,7 +42,8 @@ export async function trimOnce(trim: TrimFn): Promise<TrimResult> {
 }
 
 /**
- * Trims a few seconds after start (once the start-up's garbage is freed), then every intervalMs, off the event loop.
+ * Trims at start, 5 and 15 s later (the start-up's garbage is freed over those seconds: compiler zones, the demo
+ * seeding), then every intervalMs, off the event loop.
  * A trim with nothing to give back costs well under a millisecond. intervalMs 0 turns it off.
  */
 export async function startMallocTrim(log: Logger, intervalMs: number): Promise<() => void> {
@@ -52,27 +53,25 @@ export async function startMallocTrim(log: Logger, intervalMs: number): Promise<
     log.debug('malloc_trim is not available on this platform; the C heap is left to the allocator');
     return () => undefined;
   }
-  let first = true;
+  let runs = 0;
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
     trimOnce(trim)
       .then((r) => {
-        if (first || r.releasedMb >= 16) log[first ? 'info' : 'debug']({ released_mb: r.releasedMb, trim_ms: r.ms, rss_mb: Math.round(process.memoryUsage.rss() / 1048576) }, 'returned free C-heap pages to the OS');
-        first = false;
+        const early = runs++ < 3; // the start-up trims are logged: they show what the allocator held
+        if (early || r.releasedMb >= 16) log[early ? 'info' : 'debug']({ released_mb: r.releasedMb, trim_ms: r.ms, rss_mb: Math.round(process.memoryUsage.rss() / 1048576) }, 'returned free C-heap pages to the OS');
       })
       .catch((err: unknown) => log.warn({ err }, 'malloc_trim failed'))
       .finally(() => {
         running = false;
       });
   };
-  const initial = setTimeout(run, Math.min(5000, intervalMs));
-  const timer = setInterval(run, intervalMs);
-  initial.unref();
-  timer.unref();
+  const early = [0, 5000, 15_000].map((ms) => setTimeout(run, ms).unref());
+  const timer = setInterval(run, intervalMs).unref();
   return () => {
-    clearTimeout(initial);
+    early.forEach(clearTimeout);
     clearInterval(timer);
   };
 }
