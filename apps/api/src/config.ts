@@ -42,7 +42,7 @@ const schema = z.object({
   PAYLOAD_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.preprocess(blank, z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional()),
-  S3_ENDPOINT: z.preprocess(blank, z.url().optional()),
+  S3_ENDPOINT: z.preprocess(blank, z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. http://minio:9000' }).optional()),
   S3_REGION: z.preprocess(blank, z.string().min(1).default('us-east-1')),
   S3_ACCESS_KEY_ID: z.preprocess(blank, z.string().min(1).optional()),
   S3_SECRET_ACCESS_KEY: z.preprocess(blank, z.string().min(1).optional()),
