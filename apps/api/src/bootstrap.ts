@@ -38,7 +38,7 @@ export function createStorage(config: Config): Storage {
  * S3: one request at boot says whether the bucket answers. A failure is logged, not fatal: the store may be down for a
  * moment, and until it answers uploads get 503 storage_unavailable and analyses fail with the reason.
  */
-async function checkStorage(config: Config, log: Logger): Promise<void> {
+export async function checkStorage(config: Config, log: Logger): Promise<void> {
   if (config.storage.driver !== 's3') return;
   const err = await checkBucket(config.storage);
   if (err) log.error({ storage: { failure: err.failure, detail: err.detail } }, `storage unavailable at start: ${err.message} (${err.detail})`);

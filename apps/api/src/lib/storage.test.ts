@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkStorage } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { startS3Server, type S3TestServer } from '../test/s3-server.js';
 import { checkBucket, PART_BYTES, s3Storage } from './storage-s3.js';
@@ -18,12 +20,14 @@ async function failure(p: Promise<unknown>): Promise<StorageError> {
   return err as StorageError;
 }
 
+const BUCKET_OK = 'files-unit';
+
 describe('S3 storage (against s3rver)', () => {
   let s3: S3TestServer;
   let store: Storage;
 
   beforeAll(async () => {
-    s3 = await startS3Server(['files-unit']);
+    s3 = await startS3Server([BUCKET_OK]);
     store = s3Storage(s3.config('files-unit'));
   });
   afterAll(async () => {
@@ -84,6 +88,18 @@ describe('S3 storage (against s3rver)', () => {
 
     expect(await checkBucket(s3.config('files-unit'))).toBeNull();
     expect((await checkBucket(s3.config('no-such-bucket')))?.failure).toBe('missing_bucket');
+  });
+
+  it('says at start whether the bucket answers, and keeps going when it does not', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const config = (bucket: string) => loadConfig({ ...s3.env(bucket), DATA_DIR: os.tmpdir() } as NodeJS.ProcessEnv);
+    await checkStorage(config(BUCKET_OK), log);
+    await checkStorage(config('no-such-bucket'), log);
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [30, 'storage: S3 bucket answers'],
+      [50, 'storage unavailable at start: Could not read a file: the storage bucket does not exist (bucket no-such-bucket: NotFound, HTTP 404)'],
+    ]);
   });
 
   it('refuses a key that is not the server’s own shape before any request', async () => {

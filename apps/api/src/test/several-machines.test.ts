@@ -225,6 +225,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     const worker = procs.find((p) => p.name === 'worker')!;
     expect(worker.output.join('')).toMatch(new RegExp(`"analysisId":"${id}"[^\\n]*"custom analysis finished"`));
     for (const p of procs.filter((x) => x.name.startsWith('api'))) expect(p.output.join('')).not.toMatch(/custom analysis finished/);
+    for (const p of procs) expect(p.output.join(''), p.name).toMatch(/storage: S3 bucket answers/);
 
     // The source file is in the bucket, and downloads from either process (each has its own empty data directory).
     const objects = (await s3Client(s3!.config(BUCKET)).send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? [];
