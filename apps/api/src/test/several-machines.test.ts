@@ -222,8 +222,10 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     }
     expect(detail['status'], JSON.stringify(detail)).toBe('completed');
     expect(detail['total_uploaded_data_count']).toBe(40);
+    // The worker logs it just after the status is written: wait for the line.
     const worker = procs.find((p) => p.name === 'worker')!;
-    expect(worker.output.join('')).toMatch(new RegExp(`"analysisId":"${id}"[^\\n]*"custom analysis finished"`));
+    const finished = new RegExp(`"analysisId":"${id}"[^\\n]*"custom analysis finished"`);
+    await waitFor(worker, async () => finished.test(worker.output.join('')), `"custom analysis finished" line for ${id}`, 10_000);
     for (const p of procs.filter((x) => x.name.startsWith('api'))) expect(p.output.join('')).not.toMatch(/custom analysis finished/);
     for (const p of procs) expect(p.output.join(''), p.name).toMatch(/storage: S3 bucket answers/);
 
