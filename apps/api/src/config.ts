@@ -47,6 +47,7 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.preprocess(blank, z.string().min(1).optional()),
   S3_SECRET_ACCESS_KEY: z.preprocess(blank, z.string().min(1).optional()),
   S3_FORCE_PATH_STYLE: bool.default(false),
+  MEMORY_TRIM_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(30),
 });
 
 export type Config = {
@@ -67,6 +68,8 @@ export type Config = {
   seedDemo: boolean;
   webDistDir: string;
   trustProxy: boolean;
+  /** How often free C-heap pages go back to the OS (lib/malloc-trim.ts); 0: never. */
+  memoryTrimIntervalMs: number;
   /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
   analysisWorkers: boolean;
   /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
+    memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
