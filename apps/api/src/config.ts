@@ -6,6 +6,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** An empty variable (VAR= in a .env file) counts as unset. */
+const blank = (v: unknown) => (v === '' ? undefined : v);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -37,6 +40,13 @@ const schema = z.object({
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
   PAYLOAD_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.preprocess(blank, z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional()),
+  S3_ENDPOINT: z.preprocess(blank, z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. http://minio:9000' }).optional()),
+  S3_REGION: z.preprocess(blank, z.string().min(1).default('us-east-1')),
+  S3_ACCESS_KEY_ID: z.preprocess(blank, z.string().min(1).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(blank, z.string().min(1).optional()),
+  S3_FORCE_PATH_STYLE: bool.default(false),
   MEMORY_TRIM_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(30),
 });
 
@@ -71,7 +81,22 @@ export type Config = {
    * without a client key; optional takes both; off ignores both. keyVersion picks the server's key pair (rotation).
    */
   payload: { mode: 'required' | 'optional' | 'off'; keyVersion: number };
+  /** Where uploaded and staged files live: the data directory (one machine), or an S3-compatible bucket (several). */
+  storage: StorageConfig;
 };
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      /** null: AWS's own endpoint for the region. */
+      endpoint: string | null;
+      region: string;
+      /** null: the SDK's default chain (AWS_* variables, an instance or task role). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | null;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -85,6 +110,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = path.resolve(e.DATA_DIR);
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production (at least 32 characters)');
+  }
+  let storage: StorageConfig = { driver: 'local', dir: path.join(dataDir, 'files') };
+  if (e.STORAGE_DRIVER === 's3') {
+    const missing = [
+      ...(e.S3_BUCKET ? [] : ['  S3_BUCKET: required when STORAGE_DRIVER=s3']),
+      ...(!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY ? [`  ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither`] : []),
+    ];
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+    storage = {
+      driver: 's3',
+      bucket: e.S3_BUCKET!,
+      endpoint: e.S3_ENDPOINT ?? null,
+      region: e.S3_REGION,
+      credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    };
   }
   const config: Config = {
     env: e.NODE_ENV,
@@ -113,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },
+    storage,
   };
   return { ...config, ...overrides };
 }

@@ -59,5 +59,6 @@ export const problems = {
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
   invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),
+  storageUnavailable: () => new Problem(503, 'storage_unavailable', 'Files cannot be stored or read right now. Nothing was saved; try again later. The error has been logged.'),
   internal: () => new Problem(500, 'internal_error', 'Something went wrong on our side. The error has been logged.'),
 };

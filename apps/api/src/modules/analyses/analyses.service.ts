@@ -89,9 +89,11 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
 
   const staged = await stageSource(input.source, areaIds);
   const id = crypto.randomUUID();
+  // A store that fails here (StorageError: 503) leaves nothing: no row was written yet.
   await deps.storage.put(stagedKey(tenantId, id), staged.data);
 
   const name = input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
+  // The source file is stored inside the transaction: if that fails, the rows roll back and the staged file goes too.
   const row = await withScope(deps.db, scope, async (tx) => {
     const sourceFileId =
       input.source.kind === 'file' && staged.kind !== 'json'
@@ -119,6 +121,9 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
     await q.insertAnalysisAreas(tx, tenantId, id, chosen.map((c) => c.id));
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
     return a;
+  }).catch(async (err: unknown) => {
+    await removeQuietly(deps, stagedKey(tenantId, id));
+    throw err;
   });
 
   try {
@@ -221,8 +226,13 @@ export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<
     await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the custom analysis ${a.name}` });
     return storageKey;
   });
-  if (key) await deps.storage.remove(key).catch(() => undefined);
-  await deps.storage.remove(stagedKey(tenantId, id)).catch(() => undefined);
+  if (key) await removeQuietly(deps, key);
+  await removeQuietly(deps, stagedKey(tenantId, id));
+}
+
+/** A file left behind costs only space: its removal failing is logged, and does not fail what already happened. */
+async function removeQuietly(deps: Deps, key: string): Promise<void> {
+  await deps.storage.remove(key).catch((err: unknown) => deps.log.warn({ err, key }, 'could not remove a stored file (left behind)'));
 }
 
 /** Field errors of a zod issue list (the JSON payload), named as the console expects. */
