@@ -73,10 +73,10 @@ export async function recoverStaleRuns(
   return out;
 }
 
-/** Sends an analysis job in its tenant's next round (see fair-queue.queries.ts). */
-export async function sendFair(deps: Deps, b: PgBoss, data: AnalysisJobData): Promise<void> {
-  const priority = await withScope(deps.db, { kind: 'tenant', tenantId: data.tenantId }, (tx) => fairPriority(tx, data.tenantId, ANALYSIS_QUEUE));
-  await b.send(ANALYSIS_QUEUE, data, { priority });
+/** Sends a job (by default an analysis) in its tenant's next round (see fair-queue.queries.ts). */
+export async function sendFair(deps: Deps, b: PgBoss, data: AnalysisJobData, queue = ANALYSIS_QUEUE): Promise<void> {
+  const priority = await withScope(deps.db, { kind: 'tenant', tenantId: data.tenantId }, (tx) => fairPriority(tx, data.tenantId, queue));
+  await b.send(queue, data, { priority });
 }
 
 const send = (deps: Deps, b: PgBoss) => (data: AnalysisJobData) => sendFair(deps, b, data);
