@@ -63,6 +63,8 @@ describe('fair analysis queues across tenants', () => {
         else await p1.complete(queue, job.id);
       }
       expect(order).toEqual(['B0', 'C0', 'A1', 'A1', 'B1', 'A2', 'A3', 'A4']);
+      // The index the priority statement reads was installed with the queues.
+      expect(await env.sql(sql`SELECT 1 FROM pg_indexes WHERE schemaname = 'pgboss' AND indexname = 'job_fair_idx'`)).toHaveLength(1);
     } finally {
       await p1.deleteQueue(queue).catch(() => undefined);
       await Promise.all([p1, p2].map((p) => p.stop({ graceful: false, close: false, wait: true })));
