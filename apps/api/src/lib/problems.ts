@@ -42,6 +42,15 @@ export const problems = {
     Object.assign(new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`), {
       retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
     }),
+  analysisQueueFull: (limit: number, retryAfterSeconds: number) =>
+    Object.assign(
+      new Problem(
+        429,
+        'analysis_queue_full',
+        `Your organisation already has ${limit} analyses waiting to start, the most allowed at once. Upload this one again when some of them have started.`,
+      ),
+      { retryAfterSeconds },
+    ),
   invalidServiceProvider: () => new Problem(400, '105', 'Invalid Service Provider'),
   noServiceProviderAccess: () => new Problem(403, '106', 'You do not have the right access to this service Provider'),
   invalidResetToken: () => new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [{ field: 'token', message: 'This link is invalid or has expired' }]),

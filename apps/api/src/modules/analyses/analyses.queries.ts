@@ -42,6 +42,20 @@ export async function tenantDefaults(tx: Executor, tenantId: string): Promise<{ 
   return { minimumFarmSize: row?.minimum_farm_size ?? 100, recognitionThreshold: row?.recognition_threshold ?? 0.5 };
 }
 
+/**
+ * Serialises the uploads of one tenant from here to the end of the transaction, so that two uploads at once cannot both
+ * pass the queue-depth check with one slot left.
+ */
+export async function lockTenantQueue(tx: Executor, tenantId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`analysis-queue:${tenantId}`}, 0))`);
+}
+
+/** The tenant's analyses waiting to start (queued; a released attempt waiting for its retry counts too). */
+export async function countQueued(tx: Executor, tenantId: string): Promise<number> {
+  const [r] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM custom_analyses WHERE tenant_id = ${tenantId} AND status = 'queued'`);
+  return r?.n ?? 0;
+}
+
 export async function insertAnalysis(
   tx: Executor,
   tenantId: string,

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisMap, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
-import { withScope } from '../../db/client.js';
+import { withScope, type Executor } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -20,6 +20,18 @@ import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js'
 
 /** Failed rows shown inline in the analysis (the errors list has them all). */
 const ERROR_DETAILS_LIMIT = 1000;
+
+/**
+ * Retry-After of a refused upload (queue full): a slot frees when one of the tenant's analyses starts, which with the
+ * fair queue is one round of the queue away; small analyses take seconds, a 100k-row one about a minute.
+ */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+
+/** Refuses (429) when the tenant already has the most analyses waiting that the configuration allows. */
+async function assertQueueRoom(deps: Deps, tx: Executor, tenantId: string): Promise<void> {
+  const limit = deps.config.analysisMaxQueuedPerTenant;
+  if ((await q.countQueued(tx, tenantId)) >= limit) throw problems.analysisQueueFull(limit, QUEUE_FULL_RETRY_AFTER_SECONDS);
+}
 
 export type Enqueue = (data: { analysisId: string; tenantId: string }) => Promise<void>;
 
@@ -79,13 +91,14 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
   const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) throw problems.field('operational_areas', 'Choose at least one operational area');
 
-  const { areaIds, chosen, defaults } = await withScope(deps.db, scope, async (tx) => ({
-    areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()),
-    chosen: await q.chosenAreas(tx, tenantId, wanted),
-    defaults: await q.tenantDefaults(tx, tenantId),
-  }));
-  const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
-  if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+  const { areaIds, chosen, defaults } = await withScope(deps.db, scope, async (tx) => {
+    const chosen = await q.chosenAreas(tx, tenantId, wanted);
+    const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
+    if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+    // Refused before the rows are read and staged; checked again, under the tenant's lock, before anything is stored.
+    await assertQueueRoom(deps, tx, tenantId);
+    return { areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()), chosen, defaults: await q.tenantDefaults(tx, tenantId) };
+  });
 
   const staged = await stageSource(input.source, areaIds);
   const id = crypto.randomUUID();
@@ -93,8 +106,11 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
   await deps.storage.put(stagedKey(tenantId, id), staged.data);
 
   const name = input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
-  // The source file is stored inside the transaction: if that fails, the rows roll back and the staged file goes too.
+  // A refused or failed insert (the queue is full, the source file cannot be stored) leaves nothing behind: the
+  // transaction rolls back and the staged rows are removed.
   const row = await withScope(deps.db, scope, async (tx) => {
+    await q.lockTenantQueue(tx, tenantId);
+    await assertQueueRoom(deps, tx, tenantId);
     const sourceFileId =
       input.source.kind === 'file' && staged.kind !== 'json'
         ? await storeFile(tx, deps, {
