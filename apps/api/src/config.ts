@@ -28,6 +28,7 @@ const schema = z.object({
   COOKIE_SECURE: bool.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(3_145_728),
+  FARMS_GEOJSON_CAP: z.coerce.number().int().min(1).max(100_000).default(20_000),
   IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Farmland Platform <no-reply@farmland.local>'),
@@ -64,6 +65,8 @@ export type Config = {
   cookieSecure: boolean;
   bodyLimit: number;
   uploadLimit: number;
+  /** At most this many farms in one GeoJSON answer (GET /farms/?all=true); beyond it the answer says how to narrow it. */
+  farmsGeoJsonCap: number;
   imageLimit: number;
   mail: { smtpUrl: string | null; from: string };
   logLevel: string;
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cookieSecure: e.COOKIE_SECURE ?? true,
     bodyLimit: e.BODY_LIMIT_BYTES,
     uploadLimit: e.UPLOAD_LIMIT_BYTES,
+    farmsGeoJsonCap: e.FARMS_GEOJSON_CAP,
     imageLimit: e.IMAGE_LIMIT_BYTES,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     logLevel: e.LOG_LEVEL,

@@ -117,6 +117,8 @@ export const farmFeatureCollection = z.object({
     }),
   ),
   truncated: z.boolean(),
+  /** Set when truncated: how to read the rest (bbox, search or the vector tiles). */
+  message: z.string().nullable(),
 });
 
 export const farmsOverview = z.object({

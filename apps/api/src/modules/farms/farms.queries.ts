@@ -123,6 +123,10 @@ export async function findFarm(tx: Executor, tenantId: string | null, id: string
 }
 
 /** The tenant's farms (filtered) as one GeoJSON FeatureCollection, built in SQL as text; at most `cap` features. */
+/** What a capped GeoJSON answer says: a registry too large for one document is read by area or as tiles. */
+const truncatedMessage = (cap: number) =>
+  `More than ${cap.toLocaleString('en-US')} farms match; these are the newest ${cap.toLocaleString('en-US')}. Narrow the request with bbox=minLng,minLat,maxLng,maxLat (the map's view) or search, or read the map as vector tiles: GET /api/farms/tiles/{z}/{x}/{y}.mvt.`;
+
 export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter: FarmFilter, cap: number): Promise<string> {
   const where = farmConditions(tenantId, filter);
   const [row] = await queryRows<{ fc: string }>(
@@ -140,11 +144,12 @@ export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter
                     'properties', json_build_object('name', n.name, 'farmer', n.farmer, 'area', round(n.area_sqm::numeric, 2),
                                                     'is_overlapping', n.is_overlapping, 'operational_area_id', n.operational_area_id)
                  )) FILTER (WHERE n.rn <= ${cap}), '[]'::json),
-                 'truncated', count(*) > ${cap}
+                 'truncated', count(*) > ${cap},
+                 'message', CASE WHEN count(*) > ${cap} THEN ${truncatedMessage(cap)} END
                )::text AS fc
           FROM n`,
   );
-  return row?.fc ?? '{"type":"FeatureCollection","features":[],"truncated":false}';
+  return row?.fc ?? '{"type":"FeatureCollection","features":[],"truncated":false,"message":null}';
 }
 
 // ---------- writes ----------

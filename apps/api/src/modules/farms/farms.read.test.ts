@@ -73,6 +73,22 @@ describe('farm list and detail', () => {
     expect(b.body.data.features.map((f: { id: string }) => f.id)).not.toContain(cap.body.data.id);
   });
 
+  it('all=true on a registry larger than the cap answers the newest farms and says how to read the rest', async () => {
+    const cap = env.config.farmsGeoJsonCap;
+    env.config.farmsGeoJsonCap = 3; // the app reads its config per request; 20,000 farms would make this test slow
+    try {
+      const all = await env.as('adminA').get('/api/farms/?all=true');
+      expect(all.status).toBe(200);
+      expect(all.body.data.features).toHaveLength(3);
+      expect(all.body.data.truncated).toBe(true);
+      expect(all.body.data.message).toMatch(/More than 3 farms match.*bbox=minLng,minLat,maxLng,maxLat.*\/api\/farms\/tiles\/\{z\}\/\{x\}\/\{y\}\.mvt/);
+    } finally {
+      env.config.farmsGeoJsonCap = cap;
+    }
+    const whole = await env.as('adminA').get('/api/farms/?all=true');
+    expect(whole.body.data).toMatchObject({ truncated: false, message: null });
+  });
+
   it("a farmer's farms, and one farm of a farmer (404 when it is someone else's)", async () => {
     const list = await env.as('adminA').get(`/api/farmers/${geoA.farmerId}/farms/`);
     expect(list.status).toBe(200);

@@ -17,7 +17,6 @@ import { canManageFarms, capturerOf, readScope, tenantScope, type Capturer } fro
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 
-const GEOJSON_CAP = 20_000;
 export const MAX_SNAPSHOTS = 10;
 
 export type FarmListQuery = {
@@ -55,7 +54,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
 export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): Promise<string> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   return withScope(deps.db, scope, (tx) =>
-    q.farmsGeoJson(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, GEOJSON_CAP),
+    q.farmsGeoJson(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, deps.config.farmsGeoJsonCap),
   );
 }
 
