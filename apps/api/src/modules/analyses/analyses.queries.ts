@@ -27,7 +27,21 @@ export type AnalysisRow = {
   failure_reason: string | null;
   created_at: string | Date;
   completed_at: string | Date | null;
+  parent_analysis_id: string | null;
 };
+
+export type AnalysisLink = { id: string; name: string; status: AnalysisRow['status']; created_at: string | Date };
+
+/** The analysis's parent (the one it re-analyses) and its own follow-ups, oldest first (at most 100). */
+export async function analysisLinks(tx: Executor, tenantId: string, a: Pick<AnalysisRow, 'id' | 'parent_analysis_id'>): Promise<{ parent: AnalysisLink | null; children: AnalysisLink[] }> {
+  const parent = a.parent_analysis_id
+    ? ((await queryRows<AnalysisLink>(tx, sql`SELECT id, name, status, created_at FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${a.parent_analysis_id}`))[0] ?? null)
+    : null;
+  const children = await queryRows<AnalysisLink>(tx, sql`
+    SELECT id, name, status, created_at FROM custom_analyses
+     WHERE tenant_id = ${tenantId} AND parent_analysis_id = ${a.id} ORDER BY created_at, id LIMIT 100`);
+  return { parent, children };
+}
 
 export async function tenantAreaIds(tx: Executor, tenantId: string): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM operational_areas WHERE tenant_id = ${tenantId}`);
@@ -45,11 +59,22 @@ export async function tenantDefaults(tx: Executor, tenantId: string): Promise<{ 
 export async function insertAnalysis(
   tx: Executor,
   tenantId: string,
-  a: { id: string; name: string; description: string | null; sourceFileId: string | null; minimumFarmSize: number; requireRecognition: boolean; threshold: number; total: number; createdBy: string },
+  a: {
+    id: string;
+    name: string;
+    description: string | null;
+    sourceFileId: string | null;
+    minimumFarmSize: number;
+    requireRecognition: boolean;
+    threshold: number;
+    total: number;
+    createdBy: string;
+    parentId: string | null;
+  },
 ): Promise<AnalysisRow> {
   const [row] = await queryRows<AnalysisRow>(tx, sql`
-    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold, total_uploaded_data_count, created_by)
-    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold}, ${a.total}, ${a.createdBy})
+    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold, total_uploaded_data_count, created_by, parent_analysis_id)
+    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold}, ${a.total}, ${a.createdBy}, ${a.parentId})
     RETURNING *`);
   if (!row) throw new Error('analysis insert returned nothing');
   return row;

@@ -29,6 +29,8 @@ export type CreateInput = {
   operationalAreas: string[];
   minimumFarmSize?: number | undefined;
   requireRecognition?: boolean | undefined;
+  /** A follow-up's parent: must be an analysis of the same tenant (else 400 on parent_analysis_id). */
+  parentAnalysisId?: string | null | undefined;
   source: { kind: 'file'; data: Buffer; filename: string; nameField?: string | undefined } | { kind: 'json'; locations: Array<Record<string, unknown>> };
 };
 
@@ -79,13 +81,16 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
   const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) throw problems.field('operational_areas', 'Choose at least one operational area');
 
-  const { areaIds, chosen, defaults } = await withScope(deps.db, scope, async (tx) => ({
+  const { areaIds, chosen, defaults, parent } = await withScope(deps.db, scope, async (tx) => ({
     areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()),
     chosen: await q.chosenAreas(tx, tenantId, wanted),
     defaults: await q.tenantDefaults(tx, tenantId),
+    parent: input.parentAnalysisId ? await q.findAnalysis(tx, tenantId, input.parentAnalysisId) : null,
   }));
   const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
   if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+  // Another tenant's analysis gets the same answer as one that does not exist (its existence is not told).
+  if (input.parentAnalysisId && !parent) throw problems.field('parent_analysis_id', 'Not one of your analyses');
 
   const staged = await stageSource(input.source, areaIds);
   const id = crypto.randomUUID();
@@ -115,6 +120,7 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
       threshold: defaults.recognitionThreshold,
       total: staged.total,
       createdBy: actor.userId,
+      parentId: parent?.id ?? null,
     });
     await q.insertAnalysisAreas(tx, tenantId, id, chosen.map((c) => c.id));
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
@@ -128,7 +134,13 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
     await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
     throw err;
   }
-  return presentDetail(row, { publicUrl: deps.config.publicUrl, fileUrl: fileUrl(deps, row.source_file_id), areas: chosen, errorRows: [] });
+  return presentDetail(row, {
+    publicUrl: deps.config.publicUrl,
+    fileUrl: fileUrl(deps, row.source_file_id),
+    areas: chosen,
+    errorRows: [],
+    links: { parent, children: [] },
+  });
 }
 
 export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; page_size?: number | undefined; search?: string | undefined }, url: string): Promise<Page<AnalysisSummary>> {
@@ -152,6 +164,7 @@ export async function getAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<Ana
       fileUrl: fileUrl(deps, a.source_file_id),
       areas: await q.analysisAreas(tx, tenantId, id),
       errorRows: done ? await q.errorRows(tx, tenantId, id, ERROR_DETAILS_LIMIT) : [],
+      links: await q.analysisLinks(tx, tenantId, a),
     });
   });
 }
