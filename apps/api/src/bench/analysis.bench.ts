@@ -1,16 +1,20 @@
 // `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson]
-//  [--explain-classify] [--verbose] [--keep] [--batch N --concurrency N --range N --write N]` (BENCH_PREWARM=1: run one
+//  [--explain-classify] [--verbose] [--keep] [--map] [--batch N --concurrency N --range N --write N]` (BENCH_PREWARM=1: run one
 // classify batch before measuring, to see the engine's cold start apart):
 // synthetic farms and operational areas from a seeded generator, the full analysis pipeline (parse in a worker thread,
 // validate, classify, overlaps, store) on PGlite and on PostgreSQL, and the raw PostGIS queries (load, within,
 // overlaps, area) on the same data in the same run. Prints rows/s, seconds, peak RSS, the longest event-loop block and
 // the longest wait of a query sent every 50 ms meanwhile (what a request would wait behind the analysis).
 // Each engine runs the csv and then the same rows as a GeoJSON FeatureCollection (issue 13; --no-geojson skips it).
+// --map (issue 10): then times GET /custom-analysis/{id}/map/'s server side on the result, as the route runs it: the
+// service's reads, the response schema's check and JSON.stringify, with the body's size (raw and gzipped).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import zlib from 'node:zlib';
+import { analysisMap, envelope } from '@farmland/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
@@ -23,7 +27,7 @@ import { localStorage } from '../lib/storage.js';
 import { batchesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
 import { prewarmParseWorker } from '../modules/analyses/analyses.parse-client.js';
 import { classifySql } from '../modules/analyses/analyses.queries.js';
-import { createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
+import { analysisMapOf, createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -396,6 +400,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     process.stdout.write(`  raw PostGIS: load ${secs(raw['load']!)} s, within ${secs(raw['within']!)} s, overlaps ${secs(raw['overlaps']!)} s, area ${secs(raw['area']!)} s = ${secs(raw['total']!)} s\n`);
     process.stdout.write(`  pipeline / raw = ${(total / raw['total']!).toFixed(2)}x\n`);
     if (EXPLAIN) await explain(deps, s.tenantId, created.id, s.areaIds);
+    if (args.includes('--map')) await benchMap(deps, ctx, created.id);
     if (args.includes('--explain-classify')) await explainClassify(deps, s.tenantId, s.areaIds, file);
     fs.rmSync(dataDir, { recursive: true, force: true });
     return { kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
@@ -403,6 +408,38 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     await stopProbes?.();
     await e.close();
   }
+}
+
+/** GET /custom-analysis/{id}/map/ without the network: the service, the response schema's check, and the body. */
+async function benchMap(deps: Deps, ctx: Ctx, id: string): Promise<void> {
+  const schema = envelope(analysisMap);
+  const runs = Number(arg('map-runs', '10'));
+  const times = { service: [] as number[], schema: [] as number[], stringify: [] as number[], total: [] as number[] };
+  let body = '';
+  let features = 0;
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    const data = await analysisMapOf(deps, ctx, id);
+    const t1 = performance.now();
+    const checked = schema.safeParse({ data });
+    if (!checked.success) throw new Error(`map answer does not match its schema: ${checked.error.message.slice(0, 300)}`);
+    const t2 = performance.now();
+    body = JSON.stringify(checked.data);
+    const t3 = performance.now();
+    features = data.features.length;
+    if (i === 0) continue; // warm-up
+    times.service.push(t1 - t0);
+    times.schema.push(t2 - t1);
+    times.stringify.push(t3 - t2);
+    times.total.push(t3 - t0);
+  }
+  const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+  const fmt = (xs: number[]) => `p50 ${q(xs, 50).toFixed(0)} ms, p95 ${q(xs, 95).toFixed(0)} ms`;
+  const bytes = Buffer.byteLength(body);
+  process.stdout.write(`  map (GET /custom-analysis/{id}/map/, ${features} features, ${runs} runs): total ${fmt(times.total)}; service ${fmt(times.service)}, schema check ${fmt(times.schema)}, JSON.stringify ${fmt(times.stringify)}
+`);
+  process.stdout.write(`  map body: ${(bytes / 1048576).toFixed(2)} MB (${Math.round(bytes / Math.max(1, features))} bytes a feature), gzipped ${(zlib.gzipSync(body).length / 1048576).toFixed(2)} MB
+`);
 }
 
 async function main() {
