@@ -214,7 +214,12 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: analysisMapQuery,
       response: { 200: envelope(analysisMap) },
     },
-    handler: async (req) => ({ data: await analyses.analysisMapOf(deps, req.ctx, req.params.id, req.query.bbox) }),
+    // Built as JSON text in SQL (like GET /farms/?all=true): a string body skips serialization, so 20,000 features are
+    // not re-validated; the API tests check the answer against analysisMap.
+    handler: async (req, reply) => {
+      const map = await analyses.analysisMapJson(deps, req.ctx, req.params.id, req.query.bbox);
+      return reply.type('application/json; charset=utf-8').send(`{"data":${map}}` as unknown as { data: z.infer<typeof analysisMap> });
+    },
   });
 
   for (const kind of analysisListKind.options) {

@@ -200,8 +200,12 @@ export async function listFarms(
 /** Rows read per statement for the map (keyset chunks: each statement stays short on the embedded engine). */
 const MAP_CHUNK = 5_000;
 
-/** The result map: every row with a polygon (or those in bbox), up to ANALYSIS_MAP_LIMIT, with the total count. */
-export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<AnalysisMap> {
+/**
+ * The result map: every row with a polygon (or those in bbox), up to ANALYSIS_MAP_LIMIT, with the total count, as the
+ * JSON text of an AnalysisMap (built in SQL in keyset chunks; a string body skips the response schema's check and
+ * JSON.stringify, which cost more than the reads at 20,000 features: docs/decisions.md, issue 10).
+ */
+export async function analysisMapJson(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<string> {
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const scope = scopeOf(actor);
@@ -209,16 +213,18 @@ export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [nu
     const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
     return { status: a.status, count: a.status === 'completed' ? await q.countMapRows(tx, tenantId, id, bbox) : 0 };
   });
-  if (status !== 'completed') return { count: 0, truncated: false, features: [] };
-  const features: AnalysisMap['features'] = [];
+  if (status !== 'completed') return '{"count":0,"truncated":false,"features":[]}';
+  const chunks: string[] = [];
+  let read = 0;
   let after = 0;
-  while (features.length < Math.min(count, ANALYSIS_MAP_LIMIT)) {
-    const rows = await withScope(deps.db, scope, (tx) => q.mapRows(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - features.length), bbox));
-    if (rows.length === 0) break;
-    for (const { parts, ...r } of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area), ...(parts ? { parts } : {}) });
-    after = rows[rows.length - 1]!.row_number;
+  while (read < Math.min(count, ANALYSIS_MAP_LIMIT)) {
+    const chunk = await withScope(deps.db, scope, (tx) => q.mapRowsJson(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - read), bbox));
+    if (chunk.n === 0 || chunk.json === null || chunk.last === null) break;
+    chunks.push(chunk.json);
+    read += chunk.n;
+    after = chunk.last;
   }
-  return { count, truncated: count > features.length, features };
+  return `{"count":${count},"truncated":${count > read},"features":[${chunks.join(',')}]}`;
 }
 
 export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<void> {

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { analysisMap } from '@farmland/contracts';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { arrangeTenant, multipart, outcome, rect, square } from '../../test/analysis-fixtures.js';
 
@@ -250,6 +251,8 @@ describe('custom analysis', () => {
     await outcome(t.caller, res.body.data.id);
     const map = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/`);
     expect(map.status).toBe(200);
+    // The body is JSON text built in SQL (no response serializer): it must still be the contract's shape.
+    expect(analysisMap.safeParse(map.body.data).error).toBeUndefined();
     expect(map.body.data.count).toBe(4);
     expect(map.body.data.truncated).toBe(false);
     const byName = Object.fromEntries(map.body.data.features.map((f: { name: string }) => [f.name, f]));
@@ -260,6 +263,8 @@ describe('custom analysis', () => {
     expect(byName['Overlap 2'].is_overlapping).toBe(true);
     expect(byName['In'].coordinates[0][0]).toEqual([10.01, 10.01]);
     expect(byName['In'].area).toBeGreaterThan(0);
+    expect(byName['In'].area).toBe(Math.round(byName['In'].area * 100) / 100); // 2 decimals: the body stays lean
+    expect(byName['In']).not.toHaveProperty('type'); // absent means Polygon
     const narrowed = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=11.4,11.4,11.6,11.6`);
     expect(narrowed.body.data.features.map((f: { name: string }) => f.name)).toEqual(['Out']);
     expect((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=1,2,3`)).body.errors[0].field).toBe('bbox');
