@@ -1,7 +1,7 @@
 // Custom-analysis use cases: create (check the chosen areas, read and stage the rows off the request's critical path,
 // store the upload, enqueue the job), list, read with its four result categories, the result lists, and delete.
 import crypto from 'node:crypto';
-import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisMap, type AnalysisSummary, type FieldError } from '@farmland/contracts';
+import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
