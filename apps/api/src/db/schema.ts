@@ -15,6 +15,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -447,8 +448,15 @@ export const customAnalyses = pgTable(
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    // A follow-up's parent (drizzle/0015): a composite foreign key (tenant_id, parent_analysis_id) → (tenant_id, id),
+    // ON DELETE SET NULL (parent_analysis_id), written in the migration (drizzle's builder cannot say the column list).
+    parentAnalysisId: uuid('parent_analysis_id'),
   },
-  (t) => [index('custom_analyses_tenant_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    index('custom_analyses_tenant_idx').on(t.tenantId, t.createdAt),
+    unique('custom_analyses_tenant_id_id_uq').on(t.tenantId, t.id),
+    index('custom_analyses_parent_idx').on(t.tenantId, t.parentAnalysisId).where(sql`${t.parentAnalysisId} IS NOT NULL`),
+  ],
 );
 
 export const customAnalysisAreas = pgTable(

@@ -11,6 +11,8 @@ import { containsPattern } from '../../db/like.js';
 export type FarmRow = {
   id: string;
   tenant_id: string;
+  /** The tenant's name: the presenter shows it to provider staff only (the provider Farmlands table). */
+  tenant_name: string | null;
   name: string;
   location: string | null;
   address: string | null;
@@ -96,7 +98,7 @@ export async function farmDetails(tx: Executor, tenantId: string | null, ids: st
   if (ids.length === 0) return [];
   const rows = await queryRows<FarmRow>(
     tx,
-    sql`SELECT f.id, f.tenant_id, f.name, f.location, f.address, f.area_sqm, f.is_overlapping, f.overlap_group_id, f.flag,
+    sql`SELECT f.id, f.tenant_id, tn.name AS tenant_name, f.name, f.location, f.address, f.area_sqm, f.is_overlapping, f.overlap_group_id, f.flag,
                f.operational_area_id, oa.name AS operational_area_name, f.farmer_id,
                trim(fr.first_name || ' ' || fr.last_name) AS farmer_name, fr.folio_id,
                ST_AsGeoJSON(f.geom, 7)::jsonb AS geojson, f.created_at, f.updated_at,
@@ -107,6 +109,7 @@ export async function farmDetails(tx: Executor, tenantId: string | null, ids: st
                coalesce((SELECT jsonb_agg(s.file_id ORDER BY s.created_at, s.file_id) FROM farm_snapshots s WHERE s.farm_id = f.id), '[]'::jsonb) AS snapshot_ids
           FROM farms f
           JOIN farmers fr ON fr.id = f.farmer_id
+          LEFT JOIN tenants tn ON tn.id = f.tenant_id
           LEFT JOIN operational_areas oa ON oa.id = f.operational_area_id
           LEFT JOIN users mu ON mu.id = f.mapped_by
           LEFT JOIN LATERAL (SELECT * FROM mapping_records m WHERE m.farm_id = f.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) mr ON true

@@ -46,7 +46,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
       size,
       (query.page - 1) * size,
     );
-    return paginate(rows.map((r) => presentFarm(deps, r)), total, query.page, size, url);
+    return paginate(rows.map((r) => presentFarm(deps, r, { tenantName: scope.kind === 'provider' })), total, query.page, size, url);
   });
 }
 
@@ -63,7 +63,7 @@ export async function getFarm(deps: Deps, ctx: Ctx, id: string, farmerId?: strin
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findFarm(tx, tenantId, id);
     if (!row || (farmerId && row.farmer_id !== farmerId)) throw problems.notFound('Farm');
-    return presentFarm(deps, row);
+    return presentFarm(deps, row, { tenantName: scope.kind === 'provider' });
   });
 }
 
