@@ -112,7 +112,10 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     src := 'SELECT tenant_id, id, geom, is_overlapping, flag, operational_area_id, 1 AS d FROM farm_tile_new';
   ELSIF TG_OP = 'DELETE' THEN
-    src := 'SELECT tenant_id, id, geom, is_overlapping, flag, operational_area_id, -1 AS d FROM farm_tile_old';
+    -- A tenant deleted outright takes its cells with it (ON DELETE CASCADE): its farms, deleted by the same cascade,
+    -- have nothing left to subtract from.
+    src := 'SELECT tenant_id, id, geom, is_overlapping, flag, operational_area_id, -1 AS d FROM farm_tile_old o
+            WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.id = o.tenant_id)';
   ELSE
     -- Only the rows whose cell, category or tenant may change (geometry = compares coordinates exactly, PostGIS >= 2.4).
     src := $s$
