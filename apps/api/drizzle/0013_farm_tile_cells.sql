@@ -51,14 +51,18 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 --> statement-breakpoint
 -- A farm's cell of level 20 (x in the even bits of the Morton code, y in the odd ones), from its point on surface.
--- Web Mercator, as ST_TileEnvelope: latitudes beyond ±85.0511° sit on the edge row.
+-- Web Mercator, as ST_TileEnvelope: latitudes beyond ±85.0511° sit on the edge row. In PL/pgSQL so that the cell's x and
+-- y are computed once: as one SQL expression, farm_cell_spread's 32 uses of its argument each recomputed the projection
+-- (0.5 ms a farm instead of a few µs).
 CREATE OR REPLACE FUNCTION farm_cell20(p geometry) RETURNS bigint
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT farm_cell_spread(least(1048575, greatest(0, floor((ST_X(p) + 180) / 360 * 1048576)))::bigint)
-       | (farm_cell_spread(least(1048575, greatest(0, floor(
-           (1 - ln(tan(radians(least(85.0511287798, greatest(-85.0511287798, ST_Y(p)))))
-                  + 1 / cos(radians(least(85.0511287798, greatest(-85.0511287798, ST_Y(p))))))  / pi()) / 2 * 1048576)))::bigint) << 1)
-$$;
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  lat float8 := radians(least(85.0511287798, greatest(-85.0511287798, ST_Y(p))));
+  gx bigint := least(1048575, greatest(0, floor((ST_X(p) + 180) / 360 * 1048576)))::bigint;
+  gy bigint := least(1048575, greatest(0, floor((1 - ln(tan(lat) + 1 / cos(lat)) / pi()) / 2 * 1048576)))::bigint;
+BEGIN
+  RETURN farm_cell_spread(gx) | (farm_cell_spread(gy) << 1);
+END $$;
 --> statement-breakpoint
 -- The statement that adds the farms' contributions to the cells, d = +1 (added) or -1 (removed), in key order, and
 -- returns the cells it emptied. src is the SQL of the changed rows: tenant_id, id, geom, is_overlapping, flag,
@@ -77,7 +81,7 @@ LANGUAGE sql IMMUTABLE AS $fn$
              ('x' || substr(replace(s.id::text, '-', ''), 17, 16))::bit(64)::bigint AS lo
       FROM s
     ),
-    q AS (SELECT p.*, farm_cell20(p.pt) AS c20, ST_X(p.pt) AS lng, ST_Y(p.pt) AS lat FROM p),
+    q AS MATERIALIZED (SELECT p.*, farm_cell20(p.pt) AS c20, ST_X(p.pt) AS lng, ST_Y(p.pt) AS lat FROM p),
     up AS (
       INSERT INTO farm_tile_cells AS c (tenant_id, level, cell, n, n_overlap, n_unrecognized, n_within, sum_lng, sum_lat, id_xor_hi, id_xor_lo)
       SELECT q.tenant_id, l.level, q.c20 >> (2 * (20 - l.level)), sum(q.d), sum(q.d * q.ov), sum(q.d * q.un), sum(q.d * q.wi),
