@@ -25,7 +25,7 @@ function tileOf(lng: number, lat: number, z: number) {
 }
 const url = (t: { z: number; x: number; y: number }, q = '') => `/api/farms/tiles/${t.z}/${t.x}/${t.y}.mvt${q}`;
 const decode = (bytes: Buffer) => new VectorTile(new PbfReader(bytes));
-const ids = (bytes: Buffer, layer: 'farms' | 'farm_points') => {
+const ids = (bytes: Buffer, layer: 'farms' | 'farm_points' | 'farm_clusters') => {
   const l = decode(bytes).layers[layer];
   return l ? Array.from({ length: l.length }, (_, i) => String(l.feature(i).properties['id'])) : [];
 };
@@ -139,7 +139,7 @@ describe('farm vector tiles', () => {
     const one = clusters((await env.as('adminA').get(url(tileOf(spot[0], spot[1], 14)))).bytes).find((c) => c.properties['id'] === farmA)!;
     expect(one.properties).toMatchObject({ count: 1, outside: 1, overlap: 0, within: 0, unrecognized: 0, category: 'outside', name: 'Probe farm' });
     expect(Number(one.properties['area'])).toBeGreaterThan(6000);
-    const [lng, lat] = (one.toGeoJSON(tile.x >> 1, tile.y >> 1, 14).geometry as { coordinates: [number, number] }).coordinates;
+    const [lng, lat] = (one.toGeoJSON(tile.x >> 1, tile.y >> 1, 14).geometry as unknown as { coordinates: [number, number] }).coordinates;
     expect(lng).toBeGreaterThan(spot[0]);
     expect(lng).toBeLessThan(spot[0] + 0.001);
     expect(lat).toBeGreaterThan(spot[1]);
