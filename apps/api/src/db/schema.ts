@@ -13,6 +13,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -359,6 +360,29 @@ export const farms = pgTable(
     // year's farms instead of reading every farm's geometry.
     index('farms_created_cover_idx').on(t.createdAt, t.tenantId, t.areaSqm, t.mappedBy, t.farmerId),
   ],
+);
+
+/**
+ * The farms' counts per Web Mercator grid cell, for the low-zoom vector tiles (clusters). Kept by statement-level
+ * triggers on farms (drizzle/0013_farm_tile_cells.sql, which also documents the columns); never written by the app.
+ */
+export const farmTileCells = pgTable(
+  'farm_tile_cells',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    level: smallint('level').notNull(),
+    /** The cell's Morton code at its level (x in the even bits). */
+    cell: bigint('cell', { mode: 'number' }).notNull(),
+    n: integer('n').notNull(),
+    nOverlap: integer('n_overlap').notNull(),
+    nUnrecognized: integer('n_unrecognized').notNull(),
+    nWithin: integer('n_within').notNull(),
+    sumLng: doublePrecision('sum_lng').notNull(),
+    sumLat: doublePrecision('sum_lat').notNull(),
+    idXorHi: bigint('id_xor_hi', { mode: 'bigint' }).notNull(),
+    idXorLo: bigint('id_xor_lo', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'farm_tile_cells_pk', columns: [t.tenantId, t.level, t.cell] }), index('farm_tile_cells_level_cell_idx').on(t.level, t.cell)],
 );
 
 export const farmBoundaryHistory = pgTable(
