@@ -1,7 +1,8 @@
 // Custom Farm Analysis in a real browser, as a demo tenant admin (tenant B): upload the template csv with 3 bad rows
 // through the drawers and watch its status reach Completed without a reload; the result page's cards, a list drawer,
 // the category filter, a marker's farm drawer; fix a failed row and re-analyse it; and the same kind of rows as JSON
-// through 'Upload via Endpoint' (with a parse error named by line and column first).
+// through 'Upload via Endpoint' (with a parse error named by line and column first); a GeoJSON file named by its
+// plot_name property; the re-analysis links both ways.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -126,6 +127,62 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     await expect.poll(() => cardCount('outside')).toBe(1);
     expect(await cardCount('errors')).toBe(0);
     expect(await page.getByRole('heading', { name: `${NAME} (fixed rows)` }).count()).toBe(1);
+    // The follow-up names and links its parent; the parent's page lists the follow-up (parent_analysis_id).
+    const followUp = new URL(page.url()).pathname;
+    const parentLink = page.getByTestId('analysis-parent').getByRole('link', { name: NAME, exact: true });
+    expect(await parentLink.getAttribute('href')).toBe(first);
+    await parentLink.click();
+    await page.waitForURL((url) => url.pathname === first);
+    const children = page.getByTestId('analysis-re-analyses');
+    await children.waitFor();
+    const childLink = children.getByRole('link', { name: `${NAME} (fixed rows)`, exact: true });
+    expect(await childLink.getAttribute('href')).toBe(followUp);
+    await screenshot(page, '86b-analysis-re-analyses');
+    await childLink.click();
+    await page.waitForURL((url) => url.pathname === followUp);
+    await page.getByTestId('analysis-parent').waitFor();
+  });
+
+  it("names GeoJSON farms from the property given as 'Farm name property' (plot_name)", async () => {
+    // owner comes first: left to the defaults (farm_name, name, the first text property) the farms would be named after it.
+    const ring = (x: number) => [[[x, 7.66], [x + 0.001, 7.66], [x + 0.001, 7.661], [x, 7.661], [x, 7.66]]];
+    const geojson = {
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: { owner: 'Adebayo', plot_name: 'Plot A1' }, geometry: { type: 'Polygon', coordinates: ring(3.8) } },
+        { type: 'Feature', properties: { owner: 'Ngozi', plot_name: 'Plot B2' }, geometry: { type: 'Polygon', coordinates: ring(3.803) } },
+      ],
+    };
+    const title = `${NAME} plots`;
+    await page.getByTestId('sidebar').getByRole('link', { name: /Analysis/ }).click();
+    await page.waitForURL(/\/admin\/farm-analysis$/);
+    await page.getByTestId('analysis-drop-zone').locator('input[type=file]').setInputFiles({ name: 'plots.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(geojson)) });
+    await page.getByTestId('analysis-drop-zone-file').waitFor();
+    await page.getByRole('button', { name: 'Start Analysis' }).click();
+    const details = page.locator('.ant-drawer').filter({ hasText: 'Analysis Details' });
+    await details.waitFor();
+    expect(await details.getByTestId('name-field-help').innerText()).toContain('farm_name is used, then name');
+    await details.getByLabel('Title').fill(title);
+    await details.getByLabel('Farm name property').fill('plot_name');
+    await details.getByRole('button', { name: 'Continue' }).click();
+    const areas = page.locator('.ant-drawer').filter({ hasText: 'Operational Areas' });
+    await areas.getByText(/Select all/).click();
+    await areas.getByRole('button', { name: 'Proceed to Analyse' }).click();
+    await page.getByText('Upload successful').first().waitFor();
+    const row = page.locator('.ant-table-row').filter({ hasText: title });
+    await expect.poll(async () => (await row.locator('.ant-tag').innerText()).trim(), { timeout: 60_000 }).toBe('Completed');
+    await row.getByRole('button', { name: 'Open analysed data' }).click();
+    await page.getByTestId('analysis-result').waitFor();
+    await expect.poll(() => cardCount('outside')).toBe(2);
+    await page.getByTestId('result-card-outside').click();
+    const drawer = page.locator('.ant-drawer').filter({ hasText: 'Farmlands outside Op. Areas' });
+    await expect.poll(() => drawer.locator('.ant-list-item').count()).toBe(2);
+    const text = await drawer.innerText();
+    expect(text).toContain('Plot A1');
+    expect(text).toContain('Plot B2');
+    expect(text).not.toContain('Adebayo');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'hidden' });
   });
 
   it('uploads rows as JSON through Upload via Endpoint, naming a parse error by line and column', async () => {

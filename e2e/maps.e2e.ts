@@ -148,6 +148,65 @@ describe('Farmlands (/admin/mapping)', () => {
     await expect.poll(() => mapFeatureCount(page)).toBeGreaterThan(100);
   });
 
+  it('reads vector tiles above the tile threshold: clusters at low zoom that count every farm, and a click zooms in', async () => {
+    // The demo registry (160 farms) is below the default threshold of 5,000: this page load is told a threshold of 10
+    // (the rest of /api/config as the server sends it), so the map reads the server's real tiles.
+    await page.route('**/api/config', async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { data: Record<string, unknown> };
+      await route.fulfill({ response: res, json: { ...body, data: { ...body.data, map_tile_threshold: 10 } } });
+    });
+    try {
+      await page.goto(`${baseUrl}/admin/mapping?view=table`);
+      await expect.poll(() => rows().count()).toBe(10);
+      const total = Number((await page.getByTestId('count-badge').first().innerText()).replace(/,/g, ''));
+      await page.getByRole('tab', { name: 'Map View' }).click();
+      await waitForMap(page);
+      await expect.poll(() => mapFeatureCount(page)).toBe(-1);
+      const state = await page.evaluate(async () => {
+        type F = { properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } };
+        type M = {
+          jumpTo(o: object): void;
+          once(e: string, cb: () => void): void;
+          querySourceFeatures(s: string, o: object): F[];
+          project(ll: [number, number]): { x: number; y: number };
+          getZoom(): number;
+        };
+        const el = document.querySelector('[data-testid="farm-map"]') as HTMLElement & { __map: M };
+        const map = el.__map;
+        await new Promise<void>((resolve) => {
+          map.once('idle', () => resolve());
+          map.jumpTo({ center: [3.7717, 7.6466], zoom: 8 });
+          setTimeout(resolve, 15_000);
+        });
+        const clusters = map.querySourceFeatures('farms', { sourceLayer: 'farm_clusters' });
+        const polygons = map.querySourceFeatures('farms', { sourceLayer: 'farms' });
+        const big = clusters.filter((f) => Number(f.properties['count']) > 1).sort((a, b) => Number(b.properties['count']) - Number(a.properties['count']))[0];
+        const p = big ? map.project(big.geometry.coordinates) : null;
+        const box = el.getBoundingClientRect();
+        return {
+          // Each cluster sits in exactly one tile (its cells'), so the counts add up without duplicates.
+          counted: clusters.reduce((n, f) => n + Number(f.properties['count']), 0),
+          clusters: clusters.length,
+          polygons: polygons.length,
+          click: p ? { x: box.left + p.x, y: box.top + p.y } : null,
+          zoom: map.getZoom(),
+        };
+      });
+      expect(state.polygons).toBe(0);
+      expect(state.clusters).toBeGreaterThan(0);
+      expect(state.counted).toBe(total);
+      expect(state.click).not.toBeNull();
+      await screenshot(page, '69b-farmlands-tile-clusters');
+      await page.mouse.click(state.click!.x, state.click!.y);
+      await expect
+        .poll(() => page.evaluate(() => (document.querySelector('[data-testid="farm-map"]') as HTMLElement & { __map: { getZoom(): number } }).__map.getZoom()))
+        .toBeGreaterThan(state.zoom + 1);
+    } finally {
+      await page.unroute('**/api/config');
+    }
+  });
+
   it('has no uncaught page errors', () => {
     expect(s.errors).toEqual([]);
   });

@@ -356,8 +356,12 @@ describe('provider area (/super-admin)', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe('mappings.csv');
     const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
-    expect(lines[0]).toContain('Tenant id');
+    expect(lines[0]!.split(',')).toContain('Tenant');
     expect(lines.length - 1).toBe(overview.total_farms);
+    // Each row names its tenant (from the API's tenant_name, whichever tenant it is; no longer from the picker's first 50).
+    const newest = (await apiGet('/api/farms/?page_size=1')).results[0];
+    expect(newest.tenant_name).toBeTruthy();
+    await expect.poll(() => page.getByTestId('provider-farmlands').locator('tbody tr.ant-table-row').first().innerText()).toContain(newest.tenant_name);
   });
 
   it('shows each tenant\'s progress on Reports and downloads it as CSV', async () => {

@@ -10,7 +10,8 @@ import { openDatabase, type Database } from './db/client.js';
 import { seedDemoIfEmpty } from './db/seed/seed-demo.js';
 import { seedLookupsIfEmpty } from './db/seed/seed-lookups.js';
 import { deriveKeys } from './lib/crypto.js';
-import { localStorage } from './lib/storage.js';
+import { checkBucket, s3Storage } from './lib/storage-s3.js';
+import { localStorage, type Storage } from './lib/storage.js';
 
 /** APP_SECRET, or for development a random secret kept (mode 0600) in the data directory so that sessions survive restarts. */
 export function resolveSecret(config: Config): string {
@@ -26,6 +27,22 @@ export function createLogger(config: Config): Logger {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.refresh', '*.access'], censor: '[redacted]' },
   });
+}
+
+/** The configured file store (STORAGE_DRIVER). */
+export function createStorage(config: Config): Storage {
+  return config.storage.driver === 's3' ? s3Storage(config.storage) : localStorage(config.storage.dir);
+}
+
+/**
+ * S3: one request at boot says whether the bucket answers. A failure is logged, not fatal: the store may be down for a
+ * moment, and until it answers uploads get 503 storage_unavailable and analyses fail with the reason.
+ */
+export async function checkStorage(config: Config, log: Logger): Promise<void> {
+  if (config.storage.driver !== 's3') return;
+  const err = await checkBucket(config.storage);
+  if (err) log.error({ storage: { failure: err.failure, detail: err.detail } }, `storage unavailable at start: ${err.message} (${err.detail})`);
+  else log.info({ bucket: config.storage.bucket, endpoint: config.storage.endpoint }, 'storage: S3 bucket answers');
 }
 
 export type Bootstrapped = { deps: Deps; database: Database; timings: Record<string, number> };
@@ -77,12 +94,13 @@ export async function bootstrap(config: Config, log: Logger, opts: { seed?: bool
     database = await open();
     timings['reopen_ms'] = Date.now() - t;
   }
+  await checkStorage(config, log);
   const deps: Deps = {
     config,
     database,
     db: database.db,
     keys: deriveKeys(resolveSecret(config), config.payload.keyVersion),
-    storage: localStorage(path.join(config.dataDir, 'files')),
+    storage: createStorage(config),
     log,
   };
   return { deps, database, timings };

@@ -6,6 +6,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** An empty variable (VAR= in a .env file) counts as unset. */
+const blank = (v: unknown) => (v === '' ? undefined : v);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -25,6 +28,7 @@ const schema = z.object({
   COOKIE_SECURE: bool.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(3_145_728),
+  FARMS_GEOJSON_CAP: z.coerce.number().int().min(1).max(100_000).default(20_000),
   IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Farmland Platform <no-reply@farmland.local>'),
@@ -33,10 +37,20 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: bool.default(false),
   ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
+  /** Analyses one tenant may have waiting to start; the next upload gets 429 (docs/decisions.md, "Fair queues"). */
+  ANALYSIS_MAX_QUEUED_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(20),
   MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
   PAYLOAD_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.preprocess(blank, z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional()),
+  S3_ENDPOINT: z.preprocess(blank, z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. http://minio:9000' }).optional()),
+  S3_REGION: z.preprocess(blank, z.string().min(1).default('us-east-1')),
+  S3_ACCESS_KEY_ID: z.preprocess(blank, z.string().min(1).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(blank, z.string().min(1).optional()),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  MEMORY_TRIM_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(30),
 });
 
 export type Config = {
@@ -51,14 +65,20 @@ export type Config = {
   cookieSecure: boolean;
   bodyLimit: number;
   uploadLimit: number;
+  /** At most this many farms in one GeoJSON answer (GET /farms/?all=true); beyond it the answer says how to narrow it. */
+  farmsGeoJsonCap: number;
   imageLimit: number;
   mail: { smtpUrl: string | null; from: string };
   logLevel: string;
   seedDemo: boolean;
   webDistDir: string;
   trustProxy: boolean;
+  /** How often free C-heap pages go back to the OS (lib/malloc-trim.ts); 0: never. */
+  memoryTrimIntervalMs: number;
   /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
   analysisWorkers: boolean;
+  /** Analyses a tenant may have queued (not yet started); beyond it POST /custom-analysis/ answers 429. */
+  analysisMaxQueuedPerTenant: number;
   /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
   mapStyleUrl: string | null;
   /** Farm count above which the Farmlands map reads vector tiles instead of GeoJSON. */
@@ -68,7 +88,22 @@ export type Config = {
    * without a client key; optional takes both; off ignores both. keyVersion picks the server's key pair (rotation).
    */
   payload: { mode: 'required' | 'optional' | 'off'; keyVersion: number };
+  /** Where uploaded and staged files live: the data directory (one machine), or an S3-compatible bucket (several). */
+  storage: StorageConfig;
 };
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      /** null: AWS's own endpoint for the region. */
+      endpoint: string | null;
+      region: string;
+      /** null: the SDK's default chain (AWS_* variables, an instance or task role). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | null;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -82,6 +117,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = path.resolve(e.DATA_DIR);
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production (at least 32 characters)');
+  }
+  let storage: StorageConfig = { driver: 'local', dir: path.join(dataDir, 'files') };
+  if (e.STORAGE_DRIVER === 's3') {
+    const missing = [
+      ...(e.S3_BUCKET ? [] : ['  S3_BUCKET: required when STORAGE_DRIVER=s3']),
+      ...(!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY ? [`  ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither`] : []),
+    ];
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+    storage = {
+      driver: 's3',
+      bucket: e.S3_BUCKET!,
+      endpoint: e.S3_ENDPOINT ?? null,
+      region: e.S3_REGION,
+      credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    };
   }
   const config: Config = {
     env: e.NODE_ENV,
@@ -98,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cookieSecure: e.COOKIE_SECURE ?? true,
     bodyLimit: e.BODY_LIMIT_BYTES,
     uploadLimit: e.UPLOAD_LIMIT_BYTES,
+    farmsGeoJsonCap: e.FARMS_GEOJSON_CAP,
     imageLimit: e.IMAGE_LIMIT_BYTES,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     logLevel: e.LOG_LEVEL,
@@ -105,10 +157,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
+    memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
+    analysisMaxQueuedPerTenant: e.ANALYSIS_MAX_QUEUED_PER_TENANT,
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },
+    storage,
   };
   return { ...config, ...overrides };
 }

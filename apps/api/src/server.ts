@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { UnsafeDatabaseRoleError } from './db/client.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/seed-demo.js';
 import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance-lock.js';
+import { startMallocTrim } from './lib/malloc-trim.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 
 async function main(): Promise<void> {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     );
   }
 
+  const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
   const mailTimer = config.mail.smtpUrl ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
 
   let closing = false;
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down: draining requests');
     if (mailTimer) clearInterval(mailTimer);
+    stopTrim();
     const force = setTimeout(() => {
       log.error('shutdown took longer than 10 s; exiting');
       process.exit(1);

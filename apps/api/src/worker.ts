@@ -3,6 +3,7 @@
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { analysisJobs } from './jobs/analysis.job.js';
+import { startMallocTrim } from './lib/malloc-trim.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,12 +15,14 @@ async function main(): Promise<void> {
   const jobs = analysisJobs(deps, { work: true, log });
   await jobs.start();
   log.info('worker started: custom-analysis jobs');
+  const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'worker stopping: finishing the current job');
+    stopTrim();
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     try {

@@ -44,6 +44,8 @@ export const createAnalysisBody = z.object({
   locations: z.array(analysisLocation).min(1, 'Send at least one location').max(100_000, 'At most 100,000 locations per analysis'),
   minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
   require_farm_recognition: z.boolean().optional(),
+  /** A follow-up (the Failed Data modal's 'Re-analyse fixed rows'): the analysis it re-analyses, of the same tenant. */
+  parent_analysis_id: z.uuid('parent_analysis_id must be an analysis id').nullish(),
 });
 export type CreateAnalysisBody = z.infer<typeof createAnalysisBody>;
 
@@ -65,6 +67,8 @@ export const analysisSummary = z.object({
   total_uploaded_data_count: z.number().int(),
   total_area: z.number(),
   created_at: z.string(),
+  /** The analysis this one re-analyses (fixed failed rows of it); null for a first upload, or once the parent is deleted. */
+  parent_analysis_id: uuid.nullable(),
 });
 export type AnalysisSummary = z.infer<typeof analysisSummary>;
 
@@ -84,6 +88,10 @@ export const analysisDetail = analysisSummary.extend({
   /** Failed rows keyed by row number (at most 1,000 here; the errors list has them all). */
   error_details: z.record(z.string(), analysisErrorRow),
   error_details_truncated: z.boolean(),
+  /** The analysis this one re-analyses, with its name (the results page links it). */
+  parent_analysis: z.object({ id: uuid, name: z.string() }).nullable(),
+  /** The follow-ups that re-analyse this one's fixed rows, oldest first (at most 100). */
+  re_analyses: z.array(z.object({ id: uuid, name: z.string(), status: analysisStatus, created_at: z.string() })),
 });
 export type AnalysisDetail = z.infer<typeof analysisDetail>;
 

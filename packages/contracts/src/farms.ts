@@ -101,6 +101,8 @@ export const farm = z.object({
   mapped_by: z.string().nullable(),
   mapping_record: mappingRecord.nullable(),
   tenant_id: uuid,
+  /** Provider staff only (lists and details): the farm's tenant, by name. Absent for a tenant's own users. */
+  tenant_name: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -117,6 +119,8 @@ export const farmFeatureCollection = z.object({
     }),
   ),
   truncated: z.boolean(),
+  /** Set when truncated: how to read the rest (bbox, search or the vector tiles). */
+  message: z.string().nullable(),
 });
 
 export const farmsOverview = z.object({

@@ -1,16 +1,20 @@
 // `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson]
-//  [--explain-classify] [--verbose] [--keep] [--batch N --concurrency N --range N --write N]` (BENCH_PREWARM=1: run one
+//  [--explain-classify] [--verbose] [--keep] [--map] [--batch N --concurrency N --range N --write N]` (BENCH_PREWARM=1: run one
 // classify batch before measuring, to see the engine's cold start apart):
 // synthetic farms and operational areas from a seeded generator, the full analysis pipeline (parse in a worker thread,
 // validate, classify, overlaps, store) on PGlite and on PostgreSQL, and the raw PostGIS queries (load, within,
 // overlaps, area) on the same data in the same run. Prints rows/s, seconds, peak RSS, the longest event-loop block and
 // the longest wait of a query sent every 50 ms meanwhile (what a request would wait behind the analysis).
 // Each engine runs the csv and then the same rows as a GeoJSON FeatureCollection (issue 13; --no-geojson skips it).
+// --map (issue 10): then times GET /custom-analysis/{id}/map/'s server side on the result, as the route runs it (the
+// service, which builds the body as JSON text), with the body's size (raw and gzipped).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import zlib from 'node:zlib';
+import { analysisMap, envelope } from '@farmland/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
@@ -23,7 +27,7 @@ import { localStorage } from '../lib/storage.js';
 import { batchesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
 import { prewarmParseWorker } from '../modules/analyses/analyses.parse-client.js';
 import { classifySql } from '../modules/analyses/analyses.queries.js';
-import { createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
+import { analysisMapJson, createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -396,6 +400,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     process.stdout.write(`  raw PostGIS: load ${secs(raw['load']!)} s, within ${secs(raw['within']!)} s, overlaps ${secs(raw['overlaps']!)} s, area ${secs(raw['area']!)} s = ${secs(raw['total']!)} s\n`);
     process.stdout.write(`  pipeline / raw = ${(total / raw['total']!).toFixed(2)}x\n`);
     if (EXPLAIN) await explain(deps, s.tenantId, created.id, s.areaIds);
+    if (args.includes('--map')) await benchMap(deps, ctx, created.id);
     if (args.includes('--explain-classify')) await explainClassify(deps, s.tenantId, s.areaIds, file);
     fs.rmSync(dataDir, { recursive: true, force: true });
     return { kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
@@ -403,6 +408,28 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     await stopProbes?.();
     await e.close();
   }
+}
+
+/**
+ * GET /custom-analysis/{id}/map/ without the network: the route's work is the service, which returns the body as JSON
+ * text (built in SQL). The body is then parsed and checked against the contract once, outside the timing.
+ */
+async function benchMap(deps: Deps, ctx: Ctx, id: string): Promise<void> {
+  const runs = Number(arg('map-runs', '10'));
+  const times: number[] = [];
+  let body = '';
+  for (let i = 0; i <= runs; i++) {
+    const t0 = performance.now();
+    body = `{"data":${await analysisMapJson(deps, ctx, id)}}`;
+    if (i > 0) times.push(performance.now() - t0); // the first run warms up
+  }
+  const checked = envelope(analysisMap).safeParse(JSON.parse(body));
+  if (!checked.success) throw new Error(`map answer does not match its schema: ${checked.error.message.slice(0, 300)}`);
+  const features = checked.data.data.features.length;
+  const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+  const bytes = Buffer.byteLength(body);
+  process.stdout.write(`  map (GET /custom-analysis/{id}/map/ server side, ${features} features, ${runs} runs): p50 ${q(times, 50).toFixed(0)} ms, p95 ${q(times, 95).toFixed(0)} ms\n`);
+  process.stdout.write(`  map body: ${(bytes / 1048576).toFixed(2)} MB (${Math.round(bytes / Math.max(1, features))} bytes a feature), gzipped ${(zlib.gzipSync(body).length / 1048576).toFixed(2)} MB\n`);
 }
 
 async function main() {

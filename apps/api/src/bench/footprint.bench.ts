@@ -183,7 +183,7 @@ async function analysis(token: string, areas: string[], rows: number, watch: Rec
   const peaks = Object.entries(samplers).map(([k, s]) => `${k} RSS ${s.before.toFixed(0)} MB before, peak ${s.peak().toFixed(0)} MB`);
   await sleep(SETTLE_MS);
   const after = Object.entries(watch).map(([k, pid]) => `${k} ${mem(pid).rss.toFixed(0)} MB`);
-  return `${rows} rows (${(csv.length / 1048576).toFixed(1)} MB csv): ${d.status} in ${secs.toFixed(1)} s (upload to settled; within ${d.within_operational_areas?.count ?? '?'}, outside ${d.outside_operational_areas?.count ?? '?'}, errors ${d.errors?.count ?? '?'}, overlapping ${d.overlapping_farmlands?.count ?? '?'}); ${peaks.join('; ')}; ${SETTLE_MS / 1000} s later ${after.join(', ')}`;
+  return `${rows} rows (${(csv.length / 1048576).toFixed(1)} MB csv): ${d.status} in ${secs.toFixed(1)} s (upload to settled; within ${d.within_operational_area?.count ?? '?'}, outside ${d.outside_operational_area?.count ?? '?'}, errors ${d.errors?.count ?? '?'}, overlapping ${d.overlapping_farmlands?.count ?? '?'}); ${peaks.join('; ')}; ${SETTLE_MS / 1000} s later ${after.join(', ')}`;
 }
 
 async function idle(label: string, pids: Record<string, number | undefined>): Promise<void> {
@@ -192,6 +192,7 @@ async function idle(label: string, pids: Record<string, number | undefined>): Pr
 }
 
 async function runPglite(): Promise<void> {
+  secrets.clear(); // each engine's run has a fresh database, where nobody has enrolled two-factor yet
   console.log(`\n== embedded (PGlite): node apps/api/dist/server.js, port ${PORT}, idle = ${SETTLE_MS / 1000} s after /api/health answers`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-footprint-'));
   if (EXISTING) fs.cpSync(EXISTING, dataDir, { recursive: true });
@@ -238,6 +239,7 @@ async function runPglite(): Promise<void> {
 }
 
 async function runPostgres(): Promise<void> {
+  secrets.clear(); // each engine's run has a fresh database, where nobody has enrolled two-factor yet
   console.log(`\n== PostgreSQL: API (ANALYSIS_WORKERS=off) and a worker process (npm run worker), port ${PORT}`);
   const dbName = `farmland_fp_${crypto.randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });

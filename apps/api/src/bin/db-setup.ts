@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { runPgMigrations, type Database } from '../db/client.js';
 import { seedLookupsIfEmpty } from '../db/seed/seed-lookups.js';
+import { createDatabaseIfMissing } from '../lib/pg-admin.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -19,21 +20,12 @@ if (!adminUrl || !/^[a-z_][a-z0-9_]*$/.test(appUser)) {
   process.exit(2);
 }
 
-const target = new URL(adminUrl);
-const dbName = decodeURIComponent(target.pathname.slice(1));
-if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) {
-  process.stderr.write(`Unsupported database name "${dbName}" (use lowercase letters, digits and _)\n`);
+try {
+  if (await createDatabaseIfMissing(adminUrl)) process.stdout.write(`created database ${new URL(adminUrl).pathname.slice(1)}\n`);
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
   process.exit(2);
 }
-const maintenance = new URL(adminUrl);
-maintenance.pathname = '/postgres';
-const root = new pg.Client({ connectionString: maintenance.toString() });
-await root.connect();
-if ((await root.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount === 0) {
-  await root.query(`CREATE DATABASE ${dbName}`);
-  process.stdout.write(`created database ${dbName}\n`);
-}
-await root.end();
 
 await runPgMigrations(adminUrl);
 const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });

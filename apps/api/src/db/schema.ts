@@ -13,8 +13,10 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -378,6 +380,29 @@ export const farms = pgTable(
   ],
 );
 
+/**
+ * The farms' counts per Web Mercator grid cell, for the low-zoom vector tiles (clusters). Kept by statement-level
+ * triggers on farms (drizzle/0013_farm_tile_cells.sql, which also documents the columns); never written by the app.
+ */
+export const farmTileCells = pgTable(
+  'farm_tile_cells',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    level: smallint('level').notNull(),
+    /** The cell's Morton code at its level (x in the even bits). */
+    cell: bigint('cell', { mode: 'number' }).notNull(),
+    n: integer('n').notNull(),
+    nOverlap: integer('n_overlap').notNull(),
+    nUnrecognized: integer('n_unrecognized').notNull(),
+    nWithin: integer('n_within').notNull(),
+    sumLng: doublePrecision('sum_lng').notNull(),
+    sumLat: doublePrecision('sum_lat').notNull(),
+    idXorHi: bigint('id_xor_hi', { mode: 'bigint' }).notNull(),
+    idXorLo: bigint('id_xor_lo', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'farm_tile_cells_pk', columns: [t.tenantId, t.level, t.cell] }), index('farm_tile_cells_level_cell_idx').on(t.level, t.cell)],
+);
+
 export const farmBoundaryHistory = pgTable(
   'farm_boundary_history',
   {
@@ -465,8 +490,15 @@ export const customAnalyses = pgTable(
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    // A follow-up's parent (drizzle/0015): a composite foreign key (tenant_id, parent_analysis_id) → (tenant_id, id),
+    // ON DELETE SET NULL (parent_analysis_id), written in the migration (drizzle's builder cannot say the column list).
+    parentAnalysisId: uuid('parent_analysis_id'),
   },
-  (t) => [index('custom_analyses_tenant_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    index('custom_analyses_tenant_idx').on(t.tenantId, t.createdAt),
+    unique('custom_analyses_tenant_id_id_uq').on(t.tenantId, t.id),
+    index('custom_analyses_parent_idx').on(t.tenantId, t.parentAnalysisId).where(sql`${t.parentAnalysisId} IS NOT NULL`),
+  ],
 );
 
 export const customAnalysisAreas = pgTable(

@@ -4,12 +4,15 @@
 // Crashes: a run beats every few seconds; the recovery sweep (at start, then every 15 s) finds runs that stopped beating
 // (their process ended), requeues them once, and fails them at the second crash, so that a poison upload can end a
 // process at most twice. The reason a user sees is always the first real one.
+// Fairness: every job is sent with the priority fairPriority gives it (round robin across tenants, in the database, so
+// it holds across `npm run worker` processes); pg-boss fetches by priority, so its retries and expiry are unchanged.
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../context.js';
 import { withScope } from '../db/client.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
 import { STALE_RUN_SECONDS, requeueCrashed, staleRuns } from '../modules/analyses/analyses.queries.js';
+import { fairPriority } from './fair-queue.queries.js';
 import { startBoss, type QueueSpec } from './queue.js';
 
 export const ANALYSIS_QUEUE = 'custom-analysis';
@@ -70,9 +73,13 @@ export async function recoverStaleRuns(
   return out;
 }
 
-const send = (b: PgBoss) => async (data: AnalysisJobData) => {
-  await b.send(ANALYSIS_QUEUE, data);
-};
+/** Sends a job (by default an analysis) in its tenant's next round (see fair-queue.queries.ts). */
+export async function sendFair(deps: Deps, b: PgBoss, data: AnalysisJobData, queue = ANALYSIS_QUEUE): Promise<void> {
+  const priority = await withScope(deps.db, { kind: 'tenant', tenantId: data.tenantId }, (tx) => fairPriority(tx, data.tenantId, queue));
+  await b.send(queue, data, { priority });
+}
+
+const send = (deps: Deps, b: PgBoss) => (data: AnalysisJobData) => sendFair(deps, b, data);
 
 export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseLogger } = {}): AnalysisJobs {
   const log = opts.log ?? deps.log;
@@ -131,9 +138,9 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
         workerId = await b.work<AnalysisJobData>(ANALYSIS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, handle);
         await b.work<AnalysisJobData>(ANALYSIS_DEAD_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, handleDead);
         // Embedded: this process holds the data directory alone, so every run still 'processing' died with the last one.
-        await recoverStaleRuns(deps, send(b), deps.database.kind === 'pglite' ? 0 : STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
+        await recoverStaleRuns(deps, send(deps, b), deps.database.kind === 'pglite' ? 0 : STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
         sweepTimer = setInterval(() => {
-          void recoverStaleRuns(deps, send(b), STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
+          void recoverStaleRuns(deps, send(deps, b), STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
         }, SWEEP_SECONDS * 1000);
         sweepTimer.unref();
       }
@@ -157,7 +164,7 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
     },
     enqueue: async (data) => {
       const b = await ensure();
-      await b.send(ANALYSIS_QUEUE, data);
+      await sendFair(deps, b, data);
       if (workerId) b.notifyWorker(workerId);
     },
   };

@@ -5,6 +5,7 @@ import PgBoss from 'pg-boss';
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROLE, type Database } from '../db/client.js';
+import { installFairIndex } from './fair-queue.queries.js';
 
 export const BOSS_SCHEMA = 'pgboss';
 
@@ -81,6 +82,7 @@ export async function installQueues(database: Database, specs: QueueSpec[]): Pro
     });
   }
   await admin.stop({ graceful: false, close: false, wait: true });
+  await installFairIndex(database);
   await database.adminExec(`
     GRANT USAGE ON SCHEMA ${BOSS_SCHEMA} TO ${APP_ROLE};
     GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${BOSS_SCHEMA} TO ${APP_ROLE};

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
+import { LEAKPROOF_FUNCTIONS } from '../db/leakproof.js';
 import { withDatabase } from '../test/engine.js';
 import { testEnv, type TestEnv } from '../test/harness.js';
 import { BackupError, backupPostgres, dumpEmbedded, restoreEmbedded, restorePostgres, restorePostgresInto } from './backup.js';
@@ -75,6 +76,9 @@ describe('backup and restore', () => {
         // Row-level security came back with the tables.
         const rls = await copy.query(`SELECT relforcerowsecurity FROM pg_class WHERE relname = 'farms'`);
         expect(rls.rows[0].relforcerowsecurity).toBe(true);
+        // So did the LEAKPROOF marks that let RLS-scoped searches and spatial queries use their indexes (pg_dump drops them).
+        const marks = await copy.query(`SELECT p.oid::regprocedure::text AS f, p.proleakproof FROM pg_proc p WHERE p.oid = ANY($1::regprocedure[])`, [[...LEAKPROOF_FUNCTIONS]]);
+        expect(marks.rows.map((r: { f: string; proleakproof: boolean }) => [r.f, r.proleakproof]).sort()).toEqual([...LEAKPROOF_FUNCTIONS].map((f) => [f.replace(', ', ','), true]).sort());
         expect((await copy.query(`UPDATE tenants SET name = name || ' (changed)'`)).rowCount).toBeGreaterThan(0);
       } finally {
         await copy.end();

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import pg from 'pg';
+import { leakproofStatements } from '../db/leakproof.js';
 import { openDatabase } from '../db/client.js';
 
 export class BackupError extends Error {}
@@ -28,10 +29,25 @@ export async function backupPostgres(ownerUrl: string, file: string): Promise<vo
   await run('pg_dump', ['--format=custom', '--no-owner', `--file=${file}`, `--dbname=${ownerUrl}`]);
 }
 
-/** pg_restore into an empty database, in one transaction (a failure leaves it empty). */
-export async function restorePostgresInto(url: string, file: string): Promise<void> {
+/**
+ * pg_restore into an empty database, in one transaction (a failure leaves it empty), then the LEAKPROOF marks that
+ * pg_dump does not carry (db/leakproof.ts). Without a superuser they are left out with a warning, as the migrations do.
+ */
+export async function restorePostgresInto(url: string, file: string, warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<void> {
   if (!fs.existsSync(file)) throw new BackupError(`${file} does not exist`);
   await run('pg_restore', ['--single-transaction', '--no-owner', '--exit-on-error', `--dbname=${url}`, file]);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of leakproofStatements()) {
+      await client.query(statement).catch((err: { code?: string; message?: string }) => {
+        if (err.code !== '42501') throw err;
+        warn(`Could not run "${statement}" (needs a superuser): searches and spatial queries under row-level security will not use their indexes until a superuser runs it.`);
+      });
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;

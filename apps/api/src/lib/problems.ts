@@ -42,6 +42,15 @@ export const problems = {
     Object.assign(new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`), {
       retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
     }),
+  analysisQueueFull: (limit: number, retryAfterSeconds: number) =>
+    Object.assign(
+      new Problem(
+        429,
+        'analysis_queue_full',
+        `Your organisation already has ${limit} analyses waiting to start, the most allowed at once. Upload this one again when some of them have started.`,
+      ),
+      { retryAfterSeconds },
+    ),
   invalidServiceProvider: () => new Problem(400, '105', 'Invalid Service Provider'),
   noServiceProviderAccess: () => new Problem(403, '106', 'You do not have the right access to this service Provider'),
   invalidResetToken: () => new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [{ field: 'token', message: 'This link is invalid or has expired' }]),
@@ -59,5 +68,6 @@ export const problems = {
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
   invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),
+  storageUnavailable: () => new Problem(503, 'storage_unavailable', 'Files cannot be stored or read right now. Nothing was saved; try again later. The error has been logged.'),
   internal: () => new Problem(500, 'internal_error', 'Something went wrong on our side. The error has been logged.'),
 };

@@ -6,6 +6,7 @@ import type { FieldError } from '@farmland/contracts';
 import { isRefusedValue } from '../db/errors.js';
 import { multipartProblem } from '../lib/form.js';
 import { Problem, problems } from '../lib/problems.js';
+import { isStorageError } from '../lib/storage.js';
 
 function fieldName(instancePath: string, part: string | undefined, params: Record<string, unknown>): string {
   let field = instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -65,6 +66,15 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     if (problem) {
       if (problem.status === 429 && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
       return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });
+    }
+    if (isStorageError(error)) {
+      // The file store failed (a missing bucket, refused credentials, an unreachable endpoint): not the client's fault.
+      request.log.error(
+        { err: error, requestId: request.id, route: request.routeOptions.url, storage: { operation: error.operation, key: error.key, failure: error.failure, detail: error.detail } },
+        `storage unavailable: ${error.message} (${error.detail})`,
+      );
+      const p = problems.storageUnavailable();
+      return reply.status(p.status).header('retry-after', '30').send({ message: p.message, code: p.code, request_id: request.id });
     }
     if (isRefusedValue(error)) {
       // A value PostgreSQL or PostGIS refused, that no schema caught: the client's input, so a 400, but logged as a gap

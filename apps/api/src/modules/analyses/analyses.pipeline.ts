@@ -243,7 +243,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     // Rows the overlap step turned into errors change the totals: count them from the table then.
     const totals = overlap.tooDense > 0 ? await run((tx) => q.rowTotals(tx, tenantId, id)) : sum;
     await run((tx) => q.completeAnalysisRun(tx, tenantId, id, runId, { total, ...totals, overlapping: list.length }));
-    await deps.storage.remove(stagedKey(tenantId, id)).catch(() => undefined);
+    await deps.storage.remove(stagedKey(tenantId, id)).catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
     phase('complete');
     return 'completed';
   } catch (err) {

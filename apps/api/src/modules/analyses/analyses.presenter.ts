@@ -1,7 +1,7 @@
 // Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
 // full URLs (config.publicUrl) so that the console can fetch them as given.
 import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisRowError, AnalysisSummary } from '@farmland/contracts';
-import type { AnalysisRow, FarmRow } from './analyses.queries.js';
+import type { AnalysisLink, AnalysisRow, FarmRow } from './analyses.queries.js';
 
 const iso = (d: string | Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -15,6 +15,7 @@ export function presentSummary(a: AnalysisRow): AnalysisSummary {
     total_uploaded_data_count: a.total_uploaded_data_count,
     total_area: a.total_area,
     created_at: iso(a.created_at)!,
+    parent_analysis_id: a.parent_analysis_id,
   };
 }
 
@@ -22,7 +23,13 @@ export const listUrl = (publicUrl: string, id: string, kind: string) => `${publi
 
 export function presentDetail(
   a: AnalysisRow,
-  ctx: { publicUrl: string; fileUrl: string | null; areas: Array<{ id: string; name: string }>; errorRows: Array<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }> },
+  ctx: {
+    publicUrl: string;
+    fileUrl: string | null;
+    areas: Array<{ id: string; name: string }>;
+    errorRows: Array<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>;
+    links: { parent: AnalysisLink | null; children: AnalysisLink[] };
+  },
 ): AnalysisDetail {
   const done = a.status === 'completed';
   const ref = (count: number, kind: string) => ({ count: done ? count : 0, url: listUrl(ctx.publicUrl, a.id, kind) });
@@ -46,6 +53,8 @@ export function presentDetail(
     errors: ref(a.error_count, 'errors'),
     error_details,
     error_details_truncated: done && a.error_count > ctx.errorRows.length,
+    parent_analysis: ctx.links.parent ? { id: ctx.links.parent.id, name: ctx.links.parent.name } : null,
+    re_analyses: ctx.links.children.map((c) => ({ id: c.id, name: c.name, status: c.status, created_at: iso(c.created_at)! })),
   };
 }
 

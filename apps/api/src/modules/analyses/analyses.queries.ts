@@ -27,7 +27,21 @@ export type AnalysisRow = {
   failure_reason: string | null;
   created_at: string | Date;
   completed_at: string | Date | null;
+  parent_analysis_id: string | null;
 };
+
+export type AnalysisLink = { id: string; name: string; status: AnalysisRow['status']; created_at: string | Date };
+
+/** The analysis's parent (the one it re-analyses) and its own follow-ups, oldest first (at most 100). */
+export async function analysisLinks(tx: Executor, tenantId: string, a: Pick<AnalysisRow, 'id' | 'parent_analysis_id'>): Promise<{ parent: AnalysisLink | null; children: AnalysisLink[] }> {
+  const parent = a.parent_analysis_id
+    ? ((await queryRows<AnalysisLink>(tx, sql`SELECT id, name, status, created_at FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${a.parent_analysis_id}`))[0] ?? null)
+    : null;
+  const children = await queryRows<AnalysisLink>(tx, sql`
+    SELECT id, name, status, created_at FROM custom_analyses
+     WHERE tenant_id = ${tenantId} AND parent_analysis_id = ${a.id} ORDER BY created_at, id LIMIT 100`);
+  return { parent, children };
+}
 
 export async function tenantAreaIds(tx: Executor, tenantId: string): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM operational_areas WHERE tenant_id = ${tenantId}`);
@@ -42,14 +56,39 @@ export async function tenantDefaults(tx: Executor, tenantId: string): Promise<{ 
   return { minimumFarmSize: row?.minimum_farm_size ?? 100, recognitionThreshold: row?.recognition_threshold ?? 0.5 };
 }
 
+/**
+ * Serialises the uploads of one tenant from here to the end of the transaction, so that two uploads at once cannot both
+ * pass the queue-depth check with one slot left.
+ */
+export async function lockTenantQueue(tx: Executor, tenantId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`analysis-queue:${tenantId}`}, 0))`);
+}
+
+/** The tenant's analyses waiting to start (queued; a released attempt waiting for its retry counts too). */
+export async function countQueued(tx: Executor, tenantId: string): Promise<number> {
+  const [r] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM custom_analyses WHERE tenant_id = ${tenantId} AND status = 'queued'`);
+  return r?.n ?? 0;
+}
+
 export async function insertAnalysis(
   tx: Executor,
   tenantId: string,
-  a: { id: string; name: string; description: string | null; sourceFileId: string | null; minimumFarmSize: number; requireRecognition: boolean; threshold: number; total: number; createdBy: string },
+  a: {
+    id: string;
+    name: string;
+    description: string | null;
+    sourceFileId: string | null;
+    minimumFarmSize: number;
+    requireRecognition: boolean;
+    threshold: number;
+    total: number;
+    createdBy: string;
+    parentId: string | null;
+  },
 ): Promise<AnalysisRow> {
   const [row] = await queryRows<AnalysisRow>(tx, sql`
-    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold, total_uploaded_data_count, created_by)
-    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold}, ${a.total}, ${a.createdBy})
+    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold, total_uploaded_data_count, created_by, parent_analysis_id)
+    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold}, ${a.total}, ${a.createdBy}, ${a.parentId})
     RETURNING *`);
   if (!row) throw new Error('analysis insert returned nothing');
   return row;
@@ -125,39 +164,51 @@ export async function listFarms(tx: Executor, tenantId: string, id: string, kind
      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
 }
 
-export type MapRow = {
-  row_number: number;
-  name: string | null;
-  category: 'within' | 'outside';
-  is_overlapping: boolean;
-  is_unrecognized: boolean;
-  operational_area: string | null;
-  area: number | null;
-  coordinates: number[][][];
-  type: 'Polygon' | 'MultiPolygon' | 'Point';
-  parts: number[][][][] | null;
-};
-
 /**
- * The result map's rows after `after` (keyset on row_number), with a polygon, optionally within a box. Read in chunks so
- * that no statement holds the embedded connection long.
+ * The result map's rows after `after` (keyset on row_number), with a polygon, optionally within a box, as JSON text: one
+ * feature object per row, comma-joined (the answer is built as text, like the farms layer, so 20,000 features are not
+ * parsed into objects, re-validated and serialised again). Read in chunks so that no statement holds the embedded
+ * connection long. Lean on purpose: area to 2 decimals, rings at 6 decimals (~0.1 m), `type` and `parts` only for a
+ * MultiPolygon or a Point (absent means Polygon, as the contract says).
  */
-export async function mapRows(tx: Executor, tenantId: string, id: string, after: number, limit: number, bbox?: [number, number, number, number]): Promise<MapRow[]> {
+export async function mapRowsJson(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  after: number,
+  limit: number,
+  bbox?: [number, number, number, number],
+): Promise<{ json: string | null; n: number; last: number | null }> {
   const box = bbox ? sql`AND r.geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
-  return queryRows<MapRow>(tx, sql`
-    SELECT r.row_number, r.farm_name AS name, r.category, r.is_overlapping, r.is_unrecognized, oa.name AS operational_area, r.area_sqm AS area,
-           -- Polygon rings for every type (issue 13): a MultiPolygon's first part (all parts in \`parts\`), a point as [[[x, y]]].
-           CASE g.t WHEN 'MULTIPOLYGON' THEN (ST_AsGeoJSON(ST_GeometryN(r.geom, 1), 6)::json)->'coordinates'
-                    WHEN 'POINT' THEN json_build_array(json_build_array((ST_AsGeoJSON(r.geom, 6)::json)->'coordinates'))
-                    ELSE (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' END AS coordinates,
-           CASE g.t WHEN 'MULTIPOLYGON' THEN 'MultiPolygon' WHEN 'POINT' THEN 'Point' ELSE 'Polygon' END AS type,
-           CASE g.t WHEN 'MULTIPOLYGON' THEN (ST_AsGeoJSON(r.geom, 6)::json)->'coordinates' END AS parts
-      FROM custom_analysis_rows r
-      CROSS JOIN LATERAL (SELECT GeometryType(r.geom) AS t) g
-      LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
-     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
-       AND r.row_number > ${after}
-     ORDER BY r.row_number LIMIT ${limit}`);
+  const [row] = await queryRows<{ json: string | null; n: number; last: number | null }>(tx, sql`
+    WITH s AS (
+      SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.operational_area_id, r.area_sqm, r.geom,
+             GeometryType(r.geom) AS t
+        FROM custom_analysis_rows r
+       WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
+         AND r.row_number > ${after}
+       ORDER BY r.row_number LIMIT ${limit}
+    ), f AS (
+      SELECT s.row_number,
+             CASE s.t
+               WHEN 'MULTIPOLYGON' THEN json_build_object(
+                 'row_number', s.row_number, 'name', s.farm_name, 'category', s.category, 'is_overlapping', s.is_overlapping,
+                 'is_unrecognized', s.is_unrecognized, 'operational_area', oa.name, 'area', round(s.area_sqm::numeric, 2),
+                 'coordinates', (ST_AsGeoJSON(ST_GeometryN(s.geom, 1), 6)::json)->'coordinates',
+                 'type', 'MultiPolygon', 'parts', (ST_AsGeoJSON(s.geom, 6)::json)->'coordinates')
+               WHEN 'POINT' THEN json_build_object(
+                 'row_number', s.row_number, 'name', s.farm_name, 'category', s.category, 'is_overlapping', s.is_overlapping,
+                 'is_unrecognized', s.is_unrecognized, 'operational_area', oa.name, 'area', round(s.area_sqm::numeric, 2),
+                 'coordinates', json_build_array(json_build_array((ST_AsGeoJSON(s.geom, 6)::json)->'coordinates')), 'type', 'Point')
+               ELSE json_build_object(
+                 'row_number', s.row_number, 'name', s.farm_name, 'category', s.category, 'is_overlapping', s.is_overlapping,
+                 'is_unrecognized', s.is_unrecognized, 'operational_area', oa.name, 'area', round(s.area_sqm::numeric, 2),
+                 'coordinates', (ST_AsGeoJSON(s.geom, 6)::json)->'coordinates')
+             END AS feature
+        FROM s LEFT JOIN operational_areas oa ON oa.id = s.operational_area_id
+    )
+    SELECT string_agg(f.feature::text, ',' ORDER BY f.row_number) AS json, count(*)::int AS n, max(f.row_number)::int AS last FROM f`);
+  return row ?? { json: null, n: 0, last: null };
 }
 
 export async function countMapRows(tx: Executor, tenantId: string, id: string, bbox?: [number, number, number, number]): Promise<number> {

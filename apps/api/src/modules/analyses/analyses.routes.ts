@@ -42,6 +42,8 @@ const multipartFields = z.object({
   require_farm_recognition: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
   /** GIS files: the feature property that names each farm (default farm_name, name, or the first text property). */
   name_field: text().trim().max(200).optional(),
+  /** A follow-up: the analysis it re-analyses (same tenant). */
+  parent_analysis_id: z.uuid('parent_analysis_id must be an analysis id').optional(),
 });
 
 /** The multipart form: text fields (operational_areas repeated, or as a JSON list / comma list) and one file. */
@@ -81,6 +83,7 @@ async function readMultipart(req: FastifyRequest, limit: number): Promise<analys
     minimum_farm_size: fields['minimum_farm_size'] === '' ? undefined : fields['minimum_farm_size']?.replace(/,/g, ''),
     require_farm_recognition: fields['require_farm_recognition'] || undefined,
     name_field: fields['name_field'] || undefined,
+    parent_analysis_id: fields['parent_analysis_id'] || undefined,
   });
   if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
   return {
@@ -89,6 +92,7 @@ async function readMultipart(req: FastifyRequest, limit: number): Promise<analys
     operationalAreas: parsed.data.operational_areas,
     minimumFarmSize: parsed.data.minimum_farm_size,
     requireRecognition: parsed.data.require_farm_recognition,
+    parentAnalysisId: parsed.data.parent_analysis_id,
     source: { kind: 'file', ...file, nameField: parsed.data.name_field },
   };
 }
@@ -135,7 +139,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     schema: {
       tags,
-      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition)',
+      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id)',
       consumes: ['application/json', 'multipart/form-data'],
       response: { 201: envelope(analysisDetail) },
     },
@@ -152,6 +156,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
           operationalAreas: b.operational_areas,
           minimumFarmSize: b.minimum_farm_size,
           requireRecognition: b.require_farm_recognition,
+          parentAnalysisId: b.parent_analysis_id,
           source: { kind: 'json', locations: b.locations },
         };
       }
@@ -209,7 +214,12 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: analysisMapQuery,
       response: { 200: envelope(analysisMap) },
     },
-    handler: async (req) => ({ data: await analyses.analysisMapOf(deps, req.ctx, req.params.id, req.query.bbox) }),
+    // Built as JSON text in SQL (like GET /farms/?all=true): a string body skips serialization, so 20,000 features are
+    // not re-validated; the API tests check the answer against analysisMap.
+    handler: async (req, reply) => {
+      const map = await analyses.analysisMapJson(deps, req.ctx, req.params.id, req.query.bbox);
+      return reply.type('application/json; charset=utf-8').send(`{"data":${map}}` as unknown as { data: z.infer<typeof analysisMap> });
+    },
   });
 
   for (const kind of analysisListKind.options) {

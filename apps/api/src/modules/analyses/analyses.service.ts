@@ -1,10 +1,10 @@
 // Custom-analysis use cases: create (check the chosen areas, read and stage the rows off the request's critical path,
 // store the upload, enqueue the job), list, read with its four result categories, the result lists, and delete.
 import crypto from 'node:crypto';
-import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisMap, type AnalysisSummary, type FieldError } from '@farmland/contracts';
+import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
-import { withScope } from '../../db/client.js';
+import { withScope, type Executor } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -21,6 +21,18 @@ import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js'
 /** Failed rows shown inline in the analysis (the errors list has them all). */
 const ERROR_DETAILS_LIMIT = 1000;
 
+/**
+ * Retry-After of a refused upload (queue full): a slot frees when one of the tenant's analyses starts, which with the
+ * fair queue is one round of the queue away; small analyses take seconds, a 100k-row one about a minute.
+ */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+
+/** Refuses (429) when the tenant already has the most analyses waiting that the configuration allows. */
+async function assertQueueRoom(deps: Deps, tx: Executor, tenantId: string): Promise<void> {
+  const limit = deps.config.analysisMaxQueuedPerTenant;
+  if ((await q.countQueued(tx, tenantId)) >= limit) throw problems.analysisQueueFull(limit, QUEUE_FULL_RETRY_AFTER_SECONDS);
+}
+
 export type Enqueue = (data: { analysisId: string; tenantId: string }) => Promise<void>;
 
 export type CreateInput = {
@@ -29,6 +41,8 @@ export type CreateInput = {
   operationalAreas: string[];
   minimumFarmSize?: number | undefined;
   requireRecognition?: boolean | undefined;
+  /** A follow-up's parent: must be an analysis of the same tenant (else 400 on parent_analysis_id). */
+  parentAnalysisId?: string | null | undefined;
   source: { kind: 'file'; data: Buffer; filename: string; nameField?: string | undefined } | { kind: 'json'; locations: Array<Record<string, unknown>> };
 };
 
@@ -79,20 +93,29 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
   const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) throw problems.field('operational_areas', 'Choose at least one operational area');
 
-  const { areaIds, chosen, defaults } = await withScope(deps.db, scope, async (tx) => ({
-    areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()),
-    chosen: await q.chosenAreas(tx, tenantId, wanted),
-    defaults: await q.tenantDefaults(tx, tenantId),
-  }));
-  const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
-  if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+  const { areaIds, chosen, defaults, parent } = await withScope(deps.db, scope, async (tx) => {
+    const chosen = await q.chosenAreas(tx, tenantId, wanted);
+    const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
+    if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+    const parent = input.parentAnalysisId ? await q.findAnalysis(tx, tenantId, input.parentAnalysisId) : null;
+    // Another tenant's analysis gets the same answer as one that does not exist (its existence is not told).
+    if (input.parentAnalysisId && !parent) throw problems.field('parent_analysis_id', 'Not one of your analyses');
+    // Refused before the rows are read and staged; checked again, under the tenant's lock, before anything is stored.
+    await assertQueueRoom(deps, tx, tenantId);
+    return { areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()), chosen, defaults: await q.tenantDefaults(tx, tenantId), parent };
+  });
 
   const staged = await stageSource(input.source, areaIds);
   const id = crypto.randomUUID();
+  // A store that fails here (StorageError: 503) leaves nothing: no row was written yet.
   await deps.storage.put(stagedKey(tenantId, id), staged.data);
 
   const name = input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
+  // A refused or failed insert (the queue is full, the source file cannot be stored) leaves nothing behind: the
+  // transaction rolls back and the staged rows are removed.
   const row = await withScope(deps.db, scope, async (tx) => {
+    await q.lockTenantQueue(tx, tenantId);
+    await assertQueueRoom(deps, tx, tenantId);
     const sourceFileId =
       input.source.kind === 'file' && staged.kind !== 'json'
         ? await storeFile(tx, deps, {
@@ -115,10 +138,14 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
       threshold: defaults.recognitionThreshold,
       total: staged.total,
       createdBy: actor.userId,
+      parentId: parent?.id ?? null,
     });
     await q.insertAnalysisAreas(tx, tenantId, id, chosen.map((c) => c.id));
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
     return a;
+  }).catch(async (err: unknown) => {
+    await removeQuietly(deps, stagedKey(tenantId, id));
+    throw err;
   });
 
   try {
@@ -128,7 +155,13 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
     await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
     throw err;
   }
-  return presentDetail(row, { publicUrl: deps.config.publicUrl, fileUrl: fileUrl(deps, row.source_file_id), areas: chosen, errorRows: [] });
+  return presentDetail(row, {
+    publicUrl: deps.config.publicUrl,
+    fileUrl: fileUrl(deps, row.source_file_id),
+    areas: chosen,
+    errorRows: [],
+    links: { parent, children: [] },
+  });
 }
 
 export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; page_size?: number | undefined; search?: string | undefined }, url: string): Promise<Page<AnalysisSummary>> {
@@ -152,6 +185,7 @@ export async function getAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<Ana
       fileUrl: fileUrl(deps, a.source_file_id),
       areas: await q.analysisAreas(tx, tenantId, id),
       errorRows: done ? await q.errorRows(tx, tenantId, id, ERROR_DETAILS_LIMIT) : [],
+      links: await q.analysisLinks(tx, tenantId, a),
     });
   });
 }
@@ -187,8 +221,12 @@ export async function listFarms(
 /** Rows read per statement for the map (keyset chunks: each statement stays short on the embedded engine). */
 const MAP_CHUNK = 5_000;
 
-/** The result map: every row with a polygon (or those in bbox), up to ANALYSIS_MAP_LIMIT, with the total count. */
-export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<AnalysisMap> {
+/**
+ * The result map: every row with a polygon (or those in bbox), up to ANALYSIS_MAP_LIMIT, with the total count, as the
+ * JSON text of an AnalysisMap (built in SQL in keyset chunks; a string body skips the response schema's check and
+ * JSON.stringify, which cost more than the reads at 20,000 features: docs/decisions.md, issue 10).
+ */
+export async function analysisMapJson(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<string> {
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const scope = scopeOf(actor);
@@ -196,16 +234,18 @@ export async function analysisMapOf(deps: Deps, ctx: Ctx, id: string, bbox?: [nu
     const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
     return { status: a.status, count: a.status === 'completed' ? await q.countMapRows(tx, tenantId, id, bbox) : 0 };
   });
-  if (status !== 'completed') return { count: 0, truncated: false, features: [] };
-  const features: AnalysisMap['features'] = [];
+  if (status !== 'completed') return '{"count":0,"truncated":false,"features":[]}';
+  const chunks: string[] = [];
+  let read = 0;
   let after = 0;
-  while (features.length < Math.min(count, ANALYSIS_MAP_LIMIT)) {
-    const rows = await withScope(deps.db, scope, (tx) => q.mapRows(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - features.length), bbox));
-    if (rows.length === 0) break;
-    for (const { parts, ...r } of rows) features.push({ ...r, area: r.area === null ? null : Number(r.area), ...(parts ? { parts } : {}) });
-    after = rows[rows.length - 1]!.row_number;
+  while (read < Math.min(count, ANALYSIS_MAP_LIMIT)) {
+    const chunk = await withScope(deps.db, scope, (tx) => q.mapRowsJson(tx, tenantId, id, after, Math.min(MAP_CHUNK, ANALYSIS_MAP_LIMIT - read), bbox));
+    if (chunk.n === 0 || chunk.json === null || chunk.last === null) break;
+    chunks.push(chunk.json);
+    read += chunk.n;
+    after = chunk.last;
   }
-  return { count, truncated: count > features.length, features };
+  return `{"count":${count},"truncated":${count > read},"features":[${chunks.join(',')}]}`;
 }
 
 export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<void> {
@@ -221,8 +261,13 @@ export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<
     await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the custom analysis ${a.name}` });
     return storageKey;
   });
-  if (key) await deps.storage.remove(key).catch(() => undefined);
-  await deps.storage.remove(stagedKey(tenantId, id)).catch(() => undefined);
+  if (key) await removeQuietly(deps, key);
+  await removeQuietly(deps, stagedKey(tenantId, id));
+}
+
+/** A file left behind costs only space: its removal failing is logged, and does not fail what already happened. */
+async function removeQuietly(deps: Deps, key: string): Promise<void> {
+  await deps.storage.remove(key).catch((err: unknown) => deps.log.warn({ err, key }, 'could not remove a stored file (left behind)'));
 }
 
 /** Field errors of a zod issue list (the JSON payload), named as the console expects. */

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { analysisMap } from '@farmland/contracts';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { arrangeTenant, multipart, outcome, rect, square } from '../../test/analysis-fixtures.js';
 
@@ -250,6 +251,8 @@ describe('custom analysis', () => {
     await outcome(t.caller, res.body.data.id);
     const map = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/`);
     expect(map.status).toBe(200);
+    // The body is JSON text built in SQL (no response serializer): it must still be the contract's shape.
+    expect(analysisMap.safeParse(map.body.data).error).toBeUndefined();
     expect(map.body.data.count).toBe(4);
     expect(map.body.data.truncated).toBe(false);
     const byName = Object.fromEntries(map.body.data.features.map((f: { name: string }) => [f.name, f]));
@@ -260,6 +263,8 @@ describe('custom analysis', () => {
     expect(byName['Overlap 2'].is_overlapping).toBe(true);
     expect(byName['In'].coordinates[0][0]).toEqual([10.01, 10.01]);
     expect(byName['In'].area).toBeGreaterThan(0);
+    expect(byName['In'].area).toBe(Math.round(byName['In'].area * 100) / 100); // 2 decimals: the body stays lean
+    expect(byName['In']).not.toHaveProperty('type'); // absent means Polygon
     const narrowed = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=11.4,11.4,11.6,11.6`);
     expect(narrowed.body.data.features.map((f: { name: string }) => f.name)).toEqual(['Out']);
     expect((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=1,2,3`)).body.errors[0].field).toBe('bbox');
@@ -289,6 +294,64 @@ describe('custom analysis', () => {
     const foreign = await t.caller.post('/api/custom-analysis/', { name: 'x', operational_areas: ['00000000-0000-4000-8000-000000000000'], locations: [{ farm_name: 'a' }] });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors[0].field).toBe('operational_areas');
+  });
+
+  it('links a re-analysis of fixed rows to its parent both ways; the parent must be an analysis of the same tenant', async () => {
+    const first = await t.caller.post('/api/custom-analysis/', { name: 'Parent', operational_areas: t.areaIds, locations: [{ farm_name: 'Bad', farm_coordinates: [[1, 1], [2, 2]] }] });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ parent_analysis_id: null, parent_analysis: null, re_analyses: [] });
+    const parentId = first.body.data.id as string;
+    await outcome(t.caller, parentId);
+    // JSON (the Failed Data modal) and multipart both take it.
+    const fixed = await t.caller.post('/api/custom-analysis/', {
+      name: 'Parent (fixed rows)',
+      operational_areas: t.areaIds,
+      locations: [{ farm_name: 'Bad', farm_coordinates: square(10.01, 10.05) }],
+      parent_analysis_id: parentId,
+    });
+    expect(fixed.status).toBe(201);
+    expect(fixed.body.data).toMatchObject({ parent_analysis_id: parentId, parent_analysis: { id: parentId, name: 'Parent' } });
+    const csv = `farm_name,farm_coordinates\nAgain,"${JSON.stringify(square(10.01, 10.06))}"\n`;
+    const viaFile = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, parent_analysis_id: parentId }, 'again.csv', Buffer.from(csv)) });
+    expect(viaFile.status).toBe(201);
+    expect(viaFile.body.data.parent_analysis_id).toBe(parentId);
+    // The results answer both ways, and the list answer carries the link.
+    const child = await t.caller.get(`/api/custom-analysis/${fixed.body.data.id}/`);
+    expect(child.body.data.parent_analysis).toEqual({ id: parentId, name: 'Parent' });
+    const parent = await t.caller.get(`/api/custom-analysis/${parentId}/`);
+    expect(parent.body.data.parent_analysis).toBeNull();
+    expect(parent.body.data.re_analyses.map((r: { id: string }) => r.id)).toEqual([fixed.body.data.id, viaFile.body.data.id]);
+    expect(parent.body.data.re_analyses[0]).toMatchObject({ name: 'Parent (fixed rows)', status: expect.any(String), created_at: expect.any(String) });
+    const list = await t.caller.get('/api/custom-analysis/?page_size=100&search=Parent');
+    const byId = new Map(list.body.data.results.map((a: { id: string; parent_analysis_id: string | null }) => [a.id, a.parent_analysis_id]));
+    expect(byId.get(fixed.body.data.id)).toBe(parentId);
+    expect(byId.get(parentId)).toBeNull();
+
+    // Bad, unknown and another tenant's parents: 400 naming the field, and nothing is created.
+    const before = (await t.caller.get('/api/custom-analysis/?page_size=1')).body.data.count;
+    const bad = await t.caller.post('/api/custom-analysis/', { operational_areas: t.areaIds, locations: [{ farm_name: 'a' }], parent_analysis_id: 'nope' });
+    expect([bad.status, bad.body.errors[0].field]).toEqual([400, 'parent_analysis_id']);
+    const unknown = await t.caller.post('/api/custom-analysis/', { operational_areas: t.areaIds, locations: [{ farm_name: 'a' }], parent_analysis_id: crypto.randomUUID() });
+    expect([unknown.status, unknown.body.errors[0].field]).toEqual([400, 'parent_analysis_id']);
+    const badFile = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, parent_analysis_id: '12' }, 'again.csv', Buffer.from(csv)) });
+    expect([badFile.status, badFile.body.errors[0].field]).toEqual([400, 'parent_analysis_id']);
+    expect((await t.caller.get('/api/custom-analysis/?page_size=1')).body.data.count).toBe(before);
+    const b = env.as('adminB');
+    const [bArea] = await env.sql<{ id: string }>(sql`SELECT id FROM operational_areas WHERE tenant_id = ${env.fx.tenantB} LIMIT 1`);
+    const cross = await b.post('/api/custom-analysis/', { operational_areas: [bArea!.id], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }], parent_analysis_id: parentId });
+    expect([cross.status, cross.body.errors[0].field, cross.body.errors[0].message]).toEqual([400, 'parent_analysis_id', 'Not one of your analyses']);
+    // Tenant B's own analysis: its results never list or name tenant A's.
+    const own = await b.post('/api/custom-analysis/', { operational_areas: [bArea!.id], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }] });
+    expect(own.status).toBe(201);
+    expect((await b.get(`/api/custom-analysis/${own.body.data.id}/`)).body.data).toMatchObject({ parent_analysis: null, re_analyses: [] });
+    // The database refuses a cross-tenant link too (the composite foreign key), whatever the service checks.
+    await expect(env.sql(sql`UPDATE custom_analyses SET parent_analysis_id = ${parentId} WHERE id = ${own.body.data.id}`)).rejects.toThrow();
+
+    // Deleting the parent keeps its follow-ups and clears their link.
+    expect((await t.caller.delete(`/api/custom-analysis/${parentId}/`)).status).toBeLessThan(300);
+    const orphan = await t.caller.get(`/api/custom-analysis/${fixed.body.data.id}/`);
+    expect(orphan.status).toBe(200);
+    expect(orphan.body.data).toMatchObject({ parent_analysis_id: null, parent_analysis: null });
   });
 
   it('never shows one tenant the analyses of another', async () => {

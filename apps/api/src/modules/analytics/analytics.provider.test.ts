@@ -77,6 +77,42 @@ describe('provider analytics', () => {
     expect(res.body.data.results.map((r: { tenant_id: string }) => r.tenant_id)).not.toContain(y.id);
   });
 
+  it('tenant-progress equals the plain one-pass grouping of the year\'s farms (month edges included)', async () => {
+    const fx = await farmer(x.id);
+    await farm(x.id, fx, `${YEAR}-12-31T23:59:59Z`, agents[1]!); // the year's last second, in December
+    await farm(x.id, fx, `${YEAR + 1}-01-01T00:00:00Z`, agents[0]!); // the next year's first: not counted
+    try {
+      for (const year of [YEAR, new Date().getUTCFullYear()]) {
+        // The query the Reports route ran before it was folded per month, as the reference.
+        const ref = await env.sql<{ tenant_id: string | null; m: number | null; n: number; area: number; agents: number }>(sql`
+          SELECT x.tenant_id, x.m, count(*)::int AS n, coalesce(sum(x.area_sqm), 0)::float8 AS area, count(DISTINCT x.mapped_by)::int AS agents
+            FROM (SELECT f.tenant_id, extract(month FROM f.created_at AT TIME ZONE 'UTC')::int AS m, f.area_sqm, f.mapped_by FROM farms f
+                   WHERE f.created_at >= ${`${year}-01-01T00:00:00Z`}::timestamptz AND f.created_at < ${`${year + 1}-01-01T00:00:00Z`}::timestamptz
+                     AND f.tenant_id NOT IN (SELECT dt.id FROM tenants dt WHERE dt.deleted_at IS NOT NULL)) x
+           GROUP BY GROUPING SETS ((x.tenant_id, x.m), (x.tenant_id), (x.m), ())`);
+        const cell = new Map(ref.map((r) => [`${r.tenant_id ?? '*'}|${r.m ?? '*'}`, r]));
+        const expected = (key: string, m: number | '*') => {
+          const c = cell.get(`${key}|${m}`);
+          return { farms_mapped: c?.n ?? 0, area_sqm: Math.round((c?.area ?? 0) * 100) / 100, agents_active: c?.agents ?? 0 };
+        };
+        const res = await env.as('super').get(`/api/analytics/tenant-progress/?year=${year}`);
+        expect(res.status).toBe(200);
+        const data = res.body.data;
+        const pick = (o: { farms_mapped: number; area_sqm: number; agents_active: number }) => ({ farms_mapped: o.farms_mapped, area_sqm: o.area_sqm, agents_active: o.agents_active });
+        for (const t of data.results) {
+          expect(pick(t)).toEqual(expected(t.tenant_id, '*'));
+          t.months.forEach((mo: { farms_mapped: number; area_sqm: number; agents_active: number }, i: number) => expect(pick(mo)).toEqual(expected(t.tenant_id, i + 1)));
+        }
+        expect(pick(data.totals)).toEqual(expected('*', '*'));
+        data.totals.months.forEach((mo: { farms_mapped: number; area_sqm: number; agents_active: number }, i: number) => expect(pick(mo)).toEqual(expected('*', i + 1)));
+        if (year === YEAR) expect(data.results.find((r: { tenant_id: string }) => r.tenant_id === x.id).months[11]).toMatchObject({ farms_mapped: 1, agents_active: 1 });
+      }
+    } finally {
+      await env.sql(sql`DELETE FROM farms WHERE farmer_id = ${fx}`);
+      await env.sql(sql`DELETE FROM farmers WHERE id = ${fx}`);
+    }
+  });
+
   it('the counts equal the tables, deleted tenants left out; a tenant admin reads its own', async () => {
     const live = sql`tenant_id NOT IN (SELECT id FROM tenants WHERE deleted_at IS NOT NULL)`;
     const get = async (path: string, who: 'super' | 'adminA' = 'super') => {

@@ -65,6 +65,7 @@ const yearBounds = (year: number) => ({
   start: sql`${`${String(year).padStart(4, '0')}-01-01T00:00:00Z`}::timestamptz`,
   end: sql`${`${String(year + 1).padStart(4, '0')}-01-01T00:00:00Z`}::timestamptz`,
 });
+const monthStart = (year: number, month: number) => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01T00:00:00Z`;
 const monthOf = (column: string) => sql`extract(month FROM ${sql.raw(column)} AT TIME ZONE 'UTC')::int`;
 
 export type CountName = 'agents' | 'farms' | 'operational_areas' | 'mapped_farms' | 'unmapped_farms' | 'tenants';
@@ -144,16 +145,28 @@ export async function licenseCounts(tx: Executor): Promise<{ total: number; acti
 export type ProgressRow = { tenant_id: string | null; m: number | null; n: number; area: number; agents: number };
 
 /**
- * Farms mapped, area and distinct mapping agents in the year, in one pass: per tenant and month, per tenant, per month
- * (all tenants) and overall (GROUPING SETS; a null tenant_id or month marks the rolled-up rows).
+ * Farms mapped, area and distinct mapping agents in the year: per tenant and month, per tenant, per month (all tenants)
+ * and overall (GROUPING SETS; a null tenant_id or month marks the rolled-up rows).
+ * Speed (bench:lists, 61k farms in the year): the year's farms are first folded to one row per month, tenant and agent
+ * (~4.5k rows), one branch per month. Each branch is an index-only range on created_at with constant bounds, hashed in
+ * memory, and the month is a constant instead of an expression per farm. Grouping the 61k farms directly sorted them
+ * (spilling to disk at the default work_mem) once per grouping set: 67 ms against 24 ms server time. The distinct agents
+ * of a grouping set are the distinct agents of its folded rows, so the answer is the same.
  */
 export async function progressRows(tx: Executor, year: number): Promise<ProgressRow[]> {
-  const { start, end } = yearBounds(year);
+  const months = Array.from({ length: 12 }, (_, i) => {
+    const lo = monthStart(year, i + 1);
+    const hi = i === 11 ? monthStart(year + 1, 1) : monthStart(year, i + 2);
+    return sql`SELECT ${sql.raw(String(i + 1))}::int AS m, f.tenant_id, f.mapped_by, count(*) AS n, sum(f.area_sqm) AS area
+                 FROM farms f WHERE f.created_at >= ${lo}::timestamptz AND f.created_at < ${hi}::timestamptz
+                GROUP BY f.tenant_id, f.mapped_by`;
+  });
   return queryRows(tx, sql`
-    SELECT x.tenant_id, x.m, count(*)::int AS n, coalesce(sum(x.area_sqm), 0)::float8 AS area, count(DISTINCT x.mapped_by)::int AS agents
-      FROM (SELECT f.tenant_id, ${monthOf('f.created_at')} AS m, f.area_sqm, f.mapped_by FROM farms f
-             WHERE f.created_at >= ${start} AND f.created_at < ${end} AND ${scoped('f.tenant_id', null)}) x
-     GROUP BY GROUPING SETS ((x.tenant_id, x.m), (x.tenant_id), (x.m), ())`);
+    WITH g AS (${sql.join(months, sql` UNION ALL `)})
+    SELECT g.tenant_id, g.m, coalesce(sum(g.n), 0)::int AS n, coalesce(sum(g.area), 0)::float8 AS area, count(DISTINCT g.mapped_by)::int AS agents
+      FROM g
+     WHERE ${scoped('g.tenant_id', null)}
+     GROUP BY GROUPING SETS ((g.tenant_id, g.m), (g.tenant_id), (g.m), ())`);
 }
 
 /** The live tenants with their current license type and their number of agents. */

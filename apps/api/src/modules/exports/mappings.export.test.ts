@@ -1,5 +1,6 @@
 // The Farmlands export (POST /base/export/mappings/): the screen's columns, the list's search, tenant scoping (tenant B's
 // farms never appear in tenant A's file) and 400 for an unknown filter.
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
@@ -52,6 +53,17 @@ describe('POST /base/export/mappings/ with tenant_id (a tenant details page)', (
     expect(rows.length - 1).toBe(countB);
     expect(countAll).toBeGreaterThan(countB);
     expect(rows.slice(1).map((r) => r.split(',')[0])).toContain(farmB.id);
+  });
+
+  it("names each farm's tenant in the provider's file (the Farmlands table's Tenant column)", async () => {
+    const farmB = (await env.as('adminB').get('/api/farms/?page_size=1')).body.data.results[0];
+    const [t] = await env.sql<{ name: string }>(sql`SELECT name FROM tenants WHERE id = ${farmB.tenant_id}`);
+    const res = await env.as('super').post('/api/base/export/mappings/', { column_list: ['id', 'tenant'], filters: { tenant_id: farmB.tenant_id } });
+    expect(res.status).toBe(200);
+    const rows = lines(res.raw);
+    expect(rows[0]).toBe('Farm id,Tenant');
+    expect(rows.length).toBeGreaterThan(1);
+    for (const r of rows.slice(1)) expect(r.slice(r.indexOf(',') + 1).replace(/^"|"$/g, '')).toBe(t!.name);
   });
 
   it("gives a tenant admin naming another tenant an empty file, never that tenant's farms", async () => {

@@ -1,5 +1,6 @@
-// GET /farms/tiles/{z}/{x}/{y}.mvt: the farm registry as Mapbox vector tiles (layers "farms" and "farm_points"), with an
-// ETag and revalidation; 304 when the client's copy is current. Anyone signed in reads their own tenant's farms.
+// GET /farms/tiles/{z}/{x}/{y}.mvt: the farm registry as Mapbox vector tiles (layer "farm_clusters" up to zoom 14,
+// layers "farms" and "farm_points" from zoom 15), with an ETag and revalidation; 304 when the client's copy is current.
+// Anyone signed in reads their own tenant's farms.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tenantScopedQuery, tileParams } from '@farmland/contracts';
 import { farmTile } from './farm-tiles.service.js';
@@ -9,7 +10,8 @@ export const farmTilesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'authenticated' },
     schema: {
       tags: ['farms'],
-      summary: 'A vector tile of the farms (MVT: layer "farms" with polygons from zoom 12, layer "farm_points" at every zoom); provider staff may pass tenant_id',
+      summary:
+        'A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area and farmer. From zoom 15, layers "farms" (polygons) and "farm_points". Provider staff may pass tenant_id',
       params: tileParams,
       querystring: tenantScopedQuery,
       produces: ['application/vnd.mapbox-vector-tile'],

@@ -73,3 +73,21 @@ export function signedArea(ring: readonly Pt[]): number {
   }
   return a;
 }
+
+/** x and y (each below 2^26) interleaved as in farm_cell_spread (SQL): x in the even bits, y in the odd ones. */
+export function interleave(x: number, y: number): number {
+  let out = 0;
+  for (let bit = 0; bit < 26; bit++) out += ((x >> bit) & 1) * 2 ** (2 * bit) + ((y >> bit) & 1) * 2 ** (2 * bit + 1);
+  return out;
+}
+
+/**
+ * Which cells of farm_tile_cells a cluster tile reads: the even level z+5 or z+6, the tile's range of Morton codes at
+ * that level, and the bits to drop (0 or 2) to group them into clusters of level z+5 (32 × 32 a tile).
+ */
+export function clusterCells(z: number, x: number, y: number): { level: number; lo: number; hi: number; shift: number } {
+  const level = z % 2 === 0 ? z + 6 : z + 5;
+  const k = level - z;
+  const t = interleave(x, y);
+  return { level, lo: t * 4 ** k, hi: (t + 1) * 4 ** k - 1, shift: 2 * (level - (z + 5)) };
+}

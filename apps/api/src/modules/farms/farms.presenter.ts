@@ -27,7 +27,8 @@ export function overlappingUrl(deps: Deps, farmId: string): string {
   return `${deps.config.publicUrl}/api/farms/${farmId}/overlapping/`;
 }
 
-export function presentFarm(deps: Deps, r: FarmRow): Farm {
+/** `tenantName`: the reader is provider staff, who see every tenant's farms and need to know whose each is. */
+export function presentFarm(deps: Deps, r: FarmRow, opts: { tenantName?: boolean } = {}): Farm {
   const area = Number(r.area_sqm);
   const exterior = r.geojson.coordinates[0] ?? [];
   return {
@@ -64,6 +65,7 @@ export function presentFarm(deps: Deps, r: FarmRow): Farm {
         }
       : null,
     tenant_id: r.tenant_id,
+    ...(opts.tenantName ? { tenant_name: r.tenant_name } : {}),
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
   };

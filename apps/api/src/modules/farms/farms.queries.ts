@@ -11,6 +11,8 @@ import { containsPattern } from '../../db/like.js';
 export type FarmRow = {
   id: string;
   tenant_id: string;
+  /** The tenant's name: the presenter shows it to provider staff only (the provider Farmlands table). */
+  tenant_name: string | null;
   name: string;
   location: string | null;
   address: string | null;
@@ -96,7 +98,7 @@ export async function farmDetails(tx: Executor, tenantId: string | null, ids: st
   if (ids.length === 0) return [];
   const rows = await queryRows<FarmRow>(
     tx,
-    sql`SELECT f.id, f.tenant_id, f.name, f.location, f.address, f.area_sqm, f.is_overlapping, f.overlap_group_id, f.flag,
+    sql`SELECT f.id, f.tenant_id, tn.name AS tenant_name, f.name, f.location, f.address, f.area_sqm, f.is_overlapping, f.overlap_group_id, f.flag,
                f.operational_area_id, oa.name AS operational_area_name, f.farmer_id,
                trim(fr.first_name || ' ' || fr.last_name) AS farmer_name, fr.folio_id,
                ST_AsGeoJSON(f.geom, 7)::jsonb AS geojson, f.created_at, f.updated_at,
@@ -107,6 +109,7 @@ export async function farmDetails(tx: Executor, tenantId: string | null, ids: st
                coalesce((SELECT jsonb_agg(s.file_id ORDER BY s.created_at, s.file_id) FROM farm_snapshots s WHERE s.farm_id = f.id), '[]'::jsonb) AS snapshot_ids
           FROM farms f
           JOIN farmers fr ON fr.id = f.farmer_id
+          LEFT JOIN tenants tn ON tn.id = f.tenant_id
           LEFT JOIN operational_areas oa ON oa.id = f.operational_area_id
           LEFT JOIN users mu ON mu.id = f.mapped_by
           LEFT JOIN LATERAL (SELECT * FROM mapping_records m WHERE m.farm_id = f.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) mr ON true
@@ -123,6 +126,10 @@ export async function findFarm(tx: Executor, tenantId: string | null, id: string
 }
 
 /** The tenant's farms (filtered) as one GeoJSON FeatureCollection, built in SQL as text; at most `cap` features. */
+/** What a capped GeoJSON answer says: a registry too large for one document is read by area or as tiles. */
+const truncatedMessage = (cap: number) =>
+  `More than ${cap.toLocaleString('en-US')} farms match; these are the newest ${cap.toLocaleString('en-US')}. Narrow the request with bbox=minLng,minLat,maxLng,maxLat (the map's view) or search, or read the map as vector tiles: GET /api/farms/tiles/{z}/{x}/{y}.mvt.`;
+
 export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter: FarmFilter, cap: number): Promise<string> {
   const where = farmConditions(tenantId, filter);
   const [row] = await queryRows<{ fc: string }>(
@@ -140,11 +147,12 @@ export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter
                     'properties', json_build_object('name', n.name, 'farmer', n.farmer, 'area', round(n.area_sqm::numeric, 2),
                                                     'is_overlapping', n.is_overlapping, 'operational_area_id', n.operational_area_id)
                  )) FILTER (WHERE n.rn <= ${cap}), '[]'::json),
-                 'truncated', count(*) > ${cap}
+                 'truncated', count(*) > ${cap},
+                 'message', CASE WHEN count(*) > ${cap} THEN ${truncatedMessage(cap)} END
                )::text AS fc
           FROM n`,
   );
-  return row?.fc ?? '{"type":"FeatureCollection","features":[],"truncated":false}';
+  return row?.fc ?? '{"type":"FeatureCollection","features":[],"truncated":false,"message":null}';
 }
 
 // ---------- writes ----------

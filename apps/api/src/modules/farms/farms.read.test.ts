@@ -73,6 +73,22 @@ describe('farm list and detail', () => {
     expect(b.body.data.features.map((f: { id: string }) => f.id)).not.toContain(cap.body.data.id);
   });
 
+  it('all=true on a registry larger than the cap answers the newest farms and says how to read the rest', async () => {
+    const cap = env.config.farmsGeoJsonCap;
+    env.config.farmsGeoJsonCap = 3; // the app reads its config per request; 20,000 farms would make this test slow
+    try {
+      const all = await env.as('adminA').get('/api/farms/?all=true');
+      expect(all.status).toBe(200);
+      expect(all.body.data.features).toHaveLength(3);
+      expect(all.body.data.truncated).toBe(true);
+      expect(all.body.data.message).toMatch(/More than 3 farms match.*bbox=minLng,minLat,maxLng,maxLat.*\/api\/farms\/tiles\/\{z\}\/\{x\}\/\{y\}\.mvt/);
+    } finally {
+      env.config.farmsGeoJsonCap = cap;
+    }
+    const whole = await env.as('adminA').get('/api/farms/?all=true');
+    expect(whole.body.data).toMatchObject({ truncated: false, message: null });
+  });
+
   it("a farmer's farms, and one farm of a farmer (404 when it is someone else's)", async () => {
     const list = await env.as('adminA').get(`/api/farmers/${geoA.farmerId}/farms/`);
     expect(list.status).toBe(200);
@@ -98,6 +114,33 @@ describe('farm list and detail', () => {
     expect((await env.as('super').get(`/api/farms/${geoA.farmId}/`)).status).toBe(200);
     expect((await env.as('adminB').get(`/api/farms/${geoA.farmId}/`)).status).toBe(404);
     expect((await env.as('adminB').get(`/api/farms/${geoA.farmId}/overlapping/`)).status).toBe(404);
+  });
+
+  it("names each farm's tenant for provider staff (the provider Farmlands table), and never for a tenant's users", async () => {
+    const names = new Map(
+      (await env.sql<{ id: string; name: string }>(sql`SELECT id, name FROM tenants WHERE id IN (${env.fx.tenantA}, ${env.fx.tenantB})`)).map((t) => [t.id, t.name]),
+    );
+    for (const tenant of [env.fx.tenantA, env.fx.tenantB]) {
+      const rows = (await env.as('super').get(`/api/farms/?tenant_id=${tenant}&page_size=5`)).body.data.results as Array<Farm & { tenant_name?: string }>;
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect(r.tenant_name).toBe(names.get(tenant));
+    }
+    // Every tenant's farms in one list, each with its own tenant's name.
+    const all = (await env.as('super').get('/api/farms/?page_size=100')).body.data.results as Array<Farm & { tenant_name?: string }>;
+    for (const r of all) {
+      const [t] = await env.sql<{ name: string }>(sql`SELECT name FROM tenants WHERE id = ${r.tenant_id}`);
+      expect(r.tenant_name).toBe(t!.name);
+    }
+    expect((await env.as('super').get(`/api/farms/${geoA.farmId}/`)).body.data.tenant_name).toBe(names.get(env.fx.tenantA));
+    // A tenant admin's rows and details carry no tenant name at all (its own or another's).
+    const own = (await env.as('adminB').get('/api/farms/?page_size=100')).body.data.results as Array<Record<string, unknown>>;
+    expect(own.length).toBeGreaterThan(0);
+    for (const r of own) {
+      expect(r).not.toHaveProperty('tenant_name');
+      expect(r['tenant_id']).toBe(env.fx.tenantB);
+      expect(JSON.stringify(r)).not.toContain(names.get(env.fx.tenantA)!);
+    }
+    expect((await env.as('adminA').get(`/api/farms/${geoA.farmId}/`)).body.data).not.toHaveProperty('tenant_name');
   });
 });
 

@@ -17,7 +17,6 @@ import { canManageFarms, capturerOf, readScope, tenantScope, type Capturer } fro
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 
-const GEOJSON_CAP = 20_000;
 export const MAX_SNAPSHOTS = 10;
 
 export type FarmListQuery = {
@@ -47,7 +46,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
       size,
       (query.page - 1) * size,
     );
-    return paginate(rows.map((r) => presentFarm(deps, r)), total, query.page, size, url);
+    return paginate(rows.map((r) => presentFarm(deps, r, { tenantName: scope.kind === 'provider' })), total, query.page, size, url);
   });
 }
 
@@ -55,7 +54,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
 export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): Promise<string> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   return withScope(deps.db, scope, (tx) =>
-    q.farmsGeoJson(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, GEOJSON_CAP),
+    q.farmsGeoJson(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, deps.config.farmsGeoJsonCap),
   );
 }
 
@@ -64,7 +63,7 @@ export async function getFarm(deps: Deps, ctx: Ctx, id: string, farmerId?: strin
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findFarm(tx, tenantId, id);
     if (!row || (farmerId && row.farmer_id !== farmerId)) throw problems.notFound('Farm');
-    return presentFarm(deps, row);
+    return presentFarm(deps, row, { tenantName: scope.kind === 'provider' });
   });
 }
 

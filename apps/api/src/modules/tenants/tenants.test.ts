@@ -180,6 +180,12 @@ describe('tenants', () => {
       expect((await c.post('/api/base/tenants/delete/', { uuids: [t.id] })).status).toBe(403);
       expect((await c.get('/api/base/licenses/')).status).toBe(persona === 'agentA' ? 403 : 200);
     }
+    // Its own organisation is no exception: a tenant admin cannot read, edit, suspend or delete its own tenant here.
+    const own = env.as('adminA');
+    expect((await own.get(`/api/base/tenants/${env.fx.tenantA}`)).status).toBe(403);
+    expect((await own.put(`/api/base/tenants/${env.fx.tenantA}/`, payload())).status).toBe(403);
+    expect((await own.put(`/api/base/tenants/${env.fx.tenantA}/suspend-deactivate/`, { is_suspended: false, is_active: true })).status).toBe(403);
+    expect((await own.post('/api/base/tenants/delete/', { uuids: [env.fx.tenantA] })).status).toBe(403);
     const [still] = await env.sql<{ is_suspended: boolean; deleted_at: string | null }>(sql`SELECT is_suspended, deleted_at FROM tenants WHERE id = ${t.id}`);
     expect(still).toEqual({ is_suspended: false, deleted_at: null });
   });

@@ -1,14 +1,26 @@
 // The farm layers, without React: polygons (fill + outline) and one marker per farm, coloured by category, from GeoJSON
-// or from the API's vector tiles. The map component and the 10k-farm benchmark (apps/web/bench) share this code.
-import type { FilterSpecification, GeoJSONSource, Map as MapLibreMap, ExpressionSpecification } from 'maplibre-gl';
+// or from the API's vector tiles. Tiles up to zoom 14 carry clusters instead (one point per grid cell with its farm
+// count): circles sized by count and coloured by the dominant category, and a cluster of one farm drawn as that farm's
+// marker. The map component and the 10k-farm benchmark (apps/web/bench) share this code.
+import type { CircleLayerSpecification, GeoJSONSource, Map as MapLibreMap, ExpressionSpecification } from 'maplibre-gl';
 import type { Feature, FeatureCollection, Point, Polygon } from 'geojson';
 import { CATEGORY_COLORS, type MapFeature } from './map-constants';
 
 export const FARM_SOURCE = 'farms';
 export const FARM_POINT_SOURCE = 'farm-points';
-export const FARM_LAYERS = { fill: 'farms-fill', line: 'farms-line', markers: 'farms-markers' } as const;
+export const FARM_LAYERS = {
+  fill: 'farms-fill',
+  line: 'farms-line',
+  markers: 'farms-markers',
+  clusters: 'farms-clusters',
+  singles: 'farms-singles',
+} as const;
 /** The vector tile's layer names (GET /farms/tiles/{z}/{x}/{y}.mvt). */
-export const TILE_LAYERS = { polygons: 'farms', points: 'farm_points' } as const;
+export const TILE_LAYERS = { polygons: 'farms', points: 'farm_points', clusters: 'farm_clusters' } as const;
+/** The categories a cluster counts (its properties of the same names). */
+const CLUSTER_CATEGORIES = ['overlap', 'unrecognized', 'within', 'outside'] as const;
+const isCluster: ExpressionSpecification = ['>', ['get', 'count'], 1];
+const isSingle: ExpressionSpecification = ['==', ['get', 'count'], 1];
 
 const colorByCategory: ExpressionSpecification = [
   'match',
@@ -76,19 +88,32 @@ function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
   // pixels. A separate line layer at every zoom doubled the draw time of 10k farms under SwiftShader.
   map.addLayer({ id: FARM_LAYERS.fill, type: 'fill', ...polySource, paint: { 'fill-color': colorByCategory, 'fill-opacity': 0.35, 'fill-outline-color': colorByCategory } });
   map.addLayer({ id: FARM_LAYERS.line, type: 'line', ...polySource, minzoom: 13, paint: { 'line-color': colorByCategory, 'line-width': 1.5 } });
-  if (markers) {
-    map.addLayer({
-      id: FARM_LAYERS.markers,
-      type: 'circle',
-      ...pointSource,
-      paint: {
-        'circle-color': colorByCategory,
-        'circle-radius': ['interpolate', ['linear'], ['zoom'], 6, 2.5, 14, 5, 18, 8],
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': ['interpolate', ['linear'], ['zoom'], 11, 0, 13, 1.2],
-      },
-    });
-  }
+  const markerPaint: CircleLayerSpecification['paint'] = {
+    'circle-color': colorByCategory,
+    'circle-radius': ['interpolate', ['linear'], ['zoom'], 6, 2.5, 14, 5, 18, 8],
+    'circle-stroke-color': '#ffffff',
+    'circle-stroke-width': ['interpolate', ['linear'], ['zoom'], 11, 0, 13, 1.2],
+  };
+  if (markers) map.addLayer({ id: FARM_LAYERS.markers, type: 'circle', ...pointSource, paint: markerPaint });
+  if (!tiles) return;
+  // Clusters: the radius grows with the logarithm of the count (2 farms 5 px, 100 farms 8 px, 10,000 farms 12 px): the
+  // cells are 16 px apart on screen, and a linear scale would cover the map with the densest ones. No count label: the
+  // offline style has no glyphs (a click zooms in instead, and the popup of a farm works from a cluster of one).
+  map.addLayer({
+    id: FARM_LAYERS.clusters,
+    type: 'circle',
+    source: FARM_SOURCE,
+    'source-layer': TILE_LAYERS.clusters,
+    filter: isCluster,
+    paint: {
+      'circle-color': colorByCategory,
+      'circle-opacity': 0.75,
+      'circle-radius': ['interpolate', ['linear'], ['ln', ['get', 'count']], 0.69, 5, 4.6, 8, 9.2, 12, 10.9, 13],
+      'circle-stroke-color': '#ffffff',
+      'circle-stroke-width': 1,
+    },
+  });
+  if (markers) map.addLayer({ id: FARM_LAYERS.singles, type: 'circle', source: FARM_SOURCE, 'source-layer': TILE_LAYERS.clusters, filter: isSingle, paint: markerPaint });
 }
 
 /** Adds (first call) or replaces (later calls) the farm layers' data. */
@@ -124,8 +149,16 @@ export function setFarmLayers(map: MapLibreMap, source: FarmLayerSource, opts: {
   addLayers(map, false, markers);
 }
 
-/** Shows only the given categories (null: all). */
+/** Shows only the given categories (null: all). A cluster stays while it counts a farm of one of them. */
 export function filterCategories(map: MapLibreMap, categories: readonly string[] | null): void {
-  const filter: FilterSpecification | null = categories ? ['in', ['get', 'category'], ['literal', [...categories]]] : null;
-  for (const id of Object.values(FARM_LAYERS)) if (map.getLayer(id)) map.setFilter(id, filter);
+  const filter: ExpressionSpecification | null = categories ? ['in', ['get', 'category'], ['literal', [...categories]]] : null;
+  for (const id of [FARM_LAYERS.fill, FARM_LAYERS.line, FARM_LAYERS.markers]) if (map.getLayer(id)) map.setFilter(id, filter);
+  const counted: ExpressionSpecification | null = categories
+    ? ['any', ...CLUSTER_CATEGORIES.filter((c) => categories.includes(c)).map((c): ExpressionSpecification => ['>', ['get', c], 0])]
+    : null;
+  if (map.getLayer(FARM_LAYERS.clusters)) map.setFilter(FARM_LAYERS.clusters, counted ? ['all', isCluster, counted] : isCluster);
+  if (map.getLayer(FARM_LAYERS.singles)) map.setFilter(FARM_LAYERS.singles, filter ? ['all', isSingle, filter] : isSingle);
 }
+
+/** Whether a rendered feature is a cluster of several farms (a click zooms in on it). */
+export const isClusterFeature = (layerId: string | undefined) => layerId === FARM_LAYERS.clusters;

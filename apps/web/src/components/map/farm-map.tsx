@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 
 import { createPortal } from 'react-dom';
 import { Popup, type MapLayerMouseEvent, type MapMouseEvent } from 'maplibre-gl';
 import Alert from 'antd/es/alert';
-import { boundsOf, FARM_LAYERS, filterCategories, setFarmLayers } from './farm-layers';
+import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmLayers } from './farm-layers';
 import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
 import { useMapLibre } from './use-map';
 
@@ -72,7 +72,7 @@ export function FarmMap(props: FarmMapProps) {
   // Clicks on a marker or a polygon open the page's popup; the pointer shows what is clickable.
   useEffect(() => {
     if (!map) return;
-    const layers = [FARM_LAYERS.markers, FARM_LAYERS.fill].filter((id) => map.getLayer(id));
+    const layers = [FARM_LAYERS.markers, FARM_LAYERS.singles, FARM_LAYERS.clusters, FARM_LAYERS.fill].filter((id) => map.getLayer(id));
     const onClick = (e: MapLayerMouseEvent) => {
       const f = e.features?.[0];
       if (!f) return;
@@ -90,7 +90,13 @@ export function FarmMap(props: FarmMapProps) {
     const onClickAny = (e: MapMouseEvent) => {
       const hits = map.queryRenderedFeatures(e.point, { layers });
       if (!hits.length) return;
-      onClick({ ...e, features: [hits[0]!] } as unknown as MapLayerMouseEvent);
+      const hit = hits[0]!;
+      // A cluster of several farms: zoom in on it (two levels, at least to where it splits up).
+      if (isClusterFeature(hit.layer.id) && hit.geometry.type === 'Point') {
+        map.easeTo({ center: hit.geometry.coordinates as [number, number], zoom: Math.min(MAP_ZOOM.farm, Math.floor(map.getZoom()) + 2) });
+        return;
+      }
+      onClick({ ...e, features: [hit] } as unknown as MapLayerMouseEvent);
     };
     map.on('click', onClickAny);
     for (const id of layers) {

@@ -30,6 +30,7 @@ export const mappingsExport = defineExport<FarmRow, z.infer<typeof filters>>({
   columns: {
     id: { label: 'Farm id', value: (r) => r.id },
     tenant_id: { label: 'Tenant id', value: (r) => r.tenant_id },
+    tenant: { label: 'Tenant', value: (r) => r.tenant_name ?? '' },
     name: { label: 'Farm name', value: (r) => r.name },
     farmer: { label: 'Farmer', value: (r) => r.farmer_name },
     farmer_folio_id: { label: "Farmer's id", value: (r) => r.folio_id },

@@ -1,17 +1,19 @@
-// POST /custom-analysis/: a file as multipart (file, name, description, repeated operational_areas), or the endpoint
+// POST /custom-analysis/: a file as multipart (file, name, description, repeated operational_areas, name_field), or the endpoint
 // upload's JSON (locations merged with the drawers' values). The report list refreshes afterwards.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AnalysisDetail, CreateAnalysisBody } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
 
-export type AnalysisOptions = { name: string; description: string; operationalAreas: readonly string[] };
+/** nameField: a GIS file's feature property that names each farm (sent only when set; the API's defaults otherwise). */
+export type AnalysisOptions = { name: string; description: string; operationalAreas: readonly string[]; nameField?: string };
 
 export function createAnalysisFromFile(file: File, o: AnalysisOptions) {
   const form = new FormData();
   form.append('file', file, file.name);
   if (o.name) form.append('name', o.name);
   if (o.description) form.append('description', o.description);
+  if (o.nameField) form.append('name_field', o.nameField);
   for (const id of o.operationalAreas) form.append('operational_areas', id);
   return api<Envelope<AnalysisDetail>>('/custom-analysis/', { method: 'POST', form });
 }

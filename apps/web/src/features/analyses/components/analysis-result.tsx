@@ -1,9 +1,10 @@
-// /admin/farm-analysis/{analysis} (spec §2, §4, §8): a side panel that can be hidden (name and description, 'Filter by',
-// totals in sqm and ha, five cards) beside the result map. Each card opens its list drawer (Errors opens the Failed Data
-// modal); a marker's popup opens the farm drawer. lat and lng in the address centre the map at zoom 18; with no farm
-// within an area, the map centres on the browser's position ('Error getting location' when that fails).
+// /admin/farm-analysis/{analysis} (spec §2, §4, §8): a side panel that can be hidden (name and description, the analysis
+// it re-analyses or its own re-analyses, as links, 'Filter by', totals in sqm and ha, five cards) beside the result map.
+// Each card opens its list drawer (Errors opens the Failed Data modal); a marker's popup opens the farm drawer. lat and
+// lng in the address centre the map at zoom 18; with no farm within an area, the map centres on the browser's position
+// ('Error getting location' when that fails).
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -158,6 +159,24 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               {a.name}
             </Typography.Title>
             {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
+            {a.parent_analysis && (
+              <div data-testid="analysis-parent">
+                Re-analysis of <Link to={`/admin/farm-analysis/${a.parent_analysis.id}`}>{a.parent_analysis.name}</Link>
+              </div>
+            )}
+            {a.re_analyses.length > 0 && (
+              <div data-testid="analysis-re-analyses">
+                <div style={{ fontWeight: 600 }}>Re-analyses of fixed rows</div>
+                <ul style={{ margin: 0, paddingLeft: 18 }}>
+                  {a.re_analyses.map((r) => (
+                    <li key={r.id}>
+                      <Link to={`/admin/farm-analysis/${r.id}`}>{r.name}</Link>
+                      {r.status !== 'completed' && <span style={{ color: 'rgba(0,0,0,0.62)' }}> ({r.status})</span>}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
           </div>
           <div>
             <div style={{ fontWeight: 600, marginBottom: 4 }}>Filter by</div>

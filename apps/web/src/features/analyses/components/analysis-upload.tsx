@@ -1,6 +1,6 @@
 // "Upload Farmlands Data" (spec §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
 // is chosen), an 'or' divider and 'Upload via Endpoint'. Both paths go through the drawers in order: 'Analysis Details'
-// (title, description), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
+// (title, description, and for a file the optional farm name property of GIS files), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
 // selection; Reset), then 'Proceed to Analyse' for a file, or the 'Endpoint Upload' drawer for JSON.
 import { useMemo, useState } from 'react';
 import Button from 'antd/es/button';
@@ -37,6 +37,7 @@ export function AnalysisUpload() {
   const [step, setStep] = useState<Step>(null);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [nameField, setNameField] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const create = useCreateAnalysis();
 
@@ -44,13 +45,14 @@ export function AnalysisUpload() {
     setStep(null);
     setName('');
     setDescription('');
+    setNameField('');
     setSelected([]);
   };
 
   const submitFile = () => {
     if (!file) return;
     create.mutate(
-      { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected } },
+      { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected, nameField: nameField.trim() } },
       {
         onSuccess: (res) => {
           notifySuccess(res.message ?? UPLOAD_SUCCESS);
@@ -121,6 +123,16 @@ export function AnalysisUpload() {
           <div style={{ marginBottom: 4 }}>Description</div>
           <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label="Description" />
         </label>
+        {mode === 'file' && (
+          <label style={{ display: 'block', marginTop: 16 }}>
+            <div style={{ marginBottom: 4 }}>Farm name property (optional)</div>
+            <Input value={nameField} onChange={(e) => setNameField(e.target.value)} maxLength={200} placeholder="e.g. plot_name" aria-label="Farm name property" />
+            <div style={{ marginTop: 4, color: 'rgba(0,0,0,0.62)', fontSize: 12 }} data-testid="name-field-help">
+              GeoJSON, KML, KMZ and Shapefile: the property that names each farm. Left empty, farm_name is used, then name,
+              then the first text property. A farm_name property always wins.
+            </div>
+          </label>
+        )}
       </SideDrawer>
 
       <AreasDrawer

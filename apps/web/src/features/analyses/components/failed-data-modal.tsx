@@ -1,7 +1,7 @@
 // 'Failed Data' (spec §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
 // farm_coordinates, operational_area_id), each failed cell's reason on hover and a green tick on valid cells. Beyond the
-// spec: 'Re-analyse fixed rows' sends the edited rows as a follow-up analysis with the same operational areas and options
-// (its description names the first analysis and the rows), and opens it.
+// spec: 'Re-analyse fixed rows' sends the edited rows as a follow-up analysis with the same operational areas and options,
+// linked to this one (parent_analysis_id; its description names the rows), and opens it.
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckCircleFilled, InfoCircleOutlined } from '@ant-design/icons';
@@ -91,6 +91,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
           operational_areas: analysis.operational_areas.map((o) => o.id),
           minimum_farm_size: analysis.minimum_farm_size,
           require_farm_recognition: analysis.require_farm_recognition,
+          parent_analysis_id: analysis.id,
           locations,
         },
       },

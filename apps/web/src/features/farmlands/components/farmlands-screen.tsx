@@ -136,7 +136,9 @@ export function FarmlandsScreen() {
         ariaLabel="Map of the mapped farmlands"
       />
       <MapLegend />
-      {mapData.data?.data.truncated && <Typography.Text type="warning">The map shows the first 20,000 farms; search to narrow it.</Typography.Text>}
+      {mapData.data?.data.truncated && (
+        <Typography.Text type="warning">The map shows the newest {mapData.data.data.features.length.toLocaleString('en-US')} farms; search to narrow it.</Typography.Text>
+      )}
       {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">No farms to show on the map.</Typography.Text>}
       {mapData.isError && (
         <Typography.Text type="danger">

@@ -1,5 +1,5 @@
 // GET /base/tenants/?search=: the tenants offered by the Farmlands tenant picker (names searched on the server, 50 at a
-// time), and the names of the tenants on screen.
+// time).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';

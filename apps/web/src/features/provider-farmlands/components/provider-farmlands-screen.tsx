@@ -79,8 +79,6 @@ export function ProviderFarmlandsScreen() {
   const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !search;
   const mapData = useAllFarmsMap(filter, total !== undefined && config.data !== undefined && !useTiles);
   const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
-  const tenantNames = useTenantOptions('');
-  const nameOf = useMemo(() => new Map((tenantNames.data?.data.results ?? []).map((t) => [t.id, t.name])), [tenantNames.data]);
 
   const setTenant = (id: string | undefined) => {
     setPage(1);
@@ -111,7 +109,8 @@ export function ProviderFarmlandsScreen() {
   const columns = useMemo<ListColumn<Farm>[]>(
     () => [
       { key: 'name', title: 'Name', render: (r) => r.name },
-      { key: 'tenant', title: 'Tenant', render: (r) => nameOf.get(r.tenant_id) ?? '--', exportKey: 'tenant_id' },
+      // The API names each row's tenant for provider staff (tenant_name), whichever tenant it is.
+      { key: 'tenant', title: 'Tenant', render: (r) => r.tenant_name ?? '--' },
       { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
       { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
@@ -127,7 +126,7 @@ export function ProviderFarmlandsScreen() {
       },
       { key: 'status', title: 'Status', render: (r) => (r.is_overlapping ? <Tag color="green">Overlap</Tag> : r.flag ? <Tag color="orange">Flagged</Tag> : <Tag color="purple">Mapped</Tag>) },
     ],
-    [nameOf],
+    [],
   );
 
   const o = overview.data?.data;
@@ -180,7 +179,9 @@ export function ProviderFarmlandsScreen() {
           testId="provider-farm-map"
         />
         <MapLegend />
-        {mapData.data?.data.truncated && <Typography.Text type="warning">The map shows the first 20,000 farms; pick a tenant or search to narrow it.</Typography.Text>}
+        {mapData.data?.data.truncated && (
+        <Typography.Text type="warning">The map shows the newest {mapData.data.data.features.length.toLocaleString('en-US')} farms; pick a tenant or search to narrow it.</Typography.Text>
+      )}
         {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">No farms to show on the map.</Typography.Text>}
         {mapData.isError && (
           <Typography.Text type="danger">
