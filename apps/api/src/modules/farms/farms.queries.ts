@@ -63,8 +63,14 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
   if (f.farmerId) conds.push(sql`f.farmer_id = ${f.farmerId}`);
   if (f.operationalAreaId) conds.push(sql`f.operational_area_id = ${f.operationalAreaId}`);
   if (f.search) {
+    // The farm's name, or its farmer's name or folio id: each side on its own trigram indexes, then joined by id. One OR
+    // across the join could use no index, and scanned every farm of the tenant (4.1 s with 1M farms; issue 15).
     const p = containsPattern(f.search);
-    conds.push(sql`(f.name ILIKE ${p} OR fr.full_name ILIKE ${p} OR fr.folio_id ILIKE ${p})`);
+    const t = tenantId ? sql`AND s.tenant_id = ${tenantId}` : sql``;
+    conds.push(sql`f.id IN (
+      SELECT s.id FROM farms s WHERE s.name ILIKE ${p} ${t}
+      UNION ALL
+      SELECT s.id FROM farmers sf JOIN farms s ON s.farmer_id = sf.id WHERE (sf.full_name ILIKE ${p} OR sf.folio_id ILIKE ${p}) ${t})`);
   }
   if (f.region) {
     conds.push(
