@@ -39,6 +39,8 @@ const schema = z.object({
   ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
   /** Analyses one tenant may have waiting to start; the next upload gets 429 (docs/decisions.md, "Fair queues"). */
   ANALYSIS_MAX_QUEUED_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Seconds without a heartbeat (one every 5 s) after which a run is taken for dead and requeued by the sweep. */
+  ANALYSIS_STALE_RUN_SECONDS: z.coerce.number().int().min(15).max(3600).default(45),
   MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
@@ -79,6 +81,8 @@ export type Config = {
   analysisWorkers: boolean;
   /** Analyses a tenant may have queued (not yet started); beyond it POST /custom-analysis/ answers 429. */
   analysisMaxQueuedPerTenant: number;
+  /** A run whose heartbeat is older than this is taken for dead (its process ended): requeued, or failed at the second crash. */
+  analysisStaleRunSeconds: number;
   /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
   mapStyleUrl: string | null;
   /** Farm count above which the Farmlands map reads vector tiles instead of GeoJSON. */
@@ -160,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     analysisMaxQueuedPerTenant: e.ANALYSIS_MAX_QUEUED_PER_TENANT,
+    analysisStaleRunSeconds: e.ANALYSIS_STALE_RUN_SECONDS,
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },

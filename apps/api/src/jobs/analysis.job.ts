@@ -11,7 +11,7 @@ import type PgBoss from 'pg-boss';
 import type { Deps } from '../context.js';
 import { withScope } from '../db/client.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
-import { STALE_RUN_SECONDS, requeueCrashed, staleRuns } from '../modules/analyses/analyses.queries.js';
+import { requeueCrashed, staleRuns } from '../modules/analyses/analyses.queries.js';
 import { fairPriority } from './fair-queue.queries.js';
 import { startBoss, type QueueSpec } from './queue.js';
 
@@ -33,7 +33,7 @@ export type AnalysisJobs = {
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** How often the recovery sweep looks for crashed runs. */
+/** How often the recovery sweep looks for crashed runs (more often when ANALYSIS_STALE_RUN_SECONDS is under 45). */
 export const SWEEP_SECONDS = 15;
 /** A run that ended its process this many times is failed instead of requeued. */
 export const MAX_CRASHES = 2;
@@ -138,10 +138,10 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
         workerId = await b.work<AnalysisJobData>(ANALYSIS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, handle);
         await b.work<AnalysisJobData>(ANALYSIS_DEAD_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, handleDead);
         // Embedded: this process holds the data directory alone, so every run still 'processing' died with the last one.
-        await recoverStaleRuns(deps, send(deps, b), deps.database.kind === 'pglite' ? 0 : STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
+        await recoverStaleRuns(deps, send(deps, b), deps.database.kind === 'pglite' ? 0 : deps.config.analysisStaleRunSeconds, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
         sweepTimer = setInterval(() => {
-          void recoverStaleRuns(deps, send(deps, b), STALE_RUN_SECONDS, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
-        }, SWEEP_SECONDS * 1000);
+          void recoverStaleRuns(deps, send(deps, b), deps.config.analysisStaleRunSeconds, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
+        }, Math.min(SWEEP_SECONDS, Math.ceil(deps.config.analysisStaleRunSeconds / 3)) * 1000);
         sweepTimer.unref();
       }
       boss = b;

@@ -113,6 +113,9 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
       DATABASE_ADMIN_URL: withDatabase(pgUrl!, dbName),
       DATABASE_POOL_SIZE: '4',
       ANALYSIS_WORKERS: 'off',
+      // The worker-killed test waits for the recovery sweep: a run is taken for dead after 15 s without a heartbeat.
+      ANALYSIS_STALE_RUN_SECONDS: '15',
+      UPLOAD_LIMIT_BYTES: String(16 * 1024 * 1024),
       PAYLOAD_ENCRYPTION: 'optional',
       LOG_LEVEL: 'info',
       ...s3.env(BUCKET),
@@ -157,6 +160,8 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   }, 30_000);
 
+  const shared: { access: string; areaIds: string[] } = { access: '', areaIds: [] };
+
   const call = async (base: string, method: string, url: string, opts: { token?: string; json?: unknown; body?: FormData } = {}) => {
     const res = await fetch(`${base}${url}`, {
       method,
@@ -200,6 +205,8 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     const session2 = await call(two, 'POST', '/api/auth/login/confirm', { json: { mfa_token: again.json.data.mfa_token, user_token: again.json.data.user_token, code: next } });
     expect(session2.status, JSON.stringify(session2.json)).toBe(200);
     const access = session2.json.data.access as string;
+    shared.access = access;
+    shared.areaIds = areaIds;
 
     // Upload to process 2: the API processes run no analyses (ANALYSIS_WORKERS=off), so only the worker can complete it.
     const ring = (x: number, y: number) => [[x, y], [x + 0.001, y], [x + 0.001, y + 0.001], [x, y + 0.001], [x, y]];
@@ -249,4 +256,108 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     }
     for (const d of dirs) expect(fs.existsSync(path.join(d, 'files'))).toBe(false);
   }, 90_000);
+
+  it('a worker killed mid-analysis leaves nothing half-written: the run is requeued and completes like a clean one', async () => {
+    const [one, two] = api as [string, string];
+    const { access, areaIds } = shared;
+    expect(access, 'the first test signs in').not.toBe('');
+    // 30,000 rows, enough for a run of several seconds; every 50th row overlaps its neighbour, some are invalid.
+    const ring = (x: number, y: number, d: number) => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+    const lines = ['farm_name,farm_coordinates'];
+    for (let i = 0; i < 30_000; i++) {
+      const x = 3.5 + (i % 300) * 0.004;
+      const y = 7.0 + Math.floor(i / 300) * 0.004;
+      const coords = i % 997 === 0 ? '[[1,2],[3,4]]' : JSON.stringify(ring(x, y, i % 50 === 0 ? 0.0055 : 0.002));
+      lines.push(`Farm ${i},"${coords.replace(/"/g, '""')}"`);
+    }
+    const csv = Buffer.from(lines.join('\n'));
+    const upload = async (base: string, name: string) => {
+      const form = new FormData();
+      form.append('name', `${name} ${run}`);
+      for (const id of areaIds) form.append('operational_areas', id);
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'farms.csv');
+      const created = await call(base, 'POST', '/api/custom-analysis/', { token: access, body: form });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      return created.json.data.id as string;
+    };
+    const detailOf = async (base: string, id: string) => (await call(base, 'GET', `/api/custom-analysis/${id}/`, { token: access })).json.data as Record<string, any>;
+    const until = async (base: string, id: string, ms: number) => {
+      let d = await detailOf(base, id);
+      for (const end = Date.now() + ms; Date.now() < end && (d['status'] === 'queued' || d['status'] === 'processing'); ) {
+        await new Promise((r) => setTimeout(r, 250));
+        d = await detailOf(base, id);
+      }
+      return d;
+    };
+
+    const db = new pg.Client({ connectionString: withDatabase(pgUrl!, dbName) });
+    await db.connect();
+    try {
+      const id = await upload(two, 'Killed worker');
+      // Kill the worker (its whole process group, SIGKILL: no graceful stop) once it has written classified rows.
+      const worker = procs.find((p) => p.name === 'worker')!;
+      let written = 0;
+      for (const end = Date.now() + 60_000; Date.now() < end && written === 0; ) {
+        const r = await db.query<{ status: string; n: string }>(
+          `SELECT a.status, (SELECT count(*) FROM custom_analysis_rows r WHERE r.analysis_id = a.id) AS n FROM custom_analyses a WHERE a.id = $1`,
+          [id],
+        );
+        expect(r.rows[0]!.status, 'the run must still be going when the worker is killed').not.toMatch(/completed|failed/);
+        written = Number(r.rows[0]!.n);
+        if (written === 0) await new Promise((res) => setTimeout(res, 20));
+      }
+      expect(written, 'the worker wrote rows before it was killed').toBeGreaterThan(0);
+      kill(worker, 'SIGKILL');
+      await new Promise<void>((res) => (ended(worker) ? res() : worker.child.once('exit', () => res())));
+
+      // While nobody runs it: still processing, and readers see no rows of the interrupted run.
+      const stopped = await detailOf(one, id);
+      expect(stopped['status']).toBe('processing');
+      for (const category of ['within', 'outside', 'errors']) {
+        const listed = await call(one, 'GET', `/api/custom-analysis/${id}/${category}/`, { token: access });
+        expect(listed.status).toBe(200);
+        expect(listed.json.data.count).toBe(0);
+        const exported = await call(one, 'GET', `/api/custom-analysis/${id}/export/?category=${category}&format=csv`, { token: access });
+        expect(exported.status).toBe(200);
+        expect(exported.bytes.toString().trim().split('\n')).toHaveLength(1); // the header only
+      }
+
+      // A new worker (another machine, say): the sweep takes the run for dead after 15 s and requeues it once.
+      const workerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-worker-'));
+      dirs.push(workerDir);
+      const worker2 = start('worker-2', 'npm', ['run', '--silent', 'worker'], { ...baseEnv, DATA_DIR: workerDir });
+      await waitFor(worker2, async () => worker2.output.join('').includes('worker started'), '"worker started" line');
+      const done = await until(one, id, 90_000);
+      expect(done['status'], JSON.stringify(done)).toBe('completed');
+      expect(worker2.output.join('')).toMatch(new RegExp(`"analysisId":"${id}"[^\\n]*requeued`));
+      const state = await db.query<{ attempts: number; crashes: number; n: string; distinct_n: string }>(
+        `SELECT a.attempts, a.crashes, count(r.*) AS n, count(DISTINCT r.row_number) AS distinct_n
+           FROM custom_analyses a LEFT JOIN custom_analysis_rows r ON r.analysis_id = a.id WHERE a.id = $1 GROUP BY a.id`,
+        [id],
+      );
+      expect(state.rows[0]).toMatchObject({ attempts: 2, crashes: 1, n: '30000', distinct_n: '30000' });
+
+      // The same file analysed by a run nobody interrupts gives the same figures.
+      const clean = await until(two, await upload(one, 'Clean run'), 90_000);
+      expect(clean['status']).toBe('completed');
+      const categories = ['within_operational_area', 'outside_operational_area', 'overlapping_farmlands', 'unrecognized_farmlands', 'errors'];
+      for (const key of categories) expect(done[key].count, key).toBe(clean[key].count);
+      expect(done['total_uploaded_data_count']).toBe(30_000);
+      expect(clean['total_uploaded_data_count']).toBe(30_000);
+      expect(done['errors'].count).toBe(31); // rows 0, 997, … 29,910: a line is no polygon
+      expect(done['overlapping_farmlands'].count).toBeGreaterThan(0);
+      expect(done['within_operational_area'].count + done['outside_operational_area'].count + done['errors'].count).toBe(30_000);
+      // The total area is a floating-point sum whose order may differ between runs.
+      expect(done['total_area']).toBeCloseTo(clean['total_area'], 2);
+      // Row by row: each category's export of the interrupted analysis is the clean run's.
+      for (const category of ['within', 'outside', 'overlapping', 'errors']) {
+        const a = await call(one, 'GET', `/api/custom-analysis/${done['id']}/export/?category=${category}&format=csv`, { token: access });
+        const b = await call(two, 'GET', `/api/custom-analysis/${clean['id']}/export/?category=${category}&format=csv`, { token: access });
+        expect(a.status).toBe(200);
+        expect(a.bytes.toString(), category).toBe(b.bytes.toString());
+      }
+    } finally {
+      await db.end();
+    }
+  }, 240_000);
 });

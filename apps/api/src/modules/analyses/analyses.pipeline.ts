@@ -111,7 +111,7 @@ function rejectedRow(row: StagedRow, err: unknown): StagedRow {
   };
 }
 
-/** Seconds between heartbeats of a running analysis (a run is taken for dead after STALE_RUN_SECONDS without one). */
+/** Seconds between heartbeats of a running analysis (a run is taken for dead after ANALYSIS_STALE_RUN_SECONDS without one). */
 export const HEARTBEAT_SECONDS = 5;
 
 class LostClaim extends Error {}
@@ -137,7 +137,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   if (a.status === 'completed' || a.status === 'failed') return 'skipped';
   const runId = crypto.randomUUID();
   // Only one run holds an analysis; a second delivery of the job (a retry after a crash was requeued) skips.
-  if (!(await run((tx) => q.claimRun(tx, tenantId, id, runId)))) return 'skipped';
+  if (!(await run((tx) => q.claimRun(tx, tenantId, id, runId, deps.config.analysisStaleRunSeconds)))) return 'skipped';
   let lost = false;
   const step = async (name: string) => {
     if (!(await run((tx) => q.beat(tx, tenantId, id, runId, name)))) lost = true;
@@ -258,7 +258,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
 export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, reason: string, onlyStale = false): Promise<void> {
   const scope = { kind: 'tenant', tenantId } as const;
   if (onlyStale) {
-    await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500), true));
+    await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500), deps.config.analysisStaleRunSeconds));
     const a = await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id));
     if (a?.status !== 'failed') return;
   }

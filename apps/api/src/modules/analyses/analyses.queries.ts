@@ -259,20 +259,20 @@ export async function deleteAnalysisRow(tx: Executor, tenantId: string, id: stri
 
 // ---------- pipeline ----------
 
-/** Seconds without a heartbeat after which a run is taken for dead (its process ended). */
+/** The default of ANALYSIS_STALE_RUN_SECONDS: seconds without a heartbeat after which a run is taken for dead (its process ended). */
 export const STALE_RUN_SECONDS = 45;
 
 /**
  * Claims the analysis for one run: only a queued analysis, or one whose last run stopped beating (a crash), can be
  * claimed, and only by one run at a time. The first real failure reason of an earlier attempt is kept.
  */
-export async function claimRun(tx: Executor, tenantId: string, id: string, runId: string): Promise<{ attempts: number } | null> {
+export async function claimRun(tx: Executor, tenantId: string, id: string, runId: string, staleSeconds: number): Promise<{ attempts: number } | null> {
   const [row] = await queryRows<{ attempts: number }>(tx, sql`
     UPDATE custom_analyses SET status = 'processing', progress = 0, started_at = now(), attempts = attempts + 1, run_id = ${runId},
            heartbeat_at = now(), phase = 'prepare',
            within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, total_area = 0
      WHERE tenant_id = ${tenantId} AND id = ${id}
-       AND (status = 'queued' OR (status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${STALE_RUN_SECONDS}))))
+       AND (status = 'queued' OR (status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${staleSeconds}))))
     RETURNING attempts`);
   return row ?? null;
 }
@@ -633,10 +633,10 @@ export async function completeAnalysisRun(
 }
 
 /** Marks the analysis failed; the first real reason recorded by an earlier attempt wins over this one. */
-export async function failAnalysis(tx: Executor, tenantId: string, id: string, reason: string, onlyStale = false): Promise<void> {
-  // onlyStale: a dead-lettered job must not fail an analysis that a newer job runs (or will run) after a requeue.
-  const stale = onlyStale
-    ? sql`AND status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${STALE_RUN_SECONDS}))`
+export async function failAnalysis(tx: Executor, tenantId: string, id: string, reason: string, onlyStaleAfter: number | null = null): Promise<void> {
+  // onlyStaleAfter (seconds): a dead-lettered job must not fail an analysis that a newer job runs (or will run) after a requeue.
+  const stale = onlyStaleAfter !== null
+    ? sql`AND status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${onlyStaleAfter}))`
     : sql``;
   await tx.execute(sql`
     UPDATE custom_analyses SET status = 'failed', failure_reason = coalesce(failure_reason, ${reason}), completed_at = now(), heartbeat_at = NULL,
