@@ -1,11 +1,11 @@
 // The embedded database as seen from the API's thread: PGlite lives in a worker thread (pglite.worker.ts) and this
 // client speaks the part of PGlite's interface that drizzle's pglite driver, the migrator and pg-boss use (query, exec,
-// transaction), plus dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
+// transaction), plus batch, dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
 import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
-import type { SerializedError, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
+import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; stack: string | undefined };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
@@ -144,10 +144,17 @@ export class RemotePglite {
     return this.call({ op: 'exec', tx, text });
   }
 
-  /** BEGIN … COMMIT around fn (ROLLBACK when it throws); other statements wait in the worker meanwhile, as in PGlite. */
-  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  /**
+   * BEGIN … COMMIT around fn (ROLLBACK when it throws); other statements wait in the worker meanwhile, as in PGlite.
+   * prologue: statements the worker runs right after BEGIN in the same call (the row-level-security scope).
+   * BEGIN is sent without waiting for its answer: fn's first statement follows it at once, and the worker runs the
+   * transaction's statements in the order they were sent, so the connection is not held while this thread gets round
+   * to sending the next one. A failed BEGIN fails every statement of the transaction.
+   */
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>, prologue: Statement[] = []): Promise<T> {
     const id = this.nextTx++;
-    await this.call({ op: 'begin', tx: id });
+    const began = this.call({ op: 'begin', tx: id, prologue });
+    began.catch(() => undefined);
     let closed = false;
     const tx = {
       query: <R>(text: string, params?: unknown[], options?: QueryOptions) => this.query<R>(text, params ?? [], options, id),
@@ -164,6 +171,7 @@ export class RemotePglite {
     let result: T;
     try {
       result = await fn(tx);
+      await began;
     } catch (err) {
       if (!closed) {
         closed = true;
@@ -176,6 +184,11 @@ export class RemotePglite {
       await this.call({ op: 'end', tx: id, commit: true });
     }
     return result;
+  }
+
+  /** Statements run one after the other in one implicit transaction (one call into the database), outside any open transaction. */
+  batch(statements: Statement[]): Promise<Results[]> {
+    return this.call({ op: 'batch', statements });
   }
 
   async dumpDataDir(): Promise<Blob> {
