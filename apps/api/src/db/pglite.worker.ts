@@ -20,7 +20,7 @@ import { PGlite, protocol, types, type Extension } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { trimmedPostgisBundle } from './postgis-bundle.js';
-import { pgliteStartParams } from './pglite-settings.js';
+import { MAX_PREPARED, pgliteStartParams } from './pglite-settings.js';
 
 export type WorkerInit = { dataDir: string | null; loadDataDir: ArrayBuffer | null; settings: Record<string, string> };
 
@@ -74,8 +74,6 @@ const postgisTrimmed: Extension = {
   setup: async (pg, emscriptenOpts) => ({ ...(await postgis.setup(pg, emscriptenOpts)), bundlePath: pathToFileURL(trimmedPostgisBundle()) }),
 };
 
-/** Prepared statements kept (PostgreSQL's plan cache in the WASM heap); the least recently used is closed beyond it. */
-export const MAX_PREPARED = 100;
 /** Statements worth preparing: the app's reads and writes, and BEGIN (not SET, DDL, VACUUM …). */
 const PREPARABLE = /^\s*(select|with|insert|update|delete|begin)\b/i;
 
