@@ -7,12 +7,14 @@ import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/p
 import { startWorker } from '../lib/worker-entry.js';
 import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; stack: string | undefined };
+/** origin: where the statement was sent from, captured cheaply (its stack is formatted only if the statement fails). */
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; origin: Error };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
 type Request = Distribute<WorkerRequest>;
 
 /** A PostgreSQL error from the worker, with its fields (code, constraint, detail …) where the caller expects them. */
-function revive(e: SerializedError, stack: string | undefined): Error {
+function revive(e: SerializedError, origin: Error | undefined): Error {
+  const stack = origin?.stack;
   const err = new Error(e.message);
   err.name = e.name;
   Object.assign(err, e.props);
@@ -67,7 +69,7 @@ export class RemotePglite {
       this.pending.delete(m.id);
       if (this.pending.size === 0) worker.unref();
       if ('ok' in m && m.ok) p.resolve(m.value);
-      else if ('error' in m) p.reject(revive(m.error, p.stack));
+      else if ('error' in m) p.reject(revive(m.error, p.origin));
     });
     const stop = (err: Error) => {
       const unexpected = this.stopped === null && !this.closing;
@@ -127,7 +129,7 @@ export class RemotePglite {
     // The worker keeps the process alive only while a statement is in flight, like PGlite in-process did.
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, stack: new Error().stack });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, origin: new Error() });
       this.worker.postMessage({ ...req, id } as WorkerRequest, transfer);
     });
   }
