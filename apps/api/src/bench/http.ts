@@ -12,9 +12,9 @@ export const DEMO_PASSWORD = 'Farmland#2026';
 export type Server = { child: ChildProcess; env: NodeJS.ProcessEnv; base: string; readyMs: number };
 
 /** Starts apps/api/dist/server.js with env and waits for /api/health; onLine sees each line the server writes. */
-export async function startServer(env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; onLine?: (line: string) => void } = {}): Promise<Server> {
+export async function startServer(env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; onLine?: (line: string) => void; execArgv?: string[] } = {}): Promise<Server> {
   const base = `http://127.0.0.1:${env['PORT']}`;
-  const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(opts.execArgv ?? []), path.join(root, 'apps/api/dist/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let buffered = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();

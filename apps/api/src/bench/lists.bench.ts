@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { benchEmbeddedLists } from './lists-embedded.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -184,6 +185,8 @@ async function throughput(route: string, token: string, connections = 20, second
 }
 
 async function main(): Promise<void> {
+  // --engine pglite|postgres: the demo data's lists under 50 connections (issue 15 §3), in lists-embedded.ts.
+  if (args.includes('--engine')) return benchEmbeddedLists(args);
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
   const dbName = `farmland_lists_${crypto.randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });

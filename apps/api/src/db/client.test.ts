@@ -1,9 +1,10 @@
 // The database layer's safety properties: row-level security holds even for a query that forgets the tenant filter,
-// on both engines, and in PostgreSQL mode the API refuses to boot as a superuser.
+// on both engines; the scope set in the same round trip as BEGIN or as a single statement; and in PostgreSQL mode the
+// API refuses to boot as a superuser.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../test/harness.js';
-import { openDatabase, queryRows, withScope } from './client.js';
+import { openDatabase, queryRows, scopedRows, withScope } from './client.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -36,6 +37,56 @@ describe('row-level security', () => {
     ).rejects.toThrow();
     const smuggled = await env.sql(sql`SELECT 1 FROM regions WHERE name = 'Smuggled'`);
     expect(smuggled).toHaveLength(0);
+  });
+});
+
+// withScope sends BEGIN and the scope in one round trip, scopedRows the scope and its statement in one: the scope
+// must hold exactly as before, end with its transaction, and never carry over to the next user of the connection.
+describe('the scope in the same round trip', () => {
+  it('scopes one statement (scopedRows) like a transaction, and the scope ends with it', async () => {
+    const mine = await scopedRows<{ tenant_id: string }>(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, sql`SELECT DISTINCT tenant_id FROM farms`);
+    expect(mine).toEqual([{ tenant_id: env.fx.tenantA }]);
+    const all = await scopedRows<{ n: number }>(env.deps.db, { kind: 'system' }, sql`SELECT count(DISTINCT tenant_id)::int AS n FROM farms`);
+    expect(all[0]!.n).toBeGreaterThanOrEqual(2);
+    // A value with quotes and a backslash travels intact (a parameter on PGlite, a literal on PostgreSQL).
+    const odd = `O'Brien \\ "x" $1`;
+    expect(await scopedRows<{ v: string }>(env.deps.db, { kind: 'system' }, sql`SELECT ${odd}::text AS v`)).toEqual([{ v: odd }]);
+    // Nothing of either scope is left behind for the next statement.
+    expect((await queryRows<{ n: number }>(env.deps.db, sql`SELECT count(*)::int AS n FROM farms`))[0]!.n).toBe(0);
+  });
+
+  it('undoes a scoped transaction that throws, and hands the next one a clean connection with its own scope', async () => {
+    for (let i = 0; i < 12; i++) {
+      await expect(
+        withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, async (tx) => {
+          await tx.execute(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${env.fx.tenantA}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', ${`Undone ${i}`})`);
+          await tx.execute(sql`SELECT 1 / 0`);
+        }),
+      ).rejects.toMatchObject({ cause: { code: '22012' } });
+    }
+    expect(await env.sql(sql`SELECT 1 FROM regions WHERE name LIKE 'Undone %'`)).toHaveLength(0);
+    // More transactions than the PostgreSQL pool has connections: each sees only its own tenant.
+    const seen = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => {
+        const tenantId = i % 2 ? env.fx.tenantA : env.fx.tenantB;
+        return withScope(env.deps.db, { kind: 'tenant', tenantId }, async (tx) => ({
+          tenantId,
+          rows: await queryRows<{ tenant_id: string }>(tx, sql`SELECT DISTINCT tenant_id FROM farms`),
+          setting: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('app.tenant_id') AS s`))[0]!.s,
+        }));
+      }),
+    );
+    for (const s of seen) {
+      expect(s.rows).toEqual([{ tenant_id: s.tenantId }]);
+      expect(s.setting).toBe(s.tenantId);
+    }
+  });
+
+  it('refuses a tenant scope without a tenant uuid before any SQL runs', async () => {
+    for (const tenantId of ['', "x', true); SELECT 1; --", 'not-a-uuid']) {
+      await expect(withScope(env.deps.db, { kind: 'tenant', tenantId }, async () => 1)).rejects.toThrow(/tenant id/);
+      await expect(scopedRows(env.deps.db, { kind: 'tenant', tenantId }, sql`SELECT 1`)).rejects.toThrow(/tenant id/);
+    }
   });
 });
 

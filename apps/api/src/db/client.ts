@@ -4,11 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type { PgDialect } from 'drizzle-orm/pg-core';
+import type { RelationalSchemaConfig, TablesRelationalConfig } from 'drizzle-orm/relations';
+import { drizzle as drizzlePglite, PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
 import { RemotePglite } from './pglite-remote.js';
 import type { WorkerStats } from './pglite.worker.js';
 import * as schema from './schema.js';
@@ -59,6 +62,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob, onCrash?: 
   // PGlite is one superuser connection: drop to the app role so row-level security applies exactly as on PostgreSQL.
   // Admin work (lookup seeding) switches back with RESET ROLE inside adminExec/adminQuery and returns.
   await client.exec(`SET ROLE ${APP_ROLE}`);
+  engines.set(db, pgliteEngine(db, client));
   // Switching roles on the one shared connection would let a concurrent query run as superuser, so admin work is
   // allowed only during boot, before the server listens (sealAdmin), when nothing else runs.
   let sealed = false;
@@ -117,6 +121,7 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
     );
   }
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  engines.set(db, postgresEngine(db, pool));
   return {
     kind: 'postgres',
     db,
@@ -133,17 +138,143 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
 
 export type Scope = { kind: 'tenant'; tenantId: string } | { kind: 'provider' } | { kind: 'system' };
 
+/** The row-level-security scope for one transaction (0002, 0007: app.scope and app.tenant_id, read by the policies). */
+const SCOPE_SQL = `SELECT set_config('app.scope', $1, true), set_config('app.tenant_id', $2, true)`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The scope's two settings, checked (they are also written into SQL text on PostgreSQL: a known word and a uuid). */
+function scopeValues(scope: Scope): [string, string] {
+  if (scope.kind !== 'tenant' && scope.kind !== 'provider' && scope.kind !== 'system') throw new Error('Unknown scope');
+  if (scope.kind !== 'tenant') return [scope.kind, ''];
+  if (!UUID.test(scope.tenantId)) throw new Error('A tenant scope needs a tenant id');
+  return ['tenant', scope.tenantId];
+}
+
+/**
+ * How each engine runs withScope and scopedRows with the fewest round trips; registered when the database opens.
+ * transaction: BEGIN and the scope in one round trip, then fn, then COMMIT (ROLLBACK when fn throws).
+ * read: the scope and one statement in one implicit transaction, in one round trip.
+ */
+type Engine = {
+  transaction<T>(scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  read<T>(scope: Scope, text: string, params: unknown[]): Promise<T[]>;
+};
+const engines = new WeakMap<Db, Engine>();
+
+/** What drizzle's sessions are built from (as drizzle's own transaction() builds them). */
+function drizzleParts(db: Db): { dialect: PgDialect; relational: RelationalSchemaConfig<TablesRelationalConfig> } {
+  const d = db as unknown as { dialect: PgDialect; _: { schema: TablesRelationalConfig; fullSchema: Record<string, unknown>; tableNamesMap: Record<string, string> } };
+  return { dialect: d.dialect, relational: { schema: d._.schema, fullSchema: d._.fullSchema, tableNamesMap: d._.tableNamesMap } };
+}
+
+/**
+ * PGlite: BEGIN and the scope go to the database thread as one message and run as one call; the transaction's first
+ * statement follows without waiting (pglite-remote.ts). A read is one message: the scope and the statement in one
+ * implicit transaction.
+ */
+function pgliteEngine(db: Db, client: RemotePglite): Engine {
+  const { dialect, relational } = drizzleParts(db);
+  return {
+    transaction: (scope, fn) =>
+      client.transaction(
+        (txClient) => {
+          const session = new PgliteSession(txClient as unknown as PGlite, dialect, relational, {});
+          return fn(new PgliteTransaction(dialect, session, relational) as unknown as Tx);
+        },
+        [{ text: SCOPE_SQL, params: scopeValues(scope) }],
+      ),
+    read: async <T>(scope: Scope, text: string, params: unknown[]) => {
+      const results = await client.batch([
+        { text: SCOPE_SQL, params: scopeValues(scope) },
+        { text, params },
+      ]);
+      return (results[1]?.rows ?? []) as T[];
+    },
+  };
+}
+
+/** A value written into SQL text as a literal (PostgreSQL reads: only strings, finite numbers, booleans, dates, null). */
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'string') {
+    if (v.includes('\0')) throw new Error('A NUL character cannot be written into SQL');
+    return pg.escapeLiteral(v);
+  }
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v instanceof Date) return pg.escapeLiteral(v.toISOString());
+  throw new Error(`Cannot write a ${typeof v} into SQL as a literal`);
+}
+
+/** The scope's set_config with its values as literals (checked by scopeValues: a known word and a uuid). */
+function scopeSql(scope: Scope): string {
+  const [kind, tenant] = scopeValues(scope);
+  return `SELECT set_config('app.scope', ${literal(kind)}, true), set_config('app.tenant_id', ${literal(tenant)}, true)`;
+}
+
+/**
+ * PostgreSQL: `BEGIN; SELECT set_config(…)` is one simple-protocol message (one round trip) on the transaction's pooled
+ * connection; drizzle's transaction is built on that connection as drizzle's own transaction() builds it. A read is the
+ * scope and the statement as one simple-protocol message: one round trip, one implicit transaction.
+ */
+function postgresEngine(db: Db, pool: pg.Pool): Engine {
+  const { dialect, relational } = drizzleParts(db);
+  return {
+    transaction: async <T>(scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> => {
+      const begin = `BEGIN; ${scopeSql(scope)}`;
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        try {
+          await client.query(begin);
+          const session = new NodePgSession(client, dialect, relational, {});
+          const result = await fn(new NodePgTransaction(dialect, session, relational) as unknown as Tx);
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          // A connection that cannot even roll back is dropped, not handed to the next request.
+          await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+          throw err;
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
+    read: async <T>(scope: Scope, text: string, params: unknown[]) => {
+      const statement = text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+      const results = (await pool.query(`${scopeSql(scope)}; ${statement}`)) as unknown as pg.QueryResult[];
+      return (results[1]?.rows ?? []) as T[];
+    },
+  };
+}
+
 /**
  * Runs fn in one transaction with the row-level-security scope set for its duration.
  * Every read and write of tenant data goes through here; the service passes the scope from the session.
+ * BEGIN and the scope take one round trip to the database (engines above).
  */
 export async function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const engine = engines.get(db);
+  if (engine) return engine.transaction(scope, fn);
+  const [kind, tenant] = scopeValues(scope);
   return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`SELECT set_config('app.scope', ${scope.kind}, true), set_config('app.tenant_id', ${scope.kind === 'tenant' ? scope.tenantId : ''}, true)`,
-    );
+    await tx.execute(sql`SELECT set_config('app.scope', ${kind}, true), set_config('app.tenant_id', ${tenant}, true)`);
     return fn(tx);
   });
+}
+
+/**
+ * One statement in its own transaction with the row-level-security scope set: the scope and the statement reach the
+ * database together (one round trip on either engine). For the hot fixed lookups that need nothing else in their
+ * transaction (the session check on every request). Rows come with each driver's default types (timestamps as Date).
+ * On PostgreSQL the parameters are written into the text as literals (strings, numbers, booleans, dates, null), so
+ * the statement must hold no `$n` other than its parameters.
+ */
+export async function scopedRows<T>(db: Db, scope: Scope, query: SQL): Promise<T[]> {
+  const engine = engines.get(db);
+  if (!engine) return withScope(db, scope, (tx) => queryRows<T>(tx, query));
+  const { sql: text, params } = drizzleParts(db).dialect.sqlToQuery(query);
+  return engine.read<T>(scope, text, params);
 }
 
 /** Runs a raw SQL statement and returns its rows; both drivers answer { rows }. Used where PostGIS needs plain SQL. */

@@ -1,18 +1,20 @@
 // The embedded database as seen from the API's thread: PGlite lives in a worker thread (pglite.worker.ts) and this
 // client speaks the part of PGlite's interface that drizzle's pglite driver, the migrator and pg-boss use (query, exec,
-// transaction), plus dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
+// transaction), plus batch, dumpDataDir and close. Statements cross as messages; rows come back by structured clone.
 import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
-import type { SerializedError, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
+import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; stack: string | undefined };
+/** origin: where the statement was sent from, captured cheaply (its stack is formatted only if the statement fails). */
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; origin: Error };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
 type Request = Distribute<WorkerRequest>;
 
 /** A PostgreSQL error from the worker, with its fields (code, constraint, detail …) where the caller expects them. */
-function revive(e: SerializedError, stack: string | undefined): Error {
+function revive(e: SerializedError, origin: Error | undefined): Error {
+  const stack = origin?.stack;
   const err = new Error(e.message);
   err.name = e.name;
   Object.assign(err, e.props);
@@ -67,7 +69,7 @@ export class RemotePglite {
       this.pending.delete(m.id);
       if (this.pending.size === 0) worker.unref();
       if ('ok' in m && m.ok) p.resolve(m.value);
-      else if ('error' in m) p.reject(revive(m.error, p.stack));
+      else if ('error' in m) p.reject(revive(m.error, p.origin));
     });
     const stop = (err: Error) => {
       const unexpected = this.stopped === null && !this.closing;
@@ -127,7 +129,7 @@ export class RemotePglite {
     // The worker keeps the process alive only while a statement is in flight, like PGlite in-process did.
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, stack: new Error().stack });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, origin: new Error() });
       this.worker.postMessage({ ...req, id } as WorkerRequest, transfer);
     });
   }
@@ -144,10 +146,17 @@ export class RemotePglite {
     return this.call({ op: 'exec', tx, text });
   }
 
-  /** BEGIN … COMMIT around fn (ROLLBACK when it throws); other statements wait in the worker meanwhile, as in PGlite. */
-  async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  /**
+   * BEGIN … COMMIT around fn (ROLLBACK when it throws); other statements wait in the worker meanwhile, as in PGlite.
+   * prologue: statements the worker runs right after BEGIN in the same call (the row-level-security scope).
+   * BEGIN is sent without waiting for its answer: fn's first statement follows it at once, and the worker runs the
+   * transaction's statements in the order they were sent, so the connection is not held while this thread gets round
+   * to sending the next one. A failed BEGIN fails every statement of the transaction.
+   */
+  async transaction<T>(fn: (tx: Transaction) => Promise<T>, prologue: Statement[] = []): Promise<T> {
     const id = this.nextTx++;
-    await this.call({ op: 'begin', tx: id });
+    const began = this.call({ op: 'begin', tx: id, prologue });
+    began.catch(() => undefined);
     let closed = false;
     const tx = {
       query: <R>(text: string, params?: unknown[], options?: QueryOptions) => this.query<R>(text, params ?? [], options, id),
@@ -164,6 +173,7 @@ export class RemotePglite {
     let result: T;
     try {
       result = await fn(tx);
+      await began;
     } catch (err) {
       if (!closed) {
         closed = true;
@@ -176,6 +186,11 @@ export class RemotePglite {
       await this.call({ op: 'end', tx: id, commit: true });
     }
     return result;
+  }
+
+  /** Statements run one after the other in one implicit transaction (one call into the database), outside any open transaction. */
+  batch(statements: Statement[]): Promise<Results[]> {
+    return this.call({ op: 'batch', statements });
   }
 
   async dumpDataDir(): Promise<Blob> {

@@ -19,6 +19,13 @@ export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
   wal_buffers: '512kB',
 };
 
+/**
+ * Prepared statements the database thread keeps (pglite.worker.ts): each holds its parsed statement and plans in the
+ * WASM heap (a few to some tens of kB); the app repeats a few dozen statements on its hot paths. The least recently used
+ * is closed beyond this.
+ */
+export const MAX_PREPARED = 100;
+
 /** PGlite's own start parameters followed by ours; `extra` (tests, experiments) wins over the defaults above. */
 export function pgliteStartParams(defaults: readonly string[], extra: Readonly<Record<string, string>> = {}): string[] {
   const settings = { ...PGLITE_SETTINGS, ...extra };

@@ -4,12 +4,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { platformName, type PlatformName } from '@farmland/contracts';
 import type { Access, Actor, Ctx, Deps, LicenseActor } from '../context.js';
-import { withScope } from '../db/client.js';
 import { problems } from '../lib/problems.js';
-import { findSession, tenantGateRow } from '../modules/auth/auth.queries.js';
+import { findSessionCheck } from '../modules/auth/auth.queries.js';
 import { findLicenseByKey } from '../modules/auth/license-key.queries.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
 import { assertTenantGate } from '../modules/auth/tenant-gate.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function platformOf(req: FastifyRequest): PlatformName {
   const raw = req.headers['x-platform'];
@@ -25,31 +26,31 @@ function countryHeader(req: FastifyRequest): string | null {
 export async function authenticate(deps: Deps, token: string): Promise<{ actor: Actor; country: string | null }> {
   const claims = await verifyAccessToken(deps.keys.jwt, deps.config.jwt, token);
   if (!claims) throw problems.unauthenticated();
-  return withScope(deps.db, { kind: 'system' }, async (tx) => {
-    const s = await findSession(tx, claims.sid);
-    if (!s || s.user.id !== claims.sub) throw problems.unauthenticated('Your session has ended. Please sign in again.');
-    // A suspended account says so with its own code (suspension also ends its sessions, so this comes first).
-    if (s.user.isSuspended) throw problems.accountSuspended();
-    if (s.revokedAt || s.expiresAt < new Date()) throw problems.unauthenticated('Your session has ended. Please sign in again.');
-    if (!s.user.isActive) throw problems.unauthenticated('This account has been deactivated.');
-    let country: string | null = null;
-    if (s.user.tenantId) {
-      const gate = await tenantGateRow(tx, s.user.tenantId);
-      assertTenantGate(gate);
-      country = gate?.countryName ?? null;
-    }
-    return {
-      actor: {
-        userId: s.user.id,
-        sessionId: s.sessionId,
-        role: s.user.role,
-        tenantId: s.user.tenantId,
-        name: `${s.user.firstName} ${s.user.lastName}`.trim(),
-        email: s.user.email,
-      },
-      country,
-    };
-  });
+  // A signed token with a session id that is not a uuid names no session (and never reaches SQL).
+  if (!UUID.test(claims.sid)) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+  // One statement, one round trip: the session, its user and the tenant gate (auth.queries.ts).
+  const s = await findSessionCheck(deps.db, claims.sid);
+  if (!s || s.user.id !== claims.sub) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+  // A suspended account says so with its own code (suspension also ends its sessions, so this comes first).
+  if (s.user.isSuspended) throw problems.accountSuspended();
+  if (s.revokedAt || s.expiresAt < new Date()) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+  if (!s.user.isActive) throw problems.unauthenticated('This account has been deactivated.');
+  let country: string | null = null;
+  if (s.user.tenantId) {
+    assertTenantGate(s.gate);
+    country = s.gate?.countryName ?? null;
+  }
+  return {
+    actor: {
+      userId: s.user.id,
+      sessionId: s.sessionId,
+      role: s.user.role,
+      tenantId: s.user.tenantId,
+      name: `${s.user.firstName} ${s.user.lastName}`.trim(),
+      email: s.user.email,
+    },
+    country,
+  };
 }
 
 /**
@@ -58,7 +59,7 @@ export async function authenticate(deps: Deps, token: string): Promise<{ actor: 
  */
 export async function authenticateLicenseKey(deps: Deps, key: string): Promise<{ license: LicenseActor; country: string | null }> {
   if (key.length < 8 || key.length > 200) throw problems.unauthenticated('Unknown license key.');
-  const row = await withScope(deps.db, { kind: 'system' }, (tx) => findLicenseByKey(tx, key));
+  const row = await findLicenseByKey(deps.db, key);
   if (!row) throw problems.unauthenticated('Unknown license key.');
   // The same gate as a session's, with the key's own license in place of the tenant's current one.
   assertTenantGate({ isActive: row.tenant_active, isSuspended: row.tenant_suspended, licenseRevoked: row.is_revoked, licenseExpired: row.is_expired });

@@ -1,7 +1,7 @@
 // All SQL of sign-in: users by email, sessions and refresh-token families, challenges, throttling and the tenant gate.
 // These run in the 'system' scope, because the tenant is not known before the user is.
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { queryRows, scopedRows, type Db, type Executor } from '../../db/client.js';
 import { authChallenges, authThrottle, countries, licenses, mfaSecrets, refreshTokens, sessions, tenants, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -63,6 +63,88 @@ export async function findSession(tx: Executor, sessionId: string): Promise<Sess
     .where(eq(sessions.id, sessionId))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** What every authenticated request checks: its session, the session's user and the user's tenant gate. */
+export type SessionCheck = {
+  sessionId: string;
+  revokedAt: Date | null;
+  expiresAt: Date;
+  user: Pick<UserRow, 'id' | 'tenantId' | 'role' | 'firstName' | 'lastName' | 'email' | 'isActive' | 'isSuspended'>;
+  /** null for a user without a tenant, and for a tenant that is deleted or missing. */
+  gate: TenantGateRow | null;
+};
+
+/**
+ * The session check of every authenticated request as one statement: the session, its user and the user's tenant gate
+ * (the same rule as findSession + tenantGateRow: the tenant not deleted, its country, its latest license), read in the
+ * 'system' scope in one round trip with the scope (scopedRows). Nothing is cached: logout, suspension and the gate take
+ * effect on the next request.
+ */
+export async function findSessionCheck(db: Db, sessionId: string): Promise<SessionCheck | null> {
+  const [row] = await scopedRows<{
+    session_id: string;
+    revoked_at: Date | string | null;
+    expires_at: Date | string;
+    user_id: string;
+    tenant_id: string | null;
+    role: UserRow['role'];
+    first_name: string;
+    last_name: string;
+    email: string;
+    is_active: boolean;
+    is_suspended: boolean;
+    gate_tenant_id: string | null;
+    gate_tenant_name: string | null;
+    gate_active: boolean | null;
+    gate_suspended: boolean | null;
+    gate_country: string | null;
+    license_revoked: boolean | null;
+    license_expired: boolean | null;
+  }>(
+    db,
+    { kind: 'system' },
+    sql`SELECT s.id AS session_id, s.revoked_at, s.expires_at,
+               u.id AS user_id, u.tenant_id, u.role, u.first_name, u.last_name, u.email, u.is_active, u.is_suspended,
+               t.id AS gate_tenant_id, t.name AS gate_tenant_name, t.is_active AS gate_active, t.is_suspended AS gate_suspended,
+               c.name AS gate_country, l.is_revoked AS license_revoked, (l.expiry_date < current_date) AS license_expired
+          FROM sessions s
+          JOIN users u ON u.id = s.user_id
+          LEFT JOIN tenants t ON t.id = u.tenant_id AND t.deleted_at IS NULL
+          LEFT JOIN countries c ON c.id = t.country_id
+          LEFT JOIN LATERAL (SELECT l.is_revoked, l.expiry_date FROM licenses l WHERE l.tenant_id = t.id
+                              ORDER BY l.issued_date DESC, l.created_at DESC LIMIT 1) l ON true
+         WHERE s.id = ${sessionId}
+         LIMIT 1`,
+  );
+  if (!row) return null;
+  return {
+    sessionId: row.session_id,
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    expiresAt: new Date(row.expires_at),
+    user: {
+      id: row.user_id,
+      tenantId: row.tenant_id,
+      role: row.role,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      isActive: row.is_active,
+      isSuspended: row.is_suspended,
+    },
+    gate:
+      row.gate_tenant_id === null
+        ? null
+        : {
+            tenantId: row.gate_tenant_id,
+            tenantName: row.gate_tenant_name ?? '',
+            isActive: row.gate_active === true,
+            isSuspended: row.gate_suspended === true,
+            countryName: row.gate_country,
+            licenseRevoked: row.license_revoked,
+            licenseExpired: row.license_expired,
+          },
+  };
 }
 
 export async function insertSession(

@@ -256,6 +256,42 @@ describe('tenant gate', () => {
     expect(login.status).toBe(403);
     expect(login.body.code).toBe(code);
   });
+
+  // The session check reads session, user and gate in one statement (findSessionCheck): the gate follows the tenant's
+  // latest license, a tenant without one is treated as expired, and a deleted tenant's sessions end, each on the next call.
+  it('follows the latest license, and shuts out a tenant without a license or a deleted one, on the next call', async () => {
+    const tenant = await makeTenant(env);
+    const admin = await makeUser(env, { tenantId: tenant.id, role: 'tenant_admin' });
+    const caller = await env.sessionFor(admin.id);
+    const provider = await env.sessionFor((await makeUser(env, { tenantId: null, role: 'super_admin' })).id);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(200);
+    await env.sql(sql`DELETE FROM licenses WHERE tenant_id = ${tenant.id}`);
+    expect([(await caller.get('/api/activity-logs/')).status, (await caller.get('/api/activity-logs/')).body.code]).toEqual([403, 'license_expired']);
+    // An older revoked license and a newer valid one: the newer decides.
+    await env.sql(sql`
+      INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint, is_revoked)
+      VALUES (${tenant.id}, 'Platform', current_date - 60, current_date + 300, ${`old-${tenant.id}`}, 'OLD', true),
+             (${tenant.id}, 'Platform', current_date - 1, current_date + 300, ${`new-${tenant.id}`}, 'NEW', false)`);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(200);
+    await env.sql(sql`UPDATE licenses SET is_revoked = true WHERE key_hint = 'NEW' AND tenant_id = ${tenant.id}`);
+    expect((await caller.get('/api/activity-logs/')).body.code).toBe('license_revoked');
+    await env.sql(sql`UPDATE licenses SET is_revoked = false WHERE key_hint = 'NEW' AND tenant_id = ${tenant.id}`);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(200);
+    await env.sql(sql`UPDATE tenants SET deleted_at = now() WHERE id = ${tenant.id}`);
+    expect((await caller.get('/api/activity-logs/')).status).toBe(401);
+    // Provider staff have no tenant and no gate.
+    expect((await provider.get('/api/activity-logs/')).status).toBe(200);
+  });
+
+  it('answers 401, not 500, to a correctly signed token whose session id is not a uuid or names no session', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const caller = await env.sessionFor(user.id);
+    const claims = JSON.parse(Buffer.from(caller.token!.split('.')[1]!, 'base64url').toString());
+    for (const sid of ["x' OR '1'='1", '00000000-0000-4000-8000-000000000000']) {
+      const token = await new SignJWT({ ...claims, sid }).setProtectedHeader({ alg: 'HS256' }).sign(env.deps.keys.jwt);
+      expect((await env.as('anonymous').get('/api/activity-logs/', bearer(token))).status).toBe(401);
+    }
+  });
 });
 
 describe('admin link', () => {

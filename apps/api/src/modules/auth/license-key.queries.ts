@@ -1,6 +1,6 @@
 // The SDK license key lookup for field capture: runs in the 'system' scope, because the key is what names the tenant.
 import { sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { scopedRows, type Db } from '../../db/client.js';
 import { sha256 } from '../../lib/crypto.js';
 
 export type LicenseKeyRow = {
@@ -15,9 +15,11 @@ export type LicenseKeyRow = {
   country_name: string | null;
 };
 
-export async function findLicenseByKey(tx: Executor, key: string): Promise<LicenseKeyRow | null> {
-  const rows = await queryRows<LicenseKeyRow>(
-    tx,
+/** One statement in the 'system' scope, one round trip with the scope (scopedRows). */
+export async function findLicenseByKey(db: Db, key: string): Promise<LicenseKeyRow | null> {
+  const rows = await scopedRows<LicenseKeyRow>(
+    db,
+    { kind: 'system' },
     sql`SELECT l.id AS license_id, l.tenant_id, t.name AS tenant_name, l.type, l.is_revoked, (l.expiry_date < current_date) AS is_expired,
                t.is_active AS tenant_active, t.is_suspended AS tenant_suspended, c.name AS country_name
           FROM licenses l

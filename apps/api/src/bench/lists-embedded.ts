@@ -1,0 +1,170 @@
+// `npm run bench:lists -- --engine pglite [--connections 50] [--seconds 5] [--port 3420]` (issue 15 §3, the embedded
+// ceiling): the built server as `npm start` runs it (embedded PGlite on a fresh data directory, demo data seeded), the
+// demo tenant admin signed in, and each list route driven by `connections` clients in a closed loop for `seconds`
+// (after a one-second warm-up that is not counted). Prints req/s and p50/p95/p99 per route, against the target of
+// >= 500 req/s with p95 <= 100 ms at 50 connections. Latencies are measured by the client over loopback. Each route also
+// gets the server's CPU time per request by thread (from /proc, so a machine shared with other work skews it far less
+// than req/s): the main thread, the busiest other thread (the embedded database's), and the rest (GC, compilers).
+// `--engine postgres` runs the same load against a fresh PostgreSQL database (BENCH_DATABASE_URL, dropped at the end).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { percentile, root, signInEnrolling, startServer, stopServer } from './http.js';
+
+const ROUTES = [
+  '/api/health',
+  '/api/farms/?page=1&page_size=10',
+  '/api/farmers/?page=1&page_size=10',
+  '/api/accounts/agents/?page=1&page_size=10',
+  '/api/operational-areas/?page=1&page_size=10',
+  '/api/custom-analysis/?page=1&page_size=10',
+  '/api/activity-logs/?page=1&page_size=30',
+  '/api/analytics/',
+];
+
+type Load = { route: string; rps: number; p50: number; p95: number; p99: number; errors: number; cpu: Cpu | null };
+/** CPU time per request of the server's threads (from /proc: robust to a busy machine, unlike req/s): main, the busiest other (the database thread), the rest. */
+type Cpu = { main: number; db: number; rest: number };
+
+/** Each thread's user + system CPU time of process pid, in ms (Linux /proc; empty elsewhere). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 per second).
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {
+    // not Linux, or the process has gone
+  }
+  return out;
+}
+
+function cpuPerRequest(pid: number, before: Map<string, number>, after: Map<string, number>, requests: number): Cpu | null {
+  if (after.size === 0 || requests === 0) return null;
+  const deltas = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const main = deltas.find((d) => d.tid === String(pid))?.ms ?? 0;
+  const others = deltas.filter((d) => d.tid !== String(pid)).sort((a, b) => b.ms - a.ms);
+  const db = others[0]?.ms ?? 0;
+  const rest = others.slice(1).reduce((n, d) => n + d.ms, 0);
+  return { main: main / requests, db: db / requests, rest: rest / requests };
+}
+
+/** `connections` clients, each sending its next request when the last answered, for `seconds`; plain keep-alive HTTP. */
+async function load(port: number, pid: number, route: string, token: string, connections: number, seconds: number): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: route, agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+  const run = async (ms: number, record: boolean) => {
+    const times: number[] = [];
+    let errors = 0;
+    const end = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          const status = await one();
+          if (!record) continue;
+          if (status === 200) times.push(performance.now() - t0);
+          else errors++;
+        }
+      }),
+    );
+    return { times, errors };
+  };
+  await run(1000, false);
+  const cpu0 = threadCpu(pid);
+  const t0 = performance.now();
+  const { times, errors } = await run(seconds * 1000, true);
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = cpuPerRequest(pid, cpu0, threadCpu(pid), times.length + errors);
+  agent.destroy();
+  return { route, rps: times.length / elapsed, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), errors, cpu };
+}
+
+export async function benchEmbeddedLists(args: string[]): Promise<void> {
+  const arg = (name: string, dflt: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 && args[i + 1] && !args[i + 1]!.startsWith('--') ? args[i + 1]! : dflt;
+  };
+  const engine = arg('engine', 'pglite');
+  if (engine !== 'pglite' && engine !== 'postgres') throw new Error('--engine is pglite or postgres');
+  const connections = Number(arg('connections', '50'));
+  const seconds = Number(arg('seconds', '5'));
+  const port = Number(arg('port', '3420'));
+  const only = arg('route', '');
+  if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-lists-embedded-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    ANALYSIS_WORKERS: 'off',
+  };
+  let dropDb: (() => Promise<void>) | null = null;
+  if (engine === 'postgres') {
+    const pgUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const dbName = `hp_lists_${crypto.randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    dropDb = async () => {
+      const a = new pg.Client({ connectionString: pgUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await a.end();
+    };
+    const adminUrl = pgUrl.replace(/\/[^/]*$/, `/${dbName}`);
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_lists'], { cwd: root, stdio: 'inherit', env });
+    await new Promise((r) => setup.on('exit', r));
+    env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_lists@');
+    env['DATABASE_ADMIN_URL'] = adminUrl;
+  }
+  // --cpu-prof DIR: the server's threads write V8 CPU profiles there when it stops (where a request's time goes).
+  const profDir = arg('cpu-prof', '');
+  const server = await startServer(env, { timeoutMs: 240_000, ...(profDir ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] } : {}) });
+  try {
+    const token = await signInEnrolling(server.base, 'admin@oyo-agro.example');
+    console.log(`${engine}, demo data, tenant admin; ${connections} connections, ${seconds} s per route after a 1 s warm-up; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    const results: Load[] = [];
+    for (const route of ROUTES.filter((r) => !only || r.includes(only))) {
+      const r = await load(port, server.child.pid!, route, token, connections, seconds);
+      results.push(r);
+      console.log(
+        `${route.padEnd(46)} ${r.rps.toFixed(0).padStart(5)} req/s  p50 ${r.p50.toFixed(1).padStart(6)}  p95 ${r.p95.toFixed(1).padStart(6)}  p99 ${r.p99.toFixed(1).padStart(6)} ms` +
+          (r.cpu ? `  cpu/req: main ${r.cpu.main.toFixed(2)}, db ${r.cpu.db.toFixed(2)}, other ${r.cpu.rest.toFixed(2)} ms` : '') +
+          (r.errors ? `  ${r.errors} non-200` : ''),
+      );
+    }
+    const lists = results.filter((r) => r.route !== '/api/health');
+    const under = lists.filter((r) => r.rps < 500 || r.p95 > 100);
+    console.log(
+      `load average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ` +
+        (under.length ? `under the target (>= 500 req/s, p95 <= 100 ms): ${under.map((r) => r.route).join(', ')}` : 'every list within the target (>= 500 req/s, p95 <= 100 ms)'),
+    );
+  } finally {
+    await stopServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await dropDb?.();
+  }
+}
