@@ -33,6 +33,10 @@ const SCALE_AGENTS = Number(arg('agents', '1000'));
 const REQUESTS = Number(arg('requests', '60'));
 const PORT = Number(arg('port', '3393'));
 const KEEP = args.includes('--keep');
+// --db NAME: use (and keep) that database; when it already holds the seeded data, seeding is skipped (a 1M-farm seed
+// takes minutes). --app-user: the login role the server connects as (a member of farmland_app).
+const DB_NAME = arg('db', '');
+const APP_USER = arg('app-user', 'farmland_lists');
 const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const root = path.resolve(import.meta.dirname, '../../../..');
 const base = `http://127.0.0.1:${PORT}`;
@@ -185,25 +189,40 @@ async function throughput(route: string, token: string, connections = 20, second
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
-  const dbName = `farmland_lists_${crypto.randomBytes(3).toString('hex')}`;
+  if (DB_NAME && !/^[a-z_][a-z0-9_]*$/.test(DB_NAME)) throw new Error('--db: lower-case letters, digits and _ only');
+  if (!/^[a-z_][a-z0-9_]*$/.test(APP_USER)) throw new Error('--app-user: lower-case letters, digits and _ only');
+  const dbName = DB_NAME || `farmland_lists_${crypto.randomBytes(3).toString('hex')}`;
+  const keep = KEEP || !!DB_NAME;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
+  const existed = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount !== 0;
+  if (!existed) await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-lists-'));
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off' };
-  const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_lists'], { cwd: root, stdio: 'inherit', env });
+  const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', APP_USER], { cwd: root, stdio: 'inherit', env });
   await new Promise((r) => setup.on('exit', r));
-  env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_lists@');
+  env['DATABASE_URL'] = adminUrl.replace('postgres@', `${APP_USER}@`);
   env['DATABASE_ADMIN_URL'] = adminUrl;
   let server = await startServer(env);
   const db = new pg.Client({ connectionString: adminUrl });
   await db.connect();
   try {
     let t0 = performance.now();
-    const scaleTenant = TENANT_SCALE ? await seedTenant(db) : null;
-    if (!TENANT_SCALE) await seed(db);
+    // A kept database that was seeded before (same mode) is used as it is.
+    const seeded =
+      existed &&
+      (TENANT_SCALE
+        ? (await db.query(`SELECT count(*)::int AS n FROM users WHERE email LIKE 'scale-agent-%'`)).rows[0].n > 0
+        : (await db.query(`SELECT count(*)::int AS n FROM tenants WHERE name LIKE 'Bench Cooperative %'`)).rows[0].n > 0);
+    const scaleTenant = TENANT_SCALE
+      ? seeded
+        ? ((await db.query(`SELECT id FROM tenants WHERE name = 'Oyo Agro Cooperative'`)).rows[0].id as string)
+        : await seedTenant(db)
+      : null;
+    if (!TENANT_SCALE && !seeded) await seed(db);
+    if (seeded) console.log(`reusing the seeded database ${dbName}`);
     const [c] = (await db.query('SELECT (SELECT count(*) FROM tenants)::int AS tenants, (SELECT count(*) FROM farms)::int AS farms, (SELECT count(*) FROM farmers)::int AS farmers, (SELECT count(*) FROM users)::int AS users')).rows;
     console.log(`seeded ${c.tenants} tenants, ${c.farms.toLocaleString('en')} farms, ${c.farmers.toLocaleString('en')} farmers, ${c.users} users in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -292,7 +311,7 @@ async function main(): Promise<void> {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (!KEEP) {
+    if (!keep) {
       const a = new pg.Client({ connectionString: PG_URL });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);

@@ -16,6 +16,11 @@ import { ColumnMenu } from './column-menu';
 import { CountBadge } from './count-badge';
 import { ExportButton } from './export-button';
 
+/** A list's total as the API sends it (lib/pagination.ts): estimated past 10,000 matches without a counter. */
+export type ListTotal = { count: number; count_estimated?: true };
+/** A page must start within the first 10,000 rows of a list (the API refuses deeper pages with a 400). */
+export const MAX_LIST_ROWS = 10_000;
+
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 
 export type ListColumn<T> = {
@@ -36,9 +41,11 @@ export type ListColumn<T> = {
 
 type Props<T> = {
   title: string;
-  count: number | undefined;
-  /** The count is a lower bound (the API's count_capped): shown as "10,000+". */
-  countCapped?: boolean;
+  /**
+   * The list's total: a number, or the API's page itself ({ count, count_estimated }), whose estimated counts show as
+   * "about 1,000,000".
+   */
+  count: number | ListTotal | undefined;
   rows: readonly T[];
   rowKey: (row: T) => string;
   columns: readonly ListColumn<T>[];
@@ -85,7 +92,9 @@ function initialVisible<T>(columns: readonly ListColumn<T>[], storageKey: string
 }
 
 export function ListPage<T>(props: Props<T>) {
-  const { title, count, rows, rowKey, columns, loading, page, pageSize, onPageChange, storageKey } = props;
+  const { title, rows, rowKey, columns, loading, page, pageSize, onPageChange, storageKey } = props;
+  const count = typeof props.count === 'number' ? props.count : props.count?.count;
+  const estimated = typeof props.count === 'object' && props.count.count_estimated === true;
   const [text, setText] = useState(props.search);
   const debounced = useDebouncedValue(text);
   const lastSent = useRef(props.search);
@@ -170,7 +179,7 @@ export function ListPage<T>(props: Props<T>) {
         <Typography.Title level={1} id={headingId} style={{ fontSize: 24, margin: 0 }}>
           {title}
         </Typography.Title>
-        <CountBadge count={count} capped={props.countCapped} label="entries" />
+        <CountBadge count={count} estimated={estimated} label="entries" />
         <div style={{ flex: 1 }} />
         {props.exportName && (
           <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
@@ -249,10 +258,11 @@ export function ListPage<T>(props: Props<T>) {
             pagination={{
               current: page,
               pageSize,
-              total: count ?? 0,
+              // The API pages through the first MAX_LIST_ROWS rows of a list (a search or a filter narrows the rest).
+              total: Math.min(count ?? 0, MAX_LIST_ROWS),
               pageSizeOptions: PAGE_SIZES.map(String),
               showSizeChanger: true,
-              showTotal: (total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${formatNumber(total)}${props.countCapped ? '+' : ''}`,
+              showTotal: (_total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${estimated ? 'about ' : ''}${formatNumber(count ?? 0)}`,
               onChange: (p, s) => {
                 setSelected([]);
                 onPageChange(s !== pageSize ? 1 : p, s);
