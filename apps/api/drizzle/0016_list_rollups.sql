@@ -1,7 +1,7 @@
 -- Issue 15 §1: a 1M-farm registry's lists and dashboard without counting a million rows per request. Three rollups,
 -- kept in the writing transaction by statement-level triggers with transition tables (as 0013's farm_tile_cells):
 --  * farmers.farm_count: the farmer's number of farms. "Mapped" (is_mapped=true, the dashboard's mapped farmers) is
---    farm_count > 0; two partial indexes on (tenant_id, created_at) make either side of the farmers list's is_mapped
+--    farm_count > 0; two partial indexes on (tenant_id, created_at, id) make either side of the farmers list's is_mapped
 --    filter an index walk instead of an (anti-)join over every farm.
 --  * tenant_stats: per tenant, farms (with the overview's categories: within an operational area, overlapping, flagged
 --    unrecognized) and farmers (with the mapped ones). The exact totals of the unfiltered lists, the overview and the
@@ -14,9 +14,9 @@
 -- CASCADE); its farms and farmers, deleted by the same cascade, have nothing left to subtract from.
 ALTER TABLE "farmers" ADD COLUMN "farm_count" integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
-CREATE INDEX "farmers_mapped_idx" ON "farmers" ("tenant_id", "created_at") WHERE "farm_count" > 0;
+CREATE INDEX "farmers_mapped_idx" ON "farmers" ("tenant_id", "created_at", "id") WHERE "farm_count" > 0;
 --> statement-breakpoint
-CREATE INDEX "farmers_unmapped_idx" ON "farmers" ("tenant_id", "created_at") WHERE "farm_count" = 0;
+CREATE INDEX "farmers_unmapped_idx" ON "farmers" ("tenant_id", "created_at", "id") WHERE "farm_count" = 0;
 --> statement-breakpoint
 CREATE TABLE "tenant_stats" (
   "tenant_id" uuid NOT NULL,

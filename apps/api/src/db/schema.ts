@@ -332,10 +332,11 @@ export const farmers = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('farmers_tenant_idx').on(t.tenantId, t.createdAt),
+    // The list's order (created_at DESC, id DESC) as one index walk, also when many rows share a created_at (0017).
+    index('farmers_tenant_idx').on(t.tenantId, t.createdAt, t.id),
     // is_mapped=true / false: an index walk over either side (migration 0016).
-    index('farmers_mapped_idx').on(t.tenantId, t.createdAt).where(sql`farm_count > 0`),
-    index('farmers_unmapped_idx').on(t.tenantId, t.createdAt).where(sql`farm_count = 0`),
+    index('farmers_mapped_idx').on(t.tenantId, t.createdAt, t.id).where(sql`farm_count > 0`),
+    index('farmers_unmapped_idx').on(t.tenantId, t.createdAt, t.id).where(sql`farm_count = 0`),
     uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId),
     // An agent's farmers_count reads the farmers it registered.
     index('farmers_created_by_idx').on(t.createdBy),
@@ -369,13 +370,15 @@ export const farms = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('farms_tenant_idx').on(t.tenantId, t.createdAt),
+    // The list's order (created_at DESC, id DESC) as one index walk, also when many rows share a created_at (0017).
+    index('farms_tenant_idx').on(t.tenantId, t.createdAt, t.id),
     index('farms_farmer_idx').on(t.farmerId),
     index('farms_geom_idx').using('gist', t.geom),
     index('farms_overlap_group_idx').on(t.tenantId, t.overlapGroupId),
     // Operational-area farm counts and reassignment when an area changes look farms up by their area.
     index('farms_operational_area_idx').on(t.operationalAreaId),
     // An agent's mapped_farms_count and total_mapped_area read the farms it mapped.
+    // (INCLUDE (tenant_id, area_sqm) in migration 0017, which drizzle's builder cannot state: index-only for the totals)
     index('farms_mapped_by_idx').on(t.mappedBy),
     // The provider's analytics by year over every tenant (mapping data, ranking, Reports): an index-only scan of the
     // year's farms instead of reading every farm's geometry.

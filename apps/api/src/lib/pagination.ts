@@ -72,6 +72,24 @@ export async function countList(tx: Executor, plan: CountPlan, offset: number, s
   return { count: Math.max(floor, Math.round(estimate)), estimated: true };
 }
 
+/**
+ * A narrow filter (a search on trigram indexes): its matches, at most COUNT_EXACT_UP_TO + 1, are read in one pass,
+ * counted, and the newest page kept: page and exact count in one statement. `matches` is `SELECT <id>, <created_at>
+ * FROM … WHERE …`. Null when more match than that, or for a page past the end: the caller then pages by its index walk
+ * and counts with countList. (Walking the created_at index instead would probe most of the tenant's rows before a
+ * page of a narrow search matched.)
+ */
+export async function matchesPage(tx: Executor, matches: SQL, limit: number, offset: number): Promise<{ ids: string[]; total: Total } | null> {
+  const found = await queryRows<{ id: string; total: number }>(
+    tx,
+    sql`WITH m (id, created_at) AS MATERIALIZED (${matches} LIMIT ${COUNT_EXACT_UP_TO + 1})
+        SELECT id, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  if (found.length > 0 && found[0]!.total <= COUNT_EXACT_UP_TO) return { ids: found.map((r) => r.id), total: { count: found[0]!.total, estimated: false } };
+  if (found.length === 0 && offset === 0) return { ids: [], total: { count: 0, estimated: false } };
+  return null;
+}
+
 export function paginate<T>(results: T[], total: number | Total, page: number, pageSize: number, url: string): Page<T> {
   const { count, estimated } = typeof total === 'number' ? { count: total, estimated: false } : total;
   const link = (p: number) => {

@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { COUNT_EXACT_UP_TO, countList, type Total } from '../../lib/pagination.js';
+import { countList, matchesPage, type Total } from '../../lib/pagination.js';
 
 export type FarmerRow = {
   id: string;
@@ -81,30 +81,11 @@ async function farmerTotals(tx: Executor, tenantId: string | null): Promise<{ fa
 export async function listFarmers(tx: Executor, tenantId: string | null, f: FarmerFilter, limit: number, offset: number): Promise<{ rows: FarmerRow[]; total: Total }> {
   const where = farmerConditions(tenantId, f);
   const newest = () => queryRows<{ id: string }>(tx, sql`SELECT fr.id FROM farmers fr ${where} ORDER BY fr.created_at DESC, fr.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  let ids: Array<{ id: string }> = [];
-  let total: Total | null = null;
-  if (f.search) {
-    // A search keeps few farmers: its matches (at most COUNT_EXACT_UP_TO + 1, found on the trigram indexes) are read in
-    // one pass, counted, and the newest page kept. Walking the created_at index instead would probe most of the tenant's
-    // farmers before ten match.
-    const found = await queryRows<{ id: string; total: number }>(
-      tx,
-      sql`WITH m AS MATERIALIZED (SELECT fr.id, fr.created_at FROM farmers fr ${where} LIMIT ${COUNT_EXACT_UP_TO + 1})
-          SELECT id, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-    );
-    if (found.length > 0 && found[0]!.total <= COUNT_EXACT_UP_TO) {
-      ids = found;
-      total = { count: found[0]!.total, estimated: false };
-    } else if (found.length === 0 && offset === 0) {
-      total = { count: 0, estimated: false };
-    } else {
-      // More matches than that (a broad search), or a page past the end: the newest page by the index walk.
-      ids = await newest();
-    }
-  } else {
-    // No search: the newest page by walking the created_at index (for is_mapped, its partial index).
-    ids = await newest();
-  }
+  // A search keeps few farmers: page and count in one pass over its matches; else (or when a search matches more than
+  // that) the newest page by walking the created_at index (for is_mapped, its partial index).
+  const narrow = f.search ? await matchesPage(tx, sql`SELECT fr.id, fr.created_at FROM farmers fr ${where}`, limit, offset) : null;
+  const ids = narrow ? narrow.ids.map((id) => ({ id })) : await newest();
+  let total: Total | null = narrow?.total ?? null;
   if (!total) {
     const totals = () => farmerTotals(tx, tenantId);
     total = await countList(

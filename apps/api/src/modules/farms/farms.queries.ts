@@ -6,7 +6,7 @@ import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
 import { containsPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { countList, matchesPage, type Total } from '../../lib/pagination.js';
 
 /** Everything the presenter needs for one farm. */
 export type FarmRow = {
@@ -104,6 +104,9 @@ export async function listFarms(tx: Executor, tenantId: string | null, filter: F
   // Only search and region look at the farmer or the area; without them the page and the count read farms alone
   // (an index scan on (tenant_id, created_at), and a count without a join).
   const from = filter.search || filter.region ? farmFrom : sql`FROM farms f`;
+  // A search keeps few farms: page and count in one pass over its matches (lib/pagination.ts).
+  const narrow = filter.search ? await matchesPage(tx, sql`SELECT f.id, f.created_at ${from} ${where}`, limit, offset) : null;
+  if (narrow) return { rows: await farmDetails(tx, tenantId, narrow.ids), total: narrow.total };
   const ids = await queryRows<{ id: string }>(tx, sql`SELECT f.id ${from} ${where} ORDER BY f.created_at DESC, f.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const narrowed = !!(filter.search || filter.region || filter.operationalAreaId || filter.bbox);
   const farmerId = filter.farmerId;
