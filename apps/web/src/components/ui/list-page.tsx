@@ -14,12 +14,9 @@ import { formatNumber } from '../../lib/formatters';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ColumnMenu } from './column-menu';
 import { CountBadge } from './count-badge';
+import { pagerTotal, rangeText, readTotal, type ListTotal } from './list-total';
 import { ExportButton } from './export-button';
 
-/** A list's total as the API sends it (lib/pagination.ts): estimated past 10,000 matches without a counter. */
-export type ListTotal = { count: number; count_estimated?: true };
-/** A page must start within the first 10,000 rows of a list (the API refuses deeper pages with a 400). */
-export const MAX_LIST_ROWS = 10_000;
 
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 
@@ -93,8 +90,7 @@ function initialVisible<T>(columns: readonly ListColumn<T>[], storageKey: string
 
 export function ListPage<T>(props: Props<T>) {
   const { title, rows, rowKey, columns, loading, page, pageSize, onPageChange, storageKey } = props;
-  const count = typeof props.count === 'number' ? props.count : props.count?.count;
-  const estimated = typeof props.count === 'object' && props.count.count_estimated === true;
+  const { count, estimated } = readTotal(props.count);
   const [text, setText] = useState(props.search);
   const debounced = useDebouncedValue(text);
   const lastSent = useRef(props.search);
@@ -258,11 +254,11 @@ export function ListPage<T>(props: Props<T>) {
             pagination={{
               current: page,
               pageSize,
-              // The API pages through the first MAX_LIST_ROWS rows of a list (a search or a filter narrows the rest).
-              total: Math.min(count ?? 0, MAX_LIST_ROWS),
+              // The API pages through the first 10,000 rows of a list (a search or a filter narrows the rest).
+              total: pagerTotal(count ?? 0),
               pageSizeOptions: PAGE_SIZES.map(String),
               showSizeChanger: true,
-              showTotal: (_total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${estimated ? 'about ' : ''}${formatNumber(count ?? 0)}`,
+              showTotal: (_total, [from, to]) => rangeText(from, to, count ?? 0, estimated),
               onChange: (p, s) => {
                 setSelected([]);
                 onPageChange(s !== pageSize ? 1 : p, s);
