@@ -1,9 +1,9 @@
 // All SQL of the activity log. Entries are written in the caller's transaction, so an entry exists exactly when its change does.
-import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { activityLogs, tenants } from '../../db/schema.js';
 import { containsPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { countList } from '../../lib/pagination.js';
 
 export type NewActivity = typeof activityLogs.$inferInsert;
 

@@ -1,9 +1,9 @@
 // All SQL of lookups (countries, states, cities: global reference data) and regions (per tenant).
-import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { cities, countries, regions, states } from '../../db/schema.js';
 import { prefixPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { countList } from '../../lib/pagination.js';
 
 export async function listCountries(tx: Executor) {
   return tx.select().from(countries).orderBy(asc(countries.name));
