@@ -442,6 +442,17 @@ export const farmPeriodStats = pgTable(
   (t) => [primaryKey({ name: 'farm_period_stats_pk', columns: [t.tenantId, t.grain, t.period] }), index('farm_period_stats_grain_period_idx').on(t.grain, t.period)],
 );
 
+/** Per tenant and GPS device, its mapping records; kept by statement-level triggers on mapping_records (migration 0017). */
+export const tenantGpsDevices = pgTable(
+  'tenant_gps_devices',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ name: 'tenant_gps_devices_pk', columns: [t.tenantId, t.device] })],
+);
+
 export const farmBoundaryHistory = pgTable(
   'farm_boundary_history',
   {

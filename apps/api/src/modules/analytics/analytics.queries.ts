@@ -8,13 +8,16 @@ const forTenant = (column: string, tenantId: string | null) =>
 
 export type CountsRow = { agents: number; farmers: number; farms: number; operational_areas: number; gps_devices: number; mapped_farmers: number };
 
-/** Farmers, farms and mapped farmers from the tenant_stats rollup (migration 0016); the rest are small per tenant. */
+/**
+ * Farmers, farms and mapped farmers from the tenant_stats rollup (migration 0016), GPS devices from tenant_gps_devices
+ * (0017); agents and operational areas are few per tenant.
+ */
 export async function counts(tx: Executor, tenantId: string | null): Promise<CountsRow> {
   const [row] = await queryRows<CountsRow>(tx, sql`
     SELECT (SELECT count(*) FROM users WHERE role = 'agent' ${forTenant('tenant_id', tenantId)})::int AS agents,
            s.farmers, s.farms,
            (SELECT count(*) FROM operational_areas WHERE true ${forTenant('tenant_id', tenantId)})::int AS operational_areas,
-           (SELECT count(DISTINCT gps_device_id) FROM mapping_records WHERE gps_device_id IS NOT NULL AND gps_device_id <> '' ${forTenant('tenant_id', tenantId)})::int AS gps_devices,
+           (SELECT count(DISTINCT device) FROM tenant_gps_devices WHERE true ${forTenant('tenant_id', tenantId)})::int AS gps_devices,
            s.mapped_farmers
       FROM (SELECT coalesce(sum(farmers), 0)::int AS farmers, coalesce(sum(farms), 0)::int AS farms, coalesce(sum(farmers_mapped), 0)::int AS mapped_farmers
               FROM tenant_stats WHERE true ${forTenant('tenant_id', tenantId)}) s`);

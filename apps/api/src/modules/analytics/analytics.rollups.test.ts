@@ -1,5 +1,5 @@
-// The rollups of migration 0016 (tenant_stats, farm_period_stats, farmers.farm_count) against a fresh aggregation of
-// the farms and farmers after inserts (one row and many, two tenants in one statement), updates (area, operational
+// The rollups of migrations 0016 and 0017 (tenant_stats, farm_period_stats, farmers.farm_count, tenant_gps_devices)
+// against a fresh aggregation of the farms, farmers and mapping records after inserts (one row and many, two tenants in one statement), updates (area, operational
 // area, overlap, flag, creation date, farmer), deletes (a farm, a farmer with its farms, a tenant outright) and a soft
 // delete; and every answer read from them (farms overview, /analytics/, tenant-mapped-count, mapping-data, the provider
 // counts and ranking, the lists' unfiltered and is_mapped counts) against the same fresh figures, per tenant: tenant
@@ -44,7 +44,13 @@ async function rollupMismatches(): Promise<string[]> {
     SELECT 'period ' || coalesce(p.tenant_id, q.tenant_id) || ' ' || coalesce(p.grain, q.grain) || ' ' || coalesce(p.period, q.period)
       FROM farm_period_stats p
       FULL JOIN periods q ON q.tenant_id = p.tenant_id AND q.grain = p.grain AND q.period = p.period
-     WHERE p.n IS DISTINCT FROM q.n OR p.area_sqm IS DISTINCT FROM q.area`);
+     WHERE p.n IS DISTINCT FROM q.n OR p.area_sqm IS DISTINCT FROM q.area
+    UNION ALL
+    SELECT 'device ' || coalesce(g.tenant_id, d.tenant_id) || ' ' || coalesce(g.device, d.device)
+      FROM tenant_gps_devices g
+      FULL JOIN (SELECT tenant_id, gps_device_id AS device, count(*)::int AS n FROM mapping_records
+                  WHERE coalesce(gps_device_id, '') <> '' GROUP BY 1, 2) d ON d.tenant_id = g.tenant_id AND d.device = g.device
+     WHERE g.n IS DISTINCT FROM d.n`);
   return rows.map((r) => r.what);
 }
 
@@ -72,6 +78,7 @@ async function answersMatch(): Promise<void> {
     const mapped = await one(sql`SELECT count(DISTINCT farmer_id)::int AS n FROM farms WHERE tenant_id = ${t}`);
     const a = (await env.as(who).get('/api/analytics/')).body.data;
     expect({ farms: a.farms, farmers: a.farmers, mapped: a.mapped_farmers, unmapped: a.unmapped_farmers }, who).toEqual({ farms, farmers, mapped, unmapped: farmers - mapped });
+    expect(a.gps_devices, who).toBe(await one(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id = ${t} AND coalesce(gps_device_id, '') <> ''`));
     expect((await env.as(who).get('/api/analytics/farms-count/')).body.data.count, who).toBe(farms);
     expect((await env.as(who).get('/api/analytics/mapped-farms-count/')).body.data.count, who).toBe(mapped);
     expect((await env.as(who).get('/api/analytics/unmapped-farms-count/')).body.data.count, who).toBe(farmers - mapped);
@@ -116,6 +123,7 @@ async function answersMatch(): Promise<void> {
   expect(all.farms).toBe(await one(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id IN ${live}`));
   expect(all.farmers).toBe(await one(sql`SELECT count(*)::int AS n FROM farmers WHERE tenant_id IN ${live}`));
   expect(all.mapped_farmers).toBe(await one(sql`SELECT count(DISTINCT farmer_id)::int AS n FROM farms WHERE tenant_id IN ${live}`));
+  expect(all.gps_devices).toBe(await one(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id IN ${live} AND coalesce(gps_device_id, '') <> ''`));
   const ranking = (await env.as('super').get(`/api/analytics/mapping-ranking/?year=${year}`)).body.data.results as Array<{ tenant_id: string; mapped_farms: number }>;
   const perTenant = await env.sql<{ tenant_id: string; n: number }>(sql`
     SELECT t.id AS tenant_id, (SELECT count(*) FROM farms f WHERE f.tenant_id = t.id AND date_trunc('year', f.created_at AT TIME ZONE 'UTC') = make_date(${year}, 1, 1))::int AS n
@@ -149,6 +157,15 @@ describe('list and dashboard rollups (migration 0016)', () => {
              'Rollup bulk ' || g, ST_MakeEnvelope(${lng} + g * 0.001, ${lat} + 0.01, ${lng} + g * 0.001 + 0.0005, ${lat} + 0.0105, 4326), 1000 + g * 0.125,
              date_trunc('month', now()) - (g % 4) * interval '1 month' - (g % 2) * interval '1 microsecond' + (g % 5) * interval '1 day'
         FROM generate_series(1, 24) g`);
+    expect(await rollupMismatches()).toEqual([]);
+    // Mapping records naming GPS devices (two farms on one device, one on another, one without), then a device renamed.
+    await env.sql(sql`
+      INSERT INTO mapping_records (tenant_id, farm_id, geom, gps_device_id)
+      SELECT f.tenant_id, f.id, f.geom, CASE WHEN g % 3 = 0 THEN NULL WHEN g % 2 = 0 THEN 'ROLLUP-GPS-A' ELSE 'ROLLUP-GPS-B' END
+        FROM (SELECT id, tenant_id, geom, row_number() OVER (ORDER BY name) AS g FROM farms WHERE name LIKE 'Rollup bulk%') f`);
+    expect(await rollupMismatches()).toEqual([]);
+    await env.sql(sql`UPDATE mapping_records SET gps_device_id = 'ROLLUP-GPS-C' WHERE gps_device_id = 'ROLLUP-GPS-B' AND tenant_id = ${env.fx.tenantA}`);
+    await env.sql(sql`UPDATE mapping_records SET gps_device_id = '' WHERE gps_device_id = 'ROLLUP-GPS-A' AND tenant_id = ${env.fx.tenantB}`);
     expect(await rollupMismatches()).toEqual([]);
     await answersMatch();
 
