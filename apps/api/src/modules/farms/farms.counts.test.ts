@@ -80,4 +80,14 @@ describe('farms list counts', () => {
       await env.sql(sql`DELETE FROM operational_areas WHERE id IN (${big}, ${small})`);
     }
   });
+
+  it('documents the contract in the API docs: count, count_estimated and the page bound of every list', async () => {
+    const docs = (await env.as('anonymous').get('/api/openapi.json')).body;
+    for (const path of ['/api/farms/', '/api/farmers/', '/api/accounts/agents/', '/api/activity-logs/']) {
+      const get = JSON.stringify(docs.paths[path]?.get ?? {});
+      expect(get, path).toContain('count_estimated');
+      expect(get, path).toMatch(/an estimate \(\\"about\\"\)/);
+      expect(get, path).toContain('within the first 10,000 rows');
+    }
+  });
 });
