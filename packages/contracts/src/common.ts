@@ -35,8 +35,20 @@ export const text = (opts: { multiline?: boolean; error?: string } = {}) =>
 /** A query value that the console may send empty: empty strings are ignored (DESIGN: "empty query values are ignored"). */
 export const emptyToUndefined = (v: unknown): unknown => (v === '' || v === null ? undefined : v);
 
-/** Page numbers stop at a million: past that an offset is nonsense, and the database would refuse it. */
-export const pageNumber = z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000, 'page must be at most 1000000').default(1));
+/**
+ * Page numbers stop at a million: past that an offset is nonsense, and the database would refuse it. The API also
+ * refuses (400, field `page`) a page that starts past the first 10,000 rows of a list (issue 15: deep offsets).
+ */
+export const pageNumber = z.preprocess(
+  emptyToUndefined,
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000, 'page must be at most 1000000')
+    .default(1)
+    .describe('Page number from 1. A page must start within the first 10,000 rows of the list ((page - 1) × page_size < 10,000): narrow deeper lists with a search or a filter.'),
+);
 export const pageSize = z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional());
 
 export const pageQuery = z.object({
@@ -48,9 +60,16 @@ export type PageQuery = z.infer<typeof pageQuery>;
 
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.object({
-    count: z.number().int(),
-    /** Present (true) when the list stopped counting at `count`: there are at least that many (the farmers list). */
-    count_capped: z.literal(true).optional(),
+    count: z
+      .number()
+      .int()
+      .describe(
+        'Rows matching the list\'s filters. Exact up to 10,000 matches, and exact at any size for the unfiltered lists of farms and farmers (and farmers by is_mapped), which are kept as counters. Past 10,000 matches of a filter without a counter it is the planner\'s estimate and count_estimated is true.',
+      ),
+    count_estimated: z
+      .literal(true)
+      .optional()
+      .describe('Present (true) when count is an estimate ("about"): more than 10,000 rows match. Absent when count is exact.'),
     next: z.string().nullable(),
     previous: z.string().nullable(),
     results: z.array(item),

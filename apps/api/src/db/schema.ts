@@ -326,11 +326,17 @@ export const farmers = pgTable(
     countryId: uuid('country_id').references(() => countries.id),
     regionId: uuid('region_id').references(() => regions.id, { onDelete: 'set null' }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The farmer's number of farms, kept by the triggers on farms (migration 0016); never written by the app. */
+    farmCount: integer('farm_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('farmers_tenant_idx').on(t.tenantId, t.createdAt),
+    // The list's order (created_at DESC, id DESC) as one index walk, also when many rows share a created_at (0017).
+    index('farmers_tenant_idx').on(t.tenantId, t.createdAt, t.id),
+    // is_mapped=true / false: an index walk over either side (migration 0016).
+    index('farmers_mapped_idx').on(t.tenantId, t.createdAt, t.id).where(sql`farm_count > 0`),
+    index('farmers_unmapped_idx').on(t.tenantId, t.createdAt, t.id).where(sql`farm_count = 0`),
     uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId),
     // An agent's farmers_count reads the farmers it registered.
     index('farmers_created_by_idx').on(t.createdBy),
@@ -364,13 +370,15 @@ export const farms = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('farms_tenant_idx').on(t.tenantId, t.createdAt),
+    // The list's order (created_at DESC, id DESC) as one index walk, also when many rows share a created_at (0017).
+    index('farms_tenant_idx').on(t.tenantId, t.createdAt, t.id),
     index('farms_farmer_idx').on(t.farmerId),
     index('farms_geom_idx').using('gist', t.geom),
     index('farms_overlap_group_idx').on(t.tenantId, t.overlapGroupId),
     // Operational-area farm counts and reassignment when an area changes look farms up by their area.
     index('farms_operational_area_idx').on(t.operationalAreaId),
     // An agent's mapped_farms_count and total_mapped_area read the farms it mapped.
+    // (INCLUDE (tenant_id, area_sqm) in migration 0017, which drizzle's builder cannot state: index-only for the totals)
     index('farms_mapped_by_idx').on(t.mappedBy),
     // The provider's analytics by year over every tenant (mapping data, ranking, Reports): an index-only scan of the
     // year's farms instead of reading every farm's geometry.
@@ -401,6 +409,48 @@ export const farmTileCells = pgTable(
     idXorLo: bigint('id_xor_lo', { mode: 'bigint' }).notNull(),
   },
   (t) => [primaryKey({ name: 'farm_tile_cells_pk', columns: [t.tenantId, t.level, t.cell] }), index('farm_tile_cells_level_cell_idx').on(t.level, t.cell)],
+);
+
+/**
+ * Per tenant: farms (and the overview's categories) and farmers (and the mapped ones). Kept by statement-level triggers
+ * on farms and farmers (drizzle/0016_list_rollups.sql); never written by the app.
+ */
+export const tenantStats = pgTable(
+  'tenant_stats',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    farms: integer('farms').notNull().default(0),
+    farmsWithin: integer('farms_within').notNull().default(0),
+    farmsOverlapping: integer('farms_overlapping').notNull().default(0),
+    farmsUnrecognized: integer('farms_unrecognized').notNull().default(0),
+    farmers: integer('farmers').notNull().default(0),
+    farmersMapped: integer('farmers_mapped').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'tenant_stats_pk', columns: [t.tenantId] })],
+);
+
+/** Per tenant, farms created (count and area) per UTC day and per UTC month; kept like tenant_stats (migration 0016). */
+export const farmPeriodStats = pgTable(
+  'farm_period_stats',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    grain: text('grain', { enum: ['day', 'month'] }).notNull(),
+    period: date('period').notNull(),
+    n: integer('n').notNull(),
+    areaSqm: numeric('area_sqm').notNull(),
+  },
+  (t) => [primaryKey({ name: 'farm_period_stats_pk', columns: [t.tenantId, t.grain, t.period] }), index('farm_period_stats_grain_period_idx').on(t.grain, t.period)],
+);
+
+/** Per tenant and GPS device, its mapping records; kept by statement-level triggers on mapping_records (migration 0017). */
+export const tenantGpsDevices = pgTable(
+  'tenant_gps_devices',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ name: 'tenant_gps_devices_pk', columns: [t.tenantId, t.device] })],
 );
 
 export const farmBoundaryHistory = pgTable(

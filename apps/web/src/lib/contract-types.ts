@@ -12,4 +12,4 @@ export type Envelope<T> = { data: T; message?: string };
 export type MessageEnvelope = { data?: null; message: string };
 
 /** A list page: { count, next, previous, results }. */
-export type ListPage<T> = { count: number; count_capped?: true; next: string | null; previous: string | null; results: T[] };
+export type ListPage<T> = { count: number; count_estimated?: true; next: string | null; previous: string | null; results: T[] };

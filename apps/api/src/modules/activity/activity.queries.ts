@@ -1,8 +1,9 @@
 // All SQL of the activity log. Entries are written in the caller's transaction, so an entry exists exactly when its change does.
-import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { activityLogs, tenants } from '../../db/schema.js';
 import { containsPattern } from '../../db/like.js';
+import { countList } from '../../lib/pagination.js';
 
 export type NewActivity = typeof activityLogs.$inferInsert;
 
@@ -37,16 +38,14 @@ export function activityConditions(tenantId: string | null, f: ActivityFilter): 
 /** tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. */
 export async function listActivities(tx: Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
   const where = and(...activityConditions(tenantId, f));
-  const [rows, total] = await Promise.all([
-    tx
+  const rows = await tx
       .select({ entry: activityLogs, tenantName: tenants.name })
       .from(activityLogs)
       .leftJoin(tenants, eq(tenants.id, activityLogs.tenantId))
       .where(where)
       .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
-      .limit(limit)
-      .offset(offset),
-    tx.select({ n: count() }).from(activityLogs).where(where),
-  ]);
-  return { rows, total: total[0]?.n ?? 0 };
+    .limit(limit)
+    .offset(offset);
+  const total = await countList(tx, { from: sql`FROM activity_logs ${where ? sql`WHERE ${where}` : sql``}` }, offset, rows.length, limit);
+  return { rows, total };
 }

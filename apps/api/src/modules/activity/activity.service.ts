@@ -3,7 +3,7 @@ import type { ActivityAction } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { insertActivity, listActivities } from './activity.queries.js';
 import { canListActivity } from './activity.policy.js';
 import { presentActivity } from './activity.presenter.js';
@@ -43,7 +43,7 @@ export async function listActivity(deps: Deps, ctx: Ctx, q: ActivityListQuery, u
       actor.role === 'super_admin' ? null : actor.tenantId,
       { search: q.search, action: q.action, dateAfter: q.date_after, dateBefore: q.date_before },
       size,
-      (q.page - 1) * size,
+      pageOffset(q.page, size),
     );
     return paginate(rows.map(presentActivity), total, q.page, size, url);
   });

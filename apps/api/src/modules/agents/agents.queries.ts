@@ -3,6 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
+import { countList, type Total } from '../../lib/pagination.js';
 
 export type AgentRow = {
   id: string;
@@ -62,15 +63,15 @@ const details = sql`
                           FROM farms f WHERE f.tenant_id = u.tenant_id AND f.mapped_by = u.id) m`;
 
 /** One page of agents (newest first) with their totals, and the count. */
-export async function listAgents(tx: Executor, tenantId: string | null, f: AgentFilter, limit: number, offset: number): Promise<{ rows: AgentRow[]; total: number }> {
+export async function listAgents(tx: Executor, tenantId: string | null, f: AgentFilter, limit: number, offset: number): Promise<{ rows: AgentRow[]; total: Total }> {
   const where = conditions(tenantId, f);
   const join = f.region ? from : sql`FROM users u`;
   const ids = await queryRows<{ id: string }>(tx, sql`SELECT u.id ${join} ${where} ORDER BY u.created_at DESC, u.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const [count] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n ${join} ${where}`);
-  if (ids.length === 0) return { rows: [], total: count?.n ?? 0 };
+  const total = await countList(tx, { from: sql`${join} ${where}` }, offset, ids.length, limit);
+  if (ids.length === 0) return { rows: [], total };
   const rows = await queryRows<AgentRow>(tx, sql`${details} WHERE u.id IN (${sql.join(ids.map((r) => sql`${r.id}`), sql`, `)}) AND u.role = 'agent'`);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is AgentRow => !!r), total: count?.n ?? 0 };
+  return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is AgentRow => !!r), total };
 }
 
 export async function findAgent(tx: Executor, tenantId: string | null, id: string): Promise<AgentRow | null> {

@@ -5,7 +5,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
 import type { UploadedFile } from '../../lib/form.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -23,7 +23,7 @@ export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: 
   const { tenantId, scope } = canReadAgents(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
   return withScope(deps.db, scope, async (tx) => {
-    const { rows, total } = await q.listAgents(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area }, size, (query.page - 1) * size);
+    const { rows, total } = await q.listAgents(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area }, size, pageOffset(query.page, size));
     return paginate(rows.map((r) => presentAgent(deps, r)), total, query.page, size, url);
   });
 }

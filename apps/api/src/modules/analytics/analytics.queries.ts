@@ -8,43 +8,51 @@ const forTenant = (column: string, tenantId: string | null) =>
 
 export type CountsRow = { agents: number; farmers: number; farms: number; operational_areas: number; gps_devices: number; mapped_farmers: number };
 
+/**
+ * Farmers, farms and mapped farmers from the tenant_stats rollup (migration 0016), GPS devices from tenant_gps_devices
+ * (0017); agents and operational areas are few per tenant.
+ */
 export async function counts(tx: Executor, tenantId: string | null): Promise<CountsRow> {
   const [row] = await queryRows<CountsRow>(tx, sql`
     SELECT (SELECT count(*) FROM users WHERE role = 'agent' ${forTenant('tenant_id', tenantId)})::int AS agents,
-           (SELECT count(*) FROM farmers WHERE true ${forTenant('tenant_id', tenantId)})::int AS farmers,
-           (SELECT count(*) FROM farms WHERE true ${forTenant('tenant_id', tenantId)})::int AS farms,
+           s.farmers, s.farms,
            (SELECT count(*) FROM operational_areas WHERE true ${forTenant('tenant_id', tenantId)})::int AS operational_areas,
-           (SELECT count(DISTINCT gps_device_id) FROM mapping_records WHERE gps_device_id IS NOT NULL AND gps_device_id <> '' ${forTenant('tenant_id', tenantId)})::int AS gps_devices,
-           (SELECT count(*) FROM farmers fr WHERE EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id) ${forTenant('fr.tenant_id', tenantId)})::int AS mapped_farmers`);
+           (SELECT count(DISTINCT device) FROM tenant_gps_devices WHERE true ${forTenant('tenant_id', tenantId)})::int AS gps_devices,
+           s.mapped_farmers
+      FROM (SELECT coalesce(sum(farmers), 0)::int AS farmers, coalesce(sum(farms), 0)::int AS farms, coalesce(sum(farmers_mapped), 0)::int AS mapped_farmers
+              FROM tenant_stats WHERE true ${forTenant('tenant_id', tenantId)}) s`);
   return row!;
 }
 
 export type Unit = 'year' | 'month' | 'day';
 const FORMAT: Record<Unit, string> = { year: 'YYYY', month: 'YYYY-MM', day: 'YYYY-MM-DD' };
 
-/** Farms created per bucket for the last n units (UTC), the current one last, and the n units before them. */
+/**
+ * Farms created per bucket for the last n units (UTC), the current one last, and the n units before them: from the
+ * farm_period_stats rollup (days for days, months for months and years), not from the farms.
+ */
 export async function mappedSeries(tx: Executor, tenantId: string | null, unit: Unit, n: number): Promise<{ buckets: Array<{ period: string; count: number }>; previous: number }> {
   const step = sql.raw(`'1 ${unit}'::interval`);
   const trunc = sql.raw(`'${unit}'`);
-  // The current bucket's start, as UTC wall time; the ranges below compare created_at itself with timestamptz bounds
-  // (sargable: an index range, not an expression computed for every farm and every bucket).
+  const grain = unit === 'day' ? 'day' : 'month';
+  // The current bucket's start, as UTC wall time; the rollup's periods are UTC dates.
   const current = sql`date_trunc(${trunc}, now() AT TIME ZONE 'UTC')`;
   const buckets = await queryRows<{ period: string; count: number }>(tx, sql`
     WITH b AS (
       SELECT generate_series(${current} - (${n - 1} * ${step}), ${current}, ${step}) AS start
     ), c AS (
-      SELECT date_trunc(${trunc}, f.created_at AT TIME ZONE 'UTC') AS start, count(*)::int AS n
-        FROM farms f
-       WHERE f.created_at >= ((${current} - (${n - 1} * ${step})) AT TIME ZONE 'UTC') ${forTenant('f.tenant_id', tenantId)}
+      SELECT date_trunc(${trunc}, p.period::timestamp) AS start, sum(p.n)::int AS n
+        FROM farm_period_stats p
+       WHERE p.grain = ${grain} AND p.period >= (${current} - (${n - 1} * ${step}))::date ${forTenant('p.tenant_id', tenantId)}
        GROUP BY 1
     )
     SELECT to_char(b.start, ${FORMAT[unit]}) AS period, coalesce(c.n, 0)::int AS count
       FROM b LEFT JOIN c ON c.start = b.start
      ORDER BY b.start`);
   const [prev] = await queryRows<{ n: number }>(tx, sql`
-    SELECT count(*)::int AS n FROM farms f
-     WHERE f.created_at >= ((${current} - (${2 * n - 1} * ${step})) AT TIME ZONE 'UTC')
-       AND f.created_at < ((${current} - (${n - 1} * ${step})) AT TIME ZONE 'UTC') ${forTenant('f.tenant_id', tenantId)}`);
+    SELECT coalesce(sum(p.n), 0)::int AS n FROM farm_period_stats p
+     WHERE p.grain = ${grain} AND p.period >= (${current} - (${2 * n - 1} * ${step}))::date
+       AND p.period < (${current} - (${n - 1} * ${step}))::date ${forTenant('p.tenant_id', tenantId)}`);
   return { buckets, previous: prev?.n ?? 0 };
 }
 
@@ -74,37 +82,38 @@ export type CountName = 'agents' | 'farms' | 'operational_areas' | 'mapped_farms
 export async function singleCount(tx: Executor, name: CountName, tenantId: string | null): Promise<number> {
   const query: Record<CountName, SQL> = {
     agents: sql`SELECT count(*)::int AS n FROM users u WHERE u.role = 'agent' AND ${scoped('u.tenant_id', tenantId)}`,
-    farms: sql`SELECT count(*)::int AS n FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}`,
+    // Farms, mapped and unmapped farmers from the tenant_stats rollup (migration 0016).
+    farms: sql`SELECT coalesce(sum(s.farms), 0)::int AS n FROM tenant_stats s WHERE ${scoped('s.tenant_id', tenantId)}`,
     operational_areas: sql`SELECT count(*)::int AS n FROM operational_areas oa WHERE ${scoped('oa.tenant_id', tenantId)}`,
-    // A hashed DISTINCT over the farms' farmer ids (cheaper than count(DISTINCT), which sorts); every farm's farmer is
-    // of the farm's tenant, so the unmapped are the farmers less the mapped, without an anti-join.
-    mapped_farms: sql`SELECT count(*)::int AS n FROM (SELECT DISTINCT f.farmer_id FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}) m`,
-    unmapped_farms: sql`SELECT ((SELECT count(*) FROM farmers fr WHERE ${scoped('fr.tenant_id', tenantId)})
-                               - (SELECT count(*) FROM (SELECT DISTINCT f.farmer_id FROM farms f WHERE ${scoped('f.tenant_id', tenantId)}) m))::int AS n`,
+    mapped_farms: sql`SELECT coalesce(sum(s.farmers_mapped), 0)::int AS n FROM tenant_stats s WHERE ${scoped('s.tenant_id', tenantId)}`,
+    unmapped_farms: sql`SELECT coalesce(sum(s.farmers - s.farmers_mapped), 0)::int AS n FROM tenant_stats s WHERE ${scoped('s.tenant_id', tenantId)}`,
     tenants: sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL ${tenantId ? sql`AND t.id = ${tenantId}` : sql``}`,
   };
   const [row] = await queryRows<{ n: number }>(tx, query[name]);
   return row?.n ?? 0;
 }
 
-/** Farms mapped (created) per month of the year: month 1-12, count and area. */
+/** The year's months as date bounds of farm_period_stats.period. */
+const yearDates = (year: number) => ({ start: sql`${`${String(year).padStart(4, '0')}-01-01`}::date`, end: sql`${`${String(year + 1).padStart(4, '0')}-01-01`}::date` });
+
+/** Farms mapped (created) per month of the year: month 1-12, count and area (from the farm_period_stats rollup). */
 export async function mappingByMonth(tx: Executor, tenantId: string | null, year: number): Promise<Array<{ m: number; n: number; area: number }>> {
-  const { start, end } = yearBounds(year);
+  const { start, end } = yearDates(year);
   return queryRows(tx, sql`
-    SELECT ${monthOf('f.created_at')} AS m, count(*)::int AS n, coalesce(sum(f.area_sqm), 0)::float8 AS area
-      FROM farms f
-     WHERE f.created_at >= ${start} AND f.created_at < ${end} AND ${scoped('f.tenant_id', tenantId)}
+    SELECT extract(month FROM p.period)::int AS m, sum(p.n)::int AS n, coalesce(sum(p.area_sqm), 0)::float8 AS area
+      FROM farm_period_stats p
+     WHERE p.grain = 'month' AND p.period >= ${start} AND p.period < ${end} AND ${scoped('p.tenant_id', tenantId)}
      GROUP BY 1`);
 }
 
 /** Every live tenant with its farms mapped in the year and their area, most first (ties: area, then name). */
 export async function mappingRanking(tx: Executor, year: number): Promise<Array<{ tenant_id: string; tenant_name: string; n: number; area: number }>> {
-  const { start, end } = yearBounds(year);
+  const { start, end } = yearDates(year);
   return queryRows(tx, sql`
     SELECT t.id AS tenant_id, t.name AS tenant_name, coalesce(m.n, 0)::int AS n, coalesce(m.area, 0)::float8 AS area
       FROM tenants t
-      LEFT JOIN (SELECT f.tenant_id, count(*) AS n, sum(f.area_sqm) AS area FROM farms f
-                  WHERE f.created_at >= ${start} AND f.created_at < ${end} GROUP BY f.tenant_id) m ON m.tenant_id = t.id
+      LEFT JOIN (SELECT p.tenant_id, sum(p.n) AS n, sum(p.area_sqm) AS area FROM farm_period_stats p
+                  WHERE p.grain = 'month' AND p.period >= ${start} AND p.period < ${end} GROUP BY p.tenant_id) m ON m.tenant_id = t.id
      WHERE t.deleted_at IS NULL
      ORDER BY n DESC, area DESC, t.name, t.id`);
 }

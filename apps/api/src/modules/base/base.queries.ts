@@ -1,8 +1,9 @@
 // All SQL of lookups (countries, states, cities: global reference data) and regions (per tenant).
-import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { cities, countries, regions, states } from '../../db/schema.js';
 import { prefixPattern } from '../../db/like.js';
+import { countList } from '../../lib/pagination.js';
 
 export async function listCountries(tx: Executor) {
   return tx.select().from(countries).orderBy(asc(countries.name));
@@ -28,18 +29,16 @@ export async function listCities(tx: Executor, countryId: string, search: string
 
 export async function listRegions(tx: Executor, tenantId: string | null, countryId: string | undefined, limit: number, offset: number) {
   const where = and(tenantId ? eq(regions.tenantId, tenantId) : undefined, countryId ? eq(regions.countryId, countryId) : undefined);
-  const [rows, total] = await Promise.all([
-    tx
+  const rows = await tx
       .select({ id: regions.id, name: regions.name, countryId: regions.countryId, country: countries.name })
       .from(regions)
       .innerJoin(countries, eq(countries.id, regions.countryId))
       .where(where)
       .orderBy(asc(regions.name))
       .limit(limit)
-      .offset(offset),
-    tx.select({ n: count() }).from(regions).where(where),
-  ]);
-  return { rows, total: total[0]?.n ?? 0 };
+      .offset(offset);
+  const total = await countList(tx, { from: sql`FROM regions ${where ? sql`WHERE ${where}` : sql``}` }, offset, rows.length, limit);
+  return { rows, total };
 }
 
 export async function regionNameTaken(tx: Executor, tenantId: string, name: string): Promise<boolean> {

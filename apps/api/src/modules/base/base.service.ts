@@ -2,7 +2,7 @@
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { paginate } from '../../lib/pagination.js';
+import { pageOffset, paginate } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import * as q from './base.queries.js';
@@ -44,7 +44,7 @@ export async function listRegions(deps: Deps, ctx: Ctx, query: { page: number; p
   const actor = requireActor(ctx);
   const size = query.page_size ?? 100;
   return withScope(deps.db, scopeOf(actor), async (tx) => {
-    const { rows, total } = await q.listRegions(tx, actor.role === 'super_admin' ? null : actor.tenantId, query.country_id, size, (query.page - 1) * size);
+    const { rows, total } = await q.listRegions(tx, actor.role === 'super_admin' ? null : actor.tenantId, query.country_id, size, pageOffset(query.page, size));
     return paginate(
       rows.map((r) => ({ id: r.id, name: r.name, country_id: r.countryId, country: r.country })),
       total,

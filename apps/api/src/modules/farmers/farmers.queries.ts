@@ -2,6 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
+import { countList, matchesPage, type Total } from '../../lib/pagination.js';
 
 export type FarmerRow = {
   id: string;
@@ -52,7 +53,8 @@ function farmerConditions(tenantId: string | null, f: FarmerFilter): SQL {
     const p = containsPattern(f.search);
     conds.push(sql`(fr.full_name ILIKE ${p} OR fr.folio_id ILIKE ${p} OR fr.phone_number ILIKE ${p} OR fr.email ILIKE ${p})`);
   }
-  if (f.isMapped !== undefined) conds.push(f.isMapped ? sql`EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id)` : sql`NOT EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id)`);
+  // farm_count is kept by the triggers on farms (migration 0016); each side has its partial index on (tenant_id, created_at).
+  if (f.isMapped !== undefined) conds.push(f.isMapped ? sql`fr.farm_count > 0` : sql`fr.farm_count = 0`);
   if (f.region) {
     // The filter modal's "country" sends a region name or a country name; an id names a region.
     conds.push(
@@ -65,60 +67,50 @@ function farmerConditions(tenantId: string | null, f: FarmerFilter): SQL {
   return conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
 }
 
-/**
- * Counts stop here: past it a list says "at least this many" (count_capped) instead of counting every farmer per request.
- * An exact count of 100k farmers is a scan of them all (15–45 ms on PostgreSQL, more embedded, per page of 10); a capped
- * one reads at most this many rows.
- */
-export const FARMERS_COUNT_CAP = 10_000;
+/** The tenant's farmers (every tenant's in provider scope) and the mapped ones, as tenant_stats keeps them (migration 0016). */
+async function farmerTotals(tx: Executor, tenantId: string | null): Promise<{ farmers: number; mapped: number }> {
+  const [row] = await queryRows<{ farmers: number; mapped: number }>(
+    tx,
+    sql`SELECT coalesce(sum(farmers), 0)::int AS farmers, coalesce(sum(farmers_mapped), 0)::int AS mapped
+          FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``}`,
+  );
+  return row ?? { farmers: 0, mapped: 0 };
+}
 
-/** One page of farmers (newest first) with their farm totals, and the count (exact up to FARMERS_COUNT_CAP). */
-export async function listFarmers(
-  tx: Executor,
-  tenantId: string | null,
-  f: FarmerFilter,
-  limit: number,
-  offset: number,
-): Promise<{ rows: FarmerRow[]; total: number; capped: boolean }> {
+/** One page of farmers (newest first) with their farm totals, and the count (lib/pagination.ts). */
+export async function listFarmers(tx: Executor, tenantId: string | null, f: FarmerFilter, limit: number, offset: number): Promise<{ rows: FarmerRow[]; total: Total }> {
   const where = farmerConditions(tenantId, f);
   const newest = () => queryRows<{ id: string }>(tx, sql`SELECT fr.id FROM farmers fr ${where} ORDER BY fr.created_at DESC, fr.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  let ids: Array<{ id: string }> = [];
-  let matches: number | null = null;
-  if (f.search || f.isMapped === true) {
-    // Filters that keep few farmers (a search, the mapped ones): the matches (at most the cap) are found in one pass
-    // (a trigram index for a search), counted, and the newest page kept. Walking the created_at index instead probes
-    // most of the tenant's farmers before ten match (EXPLAIN, 100k farmers, 1,000 mapped: 24 ms against 97 ms).
-    const found = await queryRows<{ id: string; total: number }>(
+  // A search keeps few farmers: page and count in one pass over its matches; else (or when a search matches more than
+  // that) the newest page by walking the created_at index (for is_mapped, its partial index).
+  const narrow = f.search ? await matchesPage(tx, sql`SELECT fr.id, fr.created_at FROM farmers fr ${where}`, limit, offset) : null;
+  const ids = narrow ? narrow.ids.map((id) => ({ id })) : await newest();
+  let total: Total | null = narrow?.total ?? null;
+  if (!total) {
+    const totals = () => farmerTotals(tx, tenantId);
+    total = await countList(
       tx,
-      sql`WITH m AS MATERIALIZED (SELECT fr.id, fr.created_at FROM farmers fr ${where} LIMIT ${FARMERS_COUNT_CAP + 1})
-          SELECT id, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+      {
+        from: sql`FROM farmers fr ${where}`,
+        // Exact from tenant_stats: every farmer, the mapped ones, or the others.
+        exact:
+          f.search || f.region
+            ? undefined
+            : async () => {
+                const t = await totals();
+                return f.isMapped === undefined ? t.farmers : f.isMapped ? t.mapped : t.farmers - t.mapped;
+              },
+        base: { from: sql`FROM farmers fr ${farmerConditions(tenantId, {})}`, total: async () => (await totals()).farmers },
+      },
+      offset,
+      ids.length,
+      limit,
     );
-    if (found.length > 0 && found[0]!.total <= FARMERS_COUNT_CAP) {
-      ids = found;
-      matches = found[0]!.total;
-    } else if (found.length > 0 || offset > 0) {
-      // More matches than the cap (a broad search), or a page past the end: the newest page by the index walk.
-      ids = await newest();
-    }
-    if (found.length === 0 && offset === 0) matches = 0;
-  } else {
-    // Broad filters (none, unmapped, a region) find ten at once by walking the created_at index.
-    ids = await newest();
   }
-  if (matches === null) {
-    // A first page that is not full is the count; else count up to the cap.
-    matches =
-      offset === 0 && ids.length < limit
-        ? ids.length
-        : ((await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM farmers fr ${where} LIMIT ${FARMERS_COUNT_CAP + 1}) s`))[0]?.n ?? 0);
-  }
-  const capped = matches > FARMERS_COUNT_CAP;
-  // Past the cap the count is a lower bound; a page beyond it still counts what it shows.
-  const total = capped ? Math.max(FARMERS_COUNT_CAP, offset + ids.length) : matches;
-  if (ids.length === 0) return { rows: [], total, capped };
+  if (ids.length === 0) return { rows: [], total };
   const rows = await queryRows<FarmerRow>(tx, sql`${farmerSelect} WHERE fr.id IN (${sql.join(ids.map((r) => sql`${r.id}`), sql`, `)})`);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is FarmerRow => !!r), total, capped };
+  return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is FarmerRow => !!r), total };
 }
 
 /** The overlap groups of a farmer's farms (to recompute once the farms are gone). */

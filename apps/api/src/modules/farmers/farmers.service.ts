@@ -5,7 +5,7 @@ import type { CreateFarmerBody, Farmer, FarmersQuery, UpdateFarmerBody } from '@
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
 import type { UploadedFile } from '../../lib/form.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
 import { refreshOverlaps } from '../farms/farms.overlap.js';
 import { problems } from '../../lib/problems.js';
@@ -105,9 +105,10 @@ export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: Updat
 export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url: string): Promise<Page<Farmer>> {
   const { tenantId, scope } = readScope(ctx);
   const size = query.page_size ?? 10;
+  const offset = pageOffset(query.page, size);
   return withScope(deps.db, scope, async (tx) => {
-    const { rows, total, capped } = await q.listFarmers(tx, tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, (query.page - 1) * size);
-    return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url, capped);
+    const { rows, total } = await q.listFarmers(tx, tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, offset);
+    return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
   });
 }
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, insertFarmDirect, multipart, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { queryRows, withScope } from '../../db/client.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { FARMERS_COUNT_CAP } from './farmers.queries.js';
+import { COUNT_EXACT_UP_TO } from '../../lib/pagination.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;
@@ -152,7 +152,7 @@ describe('farmers search and count at scale', () => {
       const res = await env.as('adminA').get(`/api/farmers/?search=${encodeURIComponent(q)}`);
       expect(res.body.data.results.map((r: { id: string }) => r.id), q).toEqual([f.id]);
       expect(res.body.data.count).toBe(1);
-      expect(res.body.data.count_capped).toBeUndefined();
+      expect(res.body.data.count_estimated).toBeUndefined();
     }
     // A LIKE wildcard in the search is text, not a pattern.
     expect((await env.as('adminA').get(`/api/farmers/?search=${encodeURIComponent(`Zainab%${tag}`)}`)).body.data.count).toBe(0);
@@ -172,36 +172,52 @@ describe('farmers search and count at scale', () => {
     expect(plan).toMatch(/Index Cond: \(full_name ~~\* /);
   });
 
-  it(`counts up to ${FARMERS_COUNT_CAP.toLocaleString('en')} farmers, then says the count is capped; pages and narrower searches stay exact`, async () => {
+  it(`counts exactly up to ${COUNT_EXACT_UP_TO.toLocaleString('en')} matches, then estimates (count_estimated); the unfiltered and is_mapped counts stay exact; deep pages are refused`, async () => {
     const tag = `CAP${Date.now()}`;
-    const n = FARMERS_COUNT_CAP + 25;
+    const n = COUNT_EXACT_UP_TO + 25;
     await env.sql(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_at)
                       SELECT ${env.fx.tenantB}, 'Many', ${tag} || '-' || g, ${tag} || '-' || g, now() - (g || ' seconds')::interval FROM generate_series(1, ${n}::int) g`);
     try {
-      const [{ total }] = (await env.sql<{ total: number }>(sql`SELECT count(*)::int AS total FROM farmers WHERE tenant_id = ${env.fx.tenantB}`)) as [{ total: number }];
+      const [{ total, mapped }] = (await env.sql<{ total: number; mapped: number }>(
+        sql`SELECT count(*)::int AS total, count(*) FILTER (WHERE EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id))::int AS mapped FROM farmers fr WHERE tenant_id = ${env.fx.tenantB}`,
+      )) as [{ total: number; mapped: number }];
+      expect(total).toBeGreaterThan(COUNT_EXACT_UP_TO);
+      // Unfiltered, mapped, unmapped: exact at any size (tenant_stats), never estimated.
       const all = await env.as('adminB').get('/api/farmers/?page_size=10');
       expect(all.status).toBe(200);
-      expect(all.body.data).toMatchObject({ count: FARMERS_COUNT_CAP, count_capped: true });
+      expect(all.body.data.count).toBe(total);
+      expect(all.body.data.count_estimated).toBeUndefined();
       expect(all.body.data.results).toHaveLength(10);
       expect(all.body.data.next).toMatch(/page=2/);
-      expect(total).toBeGreaterThan(FARMERS_COUNT_CAP);
-      // The newest first, also when a broad search matches more than the cap.
+      const unmapped = await env.as('adminB').get('/api/farmers/?is_mapped=false&page=2');
+      expect(unmapped.body.data).toMatchObject({ count: total - mapped });
+      expect(unmapped.body.data.count_estimated).toBeUndefined();
+      expect(unmapped.body.data.results.every((r: { number_of_farm: number }) => r.number_of_farm === 0)).toBe(true);
+      // A broad search (more than 10,000 matches, no counter): the newest first, and an estimate above 10,000, flagged.
       const broad = await env.as('adminB').get(`/api/farmers/?search=${tag}&page_size=5`);
-      expect(broad.body.data).toMatchObject({ count: FARMERS_COUNT_CAP, count_capped: true });
+      expect(broad.body.data.count_estimated).toBe(true);
+      expect(broad.body.data.count).toBeGreaterThan(COUNT_EXACT_UP_TO);
+      expect(broad.body.data.next).toMatch(/page=2/);
       expect(broad.body.data.results.map((r: { folio_id: string }) => r.folio_id)).toEqual([1, 2, 3, 4, 5].map((g) => `${tag}-${g}`));
-      // Past the cap a page still shows its rows, and the count covers them.
-      const deep = await env.as('adminB').get(`/api/farmers/?search=${tag}&page_size=10&page=1002`);
-      expect(deep.body.data.results.map((r: { folio_id: string }) => r.folio_id)).toEqual(Array.from({ length: 10 }, (_, i) => `${tag}-${10_011 + i}`));
-      expect(deep.body.data.count).toBe(10_020);
+      // The last page that starts within the first 10,000 rows is served; the one after it is a 400 naming page.
+      const last = await env.as('adminB').get(`/api/farmers/?search=${tag}&page_size=10&page=1000`);
+      expect(last.status).toBe(200);
+      expect(last.body.data.results.map((r: { folio_id: string }) => r.folio_id)).toEqual(Array.from({ length: 10 }, (_, i) => `${tag}-${9_991 + i}`));
+      expect(last.body.data.next).toBeNull();
+      const deep = await env.as('adminB').get(`/api/farmers/?search=${tag}&page_size=10&page=1001`);
+      expect(deep.status).toBe(400);
+      expect(deep.body.errors[0].field).toBe('page');
+      // A bounded count: a narrower search is exact.
       const narrow = await env.as('adminB').get(`/api/farmers/?search=${tag}-1000`);
       // ${tag}-1000 and ${tag}-10000 … ${tag}-10009
       expect(narrow.body.data.count).toBe(11);
-      expect(narrow.body.data.count_capped).toBeUndefined();
-      const unmapped = await env.as('adminB').get('/api/farmers/?is_mapped=false&page=2');
-      expect(unmapped.body.data).toMatchObject({ count: FARMERS_COUNT_CAP, count_capped: true });
+      expect(narrow.body.data.count_estimated).toBeUndefined();
       // Tenant A's list does not see them, nor count them.
       const a = await env.as('adminA').get(`/api/farmers/?search=${tag}`);
       expect(a.body.data).toMatchObject({ count: 0, results: [] });
+      expect((await env.as('adminA').get('/api/farmers/?page_size=1')).body.data.count).toBe(
+        (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farmers WHERE tenant_id = ${env.fx.tenantA}`))[0]!.n,
+      );
     } finally {
       await env.sql(sql`DELETE FROM farmers WHERE tenant_id = ${env.fx.tenantB} AND folio_id LIKE ${`${tag}-%`}`);
     }

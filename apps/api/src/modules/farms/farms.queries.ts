@@ -6,6 +6,7 @@ import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
 import { containsPattern } from '../../db/like.js';
+import { countList, matchesPage, type Total } from '../../lib/pagination.js';
 
 /** Everything the presenter needs for one farm. */
 export type FarmRow = {
@@ -88,15 +89,46 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
 
 const farmFrom = sql`FROM farms f JOIN farmers fr ON fr.id = f.farmer_id LEFT JOIN operational_areas oa ON oa.id = f.operational_area_id`;
 
-/** One page of farm ids (newest first) and the total, then the details of that page. */
-export async function listFarms(tx: Executor, tenantId: string | null, filter: FarmFilter, limit: number, offset: number): Promise<{ rows: FarmRow[]; total: number }> {
+/** The tenant's farms (every tenant's in provider scope), as tenant_stats keeps them (migration 0016). */
+async function farmTotal(tx: Executor, tenantId: string | null): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`SELECT coalesce(sum(farms), 0)::int AS n FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``}`,
+  );
+  return row?.n ?? 0;
+}
+
+/** One page of farm ids (newest first) and the total (lib/pagination.ts), then the details of that page. */
+export async function listFarms(tx: Executor, tenantId: string | null, filter: FarmFilter, limit: number, offset: number): Promise<{ rows: FarmRow[]; total: Total }> {
   const where = farmConditions(tenantId, filter);
   // Only search and region look at the farmer or the area; without them the page and the count read farms alone
   // (an index scan on (tenant_id, created_at), and a count without a join).
   const from = filter.search || filter.region ? farmFrom : sql`FROM farms f`;
+  // A search keeps few farms: page and count in one pass over its matches (lib/pagination.ts).
+  const narrow = filter.search ? await matchesPage(tx, sql`SELECT f.id, f.created_at ${from} ${where}`, limit, offset) : null;
+  if (narrow) return { rows: await farmDetails(tx, tenantId, narrow.ids), total: narrow.total };
   const ids = await queryRows<{ id: string }>(tx, sql`SELECT f.id ${from} ${where} ORDER BY f.created_at DESC, f.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const [count] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n ${from} ${where}`);
-  return { rows: await farmDetails(tx, tenantId, ids.map((r) => r.id)), total: count?.n ?? 0 };
+  const narrowed = !!(filter.search || filter.region || filter.operationalAreaId || filter.bbox);
+  const farmerId = filter.farmerId;
+  const total = await countList(
+    tx,
+    {
+      from: sql`${from} ${where}`,
+      // Exact from the rollups: every farm of the tenant (tenant_stats), or of one farmer (farmers.farm_count).
+      exact: narrowed
+        ? undefined
+        : farmerId
+          ? async () =>
+              (await queryRows<{ n: number }>(tx, sql`SELECT farm_count AS n FROM farmers WHERE id = ${farmerId} ${tenantId ? sql`AND tenant_id = ${tenantId}` : sql``}`))[0]
+                ?.n ?? 0
+          : () => farmTotal(tx, tenantId),
+      base: { from: sql`FROM farms f ${farmConditions(tenantId, {})}`, total: () => farmTotal(tx, tenantId) },
+    },
+    offset,
+    ids.length,
+    limit,
+  );
+  return { rows: await farmDetails(tx, tenantId, ids.map((r) => r.id)), total };
 }
 
 /** Details for the given farm ids, in the order given. */
@@ -298,11 +330,11 @@ export async function groupMemberIds(tx: Executor, tenantId: string, groupId: st
 }
 
 /** Overlap-group members (of any tenant in provider scope), for the overlapping-farms reference. */
-export async function groupPage(tx: Executor, tenantId: string | null, groupId: string, limit: number, offset: number): Promise<{ ids: string[]; total: number }> {
+export async function groupPage(tx: Executor, tenantId: string | null, groupId: string, limit: number, offset: number): Promise<{ ids: string[]; total: Total }> {
   const scope = tenantId ? sql`AND tenant_id = ${tenantId}` : sql``;
   const ids = await queryRows<{ id: string }>(tx, sql`SELECT id FROM farms WHERE overlap_group_id = ${groupId} ${scope} ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}`);
-  const [n] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms WHERE overlap_group_id = ${groupId} ${scope}`);
-  return { ids: ids.map((r) => r.id), total: n?.n ?? 0 };
+  const total = await countList(tx, { from: sql`FROM farms WHERE overlap_group_id = ${groupId} ${scope}` }, offset, ids.length, limit);
+  return { ids: ids.map((r) => r.id), total };
 }
 
 /** Geometries that PostGIS reports invalid among the given farms: the guard before any overlay (PGlite hides GEOS errors). */
@@ -385,15 +417,16 @@ export async function reassignOperationalAreas(tx: Executor, tenantId: string, i
 
 export type Overview = { total_farms: number; within: number; outside: number; overlapping: number; unrecognized: number };
 
+/** From the tenant_stats rollup (every tenant's in provider scope): no farm is read. */
 export async function overview(tx: Executor, tenantId: string | null): Promise<Overview> {
   const [row] = await queryRows<Overview>(
     tx,
-    sql`SELECT count(*)::int AS total_farms,
-               count(*) FILTER (WHERE operational_area_id IS NOT NULL)::int AS within,
-               count(*) FILTER (WHERE operational_area_id IS NULL)::int AS outside,
-               count(*) FILTER (WHERE is_overlapping)::int AS overlapping,
-               count(*) FILTER (WHERE flag IS NOT NULL)::int AS unrecognized
-          FROM farms ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``}`,
+    sql`SELECT coalesce(sum(farms), 0)::int AS total_farms,
+               coalesce(sum(farms_within), 0)::int AS within,
+               coalesce(sum(farms - farms_within), 0)::int AS outside,
+               coalesce(sum(farms_overlapping), 0)::int AS overlapping,
+               coalesce(sum(farms_unrecognized), 0)::int AS unrecognized
+          FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``}`,
   );
   return row ?? { total_farms: 0, within: 0, outside: 0, overlapping: 0, unrecognized: 0 };
 }

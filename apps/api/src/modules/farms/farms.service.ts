@@ -4,7 +4,7 @@ import type { CaptureFarmBody, Farm, UpdateFarmBody } from '@farmland/contracts'
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
 import type { UploadedFile } from '../../lib/form.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage, type ImageType } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -37,6 +37,7 @@ async function audit(tx: Executor, ctx: Ctx, tenantId: string, action: 'Create' 
 export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url: string, farmerId?: string): Promise<Page<Farm>> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
+  const offset = pageOffset(query.page, size);
   return withScope(deps.db, scope, async (tx) => {
     if (farmerId && !(await findFarmer(tx, tenantId, farmerId))) throw problems.notFound('Farmer');
     const { rows, total } = await q.listFarms(
@@ -44,7 +45,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
       tenantId,
       { search: query.search, region: query.region, operationalAreaId: query.operational_area, farmerId },
       size,
-      (query.page - 1) * size,
+      offset,
     );
     return paginate(rows.map((r) => presentFarm(deps, r, { tenantName: scope.kind === 'provider' })), total, query.page, size, url);
   });
@@ -71,11 +72,12 @@ export async function getFarm(deps: Deps, ctx: Ctx, id: string, farmerId?: strin
 export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: { page: number; page_size?: number | undefined }, url: string): Promise<Page<Farm>> {
   const { tenantId, scope } = readScope(ctx);
   const size = query.page_size ?? 100;
+  const offset = pageOffset(query.page, size);
   return withScope(deps.db, scope, async (tx) => {
     const farm = await q.findFarm(tx, tenantId, id);
     if (!farm) throw problems.notFound('Farm');
     if (!farm.overlap_group_id) return paginate([], 0, query.page, size, url);
-    const { ids, total } = await q.groupPage(tx, farm.tenant_id, farm.overlap_group_id, size, (query.page - 1) * size);
+    const { ids, total } = await q.groupPage(tx, farm.tenant_id, farm.overlap_group_id, size, offset);
     const rows = await q.farmDetails(tx, farm.tenant_id, ids);
     return paginate(rows.map((r) => presentFarm(deps, r)), total, query.page, size, url);
   });

@@ -3,6 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
 import { containsPattern, prefixPattern } from '../../db/like.js';
+import { countList, type Total } from '../../lib/pagination.js';
 
 export type LicenseRow = {
   id: string;
@@ -51,12 +52,10 @@ function conditions(f: LicenseFilter): SQL {
 }
 
 /** One page of licenses (latest issued first) and the count. */
-export async function listLicenses(tx: Executor, f: LicenseFilter, limit: number, offset: number): Promise<{ rows: LicenseRow[]; total: number }> {
+export async function listLicenses(tx: Executor, f: LicenseFilter, limit: number, offset: number): Promise<{ rows: LicenseRow[]; total: Total }> {
   const where = conditions(f);
-  const [count] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM licenses l JOIN tenants t ON t.id = l.tenant_id ${where}`);
-  const total = count?.n ?? 0;
-  if (total === 0 || offset >= total) return { rows: [], total };
   const rows = await queryRows<LicenseRow>(tx, sql`${columns} ${where} ORDER BY l.issued_date DESC, l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const total = await countList(tx, { from: sql`FROM licenses l JOIN tenants t ON t.id = l.tenant_id ${where}` }, offset, rows.length, limit);
   return { rows, total };
 }
 

@@ -4,7 +4,7 @@
 import type { License, LicensesQuery } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { canManageTenants } from '../tenants/tenants.policy.js';
@@ -23,7 +23,7 @@ export async function listLicenses(deps: Deps, ctx: Ctx, query: LicensesQuery, u
       tx,
       { search: query.search, isRevoked: query.is_revoked, isExpired: query.is_expired, type: query.type, issuedDate: query.issued_date, status: query.status, tenantId: own ?? query.tenant_id },
       size,
-      (query.page - 1) * size,
+      pageOffset(query.page, size),
     );
     return paginate(rows.map(presentLicense), total, query.page, size, url);
   });

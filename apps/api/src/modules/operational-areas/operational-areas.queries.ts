@@ -5,6 +5,7 @@ import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
 import { containsPattern } from '../../db/like.js';
+import { countList, type Total } from '../../lib/pagination.js';
 
 export type AreaRow = {
   id: string;
@@ -35,18 +36,15 @@ const areaSelect = sql`
 
 export type AreaFilter = { search?: string | undefined; region?: string | undefined };
 
-export async function listAreas(tx: Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: number }> {
+export async function listAreas(tx: Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: Total }> {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`oa.tenant_id = ${tenantId}`);
   if (f.search) conds.push(sql`(oa.name ILIKE ${containsPattern(f.search)} OR ci.name ILIKE ${containsPattern(f.search)})`);
   if (f.region) conds.push(UUID_RE.test(f.region) ? sql`oa.region_id = ${f.region}` : sql`lower(r.name) = lower(${f.region})`);
   const where = conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
   const rows = await queryRows<AreaRow>(tx, sql`${areaSelect} ${where} ORDER BY oa.created_at DESC, oa.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const [n] = await queryRows<{ n: number }>(
-    tx,
-    sql`SELECT count(*)::int AS n FROM operational_areas oa JOIN regions r ON r.id = oa.region_id JOIN cities ci ON ci.id = oa.city_id ${where}`,
-  );
-  return { rows, total: n?.n ?? 0 };
+  const total = await countList(tx, { from: sql`FROM operational_areas oa JOIN regions r ON r.id = oa.region_id JOIN cities ci ON ci.id = oa.city_id ${where}` }, offset, rows.length, limit);
+  return { rows, total };
 }
 
 export async function findArea(tx: Executor, tenantId: string | null, id: string): Promise<AreaRow | null> {

@@ -3,7 +3,7 @@
 import type { OperationalArea, OperationalAreaBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { readScope, tenantScope } from '../farms/farms.policy.js';
@@ -20,7 +20,7 @@ export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url:
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
   return withScope(deps.db, scope, async (tx) => {
-    const { rows, total } = await q.listAreas(tx, tenantId, { search: query.search, region: query.region }, size, (query.page - 1) * size);
+    const { rows, total } = await q.listAreas(tx, tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
     return paginate(rows.map(presentArea), total, query.page, size, url);
   });
 }

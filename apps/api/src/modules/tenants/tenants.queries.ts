@@ -4,6 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
+import { countList, type Total } from '../../lib/pagination.js';
 
 export type TenantRow = {
   id: string;
@@ -90,14 +91,12 @@ const details = sql`
     ${currentLicense}`;
 
 /** One page of live tenants (newest first) with admin and current license, and the count. */
-export async function listTenants(tx: Executor, f: TenantFilter, limit: number, offset: number): Promise<{ rows: TenantRow[]; total: number }> {
+export async function listTenants(tx: Executor, f: TenantFilter, limit: number, offset: number): Promise<{ rows: TenantRow[]; total: Total }> {
   const where = conditions(f);
   const join = f.licenseType ? currentLicense : sql``;
-  const [count] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM tenants t ${join} ${where}`);
-  const total = count?.n ?? 0;
-  if (total === 0 || offset >= total) return { rows: [], total };
   // The page's ids first (the admin, license and agent count are read for those rows only, not for every tenant).
   const ids = await queryRows<{ id: string }>(tx, sql`SELECT t.id FROM tenants t ${join} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const total = await countList(tx, { from: sql`FROM tenants t ${join} ${where}` }, offset, ids.length, limit);
   if (ids.length === 0) return { rows: [], total };
   const rows = await queryRows<TenantRow>(tx, sql`${details} WHERE t.id = ANY(${uuidArray(ids.map((r) => r.id))}) ORDER BY t.created_at DESC, t.id DESC`);
   return { rows, total };

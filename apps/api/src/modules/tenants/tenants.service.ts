@@ -6,7 +6,7 @@ import type { CreatedTenant, DeletedTenants, SuspendDeactivateBody, Tenant, Tena
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor, type Tx } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { revokeTenantSessions } from '../auth/auth.queries.js';
@@ -28,7 +28,7 @@ export async function listTenants(deps: Deps, ctx: Ctx, query: TenantsQuery, url
       tx,
       { search: query.search, isActive: query.is_active, isSuspended: query.is_suspended, licenseType: query.license_type, status: query.status },
       size,
-      (query.page - 1) * size,
+      pageOffset(query.page, size),
     );
     return paginate(rows.map(presentTenantListItem), total, query.page, size, url);
   });

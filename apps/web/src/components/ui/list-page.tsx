@@ -14,7 +14,9 @@ import { formatNumber } from '../../lib/formatters';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ColumnMenu } from './column-menu';
 import { CountBadge } from './count-badge';
+import { pagerTotal, rangeText, readTotal, type ListTotal } from './list-total';
 import { ExportButton } from './export-button';
+
 
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 
@@ -36,9 +38,11 @@ export type ListColumn<T> = {
 
 type Props<T> = {
   title: string;
-  count: number | undefined;
-  /** The count is a lower bound (the API's count_capped): shown as "10,000+". */
-  countCapped?: boolean;
+  /**
+   * The list's total: a number, or the API's page itself ({ count, count_estimated }), whose estimated counts show as
+   * "about 1,000,000".
+   */
+  count: number | ListTotal | undefined;
   rows: readonly T[];
   rowKey: (row: T) => string;
   columns: readonly ListColumn<T>[];
@@ -85,7 +89,8 @@ function initialVisible<T>(columns: readonly ListColumn<T>[], storageKey: string
 }
 
 export function ListPage<T>(props: Props<T>) {
-  const { title, count, rows, rowKey, columns, loading, page, pageSize, onPageChange, storageKey } = props;
+  const { title, rows, rowKey, columns, loading, page, pageSize, onPageChange, storageKey } = props;
+  const { count, estimated } = readTotal(props.count);
   const [text, setText] = useState(props.search);
   const debounced = useDebouncedValue(text);
   const lastSent = useRef(props.search);
@@ -170,7 +175,7 @@ export function ListPage<T>(props: Props<T>) {
         <Typography.Title level={1} id={headingId} style={{ fontSize: 24, margin: 0 }}>
           {title}
         </Typography.Title>
-        <CountBadge count={count} capped={props.countCapped} label="entries" />
+        <CountBadge count={count} estimated={estimated} label="entries" />
         <div style={{ flex: 1 }} />
         {props.exportName && (
           <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
@@ -249,10 +254,11 @@ export function ListPage<T>(props: Props<T>) {
             pagination={{
               current: page,
               pageSize,
-              total: count ?? 0,
+              // The API pages through the first 10,000 rows of a list (a search or a filter narrows the rest).
+              total: pagerTotal(count ?? 0),
               pageSizeOptions: PAGE_SIZES.map(String),
               showSizeChanger: true,
-              showTotal: (total, [from, to]) => `${formatNumber(from)}-${formatNumber(to)} of ${formatNumber(total)}${props.countCapped ? '+' : ''}`,
+              showTotal: (_total, [from, to]) => rangeText(from, to, count ?? 0, estimated),
               onChange: (p, s) => {
                 setSelected([]);
                 onPageChange(s !== pageSize ? 1 : p, s);

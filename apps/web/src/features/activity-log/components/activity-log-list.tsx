@@ -74,7 +74,7 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
     <>
       <ListPage<ActivityEntry>
         title="Activity Log"
-        count={query.data?.data.count}
+        count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}

@@ -200,7 +200,7 @@ export function AgentsScreen() {
     <>
       <ListPage<Agent>
         title="All Agents"
-        count={list.data?.data.count}
+        count={list.data?.data}
         rows={list.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}

@@ -88,7 +88,7 @@ export function AnalysisReportList() {
     <>
       <ListPage<AnalysisSummary>
         title="Analysis Report"
-        count={query.data?.data.count}
+        count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}

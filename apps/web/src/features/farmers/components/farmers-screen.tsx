@@ -165,8 +165,7 @@ export function FarmersScreen() {
     <>
       <ListPage<Farmer>
         title="All Farmers"
-        count={list.data?.data.count}
-        countCapped={list.data?.data.count_capped === true}
+        count={list.data?.data}
         rows={list.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}

@@ -153,7 +153,7 @@ export function FarmlandsScreen() {
       <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
         {FARMLANDS_TITLE}
       </Typography.Title>
-      <CountBadge count={list.data?.data.count} label="farmlands" />
+      <CountBadge count={list.data?.data.count} estimated={list.data?.data.count_estimated === true} label="farmlands" />
       <div style={{ flex: 1 }} />
       <MapSearch value={search} onSearch={onSearch} />
       <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={search ? { search } : {}} />
@@ -220,7 +220,7 @@ export function FarmlandsScreen() {
             children: (
               <ListPage<Farm>
                 title={FARMLANDS_TITLE}
-                count={list.data?.data.count}
+                count={list.data?.data}
                 rows={list.data?.data.results ?? []}
                 rowKey={(r) => r.id}
                 columns={columns}

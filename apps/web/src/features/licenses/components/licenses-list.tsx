@@ -111,7 +111,7 @@ export function LicensesList() {
     <>
       <ListPage<License>
         title={LICENSES_TITLE}
-        count={query.data?.data.count}
+        count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}

@@ -191,7 +191,7 @@ export function ProviderFarmlandsScreen() {
       </Card>
       <ListPage<Farm>
         title={PROVIDER_FARMLANDS_TITLE}
-        count={list.data?.data.count}
+        count={list.data?.data}
         rows={list.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}

@@ -114,7 +114,7 @@ export function TenantsList() {
     <>
       <ListPage<TenantListItem>
         title={TENANTS_TITLE}
-        count={query.data?.data.count}
+        count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
         columns={columns}
