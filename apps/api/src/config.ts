@@ -39,6 +39,11 @@ const schema = z.object({
   ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
   /** Analyses one tenant may have waiting to start; the next upload gets 429 (docs/decisions.md, "Fair queues"). */
   ANALYSIS_MAX_QUEUED_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * Most data rows of one analysis (a csv; the formats read whole keep 100,000); default by engine: 1,000,000 on
+   * PostgreSQL, 100,000 embedded (docs/decisions.md, "Million-row analyses").
+   */
+  ANALYSIS_MAX_ROWS: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000_000).optional()),
   MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
@@ -79,6 +84,8 @@ export type Config = {
   analysisWorkers: boolean;
   /** Analyses a tenant may have queued (not yet started); beyond it POST /custom-analysis/ answers 429. */
   analysisMaxQueuedPerTenant: number;
+  /** Most data rows of one analysis; beyond it the upload answers 413 too_many_rows naming the limit. */
+  analysisMaxRows: number;
   /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
   mapStyleUrl: string | null;
   /** Farm count above which the Farmlands map reads vector tiles instead of GeoJSON. */
@@ -104,6 +111,9 @@ export type StorageConfig =
       credentials: { accessKeyId: string; secretAccessKey: string } | null;
       forcePathStyle: boolean;
     };
+
+/** The analysis row cap per engine when ANALYSIS_MAX_ROWS is not set: what the measurements support (docs/decisions.md). */
+export const DEFAULT_MAX_ROWS = { postgres: 1_000_000, pglite: 100_000 } as const;
 
 export class ConfigError extends Error {}
 
@@ -160,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     analysisMaxQueuedPerTenant: e.ANALYSIS_MAX_QUEUED_PER_TENANT,
+    analysisMaxRows: e.ANALYSIS_MAX_ROWS ?? (e.DATABASE_URL ? DEFAULT_MAX_ROWS.postgres : DEFAULT_MAX_ROWS.pglite),
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },

@@ -24,7 +24,7 @@ import { openDatabase, queryRows, runPgMigrations, withScope, type Database } fr
 import { deriveKeys } from '../lib/crypto.js';
 import { createRng, type Rng } from '../lib/prng.js';
 import { localStorage } from '../lib/storage.js';
-import { batchesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
+import { batchText, linesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
 import { prewarmParseWorker } from '../modules/analyses/analyses.parse-client.js';
 import { classifySql } from '../modules/analyses/analyses.queries.js';
 import { analysisMapJson, createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
@@ -256,8 +256,12 @@ async function explain(deps: Deps, tenantId: string, analysisId: string, areaIds
 
 /** EXPLAIN ANALYZE of one classify statement (rolled back), to see where a batch spends its time. */
 async function explainClassify(deps: Deps, tenantId: string, areaIds: string[], file: Buffer): Promise<void> {
-  const staged = await stageSource({ kind: 'file', data: file, filename: 'bench.csv' }, areaIds);
-  const batch = batchesOf(Buffer.concat(staged.data), 4)[0]!();
+  const at = path.join(deps.config.dataDir, 'explain.csv');
+  fs.writeFileSync(at, file);
+  const key = `${tenantId}/analysis_staged/explain.ndjson`;
+  await stageSource(deps, { kind: 'file', path: at, size: file.length, sha256: '', filename: 'bench.csv' }, areaIds, key);
+  const batch = batchText(linesOf((await deps.storage.get(key))!).slice(0, 4));
+  await deps.storage.remove(key);
   const id = crypto.randomUUID();
   await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
     await tx.execute(sql`INSERT INTO custom_analyses (id, tenant_id, name, minimum_farm_size) VALUES (${id}, ${tenantId}, 'explain', 100)`);

@@ -14,18 +14,21 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.js';
-import { checkKey, StorageError, type Storage, type StorageFailure } from './storage.js';
+import { checkKey, StorageError, trackSource, type Storage, type StorageFailure } from './storage.js';
 
 type S3Config = Extract<StorageConfig, { driver: 's3' }>;
 
 /** The size of one part of a multipart upload (S3's minimum is 5 MiB for every part but the last). */
 export const PART_BYTES = 8 * 1024 * 1024;
 
+/** Bytes read per ranged GET by read() (each range is its own request, so each can be retried). */
+export const READ_RANGE_BYTES = 8 * 1024 * 1024;
+
 /** Chunks regrouped into parts of PART_BYTES (the last one shorter), copying at most one part's bytes at a time. */
-function* partsOf(chunks: readonly Uint8Array[]): Generator<Buffer> {
+async function* partsOf(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
   let pending: Uint8Array[] = [];
   let size = 0;
-  for (const chunk of chunks) {
+  for await (const chunk of chunks) {
     let rest = chunk;
     while (rest.byteLength > 0) {
       const take = Math.min(rest.byteLength, PART_BYTES - size);
@@ -86,33 +89,72 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
   return {
     async put(key, data) {
       checkKey(key);
-      const total = Buffer.isBuffer(data) ? data.length : data.reduce((n, c) => n + c.byteLength, 0);
-      if (Buffer.isBuffer(data) || total <= PART_BYTES) {
-        const Body = Buffer.isBuffer(data) ? data : Buffer.concat(data, total);
-        try {
-          await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: total }));
-        } catch (err) {
-          throw fail('put', key, err);
-        }
-        return;
-      }
+      const source = trackSource(data);
+      // The first part decides: a source that ends within one part is one PutObject, a longer one a multipart upload.
+      const parts = partsOf(Buffer.isBuffer(source.data) ? [source.data] : (source.data as Iterable<Uint8Array> | AsyncIterable<Uint8Array>));
       let UploadId: string | undefined;
       try {
+        const first = await parts.next();
+        const second = first.done ? first : await parts.next();
+        if (second.done) {
+          const Body = first.done ? Buffer.alloc(0) : first.value;
+          await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: Body.length }));
+          return;
+        }
         UploadId = (await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key }))).UploadId;
         if (!UploadId) throw new Error('the storage returned no upload id');
         const Parts: Array<{ ETag: string; PartNumber: number }> = [];
-        for (const Body of partsOf(data)) {
+        const send = async (Body: Buffer) => {
           const PartNumber = Parts.length + 1;
           const { ETag } = await client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body, ContentLength: Body.length }));
           if (!ETag) throw new Error(`the storage returned no ETag for part ${PartNumber}`);
           Parts.push({ ETag, PartNumber });
-        }
+        };
+        await send(first.value!);
+        await send(second.value);
+        for await (const Body of parts) await send(Body);
         await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts } }));
       } catch (err) {
         // Nothing half-written stays behind: the parts already sent are dropped (the object itself never appeared).
         if (UploadId) await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => undefined);
+        const failed = source.failed();
+        if (failed) throw failed.error;
         throw fail('put', key, err);
       }
+    },
+    async read(key) {
+      checkKey(key);
+      // Ranged GETs, one range at a time as the caller consumes them: no connection is held open while the caller works
+      // on a piece (an analysis reads its staged rows over a minute), and each range is a request the SDK retries.
+      const range = async (from: number): Promise<{ bytes: Buffer; total: number } | null> => {
+        try {
+          const res = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${from}-${from + READ_RANGE_BYTES - 1}` }));
+          const bytes = res.Body ? await res.Body.transformToByteArray() : new Uint8Array(0);
+          const total = Number(/\/(\d+)$/.exec(res.ContentRange ?? '')?.[1] ?? bytes.byteLength + from);
+          return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), total };
+        } catch (err) {
+          if (err instanceof S3ServiceException && (err.name === 'NoSuchKey' || (err.name === 'NotFound' && err.$metadata.httpStatusCode === 404))) return null;
+          // An empty object has no byte 0: S3 answers 416 to any range.
+          if (from === 0 && err instanceof S3ServiceException && (err.name === 'InvalidRange' || err.$metadata.httpStatusCode === 416)) return { bytes: Buffer.alloc(0), total: 0 };
+          throw fail('get', key, err);
+        }
+      };
+      const first = await range(0);
+      if (!first) return null;
+      return {
+        async *[Symbol.asyncIterator]() {
+          let piece: { bytes: Buffer; total: number } | null = first;
+          let at = 0;
+          while (piece && piece.bytes.length > 0) {
+            // At most READ_PIECE_BYTES at a time to the caller, like the local store.
+            for (let i = 0; i < piece.bytes.length; i += 1024 * 1024) yield piece.bytes.subarray(i, i + 1024 * 1024);
+            at += piece.bytes.length;
+            if (at >= piece.total) return;
+            piece = await range(at);
+            if (!piece) throw fail('get', key, new Error('the object went away while it was read'));
+          }
+        },
+      };
     },
     async get(key) {
       checkKey(key);
