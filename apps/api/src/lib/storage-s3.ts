@@ -8,6 +8,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -124,34 +125,33 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
     },
     async read(key) {
       checkKey(key);
-      // Ranged GETs, one range at a time as the caller consumes them: no connection is held open while the caller works
-      // on a piece (an analysis reads its staged rows over a minute), and each range is a request the SDK retries.
-      const range = async (from: number): Promise<{ bytes: Buffer; total: number } | null> => {
+      // The size first (HEAD), then ranged GETs, one range at a time as the caller consumes them: no connection is held
+      // open while the caller works on a piece (an analysis reads its staged rows over a minute), and each range is a
+      // request the SDK retries. (An empty object is never asked for a range: S3 answers 416, some servers reset.)
+      let total: number;
+      try {
+        total = (await client.send(new HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
+      } catch (err) {
+        if (err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)) return null;
+        throw fail('get', key, err);
+      }
+      const range = async (from: number): Promise<Buffer> => {
         try {
-          const res = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${from}-${from + READ_RANGE_BYTES - 1}` }));
+          const res = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${from}-${Math.min(total, from + READ_RANGE_BYTES) - 1}` }));
           const bytes = res.Body ? await res.Body.transformToByteArray() : new Uint8Array(0);
-          const total = Number(/\/(\d+)$/.exec(res.ContentRange ?? '')?.[1] ?? bytes.byteLength + from);
-          return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), total };
+          return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         } catch (err) {
-          if (err instanceof S3ServiceException && (err.name === 'NoSuchKey' || (err.name === 'NotFound' && err.$metadata.httpStatusCode === 404))) return null;
-          // An empty object has no byte 0: S3 answers 416 to any range.
-          if (from === 0 && err instanceof S3ServiceException && (err.name === 'InvalidRange' || err.$metadata.httpStatusCode === 416)) return { bytes: Buffer.alloc(0), total: 0 };
           throw fail('get', key, err);
         }
       };
-      const first = await range(0);
-      if (!first) return null;
       return {
         async *[Symbol.asyncIterator]() {
-          let piece: { bytes: Buffer; total: number } | null = first;
-          let at = 0;
-          while (piece && piece.bytes.length > 0) {
-            // At most READ_PIECE_BYTES at a time to the caller, like the local store.
-            for (let i = 0; i < piece.bytes.length; i += 1024 * 1024) yield piece.bytes.subarray(i, i + 1024 * 1024);
-            at += piece.bytes.length;
-            if (at >= piece.total) return;
-            piece = await range(at);
-            if (!piece) throw fail('get', key, new Error('the object went away while it was read'));
+          for (let at = 0; at < total; ) {
+            const piece = await range(at);
+            if (piece.length === 0) throw fail('get', key, new Error('the object ended before its size'));
+            // At most a MB at a time to the caller, like the local store.
+            for (let i = 0; i < piece.length; i += 1024 * 1024) yield piece.subarray(i, i + 1024 * 1024);
+            at += piece.length;
           }
         },
       };
