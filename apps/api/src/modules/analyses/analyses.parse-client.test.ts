@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFile } from './analyses.parse.js';
-import { stageInWorker } from './analyses.parse-client.js';
+import { SPLIT_MIN_BYTES, stageInWorker } from './analyses.parse-client.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-parse-'));
@@ -34,28 +34,54 @@ async function stage(name: string, data: Buffer, maxRows = 100_000) {
 describe.skipIf(Boolean(process.env['TEST_DATABASE_URL']))('parse threads (a file staged in a stream)', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('stages a csv read in pieces into exactly the whole-file result, in several chunks', async () => {
+  const farmsCsv = (n: number, repeatAfter: number, note = 300) => {
     const lines = ['farm_name;farm_coordinates;operational_area_id;note'];
-    for (let i = 0; i < 12_345; i++) {
-      const x = 3 + (i % 5000) * 1e-4; // rows 5001… repeat earlier polygons: twins across the whole file
+    for (let i = 0; i < n; i++) {
+      const x = 3 + (i % repeatAfter) * 1e-4; // rows after repeatAfter repeat earlier polygons: exact twins
       const ring = i % 97 === 0 ? 'not coordinates' : JSON.stringify([[x, 7], [x + 5e-5, 7], [x + 5e-5, 7.00005], [x, 7]]);
       // Quoted cells with escaped quotes, delimiters and line breaks inside, CRLF endings: piece boundaries fall anywhere.
-      lines.push(`"Farm ""${i + 1}""";"${ring.replace(/"/g, '""')}";;"${'n'.repeat(i % 300)};\r\nend"`);
+      lines.push(`"Farm ""${i + 1}""";"${ring.replace(/"/g, '""')}";;"${'n'.repeat(i % note)};\r\nend"`);
     }
-    const data = Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`, 'utf8');
-    expect(data.byteLength).toBeGreaterThan(2 * 1024 * 1024);
-
+    return Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`, 'utf8');
+  };
+  const wholeFileStaging = (data: Buffer) => {
     const { rows } = parseFile(new Uint8Array(data), 'farms.csv');
     const seen: Duplicates = new Map();
     const expected: string[] = [];
     for (let i = 0; i < rows.length; i += STAGE_LINE_ROWS) expected.push(stageLine(rows, i, Math.min(rows.length, i + STAGE_LINE_ROWS), new Set(), seen));
-    expect(expected.join('\n')).toMatch(/"d":2}/);
+    return expected;
+  };
 
-    const r = await stage('farms.csv', data);
-    expect(r.outcome).toEqual({ ok: true, kind: 'csv', total: 12_345 });
-    expect(r.chunks).toBeGreaterThan(1);
+  it('stages a small csv (one thread) read in pieces into exactly the whole-file result, twins included', async () => {
+    const data = farmsCsv(3000, 1000, 40);
+    expect(data.byteLength).toBeLessThan(SPLIT_MIN_BYTES);
+    const expected = wholeFileStaging(data);
+    expect(expected.join('\n')).toMatch(/"d":2}/);
+    const r = await stage('small.csv', data);
+    expect(r.outcome).toEqual({ ok: true, kind: 'csv', total: 3000 });
     expect(r.staged.endsWith('\n')).toBe(true);
     expect(r.staged.slice(0, -1).split('\n')).toEqual(expected);
+  });
+
+  it('stages a large csv in two threads, block by block in order: the whole-file rows, twins within each thread', async () => {
+    const data = farmsCsv(12_345, 5000);
+    expect(data.byteLength).toBeGreaterThan(SPLIT_MIN_BYTES);
+    const expected = wholeFileStaging(data).flatMap((l) => JSON.parse(l) as Array<Record<string, unknown>>);
+    const r = await stage('farms.csv', data);
+    expect(r.outcome).toEqual({ ok: true, kind: 'csv', total: 12_345 });
+    expect(r.chunks).toBeGreaterThan(2);
+    const got = r.staged.slice(0, -1).split('\n').flatMap((l) => JSON.parse(l) as Array<Record<string, unknown>>);
+    // Every row in order and identical but for `d`: a twin may keep its own polygon when its first copy was staged by
+    // the other thread; a `d` always names an earlier row with the same polygon.
+    const strip = (x: Record<string, unknown>) => JSON.stringify({ ...x, d: undefined });
+    expect(got.map(strip)).toEqual(expected.map(strip));
+    const wkbOf = new Map(got.map((x) => [x['n'] as number, x['wkb']]));
+    const twins = got.filter((x) => x['d'] !== undefined);
+    expect(twins.length).toBeGreaterThan(1000);
+    for (const t of twins) {
+      expect(t['d'] as number).toBeLessThan(t['n'] as number);
+      expect(wkbOf.get(t['d'] as number)).toBe(t['wkb']);
+    }
   });
 
   it('reads a Latin-1 csv (an Excel export) like the whole-file reader', async () => {

@@ -5,7 +5,7 @@
 // in memory, on either side.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-entry.js';
-import type { FileKind, TableOptions } from './analyses.parse.js';
+import { extensionKind, type FileKind, type TableOptions } from './analyses.parse.js';
 import type { ParseFailure, StageMessage, StageRequest, TableReply, TableRequest } from './analyses.parse.worker.js';
 
 /**
@@ -18,6 +18,8 @@ export const parseDeadlineMs = (bytes: number, base = PARSE_TIMEOUT_MS) => base 
 const PARSE_MEMORY_MB = 512;
 /** Parse threads running at once, over all uploads. */
 const MAX_THREADS = 2;
+/** From this size a csv is staged by two threads (below it, starting the second costs more than it saves). */
+export const SPLIT_MIN_BYTES = 1024 * 1024;
 
 let running = 0;
 const waiting: Array<{ n: number; go: () => void }> = [];
@@ -143,63 +145,80 @@ class Refused extends Error {
  * discards what it wrote (Storage.put does), and the outcome says why. An error of write itself (the store) is thrown.
  */
 export function stageInWorker(
-  req: Omit<StageRequest, 'mode'>,
+  req: Omit<StageRequest, 'mode' | 'part'>,
   size: number,
   write: (staged: AsyncIterable<Uint8Array>) => Promise<void>,
   timeoutMs = parseDeadlineMs(size),
 ): Promise<StageOutcome> {
-  return slot(1, async () => {
-    const worker = takeWorker();
-    const chunks: Uint8Array[] = [];
-    let ended: StageOutcome | null = null;
+  const threads = extensionKind(req.filename) === 'csv' && size >= SPLIT_MIN_BYTES ? MAX_THREADS : 1;
+  return slot(threads, async () => {
+    const workers = Array.from({ length: threads }, () => takeWorker());
+    const chunks: Uint8Array[][] = workers.map(() => []);
+    const ended: Array<StageOutcome | null> = workers.map(() => null);
+    let failed: ParseFailure | null = null;
     let wake: (() => void) | null = null;
     const poke = () => {
       const w = wake;
       wake = null;
       w?.();
     };
-    const end = (o: StageOutcome) => {
-      if (ended) return;
-      ended = o;
-      clearTimeout(timer);
+    const end = (i: number, o: StageOutcome) => {
+      if (ended[i]) return;
+      ended[i] = o;
+      if (!o.ok) failed ??= o;
       poke();
     };
-    const timer = setTimeout(() => end(timedOut(timeoutMs)), timeoutMs);
-    worker.on('message', (m: StageMessage) => {
-      if (m.type === 'chunk') {
-        chunks.push(m.data);
-        poke();
-      } else if (m.type === 'done') end({ ok: true, kind: m.kind, total: m.total });
-      else end({ ok: false, status: m.status, code: m.code, message: m.message });
+    const timer = setTimeout(() => {
+      failed ??= timedOut(timeoutMs);
+      poke();
+    }, timeoutMs);
+    workers.forEach((worker, i) => {
+      worker.on('message', (m: StageMessage) => {
+        if (m.type === 'chunk') {
+          chunks[i]!.push(m.data);
+          poke();
+        } else if (m.type === 'done') end(i, { ok: true, kind: m.kind, total: m.total });
+        else end(i, { ok: false, status: m.status, code: m.code, message: m.message });
+      });
+      worker.once('error', (err: Error & { code?: string }) => end(i, workerFailure(err)));
+      worker.once('exit', () => end(i, unreadable));
     });
-    worker.once('error', (err: Error & { code?: string }) => end(workerFailure(err)));
-    worker.once('exit', () => end(unreadable));
+    // The blocks in order: with two threads, block b comes from thread b % 2; the data ends when the thread whose turn
+    // it is has finished without it.
     const staged: AsyncIterable<Uint8Array> = {
       async *[Symbol.asyncIterator]() {
-        for (;;) {
-          const failed = ended && !ended.ok ? ended : null;
-          if (failed) throw new Refused(failed);
-          const chunk = chunks.shift();
-          if (chunk) {
-            worker.postMessage({ type: 'ack' });
-            yield chunk;
-            continue;
+        for (let turn = 0; ; turn = (turn + 1) % threads) {
+          for (;;) {
+            if (failed) throw new Refused(failed);
+            const chunk = chunks[turn]!.shift();
+            if (chunk) {
+              workers[turn]!.postMessage({ type: 'ack' });
+              yield chunk;
+              break;
+            }
+            if (ended[turn]) {
+              // Finished: every thread must finish (the same rows counted), or fail.
+              while (!failed && ended.some((e) => !e)) await new Promise<void>((resolve) => (wake = resolve));
+              if (failed) throw new Refused(failed);
+              return;
+            }
+            await new Promise<void>((resolve) => (wake = resolve));
           }
-          if (ended) return;
-          await new Promise<void>((resolve) => (wake = resolve));
         }
       },
     };
-    worker.postMessage({ ...req, mode: 'stage' } satisfies StageRequest);
+    workers.forEach((worker, index) => worker.postMessage({ ...req, mode: 'stage', ...(threads > 1 ? { part: { index, of: threads } } : {}) } satisfies StageRequest));
     try {
       await write(staged);
-      return ended ?? unreadable;
+      const [first, ...rest] = ended as StageOutcome[];
+      if (!first?.ok || rest.some((o) => !o.ok || o.total !== first.total || o.kind !== first.kind)) return unreadable;
+      return first;
     } catch (err) {
       if (err instanceof Refused) return err.outcome;
       throw err;
     } finally {
       clearTimeout(timer);
-      void worker.terminate();
+      for (const worker of workers) void worker.terminate();
       // The next spares start a little later, off this upload's remaining work.
       setTimeout(prewarmParseWorker, 1000).unref();
     }

@@ -11,7 +11,19 @@ import { STAGE_LINE_ROWS, stageRows, type Duplicates } from './analyses.rows.js'
  * Stage an analysis file: path is the uploaded file on this machine's disk; maxRows the analysis row cap (csv; the
  * formats read whole keep MAX_ROWS). nameField: the feature property naming each farm (GIS files).
  */
-export type StageRequest = { mode: 'stage'; path: string; filename: string; areaIds: string[]; nameField?: string | undefined; maxRows: number };
+export type StageRequest = {
+  mode: 'stage';
+  path: string;
+  filename: string;
+  areaIds: string[];
+  nameField?: string | undefined;
+  maxRows: number;
+  /**
+   * Two threads stage one large csv: both read every row, each stages the blocks of SPLIT_BLOCK_LINES staged lines whose
+   * number modulo `of` is its `index`, one chunk per block, and the parent takes the blocks in turn.
+   */
+  part?: { index: number; of: number } | undefined;
+};
 /** A plain table (bulk uploads of farmers and agents): every cell as text, keyed by the header; nothing staged. */
 export type TableRequest = { mode: 'table'; data: Uint8Array; filename: string; table: TableOptions };
 export type TableReply = { ok: true; kind: 'csv' | 'xls' | 'xlsx'; rows: Array<Record<string, string>> } | ParseFailure;
@@ -26,6 +38,8 @@ export type StageMessage = { type: 'chunk'; data: Uint8Array } | { type: 'done';
 export const STAGED_CHUNK_BYTES = 1024 * 1024;
 /** Chunks sent and not yet acknowledged (written) at most. */
 export const STAGED_IN_FLIGHT = 4;
+/** Staged lines (of STAGE_LINE_ROWS rows) per block when two threads share a file: ~0.5 MB of staged rows. */
+export const SPLIT_BLOCK_LINES = 10;
 
 const failure = (err: unknown): ParseFailure =>
   err instanceof ParseError
@@ -71,9 +85,19 @@ async function handleStage(req: StageRequest): Promise<void> {
   };
   try {
     const ids = new Set(req.areaIds);
-    // Exact twins are found over the whole file (one thread stages it all).
+    // Exact twins are found within this thread's rows (with two threads, a polygon repeated across their blocks keeps one
+    // representative per thread, which the overlap probe then links as an ordinary pair: still bounded).
     const seen: Duplicates = new Map();
+    const part = req.part;
     const { kind, total } = await readAnalysisFile(req.path, req.filename, { nameField: req.nameField, maxRows: req.maxRows, window: STAGE_LINE_ROWS }, async (rows, first) => {
+      const lineNo = (first - 1) / STAGE_LINE_ROWS;
+      if (part) {
+        // Only this thread's blocks; a block is one chunk, sent when its last line is staged.
+        if (Math.floor(lineNo / SPLIT_BLOCK_LINES) % part.of !== part.index) return;
+        lines.push(stageRows(rows, 0, rows.length, first, ids, seen));
+        if (lineNo % SPLIT_BLOCK_LINES === SPLIT_BLOCK_LINES - 1) await send();
+        return;
+      }
       const line = stageRows(rows, 0, rows.length, first, ids, seen);
       lines.push(line);
       bytes += line.length;

@@ -239,7 +239,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     phase('classify');
     await step('overlaps');
 
-    const overlap = await findOverlapGroups(deps, tenantId, id, total, hooks.overlap ?? defaultOverlapBounds, hooks.onStatement);
+    const overlap = await findOverlapGroups(deps, tenantId, id, total, { concurrency: tuning.concurrency, ...(hooks.overlap ?? defaultOverlapBounds) }, hooks.onStatement);
     hooks.onOverlap?.(overlap);
     await run((tx) => q.setProgress(tx, tenantId, id, 90));
     phase('overlaps');
