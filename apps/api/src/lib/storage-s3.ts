@@ -87,7 +87,7 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
     const { failure, detail } = s3Failure(err);
     return new StorageError(operation, key, failure, `bucket ${Bucket}: ${detail}`, { cause: err });
   };
-  return {
+  const store: Storage = {
     async put(key, data) {
       checkKey(key);
       const source = trackSource(data);
@@ -132,8 +132,9 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
       try {
         total = (await client.send(new HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
       } catch (err) {
-        if (err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)) return null;
-        throw fail('get', key, err);
+        if (!(err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)) throw fail('get', key, err);
+        // A HEAD answer has no body: a 404 is a missing key or a missing bucket. A GET's error code tells them apart.
+        return (await store.get(key)) === null ? null : store.read(key);
       }
       const range = async (from: number): Promise<Buffer> => {
         try {
@@ -177,6 +178,7 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
       }
     },
   };
+  return store;
 }
 
 /** At boot: the bucket exists and these credentials may use it. Returns the failure, or null when it answers. */
