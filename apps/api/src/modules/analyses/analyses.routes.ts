@@ -1,5 +1,6 @@
 // Custom analysis: POST /custom-analysis/ (multipart file or JSON locations), GET list and one, DELETE, the five result
 // lists behind the analysis's URLs, and the sample template. The job queue starts with the app and stops with it.
+import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -23,7 +24,6 @@ import {
   type AnalysisListKind,
 } from '@farmland/contracts';
 import { analysisJobs } from '../../jobs/analysis.job.js';
-import fs from 'node:fs';
 import type { Deps } from '../../context.js';
 import { multipartParts, partToFile } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
