@@ -143,14 +143,17 @@ class Refused extends Error {
  * chunks, which the worker produces only as fast as write consumes them (each chunk taken is acknowledged). When the
  * worker refuses the file (or runs out of time or memory, or dies), the stream write is reading fails, so write
  * discards what it wrote (Storage.put does), and the outcome says why. An error of write itself (the store) is thrown.
+ * split: a csv of SPLIT_MIN_BYTES or more is staged by two threads (false: one, the embedded engine's choice, where the
+ * database shares the process and a second isolate costs ~90 MB at the peak).
  */
 export function stageInWorker(
   req: Omit<StageRequest, 'mode' | 'part'>,
   size: number,
   write: (staged: AsyncIterable<Uint8Array>) => Promise<void>,
   timeoutMs = parseDeadlineMs(size),
+  split = true,
 ): Promise<StageOutcome> {
-  const threads = extensionKind(req.filename) === 'csv' && size >= SPLIT_MIN_BYTES ? MAX_THREADS : 1;
+  const threads = split && extensionKind(req.filename) === 'csv' && size >= SPLIT_MIN_BYTES ? MAX_THREADS : 1;
   return slot(threads, async () => {
     const workers = Array.from({ length: threads }, () => takeWorker());
     const chunks: Uint8Array[][] = workers.map(() => []);

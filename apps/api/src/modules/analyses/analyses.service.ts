@@ -126,7 +126,7 @@ type DiskFile = Extract<FileSource, { path: string }>;
  * disk in a stream, its staged rows written as they come; JSON locations in slices. A refused file (4xx) or a store that
  * fails leaves nothing under the key. Exported for the benchmark.
  */
-export async function stageSource(deps: Pick<Deps, 'config' | 'storage'>, source: DiskFile | Extract<CreateInput['source'], { kind: 'json' }>, areaIds: string[], key: string): Promise<Staged> {
+export async function stageSource(deps: Pick<Deps, 'config' | 'storage' | 'database'>, source: DiskFile | Extract<CreateInput['source'], { kind: 'json' }>, areaIds: string[], key: string): Promise<Staged> {
   const maxRows = maxRowsOf(deps);
   if (source.kind === 'json') {
     const cap = Math.min(maxRows, MAX_ROWS);
@@ -136,7 +136,9 @@ export async function stageSource(deps: Pick<Deps, 'config' | 'storage'>, source
     return { total: source.locations.length, kind: 'json' };
   }
   if (source.size === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
-  const r = await stageInWorker({ path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows }, source.size, (staged) => deps.storage.put(key, staged));
+  // Embedded, the database shares the process: one staging thread keeps the peak lower (docs/decisions.md).
+  const split = deps.database.kind === 'postgres';
+  const r = await stageInWorker({ path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows }, source.size, (staged) => deps.storage.put(key, staged), undefined, split);
   if (!r.ok) throw fileProblem(r.status, r.code, r.message);
   return { total: r.total, kind: r.kind };
 }
