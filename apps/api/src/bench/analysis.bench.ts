@@ -22,7 +22,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../config.js';
-import { apiAt, root as httpRoot, rssMb, signInEnrolling, startServer } from './http.js';
+import { apiAt, root as httpRoot, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
 import type { Ctx, Deps } from '../context.js';
 import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
 import { deriveKeys } from '../lib/crypto.js';
@@ -579,9 +579,19 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
       closeAdmin = () => c.end();
     }
     const t0 = performance.now();
-    const server = await startServer(env, { timeoutMs: 900_000, onLine: (l) => lines['api']!.push(l) });
+    let server = await startServer(env, { timeoutMs: 900_000, onLine: (l) => lines['api']!.push(l) });
     children.push(server.child);
     process.stdout.write(`  API ready in ${secs(performance.now() - t0)} s (first start, demo data seeded)\n`);
+    if (!root) {
+      // Embedded: measured after a restart, as a running installation is (the first start's seeding leaves its peak).
+      await stopServer(server);
+      children.pop();
+      const t1 = performance.now();
+      server = await startServer(env, { timeoutMs: 900_000, onLine: (l) => lines['api']!.push(l) });
+      children.push(server.child);
+      await new Promise((r) => setTimeout(r, 10_000));
+      process.stdout.write(`  restarted in ${secs(performance.now() - t1)} s; idle RSS ${rssMb(server.child.pid).toFixed(0)} MB 10 s later\n`);
+    }
     if (!root) {
       // Embedded: the data directory is the server's own; areas and registry farms go in through a second, read-write
       // PGlite is impossible while it runs, so they are created through the API (areas) and skipped (registry).
