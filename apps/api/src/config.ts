@@ -41,6 +41,11 @@ const schema = z.object({
   ANALYSIS_MAX_QUEUED_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Seconds without a heartbeat (one every 5 s) after which a run is taken for dead and requeued by the sweep. */
   ANALYSIS_STALE_RUN_SECONDS: z.coerce.number().int().min(15).max(3600).default(45),
+  /**
+   * Most data rows of one analysis (a csv; the formats read whole keep 100,000); default by engine: 1,000,000 on
+   * PostgreSQL, 100,000 embedded (docs/decisions.md, "Million-row analyses").
+   */
+  ANALYSIS_MAX_ROWS: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000_000).optional()),
   MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   MAP_TILE_THRESHOLD: z.coerce.number().int().min(0).default(5000),
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
@@ -83,6 +88,8 @@ export type Config = {
   analysisMaxQueuedPerTenant: number;
   /** A run whose heartbeat is older than this is taken for dead (its process ended): requeued, or failed at the second crash. */
   analysisStaleRunSeconds: number;
+  /** Most data rows of one analysis; beyond it the upload answers 413 too_many_rows naming the limit. */
+  analysisMaxRows: number;
   /** The console's basemap (a MapLibre style URL); null: the bundled offline style. */
   mapStyleUrl: string | null;
   /** Farm count above which the Farmlands map reads vector tiles instead of GeoJSON. */
@@ -108,6 +115,9 @@ export type StorageConfig =
       credentials: { accessKeyId: string; secretAccessKey: string } | null;
       forcePathStyle: boolean;
     };
+
+/** The analysis row cap per engine when ANALYSIS_MAX_ROWS is not set: what the measurements support (docs/decisions.md). */
+export const DEFAULT_MAX_ROWS = { postgres: 1_000_000, pglite: 100_000 } as const;
 
 export class ConfigError extends Error {}
 
@@ -165,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     analysisMaxQueuedPerTenant: e.ANALYSIS_MAX_QUEUED_PER_TENANT,
     analysisStaleRunSeconds: e.ANALYSIS_STALE_RUN_SECONDS,
+    analysisMaxRows: e.ANALYSIS_MAX_ROWS ?? (e.DATABASE_URL ? DEFAULT_MAX_ROWS.postgres : DEFAULT_MAX_ROWS.pglite),
     mapStyleUrl: e.MAP_STYLE_URL ?? null,
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },

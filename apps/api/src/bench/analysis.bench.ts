@@ -8,8 +8,11 @@
 // Each engine runs the csv and then the same rows as a GeoJSON FeatureCollection (issue 13; --no-geojson skips it).
 // --map (issue 10): then times GET /custom-analysis/{id}/map/'s server side on the result, as the route runs it (the
 // service, which builds the body as JSON text), with the body's size (raw and gzipped).
+/* eslint-disable @typescript-eslint/no-explicit-any -- the HTTP mode reads the API's JSON untyped, as any client would */
+import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -19,12 +22,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../config.js';
+import { apiAt, root as httpRoot, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
 import type { Ctx, Deps } from '../context.js';
 import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
 import { deriveKeys } from '../lib/crypto.js';
 import { createRng, type Rng } from '../lib/prng.js';
 import { localStorage } from '../lib/storage.js';
-import { batchesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
+import { batchText, linesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
 import { prewarmParseWorker } from '../modules/analyses/analyses.parse-client.js';
 import { classifySql } from '../modules/analyses/analyses.queries.js';
 import { analysisMapJson, createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
@@ -40,6 +44,8 @@ const AREAS = Number(arg('areas', '400'));
 const ENGINES = arg('engine', 'both') === 'both' ? (['pglite', 'postgres'] as const) : ([arg('engine', 'both')] as Array<'pglite' | 'postgres'>);
 const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const EXPLAIN = args.includes('--explain');
+/** Over HTTP against the built server (API and `npm run worker` apart on PostgreSQL), with each process's RSS. */
+const HTTP = args.includes('--http') || ROWS > 200_000;
 /** Tuning overrides for experiments: --batch, --concurrency, --range, --write (defaults: tuningFor(engine)). */
 const tuning = (kind: 'pglite' | 'postgres') => {
   const t = tuningFor(kind);
@@ -71,13 +77,12 @@ function star(rng: Rng, cx: number, cy: number, radius: number): Array<[number, 
 
 type Generated = { csv: string; geojson: string; farms: Array<Array<[number, number]> | null>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
 
-/** Farms on a 150 m grid (8 % shifted onto a neighbour, ~3 % bad rows of several kinds), areas on a 20×20 grid covering part of it. */
-function generate(rows: number, areaCount: number, seed: number): Generated {
+type FarmRow = { i: number; name: string; coords: unknown; ring: Array<[number, number]> | null };
+
+/** The synthetic rows one at a time (the same seeded sequence whether they are kept in memory or written to a file). */
+function* farmRows(rows: number, seed: number): Generator<FarmRow> {
   const rng = createRng(seed);
   const side = Math.ceil(Math.sqrt(rows));
-  const lines = ['farm_name,farm_coordinates,operational_area_id,farm_ref'];
-  const farms: Generated['farms'] = [];
-  const features: string[] = [];
   for (let i = 0; i < rows; i++) {
     const gx = (i % side) * CELL;
     const gy = Math.floor(i / side) * CELL;
@@ -96,11 +101,16 @@ function generate(rows: number, areaCount: number, seed: number): Generated {
     } else if (roll < 0.11) ring = star(rng, gx, gy, 4); // below the minimum size
     else ring = star(rng, gx, gy, 40 + rng.next() * 20);
     if (ring) coords = ring;
-    farms.push(ring && name ? ring : null);
-    lines.push(`${name},"${JSON.stringify(coords).replace(/"/g, '""')}",,R-${i + 1}`);
-    // The same row as a GeoJSON feature (issue 13): the ring as a Polygon, the other columns as properties.
-    features.push(JSON.stringify({ type: 'Feature', properties: { farm_name: name, operational_area_id: '', farm_ref: `R-${i + 1}` }, geometry: { type: 'Polygon', coordinates: [coords] } }));
+    yield { i, name, coords, ring };
   }
+}
+
+const CSV_HEADER = 'farm_name,farm_coordinates,operational_area_id,farm_ref';
+const csvLine = (r: FarmRow) => `${r.name},"${JSON.stringify(r.coords).replace(/"/g, '""')}",,R-${r.i + 1}`;
+
+/** Operational areas on a 20×20 grid covering part of the farms' grid. */
+function areasFor(rows: number, areaCount: number): Generated['areas'] {
+  const side = Math.ceil(Math.sqrt(rows));
   const g = Math.max(1, Math.round(Math.sqrt(areaCount)));
   const span = side * CELL;
   const cell = span / g;
@@ -114,7 +124,43 @@ function generate(rows: number, areaCount: number, seed: number): Generated {
       areas.push({ name: `Area ${ix}-${iy}`, ring });
     }
   }
-  return { csv: lines.join('\n') + '\n', geojson: `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`, farms, areas, side };
+  return areas;
+}
+
+/** Farms on a 150 m grid (8 % shifted onto a neighbour, ~3 % bad rows of several kinds), areas on a 20×20 grid covering part of it. */
+function generate(rows: number, areaCount: number, seed: number): Generated {
+  const lines = [CSV_HEADER];
+  const farms: Generated['farms'] = [];
+  const features: string[] = [];
+  for (const r of farmRows(rows, seed)) {
+    farms.push(r.ring && r.name ? r.ring : null);
+    lines.push(csvLine(r));
+    // The same row as a GeoJSON feature (issue 13): the ring as a Polygon, the other columns as properties.
+    features.push(JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } }));
+  }
+  return { csv: lines.join('\n') + '\n', geojson: `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`, farms, areas: areasFor(rows, areaCount), side: Math.ceil(Math.sqrt(rows)) };
+}
+
+/**
+ * The same csv written to a file in a stream (a million rows are ~180 MB): returns its size and the registry farms (every
+ * 20th good farm), without holding the rows.
+ */
+async function generateToFile(rows: number, seed: number, file: string): Promise<{ bytes: number; registered: Array<Array<[number, number]>> }> {
+  const out = fs.createWriteStream(file);
+  const registered: Array<Array<[number, number]>> = [];
+  let pending: string[] = [CSV_HEADER];
+  const flush = async () => {
+    if (!out.write(`${pending.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    pending = [];
+  };
+  for (const r of farmRows(rows, seed)) {
+    if (r.ring && r.name && r.i % 20 === 0) registered.push(r.ring);
+    pending.push(csvLine(r));
+    if (pending.length >= 5000) await flush();
+  }
+  await flush();
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return { bytes: fs.statSync(file).size, registered };
 }
 
 // ---------- engines ----------
@@ -256,8 +302,12 @@ async function explain(deps: Deps, tenantId: string, analysisId: string, areaIds
 
 /** EXPLAIN ANALYZE of one classify statement (rolled back), to see where a batch spends its time. */
 async function explainClassify(deps: Deps, tenantId: string, areaIds: string[], file: Buffer): Promise<void> {
-  const staged = await stageSource({ kind: 'file', data: file, filename: 'bench.csv' }, areaIds);
-  const batch = batchesOf(Buffer.concat(staged.data), 4)[0]!();
+  const at = path.join(deps.config.dataDir, 'explain.csv');
+  fs.writeFileSync(at, file);
+  const key = `${tenantId}/analysis_staged/explain.ndjson`;
+  await stageSource(deps, { kind: 'file', path: at, size: file.length, sha256: '', filename: 'bench.csv' }, areaIds, key);
+  const batch = batchText(linesOf((await deps.storage.get(key))!).slice(0, 4));
+  await deps.storage.remove(key);
   const id = crypto.randomUUID();
   await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
     await tx.execute(sql`INSERT INTO custom_analyses (id, tenant_id, name, minimum_farm_size) VALUES (${id}, ${tenantId}, 'explain', 100)`);
@@ -432,7 +482,240 @@ async function benchMap(deps: Deps, ctx: Ctx, id: string): Promise<void> {
   process.stdout.write(`  map body: ${(bytes / 1048576).toFixed(2)} MB (${Math.round(bytes / Math.max(1, features))} bytes a feature), gzipped ${(zlib.gzipSync(body).length / 1048576).toFixed(2)} MB\n`);
 }
 
+// ---------- over HTTP (--http; always from 200,001 rows): the built server, as deployed ----------
+
+const HTTP_PORT = Number(arg('port', '3431'));
+
+/** A process's VmRSS and VmHWM (peak) from /proc, sampled every 100 ms. */
+function rssWatch(pids: Record<string, number | undefined>) {
+  const peak: Record<string, number> = Object.fromEntries(Object.keys(pids).map((k) => [k, 0]));
+  const t = setInterval(() => {
+    for (const [k, pid] of Object.entries(pids)) peak[k] = Math.max(peak[k]!, rssMb(pid));
+  }, 100);
+  return () => {
+    clearInterval(t);
+    return Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, { peak: Math.max(peak[k]!, rssMb(pid)), hwm: rssMb(pid, 'VmHWM') }]));
+  };
+}
+
+/** POST /custom-analysis/ with the file streamed from disk (multipart built around it; nothing held whole here either). */
+function uploadFile(base: string, token: string, fields: Array<[string, string]>, file: string, filename: string): Promise<{ status: number; body: any }> {
+  const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = fs.statSync(file).size;
+  const url = new URL('/api/custom-analysis/', base);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { method: 'POST', hostname: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(parts).toString();
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const rs = fs.createReadStream(file, { highWaterMark: 1024 * 1024 });
+    rs.on('error', reject);
+    rs.on('end', () => req.end(tail));
+    rs.pipe(req, { end: false });
+  });
+}
+
+async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; seconds: number; rssMb: number; workerMb: number | null; probeMs: number }> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-http-'));
+  const csvFile = path.join(work, 'bench.csv');
+  const g0 = performance.now();
+  const { bytes, registered } = await generateToFile(ROWS, SEED, csvFile);
+  process.stdout.write(`\n== ${kind} over HTTP: ${ROWS} rows, ${AREAS} areas (bench.csv, ${(bytes / 1048576).toFixed(1)} MB, written in ${secs(performance.now() - g0)} s), built server on port ${HTTP_PORT} ==\n`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    NODE_ENV: 'production',
+    PORT: String(HTTP_PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(work, 'data'),
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'info',
+    UPLOAD_LIMIT_BYTES: String(Math.max(3_145_728, bytes + 1024 * 1024)),
+    ANALYSIS_MAX_ROWS: String(Math.max(ROWS, 100_000)),
+    PAYLOAD_ENCRYPTION: 'optional',
+    MEMORY_TRIM_INTERVAL_S: '30',
+  };
+  const dbName = `hs_bench_${process.pid}`;
+  const root = kind === 'postgres' ? new pg.Client({ connectionString: PG_URL }) : null;
+  const children: ChildProcess[] = [];
+  const lines: Record<string, string[]> = { api: [], worker: [] };
+  let closeAdmin = async (): Promise<void> => undefined;
+  try {
+    let admin: (text: string, params?: unknown[]) => Promise<any[]>;
+    if (root) {
+      await root.connect();
+      await root.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      const u = new URL(PG_URL);
+      u.pathname = `/${dbName}`;
+      const adminUrl = u.toString();
+      const setup = spawn(process.execPath, [path.join(httpRoot, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'hs_bench_app'], { cwd: httpRoot, stdio: 'ignore', env });
+      if ((await new Promise((r) => setup.on('exit', r))) !== 0) throw new Error('db-setup failed');
+      const app = new URL(adminUrl);
+      app.username = 'hs_bench_app';
+      Object.assign(env, { DATABASE_URL: app.toString(), DATABASE_ADMIN_URL: adminUrl, SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off' });
+      const c = new pg.Client({ connectionString: adminUrl });
+      c.on('error', () => undefined);
+      await c.connect();
+      admin = async (t, p) => (await c.query(t, p ?? [])).rows;
+      closeAdmin = () => c.end();
+    }
+    const t0 = performance.now();
+    let server = await startServer(env, { timeoutMs: 900_000, onLine: (l) => lines['api']!.push(l) });
+    children.push(server.child);
+    process.stdout.write(`  API ready in ${secs(performance.now() - t0)} s (first start, demo data seeded)\n`);
+    if (!root) {
+      // Embedded: measured after a restart, as a running installation is (the first start's seeding leaves its peak).
+      await stopServer(server);
+      children.pop();
+      const t1 = performance.now();
+      server = await startServer(env, { timeoutMs: 900_000, onLine: (l) => lines['api']!.push(l) });
+      children.push(server.child);
+      await new Promise((r) => setTimeout(r, 10_000));
+      process.stdout.write(`  restarted in ${secs(performance.now() - t1)} s; idle RSS ${rssMb(server.child.pid).toFixed(0)} MB 10 s later\n`);
+    }
+    if (!root) {
+      // Embedded: the data directory is the server's own; areas and registry farms go in through a second, read-write
+      // PGlite is impossible while it runs, so they are created through the API (areas) and skipped (registry).
+      admin = async () => {
+        throw new Error('no admin connection on the embedded engine');
+      };
+    }
+    const token = await signInEnrolling(server.base, 'admin@oyo-agro.example');
+    const api = apiAt(server.base);
+    let areaIds: string[];
+    if (root) {
+      const [{ tenant_id: tenantId }] = await admin!(`SELECT tenant_id FROM users WHERE email = 'admin@oyo-agro.example'`);
+      const [{ id: regionId }] = await admin!(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, (SELECT country_id FROM tenants WHERE id = $1), 'Bench') RETURNING id`, [tenantId]);
+      const [{ id: cityId }] = await admin!(`SELECT id FROM cities LIMIT 1`);
+      await admin!(
+        `INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
+         SELECT $1, a.name, $2, $3, g, ST_Area(g::geography)
+           FROM jsonb_to_recordset($4::jsonb) AS a(name text, ring jsonb), LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(a.ring))), 4326) AS g) x`,
+        [tenantId, regionId, cityId, JSON.stringify(areasFor(ROWS, AREAS))],
+      );
+      const [{ id: farmerId }] = await admin!(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'HS-BENCH-1') RETURNING id`, [tenantId]);
+      for (let i = 0; i < registered.length; i += 5000) {
+        await admin!(
+          `INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+           SELECT $1, $2, 'Registered', g, ST_Area(g::geography) FROM jsonb_array_elements($3::jsonb) AS x(ring),
+                  LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(x.ring))), 4326) AS g) y
+            WHERE ST_IsValid(g)`,
+          [tenantId, farmerId, JSON.stringify(registered.slice(i, i + 5000))],
+        );
+      }
+      await admin!('ANALYZE');
+      areaIds = (await admin!(`SELECT id FROM operational_areas WHERE tenant_id = $1`, [tenantId])).map((r: { id: string }) => r.id);
+      process.stdout.write(`  seeded ${areaIds.length} areas and ${registered.length} registry farms in the demo tenant\n`);
+      const worker = spawn(process.execPath, [path.join(httpRoot, 'apps/api/dist/worker.js')], { cwd: httpRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(worker);
+      worker.stdout?.on('data', (c: Buffer) => lines['worker']!.push(...c.toString().split('\n').filter(Boolean)));
+      await new Promise((r) => setTimeout(r, 3000));
+    } else {
+      areaIds = (await api('GET', '/api/operational-areas/?page=1&page_size=100', token)).body.data.results.map((a: { id: string }) => a.id);
+      process.stdout.write(`  embedded: the demo tenant's ${areaIds.length} areas (no registry farms added)\n`);
+    }
+    const pids: Record<string, number | undefined> = { api: server.child.pid, ...(children[1] ? { worker: children[1].pid } : {}) };
+    const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssMb(pid)]));
+    const stopWatch = rssWatch(pids);
+    // A request's view while the analysis runs: the analyses list every 100 ms; its longest answer.
+    const probe = { max: 0, stop: false, n: 0 };
+    const probing = (async () => {
+      while (!probe.stop) {
+        const p0 = performance.now();
+        await api('GET', '/api/custom-analysis/?page=1&page_size=10', token).catch(() => undefined);
+        probe.max = Math.max(probe.max, performance.now() - p0);
+        probe.n++;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const u0 = performance.now();
+    const fields: Array<[string, string]> = [['name', `bench ${ROWS}`], ['require_farm_recognition', 'true'], ['operational_areas', JSON.stringify(areaIds)]];
+    const res = await uploadFile(server.base, token, fields, csvFile, 'bench.csv');
+    const uploadMs = performance.now() - u0;
+    if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
+    const id = res.body.data.id as string;
+    process.stdout.write(`  upload → 201 (streamed to disk, parsed and staged in a stream, source stored): ${secs(uploadMs)} s\n`);
+    let d: any;
+    let lastProgress = -1;
+    for (;;) {
+      d = (await api('GET', `/api/custom-analysis/${id}/`, token)).body?.data;
+      if (d && (d.status === 'completed' || d.status === 'failed')) break;
+      if (args.includes('--verbose') && d?.progress !== lastProgress) {
+        lastProgress = d?.progress;
+        process.stdout.write(`    ${secs(performance.now() - u0)} s: ${d?.status} ${d?.progress}%\n`);
+      }
+      if (performance.now() - u0 > 1_800_000) throw new Error('not settled in 30 min');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const total = performance.now() - u0;
+    probe.stop = true;
+    await probing;
+    const mem = stopWatch();
+    process.stdout.write(`  analysis ${d.status} ${d.failure_reason ? `(${d.failure_reason}) ` : ''}${secs(total)} s upload to completed, ${Math.round(ROWS / (total / 1000))} rows/s\n`);
+    process.stdout.write(`  result: within ${d.within_operational_area?.count}, outside ${d.outside_operational_area?.count}, errors ${d.errors?.count}, overlapping ${d.overlapping_farmlands?.count}, unrecognized ${d.unrecognized_farmlands?.count ?? '?'}, total ${d.total_uploaded_data_count ?? '?'}\n`);
+    for (const [k, m] of Object.entries(mem)) process.stdout.write(`  ${k} process: RSS ${before[k]!.toFixed(0)} MB before, peak ${m.peak.toFixed(0)} MB during the analysis (sampled every 100 ms), VmHWM ${m.hwm.toFixed(0)} MB over the process's life\n`);
+    process.stdout.write(`  longest answer of a concurrent GET /custom-analysis/ (every 100 ms, ${probe.n} requests): ${probe.max.toFixed(0)} ms\n`);
+    const finished = [...lines['worker']!, ...lines['api']!].map((l) => {
+      try {
+        return JSON.parse(l) as { msg?: string; phases?: Record<string, { ms: number; statements: number; longestStatementMs: number }> };
+      } catch {
+        return {};
+      }
+    }).find((l) => l.msg === 'custom analysis finished');
+    if (finished?.phases) process.stdout.write(`  job phases: ${Object.entries(finished.phases).map(([k, v]) => `${k} ${secs(v.ms)} s (${v.statements} statements, longest ${v.longestStatementMs} ms)`).join(', ')}\n`);
+    const m = Object.values(mem);
+    return { kind: `${kind} http`, seconds: total / 1000, rssMb: m[0]!.peak, workerMb: m[1]?.peak ?? null, probeMs: probe.max };
+  } finally {
+    await closeAdmin().catch(() => undefined);
+    for (const c of children.reverse()) {
+      if (c.exitCode === null) {
+        c.kill('SIGTERM');
+        await Promise.race([new Promise((r) => c.once('exit', r)), new Promise((r) => setTimeout(r, 15_000))]);
+        if (c.exitCode === null) c.kill('SIGKILL');
+      }
+    }
+    if (root) {
+      await root.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+      await root.end();
+    }
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  if (HTTP) {
+    if (!fs.existsSync(path.join(httpRoot, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
+    process.stdout.write(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores\n`);
+    const results = [];
+    for (const kind of ENGINES) results.push(await benchHttp(kind));
+    process.stdout.write('\nsummary (over HTTP, built server):\n');
+    for (const r of results) {
+      process.stdout.write(
+        `  ${r.kind.padEnd(16)} ${ROWS} rows  ${r.seconds.toFixed(2)} s  ${Math.round(ROWS / r.seconds)} rows/s  peak RSS API ${r.rssMb.toFixed(0)} MB${r.workerMb !== null ? `, worker ${r.workerMb.toFixed(0)} MB` : ''}  max concurrent request ${r.probeMs.toFixed(0)} ms\n`,
+      );
+    }
+    process.stdout.write(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.exit(0);
+  }
   const data = generate(ROWS, AREAS, SEED);
   const file = Buffer.from(data.csv, 'utf8');
   const results = [];

@@ -1,5 +1,9 @@
 // Reads a write that may come as JSON or as multipart/form-data (fields plus image files), and validates it with its zod
 // contract, so that routes accepting uploads still have one schema as the source of validation.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { z } from 'zod';
@@ -58,6 +62,33 @@ export async function partBuffer(part: MultipartFile, fileTooLarge?: () => Probl
   } catch (err) {
     throw multipartProblem(err, fileTooLarge);
   }
+}
+
+/**
+ * Writes a file part to a file on disk as it arrives, counting its bytes: past `limit` the part is dropped and the
+ * caller's 413 thrown at once, so a file over the limit is never read whole (nor stored). Returns the size and the
+ * SHA-256 (hex) of the bytes; on any failure the file is removed.
+ */
+export async function partToFile(part: MultipartFile, file: string, limit: number, fileTooLarge: () => Problem): Promise<{ size: number; sha256: string }> {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) return done(fileTooLarge());
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(part.file, count, fs.createWriteStream(file, { flags: 'wx' }));
+    // The parser stops a file at its own limit (the same number) and marks it truncated.
+    if (part.file.truncated) throw fileTooLarge();
+  } catch (err) {
+    await fs.promises.rm(file, { force: true }).catch(() => undefined);
+    throw multipartProblem(err, fileTooLarge);
+  }
+  return { size, sha256: hash.digest('hex') };
 }
 
 /** The first file of a multipart request (the other parts are drained), or null; parser errors are 400s. */

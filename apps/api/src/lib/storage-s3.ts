@@ -8,24 +8,28 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.js';
-import { checkKey, StorageError, type Storage, type StorageFailure } from './storage.js';
+import { checkKey, StorageError, trackSource, type Storage, type StorageFailure } from './storage.js';
 
 type S3Config = Extract<StorageConfig, { driver: 's3' }>;
 
 /** The size of one part of a multipart upload (S3's minimum is 5 MiB for every part but the last). */
 export const PART_BYTES = 8 * 1024 * 1024;
 
+/** Bytes read per ranged GET by read() (each range is its own request, so each can be retried). */
+export const READ_RANGE_BYTES = 8 * 1024 * 1024;
+
 /** Chunks regrouped into parts of PART_BYTES (the last one shorter), copying at most one part's bytes at a time. */
-function* partsOf(chunks: readonly Uint8Array[]): Generator<Buffer> {
+async function* partsOf(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
   let pending: Uint8Array[] = [];
   let size = 0;
-  for (const chunk of chunks) {
+  for await (const chunk of chunks) {
     let rest = chunk;
     while (rest.byteLength > 0) {
       const take = Math.min(rest.byteLength, PART_BYTES - size);
@@ -83,36 +87,75 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
     const { failure, detail } = s3Failure(err);
     return new StorageError(operation, key, failure, `bucket ${Bucket}: ${detail}`, { cause: err });
   };
-  return {
+  const store: Storage = {
     async put(key, data) {
       checkKey(key);
-      const total = Buffer.isBuffer(data) ? data.length : data.reduce((n, c) => n + c.byteLength, 0);
-      if (Buffer.isBuffer(data) || total <= PART_BYTES) {
-        const Body = Buffer.isBuffer(data) ? data : Buffer.concat(data, total);
-        try {
-          await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: total }));
-        } catch (err) {
-          throw fail('put', key, err);
-        }
-        return;
-      }
+      const source = trackSource(data);
+      // The first part decides: a source that ends within one part is one PutObject, a longer one a multipart upload.
+      const parts = partsOf(Buffer.isBuffer(source.data) ? [source.data] : (source.data as Iterable<Uint8Array> | AsyncIterable<Uint8Array>));
       let UploadId: string | undefined;
       try {
+        const first = await parts.next();
+        const second = first.done ? first : await parts.next();
+        if (second.done) {
+          const Body = first.done ? Buffer.alloc(0) : first.value;
+          await client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: Body.length }));
+          return;
+        }
         UploadId = (await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key }))).UploadId;
         if (!UploadId) throw new Error('the storage returned no upload id');
         const Parts: Array<{ ETag: string; PartNumber: number }> = [];
-        for (const Body of partsOf(data)) {
+        const send = async (Body: Buffer) => {
           const PartNumber = Parts.length + 1;
           const { ETag } = await client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body, ContentLength: Body.length }));
           if (!ETag) throw new Error(`the storage returned no ETag for part ${PartNumber}`);
           Parts.push({ ETag, PartNumber });
-        }
+        };
+        await send(first.value!);
+        await send(second.value);
+        for await (const Body of parts) await send(Body);
         await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts } }));
       } catch (err) {
         // Nothing half-written stays behind: the parts already sent are dropped (the object itself never appeared).
         if (UploadId) await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => undefined);
+        const failed = source.failed();
+        if (failed) throw failed.error;
         throw fail('put', key, err);
       }
+    },
+    async read(key) {
+      checkKey(key);
+      // The size first (HEAD), then ranged GETs, one range at a time as the caller consumes them: no connection is held
+      // open while the caller works on a piece (an analysis reads its staged rows over a minute), and each range is a
+      // request the SDK retries. (An empty object is never asked for a range: S3 answers 416, some servers reset.)
+      let total: number;
+      try {
+        total = (await client.send(new HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
+      } catch (err) {
+        if (!(err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)) throw fail('get', key, err);
+        // A HEAD answer has no body: a 404 is a missing key or a missing bucket. A GET's error code tells them apart.
+        return (await store.get(key)) === null ? null : store.read(key);
+      }
+      const range = async (from: number): Promise<Buffer> => {
+        try {
+          const res = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=${from}-${Math.min(total, from + READ_RANGE_BYTES) - 1}` }));
+          const bytes = res.Body ? await res.Body.transformToByteArray() : new Uint8Array(0);
+          return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        } catch (err) {
+          throw fail('get', key, err);
+        }
+      };
+      return {
+        async *[Symbol.asyncIterator]() {
+          for (let at = 0; at < total; ) {
+            const piece = await range(at);
+            if (piece.length === 0) throw fail('get', key, new Error('the object ended before its size'));
+            // At most a MB at a time to the caller, like the local store.
+            for (let i = 0; i < piece.length; i += 1024 * 1024) yield piece.subarray(i, i + 1024 * 1024);
+            at += piece.length;
+          }
+        },
+      };
     },
     async get(key) {
       checkKey(key);
@@ -135,6 +178,7 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
       }
     },
   };
+  return store;
 }
 
 /** At boot: the bucket exists and these credentials may use it. Returns the failure, or null when it answers. */

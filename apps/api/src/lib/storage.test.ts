@@ -60,6 +60,10 @@ describe('S3 storage (against s3rver)', () => {
     expect(back.equals(Buffer.concat(chunks))).toBe(true);
   });
 
+  it('puts a stream of chunks and reads an object back in pieces by ranges; a failing source leaves no object', async () => {
+    await contract(store, 't1/stream');
+  });
+
   it('names each failure of the store: a missing bucket, refused credentials, an unreachable endpoint', async () => {
     const missing = s3Storage(s3.config('no-such-bucket'));
     for (const op of [() => missing.put('k/x.csv', Buffer.from('x')), () => missing.get('k/x.csv'), () => missing.put('k/y.csv', [Buffer.alloc(PART_BYTES + 1)])]) {
@@ -109,7 +113,56 @@ describe('S3 storage (against s3rver)', () => {
   });
 });
 
+/**
+ * What both drivers promise for streams: put takes an async source of chunks (several parts' worth), read gives the
+ * bytes back in pieces of at most a MB, whole and in order; a missing key reads as null, an empty object as no pieces;
+ * a source that fails is rethrown as it is, and nothing appears under the key.
+ */
+async function contract(store: Storage, prefix: string): Promise<void> {
+  const chunks = Array.from({ length: 40 }, (_, i) => Buffer.alloc(512 * 1024 + i, 65 + (i % 26)));
+  const whole = Buffer.concat(chunks);
+  expect(whole.length).toBeGreaterThan(2 * PART_BYTES);
+  async function* source() {
+    for (const c of chunks) {
+      await new Promise((r) => setImmediate(r));
+      yield c;
+    }
+  }
+  await store.put(`${prefix}/big.ndjson`, source());
+  const pieces: Buffer[] = [];
+  for await (const p of (await store.read(`${prefix}/big.ndjson`))!) pieces.push(p);
+  expect(pieces.length).toBeGreaterThan(2);
+  expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(1024 * 1024);
+  expect(Buffer.concat(pieces).equals(whole)).toBe(true);
+
+  expect(await store.read(`${prefix}/none.ndjson`)).toBeNull();
+  await store.put(`${prefix}/empty.ndjson`, (async function* () {})());
+  const empty: Buffer[] = [];
+  for await (const p of (await store.read(`${prefix}/empty.ndjson`))!) empty.push(p);
+  expect(Buffer.concat(empty).length).toBe(0);
+
+  const refused = new Error('the parse refused the file');
+  async function* failing() {
+    for (let i = 0; i < 20; i++) yield Buffer.alloc(1024 * 1024, 1);
+    throw refused;
+  }
+  await expect(store.put(`${prefix}/failed.ndjson`, failing())).rejects.toBe(refused);
+  expect(await store.read(`${prefix}/failed.ndjson`)).toBeNull();
+  expect(await store.get(`${prefix}/failed.ndjson`)).toBeNull();
+}
+
 describe('local storage', () => {
+  it('puts a stream of chunks and reads a file back in pieces; a failing source leaves no file', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-local-'));
+    try {
+      await contract(localStorage(root), 't1/stream');
+      // No temporary file is left next to the objects.
+      expect(fs.readdirSync(path.join(root, 't1/stream')).sort()).toEqual(['big.ndjson', 'empty.ndjson']);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('stores chunks, reads a missing key as null, and names a failure of the disk', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-local-'));
     try {

@@ -26,6 +26,11 @@ export type OverlapBounds = {
   targetMs: number;
   /** First range size (rows per statement); adapted to targetMs afterwards. */
   firstRange: number;
+  /**
+   * Stage 1 statements in flight at once (PostgreSQL has a pool and cores; PGlite one connection): the ranges are
+   * independent, and the groups are joined in this thread whatever the order they come back in.
+   */
+  concurrency?: number;
 };
 
 export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 100 };
@@ -93,17 +98,25 @@ export async function yieldConnection(deps: Deps): Promise<void> {
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
-/** Walks [1, total] in ranges whose size adapts so that each statement takes about targetMs. */
-async function eachRange(total: number, b: OverlapBounds, fn: (from: number, to: number) => Promise<void>): Promise<void> {
+/**
+ * Walks [1, total] in ranges whose size adapts so that each statement takes about targetMs; with lanes > 1, that many
+ * ranges are in flight at once (each lane takes the next range when its own ends).
+ */
+async function eachRange(total: number, b: OverlapBounds, fn: (from: number, to: number) => Promise<void>, lanes = 1): Promise<void> {
   let size = b.firstRange;
-  for (let from = 1; from <= total; ) {
-    const to = Math.min(total + 1, from + size);
-    const t0 = performance.now();
-    await fn(from, to);
-    const ms = Math.max(1, performance.now() - t0);
-    size = Math.max(16, Math.min(20_000, Math.round(size * Math.min(4, Math.max(0.25, b.targetMs / ms)))));
-    from = to;
-  }
+  let next = 1;
+  const lane = async () => {
+    while (next <= total) {
+      const from = next;
+      const to = Math.min(total + 1, from + size);
+      next = to;
+      const t0 = performance.now();
+      await fn(from, to);
+      const ms = Math.max(1, performance.now() - t0);
+      size = Math.max(16, Math.min(20_000, Math.round((to - from) * Math.min(4, Math.max(0.25, b.targetMs / ms)))));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
 }
 
 /** Walks a list in slices whose size adapts to targetMs, like eachRange. */
@@ -124,13 +137,20 @@ export type OverlapResult = { groups: Array<{ n: number; g: number; size: number
 async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
   const uf = new RowUnion(total);
   const crowded: number[] = [];
-  await eachRange(total, b, async (from, to) => {
-    const rows = await run((tx) => q.overlapProbe(tx, tenantId, id, from, to, b.limit));
-    for (const r of rows) {
-      if (r.n > b.limit) crowded.push(r.a);
-      for (const x of r.hits ?? []) uf.union(r.a, x);
-    }
-  });
+  await eachRange(
+    total,
+    b,
+    async (from, to) => {
+      const rows = await run((tx) => q.overlapProbe(tx, tenantId, id, from, to, b.limit));
+      for (const r of rows) {
+        if (r.n > b.limit) crowded.push(r.a);
+        for (const x of r.hits ?? []) uf.union(r.a, x);
+      }
+    },
+    b.concurrency,
+  );
+  // Ranges may come back out of order: the crowded rows are kept sorted (stage 2 walks them in order).
+  crowded.sort((x, y) => x - y);
   if (crowded.length === 0) return { uf, unsettled: [], crowded };
 
   const crowdedSet = new Set(crowded);
@@ -199,9 +219,14 @@ export async function findOverlapGroups(deps: Deps, tenantId: string, id: string
       await eachSlice(drop, b, async (slice) => run((tx) => q.markTooDense(tx, tenantId, id, slice, b.denseLimit)));
       continue;
     }
-    await eachRange(total, b, async (from, to) => {
-      for (const d of await run((tx) => q.duplicatesInRange(tx, tenantId, id, from, to))) uf.union(d.n, d.d);
-    });
+    await eachRange(
+      total,
+      b,
+      async (from, to) => {
+        for (const d of await run((tx) => q.duplicatesInRange(tx, tenantId, id, from, to))) uf.union(d.n, d.d);
+      },
+      b.concurrency,
+    );
     return { groups: uf.groups(), tooDense, crowded: crowdedFirst };
   }
 }

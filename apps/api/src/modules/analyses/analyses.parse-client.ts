@@ -1,14 +1,20 @@
 // Runs analyses.parse.worker in worker threads with a memory ceiling and a deadline, at most two threads at a time, so
 // that a zip bomb or a huge csv ends as a 4xx in bounded time and memory instead of blocking or exhausting the API
-// process. A large csv is read by two threads at once: both parse the file (the cheap part), each stages half of the
-// rows (the costly part: reading coordinates, checks, EWKB, JSON), and the halves are joined in order.
+// process. An analysis file is staged by one thread that reads it from disk in a stream and sends its staged rows back
+// in chunks, which are written to storage as they arrive (stageInWorker): neither the file nor its rows are ever whole
+// in memory, on either side.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-entry.js';
 import { extensionKind, type FileKind, type TableOptions } from './analyses.parse.js';
-import type { ParseReply, ParseRequest, TableReply, TableRequest } from './analyses.parse.worker.js';
+import type { ParseFailure, StageMessage, StageRequest, TableReply, TableRequest } from './analyses.parse.worker.js';
 
-/** 20 s; PARSE_TIMEOUT_MS in the environment raises it for benchmarks on a loaded machine (bench:footprint does). */
+/**
+ * 20 s, plus 1 s per MB of file beyond the first 4 MB (a csv is read in a stream: its work grows with its size, and
+ * a million rows take tens of seconds); PARSE_TIMEOUT_MS in the environment raises the base for benchmarks on a loaded
+ * machine (bench:footprint does).
+ */
 export const PARSE_TIMEOUT_MS = Number(process.env['PARSE_TIMEOUT_MS']) > 0 ? Number(process.env['PARSE_TIMEOUT_MS']) : 20_000;
+export const parseDeadlineMs = (bytes: number, base = PARSE_TIMEOUT_MS) => base + Math.max(0, Math.ceil(bytes / 1048576) - 4) * 1000;
 const PARSE_MEMORY_MB = 512;
 /** Parse threads running at once, over all uploads. */
 const MAX_THREADS = 2;
@@ -34,8 +40,8 @@ async function slot<T>(n: number, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** staged: the staged NDJSON in chunks of whole lines, in order (one per thread), never joined on this thread. */
-export type ParseOutcome = { ok: true; kind: FileKind; total: number; staged: Uint8Array[] } | Extract<ParseReply, { ok: false }>;
+/** How a staging ended: the file's kind and data rows, or why it was refused (a 4xx). */
+export type StageOutcome = { ok: true; kind: FileKind; total: number } | ParseFailure;
 
 const spawn = (): Worker =>
   startWorker(import.meta.url, './analyses.parse.worker', {
@@ -94,14 +100,20 @@ function takeWorker(): Worker {
   return spawn();
 }
 
-/** One worker, one request: its reply, or a 4xx outcome when it runs out of time or memory or dies. */
-function runOne(req: ParseRequest, timeoutMs: number): Promise<ParseReply>;
-function runOne(req: TableRequest, timeoutMs: number): Promise<TableReply>;
-function runOne(req: ParseRequest | TableRequest, timeoutMs: number): Promise<ParseReply | TableReply> {
-  return new Promise<ParseReply | TableReply>((resolve) => {
+/** Why a worker ended without an answer: out of time, out of memory, or dead. */
+const timedOut = (ms: number): ParseFailure => ({ ok: false, status: 422, code: 'parse_timeout', message: `The file took longer than ${Math.round(ms / 1000)} s to read; simplify or split it` });
+const workerFailure = (err: Error & { code?: string }): ParseFailure =>
+  err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+    ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an upload may use; split it' }
+    : { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' };
+const unreadable: ParseFailure = { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' };
+
+/** One worker, one table request: its reply, or a 4xx outcome when it runs out of time or memory or dies. */
+function runTable(req: TableRequest, timeoutMs: number): Promise<TableReply> {
+  return new Promise<TableReply>((resolve) => {
     const worker = takeWorker();
     let settled = false;
-    const finish = (r: ParseReply | TableReply) => {
+    const finish = (r: TableReply) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -110,43 +122,109 @@ function runOne(req: ParseRequest | TableRequest, timeoutMs: number): Promise<Pa
       setTimeout(prewarmParseWorker, 1000).unref();
       resolve(r);
     };
-    const timer = setTimeout(
-      () => finish({ ok: false, status: 422, code: 'parse_timeout', message: `The file took longer than ${Math.round(timeoutMs / 1000)} s to read; simplify or split it` }),
-      timeoutMs,
-    );
-    worker.once('message', (m: ParseReply | TableReply) => finish(m));
-    worker.once('error', (err: Error & { code?: string }) =>
-      finish(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an upload may use; split it' }
-          : { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' },
-      ),
-    );
-    worker.once('exit', () => finish({ ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' }));
+    const timer = setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
+    worker.once('message', (m: TableReply) => finish(m));
+    worker.once('error', (err: Error & { code?: string }) => finish(workerFailure(err)));
+    worker.once('exit', () => finish(unreadable));
     // The file's bytes are handed over, not copied (the caller passes its own copy).
     worker.postMessage(req, req.data.byteOffset === 0 && req.data.byteLength === req.data.buffer.byteLength ? [req.data.buffer as ArrayBuffer] : []);
   });
 }
 
-const NEWLINE = new Uint8Array([0x0a]);
+/** Thrown through the writer when the staging worker refused the file; carries the 4xx outcome. */
+class Refused extends Error {
+  constructor(readonly outcome: ParseFailure) {
+    super(outcome.message);
+  }
+}
 
-/** Parses and stages a file (req.data is handed over to the worker: pass a copy you no longer need). */
-export function parseInWorker(req: ParseRequest, timeoutMs = PARSE_TIMEOUT_MS): Promise<ParseOutcome> {
-  const split = extensionKind(req.filename) === 'csv' && req.data.byteLength >= SPLIT_MIN_BYTES;
-  if (!split) return slot(1, async () => {
-    const r = await runOne(req, timeoutMs);
-    return r.ok ? { ...r, staged: [r.staged] } : r;
-  });
-  return slot(MAX_THREADS, async () => {
-    const parts = await Promise.all(
-      [0, 1].map((index) => runOne({ ...req, data: index === 0 ? new Uint8Array(req.data) : req.data, part: { index, of: 2 } }, timeoutMs)),
-    );
-    const failed = parts.find((p) => !p.ok);
-    if (failed) return failed;
-    const [a, b] = parts as Array<Extract<ParseReply, { ok: true }>>;
-    if (a!.total !== b!.total || a!.kind !== b!.kind) return { ok: false, status: 400, code: 'file_unreadable', message: 'The file cannot be read' };
-    const pieces = [a!.staged, b!.staged].filter((s) => s.byteLength > 0);
-    return { ok: true, kind: a!.kind, total: a!.total, staged: pieces.flatMap((s, i) => (i > 0 ? [NEWLINE, s] : [s])) };
+/**
+ * Stages an analysis file (on this machine's disk) in a worker thread: write receives the staged NDJSON as a stream of
+ * chunks, which the worker produces only as fast as write consumes them (each chunk taken is acknowledged). When the
+ * worker refuses the file (or runs out of time or memory, or dies), the stream write is reading fails, so write
+ * discards what it wrote (Storage.put does), and the outcome says why. An error of write itself (the store) is thrown.
+ * split: a csv of SPLIT_MIN_BYTES or more is staged by two threads (false: one, the embedded engine's choice, where the
+ * database shares the process and a second isolate costs ~90 MB at the peak).
+ */
+export function stageInWorker(
+  req: Omit<StageRequest, 'mode' | 'part'>,
+  size: number,
+  write: (staged: AsyncIterable<Uint8Array>) => Promise<void>,
+  timeoutMs = parseDeadlineMs(size),
+  split = true,
+): Promise<StageOutcome> {
+  const threads = split && extensionKind(req.filename) === 'csv' && size >= SPLIT_MIN_BYTES ? MAX_THREADS : 1;
+  return slot(threads, async () => {
+    const workers = Array.from({ length: threads }, () => takeWorker());
+    const chunks: Uint8Array[][] = workers.map(() => []);
+    const ended: Array<StageOutcome | null> = workers.map(() => null);
+    let failed: ParseFailure | null = null;
+    let wake: (() => void) | null = null;
+    const poke = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const end = (i: number, o: StageOutcome) => {
+      if (ended[i]) return;
+      ended[i] = o;
+      if (!o.ok) failed ??= o;
+      poke();
+    };
+    const timer = setTimeout(() => {
+      failed ??= timedOut(timeoutMs);
+      poke();
+    }, timeoutMs);
+    workers.forEach((worker, i) => {
+      worker.on('message', (m: StageMessage) => {
+        if (m.type === 'chunk') {
+          chunks[i]!.push(m.data);
+          poke();
+        } else if (m.type === 'done') end(i, { ok: true, kind: m.kind, total: m.total });
+        else end(i, { ok: false, status: m.status, code: m.code, message: m.message });
+      });
+      worker.once('error', (err: Error & { code?: string }) => end(i, workerFailure(err)));
+      worker.once('exit', () => end(i, unreadable));
+    });
+    // The blocks in order: with two threads, block b comes from thread b % 2; the data ends when the thread whose turn
+    // it is has finished without it.
+    const staged: AsyncIterable<Uint8Array> = {
+      async *[Symbol.asyncIterator]() {
+        for (let turn = 0; ; turn = (turn + 1) % threads) {
+          for (;;) {
+            if (failed) throw new Refused(failed);
+            const chunk = chunks[turn]!.shift();
+            if (chunk) {
+              workers[turn]!.postMessage({ type: 'ack' });
+              yield chunk;
+              break;
+            }
+            if (ended[turn]) {
+              // Finished: every thread must finish (the same rows counted), or fail.
+              while (!failed && ended.some((e) => !e)) await new Promise<void>((resolve) => (wake = resolve));
+              if (failed) throw new Refused(failed);
+              return;
+            }
+            await new Promise<void>((resolve) => (wake = resolve));
+          }
+        }
+      },
+    };
+    workers.forEach((worker, index) => worker.postMessage({ ...req, mode: 'stage', ...(threads > 1 ? { part: { index, of: threads } } : {}) } satisfies StageRequest));
+    try {
+      await write(staged);
+      const [first, ...rest] = ended as StageOutcome[];
+      if (!first?.ok || rest.some((o) => !o.ok || o.total !== first.total || o.kind !== first.kind)) return unreadable;
+      return first;
+    } catch (err) {
+      if (err instanceof Refused) return err.outcome;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      for (const worker of workers) void worker.terminate();
+      // The next spares start a little later, off this upload's remaining work.
+      setTimeout(prewarmParseWorker, 1000).unref();
+    }
   });
 }
 
@@ -155,5 +233,5 @@ export function parseInWorker(req: ParseRequest, timeoutMs = PARSE_TIMEOUT_MS): 
  * content, the zip-bomb, row, column and cell caps, a memory ceiling and a deadline. Every cell comes back as trimmed text.
  */
 export function parseTableInWorker(data: Uint8Array, filename: string, table: TableOptions, timeoutMs = PARSE_TIMEOUT_MS): Promise<TableReply> {
-  return slot(1, () => runOne({ mode: 'table', data, filename, table }, timeoutMs));
+  return slot(1, () => runTable({ mode: 'table', data, filename, table }, timeoutMs));
 }

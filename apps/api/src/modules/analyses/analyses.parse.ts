@@ -2,12 +2,20 @@
 // xlsx, KMZ or a zipped Shapefile; OLE compound-file magic for xls; text without NULs: JSON for GeoJSON, XML for KML,
 // else csv) and must agree with the name; rows (features), columns, cell sizes and a zip's inflated size are capped.
 // Runs inside a worker thread (see analyses.parse-client.ts). GIS formats are read by analyses.gis-files.ts.
+import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import { canonicalKey } from './analyses.rows.js';
 import { readGeoJson, readKml, readKmz, readShapefileZip, unsafeEntryName, type Limits, type ZipEntry } from './analyses.gis-files.js';
 
-/** Most data rows one analysis accepts (documented in docs/decisions-analysis.md). */
+/**
+ * Most data rows of the formats read whole in memory (xls, xlsx, GeoJSON, KML, KMZ, zipped Shapefile) and of JSON
+ * locations, and the embedded engine's default analysis cap. A csv is read in a stream up to ANALYSIS_MAX_ROWS
+ * (config.ts; docs/decisions.md, "Million-row analyses").
+ */
 export const MAX_ROWS = 100_000;
+/** Largest file of a format that is read whole (every format but csv); larger ones get 413 file_too_large. */
+export const MAX_IN_MEMORY_BYTES = 64 * 1024 * 1024;
 export const MAX_COLUMNS = 200;
 export const MAX_CELL_CHARS = 600 * 1024;
 /** Most bytes an xlsx may inflate to, and the largest inflate ratio of one member (zip-bomb guard). */
@@ -139,6 +147,10 @@ export function checkZip(buf: Uint8Array): void {
 const tooManyRows = (max = MAX_ROWS) =>
   new ParseError(413, 'too_many_rows', `The file has more than ${max.toLocaleString('en')} data rows; split it into ${max === MAX_ROWS ? 'several analyses' : 'several uploads'}`);
 
+/** An analysis file over the configured row cap (ANALYSIS_MAX_ROWS), naming the limit. */
+export const tooManyAnalysisRows = (max: number) =>
+  new ParseError(413, 'too_many_rows', `The file has more than ${max.toLocaleString('en')} data rows, the most one analysis accepts here; split it into several analyses`);
+
 function decodeText(buf: Uint8Array): string {
   let text: string;
   try {
@@ -149,7 +161,7 @@ function decodeText(buf: Uint8Array): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function detectDelimiter(text: string): string {
+export function detectDelimiter(text: string): string {
   const line = text.slice(0, Math.min(text.length, 4096)).split(/\r?\n/)[0] ?? '';
   let best = ',';
   let bestCount = 0;
@@ -170,65 +182,121 @@ function detectDelimiter(text: string): string {
 
 /** RFC 4180 CSV (quoted cells may hold delimiters, quotes and newlines) into rows of strings; stops at the caps. */
 export function parseCsv(text: string, maxRows = MAX_ROWS + 1): string[][] {
-  const d = detectDelimiter(text);
   const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let i = 0;
-  const n = text.length;
-  const endCell = () => {
-    if (cell.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${rows.length + 1} is longer than ${MAX_CELL_CHARS} characters`);
-    row.push(cell);
-    cell = '';
-    if (row.length > MAX_COLUMNS) throw new ParseError(413, 'too_many_columns', `The file has more than ${MAX_COLUMNS} columns`);
-  };
-  const endRow = () => {
-    endCell();
+  new CsvRows(maxRows, (row) => void rows.push(row), () => tooManyRows(maxRows - 1)).push(text, true);
+  return rows;
+}
+
+/** Characters the delimiter is guessed from (the first line within them). */
+const DELIMITER_WINDOW = 4096;
+
+/**
+ * The csv reader, fed text in pieces (a file read in a stream): each complete row goes to onRow as it is read, so neither
+ * the file nor its rows are held. Same grammar and caps as a whole read: a piece may end anywhere (inside a quoted cell,
+ * between the two quotes of an escaped quote, between \r and \n). maxRows counts the header too; tooMany is thrown
+ * beyond it.
+ */
+export class CsvRows {
+  private d: string | null = null;
+  private head = '';
+  private row: string[] = [];
+  private cell = '';
+  private quoted = false;
+  private carry = '';
+  private count = 0;
+
+  constructor(
+    private readonly maxRows: number,
+    private readonly onRow: (row: string[]) => void,
+    private readonly tooMany: () => Error,
+  ) {}
+
+  private endCell(): void {
+    if (this.cell.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${this.count + 1} is longer than ${MAX_CELL_CHARS} characters`);
+    this.row.push(this.cell);
+    this.cell = '';
+    if (this.row.length > MAX_COLUMNS) throw new ParseError(413, 'too_many_columns', `The file has more than ${MAX_COLUMNS} columns`);
+  }
+
+  private endRow(): void {
+    this.endCell();
+    const row = this.row;
+    this.row = [];
     if (!(row.length === 1 && row[0] === '')) {
-      rows.push(row);
-      if (rows.length > maxRows) throw tooManyRows(maxRows - 1);
-    }
-    row = [];
-  };
-  while (i < n) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      // Copy a run of plain characters at once (a coordinates cell is long).
-      const next = text.indexOf('"', i);
-      const end = next < 0 ? n : next;
-      cell += text.slice(i, end);
-      if (cell.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${rows.length + 1} is longer than ${MAX_CELL_CHARS} characters`);
-      i = end;
-      continue;
-    }
-    if (ch === '"' && cell === '') {
-      quoted = true;
-      i++;
-    } else if (ch === d) {
-      endCell();
-      i++;
-    } else if (ch === '\n' || ch === '\r') {
-      endRow();
-      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-    } else {
-      cell += ch;
-      i++;
+      if (++this.count > this.maxRows) throw this.tooMany();
+      this.onRow(row);
     }
   }
-  if (quoted) throw new ParseError(400, 'file_unreadable', 'The csv file ends inside a quoted cell (an unmatched ")');
-  if (cell !== '' || row.length > 0) endRow();
-  return rows;
+
+  /** Reads a piece of the text; last: the text ends with it (an unmatched quote is then an error). */
+  push(piece: string, last: boolean): void {
+    let text = piece;
+    if (this.d === null) {
+      // The delimiter is guessed from the first line: wait until its window has arrived (or the text ends).
+      this.head += piece;
+      if (this.head.length < DELIMITER_WINDOW && !last) return;
+      this.d = detectDelimiter(this.head);
+      text = this.head;
+      this.head = '';
+    }
+    if (this.carry) {
+      text = this.carry + text;
+      this.carry = '';
+    }
+    // A quote or a carriage return at the end of a piece is read with the next one ("" is an escaped quote, \r\n one break).
+    // A run of quotes is carried whole: its pairs can only be read with what follows it.
+    if (!last && text.length > 0) {
+      let cut = text.length;
+      if (text[cut - 1] === '\r') cut--;
+      else while (cut > 0 && text[cut - 1] === '"') cut--;
+      if (cut < text.length) {
+        this.carry = text.slice(cut);
+        text = text.slice(0, cut);
+      }
+    }
+    const d = this.d;
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const ch = text[i]!;
+      if (this.quoted) {
+        if (ch === '"') {
+          if (text[i + 1] === '"') {
+            this.cell += '"';
+            i += 2;
+            continue;
+          }
+          this.quoted = false;
+          i++;
+          continue;
+        }
+        // Copy a run of plain characters at once (a coordinates cell is long).
+        const next = text.indexOf('"', i);
+        const end = next < 0 ? n : next;
+        this.cell += text.slice(i, end);
+        if (this.cell.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${this.count + 1} is longer than ${MAX_CELL_CHARS} characters`);
+        i = end;
+        continue;
+      }
+      if (ch === '"' && this.cell === '') {
+        this.quoted = true;
+        i++;
+      } else if (ch === d) {
+        this.endCell();
+        i++;
+      } else if (ch === '\n' || ch === '\r') {
+        this.endRow();
+        i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
+      } else {
+        this.cell += ch;
+        i++;
+      }
+    }
+    if (last) {
+      if (this.quoted) throw new ParseError(400, 'file_unreadable', 'The csv file ends inside a quoted cell (an unmatched ")');
+      if (this.cell !== '' || this.row.length > 0) this.endRow();
+    }
+  }
 }
 
 type Cell = string | number | boolean;
@@ -346,5 +414,125 @@ export function parseFile(buf: Uint8Array, filename: string, nameField?: string)
   if (kind === 'kml') return { kind, rows: readKml(decodeText(buf), nameField, limits) };
   if (kind === 'kmz') return { kind, rows: readKmz(buf, zipEntries(buf, 'kmz'), nameField, limits) };
   if (kind === 'zip') return { kind, rows: readShapefileZip(buf, zipEntries(buf, 'zip'), nameField, limits) };
-  return parseTable(buf, filename, { required: ['farm_name', 'farm_coordinates'], headerHint: 'farm_name, farm_coordinates, operational_area_id' });
+  return parseTable(buf, filename, { required: [...ANALYSIS_COLUMNS.required], headerHint: ANALYSIS_COLUMNS.headerHint });
+}
+
+const ANALYSIS_COLUMNS = { required: ['farm_name', 'farm_coordinates'], headerHint: 'farm_name, farm_coordinates, operational_area_id' } as const;
+
+/** Bytes read from disk at a time by the stream reader. */
+const PIECE_BYTES = 256 * 1024;
+/** Bytes the type is sniffed from when the file is read in a stream. */
+const HEAD_BYTES = 64 * 1024;
+
+const isCfb = (buf: Uint8Array) => buf.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1].every((b, i) => buf[i] === b);
+
+/** Reads the file in pieces of PIECE_BYTES. */
+async function* pieces(file: string): AsyncGenerator<Buffer> {
+  for await (const piece of fs.createReadStream(file, { highWaterMark: PIECE_BYTES })) yield piece as Buffer;
+}
+
+/** Whether the file is valid UTF-8, read in pieces (a character may straddle two pieces). */
+async function fileIsUtf8(file: string): Promise<boolean> {
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const piece of pieces(file)) {
+    const buf = carry.length > 0 ? Buffer.concat([carry, piece]) : piece;
+    // Hold back the last character when it may be incomplete: from its lead byte (at most 4 bytes from the end).
+    let cut = buf.length;
+    for (let k = buf.length - 1; k >= Math.max(0, buf.length - 4); k--) {
+      if ((buf[k]! & 0xc0) !== 0x80) {
+        cut = k;
+        break;
+      }
+    }
+    if (!isUtf8(buf.subarray(0, cut))) return false;
+    carry = Buffer.from(buf.subarray(cut));
+  }
+  return isUtf8(carry);
+}
+
+/** Rows handed over by readAnalysisFile: a window of data rows, the first numbered `first` (1-based). */
+export type RowWindow = (rows: Array<Record<string, unknown>>, first: number) => Promise<void>;
+
+/**
+ * An analysis file on disk, read into data rows that are handed to onRows a window (of up to `window` rows) at a time;
+ * the next window is read only once onRows has settled, so a slow consumer holds the reader back. A csv is read in a
+ * stream (its type from its first bytes, NUL checked in every piece), never held whole: its rows are capped by maxRows
+ * (413 too_many_rows naming it). Every other format is read whole, as before, up to MAX_IN_MEMORY_BYTES and
+ * min(maxRows, MAX_ROWS) rows.
+ */
+export async function readAnalysisFile(
+  file: string,
+  filename: string,
+  opts: { nameField?: string | undefined; maxRows: number; window: number },
+  onRows: RowWindow,
+): Promise<{ kind: FileKind; total: number }> {
+  const size = (await fs.promises.stat(file)).size;
+  if (size === 0) throw new ParseError(400, 'file_empty', 'The file is empty');
+  const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    await fh.read(head, 0, head.length, 0);
+  } finally {
+    await fh.close();
+  }
+  const whole = isZip(head) || isCfb(head) || checkFileType(head, filename) !== 'csv';
+  if (whole) {
+    if (size > MAX_IN_MEMORY_BYTES) {
+      const kind = extensionKind(filename) ?? 'file';
+      throw new ParseError(413, 'file_too_large', `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, which is read in a stream`);
+    }
+    const { kind, rows } = parseFile(await fs.promises.readFile(file), filename, opts.nameField);
+    for (let i = 0; i < rows.length; i += opts.window) await onRows(rows.slice(i, i + opts.window), i + 1);
+    return { kind, total: rows.length };
+  }
+  // csv, in a stream.
+  const decoder = new TextDecoder((await fileIsUtf8(file)) ? 'utf-8' : 'latin1');
+  let keys: string[] | null = null;
+  let total = 0;
+  let pending: Array<Record<string, unknown>> = [];
+  let first = 1;
+  const csv = new CsvRows(
+    opts.maxRows + 1,
+    (cells) => {
+      if (!keys) {
+        keys = headerKeys(cells);
+        const canon = new Set(keys.map(canonicalKey));
+        const missing = ANALYSIS_COLUMNS.required.filter((k) => !canon.has(k));
+        if (missing.length > 0) throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
+        return;
+      }
+      const rec: Record<string, unknown> = {};
+      keys.forEach((k, i) => {
+        const v = cells[i];
+        rec[k] = v === undefined ? '' : v;
+      });
+      pending.push(rec);
+      total++;
+    },
+    () => tooManyAnalysisRows(opts.maxRows),
+  );
+  const drain = async (all: boolean) => {
+    while (pending.length >= opts.window || (all && pending.length > 0)) {
+      const part = pending.slice(0, opts.window);
+      pending = pending.slice(part.length);
+      await onRows(part, first);
+      first += part.length;
+    }
+  };
+  let start = true;
+  for await (const piece of pieces(file)) {
+    if (piece.includes(0)) throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
+    let text = decoder.decode(piece, { stream: true });
+    if (start) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      start = false;
+    }
+    csv.push(text, false);
+    await drain(false);
+  }
+  csv.push(decoder.decode(), true);
+  if (!keys) throw new ParseError(400, 'file_empty', `The file is empty: expected a header row (${ANALYSIS_COLUMNS.headerHint}) and data rows`);
+  if (total === 0) throw new ParseError(400, 'file_empty', 'The file has a header but no data rows');
+  await drain(true);
+  return { kind: 'csv', total };
 }

@@ -33,31 +33,39 @@ export function tuningFor(kind: 'pglite' | 'postgres'): PipelineTuning {
 export const stagedKey = (tenantId: string, analysisId: string) => `${tenantId}/analysis_staged/${analysisId}.ndjson`;
 
 /**
- * Staged NDJSON → line offsets: each line is a JSON array of STAGE_LINE_ROWS rows. Only offsets are computed up front
- * (Buffer.indexOf, native); a batch of lines is decoded when its statement is built, so the main thread never decodes,
- * splits or joins the whole file (tens of MB) in one go.
+ * The lines of staged NDJSON read in a stream (each a JSON array of up to STAGE_LINE_ROWS rows), as Buffers: pieces of
+ * the stored file are split at newlines as they arrive, so the file is never whole in memory (a million rows stage to
+ * hundreds of MB). Empty lines (and "[]") are skipped.
  */
-export function lineOffsets(staged: Buffer): Array<[number, number]> {
-  const lines: Array<[number, number]> = [];
-  for (let start = 0; start < staged.length; ) {
-    let end = staged.indexOf(0x0a, start);
-    if (end < 0) end = staged.length;
-    if (end - start > 2) lines.push([start, end]);
-    start = end + 1;
+export async function* stagedLines(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let rest: Buffer | null = null;
+  for await (const piece of pieces) {
+    let buf: Buffer = rest ? Buffer.concat([rest, piece]) : piece;
+    rest = null;
+    let start = 0;
+    for (;;) {
+      const end = buf.indexOf(0x0a, start);
+      if (end < 0) break;
+      if (end - start > 2) yield buf.subarray(start, end);
+      start = end + 1;
+    }
+    if (start < buf.length) rest = Buffer.from(buf.subarray(start));
+    buf = Buffer.alloc(0);
   }
-  return lines;
+  if (rest && rest.length > 2) yield rest;
 }
 
 /** The statement payload of some staged lines: one JSON array of their rows. */
-export const batchText = (staged: Buffer, lines: ReadonlyArray<[number, number]>): string => `[${lines.map(([s, e]) => staged.toString('utf8', s + 1, e - 1)).join(',')}]`;
+export const batchText = (lines: readonly Buffer[]): string => `[${lines.map((l) => l.toString('utf8', 1, l.length - 1)).join(',')}]`;
 
-/** Fixed-size batches (the benchmark's EXPLAIN reads one). */
-export function batchesOf(staged: Buffer, linesPerBatch: number): Array<() => string> {
-  const lines = lineOffsets(staged);
-  const out: Array<() => string> = [];
-  for (let i = 0; i < lines.length; i += linesPerBatch) {
-    const group = lines.slice(i, i + linesPerBatch);
-    out.push(() => batchText(staged, group));
+/** The staged lines of a buffer (the benchmark's EXPLAIN reads one batch). */
+export function linesOf(staged: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let start = 0; start < staged.length; ) {
+    let end = staged.indexOf(0x0a, start);
+    if (end < 0) end = staged.length;
+    if (end - start > 2) out.push(staged.subarray(start, end));
+    start = end + 1;
   }
   return out;
 }
@@ -155,9 +163,21 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     await clearRows(deps, tenantId, id, tuning.writeRows);
     const [areas, tenantAreas] = await run(async (tx) => [(await q.analysisAreas(tx, tenantId, id)).map((x) => x.id), await q.tenantAreaIds(tx, tenantId)] as const);
     const chosen = new Set(areas);
-    const staged = await deps.storage.get(stagedKey(tenantId, id));
+    const staged = await deps.storage.read(stagedKey(tenantId, id));
     if (!staged) throw new Error('The staged rows of this analysis are missing');
-    const lines = lineOffsets(staged);
+    // Read as the batches are classified: lanes pull lines from one reader (an async generator queues their calls).
+    const lines = stagedLines(staged);
+    const lineCount = Math.max(1, Math.ceil(a.total_uploaded_data_count / STAGE_LINE_ROWS));
+    let exhausted = false;
+    const take = async (n: number): Promise<Buffer[]> => {
+      const out: Buffer[] = [];
+      while (out.length < n && !exhausted) {
+        const r = await lines.next();
+        if (r.done) exhausted = true;
+        else out.push(r.value);
+      }
+      return out;
+    };
     phase('prepare');
     await step('classify');
 
@@ -194,33 +214,32 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     // Batches are sized by time: a batch of heavy polygons shrinks so that no statement holds the connection long.
     // The first statement starts small: it pays the engine's cold start (plans, PostGIS's spheroid set-up) on top.
     let perBatch = 1;
-    let next = 0;
     let done = 0;
     let lastProgress = 0;
     const lane = async () => {
-      while (next < lines.length && !lost) {
-        const take = lines.slice(next, next + perBatch);
-        next += take.length;
+      while (!exhausted && !lost) {
+        const batch = await take(perBatch);
+        if (batch.length === 0) break;
         const t0 = performance.now();
-        await classify(batchText(staged, take));
+        await classify(batchText(batch));
         const ms = Math.max(1, performance.now() - t0);
         const base = Math.max(1, Math.round(tuning.batchRows / STAGE_LINE_ROWS));
-        perBatch = Math.max(1, Math.min(base, Math.round(take.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 100) / ms)))));
-        done += take.length;
-        const progress = Math.floor((done / Math.max(1, lines.length)) * 80);
+        perBatch = Math.max(1, Math.min(base, Math.round(batch.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 100) / ms)))));
+        done += batch.length;
+        const progress = Math.min(80, Math.floor((done / lineCount) * 80));
         if (progress >= lastProgress + 10) {
           lastProgress = progress;
           await run((tx) => q.setProgress(tx, tenantId, id, progress));
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(tuning.concurrency, lines.length)) }, lane));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(tuning.concurrency, lineCount)) }, lane));
     if (lost) throw new LostClaim('this run no longer holds the analysis');
     const total = sum.within + sum.outside + sum.errors;
     phase('classify');
     await step('overlaps');
 
-    const overlap = await findOverlapGroups(deps, tenantId, id, total, hooks.overlap ?? defaultOverlapBounds, hooks.onStatement);
+    const overlap = await findOverlapGroups(deps, tenantId, id, total, { concurrency: tuning.concurrency, ...(hooks.overlap ?? defaultOverlapBounds) }, hooks.onStatement);
     hooks.onOverlap?.(overlap);
     await run((tx) => q.setProgress(tx, tenantId, id, 90));
     phase('overlaps');
@@ -264,6 +283,8 @@ export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, 
   }
   await clearRows(deps, tenantId, id, tuningFor(deps.database.kind).writeRows);
   await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500)));
+  // A failed analysis is never run again: its staged rows (hundreds of MB for a large upload) go now, not at deletion.
+  await deps.storage.remove(stagedKey(tenantId, id)).catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
 }
 
 /** An attempt failed and will be retried by the queue: the analysis goes back to queued, keeping the first reason. */

@@ -1,5 +1,6 @@
 // Custom analysis: POST /custom-analysis/ (multipart file or JSON locations), GET list and one, DELETE, the five result
 // lists behind the analysis's URLs, and the sample template. The job queue starts with the app and stops with it.
+import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -23,7 +24,8 @@ import {
   type AnalysisListKind,
 } from '@farmland/contracts';
 import { analysisJobs } from '../../jobs/analysis.job.js';
-import { multipartParts, partBuffer } from '../../lib/form.js';
+import type { Deps } from '../../context.js';
+import { multipartParts, partToFile } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
 import * as analyses from './analyses.service.js';
 import { exportCategory } from './analyses.export.js';
@@ -46,19 +48,35 @@ const multipartFields = z.object({
   parent_analysis_id: z.uuid('parent_analysis_id must be an analysis id').optional(),
 });
 
-/** The multipart form: text fields (operational_areas repeated, or as a JSON list / comma list) and one file. */
-async function readMultipart(req: FastifyRequest, limit: number): Promise<analyses.CreateInput> {
+/** The upload limit's 413, naming the file field. */
+const fileTooLarge = (limit: number) => () =>
+  new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+
+/** Room for the form's other parts (names, areas, part headers) next to the file, in a declared Content-Length. */
+export const FORM_OVERHEAD_BYTES = 1024 * 1024;
+
+/** JSON bodies (locations) are parsed whole: at most this, whatever UPLOAD_LIMIT_BYTES allows a file. */
+export const JSON_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The multipart form: text fields (operational_areas repeated, or as a JSON list / comma list) and one file, written to
+ * this machine's disk as it arrives (counted: past the limit, 413 at once). temp collects the file's path for removal.
+ */
+async function readMultipart(req: FastifyRequest, deps: Deps, temp: string[]): Promise<analyses.CreateInput> {
+  const limit = deps.config.uploadLimit;
   const fields: Record<string, string> = {};
   const areas: string[] = [];
-  let file: { data: Buffer; filename: string } | null = null;
-  const tooLarge = () => new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+  let file: analyses.FileSource | null = null;
   for await (const part of multipartParts(req)) {
     if (part.type === 'file') {
       if (part.fieldname !== 'file' || file) {
-        await part.toBuffer().catch(() => undefined);
+        part.file.resume();
         throw problems.field(part.fieldname, 'Send one file, in the field "file"');
       }
-      file = { data: await partBuffer(part, tooLarge), filename: part.filename || 'upload' };
+      const at = await analyses.uploadPath(deps);
+      temp.push(at);
+      const { size, sha256 } = await partToFile(part, at, limit, fileTooLarge(limit));
+      file = { kind: 'file', path: at, size, sha256, filename: part.filename || 'upload' };
     } else {
       const value = typeof part.value === 'string' ? part.value : String(part.value);
       const key = part.fieldname.replace(/\[\]$/, '');
@@ -93,7 +111,7 @@ async function readMultipart(req: FastifyRequest, limit: number): Promise<analys
     minimumFarmSize: parsed.data.minimum_farm_size,
     requireRecognition: parsed.data.require_farm_recognition,
     parentAnalysisId: parsed.data.parent_analysis_id,
-    source: { kind: 'file', ...file, nameField: parsed.data.name_field },
+    source: { ...file, nameField: parsed.data.name_field },
   };
 }
 
@@ -109,6 +127,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const jobs = analysisJobs(deps);
   app.addHook('onReady', async () => {
+    await analyses.sweepUploads(deps);
     await jobs.start();
   });
   app.addHook('onClose', async () => jobs.stop());
@@ -130,11 +149,19 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/custom-analysis/', {
     // Rows report their own bad characters (row errors, not a refused upload): the input guard leaves their text alone.
     config: { ...admins, inputGuard: { ownText: ['locations'] } },
-    bodyLimit: deps.config.uploadLimit,
+    // JSON bodies only: a multipart body is read by the multipart parser, its file written to disk as it arrives.
+    bodyLimit: Math.min(deps.config.uploadLimit, JSON_BODY_LIMIT_BYTES),
     // A file upload starts the parse threads while its body is still arriving (after sign-in and access checks, which
-    // are the global onRequest hooks); between uploads none runs.
-    onRequest: (req, _reply, done) => {
-      if (req.headers['content-type']?.startsWith('multipart/')) prewarmParseWorker();
+    // are the global onRequest hooks); between uploads none runs. A declared length beyond the limit is refused before
+    // any of the body is read, and the connection closed (the rest of the body is not read either).
+    onRequest: (req, reply, done) => {
+      if (!req.headers['content-type']?.startsWith('multipart/')) return done();
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > deps.config.uploadLimit + FORM_OVERHEAD_BYTES) {
+        reply.header('connection', 'close');
+        return done(fileTooLarge(deps.config.uploadLimit)());
+      }
+      prewarmParseWorker();
       done();
     },
     schema: {
@@ -145,23 +172,28 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req, reply) => {
       let input: analyses.CreateInput;
-      if (req.isMultipart()) input = await readMultipart(req, deps.config.uploadLimit);
-      else {
-        const parsed = createAnalysisBody.safeParse(req.body ?? {});
-        if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
-        const b = parsed.data;
-        input = {
-          name: b.name,
-          description: b.description,
-          operationalAreas: b.operational_areas,
-          minimumFarmSize: b.minimum_farm_size,
-          requireRecognition: b.require_farm_recognition,
-          parentAnalysisId: b.parent_analysis_id,
-          source: { kind: 'json', locations: b.locations },
-        };
+      const temp: string[] = [];
+      try {
+        if (req.isMultipart()) input = await readMultipart(req, deps, temp);
+        else {
+          const parsed = createAnalysisBody.safeParse(req.body ?? {});
+          if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
+          const b = parsed.data;
+          input = {
+            name: b.name,
+            description: b.description,
+            operationalAreas: b.operational_areas,
+            minimumFarmSize: b.minimum_farm_size,
+            requireRecognition: b.require_farm_recognition,
+            parentAnalysisId: b.parent_analysis_id,
+            source: { kind: 'json', locations: b.locations },
+          };
+        }
+        const data = await analyses.createAnalysis(deps, req.ctx, jobs.enqueue, input);
+        return reply.status(201).send({ data, message: 'Upload successful' });
+      } finally {
+        for (const at of temp) await fs.promises.rm(at, { force: true }).catch(() => undefined);
       }
-      const data = await analyses.createAnalysis(deps, req.ctx, jobs.enqueue, input);
-      return reply.status(201).send({ data, message: 'Upload successful' });
     },
   });
 

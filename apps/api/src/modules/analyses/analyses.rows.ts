@@ -334,9 +334,17 @@ export type Duplicates = Map<string, number>;
 
 /** Stages rows[from, to) (row numbers from+1 …) as one JSON array text: a line of the staged NDJSON. */
 export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, areaIds: ReadonlySet<string>, seen?: Duplicates): string {
+  return stageRows(rows, from, to, from + 1, areaIds, seen);
+}
+
+/**
+ * Stages rows[from, to) numbered first, first + 1, … (a streamed file hands over a window of its rows at a time) as one
+ * JSON array text: a line of the staged NDJSON.
+ */
+export function stageRows(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, first: number, areaIds: ReadonlySet<string>, seen?: Duplicates): string {
   const out: StagedRow[] = [];
   for (let i = from; i < to; i++) {
-    const r = stageRow(i + 1, rows[i] ?? {}, areaIds);
+    const r = stageRow(first + (i - from), rows[i] ?? {}, areaIds);
     // Points are never twins: a point repeated is no overlap (a twin overlaps its first copy).
     if (seen && r.wkb && r.errs.length === 0 && !r.pt) {
       // The declared area takes part: it can change which area a farm is counted in, so only rows alike in both share a verdict.

@@ -1,6 +1,8 @@
 // Custom-analysis use cases: create (check the chosen areas, read and stage the rows off the request's critical path,
 // store the upload, enqueue the job), list, read with its four result categories, the result lists, and delete.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
@@ -8,9 +10,11 @@ import { withScope, type Executor } from '../../db/client.js';
 import { paginate, type Page } from '../../lib/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { fileUrl, storeFile } from '../files/files.service.js';
+import { sha256 } from '../../lib/crypto.js';
+import { fileKey, fileUrl } from '../files/files.service.js';
+import { insertFile as recordFile } from '../files/files.queries.js';
 import { MAX_ROWS } from './analyses.parse.js';
-import { parseInWorker } from './analyses.parse-client.js';
+import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from './analyses.parse.js';
 import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
@@ -35,6 +39,11 @@ async function assertQueueRoom(deps: Deps, tx: Executor, tenantId: string): Prom
 
 export type Enqueue = (data: { analysisId: string; tenantId: string }) => Promise<void>;
 
+/** A file upload: written to this machine's disk as it arrived (path), or bytes in memory (tests, SDK callers in process). */
+export type FileSource =
+  | { kind: 'file'; filename: string; nameField?: string | undefined; path: string; size: number; sha256: string }
+  | { kind: 'file'; filename: string; nameField?: string | undefined; data: Buffer };
+
 export type CreateInput = {
   name?: string | null | undefined;
   description?: string | null | undefined;
@@ -43,7 +52,7 @@ export type CreateInput = {
   requireRecognition?: boolean | undefined;
   /** A follow-up's parent: must be an analysis of the same tenant (else 400 on parent_analysis_id). */
   parentAnalysisId?: string | null | undefined;
-  source: { kind: 'file'; data: Buffer; filename: string; nameField?: string | undefined } | { kind: 'json'; locations: Array<Record<string, unknown>> };
+  source: FileSource | { kind: 'json'; locations: Array<Record<string, unknown>> };
 };
 
 const fileProblem = (status: number, code: string, message: string) => new Problem(status, code, `file: ${message}`, [{ field: 'file', message }]);
@@ -58,6 +67,44 @@ const contentTypes = {
   zip: 'application/zip',
 } as const;
 
+/** Where uploads wait on this machine's disk while they are read (removed when the request ends). */
+export const uploadsDir = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'tmp', 'uploads');
+
+/** A fresh path for an upload in uploadsDir (the directory is created). */
+export async function uploadPath(deps: Pick<Deps, 'config'>): Promise<string> {
+  const dir = uploadsDir(deps);
+  await fs.promises.mkdir(dir, { recursive: true });
+  return path.join(dir, `${crypto.randomUUID()}.upload`);
+}
+
+/** Uploads older than this are left over from a process that ended mid-request; the sweep removes them. */
+export const UPLOAD_LEFTOVER_MS = 60 * 60 * 1000;
+
+/** Removes uploads a process left behind when it ended mid-request (at start; other processes' live uploads are younger). */
+export async function sweepUploads(deps: Pick<Deps, 'config' | 'log'>, olderThanMs = UPLOAD_LEFTOVER_MS): Promise<number> {
+  const dir = uploadsDir(deps);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const st = await fs.promises.stat(file).catch(() => null);
+    if (st && Date.now() - st.mtimeMs >= olderThanMs) {
+      await fs.promises.rm(file, { force: true }).catch(() => undefined);
+      removed++;
+    }
+  }
+  if (removed > 0) deps.log.warn({ removed, dir }, 'removed uploads left behind by an earlier process');
+  return removed;
+}
+
+/** The row cap of an analysis (ANALYSIS_MAX_ROWS, else the engine's default). */
+export const maxRowsOf = (deps: Pick<Deps, 'config'>) => deps.config.analysisMaxRows;
+
 /** JSON locations are staged on the main thread in slices, yielding between them, so the event loop stays free. */
 async function stageLocations(locations: Array<Record<string, unknown>>, areaIds: ReadonlySet<string>): Promise<string[]> {
   const lines: string[] = [];
@@ -69,24 +116,57 @@ async function stageLocations(locations: Array<Record<string, unknown>>, areaIds
   return lines;
 }
 
-/** data: the staged NDJSON bytes (one JSON array of STAGE_LINE_ROWS rows per line), as written to storage. */
-/** data: the staged NDJSON in chunks of whole lines, in order (stored as one file). */
-export type Staged = { data: Uint8Array[]; total: number; kind: FileKind | 'json' };
+/** What staging read: the rows and the kind of source. */
+export type Staged = { total: number; kind: FileKind | 'json' };
 
-/** Reads and checks the rows (a file in a worker thread; JSON in slices). Exported for the benchmark. */
-export async function stageSource(source: CreateInput['source'], areaIds: string[]): Promise<Staged> {
+type DiskFile = Extract<FileSource, { path: string }>;
+
+/**
+ * Reads and checks the rows and writes them, staged, under `key` in storage: a file in a worker thread that reads it from
+ * disk in a stream, its staged rows written as they come; JSON locations in slices. A refused file (4xx) or a store that
+ * fails leaves nothing under the key. Exported for the benchmark.
+ */
+export async function stageSource(deps: Pick<Deps, 'config' | 'storage' | 'database'>, source: DiskFile | Extract<CreateInput['source'], { kind: 'json' }>, areaIds: string[], key: string): Promise<Staged> {
+  const maxRows = maxRowsOf(deps);
   if (source.kind === 'json') {
-    if (source.locations.length > MAX_ROWS) throw problems.validation([{ field: 'locations', message: `At most ${MAX_ROWS} locations per analysis` }]);
+    const cap = Math.min(maxRows, MAX_ROWS);
+    if (source.locations.length > cap) throw problems.validation([{ field: 'locations', message: `At most ${cap} locations per analysis` }]);
     const lines = await stageLocations(source.locations, new Set(areaIds));
-    return { data: [Buffer.from(lines.join('\n'), 'utf8')], total: source.locations.length, kind: 'json' };
+    await deps.storage.put(key, [Buffer.from(lines.join('\n'), 'utf8')]);
+    return { total: source.locations.length, kind: 'json' };
   }
-  if (source.data.length === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
-  const r = await parseInWorker({ data: new Uint8Array(source.data), filename: source.filename, areaIds, nameField: source.nameField });
+  if (source.size === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
+  // Embedded, the database shares the process: one staging thread keeps the peak lower (docs/decisions.md).
+  const split = deps.database.kind === 'postgres';
+  const r = await stageInWorker({ path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows }, source.size, (staged) => deps.storage.put(key, staged), undefined, split);
   if (!r.ok) throw fileProblem(r.status, r.code, r.message);
-  return { data: r.staged, total: r.total, kind: r.kind };
+  return { total: r.total, kind: r.kind };
+}
+
+/** A file source on disk: an in-memory one is written to uploadsDir first (removed by the returned cleanup). */
+async function onDisk(deps: Deps, source: FileSource): Promise<{ file: DiskFile; cleanup: () => Promise<void> }> {
+  if ('path' in source) return { file: source, cleanup: async () => undefined };
+  const file = await uploadPath(deps);
+  await fs.promises.writeFile(file, source.data, { flag: 'wx' });
+  return {
+    file: { kind: 'file', filename: source.filename, nameField: source.nameField, path: file, size: source.data.length, sha256: sha256(source.data) },
+    cleanup: () => fs.promises.rm(file, { force: true }),
+  };
 }
 
 export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput): Promise<AnalysisDetail> {
+  if (input.source.kind === 'file') {
+    const { file, cleanup } = await onDisk(deps, input.source);
+    try {
+      return await create(deps, ctx, enqueue, { ...input, source: file });
+    } finally {
+      await cleanup();
+    }
+  }
+  return create(deps, ctx, enqueue, input as CreateInput & { source: { kind: 'json' } });
+}
+
+async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput & { source: DiskFile | { kind: 'json'; locations: Array<Record<string, unknown>> } }): Promise<AnalysisDetail> {
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const scope = scopeOf(actor);
@@ -105,29 +185,39 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
     return { areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()), chosen, defaults: await q.tenantDefaults(tx, tenantId), parent };
   });
 
-  const staged = await stageSource(input.source, areaIds);
   const id = crypto.randomUUID();
-  // A store that fails here (StorageError: 503) leaves nothing: no row was written yet.
-  await deps.storage.put(stagedKey(tenantId, id), staged.data);
+  const stagedAt = stagedKey(tenantId, id);
+  // A refused file or a store that fails here (StorageError: 503) leaves nothing: no row was written, the staged
+  // object never appeared.
+  const staged = await stageSource(deps, input.source, areaIds, stagedAt);
+  // The source file is copied to storage from disk in a stream, before the transaction (no connection is held while a
+  // large file is stored); if anything after fails, both objects are removed.
+  const source = input.source.kind === 'file' && staged.kind !== 'json' ? { file: input.source, kind: staged.kind, key: fileKey(tenantId, 'analysis_source', staged.kind) } : null;
+  if (source) {
+    await deps.storage.put(source.key, fs.createReadStream(source.file.path)).catch(async (err: unknown) => {
+      await removeQuietly(deps, stagedAt);
+      throw err;
+    });
+  }
 
   const name = input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
-  // A refused or failed insert (the queue is full, the source file cannot be stored) leaves nothing behind: the
-  // transaction rolls back and the staged rows are removed.
+  // A refused or failed insert (the queue is full) leaves nothing behind: the transaction rolls back and the staged rows
+  // and the source file are removed.
   const row = await withScope(deps.db, scope, async (tx) => {
     await q.lockTenantQueue(tx, tenantId);
     await assertQueueRoom(deps, tx, tenantId);
-    const sourceFileId =
-      input.source.kind === 'file' && staged.kind !== 'json'
-        ? await storeFile(tx, deps, {
-            tenantId,
-            kind: 'analysis_source',
-            data: input.source.data,
-            contentType: contentTypes[staged.kind],
-            extension: staged.kind,
-            originalName: input.source.filename.slice(0, 200),
-            createdBy: actor.userId,
-          })
-        : null;
+    const sourceFileId = source
+      ? await recordFile(tx, {
+          tenantId,
+          kind: 'analysis_source',
+          storageKey: source.key,
+          contentType: contentTypes[source.kind],
+          sizeBytes: source.file.size,
+          sha256: source.file.sha256,
+          originalName: source.file.filename.slice(0, 200),
+          createdBy: actor.userId,
+        })
+      : null;
     const a = await q.insertAnalysis(tx, tenantId, {
       id,
       name,
@@ -144,7 +234,8 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
     return a;
   }).catch(async (err: unknown) => {
-    await removeQuietly(deps, stagedKey(tenantId, id));
+    await removeQuietly(deps, stagedAt);
+    if (source) await removeQuietly(deps, source.key);
     throw err;
   });
 

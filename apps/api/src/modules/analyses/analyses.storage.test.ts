@@ -27,6 +27,7 @@ describe('custom analysis on S3 storage', () => {
   const routed = (pick: (op: 'put' | 'get' | 'remove', key: string) => Storage): Storage => ({
     put: (key, data) => pick('put', key).put(key, data),
     get: (key) => pick('get', key).get(key),
+    read: (key) => pick('get', key).read(key),
     remove: (key) => pick('remove', key).remove(key),
   });
   const csv = (name: string) => Buffer.from(['farm_name,farm_coordinates', `${name},"${JSON.stringify(square(20.01, 20.01)).replace(/"/g, '""')}"`].join('\n'));

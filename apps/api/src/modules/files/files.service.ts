@@ -19,9 +19,12 @@ export type StoreInput = {
   createdBy: string | null;
 };
 
+/** A fresh storage key for a file of a tenant (or the provider) and kind. */
+export const fileKey = (tenantId: string | null, kind: StoreInput['kind'], extension: string) => `${tenantId ?? 'provider'}/${kind}/${crypto.randomUUID()}.${extension}`;
+
 /** Writes the bytes first, then the row in the caller's transaction; an orphaned blob on rollback is harmless. */
 export async function storeFile(tx: Executor, deps: Deps, input: StoreInput): Promise<string> {
-  const key = `${input.tenantId ?? 'provider'}/${input.kind}/${crypto.randomUUID()}.${input.extension}`;
+  const key = fileKey(input.tenantId, input.kind, input.extension);
   await deps.storage.put(key, input.data);
   return insertFile(tx, {
     tenantId: input.tenantId,
