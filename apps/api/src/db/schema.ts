@@ -158,9 +158,9 @@ export const users = pgTable(
     uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
     index('users_tenant_role_idx').on(t.tenantId, t.role),
     // The agents search (ILIKE '%…%'), migration 0014.
-    index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
-    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
-    index('users_phone_number_trgm_idx').using('gin', t.phoneNumber.op('gin_trgm_ops')),
+    index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('users_phone_number_trgm_idx').using('gin', t.phoneNumber.op('gin_trgm_ops')).with({ fastupdate: false }),
   ],
 );
 
@@ -341,10 +341,10 @@ export const farmers = pgTable(
     // An agent's farmers_count reads the farmers it registered.
     index('farmers_created_by_idx').on(t.createdBy),
     // The farmers search (ILIKE '%…%' over name, folio id, phone and email), migration 0014.
-    index('farmers_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')),
-    index('farmers_folio_id_trgm_idx').using('gin', t.folioId.op('gin_trgm_ops')),
-    index('farmers_phone_number_trgm_idx').using('gin', t.phoneNumber.op('gin_trgm_ops')),
-    index('farmers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('farmers_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('farmers_folio_id_trgm_idx').using('gin', t.folioId.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('farmers_phone_number_trgm_idx').using('gin', t.phoneNumber.op('gin_trgm_ops')).with({ fastupdate: false }),
+    index('farmers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')).with({ fastupdate: false }),
   ],
 );
 
@@ -384,7 +384,7 @@ export const farms = pgTable(
     // year's farms instead of reading every farm's geometry.
     index('farms_created_cover_idx').on(t.createdAt, t.tenantId, t.areaSqm, t.mappedBy, t.farmerId),
     // The farms search by name (ILIKE '%…%'), migration 0014.
-    index('farms_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('farms_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')).with({ fastupdate: false }),
   ],
 );
 

@@ -172,6 +172,23 @@ describe('farmers search and count at scale', () => {
     expect(plan).toMatch(/Index Cond: \(full_name ~~\* /);
   });
 
+  it('the trigram indexes keep no pending list (fastupdate off, migration 0018): searches stay fast without autovacuum', async () => {
+    const rows = await withScope(env.deps.db, { kind: 'system' }, (tx) =>
+      queryRows<{ relname: string; opts: string | null }>(tx, sql`SELECT relname, array_to_string(reloptions, ',') AS opts FROM pg_class WHERE relkind = 'i' AND relname LIKE '%\_trgm\_idx' ORDER BY relname`),
+    );
+    expect(rows.map((r) => r.relname)).toEqual([
+      'farmers_email_trgm_idx',
+      'farmers_folio_id_trgm_idx',
+      'farmers_full_name_trgm_idx',
+      'farmers_phone_number_trgm_idx',
+      'farms_name_trgm_idx',
+      'users_email_trgm_idx',
+      'users_full_name_trgm_idx',
+      'users_phone_number_trgm_idx',
+    ]);
+    for (const r of rows) expect(r.opts, r.relname).toContain('fastupdate=off');
+  });
+
   it(`counts exactly up to ${COUNT_EXACT_UP_TO.toLocaleString('en')} matches, then estimates (count_estimated); the unfiltered and is_mapped counts stay exact; deep pages are refused`, async () => {
     const tag = `CAP${Date.now()}`;
     const n = COUNT_EXACT_UP_TO + 25;
