@@ -17,7 +17,6 @@ import { CountBadge } from './count-badge';
 import { pagerTotal, rangeText, readTotal, type ListTotal } from './list-total';
 import { ExportButton } from './export-button';
 
-
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 
 export type ListColumn<T> = {
