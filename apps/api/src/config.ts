@@ -1,4 +1,5 @@
 // The process configuration: every environment variable is parsed here, once, by zod; a bad value stops the boot.
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -18,6 +19,8 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_ADMIN_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** API processes sharing the port (node:cluster); 'auto': one per CPU. PostgreSQL only (docs/decisions.md, "API processes"). */
+  API_PROCESSES: z.preprocess(blank, z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1)),
   APP_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default('farmland-platform'),
   JWT_AUDIENCE: z.string().default('farmland-console'),
@@ -84,6 +87,8 @@ export type Config = {
   memoryTrimIntervalMs: number;
   /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
   analysisWorkers: boolean;
+  /** API processes serving the port (server.ts forks them with node:cluster when above 1; PostgreSQL only). */
+  apiProcesses: number;
   /** Analyses a tenant may have queued (not yet started); beyond it POST /custom-analysis/ answers 429. */
   analysisMaxQueuedPerTenant: number;
   /** A run whose heartbeat is older than this is taken for dead (its process ended): requeued, or failed at the second crash. */
@@ -129,6 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const apiProcesses = e.API_PROCESSES === 'auto' ? os.availableParallelism() : e.API_PROCESSES;
+  if (apiProcesses > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  API_PROCESSES: ${e.API_PROCESSES} needs PostgreSQL (DATABASE_URL); the embedded database runs in one process, so leave it at 1`,
+    );
+  }
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production (at least 32 characters)');
   }
@@ -173,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
+    apiProcesses,
     analysisMaxQueuedPerTenant: e.ANALYSIS_MAX_QUEUED_PER_TENANT,
     analysisStaleRunSeconds: e.ANALYSIS_STALE_RUN_SECONDS,
     analysisMaxRows: e.ANALYSIS_MAX_ROWS ?? (e.DATABASE_URL ? DEFAULT_MAX_ROWS.postgres : DEFAULT_MAX_ROWS.pglite),

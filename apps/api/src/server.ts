@@ -1,10 +1,14 @@
-// Process entry: configuration, logger, database, HTTP listener and graceful shutdown.
+// Process entry: configuration, logger, database, HTTP listener and graceful shutdown. With API_PROCESSES above 1
+// (PostgreSQL only) this process becomes the primary of a node:cluster: it migrates and seeds once, then forks that many
+// API processes that share the port, replaces one that dies, and stops them all on SIGTERM (lib/cluster.ts).
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { bootstrap, createLogger } from './bootstrap.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { UnsafeDatabaseRoleError } from './db/client.js';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/seed-demo.js';
 import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance-lock.js';
+import { runClusterPrimary } from './lib/cluster.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 
@@ -12,6 +16,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
   const log = createLogger(config);
+  if (config.apiProcesses > 1 && cluster.isPrimary) {
+    await runClusterPrimary(config, log, () => prepareDatabase(config, log));
+    return;
+  }
+  // In a cluster, the first API process alone prints the banner and flushes the mail outbox.
+  const first = !cluster.isWorker || process.env['API_PROCESS_INDEX'] === '0';
   const other = config.database.kind === 'pglite' ? liveServer(config.dataDir) : null;
   if (other && other.pid !== process.pid) {
     throw new ConfigError(`Another server (pid ${other.pid}, port ${other.port}) is using the embedded database in ${config.dataDir}. Stop it first, or set DATA_DIR.`);
@@ -37,7 +47,7 @@ async function main(): Promise<void> {
     ...(db ? { db_heap_mb: mb(db.heapUsed), db_external_mb: mb(db.external), db_wasm_heap_mb: mb(db.wasmMemory) } : {}),
   };
   log.info({ ...timings, ready_ms: Date.now() - started, engine: database.kind, ...memory }, `listening on ${config.publicUrl}`);
-  if (config.seedDemo) {
+  if (config.seedDemo && first) {
     process.stdout.write(
       `\n  Farmland platform: ${config.publicUrl}   (API docs: ${config.publicUrl}/api/docs)\n` +
         `  Demo sign-in (password for all: ${DEMO_PASSWORD}); two-factor is enrolled at first sign-in:\n` +
@@ -48,7 +58,7 @@ async function main(): Promise<void> {
   }
 
   const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
-  const mailTimer = config.mail.smtpUrl ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
+  const mailTimer = config.mail.smtpUrl && first ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -74,6 +84,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The primary's one pass over the database before it forks: migrations, lookups and the demo (when asked). */
+async function prepareDatabase(config: Config, log: ReturnType<typeof createLogger>): Promise<void> {
+  const { database, timings } = await bootstrap(config, log);
+  await database.close();
+  log.info({ ...timings }, 'database ready');
 }
 
 main().catch((err: unknown) => {

@@ -3,6 +3,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- benchmarks read the API's JSON untyped, as any client would */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 
@@ -91,6 +92,138 @@ export async function signInSession(base: string, email: string, password = DEMO
   const confirm = await api('POST', '/api/auth/confirm-mfa/', null, { mfa_token, user_token, code });
   if (confirm.status !== 200) throw new Error(`confirm ${email}: ${confirm.status} ${JSON.stringify(confirm.body)}`);
   return { access: confirm.body.data.access as string, refresh: confirm.body.data.refresh as string, userId: confirm.body.data.user.id as string };
+}
+
+export type Load = { route: string; rps: number; p50: number; p95: number; p99: number; errors: number; cpu: Cpu | null };
+/**
+ * CPU time per request, from /proc (robust to a busy machine, unlike req/s), in ms: the server's main thread, its
+ * busiest other thread (the embedded database's), the rest of its threads (GC, compilers); the PostgreSQL server's
+ * processes (0 on PGlite); and this load generator itself.
+ */
+export type Cpu = { main: number; db: number; rest: number; postgres: number; client: number };
+
+/** Each thread's user + system CPU time of process pid, in ms (Linux /proc; empty elsewhere). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) out.set(tid, statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+  } catch {
+    // not Linux, or the process has gone
+  }
+  return out;
+}
+
+/** utime + stime of a /proc stat file, in ms (fields 14 and 15, in clock ticks of 10 ms); 0 when it has gone. */
+function statCpuMs(file: string): number {
+  try {
+    const stat = fs.readFileSync(file, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU time of every process named postgres (the server and its backends), by pid, in ms. */
+function postgresCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') out.set(pid, statCpuMs(`/proc/${pid}/stat`));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+
+const sumDelta = (before: Map<string, number>, after: Map<string, number>) => [...after].reduce((n, [k, ms]) => n + ms - (before.get(k) ?? 0), 0);
+
+/** The pids of process pid and of its children (the server's cluster workers), from /proc. */
+function processTree(pid: number): number[] {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [pid];
+  }
+}
+
+function cpuSnapshot(pid: number) {
+  const threads = new Map<string, Map<string, number>>();
+  for (const p of processTree(pid)) threads.set(String(p), threadCpu(p));
+  const self = process.cpuUsage();
+  return { threads, postgres: postgresCpu(), client: (self.user + self.system) / 1000 };
+}
+
+function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, requests: number): Cpu | null {
+  if (after.threads.size === 0 || requests === 0) return null;
+  let main = 0;
+  const others: number[] = [];
+  for (const [pid, ts] of after.threads) {
+    const b = before.threads.get(pid) ?? new Map<string, number>();
+    for (const [tid, ms] of ts) {
+      const d = ms - (b.get(tid) ?? 0);
+      if (tid === pid) main += d;
+      else others.push(d);
+    }
+  }
+  others.sort((a, b) => b - a);
+  const db = others[0] ?? 0;
+  const rest = others.slice(1).reduce((n, d) => n + d, 0);
+  const postgres = sumDelta(before.postgres, after.postgres);
+  return { main: main / requests, db: db / requests, rest: rest / requests, postgres: postgres / requests, client: (after.client - before.client) / requests };
+}
+
+/** One line of a Cpu for a report. */
+export const cpuText = (c: Cpu | null) =>
+  c ? `cpu/req: main ${c.main.toFixed(2)}, db ${c.db.toFixed(2)}, other ${c.rest.toFixed(2)}, postgres ${c.postgres.toFixed(2)}, client ${c.client.toFixed(2)} ms` : '';
+
+/**
+ * `connections` clients, each sending its next request when the last answered, for `seconds` after a one-second
+ * warm-up; plain keep-alive HTTP (cheaper per request than fetch, so the load generator takes less of the machine).
+ */
+export async function load(port: number, pid: number, route: string, token: string, connections: number, seconds: number): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: route, agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
+  const run = async (ms: number, record: boolean) => {
+    const times: number[] = [];
+    let errors = 0;
+    const end = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          const status = await one();
+          if (!record) continue;
+          if (status === 200) times.push(performance.now() - t0);
+          else errors++;
+        }
+      }),
+    );
+    return { times, errors };
+  };
+  await run(1000, false);
+  const cpu0 = cpuSnapshot(pid);
+  const t0 = performance.now();
+  const { times, errors } = await run(seconds * 1000, true);
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = cpuPerRequest(cpu0, cpuSnapshot(pid), times.length + errors);
+  agent.destroy();
+  return { route, rps: times.length / elapsed, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), errors, cpu };
 }
 
 /** p-th percentile of a list of numbers (nearest rank). */

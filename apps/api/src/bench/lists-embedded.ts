@@ -4,16 +4,16 @@
 // (after a one-second warm-up that is not counted). Prints req/s and p50/p95/p99 per route, against the target of
 // >= 500 req/s with p95 <= 100 ms at 50 connections. Latencies are measured by the client over loopback. Each route also
 // gets the server's CPU time per request by thread (from /proc, so a machine shared with other work skews it far less
-// than req/s): the main thread, the busiest other thread (the embedded database's), and the rest (GC, compilers).
+// than req/s): the main thread, the busiest other thread (the embedded database's), and the rest (GC, compilers), then
+// the PostgreSQL server's processes and the load generator's own (bench/http.ts, load()).
 // `--engine postgres` runs the same load against a fresh PostgreSQL database (BENCH_DATABASE_URL, dropped at the end).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { percentile, root, signInEnrolling, startServer, stopServer } from './http.js';
+import { cpuText, load, root, signInEnrolling, startServer, stopServer, type Load } from './http.js';
 
 const ROUTES = [
   '/api/health',
@@ -25,75 +25,6 @@ const ROUTES = [
   '/api/activity-logs/?page=1&page_size=30',
   '/api/analytics/',
 ];
-
-type Load = { route: string; rps: number; p50: number; p95: number; p99: number; errors: number; cpu: Cpu | null };
-/** CPU time per request of the server's threads (from /proc: robust to a busy machine, unlike req/s): main, the busiest other (the database thread), the rest. */
-type Cpu = { main: number; db: number; rest: number };
-
-/** Each thread's user + system CPU time of process pid, in ms (Linux /proc; empty elsewhere). */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  try {
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 per second).
-      out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
-    }
-  } catch {
-    // not Linux, or the process has gone
-  }
-  return out;
-}
-
-function cpuPerRequest(pid: number, before: Map<string, number>, after: Map<string, number>, requests: number): Cpu | null {
-  if (after.size === 0 || requests === 0) return null;
-  const deltas = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
-  const main = deltas.find((d) => d.tid === String(pid))?.ms ?? 0;
-  const others = deltas.filter((d) => d.tid !== String(pid)).sort((a, b) => b.ms - a.ms);
-  const db = others[0]?.ms ?? 0;
-  const rest = others.slice(1).reduce((n, d) => n + d.ms, 0);
-  return { main: main / requests, db: db / requests, rest: rest / requests };
-}
-
-/** `connections` clients, each sending its next request when the last answered, for `seconds`; plain keep-alive HTTP. */
-async function load(port: number, pid: number, route: string, token: string, connections: number, seconds: number): Promise<Load> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const one = () =>
-    new Promise<number>((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port, path: route, agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        res.on('data', () => undefined);
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-    });
-  const run = async (ms: number, record: boolean) => {
-    const times: number[] = [];
-    let errors = 0;
-    const end = performance.now() + ms;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < end) {
-          const t0 = performance.now();
-          const status = await one();
-          if (!record) continue;
-          if (status === 200) times.push(performance.now() - t0);
-          else errors++;
-        }
-      }),
-    );
-    return { times, errors };
-  };
-  await run(1000, false);
-  const cpu0 = threadCpu(pid);
-  const t0 = performance.now();
-  const { times, errors } = await run(seconds * 1000, true);
-  const elapsed = (performance.now() - t0) / 1000;
-  const cpu = cpuPerRequest(pid, cpu0, threadCpu(pid), times.length + errors);
-  agent.destroy();
-  return { route, rps: times.length / elapsed, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), errors, cpu };
-}
 
 export async function benchEmbeddedLists(args: string[]): Promise<void> {
   const arg = (name: string, dflt: string) => {
@@ -152,7 +83,7 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
       results.push(r);
       console.log(
         `${route.padEnd(46)} ${r.rps.toFixed(0).padStart(5)} req/s  p50 ${r.p50.toFixed(1).padStart(6)}  p95 ${r.p95.toFixed(1).padStart(6)}  p99 ${r.p99.toFixed(1).padStart(6)} ms` +
-          (r.cpu ? `  cpu/req: main ${r.cpu.main.toFixed(2)}, db ${r.cpu.db.toFixed(2)}, other ${r.cpu.rest.toFixed(2)} ms` : '') +
+          (r.cpu ? `  ${cpuText(r.cpu)}` : '') +
           (r.errors ? `  ${r.errors} non-200` : ''),
       );
     }

@@ -10,7 +10,8 @@
 // `--tenant-scale [--farms 1000000] [--farmers 300000] [--agents 1000]` (issue 15 §1): instead, demo tenant A grows to
 // that size (farms in a grid near Oyo, through the rollup triggers; farmers; agents with their farmers), and the
 // tenant admin's lists and dashboard routes are timed: p50/p95/p99 one at a time, then each route's throughput with 20
-// connections for 3 s (a bounded closed loop; target: p95 <= 50 ms, >= 1,000 req/s for page 1 on PostgreSQL).
+// connections for 3 s (--connections, --seconds; a bounded closed loop of keep-alive HTTP, with the CPU each request
+// cost the API, PostgreSQL and the load generator; target: p95 <= 50 ms, >= 1,000 req/s for page 1 on PostgreSQL).
 // `--explain`: each route's statements (the module's own query functions, run as the app role in the tenant's scope)
 // with their EXPLAIN (ANALYZE, BUFFERS) plans. `--db NAME` keeps the seeded database and reuses it on the next run.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the benchmark reads the API's JSON untyped, as any client would */
@@ -21,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { cpuText, load } from './http.js';
 import { benchEmbeddedLists } from './lists-embedded.js';
 
 const args = process.argv.slice(2);
@@ -35,6 +37,8 @@ const SCALE_FARMERS = Number(arg('farmers', '300000'));
 const SCALE_AGENTS = Number(arg('agents', '1000'));
 const REQUESTS = Number(arg('requests', '60'));
 const PORT = Number(arg('port', '3393'));
+const CONNECTIONS = Number(arg('connections', '20'));
+const SECONDS = Number(arg('seconds', '3'));
 const KEEP = args.includes('--keep');
 const EXPLAIN = args.includes('--explain');
 // --db NAME: use (and keep) that database; when it already holds the seeded data, seeding is skipped (a 1M-farm seed
@@ -230,22 +234,6 @@ async function explainRoutes(appUrl: string, tenantId: string): Promise<void> {
   await pool.end();
 }
 
-/** Page 1's throughput: `connections` clients in a closed loop for `seconds`. */
-async function throughput(route: string, token: string, connections = 20, seconds = 3): Promise<number> {
-  let n = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < end) {
-        const res = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${token}` } });
-        await res.arrayBuffer();
-        if (res.status === 200) n++;
-      }
-    }),
-  );
-  return n / seconds;
-}
-
 async function main(): Promise<void> {
   // --engine pglite|postgres: the demo data's lists under 50 connections (issue 15 §3), in lists-embedded.ts.
   if (args.includes('--engine')) return benchEmbeddedLists(args);
@@ -365,9 +353,13 @@ async function main(): Promise<void> {
       );
     }
     if (TENANT_SCALE) {
-      console.log(`throughput, 20 connections for 3 s each (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
+      console.log(`throughput, ${CONNECTIONS} connections for ${SECONDS} s each after a 1 s warm-up (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
       for (const route of tenantRoutes.filter((r) => r !== '/api/health')) {
-        console.log(`${route.padEnd(72)} ${(await throughput(route, token)).toFixed(0).padStart(6)} req/s${route.includes('page=1&') ? ' (page 1; target >= 1,000)' : ''}`);
+        const r = await load(PORT, server.pid!, route, token, CONNECTIONS, SECONDS);
+        console.log(
+          `${route.padEnd(72)} ${r.rps.toFixed(0).padStart(6)} req/s${route.includes('page=1&') ? ' (page 1; target >= 1,000)' : ''}  p95 ${r.p95.toFixed(1)} ms  ${cpuText(r.cpu)}` +
+            (r.errors ? `  ${r.errors} non-200` : ''),
+        );
       }
       if (EXPLAIN && scaleTenant) await explainRoutes(env['DATABASE_URL']!, scaleTenant);
     }

@@ -1,7 +1,8 @@
 // Several machines (issue 15 §4): two API processes (the built server, ANALYSIS_WORKERS=off) and one `npm run worker`
 // on one PostgreSQL database, with files on an S3-protocol server (s3rver). A session made on one API process works on
 // the other; an analysis uploaded to one is completed by the separate worker; its source file and an export download
-// from either process. Each process has its own data directory, so nothing can pass through a local disk.
+// from either process. Each process has its own data directory, so nothing can pass through a local disk. The second
+// API process runs as a cluster of two (API_PROCESSES=2): its primary replaces an API process that dies.
 // PostgreSQL only: the embedded database is one process by design. Needs the build (`npm run build`; CI builds first).
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -81,13 +82,21 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
   };
   const healthy = (url: string) => async () => (await fetch(`${url}/api/health`)).ok;
 
-  const apiProcess = async (name: string, seed: boolean) => {
+  const apiProcess = async (name: string, seed: boolean, env: Record<string, string> = {}) => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `farmland-${name}-`));
     dirs.push(dataDir);
-    const p = start(name, process.execPath, ['apps/api/dist/server.js'], { ...baseEnv, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false' });
+    const p = start(name, process.execPath, ['apps/api/dist/server.js'], { ...baseEnv, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', ...env });
     return { p, url };
+  };
+  /** The pids of a process's children (a cluster primary's API processes), from /proc. */
+  const childPids = (pid: number): number[] => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
   };
 
   beforeAll(async () => {
@@ -123,7 +132,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     // The first process seeds the demo; the others start on the seeded database.
     const one = await apiProcess('api-1', true);
     await waitFor(one.p, healthy(one.url), 'health answer');
-    const two = await apiProcess('api-2', false);
+    const two = await apiProcess('api-2', false, { API_PROCESSES: '2' });
     const workerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-worker-'));
     dirs.push(workerDir);
     const worker = start('worker', 'npm', ['run', '--silent', 'worker'], { ...baseEnv, DATA_DIR: workerDir });
@@ -256,6 +265,40 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     }
     for (const d of dirs) expect(fs.existsSync(path.join(d, 'files'))).toBe(false);
   }, 90_000);
+
+  it('a cluster (API_PROCESSES=2) keeps answering while one of its API processes is killed, and replaces it', async () => {
+    const two = api[1]!;
+    const primary = procs.find((p) => p.name === 'api-2')!;
+    const pids = childPids(primary.child.pid!);
+    expect(pids, 'the primary forked two API processes').toHaveLength(2);
+    // Answers keep coming while one API process is killed (SIGKILL: no graceful stop) and replaced.
+    const token = shared.access;
+    expect(token, 'the first test signs in').not.toBe('');
+    process.kill(pids[0]!, 'SIGKILL');
+    let replaced: number[] = [];
+    let answered = 0;
+    let dropped = 0;
+    for (const end = Date.now() + 30_000; Date.now() < end; ) {
+      try {
+        const res = await call(two, 'GET', '/api/farmers/?page_size=5', { token });
+        expect(res.status).toBe(200);
+        answered++;
+      } catch (err) {
+        // Only a kept-alive connection of the killed process can fail (at the socket); every answer is a 200.
+        if (!(err instanceof TypeError)) throw err;
+        dropped++;
+      }
+      replaced = childPids(primary.child.pid!);
+      if (replaced.length === 2 && !replaced.includes(pids[0]!) && answered >= 20) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(dropped, 'at most the killed process\'s kept-alive connections fail').toBeLessThanOrEqual(2);
+    expect(replaced).toHaveLength(2);
+    expect(replaced).not.toContain(pids[0]);
+    expect(replaced).toContain(pids[1]);
+    await waitFor(primary, healthy(two), 'health answer after the replacement');
+    expect(primary.output.join('')).toContain('an API process died; starting another');
+  }, 60_000);
 
   it('a worker killed mid-analysis leaves nothing half-written: the run is requeued and completes like a clean one', async () => {
     const [one, two] = api as [string, string];
