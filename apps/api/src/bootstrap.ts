@@ -22,11 +22,26 @@ export function resolveSecret(config: Config): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
+/** How often buffered log lines are written out at the latest (createLogger). */
+const LOG_FLUSH_MS = 1000;
+
+/**
+ * JSON lines on stdout, written in batches of about 4 KB by a background write (never one write per line on the event
+ * loop: at one access line per request that was a large share of a request's cost, docs/decisions.md "API processes"),
+ * and at the latest every second. pino writes what is left synchronously when the process exits, a crash included;
+ * only a SIGKILL can lose the last second's lines.
+ */
 export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.refresh', '*.access'], censor: '[redacted]' },
-  });
+  const buffered = config.logLevel !== 'silent';
+  const log = pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.refresh', '*.access'], censor: '[redacted]' },
+    },
+    buffered ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined,
+  );
+  if (buffered) setInterval(() => log.flush(), LOG_FLUSH_MS).unref();
+  return log;
 }
 
 /** The configured file store (STORAGE_DRIVER). */

@@ -47,7 +47,8 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     APP_SECRET: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
+    // --log-level info: the production default, with a log line per request (the benchmark's own default is warn).
+    LOG_LEVEL: arg('log-level', 'warn'),
     SEED_DEMO: 'true',
     ANALYSIS_WORKERS: 'off',
   };
