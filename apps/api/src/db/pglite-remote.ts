@@ -5,6 +5,7 @@ import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
+import type { PassReport } from './pglite-maintenance.js';
 import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
 /** origin: where the statement was sent from, captured cheaply (its stack is formatted only if the statement fails). */
@@ -55,6 +56,8 @@ export class RemotePglite {
   private nextTx = 1;
   private readonly pending = new Map<number, Pending>();
   private stopped: Error | null = null;
+  /** When a statement last went out or came back (the maintenance schedule runs only after a quiet while). */
+  private lastActivity = Date.now();
 
   private closing = false;
 
@@ -67,6 +70,7 @@ export class RemotePglite {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
+      this.lastActivity = Date.now();
       if (this.pending.size === 0) worker.unref();
       if ('ok' in m && m.ok) p.resolve(m.value);
       else if ('error' in m) p.reject(revive(m.error, p.origin));
@@ -126,6 +130,7 @@ export class RemotePglite {
   private call<T>(req: Request, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.next++;
+    this.lastActivity = Date.now();
     // The worker keeps the process alive only while a statement is in flight, like PGlite in-process did.
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
@@ -191,6 +196,16 @@ export class RemotePglite {
   /** Statements run one after the other in one implicit transaction (one call into the database), outside any open transaction. */
   batch(statements: Statement[]): Promise<Results[]> {
     return this.call({ op: 'batch', statements });
+  }
+
+  /** Milliseconds since the last statement went out or came back; 0 while one is in flight. */
+  idleFor(): number {
+    return this.pending.size > 0 ? 0 : Date.now() - this.lastActivity;
+  }
+
+  /** One autovacuum-like pass in the database thread (pglite-maintenance.ts). */
+  maintain(hinted: string[]): Promise<PassReport> {
+    return this.call({ op: 'maintain', hinted });
   }
 
   async dumpDataDir(): Promise<Blob> {
