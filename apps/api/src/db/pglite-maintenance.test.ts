@@ -82,8 +82,8 @@ describe('the maintenance pass on the engine under test', () => {
 
   it('PGlite: a table a bulk write names is analysed at the next pass, below the thresholds', async (ctx) => {
     if (env.engine !== 'pglite') ctx.skip();
-    // Settle the probe first, then change 20 of its 3,000 rows: far below 50 + 10 %.
-    for (let r = await env.database.maintenance!.runPass(); r.table !== null; r = await env.database.maintenance!.runPass());
+    // Settle every table first (as the boot does after seeding), then change 20 of the probe's 3,000 rows: far below 50 + 10 %.
+    await env.database.maintenance!.settle();
     await env.database.adminExec(`UPDATE ${PROBE} SET v = v + 1 WHERE id <= 20`);
     const before = await probeStats();
     expect((await env.database.maintenance!.runPass()).table).toBeNull();
@@ -114,8 +114,7 @@ describe('the maintenance pass on the engine under test', () => {
 
   it('PostgreSQL: there is no embedded maintenance (PostgreSQL runs its own autovacuum)', async (ctx) => {
     if (env.engine !== 'postgres') ctx.skip();
+    // server.ts starts the schedule through this property, and the bulk writes hint through it: both are no-ops here.
     expect(env.database.maintenance).toBeUndefined();
-    const [av] = await env.database.adminQuery<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'autovacuum'`);
-    expect(av!.setting).toBe('on');
   });
 });

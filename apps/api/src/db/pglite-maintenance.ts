@@ -149,6 +149,8 @@ export type EmbeddedMaintenance = {
   wrote(tables: readonly string[]): void;
   /** One pass now, whether idle or not (tests, benchmarks); it waits for the connection like any statement. */
   runPass(): Promise<PassReport>;
+  /** Passes until no table needs one (at most 100): at boot, after seeding, before anything else runs. */
+  settle(): Promise<PassReport[]>;
 };
 
 /** After a pass that found nothing to do, the next look at the statistics waits at least this long (unless a bulk write says otherwise). */
@@ -212,5 +214,14 @@ export function embeddedMaintenance(client: MaintenanceClient): EmbeddedMaintena
       quietUntil = 0;
     },
     runPass: pass,
+    settle: async () => {
+      const done: PassReport[] = [];
+      for (let i = 0; i < 100; i++) {
+        const r = await pass();
+        if (r.table === null) break;
+        done.push(r);
+      }
+      return done;
+    },
   };
 }

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, withScope } from '../../db/client.js';
+import { sqlState } from '../../db/errors.js';
 import { freshSpot, multipart, offset, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { sha256 } from '../../lib/crypto.js';
@@ -299,6 +300,12 @@ describe("the farmer row a capture updates (farm_count and mapped, migration 001
   });
 
   it('refuses a mapped flag that disagrees with the farm count (farmers_mapped_check)', async () => {
-    await expect(env.sql(sql`UPDATE farmers SET mapped = NOT mapped WHERE id = ${geoA.farmerId}`)).rejects.toThrow(/farmers_mapped_check/);
+    const err: unknown = await env.sql(sql`UPDATE farmers SET mapped = NOT mapped WHERE id = ${geoA.farmerId}`).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    // 23514: check_violation, through drizzle's wrapping.
+    expect(sqlState(err)).toBe('23514');
+    expect(String((err as { cause?: { constraint?: string } }).cause?.constraint)).toBe('farmers_mapped_check');
   });
 });
