@@ -2,12 +2,14 @@
 // own it never vacuums or analyses: dead row versions pile up, visibility maps go stale (no index-only scans) and the
 // planner's statistics drift after bulk writes (docs/decisions.md, "Embedded maintenance"). This does what autovacuum
 // would, with PostgreSQL's own rules and default thresholds, from the statistics PGlite keeps (pg_stat_user_tables):
-//  * VACUUM (ANALYZE) a table when its dead rows pass 50 + 20 % of its rows, or its rows inserted since the last vacuum
-//    pass 1,000 + 20 % (the visibility map, for index-only scans);
+//  * VACUUM a table when its dead rows pass 50 + 20 % of its rows, or its rows inserted since the last vacuum pass
+//    1,000 + 20 % (the visibility map, for index-only scans);
 //  * ANALYZE it when its rows changed since the last analyze pass 50 + 10 % of its rows, or when a bulk write (a bulk
 //    upload, an analysis) named it and it changed at all.
 // PGlite is one connection: while a VACUUM runs every other statement waits. So a pass runs only after the database has
-// had no statement for a while (EMBEDDED_MAINTENANCE_IDLE_MS), and treats one table, the one furthest past its threshold.
+// had no statement for a while (EMBEDDED_MAINTENANCE_IDLE_MS), and runs one statement on one table, the one furthest past
+// its threshold: VACUUM and ANALYZE of a table are two passes (autovacuum runs both at once), so the longest wait a pass
+// can add is one of the two, not their sum (docs/decisions.md, "Embedded maintenance").
 // The pass runs in the database thread (pglite.worker.ts, holding the connection's lock); the schedule runs here, in the
 // API's thread, which sees every statement go out.
 
@@ -111,7 +113,7 @@ export async function runPass(exec: Exec, hinted: readonly string[]): Promise<Pa
   const t0 = performance.now();
   await exec('RESET ROLE');
   try {
-    await exec(`${choice.action === 'vacuum' ? 'VACUUM (ANALYZE)' : 'ANALYZE'} ${choice.table}`);
+    await exec(`${choice.action === 'vacuum' ? 'VACUUM' : 'ANALYZE'} ${choice.table}`);
   } finally {
     await exec(`SET ROLE ${quoteRole(role)}`);
   }
@@ -191,7 +193,7 @@ export function embeddedMaintenance(client: MaintenanceClient): EmbeddedMaintena
               }
               log.info(
                 { maintenance: { table: r.table, action: r.action, reason: r.reason, ms: r.ms, dead_before: r.deadBefore, dead_after: r.deadAfter, mod_since_analyze: r.modSinceAnalyze } },
-                `embedded maintenance: ${r.action === 'vacuum' ? 'VACUUM (ANALYZE)' : 'ANALYZE'} ${r.table} in ${r.ms} ms (${r.reason})`,
+                `embedded maintenance: ${r.action === 'vacuum' ? 'VACUUM' : 'ANALYZE'} ${r.table} in ${r.ms} ms (${r.reason})`,
               );
             },
             (err: unknown) => {
