@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseTable, type PassReport, type TableStats } from './pglite-maintenance.js';
+import type { RemotePglite } from './pglite-remote.js';
 import { testEnv, type TestEnv } from '../test/harness.js';
 
 const stats = (table: string, s: Partial<TableStats>): TableStats => ({ table, rows: 0, dead: 0, modSinceAnalyze: 0, insSinceVacuum: 0, ...s });
@@ -113,6 +114,18 @@ describe('the maintenance pass on the engine under test', () => {
     expect(line?.msg).toMatch(/^embedded maintenance: VACUUM public\.maintenance_probe in \d+ ms \(dead rows\)$/);
     expect(line?.obj.maintenance?.dead_before).toBeGreaterThanOrEqual(2000);
     expect((await probeStats()).dead).toBe(0);
+  });
+
+  it("PGlite: a poller's statements (pg-boss's, every second) leave the database idle for the schedule; the app's do not", async (ctx) => {
+    if (env.engine !== 'pglite') ctx.skip();
+    const remote = (env.database.db as unknown as { $client: RemotePglite }).$client;
+    await remote.query('SELECT 1');
+    await new Promise((r) => setTimeout(r, 300));
+    await remote.background().query('SELECT 1');
+    await remote.background().exec('SELECT 1; SELECT 2');
+    expect(remote.idleFor()).toBeGreaterThanOrEqual(250);
+    await remote.query('SELECT 1');
+    expect(remote.idleFor()).toBeLessThan(250);
   });
 
   it('PostgreSQL: there is no embedded maintenance (PostgreSQL runs its own autovacuum)', async (ctx) => {
