@@ -61,6 +61,12 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(blank, z.string().min(1).optional()),
   S3_FORCE_PATH_STYLE: bool.default(false),
   MEMORY_TRIM_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(30),
+  /** Embedded only: quiet milliseconds before a VACUUM/ANALYZE pass of one table (db/pglite-maintenance.ts); 0: never. */
+  EMBEDDED_MAINTENANCE_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .refine((v) => v === 0 || (v >= 100 && v <= 3_600_000), '0 (off), or 100 to 3600000 milliseconds')
+    .default(2000),
 });
 
 export type Config = {
@@ -85,6 +91,8 @@ export type Config = {
   trustProxy: boolean;
   /** How often free C-heap pages go back to the OS (lib/malloc-trim.ts); 0: never. */
   memoryTrimIntervalMs: number;
+  /** Embedded database: how long it must be idle before a maintenance pass (VACUUM/ANALYZE of one table); 0: never. */
+  embeddedMaintenanceIdleMs: number;
   /** Whether the API process works analysis jobs itself (off: leave them to `npm run worker`). */
   analysisWorkers: boolean;
   /** API processes serving the port (server.ts forks them with node:cluster when above 1; PostgreSQL only). */
@@ -183,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     trustProxy: e.TRUST_PROXY,
     memoryTrimIntervalMs: e.MEMORY_TRIM_INTERVAL_S * 1000,
+    embeddedMaintenanceIdleMs: e.EMBEDDED_MAINTENANCE_IDLE_MS,
     analysisWorkers: ['on', 'true', '1'].includes(e.ANALYSIS_WORKERS),
     apiProcesses,
     analysisMaxQueuedPerTenant: e.ANALYSIS_MAX_QUEUED_PER_TENANT,

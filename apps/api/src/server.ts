@@ -58,6 +58,8 @@ async function main(): Promise<void> {
   }
 
   const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
+  // Embedded only (PGlite runs no autovacuum); PostgreSQL's own autovacuum does this there.
+  database.maintenance?.start({ idleMs: config.embeddedMaintenanceIdleMs, log });
   const mailTimer = config.mail.smtpUrl && first ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
 
   let closing = false;
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down: draining requests');
     if (mailTimer) clearInterval(mailTimer);
     stopTrim();
+    database.maintenance?.stop();
     const force = setTimeout(() => {
       log.error('shutdown took longer than 10 s; exiting');
       process.exit(1);

@@ -63,7 +63,8 @@ async function openEngine(kind: 'pglite' | 'postgres'): Promise<Engine> {
     const database = await openDatabase({ kind: 'pglite', dataDir: null });
     return { database, admin: (t, p) => database.adminQuery(t, p ?? []), close: () => database.close() };
   }
-  const name = `people_bulk_bench_${process.pid}`;
+  // FARMLAND_TEST_RUN prefixes the database's name, as in the tests (several sessions share one server).
+  const name = `${process.env['FARMLAND_TEST_RUN'] ? `${process.env['FARMLAND_TEST_RUN']}_` : ''}people_bulk_bench_${process.pid}`;
   const root = new pg.Client({ connectionString: PG_URL });
   await root.connect();
   await root.query(`DROP DATABASE IF EXISTS ${name}`);

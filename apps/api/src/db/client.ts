@@ -12,6 +12,7 @@ import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
+import { embeddedMaintenance, type EmbeddedMaintenance } from './pglite-maintenance.js';
 import { RemotePglite } from './pglite-remote.js';
 import type { WorkerStats } from './pglite.worker.js';
 import * as schema from './schema.js';
@@ -38,6 +39,11 @@ export type Database = {
   sealAdmin(): void;
   /** PGlite only: the database thread's JS heap and its WebAssembly heap, in bytes (footprint log and benchmark). */
   memory?(): Promise<WorkerStats>;
+  /**
+   * PGlite only: the autovacuum-like pass (pglite-maintenance.ts; PGlite runs no autovacuum). PostgreSQL has none: its
+   * own autovacuum does this there.
+   */
+  maintenance?: EmbeddedMaintenance;
   /** PGlite only: the data directory as a gzipped tarball (test templates). */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -66,6 +72,7 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob, onCrash?: 
   // Switching roles on the one shared connection would let a concurrent query run as superuser, so admin work is
   // allowed only during boot, before the server listens (sealAdmin), when nothing else runs.
   let sealed = false;
+  const maintenance = embeddedMaintenance(client);
   const asAdmin = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (sealed) throw new Error('Admin statements are only allowed during boot');
     await client.exec('RESET ROLE');
@@ -83,10 +90,12 @@ async function openPglite(dataDir: string | null, loadDataDir?: Blob, onCrash?: 
     query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
     dumpDataDir: async () => client.dumpDataDir(),
     memory: async () => client.stats(),
+    maintenance,
     sealAdmin: () => {
       sealed = true;
     },
     close: async () => {
+      maintenance.stop();
       if (!client.closed) await client.close();
     },
   };

@@ -5,10 +5,12 @@ import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
 import { startWorker } from '../lib/worker-entry.js';
+import type { PassReport } from './pglite-maintenance.js';
 import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
 
 /** origin: where the statement was sent from, captured cheaply (its stack is formatted only if the statement fails). */
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; origin: Error };
+/** background: a poller's statement (pg-boss), which does not count as activity for the maintenance schedule. */
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; origin: Error; background: boolean };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
 type Request = Distribute<WorkerRequest>;
 
@@ -55,6 +57,10 @@ export class RemotePglite {
   private nextTx = 1;
   private readonly pending = new Map<number, Pending>();
   private stopped: Error | null = null;
+  /** When a statement last went out or came back (the maintenance schedule runs only after a quiet while). */
+  private lastActivity = Date.now();
+  /** Statements in flight other than background ones. */
+  private foreground = 0;
 
   private closing = false;
 
@@ -67,6 +73,10 @@ export class RemotePglite {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
+      if (!p.background) {
+        this.foreground--;
+        this.lastActivity = Date.now();
+      }
       if (this.pending.size === 0) worker.unref();
       if ('ok' in m && m.ok) p.resolve(m.value);
       else if ('error' in m) p.reject(revive(m.error, p.origin));
@@ -76,6 +86,7 @@ export class RemotePglite {
       this.stopped ??= err;
       for (const p of this.pending.values()) p.reject(this.stopped);
       this.pending.clear();
+      this.foreground = 0;
       if (unexpected) onCrash?.(err);
     };
     worker.on('error', (err) => stop(new Error(`The database worker failed: ${err.message}`)));
@@ -123,13 +134,17 @@ export class RemotePglite {
     return new RemotePglite(worker, opts.onCrash);
   }
 
-  private call<T>(req: Request, transfer: ArrayBuffer[] = []): Promise<T> {
+  private call<T>(req: Request, transfer: ArrayBuffer[] = [], background = false): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.next++;
+    if (!background) {
+      this.foreground++;
+      this.lastActivity = Date.now();
+    }
     // The worker keeps the process alive only while a statement is in flight, like PGlite in-process did.
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, origin: new Error() });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, origin: new Error(), background });
       this.worker.postMessage({ ...req, id } as WorkerRequest, transfer);
     });
   }
@@ -191,6 +206,27 @@ export class RemotePglite {
   /** Statements run one after the other in one implicit transaction (one call into the database), outside any open transaction. */
   batch(statements: Statement[]): Promise<Results[]> {
     return this.call({ op: 'batch', statements });
+  }
+
+  /**
+   * A pollers' view (pg-boss polls its queue every second): the same statements, outside any transaction, that do not
+   * count as activity, so the maintenance schedule still sees the database idle between them.
+   */
+  background(): { query<T>(text: string, params?: unknown[]): Promise<Results<T>>; exec(text: string): Promise<Results[]> } {
+    return {
+      query: <T>(text: string, params: unknown[] = []) => this.call<Results<T>>({ op: 'query', tx: null, text, params, rowMode: null, rawTypes: null }, [], true),
+      exec: (text: string) => this.call<Results[]>({ op: 'exec', tx: null, text }, [], true),
+    };
+  }
+
+  /** Milliseconds since the last statement (other than a poller's) went out or came back; 0 while one is in flight. */
+  idleFor(): number {
+    return this.foreground > 0 ? 0 : Date.now() - this.lastActivity;
+  }
+
+  /** One autovacuum-like pass in the database thread (pglite-maintenance.ts). */
+  maintain(hinted: string[]): Promise<PassReport> {
+    return this.call({ op: 'maintain', hinted });
   }
 
   async dumpDataDir(): Promise<Blob> {

@@ -20,6 +20,7 @@ import { PGlite, protocol, types, type Extension } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { trimmedPostgisBundle } from './postgis-bundle.js';
+import { runPass, type PassReport } from './pglite-maintenance.js';
 import { MAX_PREPARED, pgliteStartParams } from './pglite-settings.js';
 
 export type WorkerInit = { dataDir: string | null; loadDataDir: ArrayBuffer | null; settings: Record<string, string> };
@@ -39,6 +40,8 @@ export type WorkerRequest =
   /** BEGIN, then the prologue's statements (the row-level-security scope), in one call. */
   | { id: number; op: 'begin'; tx: number; prologue: Statement[] }
   | { id: number; op: 'end'; tx: number; commit: boolean }
+  /** One autovacuum-like pass (pglite-maintenance.ts): at most one table vacuumed or analysed; answers a PassReport. */
+  | { id: number; op: 'maintain'; hinted: string[] }
   | { id: number; op: 'dump' }
   | { id: number; op: 'stats' }
   | { id: number; op: 'close' };
@@ -320,6 +323,15 @@ async function main(): Promise<void> {
         await ended;
         return null;
       }
+      case 'maintain':
+        // With the connection to itself, outside any transaction (VACUUM cannot run in one).
+        return alone(
+          (): Promise<PassReport> =>
+            runPass(async (text) => {
+              const results = await conn.exec(text);
+              return (results[results.length - 1]?.rows ?? []) as Array<Record<string, unknown>>;
+            }, req.hinted),
+        );
       case 'dump':
         return alone(async () => {
           const blob = await pg.dumpDataDir('gzip');

@@ -111,6 +111,8 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
         },
       });
       log.info({ analysisId, result, phases }, 'custom analysis finished');
+      // Embedded: the rows just written get planner statistics at the next quiet moment (PGlite runs no autovacuum).
+      deps.database.maintenance?.wrote(['custom_analysis_rows']);
     } catch (err) {
       log.error({ err, analysisId, attempt: job.retryCount }, 'custom analysis attempt failed');
       const reason = `The analysis failed: ${reasonOf(err)}`;

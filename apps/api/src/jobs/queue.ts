@@ -28,7 +28,10 @@ function appDb(database: Database): BossDb {
     // node-postgres uses the simple protocol when there are no parameters, so multi-statement SQL works as is.
     return { executeSql: async (text, values) => ({ rows: (await database.query(text, values ?? [])) ?? [] }) };
   }
-  const client = pgliteClient(database);
+  // Its polls (every second) go through the client's background view (pglite-remote.ts): they do not count as activity,
+  // so the embedded maintenance schedule still finds the database idle between them.
+  const raw = pgliteClient(database) as unknown as { background?: () => Pick<PGlite, 'query' | 'exec'> };
+  const client = raw.background ? raw.background() : (raw as unknown as PGlite);
   return {
     executeSql: async (text, values) => {
       if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };

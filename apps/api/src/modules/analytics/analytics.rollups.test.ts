@@ -1,4 +1,4 @@
-// The rollups of migrations 0016 and 0017 (tenant_stats, farm_period_stats, farmers.farm_count, tenant_gps_devices)
+// The rollups of migrations 0016, 0017 and 0019 (tenant_stats, farm_period_stats, farmers.farm_count and mapped, tenant_gps_devices)
 // against a fresh aggregation of the farms, farmers and mapping records after inserts (one row and many, two tenants in one statement), updates (area, operational
 // area, overlap, flag, creation date, farmer), deletes (a farm, a farmer with its farms, a tenant outright) and a soft
 // delete; and every answer read from them (farms overview, /analytics/, tenant-mapped-count, mapping-data, the provider
@@ -40,6 +40,8 @@ async function rollupMismatches(): Promise<string[]> {
     SELECT 'tenant_stats of no tenant ' || s.tenant_id FROM tenant_stats s WHERE NOT EXISTS (SELECT 1 FROM tenants t WHERE t.id = s.tenant_id)
     UNION ALL
     SELECT 'farm_count ' || fr.id FROM farmers fr WHERE fr.farm_count <> (SELECT count(*) FROM farms f WHERE f.farmer_id = fr.id)
+    UNION ALL
+    SELECT 'mapped ' || fr.id FROM farmers fr WHERE fr.mapped <> EXISTS (SELECT 1 FROM farms f WHERE f.farmer_id = fr.id)
     UNION ALL
     SELECT 'period ' || coalesce(p.tenant_id, q.tenant_id) || ' ' || coalesce(p.grain, q.grain) || ' ' || coalesce(p.period, q.period)
       FROM farm_period_stats p
@@ -87,6 +89,15 @@ async function answersMatch(): Promise<void> {
     expect((await env.as(who).get('/api/farmers/?page_size=1')).body.data.count, who).toBe(farmers);
     expect((await env.as(who).get('/api/farmers/?page_size=1&is_mapped=true')).body.data.count, who).toBe(mapped);
     expect((await env.as(who).get('/api/farmers/?page_size=1&is_mapped=false')).body.data.count, who).toBe(farmers - mapped);
+    // The filter's rows (read through farmers.mapped and its partial indexes, 0019): each farmer on the right side.
+    for (const [flag, n] of [
+      [true, mapped],
+      [false, farmers - mapped],
+    ] as const) {
+      const page = (await env.as(who).get(`/api/farmers/?page_size=100&is_mapped=${flag}`)).body.data;
+      expect(page.results.length, `${who} is_mapped=${flag}`).toBe(Math.min(100, n));
+      expect(page.results.every((r: { is_mapped: boolean; number_of_farm: number }) => r.is_mapped === flag && r.number_of_farm > 0 === flag), `${who} is_mapped=${flag}`).toBe(true);
+    }
     // The series: days, months, years.
     for (const [range, unit, n] of [
       ['days', 'day', 30],

@@ -89,7 +89,7 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
     else c.errors.add('folio_id', `This folio id is already used in row ${seen + 1} of the file`);
   }
 
-  return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+  const result = await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
     const taken = await q.takenFolios(tx, tenantId, [...firstRowOf.keys()]);
     const areas = await tenantAreaIds(tx, tenantId, [...new Set(checked.map((c) => c.farm?.areaId).filter((v): v is string => !!v))]);
     for (const c of checked) {
@@ -175,4 +175,7 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
     });
     return bulkResult(rows.length, farmerIds.length, failed);
   });
+  // Embedded: the tables just written get planner statistics at the next quiet moment (PGlite runs no autovacuum).
+  if (result.created_count > 0) deps.database.maintenance?.wrote(['farmers', 'farms']);
+  return result;
 }

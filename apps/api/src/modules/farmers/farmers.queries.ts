@@ -53,8 +53,9 @@ function farmerConditions(tenantId: string | null, f: FarmerFilter): SQL {
     const p = containsPattern(f.search);
     conds.push(sql`(fr.full_name ILIKE ${p} OR fr.folio_id ILIKE ${p} OR fr.phone_number ILIKE ${p} OR fr.email ILIKE ${p})`);
   }
-  // farm_count is kept by the triggers on farms (migration 0016); each side has its partial index on (tenant_id, created_at).
-  if (f.isMapped !== undefined) conds.push(f.isMapped ? sql`fr.farm_count > 0` : sql`fr.farm_count = 0`);
+  // mapped (farm_count > 0) is kept by the triggers on farms (migrations 0016, 0019); each side has its partial index on
+  // (tenant_id, created_at, id), whose predicate the condition must match word for word.
+  if (f.isMapped !== undefined) conds.push(f.isMapped ? sql`fr.mapped` : sql`NOT fr.mapped`);
   if (f.region) {
     // The filter modal's "country" sends a region name or a country name; an id names a region.
     conds.push(

@@ -2,6 +2,8 @@
 // keys (unknown, revoked, expired, Platform, valid), activity entries, and captures that must store nothing.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, withScope } from '../../db/client.js';
+import { sqlState } from '../../db/errors.js';
 import { freshSpot, multipart, offset, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { sha256 } from '../../lib/crypto.js';
@@ -246,3 +248,64 @@ describe('SDK license keys', () => {
   });
 });
 
+
+describe("the farmer row a capture updates (farm_count and mapped, migration 0019)", () => {
+  it('is a HOT update (no index entry) once the farmer has a farm; only the first and the last farm flip mapped', async () => {
+    // One transaction: the xact statistics count this transaction's own updates of farmers, whatever else runs.
+    await withScope(env.deps.db, { kind: 'system' }, async (tx) => {
+      const [farmer] = await queryRows<{ id: string }>(
+        tx,
+        sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'Hot', 'Update', ${`HOT-${Date.now()}`}) RETURNING id`,
+      );
+      const state = async () =>
+        (
+          await queryRows<{ updated: number; hot: number; farm_count: number; mapped: boolean }>(
+            tx,
+            sql`SELECT pg_stat_get_xact_tuples_updated('farmers'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('farmers'::regclass)::int AS hot,
+                       farm_count, mapped FROM farmers WHERE id = ${farmer!.id}`,
+          )
+        )[0]!;
+      const addFarm = async () => {
+        const ring = square(...freshSpot(), 40);
+        const geo = JSON.stringify({ type: 'Polygon', coordinates: [[...ring, ring[0]]] });
+        const [f] = await queryRows<{ id: string }>(
+          tx,
+          sql`INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+              SELECT ${env.fx.tenantA}, ${farmer!.id}, 'Hot farm', g, ST_Area(g::geography) FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${geo}), 4326) AS g) s RETURNING id`,
+        );
+        return f!.id;
+      };
+      const dropFarm = (id: string) => tx.execute(sql`DELETE FROM farms WHERE id = ${id}`);
+      const s0 = await state();
+      const steps: Array<{ updated: number; hot: number; farm_count: number; mapped: boolean }> = [];
+      const first = await addFarm();
+      steps.push(await state());
+      const second = await addFarm();
+      steps.push(await state());
+      await dropFarm(second);
+      steps.push(await state());
+      await dropFarm(first);
+      steps.push(await state());
+      expect(steps.map((x) => ({ ...x, updated: x.updated - s0.updated, hot: x.hot - s0.hot }))).toEqual([
+        // 0 -> 1: mapped flips, an indexed predicate changes: a new index entry, not HOT.
+        { updated: 1, hot: 0, farm_count: 1, mapped: true },
+        // 1 -> 2 and 2 -> 1: only farm_count changes: HOT.
+        { updated: 2, hot: 1, farm_count: 2, mapped: true },
+        { updated: 3, hot: 2, farm_count: 1, mapped: true },
+        // 1 -> 0: mapped flips back.
+        { updated: 4, hot: 2, farm_count: 0, mapped: false },
+      ]);
+      await tx.execute(sql`DELETE FROM farmers WHERE id = ${farmer!.id}`);
+    });
+  });
+
+  it('refuses a mapped flag that disagrees with the farm count (farmers_mapped_check)', async () => {
+    const err: unknown = await env.sql(sql`UPDATE farmers SET mapped = NOT mapped WHERE id = ${geoA.farmerId}`).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    // 23514: check_violation, through drizzle's wrapping.
+    expect(sqlState(err)).toBe('23514');
+    expect(String((err as { cause?: { constraint?: string } }).cause?.constraint)).toBe('farmers_mapped_check');
+  });
+});
