@@ -6,7 +6,8 @@
 // gets the server's CPU time per request by thread (from /proc, so a machine shared with other work skews it far less
 // than req/s): the main thread, the busiest other thread (the embedded database's), and the rest (GC, compilers), then
 // the PostgreSQL server's processes and the load generator's own (bench/http.ts, load()).
-// `--engine postgres` runs the same load against a fresh PostgreSQL database (BENCH_DATABASE_URL, dropped at the end).
+// `--engine postgres [--db-prefix hp_lists]` runs the same load against a fresh PostgreSQL database (BENCH_DATABASE_URL,
+// dropped at the end).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,7 +56,10 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
   let dropDb: (() => Promise<void>) | null = null;
   if (engine === 'postgres') {
     const pgUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const dbName = `hp_lists_${crypto.randomBytes(3).toString('hex')}`;
+    // --db-prefix: the name's start (machines shared by several runs give each its own).
+    const prefix = arg('db-prefix', 'hp_lists');
+    if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error('--db-prefix: lower-case letters, digits and _ only');
+    const dbName = `${prefix}_${crypto.randomBytes(3).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);

@@ -206,7 +206,7 @@ async function explainRoutes(appUrl: string, tenantId: string): Promise<void> {
     ['farmers search "scale 12345"', (tx) => farmers.listFarmers(tx, tenantId, { search: 'scale 12345' }, 10, 0)],
     ['agents page 1', (tx) => agents.listAgents(tx, tenantId, {}, 10, 0)],
     ['operational areas page 1', (tx) => areas.listAreas(tx, tenantId, {}, 10, 0)],
-    ['activity log page 1 (the page is a query-builder statement; its count below)', (tx) => activity.listActivities(tx, tenantId, {}, 30, 0)],
+    ['activity log page 1', (tx) => activity.listActivities(tx, tenantId, {}, 30, 0)],
     ['farms overview', (tx) => farms.overview(tx, tenantId)],
     ['/analytics/', (tx) => analytics.counts(tx, tenantId)],
     ['tenant-mapped-count months 12', (tx) => analytics.mappedSeries(tx, tenantId, 'month', 12)],

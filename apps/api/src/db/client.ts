@@ -286,6 +286,27 @@ export async function scopedRows<T>(db: Db, scope: Scope, query: SQL): Promise<T
   return engine.read<T>(scope, text, params);
 }
 
+/**
+ * Runs one statement and answers its rows: a list's reads take one, so that a read can go to the database in one
+ * round trip with its scope (scopedReader) or run inside an open transaction (txReader) with the same SQL.
+ */
+export type Reader = <T>(query: SQL) => Promise<T[]>;
+
+/** Each statement in its own implicit transaction with the scope (scopedRows): one round trip per statement. */
+export function scopedReader(db: Db, scope: Scope): Reader {
+  return <T>(query: SQL) => scopedRows<T>(db, scope, query);
+}
+
+/** Each statement in the open transaction tx. */
+export function txReader(tx: Executor): Reader {
+  return <T>(query: SQL) => queryRows<T>(tx, query);
+}
+
+/** A reader for a query function that takes either (its caller's open transaction, or a reader). */
+export function readerOf(run: Reader | Executor): Reader {
+  return typeof run === 'function' ? run : txReader(run);
+}
+
 /** Runs a raw SQL statement and returns its rows; both drivers answer { rows }. Used where PostGIS needs plain SQL. */
 export async function queryRows<T>(tx: Executor, query: SQL): Promise<T[]> {
   const res = (await tx.execute(query)) as unknown as { rows: T[] };

@@ -7,7 +7,7 @@
 // A page starts within the first MAX_LIST_ROWS rows of a list's order (offset < MAX_LIST_ROWS); a deeper page is a 400
 // naming `page`, so no request walks more than that many index entries (+ a page) to find its page.
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from '../db/client.js';
+import { readerOf, type Executor, type Reader } from '../db/client.js';
 import { problems } from './problems.js';
 
 /** Counts are exact up to this many matches (a bounded count reads at most this many rows + 1). */
@@ -37,57 +37,105 @@ export function pageOffset(page: number, pageSize: number): number {
 export type CountPlan = {
   /** The list's `FROM … WHERE …`: the rows the pages are cut from. */
   from: SQL;
-  /** An exact total kept by a rollup for this filter, when the list has one (no row is read). */
-  exact?: (() => Promise<number>) | undefined;
+  /** An exact total kept by a rollup for this filter, when the list has one: a scalar SQL expression (no row is read). */
+  exact?: SQL | undefined;
   /**
-   * For the estimate of a filtered list whose unfiltered total a rollup keeps: that total and the unfiltered
-   * `FROM … WHERE`. The estimate is then total × (planner rows filtered / planner rows unfiltered), which cancels the
-   * planner's guess for the row-level-security condition (an unknown tenant at plan time) that both plans carry.
+   * For the estimate of a filtered list whose unfiltered total a rollup keeps: that total (a scalar SQL expression) and
+   * the unfiltered `FROM … WHERE`. The estimate is then total × (planner rows filtered / planner rows unfiltered), which
+   * cancels the planner's guess for the row-level-security condition (an unknown tenant at plan time) that both plans carry.
    */
-  base?: { from: SQL; total: () => Promise<number> } | undefined;
+  base?: { from: SQL; total: SQL } | undefined;
 };
 
 /** The planner's row estimate for `SELECT 1 <from>`. */
-async function plannedRows(tx: Executor, from: SQL): Promise<number> {
-  const [row] = await queryRows<{ 'QUERY PLAN': unknown }>(tx, sql`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`);
+async function plannedRows(read: Reader, from: SQL): Promise<number> {
+  const [row] = await read<{ 'QUERY PLAN': unknown }>(sql`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`);
   const raw = row?.['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: { 'Plan Rows': number } }>;
   return plan[0]?.Plan['Plan Rows'] ?? 0;
 }
 
-/** The total for a page of `shown` rows at `offset`, by the cheapest of the four ways above that applies. */
-export async function countList(tx: Executor, plan: CountPlan, offset: number, shown: number, pageSize: number): Promise<Total> {
-  if (shown < pageSize && (shown > 0 || offset === 0)) return { count: offset + shown, estimated: false };
-  if (plan.exact) return { count: await plan.exact(), estimated: false };
-  const [bounded] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM (SELECT 1 ${plan.from} LIMIT ${COUNT_EXACT_UP_TO + 1}) s`);
-  const n = bounded?.n ?? 0;
-  if (n <= COUNT_EXACT_UP_TO) return { count: n, estimated: false };
-  let estimate = await plannedRows(tx, plan.from);
+/** Rule 2 or 3 as one scalar SQL expression: the rollup's exact total, else a bounded count (at most COUNT_EXACT_UP_TO + 1). */
+function countSql(plan: CountPlan): SQL {
+  return plan.exact ?? sql`(SELECT count(*)::int FROM (SELECT 1 ${plan.from} LIMIT ${COUNT_EXACT_UP_TO + 1}) s)`;
+}
+
+/** The total from `counted`, the value of countSql: exact, or past COUNT_EXACT_UP_TO the planner's estimate (rule 4). */
+async function settleCount(read: Reader, plan: CountPlan, counted: number, offset: number, shown: number, pageSize: number): Promise<Total> {
+  if (plan.exact || counted <= COUNT_EXACT_UP_TO) return { count: counted, estimated: false };
+  let estimate = await plannedRows(read, plan.from);
   if (plan.base) {
-    const [total, unfiltered] = [await plan.base.total(), await plannedRows(tx, plan.base.from)];
-    if (unfiltered > 0) estimate = (estimate / unfiltered) * total;
+    const [total] = await read<{ n: number }>(sql`SELECT ${plan.base.total} AS n`);
+    const unfiltered = await plannedRows(read, plan.base.from);
+    if (unfiltered > 0) estimate = (estimate / unfiltered) * (total?.n ?? 0);
   }
   // More than COUNT_EXACT_UP_TO match (counted), and at least what this page shows, one more when it is full.
   const floor = Math.max(COUNT_EXACT_UP_TO + 1, offset + shown + (shown === pageSize ? 1 : 0));
   return { count: Math.max(floor, Math.round(estimate)), estimated: true };
 }
 
+/** The total for a page of `shown` rows at `offset`, by the cheapest of the four ways above that applies. */
+export async function countList(run: Executor | Reader, plan: CountPlan, offset: number, shown: number, pageSize: number): Promise<Total> {
+  if (shown < pageSize && (shown > 0 || offset === 0)) return { count: offset + shown, estimated: false };
+  const read = readerOf(run);
+  const [row] = await read<{ n: number }>(sql`SELECT ${countSql(plan)} AS n`);
+  return settleCount(read, plan, row?.n ?? 0, offset, shown, pageSize);
+}
+
+/** A list's page as one statement (listPage). */
+export type ListPlan = {
+  /** `SELECT <a>.id, <a>.created_at FROM … WHERE …`: the list's rows. Pages are cut newest first: created_at DESC, id DESC. */
+  rows: SQL;
+  /**
+   * `SELECT … FROM page p JOIN …`: the details of the page's rows, where `page` holds the page's id and created_at. Each
+   * row has its `id` and `created_at` (the answer is ordered by them).
+   */
+  details: SQL;
+  count: CountPlan;
+  /**
+   * A narrow filter (a search on trigram indexes): its matches, at most COUNT_EXACT_UP_TO + 1, are read in one pass,
+   * counted, and the newest page kept. When more match than that, or for a page past the end, the page is then cut
+   * by the index walk below. (Walking the created_at index instead would probe most of the tenant's rows before a page
+   * of a narrow search matched.)
+   */
+  narrow?: boolean | undefined;
+};
+
+type Counted = { list_total: number | null };
+
+function uncounted<T>(rows: Array<T & Counted>): T[] {
+  return rows.map(({ list_total: _, ...row }) => row as T);
+}
+
 /**
- * A narrow filter (a search on trigram indexes): its matches, at most COUNT_EXACT_UP_TO + 1, are read in one pass,
- * counted, and the newest page kept: page and exact count in one statement. `matches` is `SELECT <id>, <created_at>
- * FROM … WHERE …`. Null when more match than that, or for a page past the end: the caller then pages by its index walk
- * and counts with countList. (Walking the created_at index instead would probe most of the tenant's rows before a
- * page of a narrow search matched.)
+ * One page of a list with its details and, when the count rule needs one, its total, in one statement: the page's ids
+ * by the list's index (a CTE), its details joined to them, and the total (the rollup's, or a bounded count) as a column
+ * computed only when the page is full. A second statement runs only for a page past the end (its count) or for a list
+ * longer than COUNT_EXACT_UP_TO without a rollup (the planner's estimate). With a scopedReader, a page is one round
+ * trip with its scope and holds the embedded connection for that statement alone.
  */
-export async function matchesPage(tx: Executor, matches: SQL, limit: number, offset: number): Promise<{ ids: string[]; total: Total } | null> {
-  const found = await queryRows<{ id: string; total: number }>(
-    tx,
-    sql`WITH m (id, created_at) AS MATERIALIZED (${matches} LIMIT ${COUNT_EXACT_UP_TO + 1})
-        SELECT id, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+export async function listPage<T>(read: Reader, plan: ListPlan, limit: number, offset: number): Promise<{ rows: T[]; total: Total }> {
+  if (plan.narrow) {
+    const rows = await read<T & Counted>(
+      sql`WITH m (id, created_at) AS MATERIALIZED (${plan.rows} LIMIT ${COUNT_EXACT_UP_TO + 1}),
+               page AS MATERIALIZED (SELECT id, created_at, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset})
+          SELECT d.*, (SELECT total FROM page LIMIT 1) AS list_total FROM (${plan.details}) d ORDER BY d.created_at DESC, d.id DESC`,
+    );
+    const matched = rows[0]?.list_total;
+    if (matched !== undefined && matched !== null && matched <= COUNT_EXACT_UP_TO) return { rows: uncounted(rows), total: { count: matched, estimated: false } };
+    if (rows.length === 0 && offset === 0) return { rows: [], total: { count: 0, estimated: false } };
+  }
+  const rows = await read<T & Counted>(
+    sql`WITH page AS MATERIALIZED (SELECT r.id, r.created_at FROM (${plan.rows}) r ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit} OFFSET ${offset})
+        SELECT d.*, CASE WHEN (SELECT count(*) FROM page) = ${limit} THEN ${countSql(plan.count)} END AS list_total
+          FROM (${plan.details}) d ORDER BY d.created_at DESC, d.id DESC`,
   );
-  if (found.length > 0 && found[0]!.total <= COUNT_EXACT_UP_TO) return { ids: found.map((r) => r.id), total: { count: found[0]!.total, estimated: false } };
-  if (found.length === 0 && offset === 0) return { ids: [], total: { count: 0, estimated: false } };
-  return null;
+  const counted = rows[0]?.list_total;
+  const total =
+    counted !== undefined && counted !== null
+      ? await settleCount(read, plan.count, counted, offset, rows.length, limit)
+      : await countList(read, plan.count, offset, rows.length, limit);
+  return { rows: uncounted(rows), total };
 }
 
 export function paginate<T>(results: T[], total: number | Total, page: number, pageSize: number, url: string): Page<T> {

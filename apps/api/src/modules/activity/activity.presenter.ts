@@ -1,18 +1,18 @@
 // Activity-log row → API shape (explicit whitelist: the IP address stays internal).
 import type { ActivityEntry, RoleName } from '@farmland/contracts';
-import type { activityLogs } from '../../db/schema.js';
+import type { ActivityRow } from './activity.queries.js';
 
-export function presentActivity(r: { entry: typeof activityLogs.$inferSelect; tenantName: string | null }): ActivityEntry {
+export function presentActivity(r: ActivityRow): ActivityEntry {
   return {
-    id: r.entry.id,
-    user: r.entry.userName,
-    user_id: r.entry.userId,
-    role: (r.entry.role as RoleName | null) ?? null,
-    action: r.entry.action as ActivityEntry['action'],
-    description: r.entry.description,
-    platform: r.entry.platform,
-    country: r.entry.country,
-    tenant: r.tenantName,
-    timestamp: r.entry.createdAt.toISOString(),
+    id: r.id,
+    user: r.user_name,
+    user_id: r.user_id,
+    role: (r.role as RoleName | null) ?? null,
+    action: r.action as ActivityEntry['action'],
+    description: r.description,
+    platform: r.platform,
+    country: r.country,
+    tenant: r.tenant_name,
+    timestamp: new Date(r.created_at).toISOString(),
   };
 }

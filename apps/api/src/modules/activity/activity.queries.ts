@@ -1,9 +1,9 @@
 // All SQL of the activity log. Entries are written in the caller's transaction, so an entry exists exactly when its change does.
-import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { activityLogs, tenants } from '../../db/schema.js';
+import { and, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { readerOf, type Executor, type Reader } from '../../db/client.js';
+import { activityLogs } from '../../db/schema.js';
 import { containsPattern } from '../../db/like.js';
-import { countList } from '../../lib/pagination.js';
+import { listPage } from '../../lib/pagination.js';
 
 export type NewActivity = typeof activityLogs.$inferInsert;
 
@@ -35,17 +35,36 @@ export function activityConditions(tenantId: string | null, f: ActivityFilter): 
   return conds;
 }
 
-/** tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. */
-export async function listActivities(tx: Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
+/** An entry as the list shows it, with its tenant's name. */
+export type ActivityRow = {
+  id: string;
+  user_id: string | null;
+  user_name: string;
+  role: string | null;
+  action: string;
+  description: string;
+  platform: string;
+  country: string | null;
+  tenant_name: string | null;
+  created_at: Date | string;
+};
+
+/**
+ * tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. The page
+ * and, when the page is full, its bounded count in one statement (lib/pagination.ts).
+ */
+export async function listActivities(run: Reader | Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
   const where = and(...activityConditions(tenantId, f));
-  const rows = await tx
-      .select({ entry: activityLogs, tenantName: tenants.name })
-      .from(activityLogs)
-      .leftJoin(tenants, eq(tenants.id, activityLogs.tenantId))
-      .where(where)
-      .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
-    .limit(limit)
-    .offset(offset);
-  const total = await countList(tx, { from: sql`FROM activity_logs ${where ? sql`WHERE ${where}` : sql``}` }, offset, rows.length, limit);
-  return { rows, total };
+  const filter = where ? sql`WHERE ${where}` : sql``;
+  return listPage<ActivityRow>(
+    readerOf(run),
+    {
+      rows: sql`SELECT activity_logs.id, activity_logs.created_at FROM activity_logs ${filter}`,
+      details: sql`SELECT e.id, e.user_id, e.user_name, e.role, e.action, e.description, e.platform, e.country, t.name AS tenant_name, e.created_at
+                     FROM page p JOIN activity_logs e ON e.id = p.id LEFT JOIN tenants t ON t.id = e.tenant_id`,
+      count: { from: sql`FROM activity_logs ${filter}` },
+    },
+    limit,
+    offset,
+  );
 }

@@ -2,7 +2,7 @@
 import type { ActivityAction } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
-import { withScope, type Executor } from '../../db/client.js';
+import { scopedReader, type Executor } from '../../db/client.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { insertActivity, listActivities } from './activity.queries.js';
 import { canListActivity } from './activity.policy.js';
@@ -37,14 +37,13 @@ export async function listActivity(deps: Deps, ctx: Ctx, q: ActivityListQuery, u
   const actor = requireActor(ctx);
   canListActivity(actor);
   const size = q.page_size ?? 30;
-  return withScope(deps.db, scopeOf(actor), async (tx) => {
-    const { rows, total } = await listActivities(
-      tx,
-      actor.role === 'super_admin' ? null : actor.tenantId,
-      { search: q.search, action: q.action, dateAfter: q.date_after, dateBefore: q.date_before },
-      size,
-      pageOffset(q.page, size),
-    );
-    return paginate(rows.map(presentActivity), total, q.page, size, url);
-  });
+  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  const { rows, total } = await listActivities(
+    scopedReader(deps.db, scopeOf(actor)),
+    actor.role === 'super_admin' ? null : actor.tenantId,
+    { search: q.search, action: q.action, dateAfter: q.date_after, dateBefore: q.date_before },
+    size,
+    pageOffset(q.page, size),
+  );
+  return paginate(rows.map(presentActivity), total, q.page, size, url);
 }

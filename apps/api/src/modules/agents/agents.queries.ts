@@ -1,9 +1,9 @@
 // All SQL of agents: users with the agent role, read with their mapping totals (farmers they registered, farms they
 // mapped and the area of those farms). The tenant id is the first argument (null: provider staff, every tenant).
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, uuidArray, type Executor } from '../../db/client.js';
+import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../lib/pagination.js';
 
 export type AgentRow = {
   id: string;
@@ -51,27 +51,33 @@ function conditions(tenantId: string | null, f: AgentFilter): SQL {
 
 const from = sql`FROM users u LEFT JOIN operational_areas oa ON oa.id = u.operational_area_id`;
 
-const details = sql`
+/** An agent's columns with its totals, over users u: farmers it registered, farms it mapped and their area. */
+const agentColumns = sql`
   SELECT u.id, u.tenant_id, u.first_name, u.last_name, u.email, u.phone_number, u.gender, u.image_file_id, u.operational_area_id,
          oa.name AS operational_area, oa.region_id, r.name AS region, u.is_suspended, u.is_active, u.last_login_at, u.created_at,
          (SELECT count(*)::int FROM farmers fr WHERE fr.tenant_id = u.tenant_id AND fr.created_by = u.id) AS farmers_count,
-         m.n AS mapped_farms_count, m.area AS total_mapped_area
-    FROM users u
+         m.n AS mapped_farms_count, m.area AS total_mapped_area`;
+const agentJoins = sql`
     LEFT JOIN operational_areas oa ON oa.id = u.operational_area_id
     LEFT JOIN regions r ON r.id = oa.region_id
     CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(f.area_sqm), 0)::float8 AS area
                           FROM farms f WHERE f.tenant_id = u.tenant_id AND f.mapped_by = u.id) m`;
+const details = sql`${agentColumns} FROM users u ${agentJoins}`;
 
-/** One page of agents (newest first) with their totals, and the count. */
-export async function listAgents(tx: Executor, tenantId: string | null, f: AgentFilter, limit: number, offset: number): Promise<{ rows: AgentRow[]; total: Total }> {
+/** One page of agents (newest first) with their totals, and the count (lib/pagination.ts), in one statement. */
+export async function listAgents(run: Reader | Executor, tenantId: string | null, f: AgentFilter, limit: number, offset: number): Promise<{ rows: AgentRow[]; total: Total }> {
   const where = conditions(tenantId, f);
   const join = f.region ? from : sql`FROM users u`;
-  const ids = await queryRows<{ id: string }>(tx, sql`SELECT u.id ${join} ${where} ORDER BY u.created_at DESC, u.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const total = await countList(tx, { from: sql`${join} ${where}` }, offset, ids.length, limit);
-  if (ids.length === 0) return { rows: [], total };
-  const rows = await queryRows<AgentRow>(tx, sql`${details} WHERE u.id IN (${sql.join(ids.map((r) => sql`${r.id}`), sql`, `)}) AND u.role = 'agent'`);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is AgentRow => !!r), total };
+  return listPage<AgentRow>(
+    readerOf(run),
+    {
+      rows: sql`SELECT u.id, u.created_at ${join} ${where}`,
+      details: sql`${agentColumns} FROM page p JOIN users u ON u.id = p.id ${agentJoins}`,
+      count: { from: sql`${join} ${where}` },
+    },
+    limit,
+    offset,
+  );
 }
 
 export async function findAgent(tx: Executor, tenantId: string | null, id: string): Promise<AgentRow | null> {

@@ -2,7 +2,7 @@
 // mail to set a password), edit, suspend/unsuspend (one call toggles; sessions end at once), delete (sessions end with it).
 import type { Agent, AgentDetail, AgentsQuery, CreateAgentBody, UpdateAgentBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
-import { withScope, type Executor } from '../../db/client.js';
+import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
@@ -22,10 +22,15 @@ const tenantScope = (tenantId: string) => ({ kind: 'tenant', tenantId }) as cons
 export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: string): Promise<Page<Agent>> {
   const { tenantId, scope } = canReadAgents(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
-  return withScope(deps.db, scope, async (tx) => {
-    const { rows, total } = await q.listAgents(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area }, size, pageOffset(query.page, size));
-    return paginate(rows.map((r) => presentAgent(deps, r)), total, query.page, size, url);
-  });
+  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  const { rows, total } = await q.listAgents(
+    scopedReader(deps.db, scope),
+    tenantId,
+    { search: query.search, region: query.region, operationalAreaId: query.operational_area },
+    size,
+    pageOffset(query.page, size),
+  );
+  return paginate(rows.map((r) => presentAgent(deps, r)), total, query.page, size, url);
 }
 
 /** The agent drawer: the agent with its totals and its ten latest captures. */

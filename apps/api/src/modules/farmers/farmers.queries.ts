@@ -1,8 +1,8 @@
 // All SQL of farmers as the capture API writes them (create, edit) and reads them back with their farm totals.
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { queryRows, readerOf, type Executor, type Reader } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { countList, matchesPage, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../lib/pagination.js';
 
 export type FarmerRow = {
   id: string;
@@ -26,15 +26,16 @@ export type FarmerRow = {
   updated_at: Date | string;
 };
 
-const farmerSelect = sql`
+/** A farmer's columns with its farm totals, over farmers fr (both totals from one pass over the farmer's farms). */
+const farmerColumns = sql`
   SELECT fr.id, fr.tenant_id, fr.first_name, fr.last_name, fr.email, fr.phone_number, fr.gender, fr.address, fr.location, fr.folio_id,
          fr.image_file_id, fr.region_id, r.name AS region, fr.country_id, c.name AS country,
-         (SELECT count(*)::int FROM farms f WHERE f.farmer_id = fr.id) AS number_of_farm,
-         (SELECT coalesce(sum(f.area_sqm), 0)::float8 FROM farms f WHERE f.farmer_id = fr.id) AS total_farm_size,
-         fr.created_at, fr.updated_at
-    FROM farmers fr
+         t.number_of_farm, t.total_farm_size, fr.created_at, fr.updated_at`;
+const farmerJoins = sql`
     LEFT JOIN regions r ON r.id = fr.region_id
-    LEFT JOIN countries c ON c.id = fr.country_id`;
+    LEFT JOIN countries c ON c.id = fr.country_id
+    CROSS JOIN LATERAL (SELECT count(*)::int AS number_of_farm, coalesce(sum(f.area_sqm), 0)::float8 AS total_farm_size FROM farms f WHERE f.farmer_id = fr.id) t`;
+const farmerSelect = sql`${farmerColumns} FROM farmers fr ${farmerJoins}`;
 
 /** A farmer of the tenant (null tenant = provider scope) with farm count and total size. */
 export async function findFarmer(tx: Executor, tenantId: string | null, id: string): Promise<FarmerRow | null> {
@@ -69,49 +70,32 @@ function farmerConditions(tenantId: string | null, f: FarmerFilter): SQL {
 }
 
 /** The tenant's farmers (every tenant's in provider scope) and the mapped ones, as tenant_stats keeps them (migration 0016). */
-async function farmerTotals(tx: Executor, tenantId: string | null): Promise<{ farmers: number; mapped: number }> {
-  const [row] = await queryRows<{ farmers: number; mapped: number }>(
-    tx,
-    sql`SELECT coalesce(sum(farmers), 0)::int AS farmers, coalesce(sum(farmers_mapped), 0)::int AS mapped
-          FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``}`,
-  );
-  return row ?? { farmers: 0, mapped: 0 };
+function farmerTotal(tenantId: string | null, which: 'farmers' | 'mapped' | 'unmapped'): SQL {
+  const sum = { farmers: sql`sum(farmers)`, mapped: sql`sum(farmers_mapped)`, unmapped: sql`sum(farmers - farmers_mapped)` }[which];
+  return sql`(SELECT coalesce(${sum}, 0)::int FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``})`;
 }
 
-/** One page of farmers (newest first) with their farm totals, and the count (lib/pagination.ts). */
-export async function listFarmers(tx: Executor, tenantId: string | null, f: FarmerFilter, limit: number, offset: number): Promise<{ rows: FarmerRow[]; total: Total }> {
+/** One page of farmers (newest first) with their farm totals, and the count (lib/pagination.ts), in one statement. */
+export async function listFarmers(run: Reader | Executor, tenantId: string | null, f: FarmerFilter, limit: number, offset: number): Promise<{ rows: FarmerRow[]; total: Total }> {
   const where = farmerConditions(tenantId, f);
-  const newest = () => queryRows<{ id: string }>(tx, sql`SELECT fr.id FROM farmers fr ${where} ORDER BY fr.created_at DESC, fr.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  // A search keeps few farmers: page and count in one pass over its matches; else (or when a search matches more than
-  // that) the newest page by walking the created_at index (for is_mapped, its partial index).
-  const narrow = f.search ? await matchesPage(tx, sql`SELECT fr.id, fr.created_at FROM farmers fr ${where}`, limit, offset) : null;
-  const ids = narrow ? narrow.ids.map((id) => ({ id })) : await newest();
-  let total: Total | null = narrow?.total ?? null;
-  if (!total) {
-    const totals = () => farmerTotals(tx, tenantId);
-    total = await countList(
-      tx,
-      {
+  return listPage<FarmerRow>(
+    readerOf(run),
+    {
+      rows: sql`SELECT fr.id, fr.created_at FROM farmers fr ${where}`,
+      details: sql`${farmerColumns} FROM page p JOIN farmers fr ON fr.id = p.id ${farmerJoins}`,
+      // A search keeps few farmers: page and count in one pass over its matches; else (or when a search matches more
+      // than that) the newest page by walking the created_at index (for is_mapped, its partial index).
+      narrow: !!f.search,
+      count: {
         from: sql`FROM farmers fr ${where}`,
         // Exact from tenant_stats: every farmer, the mapped ones, or the others.
-        exact:
-          f.search || f.region
-            ? undefined
-            : async () => {
-                const t = await totals();
-                return f.isMapped === undefined ? t.farmers : f.isMapped ? t.mapped : t.farmers - t.mapped;
-              },
-        base: { from: sql`FROM farmers fr ${farmerConditions(tenantId, {})}`, total: async () => (await totals()).farmers },
+        exact: f.search || f.region ? undefined : farmerTotal(tenantId, f.isMapped === undefined ? 'farmers' : f.isMapped ? 'mapped' : 'unmapped'),
+        base: { from: sql`FROM farmers fr ${farmerConditions(tenantId, {})}`, total: farmerTotal(tenantId, 'farmers') },
       },
-      offset,
-      ids.length,
-      limit,
-    );
-  }
-  if (ids.length === 0) return { rows: [], total };
-  const rows = await queryRows<FarmerRow>(tx, sql`${farmerSelect} WHERE fr.id IN (${sql.join(ids.map((r) => sql`${r.id}`), sql`, `)})`);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { rows: ids.map((r) => byId.get(r.id)).filter((r): r is FarmerRow => !!r), total };
+    },
+    limit,
+    offset,
+  );
 }
 
 /** The overlap groups of a farmer's farms (to recompute once the farms are gone). */

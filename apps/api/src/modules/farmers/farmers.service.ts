@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { CreateFarmerBody, Farmer, FarmersQuery, UpdateFarmerBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
-import { withScope, type Executor } from '../../db/client.js';
+import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
@@ -106,10 +106,9 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const { tenantId, scope } = readScope(ctx);
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
-  return withScope(deps.db, scope, async (tx) => {
-    const { rows, total } = await q.listFarmers(tx, tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, offset);
-    return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
-  });
+  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope), tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, offset);
+  return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
 }
 
 export async function getFarmer(deps: Deps, ctx: Ctx, id: string): Promise<Farmer> {

@@ -74,6 +74,31 @@ describe('farmers (capture API)', () => {
 });
 
 describe('farmers list, read and delete', () => {
+  it('pages a search in one statement per page: walked page by page, the pages are its matches newest first, with their exact count; tenant B sees none of them', async () => {
+    const term = 'oya-1';
+    const p = `%${term}%`;
+    const expected = (
+      await env.sql<{ id: string }>(
+        sql`SELECT id FROM farmers WHERE tenant_id = ${env.fx.tenantA}
+               AND (full_name ILIKE ${p} OR folio_id ILIKE ${p} OR phone_number ILIKE ${p} OR email ILIKE ${p})
+             ORDER BY created_at DESC, id DESC`,
+      )
+    ).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(4);
+    const size = 4;
+    const pages = Math.ceil(expected.length / size);
+    const seen: string[] = [];
+    for (let page = 1; page <= pages + 1; page++) {
+      const data = (await env.as('adminA').get(`/api/farmers/?search=${term}&page_size=${size}&page=${page}`)).body.data;
+      expect(data.count, `page ${page}`).toBe(expected.length);
+      expect(data.next === null, `page ${page}`).toBe(page >= pages);
+      seen.push(...data.results.map((f: { id: string }) => f.id));
+    }
+    expect(seen).toEqual(expected);
+    const other = (await env.as('adminB').get(`/api/farmers/?search=${term}&page_size=100`)).body.data.results.map((f: { id: string }) => f.id);
+    expect(other.filter((id: string) => expected.includes(id))).toEqual([]);
+  });
+
   it('lists with folio_id, number_of_farm, total_farm_size (4 decimals) and is_mapped; filters by is_mapped, search and region', async () => {
     const tag = `L${Date.now()}`;
     const mapped = (await env.as('adminA').post('/api/farmers/', { first_name: tag, last_name: 'Mapped', region_id: geoA.regionId })).body.data;

@@ -179,4 +179,40 @@ describe('registry statistics', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].field).toBe('name');
   });
+  it('cuts each page and its count in one statement: a filtered list walked page by page, and a page past its end, is its rows in order with one count', async () => {
+    const expected = (
+      await env.sql<{ id: string }>(
+        sql`SELECT id FROM farms WHERE tenant_id = ${env.fx.tenantA} AND operational_area_id = ${geoA.areaId} ORDER BY created_at DESC, id DESC`,
+      )
+    ).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(2);
+    // A page that is exactly full (the count runs in the page's statement), one short of the end, and small pages.
+    for (const size of [Math.min(expected.length, 100), Math.min(expected.length - 1, 100), 3]) {
+      const pages = Math.ceil(expected.length / size);
+      const seen: string[] = [];
+      for (let page = 1; page <= pages + 1; page++) {
+        const data = (await env.as('adminA').get(`/api/farms/?operational_area=${geoA.areaId}&page_size=${size}&page=${page}`)).body.data;
+        expect(data.count, `page ${page} of size ${size}`).toBe(expected.length);
+        expect(data.count_estimated).toBeUndefined();
+        expect(data.next === null, `page ${page} of size ${size}`).toBe(page >= pages);
+        seen.push(...data.results.map((f: Farm) => f.id));
+      }
+      expect(seen).toEqual(expected);
+    }
+    // Tenant A's area is no filter tenant B's admin can reach A's farms with.
+    expect((await env.as('adminB').get(`/api/farms/?operational_area=${geoA.areaId}&page_size=1`)).body.data).toMatchObject({ count: 0, results: [] });
+    // A farmer's farms: a page with farms is the farmer's; an empty one asks whether the farmer exists.
+    const tag = `NoFarms${Date.now()}`;
+    const [farmer] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'No', 'Farms', ${tag}) RETURNING id`);
+    try {
+      for (const page of [1, 2]) {
+        const res = await env.as('adminA').get(`/api/farmers/${farmer!.id}/farms/?page=${page}`);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ count: 0, results: [], next: null });
+      }
+      expect((await env.as('adminB').get(`/api/farmers/${farmer!.id}/farms/`)).status).toBe(404);
+    } finally {
+      await env.sql(sql`DELETE FROM farmers WHERE id = ${farmer!.id}`);
+    }
+  });
 });

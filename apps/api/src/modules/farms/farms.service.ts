@@ -2,7 +2,7 @@
 // the mapping record and snapshots), delete and retain. Every write: authorize → validate → lock → write → overlap → audit, in one transaction.
 import type { CaptureFarmBody, Farm, UpdateFarmBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
-import { withScope, type Executor } from '../../db/client.js';
+import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
@@ -38,17 +38,17 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
-  return withScope(deps.db, scope, async (tx) => {
-    if (farmerId && !(await findFarmer(tx, tenantId, farmerId))) throw problems.notFound('Farmer');
-    const { rows, total } = await q.listFarms(
-      tx,
-      tenantId,
-      { search: query.search, region: query.region, operationalAreaId: query.operational_area, farmerId },
-      size,
-      offset,
-    );
-    return paginate(rows.map((r) => presentFarm(deps, r, { tenantName: scope.kind === 'provider' })), total, query.page, size, url);
-  });
+  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  const { rows, total } = await q.listFarms(
+    scopedReader(deps.db, scope),
+    tenantId,
+    { search: query.search, region: query.region, operationalAreaId: query.operational_area, farmerId },
+    size,
+    offset,
+  );
+  // A farmer's farms: a farm on the page is the farmer's, so only an empty page asks whether the farmer exists.
+  if (farmerId && rows.length === 0 && !(await withScope(deps.db, scope, (tx) => findFarmer(tx, tenantId, farmerId)))) throw problems.notFound('Farmer');
+  return paginate(rows.map((r) => presentFarm(deps, r, { tenantName: scope.kind === 'provider' })), total, query.page, size, url);
 }
 
 /** GET /farms/?all=true: the map layer as GeoJSON text (built in SQL; too large to validate object by object). */
