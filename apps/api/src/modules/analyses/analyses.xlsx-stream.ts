@@ -250,12 +250,17 @@ class XmlScanner {
 function tagEnd(buf: string, from: number): number {
   const gt = buf.indexOf('>', from);
   if (gt < 0) return -1;
-  // Fast path: no quote before the '>' (closing tags, <v>, <row> without attributes).
-  const q1 = buf.indexOf('"', from);
-  const q2 = buf.indexOf("'", from);
-  if ((q1 < 0 || q1 > gt) && (q2 < 0 || q2 > gt)) return gt;
+  // Fast path: no quote before that '>' (closing tags, <v>, most tags' short attributes). Only the tag is looked at: a
+  // search for a quote that a document never holds would run to the end of the text at every tag.
+  let i = from;
+  while (i < gt) {
+    const c = buf.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) break;
+    i++;
+  }
+  if (i === gt) return gt;
   let quote = 0;
-  for (let i = from; i < buf.length; i++) {
+  for (; i < buf.length; i++) {
     const c = buf.charCodeAt(i);
     if (quote) {
       if (c === quote) quote = 0;
@@ -273,8 +278,15 @@ function localName(s: string, from: number, to: number): string {
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2f || c === 0x3e) break;
     end++;
   }
-  const colon = s.lastIndexOf(':', end - 1);
-  return s.slice(colon >= from ? colon + 1 : from, end);
+  // The prefix ends at a ':' within the name (looked for there only: s may be the whole text read so far).
+  let start = from;
+  for (let i = end - 1; i >= from; i--) {
+    if (s.charCodeAt(i) === 0x3a) {
+      start = i + 1;
+      break;
+    }
+  }
+  return s.slice(start, end);
 }
 
 /** Inflated bytes → UTF-8 text pieces → the scanner. */
