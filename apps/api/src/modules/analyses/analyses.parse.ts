@@ -10,8 +10,8 @@ import { readGeoJson, readKml, readKmz, readShapefileZip, unsafeEntryName, type 
 import { readXlsxRows } from './analyses.xlsx-stream.js';
 
 /**
- * Most data rows of the formats read whole in memory (xls, xlsx, GeoJSON, KML, KMZ, zipped Shapefile) and of JSON
- * locations, and the embedded engine's default analysis cap. A csv is read in a stream up to ANALYSIS_MAX_ROWS
+ * Most data rows of the formats read whole in memory (xls, xlsb, GeoJSON, KML, KMZ, zipped Shapefile) and of JSON
+ * locations, and the embedded engine's default analysis cap. A csv or an xlsx is read in a stream up to ANALYSIS_MAX_ROWS
  * (config.ts; docs/decisions.md, "Million-row analyses").
  */
 export const MAX_ROWS = 100_000;
@@ -509,8 +509,8 @@ async function streamXlsx(file: string, opts: { maxRows: number; window: number 
  * An analysis file on disk, read into data rows that are handed to onRows a window (of up to `window` rows) at a time;
  * the next window is read only once onRows has settled, so a slow consumer holds the reader back. A csv is read in a
  * stream (its type from its first bytes, NUL checked in every piece), never held whole: its rows are capped by maxRows
- * (413 too_many_rows naming it). Every other format is read whole, as before, up to MAX_IN_MEMORY_BYTES and
- * min(maxRows, MAX_ROWS) rows.
+ * (413 too_many_rows naming it). An xlsx is read in a stream too (streamXlsx), with the same cap. Every other format
+ * is read whole, as before, up to MAX_IN_MEMORY_BYTES and min(maxRows, MAX_ROWS) rows.
  */
 export async function readAnalysisFile(
   file: string,
