@@ -1,4 +1,4 @@
-// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson]
+// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson] [--format xlsx]
 //  [--explain-classify] [--verbose] [--keep] [--map] [--batch N --concurrency N --range N --write N]` (BENCH_PREWARM=1: run one
 // classify batch before measuring, to see the engine's cold start apart):
 // synthetic farms and operational areas from a seeded generator, the full analysis pipeline (parse in a worker thread,
@@ -23,6 +23,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../config.js';
 import { apiAt, root as httpRoot, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
+import { writeXlsx } from './xlsx-file.js';
 import type { Ctx, Deps } from '../context.js';
 import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
 import { deriveKeys } from '../lib/crypto.js';
@@ -46,6 +47,8 @@ const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0
 const EXPLAIN = args.includes('--explain');
 /** Over HTTP against the built server (API and `npm run worker` apart on PostgreSQL), with each process's RSS. */
 const HTTP = args.includes('--http') || ROWS > 200_000;
+/** --format xlsx (over HTTP): the same rows uploaded as an xlsx workbook (texts in shared strings, as Excel writes them). */
+const FORMAT = arg('format', 'csv') === 'xlsx' ? 'xlsx' : 'csv';
 /** Tuning overrides for experiments: --batch, --concurrency, --range, --write (defaults: tuningFor(engine)). */
 const tuning = (kind: 'pglite' | 'postgres') => {
   const t = tuningFor(kind);
@@ -539,8 +542,20 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-http-'));
   const csvFile = path.join(work, 'bench.csv');
   const g0 = performance.now();
-  const { bytes, registered } = await generateToFile(ROWS, SEED, csvFile);
-  process.stdout.write(`\n== ${kind} over HTTP: ${ROWS} rows, ${AREAS} areas (bench.csv, ${(bytes / 1048576).toFixed(1)} MB, written in ${secs(performance.now() - g0)} s), built server on port ${HTTP_PORT} ==\n`);
+  const generated = await generateToFile(ROWS, SEED, csvFile);
+  const { registered } = generated;
+  let bytes = generated.bytes;
+  const upload = { file: csvFile, name: 'bench.csv' };
+  if (FORMAT === 'xlsx') {
+    upload.file = path.join(work, 'bench.xlsx');
+    upload.name = 'bench.xlsx';
+    bytes = await writeXlsx(upload.file, function* () {
+      yield CSV_HEADER.split(',');
+      for (const r of farmRows(ROWS, SEED)) yield [r.name, `${JSON.stringify(r.coords)}`, '', `R-${r.i + 1}`];
+    });
+    fs.rmSync(csvFile);
+  }
+  process.stdout.write(`\n== ${kind} over HTTP: ${ROWS} rows, ${AREAS} areas (${upload.name}, ${(bytes / 1048576).toFixed(1)} MB, written in ${secs(performance.now() - g0)} s), built server on port ${HTTP_PORT} ==\n`);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'],
     NODE_ENV: 'production',
@@ -554,7 +569,7 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
     PAYLOAD_ENCRYPTION: 'optional',
     MEMORY_TRIM_INTERVAL_S: '30',
   };
-  const dbName = `hs_bench_${process.pid}`;
+  const dbName = `${arg('db-prefix', 'hs_bench')}_${process.pid}`;
   const root = kind === 'postgres' ? new pg.Client({ connectionString: PG_URL }) : null;
   const children: ChildProcess[] = [];
   const lines: Record<string, string[]> = { api: [], worker: [] };
@@ -649,7 +664,7 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
     })();
     const u0 = performance.now();
     const fields: Array<[string, string]> = [['name', `bench ${ROWS}`], ['require_farm_recognition', 'true'], ['operational_areas', JSON.stringify(areaIds)]];
-    const res = await uploadFile(server.base, token, fields, csvFile, 'bench.csv');
+    const res = await uploadFile(server.base, token, fields, upload.file, upload.name);
     const uploadMs = performance.now() - u0;
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
     const id = res.body.data.id as string;
@@ -683,7 +698,7 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
     }).find((l) => l.msg === 'custom analysis finished');
     if (finished?.phases) process.stdout.write(`  job phases: ${Object.entries(finished.phases).map(([k, v]) => `${k} ${secs(v.ms)} s (${v.statements} statements, longest ${v.longestStatementMs} ms)`).join(', ')}\n`);
     const m = Object.values(mem);
-    return { kind: `${kind} http`, seconds: total / 1000, rssMb: m[0]!.peak, workerMb: m[1]?.peak ?? null, probeMs: probe.max };
+    return { kind: `${kind} http${FORMAT === 'xlsx' ? ' xlsx' : ''}`, seconds: total / 1000, rssMb: m[0]!.peak, workerMb: m[1]?.peak ?? null, probeMs: probe.max };
   } finally {
     await closeAdmin().catch(() => undefined);
     for (const c of children.reverse()) {

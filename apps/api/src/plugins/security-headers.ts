@@ -29,7 +29,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
   const csp = contentSecurityPolicy(config);
   const production = config.env === 'production';
   app.addHook('onSend', async (req, reply) => {
-    reply.header('content-security-policy', csp);
+    // A route may set a stricter policy of its own (stored files: default-src 'none').
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('permissions-policy', 'geolocation=(self), camera=(), microphone=(), payment=(), usb=()');

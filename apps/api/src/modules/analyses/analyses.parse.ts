@@ -7,10 +7,11 @@ import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import { canonicalKey } from './analyses.rows.js';
 import { readGeoJson, readKml, readKmz, readShapefileZip, unsafeEntryName, type Limits, type ZipEntry } from './analyses.gis-files.js';
+import { readXlsxRows } from './analyses.xlsx-stream.js';
 
 /**
- * Most data rows of the formats read whole in memory (xls, xlsx, GeoJSON, KML, KMZ, zipped Shapefile) and of JSON
- * locations, and the embedded engine's default analysis cap. A csv is read in a stream up to ANALYSIS_MAX_ROWS
+ * Most data rows of the formats read whole in memory (xls, xlsb, GeoJSON, KML, KMZ, zipped Shapefile) and of JSON
+ * locations, and the embedded engine's default analysis cap. A csv or an xlsx is read in a stream up to ANALYSIS_MAX_ROWS
  * (config.ts; docs/decisions.md, "Million-row analyses").
  */
 export const MAX_ROWS = 100_000;
@@ -299,7 +300,7 @@ export class CsvRows {
   }
 }
 
-type Cell = string | number | boolean;
+export type Cell = string | number | boolean;
 
 function readWorkbook(buf: Uint8Array, kind: 'xls' | 'xlsx', maxRows = MAX_ROWS): Cell[][] {
   if (kind === 'xlsx') checkZip(buf);
@@ -419,6 +420,15 @@ export function parseFile(buf: Uint8Array, filename: string, nameField?: string)
 
 const ANALYSIS_COLUMNS = { required: ['farm_name', 'farm_coordinates'], headerHint: 'farm_name, farm_coordinates, operational_area_id' } as const;
 
+/** An analysis file's header row → its keys; 400 missing_columns naming the required columns it lacks. */
+function analysisHeader(cells: Cell[]): string[] {
+  const keys = headerKeys(cells);
+  const canon = new Set(keys.map(canonicalKey));
+  const missing = ANALYSIS_COLUMNS.required.filter((k) => !canon.has(k));
+  if (missing.length > 0) throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
+  return keys;
+}
+
 /** Bytes read from disk at a time by the stream reader. */
 const PIECE_BYTES = 256 * 1024;
 /** Bytes the type is sniffed from when the file is read in a stream. */
@@ -454,11 +464,53 @@ async function fileIsUtf8(file: string): Promise<boolean> {
 export type RowWindow = (rows: Array<Record<string, unknown>>, first: number) => Promise<void>;
 
 /**
+ * An xlsx analysis file read in a stream (analyses.xlsx-stream.ts): its first sheet's rows, keyed by the header, handed
+ * to onRows a window at a time, with the csv's caps (maxRows: ANALYSIS_MAX_ROWS). null: not a workbook that reader knows
+ * (a binary .xlsb, or no workbook part), which is then read whole.
+ */
+async function streamXlsx(file: string, opts: { maxRows: number; window: number }, onRows: RowWindow): Promise<{ kind: 'xlsx'; total: number } | null> {
+  let keys: string[] | null = null;
+  let total = 0;
+  let pending: Array<Record<string, unknown>> = [];
+  let first = 1;
+  const read = await readXlsxRows(
+    file,
+    { maxInflateRatio: MAX_INFLATE_RATIO, maxColumns: MAX_COLUMNS, maxCellChars: MAX_CELL_CHARS, fail: (status, code, message) => new ParseError(status, code, message) },
+    (cells) => {
+      if (!keys) {
+        keys = analysisHeader(cells);
+        return;
+      }
+      if (++total > opts.maxRows) throw tooManyAnalysisRows(opts.maxRows);
+      const rec: Record<string, unknown> = {};
+      keys.forEach((k, i) => {
+        const v = cells[i];
+        rec[k] = v === undefined ? '' : v;
+      });
+      pending.push(rec);
+    },
+    async () => {
+      while (pending.length >= opts.window) {
+        const part = pending.slice(0, opts.window);
+        pending = pending.slice(part.length);
+        await onRows(part, first);
+        first += part.length;
+      }
+    },
+  );
+  if (!read) return null;
+  if (!keys) throw new ParseError(400, 'file_empty', `The file is empty: expected a header row (${ANALYSIS_COLUMNS.headerHint}) and data rows`);
+  if (total === 0) throw new ParseError(400, 'file_empty', 'The file has a header but no data rows');
+  for (let i = 0; i < pending.length; i += opts.window) await onRows(pending.slice(i, i + opts.window), first + i);
+  return { kind: 'xlsx', total };
+}
+
+/**
  * An analysis file on disk, read into data rows that are handed to onRows a window (of up to `window` rows) at a time;
  * the next window is read only once onRows has settled, so a slow consumer holds the reader back. A csv is read in a
  * stream (its type from its first bytes, NUL checked in every piece), never held whole: its rows are capped by maxRows
- * (413 too_many_rows naming it). Every other format is read whole, as before, up to MAX_IN_MEMORY_BYTES and
- * min(maxRows, MAX_ROWS) rows.
+ * (413 too_many_rows naming it). An xlsx is read in a stream too (streamXlsx), with the same cap. Every other format
+ * is read whole, as before, up to MAX_IN_MEMORY_BYTES and min(maxRows, MAX_ROWS) rows.
  */
 export async function readAnalysisFile(
   file: string,
@@ -477,6 +529,10 @@ export async function readAnalysisFile(
   }
   const whole = isZip(head) || isCfb(head) || checkFileType(head, filename) !== 'csv';
   if (whole) {
+    if (isZip(head) && extensionKind(filename) === 'xlsx') {
+      const streamed = await streamXlsx(file, opts, onRows);
+      if (streamed) return streamed;
+    }
     if (size > MAX_IN_MEMORY_BYTES) {
       const kind = extensionKind(filename) ?? 'file';
       throw new ParseError(413, 'file_too_large', `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, which is read in a stream`);
