@@ -82,6 +82,24 @@ describe('the scope in the same round trip', () => {
     }
   });
 
+  it('commits without waiting for the disk only when asked (asyncCommit), for that transaction alone', async () => {
+    const setting = (opts?: { asyncCommit?: boolean }) =>
+      withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, async (tx) => ({
+        commit: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('synchronous_commit') AS s`))[0]!.s,
+        tenant: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('app.tenant_id') AS s`))[0]!.s,
+      }), opts);
+    const durable = await setting();
+    expect(durable).toEqual({ commit: 'on', tenant: env.fx.tenantA });
+    // PostgreSQL turns it off for the transaction; PGlite (no WAL flush to wait for) ignores the option.
+    expect(await setting({ asyncCommit: true })).toEqual({ commit: env.engine === 'postgres' ? 'off' : 'on', tenant: env.fx.tenantA });
+    // SET LOCAL ends with its transaction: every pooled connection is durable again afterwards.
+    const after = await Promise.all(Array.from({ length: 8 }, () => setting()));
+    expect(after.every((x) => x.commit === 'on')).toBe(true);
+    // A write committed that way is there for the next transaction, like any other.
+    await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, (tx) => tx.execute(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${env.fx.tenantA}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', 'Async commit')`), { asyncCommit: true });
+    expect(await env.sql(sql`SELECT 1 FROM regions WHERE name = 'Async commit'`)).toHaveLength(1);
+  });
+
   it('refuses a tenant scope without a tenant uuid before any SQL runs', async () => {
     for (const tenantId of ['', "x', true); SELECT 1; --", 'not-a-uuid']) {
       await expect(withScope(env.deps.db, { kind: 'tenant', tenantId }, async () => 1)).rejects.toThrow(/tenant id/);

@@ -160,12 +160,21 @@ function scopeValues(scope: Scope): [string, string] {
 }
 
 /**
+ * asyncCommit: the transaction's COMMIT does not wait for its WAL to reach the disk (PostgreSQL's `synchronous_commit =
+ * off` for this transaction alone; PGlite ignores it). Only for writes that a later durable commit vouches for: a
+ * database crash may lose the last few such commits (never half of one), and a durable commit made after them flushes
+ * them too, since the WAL is written in order. The analysis pipeline's batches use it: the run's completion is durable,
+ * and a crash before it leaves the run processing, to be retried from scratch.
+ */
+export type ScopeOptions = { asyncCommit?: boolean };
+
+/**
  * How each engine runs withScope and scopedRows with the fewest round trips; registered when the database opens.
  * transaction: BEGIN and the scope in one round trip, then fn, then COMMIT (ROLLBACK when fn throws).
  * read: the scope and one statement in one implicit transaction, in one round trip.
  */
 type Engine = {
-  transaction<T>(scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T>;
   read<T>(scope: Scope, text: string, params: unknown[]): Promise<T[]>;
 };
 const engines = new WeakMap<Db, Engine>();
@@ -229,8 +238,8 @@ function scopeSql(scope: Scope): string {
 function postgresEngine(db: Db, pool: pg.Pool): Engine {
   const { dialect, relational } = drizzleParts(db);
   return {
-    transaction: async <T>(scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> => {
-      const begin = `BEGIN; ${scopeSql(scope)}`;
+    transaction: async <T>(scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T> => {
+      const begin = `BEGIN; ${scopeSql(scope)}${opts?.asyncCommit ? '; SET LOCAL synchronous_commit = off' : ''}`;
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
@@ -262,9 +271,9 @@ function postgresEngine(db: Db, pool: pg.Pool): Engine {
  * Every read and write of tenant data goes through here; the service passes the scope from the session.
  * BEGIN and the scope take one round trip to the database (engines above).
  */
-export async function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T> {
   const engine = engines.get(db);
-  if (engine) return engine.transaction(scope, fn);
+  if (engine) return engine.transaction(scope, fn, opts);
   const [kind, tenant] = scopeValues(scope);
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('app.scope', ${kind}, true), set_config('app.tenant_id', ${tenant}, true)`);

@@ -201,9 +201,11 @@ async function onePass(run: Run, tenantId: string, id: string, total: number, b:
  */
 export async function findOverlapGroups(deps: Deps, tenantId: string, id: string, total: number, b: OverlapBounds = defaultOverlapBounds, onStatement?: (ms: number) => void): Promise<OverlapResult> {
   const scope = { kind: 'tenant', tenantId } as const;
+  // Its writes (dense groups, rows turned into errors) commit without waiting for the disk, like the classified rows:
+  // the run's durable completion flushes them (analyses.pipeline.ts).
   const run: Run = async (fn) => {
     const t0 = performance.now();
-    const out = await withScope(deps.db, scope, fn);
+    const out = await withScope(deps.db, scope, fn, { asyncCommit: true });
     onStatement?.(performance.now() - t0);
     await yieldConnection(deps);
     return out;

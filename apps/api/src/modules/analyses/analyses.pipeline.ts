@@ -126,9 +126,12 @@ class LostClaim extends Error {}
 
 export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuning = tuningFor(deps.database.kind), hooks: RunHooks = {}): Promise<RunResult> {
   const scope = { kind: 'tenant', tenantId } as const;
-  const run = async <T>(fn: Parameters<typeof withScope<T>>[2]): Promise<T> => {
+  // rows: a statement that writes the analysis's rows commits without waiting for the disk (asyncCommit): the run's
+  // completion, a durable commit, flushes them all first, and a database crash before it leaves the run processing, to be
+  // retried from scratch. The analysis's own row (claim, heartbeats, completion) is written durably.
+  const run = async <T>(fn: Parameters<typeof withScope<T>>[2], rows = false): Promise<T> => {
     const t0 = performance.now();
-    const out = await withScope(deps.db, scope, fn);
+    const out = await withScope(deps.db, scope, fn, { asyncCommit: rows });
     hooks.onStatement?.(performance.now() - t0);
     await yieldConnection(deps);
     return out;
@@ -199,12 +202,12 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     /** Classifies rows; a batch a row of which the database refuses is halved until that row is found and reported. */
     const classify = async (text: string, rows?: StagedRow[]): Promise<void> => {
       try {
-        add(await run((tx) => q.classifyBatch(tx, tenantId, params, text)));
+        add(await run((tx) => q.classifyBatch(tx, tenantId, params, text), true));
       } catch (err) {
         if (!isDataError(err)) throw err;
         const list = rows ?? (JSON.parse(text) as StagedRow[]);
         if (list.length === 1) {
-          add(await run((tx) => q.classifyBatch(tx, tenantId, params, JSON.stringify([rejectedRow(list[0]!, err)]))));
+          add(await run((tx) => q.classifyBatch(tx, tenantId, params, JSON.stringify([rejectedRow(list[0]!, err)])), true));
           return;
         }
         const half = Math.ceil(list.length / 2);
@@ -252,7 +255,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     for (let i = 0; i < list.length; ) {
       const part = list.slice(i, i + chunk);
       const t0 = performance.now();
-      await run((tx) => q.setOverlapGroups(tx, tenantId, id, part));
+      await run((tx) => q.setOverlapGroups(tx, tenantId, id, part), true);
       const ms = Math.max(1, performance.now() - t0);
       chunk = Math.max(100, Math.min(tuning.writeRows, Math.round(part.length * Math.min(2, Math.max(0.25, (tuning.batchMs ?? 100) / ms)))));
       i += part.length;

@@ -13,7 +13,7 @@ import { recordActivity } from '../activity/activity.service.js';
 import { sha256 } from '../../lib/crypto.js';
 import { fileKey, fileUrl } from '../files/files.service.js';
 import { insertFile as recordFile } from '../files/files.queries.js';
-import { MAX_ROWS } from './analyses.parse.js';
+import { extensionKind, MAX_ROWS } from './analyses.parse.js';
 import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from './analyses.parse.js';
 import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
@@ -187,13 +187,37 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
 
   const id = crypto.randomUUID();
   const stagedAt = stagedKey(tenantId, id);
-  // A refused file or a store that fails here (StorageError: 503) leaves nothing: no row was written, the staged
-  // object never appeared.
-  const staged = await stageSource(deps, input.source, areaIds, stagedAt);
   // The source file is copied to storage from disk in a stream, before the transaction (no connection is held while a
-  // large file is stored); if anything after fails, both objects are removed.
-  const source = input.source.kind === 'file' && staged.kind !== 'json' ? { file: input.source, kind: staged.kind, key: fileKey(tenantId, 'analysis_source', staged.kind) } : null;
-  if (source) {
+  // large file is stored). A csv is copied while its rows are staged (the copy is disk and network, staging is CPU; a
+  // 180 MB source on S3 is a multipart upload of its own); a file staging refuses as csv is refused with a 4xx, so the
+  // copy is removed then. Other kinds are copied after staging, under the kind their content was read as. If anything
+  // fails, neither object stays.
+  const file = input.source.kind === 'file' ? input.source : null;
+  const early = file && extensionKind(file.filename) === 'csv' ? fileKey(tenantId, 'analysis_source', 'csv') : null;
+  // Settles to the store's error or null, so a failing copy is never an unhandled rejection while staging runs.
+  const reading = file && early ? fs.createReadStream(file.path) : null;
+  const copying = reading && early ? deps.storage.put(early, reading).then(() => null, (err: unknown) => err) : null;
+  let staged: Staged;
+  try {
+    // A refused file or a store that fails here (StorageError: 503) leaves nothing: no row was written, the staged
+    // object never appeared.
+    staged = await stageSource(deps, input.source, areaIds, stagedAt);
+  } catch (err) {
+    // The copy of a refused file stops where it is (the store discards what it wrote), or is removed if it had ended.
+    reading?.destroy(new Error('the upload was refused'));
+    if (early && (await copying) === null) await removeQuietly(deps, early);
+    throw err;
+  }
+  const source = file && staged.kind !== 'json' ? { file, kind: staged.kind, key: early && staged.kind === 'csv' ? early : fileKey(tenantId, 'analysis_source', staged.kind) } : null;
+  const copied = copying ? await copying : null;
+  if (early && (copied !== null || source?.key !== early)) {
+    if (copied === null) await removeQuietly(deps, early);
+    else {
+      await removeQuietly(deps, stagedAt);
+      throw copied;
+    }
+  }
+  if (source && source.key !== early) {
     await deps.storage.put(source.key, fs.createReadStream(source.file.path)).catch(async (err: unknown) => {
       await removeQuietly(deps, stagedAt);
       throw err;

@@ -109,6 +109,19 @@ describe('custom analysis on S3 storage', () => {
     expect(await keys(`${t.tenantId}/analysis_source/`)).toHaveLength(0);
   });
 
+  it('removes the source copy made while the rows were staged when staging refuses the csv', async () => {
+    env.deps.storage = good;
+    // A csv's source is copied to the bucket while its rows are staged; a refusal found while reading (a missing column
+    // here, the row cap or bad bytes alike) must not leave that copy behind.
+    const bad = Buffer.from(['farm_name,coordinates', ...Array.from({ length: 2000 }, (_, i) => `Farm ${i},"[[1,1],[1,2],[2,2]]"`)].join('\n'));
+    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Refused csv', operational_areas: t.areaIds }, 'refused.csv', bad) });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.code).toBe('missing_columns');
+    expect(await analysesNamed('Refused csv')).toHaveLength(0);
+    expect(await keys(`${t.tenantId}/analysis_source/`)).toHaveLength(0);
+    expect(await keys(`${t.tenantId}/analysis_staged/`)).toHaveLength(0);
+  });
+
   it('fails an analysis whose staged rows cannot be read, with the reason, and leaves no rows', async () => {
     env.deps.storage = routed((op) => (op === 'get' ? missingBucket : good));
     const res = await upload('Unreadable staging');
