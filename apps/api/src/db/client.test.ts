@@ -100,6 +100,29 @@ describe('the scope in the same round trip', () => {
     expect(await env.sql(sql`SELECT 1 FROM regions WHERE name = 'Async commit'`)).toHaveLength(1);
   });
 
+  it('reads as prepared statements on PostgreSQL: the same rows and scope on every run, at most 100 per connection, literals where a parameter has no type', async () => {
+    const read = <T>(tenantId: string, q: ReturnType<typeof sql>) => scopedRows<T>(env.deps.db, { kind: 'tenant', tenantId }, q);
+    // The same text, run more often than the five custom plans PostgreSQL makes before a generic one, keeps each
+    // tenant's scope: a generic plan is still filtered by the policies at run time.
+    for (let i = 0; i < 8; i++) {
+      const tenantId = i % 2 === 0 ? env.fx.tenantA : env.fx.tenantB;
+      const rows = await read<{ tenant_id: string; n: number }>(tenantId, sql`SELECT tenant_id, count(*)::int AS n FROM farms WHERE name <> ${'x'} GROUP BY tenant_id`);
+      expect(rows.map((r) => r.tenant_id)).toEqual([tenantId]);
+    }
+    // A parameter whose type only its value tells cannot be prepared: it is read with the value as a literal.
+    expect(await read<{ v: string }>(env.fx.tenantA, sql`SELECT ${'plain'} AS v`)).toEqual([{ v: 'plain' }]);
+    // Many distinct texts: each connection keeps at most 100 prepared (the least recently used are deallocated).
+    for (let i = 0; i < 130; i++) expect(await read<{ n: number }>(env.fx.tenantA, sql.raw(`SELECT ${i} + 0 AS n`))).toEqual([{ n: i }]);
+    const held = await read<{ n: number; mine: number }>(
+      env.fx.tenantA,
+      sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE name LIKE ${'r\\_%'})::int AS mine FROM pg_prepared_statements`,
+    );
+    if (env.engine === 'postgres') {
+      expect(held[0]!.mine).toBeGreaterThan(0);
+      expect(held[0]!.mine).toBeLessThanOrEqual(100);
+    }
+  });
+
   it('refuses a tenant scope without a tenant uuid before any SQL runs', async () => {
     for (const tenantId of ['', "x', true); SELECT 1; --", 'not-a-uuid']) {
       await expect(withScope(env.deps.db, { kind: 'tenant', tenantId }, async () => 1)).rejects.toThrow(/tenant id/);
