@@ -47,6 +47,20 @@ export type CountPlan = {
   base?: { from: SQL; total: SQL } | undefined;
 };
 
+/**
+ * A page's LIMIT and OFFSET written into the text, not sent as parameters: on PostgreSQL reads are prepared statements
+ * (db/client.ts), and a generic plan, which does not know a parameter's value, takes LIMIT $n for a tenth of the rows
+ * (100,000 of a million farms), so PostgreSQL kept planning every page afresh. The page sizes are few (1 to 100), and
+ * page 1 has no OFFSET, so its text is one per list and size; a deeper page keeps its OFFSET as a parameter (one text).
+ */
+function window(limit: number, offset: number): SQL {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new Error(`A page size must be an integer from 1 to 10,000, not ${limit}`);
+  return offset === 0 ? sql.raw(`LIMIT ${limit}`) : sql`LIMIT ${sql.raw(String(limit))} OFFSET ${offset}`;
+}
+
+/** COUNT_EXACT_UP_TO + 1 in the text: a bounded count (see window). */
+const BOUND = sql.raw(String(COUNT_EXACT_UP_TO + 1));
+
 /** The planner's row estimate for `SELECT 1 <from>`. */
 async function plannedRows(read: Reader, from: SQL): Promise<number> {
   const [row] = await read<{ 'QUERY PLAN': unknown }>(sql`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`);
@@ -57,7 +71,7 @@ async function plannedRows(read: Reader, from: SQL): Promise<number> {
 
 /** Rule 2 or 3 as one scalar SQL expression: the rollup's exact total, else a bounded count (at most COUNT_EXACT_UP_TO + 1). */
 function countSql(plan: CountPlan): SQL {
-  return plan.exact ?? sql`(SELECT count(*)::int FROM (SELECT 1 ${plan.from} LIMIT ${COUNT_EXACT_UP_TO + 1}) s)`;
+  return plan.exact ?? sql`(SELECT count(*)::int FROM (SELECT 1 ${plan.from} LIMIT ${BOUND}) s)`;
 }
 
 /** The total from `counted`, the value of countSql: exact, or past COUNT_EXACT_UP_TO the planner's estimate (rule 4). */
@@ -117,8 +131,8 @@ function uncounted<T>(rows: Array<T & Counted>): T[] {
 export async function listPage<T>(read: Reader, plan: ListPlan, limit: number, offset: number): Promise<{ rows: T[]; total: Total }> {
   if (plan.narrow) {
     const rows = await read<T & Counted>(
-      sql`WITH m (id, created_at) AS MATERIALIZED (${plan.rows} LIMIT ${COUNT_EXACT_UP_TO + 1}),
-               page AS MATERIALIZED (SELECT id, created_at, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset})
+      sql`WITH m (id, created_at) AS MATERIALIZED (${plan.rows} LIMIT ${BOUND}),
+               page AS MATERIALIZED (SELECT id, created_at, count(*) OVER ()::int AS total FROM m ORDER BY created_at DESC, id DESC ${window(limit, offset)})
           SELECT d.*, (SELECT total FROM page LIMIT 1) AS list_total FROM (${plan.details}) d ORDER BY d.created_at DESC, d.id DESC`,
     );
     const matched = rows[0]?.list_total;
@@ -126,8 +140,8 @@ export async function listPage<T>(read: Reader, plan: ListPlan, limit: number, o
     if (rows.length === 0 && offset === 0) return { rows: [], total: { count: 0, estimated: false } };
   }
   const rows = await read<T & Counted>(
-    sql`WITH page AS MATERIALIZED (SELECT r.id, r.created_at FROM (${plan.rows}) r ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit} OFFSET ${offset})
-        SELECT d.*, CASE WHEN (SELECT count(*) FROM page) = ${limit} THEN ${countSql(plan.count)} END AS list_total
+    sql`WITH page AS MATERIALIZED (SELECT r.id, r.created_at FROM (${plan.rows}) r ORDER BY r.created_at DESC, r.id DESC ${window(limit, offset)})
+        SELECT d.*, CASE WHEN (SELECT count(*) FROM page) = ${sql.raw(String(limit))} THEN ${countSql(plan.count)} END AS list_total
           FROM (${plan.details}) d ORDER BY d.created_at DESC, d.id DESC`,
   );
   const counted = rows[0]?.list_total;
