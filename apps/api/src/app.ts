@@ -1,7 +1,7 @@
 // buildApp(deps): registers the cross-cutting plugins, then every module under /api. It never listens (server.ts does).
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -51,8 +51,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     genReqId: () => crypto.randomUUID(),
-    // One access line per request (onResponse below) instead of Fastify's two.
-    disableRequestLogging: true,
+    // One access line per request (onResponse below) instead of Fastify's two; errors are logged by plugins/errors.ts.
+    logController: new LogController({ disableRequestLogging: true }),
     // A client's own request id is trusted only behind a proxy we run (TRUST_PROXY); otherwise the server makes one.
     requestIdHeader: deps.config.trustProxy ? 'x-request-id' : false,
   }).withTypeProvider<ZodTypeProvider>();
