@@ -7,7 +7,7 @@
 // super-admin and times every provider list and analytics route, printing p50/p95/max per route. Times are measured by
 // the client over loopback, so they bound the server time from above. The database is dropped at the end (--keep
 // leaves it).
-// `--tenant-scale [--farms 1000000] [--farmers 300000] [--agents 1000]` (issue 15 §1): instead, demo tenant A grows to
+// `--farms 1000000`, or `--tenant-scale [--farms 1000000] [--farmers 300000] [--agents 1000]` (issue 15 §1): instead, demo tenant A grows to
 // that size (farms in a grid near Oyo, through the rollup triggers; farmers; agents with their farmers), and the
 // tenant admin's lists and dashboard routes are timed: p50/p95/p99 one at a time, then each route's throughput with 20
 // connections for 3 s (--connections, --seconds; a bounded closed loop of keep-alive HTTP, with the CPU each request
@@ -31,7 +31,9 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 && args[i + 1] && !args[i + 1]!.startsWith('--') ? args[i + 1]! : dflt;
 };
 const TENANTS = Number(arg('tenants', '200'));
-const TENANT_SCALE = args.includes('--tenant-scale');
+// Issue 15's command is `npm run bench:lists -- --farms 1000000`: --farms without --tenants is the one-tenant scale
+// (--tenant-scale); the provider mode is `--tenants N [--farms N]`, the default with no arguments, or --provider.
+const TENANT_SCALE = args.includes('--tenant-scale') || (args.includes('--farms') && !args.includes('--tenants') && !args.includes('--provider'));
 const FARMS = Number(arg('farms', TENANT_SCALE ? '1000000' : '100000'));
 const SCALE_FARMERS = Number(arg('farmers', '300000'));
 const SCALE_AGENTS = Number(arg('agents', '1000'));
