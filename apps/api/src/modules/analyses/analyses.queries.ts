@@ -3,7 +3,8 @@
 // so that none holds PGlite's one connection for long. The tenant id is always the first argument.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnalysisGeometry } from '@farmland/contracts';
-import { queryRows, uuidArray, type Executor } from '../../db/client.js';
+import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
+import { listPage, type Total } from '../../lib/pagination.js';
 import { containsPattern } from '../../db/like.js';
 
 export type AnalysisRow = {
@@ -100,12 +101,16 @@ export async function insertAnalysisAreas(tx: Executor, tenantId: string, analys
     SELECT ${analysisId}, x, ${tenantId} FROM unnest(${uuidArray(areaIds)}) AS x ON CONFLICT DO NOTHING`);
 }
 
-export async function listAnalyses(tx: Executor, tenantId: string, search: string | undefined, limit: number, offset: number) {
-  const where = search ? sql`AND (name ILIKE ${containsPattern(search)} OR description ILIKE ${containsPattern(search)})` : sql``;
-  const rows = await queryRows<AnalysisRow>(tx, sql`
-    SELECT * FROM custom_analyses WHERE tenant_id = ${tenantId} ${where} ORDER BY created_at DESC, id LIMIT ${limit} OFFSET ${offset}`);
-  const [c] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM custom_analyses WHERE tenant_id = ${tenantId} ${where}`);
-  return { rows, total: c?.n ?? 0 };
+/** One page of the tenant's analyses (newest first) with the count (lib/pagination.ts), in one statement. */
+export async function listAnalyses(run: Reader | Executor, tenantId: string, search: string | undefined, limit: number, offset: number): Promise<{ rows: AnalysisRow[]; total: Total }> {
+  const where = search ? sql`AND (a.name ILIKE ${containsPattern(search)} OR a.description ILIKE ${containsPattern(search)})` : sql``;
+  const from = sql`FROM custom_analyses a WHERE a.tenant_id = ${tenantId} ${where}`;
+  return listPage<AnalysisRow>(
+    readerOf(run),
+    { rows: sql`SELECT a.id, a.created_at ${from}`, details: sql`SELECT a.* FROM page p JOIN custom_analyses a ON a.id = p.id`, count: { from } },
+    limit,
+    offset,
+  );
 }
 
 export async function findAnalysis(tx: Executor, tenantId: string, id: string): Promise<AnalysisRow | null> {

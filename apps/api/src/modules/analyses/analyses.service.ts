@@ -6,8 +6,8 @@ import path from 'node:path';
 import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
-import { withScope, type Executor } from '../../db/client.js';
-import { paginate, type Page } from '../../lib/pagination.js';
+import { scopedReader, withScope, type Executor } from '../../db/client.js';
+import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { sha256 } from '../../lib/crypto.js';
@@ -283,10 +283,9 @@ export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; 
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const size = query.page_size ?? 10;
-  return withScope(deps.db, scopeOf(actor), async (tx) => {
-    const { rows, total } = await q.listAnalyses(tx, tenantId, query.search, size, (query.page - 1) * size);
-    return paginate(rows.map(presentSummary), total, query.page, size, url);
-  });
+  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  const { rows, total } = await q.listAnalyses(scopedReader(deps.db, scopeOf(actor)), tenantId, query.search, size, pageOffset(query.page, size));
+  return paginate(rows.map(presentSummary), total, query.page, size, url);
 }
 
 export async function getAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<AnalysisDetail> {

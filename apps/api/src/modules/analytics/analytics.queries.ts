@@ -1,6 +1,6 @@
 // SQL of the dashboard analytics. tenantId null: every tenant (provider staff); row-level security scopes it either way.
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { readerOf, type Executor, type Reader } from '../../db/client.js';
 
 // Deleted tenants' rows are left out (soft delete); a hashed sub-plan over the few deleted tenants.
 const forTenant = (column: string, tenantId: string | null) =>
@@ -12,8 +12,8 @@ export type CountsRow = { agents: number; farmers: number; farms: number; operat
  * Farmers, farms and mapped farmers from the tenant_stats rollup (migration 0016), GPS devices from tenant_gps_devices
  * (0017); agents and operational areas are few per tenant.
  */
-export async function counts(tx: Executor, tenantId: string | null): Promise<CountsRow> {
-  const [row] = await queryRows<CountsRow>(tx, sql`
+export async function counts(run: Reader | Executor, tenantId: string | null): Promise<CountsRow> {
+  const [row] = await readerOf(run)<CountsRow>(sql`
     SELECT (SELECT count(*) FROM users WHERE role = 'agent' ${forTenant('tenant_id', tenantId)})::int AS agents,
            s.farmers, s.farms,
            (SELECT count(*) FROM operational_areas WHERE true ${forTenant('tenant_id', tenantId)})::int AS operational_areas,
@@ -31,13 +31,14 @@ const FORMAT: Record<Unit, string> = { year: 'YYYY', month: 'YYYY-MM', day: 'YYY
  * Farms created per bucket for the last n units (UTC), the current one last, and the n units before them: from the
  * farm_period_stats rollup (days for days, months for months and years), not from the farms.
  */
-export async function mappedSeries(tx: Executor, tenantId: string | null, unit: Unit, n: number): Promise<{ buckets: Array<{ period: string; count: number }>; previous: number }> {
+export async function mappedSeries(run: Reader | Executor, tenantId: string | null, unit: Unit, n: number): Promise<{ buckets: Array<{ period: string; count: number }>; previous: number }> {
   const step = sql.raw(`'1 ${unit}'::interval`);
   const trunc = sql.raw(`'${unit}'`);
   const grain = unit === 'day' ? 'day' : 'month';
   // The current bucket's start, as UTC wall time; the rollup's periods are UTC dates.
   const current = sql`date_trunc(${trunc}, now() AT TIME ZONE 'UTC')`;
-  const buckets = await queryRows<{ period: string; count: number }>(tx, sql`
+  // The buckets and the total of the n units before them in one statement (one round trip with the scope).
+  const rows = await readerOf(run)<{ period: string; count: number; previous: number }>(sql`
     WITH b AS (
       SELECT generate_series(${current} - (${n - 1} * ${step}), ${current}, ${step}) AS start
     ), c AS (
@@ -45,15 +46,15 @@ export async function mappedSeries(tx: Executor, tenantId: string | null, unit: 
         FROM farm_period_stats p
        WHERE p.grain = ${grain} AND p.period >= (${current} - (${n - 1} * ${step}))::date ${forTenant('p.tenant_id', tenantId)}
        GROUP BY 1
+    ), prev AS (
+      SELECT coalesce(sum(p.n), 0)::int AS n FROM farm_period_stats p
+       WHERE p.grain = ${grain} AND p.period >= (${current} - (${2 * n - 1} * ${step}))::date
+         AND p.period < (${current} - (${n - 1} * ${step}))::date ${forTenant('p.tenant_id', tenantId)}
     )
-    SELECT to_char(b.start, ${FORMAT[unit]}) AS period, coalesce(c.n, 0)::int AS count
+    SELECT to_char(b.start, ${FORMAT[unit]}) AS period, coalesce(c.n, 0)::int AS count, (SELECT n FROM prev) AS previous
       FROM b LEFT JOIN c ON c.start = b.start
      ORDER BY b.start`);
-  const [prev] = await queryRows<{ n: number }>(tx, sql`
-    SELECT coalesce(sum(p.n), 0)::int AS n FROM farm_period_stats p
-     WHERE p.grain = ${grain} AND p.period >= (${current} - (${2 * n - 1} * ${step}))::date
-       AND p.period < (${current} - (${n - 1} * ${step}))::date ${forTenant('p.tenant_id', tenantId)}`);
-  return { buckets, previous: prev?.n ?? 0 };
+  return { buckets: rows.map((r) => ({ period: r.period, count: r.count })), previous: rows[0]?.previous ?? 0 };
 }
 
 // ---------- provider analytics (issue 11) ----------
@@ -79,7 +80,7 @@ const monthOf = (column: string) => sql`extract(month FROM ${sql.raw(column)} AT
 export type CountName = 'agents' | 'farms' | 'operational_areas' | 'mapped_farms' | 'unmapped_farms' | 'tenants';
 
 /** One count. Mapped farms are farmers with at least one farm, unmapped farms farmers without (docs/decisions.md, issue 10). */
-export async function singleCount(tx: Executor, name: CountName, tenantId: string | null): Promise<number> {
+export async function singleCount(run: Reader | Executor, name: CountName, tenantId: string | null): Promise<number> {
   const query: Record<CountName, SQL> = {
     agents: sql`SELECT count(*)::int AS n FROM users u WHERE u.role = 'agent' AND ${scoped('u.tenant_id', tenantId)}`,
     // Farms, mapped and unmapped farmers from the tenant_stats rollup (migration 0016).
@@ -89,7 +90,7 @@ export async function singleCount(tx: Executor, name: CountName, tenantId: strin
     unmapped_farms: sql`SELECT coalesce(sum(s.farmers - s.farmers_mapped), 0)::int AS n FROM tenant_stats s WHERE ${scoped('s.tenant_id', tenantId)}`,
     tenants: sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL ${tenantId ? sql`AND t.id = ${tenantId}` : sql``}`,
   };
-  const [row] = await queryRows<{ n: number }>(tx, query[name]);
+  const [row] = await readerOf(run)<{ n: number }>(query[name]);
   return row?.n ?? 0;
 }
 
@@ -97,9 +98,9 @@ export async function singleCount(tx: Executor, name: CountName, tenantId: strin
 const yearDates = (year: number) => ({ start: sql`${`${String(year).padStart(4, '0')}-01-01`}::date`, end: sql`${`${String(year + 1).padStart(4, '0')}-01-01`}::date` });
 
 /** Farms mapped (created) per month of the year: month 1-12, count and area (from the farm_period_stats rollup). */
-export async function mappingByMonth(tx: Executor, tenantId: string | null, year: number): Promise<Array<{ m: number; n: number; area: number }>> {
+export async function mappingByMonth(run: Reader | Executor, tenantId: string | null, year: number): Promise<Array<{ m: number; n: number; area: number }>> {
   const { start, end } = yearDates(year);
-  return queryRows(tx, sql`
+  return readerOf(run)(sql`
     SELECT extract(month FROM p.period)::int AS m, sum(p.n)::int AS n, coalesce(sum(p.area_sqm), 0)::float8 AS area
       FROM farm_period_stats p
      WHERE p.grain = 'month' AND p.period >= ${start} AND p.period < ${end} AND ${scoped('p.tenant_id', tenantId)}
@@ -107,9 +108,9 @@ export async function mappingByMonth(tx: Executor, tenantId: string | null, year
 }
 
 /** Every live tenant with its farms mapped in the year and their area, most first (ties: area, then name). */
-export async function mappingRanking(tx: Executor, year: number): Promise<Array<{ tenant_id: string; tenant_name: string; n: number; area: number }>> {
+export async function mappingRanking(run: Reader | Executor, year: number): Promise<Array<{ tenant_id: string; tenant_name: string; n: number; area: number }>> {
   const { start, end } = yearDates(year);
-  return queryRows(tx, sql`
+  return readerOf(run)(sql`
     SELECT t.id AS tenant_id, t.name AS tenant_name, coalesce(m.n, 0)::int AS n, coalesce(m.area, 0)::float8 AS area
       FROM tenants t
       LEFT JOIN (SELECT p.tenant_id, sum(p.n) AS n, sum(p.area_sqm) AS area FROM farm_period_stats p
@@ -119,17 +120,17 @@ export async function mappingRanking(tx: Executor, year: number): Promise<Array<
 }
 
 /** Live tenants registered per month of the year, and how many there were at its end. */
-export async function tenantsByMonth(tx: Executor, year: number): Promise<{ months: Array<{ m: number; n: number }>; total: number }> {
+export async function tenantsByMonth(run: Reader | Executor, year: number): Promise<{ months: Array<{ m: number; n: number }>; total: number }> {
   const { start, end } = yearBounds(year);
-  const months = await queryRows<{ m: number; n: number }>(tx, sql`
+  const months = await readerOf(run)<{ m: number; n: number }>(sql`
     SELECT ${monthOf('t.created_at')} AS m, count(*)::int AS n FROM tenants t
      WHERE t.deleted_at IS NULL AND t.created_at >= ${start} AND t.created_at < ${end} GROUP BY 1`);
-  const [total] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL AND t.created_at < ${end}`);
+  const [total] = await readerOf(run)<{ n: number }>(sql`SELECT count(*)::int AS n FROM tenants t WHERE t.deleted_at IS NULL AND t.created_at < ${end}`);
   return { months, total: total?.n ?? 0 };
 }
 
-export async function tenantStatusCounts(tx: Executor): Promise<{ total: number; active: number; inactive: number; suspended: number }> {
-  const [row] = await queryRows<{ total: number; active: number; inactive: number; suspended: number }>(tx, sql`
+export async function tenantStatusCounts(run: Reader | Executor): Promise<{ total: number; active: number; inactive: number; suspended: number }> {
+  const [row] = await readerOf(run)<{ total: number; active: number; inactive: number; suspended: number }>(sql`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE is_active AND NOT is_suspended)::int AS active,
            count(*) FILTER (WHERE NOT is_active)::int AS inactive,
@@ -139,8 +140,8 @@ export async function tenantStatusCounts(tx: Executor): Promise<{ total: number;
 }
 
 /** Every license of the live tenants by derived status (Revoked > Expired > Active) and by type. */
-export async function licenseCounts(tx: Executor): Promise<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }> {
-  const [row] = await queryRows<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }>(tx, sql`
+export async function licenseCounts(run: Reader | Executor): Promise<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }> {
+  const [row] = await readerOf(run)<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }>(sql`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE NOT l.is_revoked AND l.expiry_date >= current_date)::int AS active,
            count(*) FILTER (WHERE NOT l.is_revoked AND l.expiry_date < current_date)::int AS expired,
@@ -162,7 +163,7 @@ export type ProgressRow = { tenant_id: string | null; m: number | null; n: numbe
  * (spilling to disk at the default work_mem) once per grouping set: 67 ms against 24 ms server time. The distinct agents
  * of a grouping set are the distinct agents of its folded rows, so the answer is the same.
  */
-export async function progressRows(tx: Executor, year: number): Promise<ProgressRow[]> {
+export async function progressRows(run: Reader | Executor, year: number): Promise<ProgressRow[]> {
   const months = Array.from({ length: 12 }, (_, i) => {
     const lo = monthStart(year, i + 1);
     const hi = i === 11 ? monthStart(year + 1, 1) : monthStart(year, i + 2);
@@ -170,7 +171,7 @@ export async function progressRows(tx: Executor, year: number): Promise<Progress
                  FROM farms f WHERE f.created_at >= ${lo}::timestamptz AND f.created_at < ${hi}::timestamptz
                 GROUP BY f.tenant_id, f.mapped_by`;
   });
-  return queryRows(tx, sql`
+  return readerOf(run)(sql`
     WITH g AS (${sql.join(months, sql` UNION ALL `)})
     SELECT g.tenant_id, g.m, coalesce(sum(g.n), 0)::int AS n, coalesce(sum(g.area), 0)::float8 AS area, count(DISTINCT g.mapped_by)::int AS agents
       FROM g
@@ -179,8 +180,8 @@ export async function progressRows(tx: Executor, year: number): Promise<Progress
 }
 
 /** The live tenants with their current license type and their number of agents. */
-export async function tenantsWithAgents(tx: Executor): Promise<Array<{ id: string; name: string; license_type: string | null; agents: number }>> {
-  return queryRows(tx, sql`
+export async function tenantsWithAgents(run: Reader | Executor): Promise<Array<{ id: string; name: string; license_type: string | null; agents: number }>> {
+  return readerOf(run)(sql`
     SELECT t.id, t.name,
            (SELECT l.type FROM licenses l WHERE l.tenant_id = t.id ORDER BY l.issued_date DESC, l.created_at DESC LIMIT 1) AS license_type,
            (SELECT count(*)::int FROM users u WHERE u.tenant_id = t.id AND u.role = 'agent') AS agents

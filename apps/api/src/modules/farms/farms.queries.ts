@@ -431,9 +431,8 @@ export async function reassignOperationalAreas(tx: Executor, tenantId: string, i
 export type Overview = { total_farms: number; within: number; outside: number; overlapping: number; unrecognized: number };
 
 /** From the tenant_stats rollup (every tenant's in provider scope): no farm is read. */
-export async function overview(tx: Executor, tenantId: string | null): Promise<Overview> {
-  const [row] = await queryRows<Overview>(
-    tx,
+export async function overview(run: Reader | Executor, tenantId: string | null): Promise<Overview> {
+  const [row] = await readerOf(run)<Overview>(
     sql`SELECT coalesce(sum(farms), 0)::int AS total_farms,
                coalesce(sum(farms_within), 0)::int AS within,
                coalesce(sum(farms - farms_within), 0)::int AS outside,

@@ -85,7 +85,7 @@ export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: 
 
 export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
   const { tenantId, scope } = readScope(ctx, tenantIdParam);
-  const o = await withScope(deps.db, scope, (tx) => q.overview(tx, tenantId));
+  const o = await q.overview(scopedReader(deps.db, scope), tenantId);
   return {
     total_farms: o.total_farms,
     total_within_operational_area: o.within,

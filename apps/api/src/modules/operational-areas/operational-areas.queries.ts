@@ -2,10 +2,10 @@
 // a farm belongs to the earliest-created area of its tenant that covers it (ST_Covers), or to none.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PolygonRings } from '@farmland/contracts';
-import { queryRows, type Executor } from '../../db/client.js';
+import { queryRows, readerOf, type Executor, type Reader } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
 import { containsPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../lib/pagination.js';
 
 export type AreaRow = {
   id: string;
@@ -25,26 +25,35 @@ export type AreaRow = {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const areaSelect = sql`
+const areaColumns = sql`
   SELECT oa.id, oa.tenant_id, oa.name, oa.region_id, r.name AS region, oa.city_id, ci.name AS city, co.name AS country,
          ST_AsGeoJSON(oa.geom, 7)::jsonb AS geojson, oa.area_sqm, oa.created_at, oa.updated_at,
-         (SELECT count(*)::int FROM farms f WHERE f.operational_area_id = oa.id) AS farm_count
-    FROM operational_areas oa
+         (SELECT count(*)::int FROM farms f WHERE f.operational_area_id = oa.id) AS farm_count`;
+const areaJoins = sql`
     JOIN regions r ON r.id = oa.region_id
     JOIN cities ci ON ci.id = oa.city_id
     JOIN countries co ON co.id = ci.country_id`;
+const areaSelect = sql`${areaColumns} FROM operational_areas oa ${areaJoins}`;
 
 export type AreaFilter = { search?: string | undefined; region?: string | undefined };
 
-export async function listAreas(tx: Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: Total }> {
+/** One page of areas (newest first) with the count (lib/pagination.ts), in one statement. */
+export async function listAreas(run: Reader | Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: Total }> {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`oa.tenant_id = ${tenantId}`);
   if (f.search) conds.push(sql`(oa.name ILIKE ${containsPattern(f.search)} OR ci.name ILIKE ${containsPattern(f.search)})`);
   if (f.region) conds.push(UUID_RE.test(f.region) ? sql`oa.region_id = ${f.region}` : sql`lower(r.name) = lower(${f.region})`);
   const where = conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
-  const rows = await queryRows<AreaRow>(tx, sql`${areaSelect} ${where} ORDER BY oa.created_at DESC, oa.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  const total = await countList(tx, { from: sql`FROM operational_areas oa JOIN regions r ON r.id = oa.region_id JOIN cities ci ON ci.id = oa.city_id ${where}` }, offset, rows.length, limit);
-  return { rows, total };
+  // The joins the filters read (a search on the city's name, a region by name); the bare list needs none.
+  const from = f.search || (f.region && !UUID_RE.test(f.region))
+    ? sql`FROM operational_areas oa JOIN regions r ON r.id = oa.region_id JOIN cities ci ON ci.id = oa.city_id ${where}`
+    : sql`FROM operational_areas oa ${where}`;
+  return listPage<AreaRow>(
+    readerOf(run),
+    { rows: sql`SELECT oa.id, oa.created_at ${from}`, details: sql`${areaColumns} FROM page p JOIN operational_areas oa ON oa.id = p.id ${areaJoins}`, count: { from } },
+    limit,
+    offset,
+  );
 }
 
 export async function findArea(tx: Executor, tenantId: string | null, id: string): Promise<AreaRow | null> {

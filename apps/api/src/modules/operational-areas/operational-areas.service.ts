@@ -2,7 +2,7 @@
 // then keep farms' operational_area_id correct by containment, all in one transaction with the activity entry.
 import type { OperationalArea, OperationalAreaBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
-import { withScope, type Executor } from '../../db/client.js';
+import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -19,10 +19,9 @@ export type AreaListQuery = { page: number; page_size?: number | undefined; sear
 export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url: string): Promise<Page<OperationalArea>> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
-  return withScope(deps.db, scope, async (tx) => {
-    const { rows, total } = await q.listAreas(tx, tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
-    return paginate(rows.map(presentArea), total, query.page, size, url);
-  });
+  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  const { rows, total } = await q.listAreas(scopedReader(deps.db, scope), tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
+  return paginate(rows.map(presentArea), total, query.page, size, url);
 }
 
 export async function getArea(deps: Deps, ctx: Ctx, id: string): Promise<OperationalArea> {
