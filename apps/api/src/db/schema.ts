@@ -157,7 +157,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
-    index('users_tenant_role_idx').on(t.tenantId, t.role),
+    index('users_tenant_role_created_idx').on(t.tenantId, t.role, t.createdAt, t.id),
     // The agents search (ILIKE '%…%'), migration 0014.
     index('users_full_name_trgm_idx').using('gin', t.fullName.op('gin_trgm_ops')).with({ fastupdate: false }),
     index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')).with({ fastupdate: false }),
@@ -435,6 +435,22 @@ export const tenantStats = pgTable(
     farmersMapped: integer('farmers_mapped').notNull().default(0),
   },
   (t) => [primaryKey({ name: 'tenant_stats_pk', columns: [t.tenantId] })],
+);
+
+/**
+ * Per tenant and user: farms mapped (mapped_by) with their area, and farmers registered (created_by). Kept by triggers
+ * on farms and farmers (drizzle/0020_agent_stats.sql); never written by the app. The agents list reads it.
+ */
+export const agentStats = pgTable(
+  'agent_stats',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    farms: integer('farms').notNull().default(0),
+    farmsArea: numeric('farms_area').notNull().default('0'),
+    farmers: integer('farmers').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'agent_stats_pk', columns: [t.tenantId, t.userId] }), index('agent_stats_user_idx').on(t.userId)],
 );
 
 /** Per tenant, farms created (count and area) per UTC day and per UTC month; kept like tenant_stats (migration 0016). */

@@ -1,5 +1,6 @@
 // All SQL of agents: users with the agent role, read with their mapping totals (farmers they registered, farms they
-// mapped and the area of those farms). The tenant id is the first argument (null: provider staff, every tenant).
+// mapped and the area of those farms) from the agent_stats rollup (migration 0020). The tenant id is the first argument
+// (null: provider staff, every tenant).
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
@@ -51,17 +52,16 @@ function conditions(tenantId: string | null, f: AgentFilter): SQL {
 
 const from = sql`FROM users u LEFT JOIN operational_areas oa ON oa.id = u.operational_area_id`;
 
-/** An agent's columns with its totals, over users u: farmers it registered, farms it mapped and their area. */
+/** An agent's columns with its totals, over users u: farmers it registered, farms it mapped and their area (agent_stats). */
 const agentColumns = sql`
   SELECT u.id, u.tenant_id, u.first_name, u.last_name, u.email, u.phone_number, u.gender, u.image_file_id, u.operational_area_id,
          oa.name AS operational_area, oa.region_id, r.name AS region, u.is_suspended, u.is_active, u.last_login_at, u.created_at,
-         (SELECT count(*)::int FROM farmers fr WHERE fr.tenant_id = u.tenant_id AND fr.created_by = u.id) AS farmers_count,
-         m.n AS mapped_farms_count, m.area AS total_mapped_area`;
+         coalesce(st.farmers, 0) AS farmers_count, coalesce(st.farms, 0) AS mapped_farms_count,
+         coalesce(st.farms_area, 0)::float8 AS total_mapped_area`;
 const agentJoins = sql`
     LEFT JOIN operational_areas oa ON oa.id = u.operational_area_id
     LEFT JOIN regions r ON r.id = oa.region_id
-    CROSS JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(f.area_sqm), 0)::float8 AS area
-                          FROM farms f WHERE f.tenant_id = u.tenant_id AND f.mapped_by = u.id) m`;
+    LEFT JOIN agent_stats st ON st.tenant_id = u.tenant_id AND st.user_id = u.id`;
 const details = sql`${agentColumns} FROM users u ${agentJoins}`;
 
 /** One page of agents (newest first) with their totals, and the count (lib/pagination.ts), in one statement. */

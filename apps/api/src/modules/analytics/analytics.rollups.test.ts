@@ -1,4 +1,5 @@
-// The rollups of migrations 0016, 0017 and 0019 (tenant_stats, farm_period_stats, farmers.farm_count and mapped, tenant_gps_devices)
+// The rollups of migrations 0016, 0017, 0019 and 0020 (tenant_stats, farm_period_stats, farmers.farm_count and mapped,
+// tenant_gps_devices, agent_stats)
 // against a fresh aggregation of the farms, farmers and mapping records after inserts (one row and many, two tenants in one statement), updates (area, operational
 // area, overlap, flag, creation date, farmer), deletes (a farm, a farmer with its farms, a tenant outright) and a soft
 // delete; and every answer read from them (farms overview, /analytics/, tenant-mapped-count, mapping-data, the provider
@@ -8,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, withScope } from '../../db/client.js';
 import { freshSpot, insertAreaDirect, insertFarmDirect, offset, square, tenantGeo } from '../../test/geo-fixtures.js';
+import { makeUser } from '../../test/fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
 let env: TestEnv;
@@ -31,6 +33,12 @@ async function rollupMismatches(): Promise<string[]> {
       SELECT tenant_id, 'day' AS grain, (created_at AT TIME ZONE 'UTC')::date AS period, count(*)::int AS n, sum(area_sqm::numeric) AS area FROM farms GROUP BY 1, 3
       UNION ALL
       SELECT tenant_id, 'month', date_trunc('month', created_at AT TIME ZONE 'UTC')::date, count(*)::int, sum(area_sqm::numeric) FROM farms GROUP BY 1, 3
+    ), agents AS (
+      SELECT tenant_id, user_id, sum(farms)::int AS farms, sum(area) AS area, sum(farmers)::int AS farmers
+        FROM (SELECT tenant_id, mapped_by AS user_id, count(*) AS farms, sum(area_sqm::numeric) AS area, 0 AS farmers FROM farms WHERE mapped_by IS NOT NULL GROUP BY 1, 2
+              UNION ALL
+              SELECT tenant_id, created_by, 0, 0, count(*) FROM farmers WHERE created_by IS NOT NULL GROUP BY 1, 2) s
+       GROUP BY 1, 2
     )
     SELECT 'tenant_stats ' || x.tenant_id AS what
       FROM fresh x LEFT JOIN tenant_stats s ON s.tenant_id = x.tenant_id
@@ -47,6 +55,11 @@ async function rollupMismatches(): Promise<string[]> {
       FROM farm_period_stats p
       FULL JOIN periods q ON q.tenant_id = p.tenant_id AND q.grain = p.grain AND q.period = p.period
      WHERE p.n IS DISTINCT FROM q.n OR p.area_sqm IS DISTINCT FROM q.area
+    UNION ALL
+    SELECT 'agent_stats ' || coalesce(a.tenant_id, x.tenant_id) || ' ' || coalesce(a.user_id, x.user_id)
+      FROM agent_stats a
+      FULL JOIN agents x ON x.tenant_id = a.tenant_id AND x.user_id = a.user_id
+     WHERE ROW(coalesce(a.farms, 0), coalesce(a.farms_area, 0), coalesce(a.farmers, 0)) IS DISTINCT FROM ROW(coalesce(x.farms, 0), coalesce(x.area, 0), coalesce(x.farmers, 0))
     UNION ALL
     SELECT 'device ' || coalesce(g.tenant_id, d.tenant_id) || ' ' || coalesce(g.device, d.device)
       FROM tenant_gps_devices g
@@ -199,6 +212,27 @@ describe('list and dashboard rollups (migration 0016)', () => {
     expect(await rollupMismatches()).toEqual([]);
     await answersMatch();
 
+    // Agents (agent_stats, 0020): farms mapped by two agents in one statement, farmers registered by one, farms moved
+    // between agents and to none, an area changed, then one agent deleted (its farms' mapped_by set to null by the key).
+    const mover = await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' });
+    await env.sql(sql`UPDATE farms SET mapped_by = CASE WHEN right(name, 1) IN ('1', '3', '5') THEN ${mover.id}::uuid ELSE ${env.fx.agentA}::uuid END
+                       WHERE tenant_id = ${env.fx.tenantA} AND name LIKE 'Rollup bulk%'`);
+    await env.sql(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_by)
+                      SELECT ${env.fx.tenantA}, 'Agent', 'Made ' || g, 'ROLLUP-AG-' || g, ${mover.id} FROM generate_series(1, 3) g`);
+    expect(await rollupMismatches()).toEqual([]);
+    await env.sql(sql`UPDATE farms SET mapped_by = ${env.fx.agentA} WHERE mapped_by = ${mover.id} AND name LIKE 'Rollup bulk 1%'`);
+    await env.sql(sql`UPDATE farms SET mapped_by = NULL WHERE mapped_by = ${env.fx.agentA} AND name LIKE 'Rollup bulk 2%'`);
+    await env.sql(sql`UPDATE farms SET area_sqm = area_sqm * 1.5 WHERE mapped_by = ${mover.id}`);
+    await env.sql(sql`UPDATE farmers SET created_by = ${env.fx.agentA} WHERE folio_id = 'ROLLUP-AG-1'`);
+    expect(await rollupMismatches()).toEqual([]);
+    const agentsPage = (await env.as('adminA').get('/api/accounts/agents/?page_size=100')).body.data.results as Array<{ id: string; mapped_farms_count: number; farmers_count: number }>;
+    const moverRow = agentsPage.find((r) => r.id === mover.id)!;
+    expect(moverRow.mapped_farms_count).toBe(await one(sql`SELECT count(*)::int AS n FROM farms WHERE mapped_by = ${mover.id}`));
+    expect(moverRow.farmers_count).toBe(2);
+    await env.sql(sql`DELETE FROM users WHERE id = ${mover.id}`);
+    expect(await one(sql`SELECT count(*)::int AS n FROM agent_stats WHERE user_id = ${mover.id}`)).toBe(0);
+    expect(await rollupMismatches()).toEqual([]);
+
     // Deletes: one farm through the API, the farmer with its farms through the API, then many rows in one statement.
     expect((await env.as('adminA').delete(`/api/farms/${first}/`)).status).toBeLessThan(300);
     expect(await rollupMismatches()).toEqual([]);
@@ -237,10 +271,10 @@ describe('list and dashboard rollups (migration 0016)', () => {
     expect(b.farms).not.toBe(a.farms);
     expect((await env.as('adminB').get(`/api/analytics/?tenant_id=${env.fx.tenantA}`)).status).toBe(404);
     // Row-level security on the rollups themselves: in tenant B's scope only B's rows exist.
-    const seen = await env.sql<{ t: string }>(sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats`);
+    const seen = await env.sql<{ t: string }>(sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats UNION SELECT DISTINCT tenant_id::text FROM agent_stats`);
     expect(seen.length).toBeGreaterThan(1);
     const scoped = await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantB }, (tx) =>
-      queryRows<{ t: string }>(tx, sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats`),
+      queryRows<{ t: string }>(tx, sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats UNION SELECT DISTINCT tenant_id::text FROM agent_stats`),
     );
     expect(scoped.map((r) => r.t)).toEqual([env.fx.tenantB]);
   });
