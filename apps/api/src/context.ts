@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformName, RoleName } from '@farmland/contracts';
 import type { Config } from './config.js';
-import type { Database, Db, Scope } from './db/client.js';
+import type { Database, Db, PendingCheck, Scope } from './db/client.js';
 import type { Keys } from './lib/crypto.js';
 import type { Storage } from './lib/storage.js';
 
@@ -36,6 +36,12 @@ export type Ctx = {
   /** Country for the activity log: the x-country header when a client sends it, else the actor's tenant country. */
   country: string | null;
   requestId: string;
+  /**
+   * The session check not yet run (plugins/auth.ts, routes with `sessionWithRead`): it rides on the request's first
+   * scoped read (db/client.ts scopedReader), and an onSend hook runs it alone when no read took it. Until it has run,
+   * actor holds the access token's claims (name and email empty).
+   */
+  pending?: PendingCheck | null;
 };
 
 /** 'sdk_license' in a role list admits a tenant's SDK license key (X-License-Key header) as well as the listed roles' sessions. */
@@ -59,6 +65,11 @@ export function requireActor(ctx: Ctx): Actor {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * A read-only route whose first database access is a scoped read (db/client.ts scopedReader with the request's ctx):
+     * the session check goes to the database with that read, in one round trip, instead of before the handler.
+     */
+    sessionWithRead?: boolean;
   }
   interface FastifyRequest {
     ctx: Ctx;

@@ -177,7 +177,10 @@ export type ScopeOptions = { asyncCommit?: boolean };
 type Engine = {
   transaction<T>(scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T>;
   read<T>(scope: Scope, text: string, params: unknown[]): Promise<T[]>;
+  /** Two statements, each with its own scope, in one implicit transaction and one round trip: the rows of both. */
+  readPair<P, T>(first: Readable, second: Readable): Promise<[P[], T[]]>;
 };
+type Readable = { scope: Scope; text: string; params: unknown[] };
 const engines = new WeakMap<Db, Engine>();
 
 /** What drizzle's sessions are built from (as drizzle's own transaction() builds them). */
@@ -208,6 +211,15 @@ function pgliteEngine(db: Db, client: RemotePglite): Engine {
         { text, params },
       ]);
       return (results[1]?.rows ?? []) as T[];
+    },
+    readPair: async <P, T>(first: Readable, second: Readable): Promise<[P[], T[]]> => {
+      const results = await client.batch([
+        { text: SCOPE_SQL, params: scopeValues(first.scope) },
+        { text: first.text, params: first.params },
+        { text: SCOPE_SQL, params: scopeValues(second.scope) },
+        { text: second.text, params: second.params },
+      ]);
+      return [(results[1]?.rows ?? []) as P[], (results[3]?.rows ?? []) as T[]];
     },
   };
 }
@@ -260,24 +272,42 @@ function postgresEngine(db: Db, pool: pg.Pool): Engine {
       }
     },
     read: async <T>(scope: Scope, text: string, params: unknown[]) => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        const name = await preparedName(client, text);
-        const statement = name
-          ? `EXECUTE ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`
-          : text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
-        const results = (await client.query(`${scopeSql(scope)}; ${statement}`)) as unknown as pg.QueryResult[];
-        return (results[1]?.rows ?? []) as T[];
-      } catch (err) {
-        // An SQL error leaves the connection usable; anything else (a lost connection) drops it from the pool.
-        if (!(err instanceof pg.DatabaseError)) broken = err as Error;
-        throw err;
-      } finally {
-        client.release(broken);
-      }
+      const [results] = await simple(pool, [{ scope, text, params }]);
+      return (results?.rows ?? []) as T[];
+    },
+    readPair: async <P, T>(first: Readable, second: Readable): Promise<[P[], T[]]> => {
+      const [a, b] = await simple(pool, [first, second]);
+      return [(a?.rows ?? []) as P[], (b?.rows ?? []) as T[]];
     },
   };
+}
+
+/**
+ * Statements, each after its scope, as one simple-protocol message on one pooled connection (one round trip, one
+ * implicit transaction): each statement a prepared statement's EXECUTE when it can be prepared, else its text with
+ * the values as literals. Answers each statement's result.
+ */
+async function simple(pool: pg.Pool, statements: Readable[]): Promise<pg.QueryResult[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const parts: string[] = [];
+    for (const { scope, text, params } of statements) {
+      const name = await preparedName(client, text);
+      const statement = name
+        ? `EXECUTE ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`
+        : text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+      parts.push(scopeSql(scope), statement);
+    }
+    const results = (await client.query(parts.join('; '))) as unknown as pg.QueryResult[];
+    return statements.map((_, i) => results[2 * i + 1]!);
+  } catch (err) {
+    // An SQL error leaves the connection usable; anything else (a lost connection) drops it from the pool.
+    if (!(err instanceof pg.DatabaseError)) broken = err as Error;
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**
@@ -361,9 +391,59 @@ export async function scopedRows<T>(db: Db, scope: Scope, query: SQL): Promise<T
  */
 export type Reader = <T>(query: SQL) => Promise<T[]>;
 
-/** Each statement in its own implicit transaction with the scope (scopedRows): one round trip per statement. */
-export function scopedReader(db: Db, scope: Scope): Reader {
-  return <T>(query: SQL) => scopedRows<T>(db, scope, query);
+/**
+ * A check that rides on a request's first scoped read (plugins/auth.ts: the session check): its statement runs in its
+ * own scope, before the read and in the same round trip. settle() judges its rows and throws when the check fails (the
+ * read's rows are then never used); alone() runs the check by itself, for a read that failed or when no read took it.
+ * Both clear ctx.pending.
+ */
+export type PendingCheck = {
+  scope: Scope;
+  query: SQL;
+  settle(rows: unknown[]): void;
+  alone(): Promise<void>;
+  /** Set while a read carries the check: reads made meanwhile answer only once it has passed. */
+  inFlight?: Promise<void>;
+};
+
+/**
+ * Each statement in its own implicit transaction with the scope (scopedRows): one round trip per statement. With the
+ * request's ctx, the first statement also carries the request's pending check (ctx.pending), in the same round trip.
+ */
+export function scopedReader(db: Db, scope: Scope, ctx?: { pending?: PendingCheck | null }): Reader {
+  return async <T>(query: SQL) => {
+    const check = ctx?.pending;
+    if (!check) return scopedRows<T>(db, scope, query);
+    if (check.inFlight) {
+      const [rows] = await Promise.all([scopedRows<T>(db, scope, query), check.inFlight]);
+      return rows;
+    }
+    const run = (async () => {
+      let pair: [unknown[], T[]];
+      try {
+        pair = await scopedPair<unknown, T>(db, check.scope, check.query, scope, query);
+      } catch (err) {
+        // The read failed: the check answers first (an ended session gets its 401, not the read's error).
+        await check.alone();
+        throw err;
+      }
+      check.settle(pair[0]);
+      return pair[1];
+    })();
+    check.inFlight = run.then(() => undefined);
+    check.inFlight.catch(() => undefined);
+    return run;
+  };
+}
+
+/** Two statements with their scopes in one round trip (engines' readPair); without an engine, one after the other. */
+async function scopedPair<P, T>(db: Db, firstScope: Scope, first: SQL, scope: Scope, query: SQL): Promise<[P[], T[]]> {
+  const engine = engines.get(db);
+  if (!engine) return [await scopedRows<P>(db, firstScope, first), await scopedRows<T>(db, scope, query)];
+  const { dialect } = drizzleParts(db);
+  const a = dialect.sqlToQuery(first);
+  const b = dialect.sqlToQuery(query);
+  return engine.readPair<P, T>({ scope: firstScope, text: a.sql, params: a.params }, { scope, text: b.sql, params: b.params });
 }
 
 /** Each statement in the open transaction tx. */

@@ -2,12 +2,12 @@
 // the bearer token is verified, then its session is looked up, so that logout, deactivation and the tenant gate take effect at once.
 // Capture routes that list 'sdk_license' also accept a tenant's SDK license key in X-License-Key instead of a session.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { platformName, type PlatformName } from '@farmland/contracts';
+import { platformName, type PlatformName, type RoleName } from '@farmland/contracts';
 import type { Access, Actor, Ctx, Deps, LicenseActor } from '../context.js';
 import { problems } from '../lib/problems.js';
-import { findSessionCheck } from '../modules/auth/auth.queries.js';
+import { findSessionCheck, sessionCheckQuery, toSessionCheck, type SessionCheck, type SessionCheckRow } from '../modules/auth/auth.queries.js';
 import { findLicenseByKey } from '../modules/auth/license-key.queries.js';
-import { verifyAccessToken } from '../modules/auth/tokens.js';
+import { verifyAccessToken, type AccessClaims } from '../modules/auth/tokens.js';
 import { assertTenantGate } from '../modules/auth/tenant-gate.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,18 +23,26 @@ function countryHeader(req: FastifyRequest): string | null {
   return typeof raw === 'string' && /^[\p{L} .'()-]{2,60}$/u.test(raw) ? raw : null;
 }
 
-export async function authenticate(deps: Deps, token: string): Promise<{ actor: Actor; country: string | null }> {
+/** The access token's claims, verified (signature, expiry, issuer, audience); a 401 otherwise. */
+export async function verifyClaims(deps: Deps, token: string): Promise<AccessClaims> {
   const claims = await verifyAccessToken(deps.keys.jwt, deps.config.jwt, token);
   if (!claims) throw problems.unauthenticated();
   // A signed token with a session id that is not a uuid names no session (and never reaches SQL).
   if (!UUID.test(claims.sid)) throw problems.unauthenticated('Your session has ended. Please sign in again.');
-  // One statement, one round trip: the session, its user and the tenant gate (auth.queries.ts).
-  const s = await findSessionCheck(deps.db, claims.sid);
+  return claims;
+}
+
+/**
+ * The session check's verdict: the actor, or the problem (401, or 403 with the tenant gate's code). `sameAsClaims`: the
+ * check ran with a read made as the token's claims (sessionWithRead), so the user must still be what the token says.
+ */
+export function settleSession(s: SessionCheck | null, claims: AccessClaims, sameAsClaims = false): { actor: Actor; country: string | null } {
   if (!s || s.user.id !== claims.sub) throw problems.unauthenticated('Your session has ended. Please sign in again.');
   // A suspended account says so with its own code (suspension also ends its sessions, so this comes first).
   if (s.user.isSuspended) throw problems.accountSuspended();
   if (s.revokedAt || s.expiresAt < new Date()) throw problems.unauthenticated('Your session has ended. Please sign in again.');
   if (!s.user.isActive) throw problems.unauthenticated('This account has been deactivated.');
+  if (sameAsClaims && (s.user.role !== claims.role || s.user.tenantId !== claims.tid)) throw problems.unauthenticated('Your session has ended. Please sign in again.');
   let country: string | null = null;
   if (s.user.tenantId) {
     assertTenantGate(s.gate);
@@ -50,6 +58,37 @@ export async function authenticate(deps: Deps, token: string): Promise<{ actor: 
       email: s.user.email,
     },
     country,
+  };
+}
+
+export async function authenticate(deps: Deps, token: string): Promise<{ actor: Actor; country: string | null }> {
+  const claims = await verifyClaims(deps, token);
+  // One statement, one round trip: the session, its user and the tenant gate (auth.queries.ts).
+  return settleSession(await findSessionCheck(deps.db, claims.sid), claims);
+}
+
+/**
+ * For a read-only route that declares sessionWithRead: the actor as the verified token says (name and email empty), and
+ * the session check left pending, to ride on the handler's first scoped read (db/client.ts scopedReader). settle()
+ * replaces the actor with the checked one, or throws the check's problem; alone() runs the check by itself (a read
+ * that failed, or a handler that made no scoped read: the onSend hook below). Nothing leaves before the check passed.
+ */
+function deferSession(deps: Deps, ctx: Ctx, claims: AccessClaims): void {
+  const settle = (s: SessionCheck | null) => {
+    ctx.pending = null;
+    const { actor, country } = settleSession(s, claims, true);
+    ctx.actor = actor;
+    ctx.country ??= country;
+  };
+  ctx.actor = { userId: claims.sub, sessionId: claims.sid, role: claims.role, tenantId: claims.tid, name: '', email: '' };
+  ctx.pending = {
+    scope: { kind: 'system' },
+    query: sessionCheckQuery(claims.sid),
+    settle: (rows) => settle(toSessionCheck(rows[0] as SessionCheckRow | undefined)),
+    alone: async () => {
+      ctx.pending = null;
+      settle(await findSessionCheck(deps.db, claims.sid));
+    },
   };
 }
 
@@ -70,10 +109,10 @@ export async function authenticateLicenseKey(deps: Deps, key: string): Promise<{
   };
 }
 
-function allowed(access: Access, actor: Actor): boolean {
+function allowed(access: Access, role: RoleName): boolean {
   if (access === 'authenticated') return true;
   if (access === 'public') return true;
-  return access.some((role) => role === actor.role);
+  return access.some((r) => r === role);
 }
 
 export function registerAuth(app: FastifyInstance): void {
@@ -100,9 +139,19 @@ export function registerAuth(app: FastifyInstance): void {
       return;
     }
     if (!token) throw problems.unauthenticated();
+    if (req.routeOptions.config.sessionWithRead && (req.method === 'GET' || req.method === 'HEAD')) {
+      const claims = await verifyClaims(app.deps, token);
+      // A role the route refuses is answered after the check, as on every other route (an ended session: 401 first).
+      if (allowed(access, claims.role)) return deferSession(app.deps, req.ctx, claims);
+    }
     const { actor, country } = await authenticate(app.deps, token);
     req.ctx.actor = actor;
     req.ctx.country ??= country;
-    if (!allowed(access, actor)) throw problems.forbidden();
+    if (!allowed(access, actor.role)) throw problems.forbidden();
+  });
+  // A deferred session check that no read took runs before anything is sent: a failed check replaces the answer (its
+  // 401/403), whatever the handler answered.
+  app.addHook('onSend', async (req) => {
+    if (req.ctx?.pending) await req.ctx.pending.alone();
   });
 }

@@ -5,7 +5,7 @@ import { listActivity } from './activity.service.js';
 
 export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/activity-logs/', {
-    config: { access: ['super_admin', 'tenant_admin'] },
+    config: { access: ['super_admin', 'tenant_admin'], sessionWithRead: true },
     schema: { tags: ['activity'], summary: 'List activity-log entries', querystring: activityQuery, response: { 200: envelope(listOf(activityEntry)) } },
     handler: async (req) => ({ data: await listActivity(app.deps, req.ctx, req.query, req.url) }),
   });

@@ -39,7 +39,7 @@ export async function listActivity(deps: Deps, ctx: Ctx, q: ActivityListQuery, u
   const size = q.page_size ?? 30;
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
   const { rows, total } = await listActivities(
-    scopedReader(deps.db, scopeOf(actor)),
+    scopedReader(deps.db, scopeOf(actor), ctx),
     actor.role === 'super_admin' ? null : actor.tenantId,
     { search: q.search, action: q.action, dateAfter: q.date_after, dateBefore: q.date_before },
     size,

@@ -26,7 +26,7 @@ export const agentsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/accounts/agents/', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: { tags, summary: "The tenant's agents with farmers, mapped farms, area mapped and progress", querystring: agentsQuery, response: { 200: envelope(listOf(agent)) } },
     handler: async (req) => ({ data: await agents.listAgents(deps, req.ctx, req.query, req.url) }),
   });

@@ -24,7 +24,7 @@ export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: 
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
   const { rows, total } = await q.listAgents(
-    scopedReader(deps.db, scope),
+    scopedReader(deps.db, scope, ctx),
     tenantId,
     { search: query.search, region: query.region, operationalAreaId: query.operational_area },
     size,

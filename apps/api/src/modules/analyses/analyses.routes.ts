@@ -198,7 +198,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/custom-analysis/', {
-    config: admins,
+    config: { ...admins, sessionWithRead: true },
     schema: { tags, summary: "The tenant's analyses, newest first (search by name or description)", querystring: pageQuery, response: { 200: envelope(listOf(analysisSummary)) } },
     handler: async (req) => ({ data: await analyses.listAnalyses(deps, req.ctx, req.query, req.url) }),
   });

@@ -284,7 +284,7 @@ export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; 
   const tenantId = analysisTenant(actor);
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
-  const { rows, total } = await q.listAnalyses(scopedReader(deps.db, scopeOf(actor)), tenantId, query.search, size, pageOffset(query.page, size));
+  const { rows, total } = await q.listAnalyses(scopedReader(deps.db, scopeOf(actor), ctx), tenantId, query.search, size, pageOffset(query.page, size));
   return paginate(rows.map(presentSummary), total, query.page, size, url);
 }
 

@@ -35,13 +35,13 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
 
   app.get('/analytics/', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: { tags, summary: 'Counts: agents, farmers, farms, operational areas, GPS devices, mapped and unmapped farmers (provider staff: tenant_id, or all tenants)', querystring: analyticsQuery, response: { 200: envelope(analyticsCounts) } },
     handler: async (req) => ({ data: await analytics.getCounts(deps, req.ctx, req.query.tenant_id) }),
   });
 
   app.get('/analytics/tenant-mapped-count/', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: {
       tags,
       summary: 'Farms mapped per year, month or day over the last range_value periods (UTC), with the total and the change against the periods before',
@@ -60,7 +60,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get('/analytics/mapping-data/', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: { tags, summary: 'Farms mapped per month of the year (UTC) with their area: provider staff all tenants (or tenant_id), a tenant admin its own', querystring: yearQuery, response: { 200: envelope(mappingData) } },
     handler: async (req) => ({ data: await analytics.getMappingData(deps, req.ctx, req.query) }),
   });

@@ -1,6 +1,6 @@
 // All SQL of sign-in: users by email, sessions and refresh-token families, challenges, throttling and the tenant gate.
 // These run in the 'system' scope, because the tenant is not known before the user is.
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, scopedRows, type Db, type Executor } from '../../db/client.js';
 import { authChallenges, authThrottle, countries, licenses, mfaSecrets, refreshTokens, sessions, tenants, users } from '../../db/schema.js';
 
@@ -75,36 +75,36 @@ export type SessionCheck = {
   gate: TenantGateRow | null;
 };
 
+/** The session check's row (sessionCheckQuery). */
+export type SessionCheckRow = {
+  session_id: string;
+  revoked_at: Date | string | null;
+  expires_at: Date | string;
+  user_id: string;
+  tenant_id: string | null;
+  role: UserRow['role'];
+  first_name: string;
+  last_name: string;
+  email: string;
+  is_active: boolean;
+  is_suspended: boolean;
+  gate_tenant_id: string | null;
+  gate_tenant_name: string | null;
+  gate_active: boolean | null;
+  gate_suspended: boolean | null;
+  gate_country: string | null;
+  license_revoked: boolean | null;
+  license_expired: boolean | null;
+};
+
 /**
  * The session check of every authenticated request as one statement: the session, its user and the user's tenant gate
  * (the same rule as findSession + tenantGateRow: the tenant not deleted, its country, its latest license), read in the
- * 'system' scope in one round trip with the scope (scopedRows). Nothing is cached: logout, suspension and the gate take
- * effect on the next request.
+ * 'system' scope in one round trip with the scope (scopedRows), or with the request's first read (plugins/auth.ts).
+ * Nothing is cached: logout, suspension and the gate take effect on the next request.
  */
-export async function findSessionCheck(db: Db, sessionId: string): Promise<SessionCheck | null> {
-  const [row] = await scopedRows<{
-    session_id: string;
-    revoked_at: Date | string | null;
-    expires_at: Date | string;
-    user_id: string;
-    tenant_id: string | null;
-    role: UserRow['role'];
-    first_name: string;
-    last_name: string;
-    email: string;
-    is_active: boolean;
-    is_suspended: boolean;
-    gate_tenant_id: string | null;
-    gate_tenant_name: string | null;
-    gate_active: boolean | null;
-    gate_suspended: boolean | null;
-    gate_country: string | null;
-    license_revoked: boolean | null;
-    license_expired: boolean | null;
-  }>(
-    db,
-    { kind: 'system' },
-    sql`SELECT s.id AS session_id, s.revoked_at, s.expires_at,
+export function sessionCheckQuery(sessionId: string): SQL {
+  return sql`SELECT s.id AS session_id, s.revoked_at, s.expires_at,
                u.id AS user_id, u.tenant_id, u.role, u.first_name, u.last_name, u.email, u.is_active, u.is_suspended,
                t.id AS gate_tenant_id, t.name AS gate_tenant_name, t.is_active AS gate_active, t.is_suspended AS gate_suspended,
                c.name AS gate_country, l.is_revoked AS license_revoked, (l.expiry_date < current_date) AS license_expired
@@ -115,8 +115,11 @@ export async function findSessionCheck(db: Db, sessionId: string): Promise<Sessi
           LEFT JOIN LATERAL (SELECT l.is_revoked, l.expiry_date FROM licenses l WHERE l.tenant_id = t.id
                               ORDER BY l.issued_date DESC, l.created_at DESC LIMIT 1) l ON true
          WHERE s.id = ${sessionId}
-         LIMIT 1`,
-  );
+         LIMIT 1`;
+}
+
+/** A session check's row (or none) as a SessionCheck. */
+export function toSessionCheck(row: SessionCheckRow | undefined): SessionCheck | null {
   if (!row) return null;
   return {
     sessionId: row.session_id,
@@ -145,6 +148,11 @@ export async function findSessionCheck(db: Db, sessionId: string): Promise<Sessi
             licenseExpired: row.license_expired,
           },
   };
+}
+
+export async function findSessionCheck(db: Db, sessionId: string): Promise<SessionCheck | null> {
+  const [row] = await scopedRows<SessionCheckRow>(db, { kind: 'system' }, sessionCheckQuery(sessionId));
+  return toSessionCheck(row);
 }
 
 export async function insertSession(

@@ -294,6 +294,81 @@ describe('tenant gate', () => {
   });
 });
 
+// The read-only lists and dashboard routes declare sessionWithRead (plugins/auth.ts): their session check travels with
+// the handler's first read, or runs alone before anything is sent. Each must still refuse an ended, suspended or
+// forged session before any data leaves, and answer the same codes as every other route.
+describe('session check with the first read', () => {
+  const year = new Date().getUTCFullYear();
+  const routes = [
+    '/api/farms/?page_size=5',
+    '/api/farms/?all=true',
+    '/api/farms/overview',
+    '/api/farmers/?page_size=5',
+    '/api/accounts/agents/?page_size=5',
+    '/api/operational-areas/?page_size=5',
+    '/api/custom-analysis/?page_size=5',
+    '/api/activity-logs/?page_size=5',
+    '/api/analytics/',
+    '/api/analytics/tenant-mapped-count/?range_type=months&range_value=3',
+    `/api/analytics/mapping-data/?year=${year}`,
+  ];
+  const statuses = async (token: string) => Promise.all(routes.map(async (r) => [r, (await env.as('anonymous').get(r, bearer(token))).status] as const));
+
+  it('answers with data while the session lives, and 401 without a byte of data once it has ended', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    expect(await statuses(session.access)).toEqual(routes.map((r) => [r, 200]));
+    expect((await env.as('anonymous').post('/api/auth/logout/', {}, bearer(session.access))).status).toBe(200);
+    for (const r of routes) {
+      const res = await env.as('anonymous').get(r, bearer(session.access));
+      expect([r, res.status]).toEqual([r, 401]);
+      expect(res.body.data, r).toBeUndefined();
+    }
+  });
+
+  it('refuses a signed token whose role or tenant is not its user\'s (no provider data for a forged super_admin claim)', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const caller = await env.sessionFor(user.id);
+    const claims = JSON.parse(Buffer.from(caller.token!.split('.')[1]!, 'base64url').toString());
+    for (const forged of [{ role: 'super_admin', tid: null }, { tid: env.fx.tenantB }, { role: 'agent' }]) {
+      const token = await new SignJWT({ ...claims, ...forged }).setProtectedHeader({ alg: 'HS256' }).sign(env.deps.keys.jwt);
+      for (const r of routes) {
+        const res = await env.as('anonymous').get(r, bearer(token));
+        // Refused (401 by the check, 403 by the route's roles), or, where a route the claimed role may not call
+        // checks the session first as every other route does, exactly the user's own answer: never what the claims say.
+        if (res.status === 200) expect(res.body, `${r} ${JSON.stringify(forged)}`).toEqual((await caller.get(r)).body);
+        else {
+          expect([401, 403], `${r} ${JSON.stringify(forged)}`).toContain(res.status);
+          expect(res.body.data, r).toBeUndefined();
+        }
+      }
+    }
+    expect(await statuses(caller.token!)).toEqual(routes.map((r) => [r, 200]));
+  });
+
+  it('answers a suspended account and a gated tenant with their codes, and an error before any read still after the check', async () => {
+    const tenant = await makeTenant(env);
+    const admin = await makeUser(env, { tenantId: tenant.id, role: 'tenant_admin' });
+    const caller = await env.sessionFor(admin.id);
+    // Another tenant's id: 404 for a live session, before any read.
+    expect((await caller.get(`/api/analytics/?tenant_id=${env.fx.tenantA}`)).status).toBe(404);
+    await env.sql(sql`UPDATE tenants SET is_suspended = true WHERE id = ${tenant.id}`);
+    for (const r of [...routes, `/api/analytics/?tenant_id=${env.fx.tenantA}`]) {
+      const res = await caller.get(r);
+      expect([r, res.status, res.body.code]).toEqual([r, 403, 'tenant_suspended']);
+    }
+    await env.sql(sql`UPDATE tenants SET is_suspended = false WHERE id = ${tenant.id}`);
+    await env.sql(sql`UPDATE users SET is_suspended = true WHERE id = ${admin.id}`);
+    for (const r of routes) {
+      const res = await caller.get(r);
+      expect([r, res.status, res.body.code]).toEqual([r, 403, 'account_suspended']);
+    }
+    await env.sql(sql`UPDATE sessions SET revoked_at = now() WHERE user_id = ${admin.id}`);
+    await env.sql(sql`UPDATE users SET is_suspended = false WHERE id = ${admin.id}`);
+    expect((await caller.get(`/api/analytics/?tenant_id=${env.fx.tenantA}`)).status).toBe(401);
+  });
+});
+
 describe('admin link', () => {
   it('signs a super-admin in once; unknown → 105, non-super-admin → 106', async () => {
     const anon = env.as('anonymous');

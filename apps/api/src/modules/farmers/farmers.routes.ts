@@ -26,7 +26,7 @@ export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/farmers/', {
-    config: { access: 'authenticated' },
+    config: { access: 'authenticated', sessionWithRead: true },
     schema: { tags, summary: "The tenant's farmers (provider staff: every tenant's) with number_of_farm, total_farm_size and is_mapped", querystring: farmersQuery, response: { 200: envelope(listOf(farmer)) } },
     handler: async (req) => ({ data: await farmers.listFarmers(deps, req.ctx, req.query, req.url) }),
   });

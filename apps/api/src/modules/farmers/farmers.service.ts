@@ -107,7 +107,7 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
-  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope), tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, offset);
+  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, offset);
   return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
 }
 

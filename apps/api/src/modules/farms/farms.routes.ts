@@ -36,7 +36,7 @@ export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
     readForm(req, { fileFields: ['snapshots', 'snapshot'], maxFiles: farms.MAX_SNAPSHOTS + 1, fileSize: deps.config.imageLimit });
 
   app.get('/farms/', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: {
       tags,
       summary: "The tenant's farms (provider staff: every tenant's), newest first; with all=true a GeoJSON FeatureCollection (optional bbox)",
@@ -54,7 +54,7 @@ export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/farms/overview', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: { tags, summary: 'Totals: within / outside operational areas, overlapping, unrecognized (flagged by retain or below the minimum)', querystring: tenantScopedQuery, response: { 200: envelope(farmsOverview) } },
     handler: async (req) => ({ data: await farms.overview(deps, req.ctx, req.query.tenant_id) }),
   });

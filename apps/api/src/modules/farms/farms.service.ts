@@ -40,7 +40,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
   const { rows, total } = await q.listFarms(
-    scopedReader(deps.db, scope),
+    scopedReader(deps.db, scope, ctx),
     tenantId,
     { search: query.search, region: query.region, operationalAreaId: query.operational_area, farmerId },
     size,
@@ -85,7 +85,7 @@ export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: 
 
 export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
   const { tenantId, scope } = readScope(ctx, tenantIdParam);
-  const o = await q.overview(scopedReader(deps.db, scope), tenantId);
+  const o = await q.overview(scopedReader(deps.db, scope, ctx), tenantId);
   return {
     total_farms: o.total_farms,
     total_within_operational_area: o.within,

@@ -11,7 +11,7 @@ export const operationalAreasRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
 
   app.get('/operational-areas/', {
-    config: readers,
+    config: { ...readers, sessionWithRead: true },
     schema: { tags, summary: "The tenant's operational areas (provider staff: every tenant's), newest first", querystring: operationalAreaQuery, response: { 200: envelope(listOf(operationalArea)) } },
     handler: async (req) => ({ data: await areas.listAreas(deps, req.ctx, req.query, req.url) }),
   });

@@ -20,7 +20,7 @@ export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url:
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
-  const { rows, total } = await q.listAreas(scopedReader(deps.db, scope), tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
+  const { rows, total } = await q.listAreas(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
   return paginate(rows.map(presentArea), total, query.page, size, url);
 }
 
