@@ -161,10 +161,15 @@ const features = fc.array(feature, { minLength: 0, maxLength: 12 });
 /** A whole document: a FeatureCollection (members in any order), a JSON list, one Feature or one geometry. */
 const documentText = fc.oneof(
   { weight: 6, arbitrary: fc
-    .tuple(features, fc.array(ws, { minLength: 4, maxLength: 4 }), fc.option(jsonText, { nil: undefined }), fc.constantFrom('"FeatureCollection"', '"FeatureCollection"', '"Feature"', '"Topology"'))
+    .tuple(
+      features,
+      fc.array(ws, { minLength: 4, maxLength: 4 }),
+      fc.option(fc.tuple(fc.constantFrom('name', 'crs', 'x"\\y\\', '\\'), fc.oneof(stringText, jsonText)), { nil: undefined }),
+      fc.constantFrom('"FeatureCollection"', '"FeatureCollection"', '"Feature"', '"Topology"'),
+    )
     .chain(([fs, w, extra, type]) => {
       const parts: Part[] = [['type', type], ['features', `[${w[0]}${fs.join(`${w[1]},${w[2]}`)}${w[3]}]`]];
-      if (extra !== undefined) parts.push(['name', extra]);
+      if (extra !== undefined) parts.push(extra);
       return objectText(fc.shuffledSubarray(parts, { minLength: parts.length, maxLength: parts.length }));
     }) },
   { weight: 2, arbitrary: fc.array(fc.oneof(feature, objectText(fc.array(fc.tuple(propKeys, propValue), { maxLength: 4 }))), { maxLength: 8 }).map((xs) => `[${xs.join(',')}]`) },

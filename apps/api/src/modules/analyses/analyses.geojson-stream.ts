@@ -32,6 +32,8 @@ export class GeoJsonRows {
   /** Whether the current container (the top object, or the features array) has no member yet. */
   private first = true;
   private cap: Capture | null = null;
+  /** Where the captured value starts in the current piece (0 when it began in an earlier one). */
+  private capStart = 0;
   /** The top-level object's members other than a streamed "features" list, as raw JSON text (key, value). */
   private members: Array<[string, string]> = [];
   private memberChars = 0;
@@ -181,9 +183,8 @@ export class GeoJsonRows {
     let i = 0;
     while (i < n) {
       if (this.cap) {
-        // Where the captured value started in this piece: 0 when it began in an earlier one.
         const start = this.capStart;
-        const end = this.scan(s, this.capFrom);
+        const end = this.scan(s, start);
         if (end < 0) {
           const part = s.slice(start);
           this.cap!.parts.push(part);
@@ -266,18 +267,13 @@ export class GeoJsonRows {
     }
     if (this.cap) {
       this.capStart = 0;
-      this.capFrom = 0;
     }
     this.offset += n;
   }
 
-  private capStart = 0;
-  private capFrom = 0;
-
   private startCapture(s: string, i: number): void {
     this.begin(s, i);
     this.capStart = i;
-    this.capFrom = i;
   }
 
   private captured(text: string): void {
