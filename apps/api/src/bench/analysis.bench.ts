@@ -1,4 +1,4 @@
-// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson] [--format xlsx]
+// `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson] [--format xlsx|geojson]
 //  [--explain-classify] [--verbose] [--keep] [--map] [--batch N --concurrency N --range N --write N] [--db-prefix P] [--port N]`
 // (PARSE_TIMEOUT_MS=N is passed to the HTTP mode's server: the parse deadline's base, for a loaded machine; BENCH_PREWARM=1:
 // run one classify batch before measuring, to see the engine's cold start apart):
@@ -50,8 +50,11 @@ const DB_PREFIX = arg('db-prefix', '');
 const EXPLAIN = args.includes('--explain');
 /** Over HTTP against the built server (API and `npm run worker` apart on PostgreSQL), with each process's RSS. */
 const HTTP = args.includes('--http') || ROWS > 200_000;
-/** --format xlsx (over HTTP): the same rows uploaded as an xlsx workbook (texts in shared strings, as Excel writes them). */
-const FORMAT = arg('format', 'csv') === 'xlsx' ? 'xlsx' : 'csv';
+/**
+ * --format xlsx (over HTTP): the same rows uploaded as an xlsx workbook (texts in shared strings, as Excel writes them).
+ * --format geojson: the same rows as a FeatureCollection only (over HTTP too; in process, the csv run is skipped).
+ */
+const FORMAT = arg('format', 'csv') === 'xlsx' ? 'xlsx' : arg('format', 'csv') === 'geojson' ? 'geojson' : 'csv';
 /** Tuning overrides for experiments: --batch, --concurrency, --range, --write (defaults: tuningFor(engine)). */
 const tuning = (kind: 'pglite' | 'postgres') => {
   const t = tuningFor(kind);
@@ -557,6 +560,19 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
       for (const r of farmRows(ROWS, SEED)) yield [r.name, `${JSON.stringify(r.coords)}`, '', `R-${r.i + 1}`];
     });
     fs.rmSync(csvFile);
+  } else if (FORMAT === 'geojson') {
+    upload.file = path.join(work, 'bench.geojson');
+    upload.name = 'bench.geojson';
+    const out = fs.createWriteStream(upload.file);
+    const write = (text: string) => (out.write(text) ? undefined : new Promise<void>((resolve) => out.once('drain', () => resolve())));
+    await write('{"type":"FeatureCollection","features":[\n');
+    let i = 0;
+    for (const r of farmRows(ROWS, SEED)) {
+      await write(`${i++ > 0 ? ',\n' : ''}${JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } })}`);
+    }
+    await new Promise<void>((resolve) => out.end('\n]}\n', () => resolve()));
+    bytes = fs.statSync(upload.file).size;
+    fs.rmSync(csvFile);
   }
   process.stdout.write(`\n== ${kind} over HTTP: ${ROWS} rows, ${AREAS} areas (${upload.name}, ${(bytes / 1048576).toFixed(1)} MB, written in ${secs(performance.now() - g0)} s), built server on port ${HTTP_PORT} ==\n`);
   const env: NodeJS.ProcessEnv = {
@@ -703,7 +719,7 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
     }).find((l) => l.msg === 'custom analysis finished');
     if (finished?.phases) process.stdout.write(`  job phases: ${Object.entries(finished.phases).map(([k, v]) => `${k} ${secs(v.ms)} s (${v.statements} statements, longest ${v.longestStatementMs} ms)`).join(', ')}\n`);
     const m = Object.values(mem);
-    return { kind: `${kind} http${FORMAT === 'xlsx' ? ' xlsx' : ''}`, seconds: total / 1000, rssMb: m[0]!.peak, workerMb: m[1]?.peak ?? null, probeMs: probe.max };
+    return { kind: `${kind} http${FORMAT !== 'csv' ? ` ${FORMAT}` : ''}`, seconds: total / 1000, rssMb: m[0]!.peak, workerMb: m[1]?.peak ?? null, probeMs: probe.max };
   } finally {
     await closeAdmin().catch(() => undefined);
     for (const c of children.reverse()) {
@@ -740,7 +756,7 @@ async function main() {
   const file = Buffer.from(data.csv, 'utf8');
   const results = [];
   for (const kind of ENGINES) {
-    results.push(await benchEngine(kind, data, file));
+    if (FORMAT !== 'geojson') results.push(await benchEngine(kind, data, file));
     // The same rows as a GeoJSON FeatureCollection (issue 13): rows/s of the GeoJSON path; --no-geojson skips it.
     if (!args.includes('--no-geojson')) results.push(await benchEngine(kind, data, Buffer.from(data.geojson, 'utf8'), 'bench.geojson'));
   }

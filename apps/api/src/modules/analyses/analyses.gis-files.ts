@@ -50,6 +50,9 @@ function countAtMost(text: string, pattern: RegExp, cap: number): number {
 /**
  * A FeatureCollection (or one Feature, or one geometry) → rows. A JSON list is read as features, or as locations like
  * the JSON endpoint's (objects with farm_name and farm_coordinates), so a .json saved from either form can be uploaded.
+ * The whole-file reader: an upload is read in a stream (analyses.geojson-stream.ts, which must agree with this one row
+ * for row, as its property test checks); this one still reads a top-level object without a features list (a Feature or
+ * a geometry, bounded there) and the whole-buffer parseFile.
  */
 export function readGeoJson(text: string, nameField: string | undefined, limits: Limits): Row[] {
   if (countAtMost(text, /"type"\s*:\s*"Feature"/g, limits.maxRows) > limits.maxRows) throw tooMany(limits);
@@ -79,7 +82,8 @@ export function readGeoJson(text: string, nameField: string | undefined, limits:
   return features.map((f) => featureOf(f, nameField, limits));
 }
 
-function featureOf(f: unknown, nameField: string | undefined, limits: Limits): Row {
+/** One item of a features list → its row (a non-object is a row whose geometry is named "not a Feature"). */
+export function featureOf(f: unknown, nameField: string | undefined, limits: Limits): Row {
   if (f === null || typeof f !== 'object' || Array.isArray(f)) return featureRow({}, { type: 'not a Feature' }, nameField, limits);
   const feature = f as Row;
   const props = feature['properties'] && typeof feature['properties'] === 'object' && !Array.isArray(feature['properties']) ? { ...(feature['properties'] as Row) } : {};

@@ -105,7 +105,7 @@ describe.skipIf(Boolean(process.env['TEST_DATABASE_URL']))('parse threads (a fil
     expect((await stage('header.csv', Buffer.from('farm_name,farm_coordinates\n'))).outcome).toMatchObject({ ok: false, status: 400, code: 'file_empty' });
   });
 
-  it('reads the other formats whole, with their own row cap', async () => {
+  it('stages a GeoJSON file (read in a stream, feature by feature) in one thread', async () => {
     const features = Array.from({ length: 3 }, (_, i) => ({ type: 'Feature', properties: { farm_name: `F${i}` }, geometry: { type: 'Polygon', coordinates: [[[3, 7], [3.001, 7], [3.001, 7.001], [3, 7]]] } }));
     const r = await stage('farms.geojson', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features })));
     expect(r.outcome).toEqual({ ok: true, kind: 'geojson', total: 3 });

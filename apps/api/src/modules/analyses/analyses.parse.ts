@@ -7,15 +7,16 @@ import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import { canonicalKey } from './analyses.rows.js';
 import { readGeoJson, readKml, readKmz, readShapefileZip, unsafeEntryName, type Limits, type ZipEntry } from './analyses.gis-files.js';
+import { GeoJsonRows } from './analyses.geojson-stream.js';
 import { readXlsxRows } from './analyses.xlsx-stream.js';
 
 /**
- * Most data rows of the formats read whole in memory (xls, xlsb, GeoJSON, KML, KMZ, zipped Shapefile) and of JSON
- * locations, and the embedded engine's default analysis cap. A csv or an xlsx is read in a stream up to ANALYSIS_MAX_ROWS
- * (config.ts; docs/decisions.md, "Million-row analyses").
+ * Most data rows of the formats read whole in memory (xls, xlsb, KML, KMZ, zipped Shapefile) and of JSON locations, and
+ * the embedded engine's default analysis cap. A csv, an xlsx or a GeoJSON file is read in a stream up to
+ * ANALYSIS_MAX_ROWS (config.ts; docs/decisions.md, "Million-row analyses", "GeoJSON read in a stream").
  */
 export const MAX_ROWS = 100_000;
-/** Largest file of a format that is read whole (every format but csv); larger ones get 413 file_too_large. */
+/** Largest file of a format that is read whole (every format but csv, xlsx and GeoJSON); larger ones get 413 file_too_large. */
 export const MAX_IN_MEMORY_BYTES = 64 * 1024 * 1024;
 export const MAX_COLUMNS = 200;
 export const MAX_CELL_CHARS = 600 * 1024;
@@ -506,11 +507,63 @@ async function streamXlsx(file: string, opts: { maxRows: number; window: number 
 }
 
 /**
+ * A text file's pieces, decoded as the whole-file reader decodes it (UTF-8 when the whole file is valid UTF-8, else
+ * Latin-1; a leading BOM dropped); a NUL byte in any piece means the file is not text (as checkFileType says of a buffer).
+ */
+async function* textPieces(file: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder((await fileIsUtf8(file)) ? 'utf-8' : 'latin1');
+  let start = true;
+  for await (const piece of pieces(file)) {
+    if (piece.includes(0)) throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
+    let text = decoder.decode(piece, { stream: true });
+    if (start) {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      start = false;
+    }
+    yield text;
+  }
+  yield decoder.decode();
+}
+
+/** Hands pending rows to onRows a window at a time (all: the rest too), numbering them from first. */
+function windows(window: number, onRows: RowWindow) {
+  let pending: Array<Record<string, unknown>> = [];
+  let first = 1;
+  return {
+    add: (row: Record<string, unknown>) => void pending.push(row),
+    drain: async (all: boolean) => {
+      while (pending.length >= window || (all && pending.length > 0)) {
+        const part = pending.slice(0, window);
+        pending = pending.slice(part.length);
+        await onRows(part, first);
+        first += part.length;
+      }
+    },
+  };
+}
+
+/**
+ * A GeoJSON file (or a JSON list of features or locations) read in a stream (analyses.geojson-stream.ts): one feature at
+ * a time, with the rows capped by maxRows (ANALYSIS_MAX_ROWS). Each row is the one readGeoJson would make.
+ */
+async function streamGeoJson(file: string, opts: { nameField?: string | undefined; maxRows: number; window: number }, onRows: RowWindow): Promise<{ kind: 'geojson'; total: number }> {
+  const out = windows(opts.window, onRows);
+  const reader = new GeoJsonRows(opts.nameField, { maxRows: opts.maxRows, fail: (status, code, message) => new ParseError(status, code, message) }, out.add);
+  for await (const text of textPieces(file)) {
+    reader.push(text);
+    await out.drain(false);
+  }
+  reader.end();
+  await out.drain(true);
+  return { kind: 'geojson', total: reader.rows };
+}
+
+/**
  * An analysis file on disk, read into data rows that are handed to onRows a window (of up to `window` rows) at a time;
  * the next window is read only once onRows has settled, so a slow consumer holds the reader back. A csv is read in a
  * stream (its type from its first bytes, NUL checked in every piece), never held whole: its rows are capped by maxRows
- * (413 too_many_rows naming it). An xlsx is read in a stream too (streamXlsx), with the same cap. Every other format
- * is read whole, as before, up to MAX_IN_MEMORY_BYTES and min(maxRows, MAX_ROWS) rows.
+ * (413 too_many_rows naming it). An xlsx and a GeoJSON file are read in a stream too (streamXlsx, streamGeoJson), with
+ * the same cap. Every other format is read whole, as before, up to MAX_IN_MEMORY_BYTES and min(maxRows, MAX_ROWS) rows.
  */
 export async function readAnalysisFile(
   file: string,
@@ -527,34 +580,30 @@ export async function readAnalysisFile(
   } finally {
     await fh.close();
   }
-  const whole = isZip(head) || isCfb(head) || checkFileType(head, filename) !== 'csv';
-  if (whole) {
+  const headKind = isZip(head) || isCfb(head) ? null : checkFileType(head, filename);
+  if (headKind === 'geojson') return streamGeoJson(file, opts, onRows);
+  if (headKind !== 'csv') {
     if (isZip(head) && extensionKind(filename) === 'xlsx') {
       const streamed = await streamXlsx(file, opts, onRows);
       if (streamed) return streamed;
     }
     if (size > MAX_IN_MEMORY_BYTES) {
       const kind = extensionKind(filename) ?? 'file';
-      throw new ParseError(413, 'file_too_large', `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, which is read in a stream`);
+      throw new ParseError(413, 'file_too_large', `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, xlsx or GeoJSON, which are read in a stream`);
     }
     const { kind, rows } = parseFile(await fs.promises.readFile(file), filename, opts.nameField);
     for (let i = 0; i < rows.length; i += opts.window) await onRows(rows.slice(i, i + opts.window), i + 1);
     return { kind, total: rows.length };
   }
   // csv, in a stream.
-  const decoder = new TextDecoder((await fileIsUtf8(file)) ? 'utf-8' : 'latin1');
   let keys: string[] | null = null;
   let total = 0;
-  let pending: Array<Record<string, unknown>> = [];
-  let first = 1;
+  const out = windows(opts.window, onRows);
   const csv = new CsvRows(
     opts.maxRows + 1,
     (cells) => {
       if (!keys) {
-        keys = headerKeys(cells);
-        const canon = new Set(keys.map(canonicalKey));
-        const missing = ANALYSIS_COLUMNS.required.filter((k) => !canon.has(k));
-        if (missing.length > 0) throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
+        keys = analysisHeader(cells);
         return;
       }
       const rec: Record<string, unknown> = {};
@@ -562,33 +611,23 @@ export async function readAnalysisFile(
         const v = cells[i];
         rec[k] = v === undefined ? '' : v;
       });
-      pending.push(rec);
+      out.add(rec);
       total++;
     },
     () => tooManyAnalysisRows(opts.maxRows),
   );
-  const drain = async (all: boolean) => {
-    while (pending.length >= opts.window || (all && pending.length > 0)) {
-      const part = pending.slice(0, opts.window);
-      pending = pending.slice(part.length);
-      await onRows(part, first);
-      first += part.length;
+  // The last piece (the decoder's rest) ends the text.
+  let prev: string | null = null;
+  for await (const text of textPieces(file)) {
+    if (prev !== null) {
+      csv.push(prev, false);
+      await out.drain(false);
     }
-  };
-  let start = true;
-  for await (const piece of pieces(file)) {
-    if (piece.includes(0)) throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
-    let text = decoder.decode(piece, { stream: true });
-    if (start) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      start = false;
-    }
-    csv.push(text, false);
-    await drain(false);
+    prev = text;
   }
-  csv.push(decoder.decode(), true);
+  csv.push(prev ?? '', true);
   if (!keys) throw new ParseError(400, 'file_empty', `The file is empty: expected a header row (${ANALYSIS_COLUMNS.headerHint}) and data rows`);
   if (total === 0) throw new ParseError(400, 'file_empty', 'The file has a header but no data rows');
-  await drain(true);
+  await out.drain(true);
   return { kind: 'csv', total };
 }

@@ -1,6 +1,6 @@
 // Worker-thread entry: parses an uploaded file and stages its rows off the main thread, so that a large or hostile
 // spreadsheet never blocks the event loop. The parent bounds its time and memory (analyses.parse-client.ts).
-// An analysis file is read from disk in a stream (csv) or whole (the other formats), and its staged rows go back to the
+// An analysis file is read from disk in a stream (csv, xlsx, GeoJSON) or whole (the other formats), and its staged rows go back to the
 // parent in chunks of about a MB as they are produced; the parent writes each to storage and acknowledges it, and this
 // thread never runs more than STAGED_IN_FLIGHT chunks ahead, so neither side holds the file or its rows.
 import { parentPort } from 'node:worker_threads';
@@ -8,8 +8,8 @@ import { parseTable, ParseError, readAnalysisFile, type FileKind, type TableOpti
 import { STAGE_LINE_ROWS, stageRows, type Duplicates } from './analyses.rows.js';
 
 /**
- * Stage an analysis file: path is the uploaded file on this machine's disk; maxRows the analysis row cap (csv; the
- * formats read whole keep MAX_ROWS). nameField: the feature property naming each farm (GIS files).
+ * Stage an analysis file: path is the uploaded file on this machine's disk; maxRows the analysis row cap (csv, xlsx,
+ * GeoJSON; the formats read whole keep MAX_ROWS). nameField: the feature property naming each farm (GIS files).
  */
 export type StageRequest = {
   mode: 'stage';
