@@ -1,5 +1,5 @@
 // `npm run bench:analysis -- --rows N [--engine pglite|postgres|both] [--seed S] [--areas 400] [--explain] [--no-geojson] [--format xlsx|geojson]
-//  [--explain-classify] [--verbose] [--keep] [--map] [--batch N --concurrency N --range N --write N] [--db-prefix P] [--port N]`
+//  [--explain-classify] [--parts] [--memfs] [--verbose] [--keep] [--map] [--batch N --concurrency N --range N --write N] [--db-prefix P] [--port N]`
 // (PARSE_TIMEOUT_MS=N is passed to the HTTP mode's server: the parse deadline's base, for a loaded machine; BENCH_PREWARM=1:
 // run one classify batch before measuring, to see the engine's cold start apart):
 // synthetic farms and operational areas from a seeded generator, the full analysis pipeline (parse in a worker thread,
@@ -29,6 +29,7 @@ import type { Ctx, Deps } from '../context.js';
 import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
 import { deriveKeys } from '../lib/crypto.js';
 import { createRng, type Rng } from '../lib/prng.js';
+import { loadMallocTrim, startMallocTrim, trimOnce } from '../lib/malloc-trim.js';
 import { localStorage } from '../lib/storage.js';
 import { batchText, linesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
 import { prewarmParseWorker } from '../modules/analyses/analyses.parse-client.js';
@@ -48,6 +49,8 @@ const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0
 /** --db-prefix P: the PostgreSQL database this run creates (and drops) is P_<pid>, so that runs sharing a server stay apart. */
 const DB_PREFIX = arg('db-prefix', '');
 const EXPLAIN = args.includes('--explain');
+/** --memfs: the embedded database in memory (PGlite's memory://) instead of a directory on disk like the server's. */
+const MEMFS = args.includes('--memfs');
 /** Over HTTP against the built server (API and `npm run worker` apart on PostgreSQL), with each process's RSS. */
 const HTTP = args.includes('--http') || ROWS > 200_000;
 /**
@@ -84,7 +87,12 @@ function star(rng: Rng, cx: number, cy: number, radius: number): Array<[number, 
   return pts;
 }
 
-type Generated = { csv: string; geojson: string; farms: Array<Array<[number, number]> | null>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
+/**
+ * What the in-process runs share: the upload (csv bytes), the registry farms (every 20th good farm) and the areas. The
+ * rows themselves are not kept: the GeoJSON upload and the raw queries regenerate them from the seed, so the harness's
+ * own memory stays out of the pipeline's peak RSS (it held ~100 MB of JS arrays and strings before).
+ */
+type Generated = { csv: Buffer; registered: Array<Array<[number, number]>>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
 
 type FarmRow = { i: number; name: string; coords: unknown; ring: Array<[number, number]> | null };
 
@@ -138,16 +146,32 @@ function areasFor(rows: number, areaCount: number): Generated['areas'] {
 
 /** Farms on a 150 m grid (8 % shifted onto a neighbour, ~3 % bad rows of several kinds), areas on a 20×20 grid covering part of it. */
 function generate(rows: number, areaCount: number, seed: number): Generated {
-  const lines = [CSV_HEADER];
-  const farms: Generated['farms'] = [];
-  const features: string[] = [];
+  const parts: Buffer[] = [];
+  let pending: string[] = [CSV_HEADER];
+  const registered: Generated['registered'] = [];
   for (const r of farmRows(rows, seed)) {
-    farms.push(r.ring && r.name ? r.ring : null);
-    lines.push(csvLine(r));
-    // The same row as a GeoJSON feature (issue 13): the ring as a Polygon, the other columns as properties.
-    features.push(JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } }));
+    if (r.ring && r.name && r.i % 20 === 0) registered.push(r.ring);
+    pending.push(csvLine(r));
+    if (pending.length >= 5000) {
+      parts.push(Buffer.from(`${pending.join('\n')}\n`, 'utf8'));
+      pending = [];
+    }
   }
-  return { csv: lines.join('\n') + '\n', geojson: `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`, farms, areas: areasFor(rows, areaCount), side: Math.ceil(Math.sqrt(rows)) };
+  if (pending.length > 0) parts.push(Buffer.from(`${pending.join('\n')}\n`, 'utf8'));
+  return { csv: Buffer.concat(parts), registered, areas: areasFor(rows, areaCount), side: Math.ceil(Math.sqrt(rows)) };
+}
+
+/** The same rows as a GeoJSON FeatureCollection (issue 13): the ring as a Polygon, the other columns as properties. */
+function geojsonOf(rows: number, seed: number): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"type":"FeatureCollection","features":[\n')];
+  let first = true;
+  for (const r of farmRows(rows, seed)) {
+    const f = JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } });
+    parts.push(Buffer.from(first ? f : `,\n${f}`));
+    first = false;
+  }
+  parts.push(Buffer.from('\n]}\n'));
+  return Buffer.concat(parts);
 }
 
 /**
@@ -177,8 +201,18 @@ type Engine = { database: Database; admin: (text: string, params?: unknown[]) =>
 
 async function openEngine(kind: 'pglite' | 'postgres'): Promise<Engine> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', dataDir: null });
-    return { database, admin: (t, p) => database.adminQuery(t, p ?? []), close: () => database.close() };
+    // On disk, as the server keeps it (DATA_DIR/pglite): an in-memory data directory (--memfs) holds every table and
+    // index page of the run in the database thread's JS memory, which the product never does.
+    const dir = MEMFS ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-pglite-'));
+    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
+    return {
+      database,
+      admin: (t, p) => database.adminQuery(t, p ?? []),
+      close: async () => {
+        await database.close();
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `${DB_PREFIX || 'farmland_bench'}_${process.pid}`;
   const root = new pg.Client({ connectionString: PG_URL });
@@ -234,7 +268,7 @@ async function seedTenant(e: Engine, cityId: string, data: Generated) {
   );
   const [f] = (await e.admin(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'F-1') RETURNING id`, [tenantId])) as Array<{ id: string }>;
   // 5 % of the farms are already in the registry (same boundary), so recognition has matches to find.
-  const registered = data.farms.filter((x, i) => x && i % 20 === 0) as Array<Array<[number, number]>>;
+  const registered = data.registered;
   for (let i = 0; i < registered.length; i += 2000) {
     await e.admin(
       `INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
@@ -251,8 +285,9 @@ async function seedTenant(e: Engine, cityId: string, data: Generated) {
 
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
-async function rawQueries(e: Engine, tenantId: string, data: Generated): Promise<Record<string, number>> {
-  const wkts = data.farms.map((ring, i) => (ring ? { n: i + 1, wkt: `POLYGON((${ring.map((p) => `${p[0]} ${p[1]}`).join(',')}))` } : null)).filter(Boolean);
+async function rawQueries(e: Engine, tenantId: string): Promise<Record<string, number>> {
+  const wkts: Array<{ n: number; wkt: string }> = [];
+  for (const r of farmRows(ROWS, SEED)) if (r.ring && r.name) wkts.push({ n: r.i + 1, wkt: `POLYGON((${r.ring.map((p) => `${p[0]} ${p[1]}`).join(',')}))` });
   const t: Record<string, number> = {};
   let t0 = performance.now();
   await e.admin('CREATE TABLE bench_raw (n int, geom geometry(Polygon, 4326))');
@@ -329,6 +364,109 @@ async function explainClassify(deps: Deps, tenantId: string, areaIds: string[], 
   });
 }
 
+/**
+ * --parts: where a classify statement's time goes, without EXPLAIN's per-node clock reads (costly in WebAssembly). The
+ * same staged batches run as cumulative SELECTs (the rows parsed, + ST_IsValid, + the spheroid area, + the covering
+ * area probe, + the registry probe), then as the classify statement itself (rolled back); each step's time is the
+ * difference from the one before.
+ */
+async function classifyParts(deps: Deps, tenantId: string, areaIds: string[], file: Buffer): Promise<void> {
+  const at = path.join(deps.config.dataDir, 'parts.csv');
+  fs.writeFileSync(at, file);
+  const key = `${tenantId}/analysis_staged/parts.ndjson`;
+  await stageSource(deps, { kind: 'file', path: at, size: file.length, sha256: '', filename: 'bench.csv' }, areaIds, key);
+  const lines = linesOf((await deps.storage.get(key))!).slice(0, 100);
+  await deps.storage.remove(key);
+  const batches: string[] = [];
+  for (let i = 0; i < lines.length; i += 5) batches.push(batchText(lines.slice(i, i + 5)));
+  const rows = Math.min(lines.length, 100) * 100;
+  // Each step as the classify statement has it: materialized, so each value is computed once per row.
+  const g = (b: string) => sql`WITH g AS MATERIALIZED (SELECT s.n, s.oa, CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
+      FROM jsonb_to_recordset(${b}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean))`;
+  const v = (b: string) => sql`${g(b)}, v AS MATERIALIZED (SELECT g.*, ST_IsValid(g.geom) AS ok FROM g)`;
+  const m = (b: string) => sql`${v(b)}, m AS MATERIALIZED (SELECT v.*, CASE WHEN v.ok THEN ST_Area(v.geom::geography) END AS area FROM v)`;
+  const c = (b: string) => sql`${m(b)}, c AS MATERIALIZED (SELECT m.*, w.id AS within_id FROM m LEFT JOIN LATERAL (
+          SELECT a.id FROM operational_areas a WHERE m.ok AND a.geom && m.geom AND a.tenant_id = ${tenantId} AND ST_Covers(a.geom, m.geom)
+           ORDER BY (a.id = m.oa) DESC, a.name, a.id LIMIT 1) w ON true)`;
+  const steps: Array<[string, (b: string) => SQL]> = [
+    ['jsonb_to_recordset + EWKB', (b) => sql`${g(b)} SELECT count(*) FROM g WHERE g.geom IS NOT NULL`],
+    ['+ ST_IsValid', (b) => sql`${v(b)} SELECT count(*) FROM v WHERE v.ok`],
+    ['+ geography ST_Area', (b) => sql`${m(b)} SELECT sum(m.area) FROM m`],
+    ['+ covering area (ST_Covers)', (b) => sql`${c(b)} SELECT count(c.within_id) FROM c`],
+    [
+      '+ covered fraction of the outside rows',
+      (b) => sql`${c(b)} SELECT count(c.within_id), sum(CASE WHEN c.ok AND c.within_id IS NULL THEN
+          least(1.0, coalesce((SELECT CASE WHEN count(*) = 1 THEN ST_Area((array_agg(ST_Intersection(a.geom, c.geom)))[1])
+                                           ELSE ST_Area(ST_Union(array_agg(ST_Intersection(a.geom, c.geom)))) END
+                                 FROM operational_areas a WHERE a.geom && c.geom AND a.tenant_id = ${tenantId} AND ST_Intersects(a.geom, c.geom)), 0) / ST_Area(c.geom)) END) FROM c`,
+    ],
+    [
+      '+ registry probe',
+      (b) => sql`${c(b)} SELECT count(c.within_id), sum(CASE WHEN c.ok AND c.within_id IS NULL THEN
+          least(1.0, coalesce((SELECT CASE WHEN count(*) = 1 THEN ST_Area((array_agg(ST_Intersection(a.geom, c.geom)))[1])
+                                           ELSE ST_Area(ST_Union(array_agg(ST_Intersection(a.geom, c.geom)))) END
+                                 FROM operational_areas a WHERE a.geom && c.geom AND a.tenant_id = ${tenantId} AND ST_Intersects(a.geom, c.geom)), 0) / ST_Area(c.geom)) END),
+          count(*) FILTER (WHERE c.ok AND NOT EXISTS (SELECT 1 FROM farms f
+            WHERE f.geom && c.geom AND f.tenant_id = ${tenantId} AND ST_Intersects(f.geom, c.geom)
+              AND (SELECT i / nullif(ST_Area(f.geom) + ST_Area(c.geom) - i, 0) FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)) AS i) x) >= 0.5))
+          FROM c`,
+    ],
+  ];
+  const id = crypto.randomUUID();
+  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => tx.execute(sql`INSERT INTO custom_analyses (id, tenant_id, name, minimum_farm_size) VALUES (${id}, ${tenantId}, 'parts', 100)`));
+  const params = { analysisId: id, allAreas: true, minimumFarmSize: 100, requireRecognition: true, threshold: 0.5 };
+  const time = async (fn: (b: string) => SQL, rollback = false) => {
+    let ms = 0;
+    for (const b of batches) {
+      const t0 = performance.now();
+      await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+        await tx.execute(fn(b));
+        if (rollback) tx.rollback();
+      }).catch((err: unknown) => {
+        if (!(err instanceof Error) || !/rollback/i.test(err.message)) throw err;
+      });
+      ms += performance.now() - t0;
+    }
+    return ms;
+  };
+  for (const [, fn] of steps) await time(fn); // warm-up
+  let prev = 0;
+  const out: string[] = [];
+  for (const [name, fn] of steps) {
+    const ms = await time(fn);
+    out.push(`${name} ${((ms - prev) / rows * 1000).toFixed(1)} µs`);
+    prev = ms;
+  }
+  await time((b) => classifySql(tenantId, params, b), true);
+  const full = await time((b) => classifySql(tenantId, params, b), true);
+  out.push(`classify statement (with the INSERT, rolled back) ${(full / rows * 1000).toFixed(1)} µs in all, ${((full - prev) / rows * 1000).toFixed(1)} µs over the SELECTs`);
+  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => tx.execute(sql`DELETE FROM custom_analyses WHERE id = ${id}`));
+  process.stdout.write(`  classify per row (${rows} rows in ${batches.length} statements): ${out.join(', ')}\n`);
+}
+
+/**
+ * The resident part of the WASM heap (Linux): the anonymous mapping of exactly its size in /proc/self/smaps (V8 maps
+ * the accessible pages apart from the guard region). Its Rss is what the heap costs, whatever its size says. Null
+ * where smaps cannot be read or no mapping matches.
+ */
+function wasmResidentMb(bytes: number): number | null {
+  let text: string;
+  try {
+    text = fs.readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  let kb: number | null = null;
+  let match = false;
+  for (const line of text.split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
+      const [a, b] = line.split(' ')[0]!.split('-').map((x) => Number.parseInt(x, 16));
+      match = b! - a! === bytes;
+    } else if (match && line.startsWith('Rss:')) kb = (kb ?? 0) + Number(line.split(/\s+/)[1]);
+  }
+  return kb === null ? null : Math.round(kb / 1024);
+}
+
 async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: Buffer, filename = 'bench.csv') {
   process.stdout.write(`\n== ${kind}: ${ROWS} rows, ${data.areas.length} areas (${filename}, ${(file.length / 1048576).toFixed(1)} MB) ==\n`);
   const e = await openEngine(kind);
@@ -356,6 +494,10 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     // A running API keeps one parse worker started ahead (analyses.routes.ts, onReady); so does the benchmark.
     prewarmParseWorker();
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The server returns free C-heap pages to the OS at start and on a timer (lib/malloc-trim.ts), so an upload meets
+    // an idle server trimmed; here the set-up (engine start, seeding) is trimmed once before measuring, the same way.
+    const trim = await loadMallocTrim();
+    if (trim) await trimOnce(trim);
     const loop = monitorEventLoopDelay({ resolution: 5 });
     // Which phase the longest blocks fall in: a 10 ms timer's lateness, attributed to the phase running at the time.
     const blockByPhase: Record<string, number> = {};
@@ -379,7 +521,29 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
       }
     })();
     let peakRss = process.memoryUsage().rss;
-    const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    // Memory per phase: the peak RSS while it ran, and at its end the main thread's JS heap and buffers, and (PGlite)
+    // the database thread's heap and its WebAssembly heap (which never shrinks).
+    let phaseRss = peakRss;
+    const memByPhase: string[] = [];
+    const mb = (n: number) => Math.round(n / 1048576);
+    const memAt = async (p: string) => {
+      const m = process.memoryUsage();
+      const w = await e.database.memory?.();
+      const wasm = w ? wasmResidentMb(w.wasmMemory) : null;
+      memByPhase.push(
+        `${p}: peak RSS ${mb(phaseRss)} MB (main heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, buffers ${mb(m.arrayBuffers)} MB` +
+          (w ? `; db thread heap ${mb(w.heapUsed)}/${mb(w.heapTotal)} MB, buffers ${mb(w.arrayBuffers)} MB, WASM heap ${mb(w.wasmMemory)} MB` : '') +
+          (wasm !== null ? ` of which resident ${wasm} MB` : '') +
+          ')',
+      );
+      phaseRss = process.memoryUsage().rss;
+    };
+    await memAt('before');
+    const rssTimer = setInterval(() => {
+      const r = process.memoryUsage().rss;
+      peakRss = Math.max(peakRss, r);
+      phaseRss = Math.max(phaseRss, r);
+    }, 50);
     stopProbes = async () => {
       probe.stop = true;
       await probeLoop.catch(() => undefined);
@@ -399,6 +563,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     phases['parse+stage (worker thread) and create'] = performance.now() - t0;
     blockByPhase['parse+stage (worker thread) and create'] = lag.max;
     lag.max = 0;
+    await memAt('parse+stage');
     if (args.includes('--verbose')) process.stdout.write(`    parse+create: ${secs(phases['parse+stage (worker thread) and create']!)} s\n`);
     let stmtMax = 0;
     let stmtCount = 0;
@@ -410,9 +575,11 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     // database thread too.
     const cpuByPhase: Record<string, number> = {};
     let cpuMark = process.cpuUsage();
+    const memWaits: Array<Promise<void>> = [];
     const result = await runAnalysis(deps, s.tenantId, analysisId || created.id, tuning(kind), {
       onPhase: (p, ms) => {
         phases[p] = ms;
+        memWaits.push(memAt(p));
         const c = process.cpuUsage(cpuMark);
         cpuByPhase[p] = (c.user + c.system) / 1000;
         cpuMark = process.cpuUsage();
@@ -435,6 +602,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     });
     const total = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    await Promise.all(memWaits);
     probe.stop = true;
     await probeLoop;
     loop.disable();
@@ -450,17 +618,19 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     process.stdout.write(`  phases: ${Object.entries(phases).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
     process.stdout.write(`  longest block per phase (timer lateness): ${Object.entries(blockByPhase).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}\n`);
     process.stdout.write(`  longest statement per phase: ${Object.entries(stmtMaxByPhase).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}\n`);
+    process.stdout.write(`  memory per phase:\n${memByPhase.map((x) => `    ${x}`).join('\n')}\n`);
     process.stdout.write(`  process CPU per phase: ${Object.entries(cpuByPhase).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
     // Statements' wall time summed (with more than one in flight on PostgreSQL, the sum exceeds the phase).
     process.stdout.write(`  statements per phase: ${Object.entries(stmtSumByPhase).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
     process.stdout.write(`  result: ${JSON.stringify(sum)}\n`);
 
-    const raw = await rawQueries(e, s.tenantId, data);
+    const raw = await rawQueries(e, s.tenantId);
     process.stdout.write(`  raw PostGIS: load ${secs(raw['load']!)} s, within ${secs(raw['within']!)} s, overlaps ${secs(raw['overlaps']!)} s, area ${secs(raw['area']!)} s = ${secs(raw['total']!)} s\n`);
     process.stdout.write(`  pipeline / raw = ${(total / raw['total']!).toFixed(2)}x\n`);
     if (EXPLAIN) await explain(deps, s.tenantId, created.id, s.areaIds);
     if (args.includes('--map')) await benchMap(deps, ctx, created.id);
     if (args.includes('--explain-classify')) await explainClassify(deps, s.tenantId, s.areaIds, file);
+    if (args.includes('--parts')) await classifyParts(deps, s.tenantId, s.areaIds, file);
     fs.rmSync(dataDir, { recursive: true, force: true });
     return { kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
   } finally {
@@ -544,6 +714,31 @@ function uploadFile(base: string, token: string, fields: Array<[string, string]>
   });
 }
 
+/** The bench's 400 areas and registry farms in the demo tenant of a server's database (HTTP mode); answers the tenant's area ids. */
+async function seedDemoTenant(admin: (text: string, params?: unknown[]) => Promise<any[]>, registered: Array<Array<[number, number]>>): Promise<string[]> {
+  const [{ tenant_id: tenantId }] = await admin(`SELECT tenant_id FROM users WHERE email = 'admin@oyo-agro.example'`);
+  const [{ id: regionId }] = await admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, (SELECT country_id FROM tenants WHERE id = $1), 'Bench') RETURNING id`, [tenantId]);
+  const [{ id: cityId }] = await admin(`SELECT id FROM cities LIMIT 1`);
+  await admin(
+    `INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
+     SELECT $1, a.name, $2, $3, g, ST_Area(g::geography)
+       FROM jsonb_to_recordset($4::jsonb) AS a(name text, ring jsonb), LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(a.ring))), 4326) AS g) x`,
+    [tenantId, regionId, cityId, JSON.stringify(areasFor(ROWS, AREAS))],
+  );
+  const [{ id: farmerId }] = await admin(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'HS-BENCH-1') RETURNING id`, [tenantId]);
+  for (let i = 0; i < registered.length; i += 5000) {
+    await admin(
+      `INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+       SELECT $1, $2, 'Registered', g, ST_Area(g::geography) FROM jsonb_array_elements($3::jsonb) AS x(ring),
+              LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(x.ring))), 4326) AS g) y
+        WHERE ST_IsValid(g)`,
+      [tenantId, farmerId, JSON.stringify(registered.slice(i, i + 5000))],
+    );
+  }
+  await admin('ANALYZE');
+  return (await admin(`SELECT id FROM operational_areas WHERE tenant_id = $1`, [tenantId])).map((r: { id: string }) => r.id);
+}
+
 async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; seconds: number; rssMb: number; workerMb: number | null; probeMs: number }> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-http-'));
   const csvFile = path.join(work, 'bench.csv');
@@ -595,6 +790,7 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
   const children: ChildProcess[] = [];
   const lines: Record<string, string[]> = { api: [], worker: [] };
   let closeAdmin = async (): Promise<void> => undefined;
+  let embeddedAreaIds: string[] = [];
   try {
     let admin: (text: string, params?: unknown[]) => Promise<any[]>;
     if (root) {
@@ -622,6 +818,14 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
       // Embedded: measured after a restart, as a running installation is (the first start's seeding leaves its peak).
       await stopServer(server);
       children.pop();
+      // The same areas and registry farms as the other runs, written into the server's data directory while it is
+      // stopped (PGlite is one process's); the restart then serves them.
+      const seeded = await openDatabase({ kind: 'pglite', dataDir: path.join(env['DATA_DIR']!, 'pglite') });
+      try {
+        embeddedAreaIds = await seedDemoTenant((t, p) => seeded.adminQuery(t, p ?? []), registered);
+      } finally {
+        await seeded.close();
+      }
       const t1 = performance.now();
       server = await startServer(env, { timeoutMs: 900_000, onLine: (l) => lines['api']!.push(l) });
       children.push(server.child);
@@ -629,8 +833,8 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
       process.stdout.write(`  restarted in ${secs(performance.now() - t1)} s; idle RSS ${rssMb(server.child.pid).toFixed(0)} MB 10 s later\n`);
     }
     if (!root) {
-      // Embedded: the data directory is the server's own; areas and registry farms go in through a second, read-write
-      // PGlite is impossible while it runs, so they are created through the API (areas) and skipped (registry).
+      // Embedded: the data directory is the server's own, and one process's at a time; the areas and registry farms
+      // go in between the first start and the restart (below).
       admin = async () => {
         throw new Error('no admin connection on the embedded engine');
       };
@@ -639,35 +843,15 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
     const api = apiAt(server.base);
     let areaIds: string[];
     if (root) {
-      const [{ tenant_id: tenantId }] = await admin!(`SELECT tenant_id FROM users WHERE email = 'admin@oyo-agro.example'`);
-      const [{ id: regionId }] = await admin!(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, (SELECT country_id FROM tenants WHERE id = $1), 'Bench') RETURNING id`, [tenantId]);
-      const [{ id: cityId }] = await admin!(`SELECT id FROM cities LIMIT 1`);
-      await admin!(
-        `INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
-         SELECT $1, a.name, $2, $3, g, ST_Area(g::geography)
-           FROM jsonb_to_recordset($4::jsonb) AS a(name text, ring jsonb), LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(a.ring))), 4326) AS g) x`,
-        [tenantId, regionId, cityId, JSON.stringify(areasFor(ROWS, AREAS))],
-      );
-      const [{ id: farmerId }] = await admin!(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'HS-BENCH-1') RETURNING id`, [tenantId]);
-      for (let i = 0; i < registered.length; i += 5000) {
-        await admin!(
-          `INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
-           SELECT $1, $2, 'Registered', g, ST_Area(g::geography) FROM jsonb_array_elements($3::jsonb) AS x(ring),
-                  LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(x.ring))), 4326) AS g) y
-            WHERE ST_IsValid(g)`,
-          [tenantId, farmerId, JSON.stringify(registered.slice(i, i + 5000))],
-        );
-      }
-      await admin!('ANALYZE');
-      areaIds = (await admin!(`SELECT id FROM operational_areas WHERE tenant_id = $1`, [tenantId])).map((r: { id: string }) => r.id);
+      areaIds = await seedDemoTenant(admin!, registered);
       process.stdout.write(`  seeded ${areaIds.length} areas and ${registered.length} registry farms in the demo tenant\n`);
       const worker = spawn(process.execPath, [path.join(httpRoot, 'apps/api/dist/worker.js')], { cwd: httpRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(worker);
       worker.stdout?.on('data', (c: Buffer) => lines['worker']!.push(...c.toString().split('\n').filter(Boolean)));
       await new Promise((r) => setTimeout(r, 3000));
     } else {
-      areaIds = (await api('GET', '/api/operational-areas/?page=1&page_size=100', token)).body.data.results.map((a: { id: string }) => a.id);
-      process.stdout.write(`  embedded: the demo tenant's ${areaIds.length} areas (no registry farms added)\n`);
+      areaIds = embeddedAreaIds;
+      process.stdout.write(`  seeded ${areaIds.length} areas and ${registered.length} registry farms in the demo tenant (before the restart)\n`);
     }
     const pids: Record<string, number | undefined> = { api: server.child.pid, ...(children[1] ? { worker: children[1].pid } : {}) };
     const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssMb(pid)]));
@@ -738,6 +922,8 @@ async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; s
 }
 
 async function main() {
+  // As the server does (MEMORY_TRIM_INTERVAL_S): free C-heap pages go back to the OS on a timer while the pipeline runs.
+  const stopTrim = await startMallocTrim(pino({ level: 'silent' }), loadConfig({ NODE_ENV: 'test', APP_SECRET: 'bench-secret-that-is-long-enough-0123456789' }).memoryTrimIntervalMs);
   if (HTTP) {
     if (!fs.existsSync(path.join(httpRoot, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
     process.stdout.write(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores\n`);
@@ -750,15 +936,16 @@ async function main() {
       );
     }
     process.stdout.write(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    stopTrim();
     process.exit(0);
   }
   const data = generate(ROWS, AREAS, SEED);
-  const file = Buffer.from(data.csv, 'utf8');
+  const file = data.csv;
   const results = [];
   for (const kind of ENGINES) {
     if (FORMAT !== 'geojson') results.push(await benchEngine(kind, data, file));
     // The same rows as a GeoJSON FeatureCollection (issue 13): rows/s of the GeoJSON path; --no-geojson skips it.
-    if (!args.includes('--no-geojson')) results.push(await benchEngine(kind, data, Buffer.from(data.geojson, 'utf8'), 'bench.geojson'));
+    if (!args.includes('--no-geojson')) results.push(await benchEngine(kind, data, geojsonOf(ROWS, SEED), 'bench.geojson'));
   }
   process.stdout.write('\nsummary:\n');
   for (const r of results) {
