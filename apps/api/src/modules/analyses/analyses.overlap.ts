@@ -2,19 +2,23 @@
 // bounded by the rows, never by the pairs. An upload that repeats one polygon 75,000 times has 2.8 billion pairs; this
 // step must finish it in seconds, and must not hold the embedded database's one connection for long at a time.
 //
-// 1. Exact twins (same polygon bytes, found while staging) never enter the probe index: a twin overlaps its first copy
-//    and shares its group.
-// 2. Stage 1: each representative looks at no more than `limit` other rows by bounding box (either direction) and tests
-//    the later ones. Rows with more candidates ("crowded") keep up to 4 overlaps among those seen. Every pair whose
-//    first row is not crowded is tested here, exactly.
+// Candidates are found in this process: the classify statements report each probe row's bounding box, and an R-tree
+// over them (analyses.box-index.ts) answers "which rows' boxes meet this one" without a statement. The database decides
+// every candidate pair (ST_Relate '2********', through the primary key); only pairs are sent, never whole ranges.
+// 1. Exact twins (same polygon bytes, found while staging) are not probe rows: a twin overlaps its first copy and
+//    shares its group.
+// 2. Stage 1: each probe row looks at no more than `limit` other rows by bounding box (either direction), and its pairs
+//    with the later ones are tested. Rows with more candidates ("crowded") keep up to 4 overlaps among those seen.
+//    Every pair whose first row is not crowded is tested here, exactly.
 // 3. Stage 2, only when some rows were crowded: the pairs whose first row was crowded and were not tested. Crowded rows
-//    are marked with their provisional group (and get their own small index); a pair already inside one group needs no
-//    test. When all crowded rows are in one group, nothing is left to test. Otherwise each row looks at no more than
-//    `denseLimit` crowded candidates; a row with more cannot be settled and becomes a row error (overlap_too_dense), and
-//    the step runs again without it, so no group is ever joined through an unchecked row.
-// Statements are sized by time: a range of rows shrinks or grows so that each holds the connection ~100 ms.
+//    get their own index; a pair already inside one group needs no test. When all crowded rows are in one group,
+//    nothing is left to test. Otherwise each row looks at no more than `denseLimit` crowded candidates; a row with more
+//    cannot be settled and becomes a row error (overlap_too_dense), and the step runs again without it, so no group is
+//    ever joined through an unchecked row.
+// Statements are sized by time: a slice of pairs shrinks or grows so that each holds the connection ~100 ms.
 import type { Deps } from '../../context.js';
 import { withScope, type Tx } from '../../db/client.js';
+import { BoxIndex, type RowBoxes } from './analyses.box-index.js';
 import * as q from './analyses.queries.js';
 
 export type OverlapBounds = {
@@ -26,11 +30,6 @@ export type OverlapBounds = {
   targetMs: number;
   /** First range size (rows per statement); adapted to targetMs afterwards. */
   firstRange: number;
-  /**
-   * Stage 1 statements in flight at once (PostgreSQL has a pool and cores; PGlite one connection): the ranges are
-   * independent, and the groups are joined in this thread whatever the order they come back in.
-   */
-  concurrency?: number;
 };
 
 export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 100 };
@@ -99,110 +98,173 @@ export async function yieldConnection(deps: Deps): Promise<void> {
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /**
- * Walks [1, total] in ranges whose size adapts so that each statement takes about targetMs; with lanes > 1, that many
- * ranges are in flight at once (each lane takes the next range when its own ends).
+ * Sends work in slices whose size adapts so that each statement takes about targetMs: items are pushed one by one and
+ * sent when a slice is full (flush sends the rest). Memory stays at one slice, whatever the number of items.
  */
-async function eachRange(total: number, b: OverlapBounds, fn: (from: number, to: number) => Promise<void>, lanes = 1): Promise<void> {
-  let size = b.firstRange;
-  let next = 1;
-  const lane = async () => {
-    while (next <= total) {
-      const from = next;
-      const to = Math.min(total + 1, from + size);
-      next = to;
-      const t0 = performance.now();
-      await fn(from, to);
-      const ms = Math.max(1, performance.now() - t0);
-      size = Math.max(16, Math.min(20_000, Math.round((to - from) * Math.min(4, Math.max(0.25, b.targetMs / ms)))));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
+class Slicer<T> {
+  private items: T[] = [];
+  private size: number;
+
+  constructor(
+    private readonly b: OverlapBounds,
+    private readonly send: (slice: T[]) => Promise<void>,
+  ) {
+    this.size = Math.max(16, b.firstRange);
+  }
+
+  async push(item: T): Promise<void> {
+    this.items.push(item);
+    if (this.items.length >= this.size) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.items.length === 0) return;
+    const slice = this.items;
+    this.items = [];
+    const t0 = performance.now();
+    await this.send(slice);
+    const ms = Math.max(1, performance.now() - t0);
+    this.size = Math.max(16, Math.min(20_000, Math.round(slice.length * Math.min(4, Math.max(0.25, this.b.targetMs / ms)))));
+  }
 }
 
-/** Walks a list in slices whose size adapts to targetMs, like eachRange. */
-async function eachSlice<T>(items: T[], b: OverlapBounds, fn: (slice: T[]) => Promise<void>): Promise<void> {
-  let size = Math.max(16, Math.round(b.firstRange / 4));
-  for (let i = 0; i < items.length; ) {
-    const slice = items.slice(i, i + size);
-    const t0 = performance.now();
-    await fn(slice);
-    const ms = Math.max(1, performance.now() - t0);
-    size = Math.max(16, Math.min(5_000, Math.round(size * Math.min(4, Math.max(0.25, b.targetMs / ms)))));
-    i += slice.length;
+/**
+ * Lets other work in (requests, on the embedded engine) during long loops of this thread: at most ~10 ms without a
+ * turn of the event loop.
+ */
+class Pacer {
+  private last = performance.now();
+  private calls = 0;
+
+  async tick(): Promise<void> {
+    if (++this.calls % 256 !== 0) return;
+    if (performance.now() - this.last < 10) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.last = performance.now();
   }
 }
 
 export type OverlapResult = { groups: Array<{ n: number; g: number; size: number }>; tooDense: number; crowded: number };
 
-async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
+/** What the classify statements reported: the probe rows (a polygon, no exact twin earlier) with their boxes, and the twins. */
+export type ClassifiedRows = { boxes: RowBoxes; twins: Array<[number, number]> };
+
+/** The probe rows of one pass, sorted, with a position per row number, and their index. */
+class Probe {
+  readonly rows: Int32Array;
+  private readonly box: Float64Array;
+  private readonly at: Int32Array;
+  readonly index: BoxIndex;
+
+  constructor(boxes: RowBoxes, total: number, drop: ReadonlySet<number>) {
+    const s = boxes.sorted(total, drop);
+    this.rows = s.rows;
+    this.box = s.box;
+    this.at = new Int32Array(total + 1).fill(-1);
+    this.rows.forEach((n, k) => (this.at[n] = k));
+    this.index = new BoxIndex(s.rows, s.box);
+  }
+
+  /** Up to max + 1 other rows of `index` whose boxes meet row n's (in no useful order). */
+  candidates(index: BoxIndex, n: number, max: number): number[] {
+    const k = this.at[n]!;
+    const out: number[] = [];
+    if (k < 0) return out;
+    const b = this.box;
+    index.search(b[k * 4]!, b[k * 4 + 1]!, b[k * 4 + 2]!, b[k * 4 + 3]!, (x) => {
+      if (x !== n) out.push(x);
+      return out.length <= max;
+    });
+    return out;
+  }
+
+  /** An index over some of the rows (the crowded ones). */
+  indexOf(rows: number[]): BoxIndex {
+    const ids = Int32Array.from(rows);
+    const box = new Float64Array(rows.length * 4);
+    rows.forEach((n, i) => box.set(this.box.subarray(this.at[n]! * 4, this.at[n]! * 4 + 4), i * 4));
+    return new BoxIndex(ids, box);
+  }
+}
+
+async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds, probe: Probe): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
   const uf = new RowUnion(total);
+  const pairs = new Slicer<[number, number]>(b, async (slice) => {
+    for (const p of await run((tx) => q.overlapPairsOf(tx, tenantId, id, slice))) uf.union(p.a, p.b);
+  });
+  // Stage 1. A crowded row keeps up to 4 overlaps among the candidates it saw (either direction).
   const crowded: number[] = [];
-  await eachRange(
-    total,
-    b,
-    async (from, to) => {
-      const rows = await run((tx) => q.overlapProbe(tx, tenantId, id, from, to, b.limit));
-      for (const r of rows) {
-        if (r.n > b.limit) crowded.push(r.a);
-        for (const x of r.hits ?? []) uf.union(r.a, x);
-      }
-    },
-    b.concurrency,
-  );
-  // Ranges may come back out of order: the crowded rows are kept sorted (stage 2 walks them in order).
-  crowded.sort((x, y) => x - y);
+  const seen = new Slicer<{ a: number; cands: number[] }>({ ...b, firstRange: Math.max(1, Math.round(b.firstRange / 8)) }, async (slice) => {
+    for (const p of await run((tx) => q.overlapHitsOf(tx, tenantId, id, slice, 4))) uf.union(p.a, p.b);
+  });
+  const pace = new Pacer();
+  for (const a of probe.rows) {
+    await pace.tick();
+    const cands = probe.candidates(probe.index, a, b.limit);
+    if (cands.length > b.limit) {
+      crowded.push(a);
+      await seen.push({ a, cands });
+    } else {
+      for (const x of cands) if (x > a) await pairs.push([a, x]);
+    }
+  }
+  await pairs.flush();
+  await seen.flush();
   if (crowded.length === 0) return { uf, unsettled: [], crowded };
 
   const crowdedSet = new Set(crowded);
+  const dense = probe.indexOf(crowded);
   const unsettled = new Set<number>();
   /** Tests the candidates of `rows` among the crowded rows that lie in another group (and pass `keep`). */
   const settle = async (rows: number[], limit: number, keep: (a: number, b: number) => boolean) => {
-    await eachSlice(rows, b, async (slice) => {
-      const cands = await run((tx) => q.denseCandidates(tx, tenantId, id, slice, limit));
-      const pairs: Array<[number, number]> = [];
-      for (const c of cands) {
-        if (c.n > limit) unsettled.add(c.a);
-        else if (keep(c.a, c.b) && uf.find(c.a) !== uf.find(c.b)) pairs.push([c.a, c.b]);
+    for (const a of rows) {
+      await pace.tick();
+      const cands = probe.candidates(dense, a, limit);
+      if (cands.length > limit) {
+        unsettled.add(a);
+        continue;
       }
-      if (pairs.length > 0) for (const p of await run((tx) => q.overlapPairsOf(tx, tenantId, id, pairs))) uf.union(p.a, p.b);
-    });
+      for (const x of cands) if (keep(a, x) && uf.find(a) !== uf.find(x)) await pairs.push([a, x]);
+    }
+    await pairs.flush();
   };
 
   // Stage 2a concerns the non-crowded rows outside the crowded rows' group when they are all in one (every row, else);
-  // when there is none and one group holds every crowded row, nothing is left to test and nothing is written.
+  // when there is none and one group holds every crowded row, nothing is left to test.
   const groupOf = () => new Set(crowded.map((x) => uf.find(x)));
   const only = groupOf().size === 1 ? [...groupOf()][0]! : null;
   const later: number[] = [];
-  await eachRange(total, b, async (from, to) => {
-    const reps = await run((tx) => q.representativesInRange(tx, tenantId, id, from, to));
-    for (const n of reps) if (!crowdedSet.has(n) && (only === null || uf.find(n) !== only)) later.push(n);
-  });
+  for (const n of probe.rows) if (!crowdedSet.has(n) && (only === null || uf.find(n) !== only)) later.push(n);
   if (only !== null && later.length === 0) return { uf, unsettled: [], crowded };
 
-  await eachSlice(crowded, b, async (slice) => run((tx) => q.setDenseGroups(tx, tenantId, id, slice.map((n) => ({ n, g: uf.find(n) })))));
-  try {
-    // Stage 2a: a crowded row and a non-crowded one after it (stage 1 tested the pairs whose first row was not crowded).
-    // A non-crowded row has at most `limit` candidates in all, so this probe can never be cut short.
-    await settle(later, b.limit, (y, x) => x < y);
-    // Stage 2b: two crowded rows in different groups; a crowded row with more crowded candidates than denseLimit
-    // cannot be settled.
-    if (groupOf().size > 1) await settle(crowded, b.denseLimit, () => true);
-  } finally {
-    await eachSlice(crowded, b, async (slice) => run((tx) => q.clearDenseGroups(tx, tenantId, id, slice)));
-  }
+  // Stage 2a: a crowded row and a non-crowded one after it (stage 1 tested the pairs whose first row was not crowded).
+  // A non-crowded row has at most `limit` candidates in all, so this search can never be cut short.
+  await settle(later, b.limit, (y, x) => x < y);
+  // Stage 2b: two crowded rows in different groups; a crowded row with more crowded candidates than denseLimit
+  // cannot be settled.
+  if (groupOf().size > 1) await settle(crowded, b.denseLimit, () => true);
   return { uf, unsettled: [...unsettled].sort((x, y) => x - y), crowded };
 }
 
 /**
- * Finds the overlap groups of an analysis's stored rows (row numbers 1..total). Rows that could not be settled are
- * turned into row errors, and the step runs again without them, so that no group is joined through an unchecked row.
- * Removing rows never makes another row crowded, so: if the second pass still leaves rows unsettled, all of its crowded
- * rows become errors, and the third pass has no crowded row at all (stage 1 alone, exact).
+ * Finds the overlap groups of an analysis's stored rows (row numbers 1..total), from the probe rows and twins the
+ * classify statements reported. Rows that could not be settled are turned into row errors, and the step runs again
+ * without them, so that no group is joined through an unchecked row. Removing rows never makes another row crowded,
+ * so: if the second pass still leaves rows unsettled, all of its crowded rows become errors, and the third pass has no
+ * crowded row at all (stage 1 alone, exact).
  */
-export async function findOverlapGroups(deps: Deps, tenantId: string, id: string, total: number, b: OverlapBounds = defaultOverlapBounds, onStatement?: (ms: number) => void): Promise<OverlapResult> {
+export async function findOverlapGroups(
+  deps: Deps,
+  tenantId: string,
+  id: string,
+  total: number,
+  rows: ClassifiedRows,
+  b: OverlapBounds = defaultOverlapBounds,
+  onStatement?: (ms: number) => void,
+): Promise<OverlapResult> {
   const scope = { kind: 'tenant', tenantId } as const;
-  // Its writes (dense groups, rows turned into errors) commit without waiting for the disk, like the classified rows:
-  // the run's durable completion flushes them (analyses.pipeline.ts).
+  // Its writes (rows turned into errors) commit without waiting for the disk, like the classified rows: the run's
+  // durable completion flushes them (analyses.pipeline.ts).
   const run: Run = async (fn) => {
     const t0 = performance.now();
     const out = await withScope(deps.db, scope, fn, { asyncCommit: true });
@@ -212,23 +274,21 @@ export async function findOverlapGroups(deps: Deps, tenantId: string, id: string
   };
   let tooDense = 0;
   let crowdedFirst = 0;
+  const dropped = new Set<number>();
   for (let pass = 1; ; pass++) {
-    const { uf, unsettled, crowded } = await onePass(run, tenantId, id, total, b);
+    const { uf, unsettled, crowded } = await onePass(run, tenantId, id, total, b, new Probe(rows.boxes, total, dropped));
     if (pass === 1) crowdedFirst = crowded.length;
     if (unsettled.length > 0) {
       const drop = pass >= 2 ? crowded : unsettled;
       tooDense += drop.length;
-      await eachSlice(drop, b, async (slice) => run((tx) => q.markTooDense(tx, tenantId, id, slice, b.denseLimit)));
+      for (const n of drop) dropped.add(n);
+      const marks = new Slicer<number>(b, async (slice) => run((tx) => q.markTooDense(tx, tenantId, id, slice, b.denseLimit)));
+      for (const n of drop) await marks.push(n);
+      await marks.flush();
       continue;
     }
-    await eachRange(
-      total,
-      b,
-      async (from, to) => {
-        for (const d of await run((tx) => q.duplicatesInRange(tx, tenantId, id, from, to))) uf.union(d.n, d.d);
-      },
-      b.concurrency,
-    );
+    // An exact twin shares its first copy's group (a twin of a row turned into an error is an error too).
+    for (const [n, d] of rows.twins) if (!dropped.has(d)) uf.union(n, d);
     return { groups: uf.groups(), tooDense, crowded: crowdedFirst };
   }
 }

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
+import { RowBoxes } from './analyses.box-index.js';
 import { defaultOverlapBounds, findOverlapGroups, yieldConnection, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS, type StagedRow } from './analyses.rows.js';
@@ -192,12 +193,18 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
       threshold: a.recognition_threshold,
     };
     const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
-    const add = (s: q.BatchSummary) => {
+    // The overlap step's input, reported by the classify statements (analyses.box-index.ts).
+    const boxes = new RowBoxes();
+    const twins: Array<[number, number]> = [];
+    const add = (s: q.ClassifyResult) => {
       sum.within += s.within;
       sum.outside += s.outside;
       sum.errors += s.errors;
       sum.unrecognized += s.unrecognized;
       sum.area += s.area;
+      const { rn, x0, y0, x1, y1, tn, td } = s;
+      if (rn && x0 && y0 && x1 && y1) for (let i = 0; i < rn.length; i++) boxes.add(rn[i]!, x0[i]!, y0[i]!, x1[i]!, y1[i]!);
+      if (tn && td) for (let i = 0; i < tn.length; i++) twins.push([tn[i]!, td[i]!]);
     };
     /** Classifies rows; a batch a row of which the database refuses is halved until that row is found and reported. */
     const classify = async (text: string, rows?: StagedRow[]): Promise<void> => {
@@ -242,7 +249,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     phase('classify');
     await step('overlaps');
 
-    const overlap = await findOverlapGroups(deps, tenantId, id, total, { concurrency: tuning.concurrency, ...(hooks.overlap ?? defaultOverlapBounds) }, hooks.onStatement);
+    const overlap = await findOverlapGroups(deps, tenantId, id, total, { boxes, twins }, hooks.overlap ?? defaultOverlapBounds, hooks.onStatement);
     hooks.onOverlap?.(overlap);
     await run((tx) => q.setProgress(tx, tenantId, id, 90));
     phase('overlaps');

@@ -348,9 +348,24 @@ export type ClassifyParams = {
  * when not), measures it on the spheroid, finds the chosen area that covers it (else the covered fraction), and tests it
  * against the tenant's registry (IoU). Invalid polygons are never passed to an overlay (PGlite would swallow the error).
  */
-export async function classifyBatch(tx: Executor, tenantId: string, p: ClassifyParams, batchJson: string): Promise<BatchSummary> {
-  const [r] = await queryRows<BatchSummary>(tx, classifySql(tenantId, p, batchJson));
-  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
+/**
+ * The batch's totals, and what the overlap step needs: each probe row (a polygon, no exact twin earlier) with its
+ * bounding box (rn, x0, y0, x1, y1 aligned), and each stored twin with the row it repeats (tn, td aligned). Null when
+ * the batch has none.
+ */
+export type ClassifyResult = BatchSummary & {
+  rn: number[] | null;
+  x0: number[] | null;
+  y0: number[] | null;
+  x1: number[] | null;
+  y1: number[] | null;
+  tn: number[] | null;
+  td: number[] | null;
+};
+
+export async function classifyBatch(tx: Executor, tenantId: string, p: ClassifyParams, batchJson: string): Promise<ClassifyResult> {
+  const [r] = await queryRows<ClassifyResult>(tx, classifySql(tenantId, p, batchJson));
+  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0, rn: null, x0: null, y0: null, x1: null, y1: null, tn: null, td: null };
 }
 
 /**
@@ -441,121 +456,77 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              -- An exact twin of an earlier good row has the same verdict; it stays out of the overlap probe index.
              CASE WHEN c.good THEN c.d END
         FROM c
-      RETURNING category, area_sqm, is_unrecognized
+      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d,
+                CASE WHEN geom IS NOT NULL AND dup_of IS NULL THEN box2d(geom) END AS bx
     ), ins_twins AS (
       INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, category,
                                         operational_area_id, covered_fraction, is_unrecognized, dup_of)
       SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.category,
              tw.operational_area_id, tw.covered_fraction, tw.is_unrecognized, CASE WHEN tw.geom IS NOT NULL THEN tw.d END
         FROM tw
-      RETURNING category, area_sqm, is_unrecognized
+      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, NULL::box2d AS bx
     )
+    -- The aggregates of one Agg node see the rows in one order: the arrays stay aligned without ORDER BY.
     SELECT count(*) FILTER (WHERE category = 'within')::int AS within,
            count(*) FILTER (WHERE category = 'outside')::int AS outside,
            count(*) FILTER (WHERE category = 'error')::int AS errors,
            count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
-           coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area
+           coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area,
+           array_agg(n) FILTER (WHERE bx IS NOT NULL) AS rn,
+           array_agg(ST_XMin(bx)) FILTER (WHERE bx IS NOT NULL) AS x0,
+           array_agg(ST_YMin(bx)) FILTER (WHERE bx IS NOT NULL) AS y0,
+           array_agg(ST_XMax(bx)) FILTER (WHERE bx IS NOT NULL) AS x1,
+           array_agg(ST_YMax(bx)) FILTER (WHERE bx IS NOT NULL) AS y1,
+           array_agg(n) FILTER (WHERE d IS NOT NULL) AS tn,
+           array_agg(d) FILTER (WHERE d IS NOT NULL) AS td
       FROM (SELECT * FROM ins UNION ALL SELECT * FROM ins_twins) x`;
 }
 
 // ---------- overlap step (see analyses.overlap.ts for the algorithm) ----------
+// Candidates are found in the run's memory (analyses.box-index.ts); these statements test given pairs. Each row is
+// found by a LATERAL probe of the primary key with LIMIT 1: a plain join of a long list of pairs could be planned as a
+// hash join over every row of the analysis, once per statement.
 
-/**
- * The candidate scan shared by the probes: rows of the same upload whose boxes meet a's, in either direction, at most
- * `limit + 1` of them. No filter on row numbers inside the LIMIT: the index hands candidates over in no useful order,
- * so "only later rows" would make a crowded row walk every earlier one before it found `limit` later ones.
- */
-const candidates = (limit: number) => sql`
-  SELECT b.row_number, b.geom FROM custom_analysis_rows b
-   WHERE b.geom && a.geom AND b.geom IS NOT NULL AND b.dup_of IS NULL AND (b.analysis_id = a.analysis_id) IS TRUE AND b.row_number <> a.row_number
-   LIMIT ${limit + 1}`;
+const rowGeom = (tenantId: string, id: string, n: SQL) => sql`
+  SELECT r.geom FROM custom_analysis_rows r WHERE r.analysis_id = ${id} AND r.row_number = ${n} AND r.tenant_id = ${tenantId} LIMIT 1`;
 
-export type ProbeRow = { a: number; n: number; hits: number[] | null };
+const intArray = (xs: readonly number[]) => `{${xs.join(',')}}`;
 
-/**
- * Stage 1 of the overlap step, for the representatives (no exact twin earlier) with row numbers in [from, to): looks at
- * no more than `limit` other rows by bounding box. When it saw them all (n ≤ limit), hits are the later ones whose
- * interiors share area with it (ST_Relate '2********'; touching is not overlap): every pair is tested once, from its
- * first row. A crowded row (n = limit + 1) reports up to 4 overlapping rows among those it saw, in either direction;
- * its other pairs are left to stage 2. The b side must be found by the GiST probe on `&&` alone: written plainly,
- * `b.analysis_id = …` lets the planner AND the probe with a scan of every row of the analysis (DESIGN's BitmapAnd trap).
- */
-export async function overlapProbe(tx: Executor, tenantId: string, id: string, from: number, to: number, limit: number): Promise<ProbeRow[]> {
-  return queryRows<ProbeRow>(tx, sql`
-    SELECT a.row_number AS a, c.n, coalesce(c.hits, f.hits) AS hits
-      FROM custom_analysis_rows a
-      CROSS JOIN LATERAL (
-        SELECT count(*)::int AS n,
-               array_agg(x.b) FILTER (WHERE CASE WHEN x.total <= ${limit} AND x.b > a.row_number THEN ST_Relate(a.geom, x.geom, '2********') ELSE false END) AS hits
-          FROM (SELECT y.row_number AS b, y.geom, count(*) OVER () AS total FROM (${candidates(limit)}) y) x) c
-      LEFT JOIN LATERAL (
-        SELECT array_agg(z.row_number) AS hits FROM (
-          SELECT y.row_number FROM (${candidates(limit)}) y
-           WHERE c.n > ${limit} AND ST_Relate(a.geom, y.geom, '2********') LIMIT 4) z) f ON c.n > ${limit}
-     WHERE a.tenant_id = ${tenantId} AND a.analysis_id = ${id} AND a.row_number >= ${from} AND a.row_number < ${to}
-       AND a.geom IS NOT NULL AND a.dup_of IS NULL AND c.n > 0`);
-}
-
-/** Marks crowded rows with their provisional group (stage 2 probes them through custom_analysis_rows_dense_idx). */
-export async function setDenseGroups(tx: Executor, tenantId: string, id: string, rows: Array<{ n: number; g: number }>): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(sql`
-    UPDATE custom_analysis_rows r SET dense_group = x.g
-      FROM (SELECT unnest(${`{${rows.map((r) => r.n).join(',')}}`}::int[]) AS n, unnest(${`{${rows.map((r) => r.g).join(',')}}`}::int[]) AS g) x
-     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = x.n`);
-}
-
-export async function clearDenseGroups(tx: Executor, tenantId: string, id: string, rows: number[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(sql`
-    UPDATE custom_analysis_rows SET dense_group = NULL
-     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number = ANY(${`{${rows.join(',')}}`}::int[]) AND dense_group IS NOT NULL`);
-}
-
-export type DenseCandidate = { a: number; b: number; g: number; n: number };
-
-/**
- * Stage 2: for each given row a, up to limit + 1 crowded rows (dense_group set) of the same upload whose boxes meet a's,
- * in either direction, with their provisional group; n counts them. No geometry test here: the caller drops the
- * candidates already in a's group and tests the rest with overlapPairsOf.
- */
-export async function denseCandidates(tx: Executor, tenantId: string, id: string, rows: number[], limit: number): Promise<DenseCandidate[]> {
-  if (rows.length === 0) return [];
-  return queryRows<DenseCandidate>(tx, sql`
-    SELECT a.row_number AS a, c.b, c.g, c.n
-      FROM custom_analysis_rows a
-      CROSS JOIN LATERAL (
-        SELECT y.b, y.g, count(*) OVER ()::int AS n FROM (
-          SELECT b.row_number AS b, b.dense_group AS g FROM custom_analysis_rows b
-           WHERE b.dense_group IS NOT NULL AND b.geom && a.geom AND (b.analysis_id = a.analysis_id) IS TRUE AND b.row_number <> a.row_number
-           LIMIT ${limit + 1}) y) c
-     WHERE a.tenant_id = ${tenantId} AND a.analysis_id = ${id} AND a.row_number = ANY(${`{${rows.join(',')}}`}::int[]) AND a.geom IS NOT NULL`);
-}
-
-/** Which of the given pairs of rows overlap (interiors share area), through the primary key. */
-export async function overlapPairsOf(tx: Executor, tenantId: string, id: string, pairs: Array<[number, number]>): Promise<Array<{ a: number; b: number }>> {
+/** Which of the given pairs of rows overlap (interiors share area: ST_Relate '2********'; touching is not overlap). */
+export async function overlapPairsOf(tx: Executor, tenantId: string, id: string, pairs: ReadonlyArray<readonly [number, number]>): Promise<Array<{ a: number; b: number }>> {
   if (pairs.length === 0) return [];
   return queryRows(tx, sql`
     SELECT p.a, p.b
-      FROM (SELECT unnest(${`{${pairs.map((p) => p[0]).join(',')}}`}::int[]) AS a, unnest(${`{${pairs.map((p) => p[1]).join(',')}}`}::int[]) AS b) p
-      JOIN custom_analysis_rows ra ON ra.analysis_id = ${id} AND ra.row_number = p.a
-      JOIN custom_analysis_rows rb ON rb.analysis_id = ${id} AND rb.row_number = p.b
-     WHERE ra.tenant_id = ${tenantId} AND rb.tenant_id = ${tenantId} AND ST_Relate(ra.geom, rb.geom, '2********')`);
+      FROM unnest(${intArray(pairs.map((p) => p[0]))}::int[], ${intArray(pairs.map((p) => p[1]))}::int[]) AS p(a, b)
+      CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`p.a`)}) ra
+      CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`p.b`)}) rb
+     WHERE ST_Relate(ra.geom, rb.geom, '2********')`);
 }
 
-/** Rows of [from, to) that take part in the probe: a polygon, and no exact twin earlier. */
-export async function representativesInRange(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<number[]> {
-  const rows = await queryRows<{ n: number }>(tx, sql`
-    SELECT row_number AS n FROM custom_analysis_rows
-     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number >= ${from} AND row_number < ${to} AND geom IS NOT NULL AND dup_of IS NULL`);
-  return rows.map((r) => r.n);
-}
-
-/** Exact twins (dup_of) of the upload in [from, to), with the row they repeat. */
-export async function duplicatesInRange(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<Array<{ n: number; d: number }>> {
+/**
+ * For each given row a, up to `max` of its given candidates whose interiors share area with a's: the candidates are
+ * tested as the array gives them, and no further once `max` are found (a crowded row: near-identical plots meet
+ * hundreds of others). No ORDER BY: a sort would need every candidate tested first.
+ */
+export async function overlapHitsOf(tx: Executor, tenantId: string, id: string, rows: ReadonlyArray<{ a: number; cands: readonly number[] }>, max: number): Promise<Array<{ a: number; b: number }>> {
+  if (rows.length === 0) return [];
+  const flat: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const r of rows) {
+    starts.push(flat.length + 1);
+    flat.push(...r.cands);
+    ends.push(flat.length);
+  }
   return queryRows(tx, sql`
-    SELECT row_number AS n, dup_of AS d FROM custom_analysis_rows
-     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number >= ${from} AND row_number < ${to} AND dup_of IS NOT NULL AND geom IS NOT NULL`);
+    SELECT x.a, h.b
+      FROM unnest(${intArray(rows.map((r) => r.a))}::int[], ${intArray(starts)}::int[], ${intArray(ends)}::int[]) AS x(a, s, e)
+      CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`x.a`)}) ra
+      CROSS JOIN LATERAL (
+        SELECT c.b FROM unnest((${intArray(flat)}::int[])[x.s:x.e]) AS c(b)
+          CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`c.b`)}) rb
+         WHERE ST_Relate(ra.geom, rb.geom, '2********')
+         LIMIT ${max}) h`);
 }
 
 /**
