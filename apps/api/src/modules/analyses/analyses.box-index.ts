@@ -80,6 +80,9 @@ export class BoxIndex {
   private readonly nodes: Float64Array;
   /** Index (in nodes) of each level's first node; the last entry is the root's level. */
   private readonly levels: number[] = [];
+  /** The search's stack, kept between searches (one search at a time: search never awaits). */
+  private stackNode = new Int32Array(0);
+  private stackLevel = new Int32Array(0);
 
   constructor(rows: Int32Array, box: Float64Array) {
     const m = rows.length;
@@ -155,31 +158,53 @@ export class BoxIndex {
       start = next;
       count = parents;
     }
+    this.stackNode = new Int32Array(this.levels.length * NODE + 1);
+    this.stackLevel = new Int32Array(this.levels.length * NODE + 1);
   }
 
   get size(): number {
     return this.ids.length;
   }
 
+  /** The rows in the index's own order (neighbours in space are mostly neighbours here: searches walk warm memory). */
+  get rows(): Int32Array {
+    return this.ids;
+  }
+
   /** Calls visit(row) for each row whose box meets [x0, y0, x1, y1], until visit returns false. */
   search(x0: number, y0: number, x1: number, y1: number, visit: (row: number) => boolean): void {
-    if (this.ids.length === 0) return;
-    const top = this.levels.length - 1;
-    const stack: number[] = [top, this.levels[top]!];
-    const meets = (node: number) => this.nodes[node * 4]! <= x1 && x0 <= this.nodes[node * 4 + 2]! && this.nodes[node * 4 + 1]! <= y1 && y0 <= this.nodes[node * 4 + 3]!;
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      const level = stack.pop()!;
-      if (!meets(node)) continue;
-      if (level === 0) {
-        if (!visit(this.ids[node]!)) return;
-        continue;
+    const m = this.ids.length;
+    if (m === 0) return;
+    const nodes = this.nodes;
+    const levels = this.levels;
+    const top = levels.length - 1;
+    const root = levels[top]!;
+    if (!(nodes[root * 4]! <= x1 && x0 <= nodes[root * 4 + 2]! && nodes[root * 4 + 1]! <= y1 && y0 <= nodes[root * 4 + 3]!)) return;
+    if (top === 0) {
+      visit(this.ids[0]!);
+      return;
+    }
+    // Depth first; only nodes whose boxes meet the query are pushed (at most NODE per level on the stack).
+    const stackNode = this.stackNode;
+    const stackLevel = this.stackLevel;
+    let sp = 0;
+    stackNode[sp] = root;
+    stackLevel[sp++] = top;
+    while (sp > 0) {
+      const node = stackNode[--sp]!;
+      const level = stackLevel[sp]!;
+      const below = levels[level - 1]!;
+      const first = below + (node - levels[level]!) * NODE;
+      const end = Math.min(levels[level]!, first + NODE);
+      for (let c = first; c < end; c++) {
+        if (!(nodes[c * 4]! <= x1 && x0 <= nodes[c * 4 + 2]! && nodes[c * 4 + 1]! <= y1 && y0 <= nodes[c * 4 + 3]!)) continue;
+        if (level === 1) {
+          if (!visit(this.ids[c]!)) return;
+        } else {
+          stackNode[sp] = c;
+          stackLevel[sp++] = level - 1;
+        }
       }
-      const below = this.levels[level - 1]!;
-      const size = this.levels[level]! - below;
-      const first = below + (node - this.levels[level]!) * NODE;
-      // Pushed in reverse, so that children are visited in order.
-      for (let c = Math.min(below + size, first + NODE) - 1; c >= first; c--) stack.push(level - 1, c);
     }
   }
 }

@@ -198,7 +198,9 @@ async function onePass(run: Run, tenantId: string, id: string, total: number, b:
     for (const p of await run((tx) => q.overlapHitsOf(tx, tenantId, id, slice, 4))) uf.union(p.a, p.b);
   });
   const pace = new Pacer();
-  for (const a of probe.rows) {
+  // In the index's order, not the rows': consecutive searches then walk the same parts of the tree (twice as fast at 1M
+  // rows in random order). Which row of a pair tests it does not depend on the order.
+  for (const a of probe.index.rows) {
     await pace.tick();
     const cands = probe.candidates(probe.index, a, b.limit);
     if (cands.length > b.limit) {
@@ -210,6 +212,7 @@ async function onePass(run: Run, tenantId: string, id: string, total: number, b:
   }
   await pairs.flush();
   await seen.flush();
+  crowded.sort((x, y) => x - y);
   if (crowded.length === 0) return { uf, unsettled: [], crowded };
 
   const crowdedSet = new Set(crowded);
