@@ -37,9 +37,11 @@ export async function tenantGeo(env: TestEnv, tenantId: string): Promise<TenantG
   const [row] = await env.sql<TenantGeo>(sql`
     SELECT (SELECT id FROM regions WHERE tenant_id = ${tenantId} ORDER BY name LIMIT 1) AS "regionId",
            (SELECT city_id FROM tenants WHERE id = ${tenantId}) AS "cityId",
-           (SELECT id FROM operational_areas WHERE tenant_id = ${tenantId} ORDER BY created_at LIMIT 1) AS "areaId",
-           (SELECT farmer_id FROM farms WHERE tenant_id = ${tenantId} ORDER BY created_at LIMIT 1) AS "farmerId",
-           (SELECT id FROM farms WHERE tenant_id = ${tenantId} ORDER BY created_at LIMIT 1) AS "farmId",
+           (SELECT id FROM operational_areas WHERE tenant_id = ${tenantId} ORDER BY created_at, id LIMIT 1) AS "areaId",
+           -- One farm and its own farmer: ties on created_at (rows seeded in one transaction) are broken by id, the
+           -- same way in both subqueries, or the farm could belong to another farmer.
+           (SELECT farmer_id FROM farms WHERE tenant_id = ${tenantId} ORDER BY created_at, id LIMIT 1) AS "farmerId",
+           (SELECT id FROM farms WHERE tenant_id = ${tenantId} ORDER BY created_at, id LIMIT 1) AS "farmId",
            (SELECT country_id FROM tenants WHERE id = ${tenantId}) AS "countryId"`);
   return row!;
 }
