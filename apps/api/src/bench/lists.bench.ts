@@ -196,16 +196,23 @@ async function explainRoutes(appUrl: string, tenantId: string): Promise<void> {
   const areas = await import('../modules/operational-areas/operational-areas.queries.js');
   const activity = await import('../modules/activity/activity.queries.js');
   const analytics = await import('../modules/analytics/analytics.queries.js');
+  const { searchTerms } = await import('../db/search.js');
+  const { FARM_SEARCH } = await import('../modules/farms/farms.service.js');
+  const { FARMER_SEARCH } = await import('../modules/farmers/farmers.service.js');
   const pool = new pg.Pool({ connectionString: appUrl, max: 1 });
   const db = drizzle(pool) as any;
   const year = new Date().getUTCFullYear();
+  // The searches as the services send them: common words left to the recheck (db/search.ts).
+  const farmSearch = await searchTerms(db, 'farm 12345', FARM_SEARCH);
+  const farmerSearch = await searchTerms(db, 'scale 12345', FARMER_SEARCH);
+  console.log(`search terms: ${JSON.stringify(farmSearch)} ${JSON.stringify(farmerSearch)}`);
   const routes: Array<[string, (tx: any) => Promise<unknown>]> = [
     ['farms page 1', (tx) => farms.listFarms(tx, tenantId, {}, 10, 0)],
     ['farms page 100', (tx) => farms.listFarms(tx, tenantId, {}, 10, 990)],
-    ['farms search "farm 12345"', (tx) => farms.listFarms(tx, tenantId, { search: 'farm 12345' }, 10, 0)],
+    ['farms search "farm 12345"', (tx) => farms.listFarms(tx, tenantId, { search: farmSearch }, 10, 0)],
     ['farmers page 1', (tx) => farmers.listFarmers(tx, tenantId, {}, 10, 0)],
     ['farmers is_mapped=true', (tx) => farmers.listFarmers(tx, tenantId, { isMapped: true }, 10, 0)],
-    ['farmers search "scale 12345"', (tx) => farmers.listFarmers(tx, tenantId, { search: 'scale 12345' }, 10, 0)],
+    ['farmers search "scale 12345"', (tx) => farmers.listFarmers(tx, tenantId, { search: farmerSearch }, 10, 0)],
     ['agents page 1', (tx) => agents.listAgents(tx, tenantId, {}, 10, 0)],
     ['operational areas page 1', (tx) => areas.listAreas(tx, tenantId, {}, 10, 0)],
     ['activity log page 1', (tx) => activity.listActivities(tx, tenantId, {}, 30, 0)],

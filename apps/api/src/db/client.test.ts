@@ -123,6 +123,21 @@ describe('the scope in the same round trip', () => {
     }
   });
 
+  it('plans a read generically and serially only when it asks (genericPlan), for that read alone', async () => {
+    const settings = sql`SELECT current_setting('plan_cache_mode') AS mode, current_setting('max_parallel_workers_per_gather') AS workers FROM farms LIMIT 1`;
+    const scope = { kind: 'tenant', tenantId: env.fx.tenantA } as const;
+    const asked = await scopedRows<{ mode: string; workers: string }>(env.deps.db, scope, settings, { genericPlan: true });
+    const after = await scopedRows<{ mode: string; workers: string }>(env.deps.db, scope, settings);
+    if (env.engine === 'postgres') {
+      expect(asked).toEqual([{ mode: 'force_generic_plan', workers: '0' }]);
+      expect(after[0]!.mode).toBe('auto');
+      expect(after[0]!.workers).not.toBe('0');
+    } else {
+      // PGlite plans every statement and has no parallel workers: the option changes nothing there.
+      expect(asked).toEqual(after);
+    }
+  });
+
   it('refuses a tenant scope without a tenant uuid before any SQL runs', async () => {
     for (const tenantId of ['', "x', true); SELECT 1; --", 'not-a-uuid']) {
       await expect(withScope(env.deps.db, { kind: 'tenant', tenantId }, async () => 1)).rejects.toThrow(/tenant id/);

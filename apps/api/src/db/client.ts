@@ -176,11 +176,19 @@ export type ScopeOptions = { asyncCommit?: boolean };
  */
 type Engine = {
   transaction<T>(scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T>;
-  read<T>(scope: Scope, text: string, params: unknown[]): Promise<T[]>;
+  read<T>(scope: Scope, text: string, params: unknown[], opts?: ReadOptions): Promise<T[]>;
   /** Two statements, each with its own scope, in one implicit transaction and one round trip: the rows of both. */
   readPair<P, T>(first: Readable, second: Readable): Promise<[P[], T[]]>;
 };
-type Readable = { scope: Scope; text: string; params: unknown[] };
+type Readable = { scope: Scope; text: string; params: unknown[]; opts?: ReadOptions | undefined };
+
+/**
+ * How a read is planned. genericPlan: the statement's best plan does not depend on its parameters' values (a search:
+ * trigram indexes whatever the text), so PostgreSQL plans it once per connection (plan_cache_mode force_generic_plan)
+ * instead of every time, and serially (max_parallel_workers_per_gather 0: starting a worker costs more than such a read,
+ * and a generic plan's estimates can ask for one). PostgreSQL only; PGlite plans each statement and has no workers.
+ */
+export type ReadOptions = { genericPlan?: boolean };
 const engines = new WeakMap<Db, Engine>();
 
 /** What drizzle's sessions are built from (as drizzle's own transaction() builds them). */
@@ -237,10 +245,11 @@ function literal(v: unknown): string {
   throw new Error(`Cannot write a ${typeof v} into SQL as a literal`);
 }
 
-/** The scope's set_config with its values as literals (checked by scopeValues: a known word and a uuid). */
-function scopeSql(scope: Scope): string {
+/** The scope's set_config with its values as literals (checked by scopeValues: a known word and a uuid), and a read's plan settings. */
+function scopeSql(scope: Scope, opts?: ReadOptions): string {
   const [kind, tenant] = scopeValues(scope);
-  return `SELECT set_config('app.scope', ${literal(kind)}, true), set_config('app.tenant_id', ${literal(tenant)}, true)`;
+  const plan = opts?.genericPlan ? `, set_config('plan_cache_mode', 'force_generic_plan', true), set_config('max_parallel_workers_per_gather', '0', true)` : '';
+  return `SELECT set_config('app.scope', ${literal(kind)}, true), set_config('app.tenant_id', ${literal(tenant)}, true)${plan}`;
 }
 
 /**
@@ -271,8 +280,8 @@ function postgresEngine(db: Db, pool: pg.Pool): Engine {
         client.release(broken);
       }
     },
-    read: async <T>(scope: Scope, text: string, params: unknown[]) => {
-      const [results] = await simple(pool, [{ scope, text, params }]);
+    read: async <T>(scope: Scope, text: string, params: unknown[], opts?: ReadOptions) => {
+      const [results] = await simple(pool, [{ scope, text, params, opts }]);
       return (results?.rows ?? []) as T[];
     },
     readPair: async <P, T>(first: Readable, second: Readable): Promise<[P[], T[]]> => {
@@ -292,12 +301,12 @@ async function simple(pool: pg.Pool, statements: Readable[]): Promise<pg.QueryRe
   let broken: Error | undefined;
   try {
     const parts: string[] = [];
-    for (const { scope, text, params } of statements) {
+    for (const { scope, text, params, opts } of statements) {
       const name = await preparedName(client, text);
       const statement = name
         ? `EXECUTE ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`
         : text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
-      parts.push(scopeSql(scope), statement);
+      parts.push(scopeSql(scope, opts), statement);
     }
     const results = (await client.query(parts.join('; '))) as unknown as pg.QueryResult[];
     return statements.map((_, i) => results[2 * i + 1]!);
@@ -378,18 +387,18 @@ export async function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise
  * On PostgreSQL the parameters are written into the text as literals (strings, numbers, booleans, dates, null), so
  * the statement must hold no `$n` other than its parameters.
  */
-export async function scopedRows<T>(db: Db, scope: Scope, query: SQL): Promise<T[]> {
+export async function scopedRows<T>(db: Db, scope: Scope, query: SQL, opts?: ReadOptions): Promise<T[]> {
   const engine = engines.get(db);
   if (!engine) return withScope(db, scope, (tx) => queryRows<T>(tx, query));
   const { sql: text, params } = drizzleParts(db).dialect.sqlToQuery(query);
-  return engine.read<T>(scope, text, params);
+  return engine.read<T>(scope, text, params, opts);
 }
 
 /**
  * Runs one statement and answers its rows: a list's reads take one, so that a read can go to the database in one
  * round trip with its scope (scopedReader) or run inside an open transaction (txReader) with the same SQL.
  */
-export type Reader = <T>(query: SQL) => Promise<T[]>;
+export type Reader = <T>(query: SQL, opts?: ReadOptions) => Promise<T[]>;
 
 /**
  * A check that rides on a request's first scoped read (plugins/auth.ts: the session check): its statement runs in its
@@ -411,17 +420,17 @@ export type PendingCheck = {
  * request's ctx, the first statement also carries the request's pending check (ctx.pending), in the same round trip.
  */
 export function scopedReader(db: Db, scope: Scope, ctx?: { pending?: PendingCheck | null }): Reader {
-  return async <T>(query: SQL) => {
+  return async <T>(query: SQL, opts?: ReadOptions) => {
     const check = ctx?.pending;
-    if (!check) return scopedRows<T>(db, scope, query);
+    if (!check) return scopedRows<T>(db, scope, query, opts);
     if (check.inFlight) {
-      const [rows] = await Promise.all([scopedRows<T>(db, scope, query), check.inFlight]);
+      const [rows] = await Promise.all([scopedRows<T>(db, scope, query, opts), check.inFlight]);
       return rows;
     }
     const run = (async () => {
       let pair: [unknown[], T[]];
       try {
-        pair = await scopedPair<unknown, T>(db, check.scope, check.query, scope, query);
+        pair = await scopedPair<unknown, T>(db, check.scope, check.query, scope, query, opts);
       } catch (err) {
         // The read failed: the check answers first (an ended session gets its 401, not the read's error).
         await check.alone();
@@ -437,16 +446,16 @@ export function scopedReader(db: Db, scope: Scope, ctx?: { pending?: PendingChec
 }
 
 /** Two statements with their scopes in one round trip (engines' readPair); without an engine, one after the other. */
-async function scopedPair<P, T>(db: Db, firstScope: Scope, first: SQL, scope: Scope, query: SQL): Promise<[P[], T[]]> {
+async function scopedPair<P, T>(db: Db, firstScope: Scope, first: SQL, scope: Scope, query: SQL, opts?: ReadOptions): Promise<[P[], T[]]> {
   const engine = engines.get(db);
-  if (!engine) return [await scopedRows<P>(db, firstScope, first), await scopedRows<T>(db, scope, query)];
+  if (!engine) return [await scopedRows<P>(db, firstScope, first), await scopedRows<T>(db, scope, query, opts)];
   const { dialect } = drizzleParts(db);
   const a = dialect.sqlToQuery(first);
   const b = dialect.sqlToQuery(query);
-  return engine.readPair<P, T>({ scope: firstScope, text: a.sql, params: a.params }, { scope, text: b.sql, params: b.params });
+  return engine.readPair<P, T>({ scope: firstScope, text: a.sql, params: a.params }, { scope, text: b.sql, params: b.params, opts });
 }
 
-/** Each statement in the open transaction tx. */
+/** Each statement in the open transaction tx (ReadOptions do not apply: the transaction's settings hold). */
 export function txReader(tx: Executor): Reader {
   return <T>(query: SQL) => queryRows<T>(tx, query);
 }

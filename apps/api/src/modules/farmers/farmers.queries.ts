@@ -1,7 +1,7 @@
 // All SQL of farmers as the capture API writes them (create, edit) and reads them back with their farm totals.
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, readerOf, type Executor, type Reader } from '../../db/client.js';
-import { containsPattern } from '../../db/like.js';
+import { matchesSearch, type SearchTerms } from '../../db/search.js';
 import { listPage, type Total } from '../../lib/pagination.js';
 
 export type FarmerRow = {
@@ -43,7 +43,7 @@ export async function findFarmer(tx: Executor, tenantId: string | null, id: stri
   return rows[0] ?? null;
 }
 
-export type FarmerFilter = { search?: string | undefined; isMapped?: boolean | undefined; region?: string | undefined };
+export type FarmerFilter = { search?: string | SearchTerms | undefined; isMapped?: boolean | undefined; region?: string | undefined };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,8 +51,11 @@ function farmerConditions(tenantId: string | null, f: FarmerFilter): SQL {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`fr.tenant_id = ${tenantId}`);
   if (f.search) {
-    const p = containsPattern(f.search);
-    conds.push(sql`(fr.full_name ILIKE ${p} OR fr.folio_id ILIKE ${p} OR fr.phone_number ILIKE ${p} OR fr.email ILIKE ${p})`);
+    const t = typeof f.search === 'string' ? { text: f.search } : f.search;
+    conds.push(
+      sql`(${matchesSearch(sql`fr.full_name`, 'farmers.full_name', t)} OR ${matchesSearch(sql`fr.folio_id`, 'farmers.folio_id', t)}
+           OR ${matchesSearch(sql`fr.phone_number`, 'farmers.phone_number', t)} OR ${matchesSearch(sql`fr.email`, 'farmers.email', t)})`,
+    );
   }
   // mapped (farm_count > 0) is kept by the triggers on farms (migrations 0016, 0019); each side has its partial index on
   // (tenant_id, created_at, id), whose predicate the condition must match word for word.

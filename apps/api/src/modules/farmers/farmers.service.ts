@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import type { CreateFarmerBody, Farmer, FarmersQuery, UpdateFarmerBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
+import { searchTerms } from '../../db/search.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
@@ -43,6 +44,9 @@ async function placeOf(tx: Executor, tenantId: string, regionId: string | undefi
   if (countryId && !(await q.countryExists(tx, tenantId, countryId))) throw problems.field('country_id', 'Unknown country');
   return { regionCountry };
 }
+
+/** The columns a farmers search reads (farmers.queries.ts farmerConditions). */
+export const FARMER_SEARCH = ['farmers.full_name', 'farmers.folio_id', 'farmers.phone_number', 'farmers.email'] as const;
 
 export const newFolio = (): string => `FRM-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
 
@@ -107,7 +111,10 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
-  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search, isMapped: query.is_mapped, region: query.region }, size, offset);
+  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search && (await searchTerms(deps.db, query.search, FARMER_SEARCH)), isMapped: query.is_mapped, region: query.region },
+    size,
+    offset,
+  );
   return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
 }
 

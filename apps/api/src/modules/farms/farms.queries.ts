@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
-import { containsPattern } from '../../db/like.js';
+import { matchesSearch, type SearchTerms } from '../../db/search.js';
 import { countList, listPage, type Total } from '../../lib/pagination.js';
 
 /** Everything the presenter needs for one farm. */
@@ -43,7 +43,8 @@ export type FarmRow = {
 };
 
 export type FarmFilter = {
-  search?: string | undefined;
+  /** Text, or terms from searchTerms (db/search.ts) whose index conditions leave common words to the recheck. */
+  search?: string | SearchTerms | undefined;
   region?: string | undefined;
   operationalAreaId?: string | undefined;
   farmerId?: string | undefined;
@@ -66,12 +67,16 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
   if (f.search) {
     // The farm's name, or its farmer's name or folio id: each side on its own trigram indexes, then joined by id. One OR
     // across the join could use no index, and scanned every farm of the tenant (4.1 s with 1M farms; issue 15).
-    const p = containsPattern(f.search);
-    const t = tenantId ? sql`AND s.tenant_id = ${tenantId}` : sql``;
+    const terms = typeof f.search === 'string' ? { text: f.search } : f.search;
+    // IS TRUE: the tenant is a filter on the few candidates, never an index condition. The search's plan is generic
+    // (lib/pagination.ts, narrow), and a generic plan that does not know the tenant's size ANDed the trigram bitmap
+    // with the tenant index: every farm of a 1M-farm tenant (27 ms instead of 0.6).
+    const t = tenantId ? sql`AND (s.tenant_id = ${tenantId}) IS TRUE` : sql``;
     conds.push(sql`f.id IN (
-      SELECT s.id FROM farms s WHERE s.name ILIKE ${p} ${t}
+      SELECT s.id FROM farms s WHERE ${matchesSearch(sql`s.name`, 'farms.name', terms)} ${t}
       UNION ALL
-      SELECT s.id FROM farmers sf JOIN farms s ON s.farmer_id = sf.id WHERE (sf.full_name ILIKE ${p} OR sf.folio_id ILIKE ${p}) ${t})`);
+      SELECT s.id FROM farmers sf JOIN farms s ON s.farmer_id = sf.id
+       WHERE (${matchesSearch(sql`sf.full_name`, 'farmers.full_name', terms)} OR ${matchesSearch(sql`sf.folio_id`, 'farmers.folio_id', terms)}) ${t})`);
   }
   if (f.region) {
     conds.push(

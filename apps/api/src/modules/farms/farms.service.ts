@@ -3,6 +3,7 @@
 import type { CaptureFarmBody, Farm, UpdateFarmBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
+import { searchTerms } from '../../db/search.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { problems } from '../../lib/problems.js';
@@ -18,6 +19,8 @@ import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 
 export const MAX_SNAPSHOTS = 10;
+/** The columns a farms search reads (farms.queries.ts farmConditions). */
+export const FARM_SEARCH = ['farms.name', 'farmers.full_name', 'farmers.folio_id'] as const;
 
 export type FarmListQuery = {
   page: number;
@@ -42,7 +45,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
   const { rows, total } = await q.listFarms(
     scopedReader(deps.db, scope, ctx),
     tenantId,
-    { search: query.search, region: query.region, operationalAreaId: query.operational_area, farmerId },
+    { search: query.search && (await searchTerms(deps.db, query.search, FARM_SEARCH)), region: query.region, operationalAreaId: query.operational_area, farmerId },
     size,
     offset,
   );
@@ -54,8 +57,9 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
 /** GET /farms/?all=true: the map layer as GeoJSON text (built in SQL; too large to validate object by object). */
 export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): Promise<string> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
+  const search = query.search && (await searchTerms(deps.db, query.search, FARM_SEARCH));
   return withScope(deps.db, scope, (tx) =>
-    q.farmsGeoJson(tx, tenantId, { search: query.search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, deps.config.farmsGeoJsonCap),
+    q.farmsGeoJson(tx, tenantId, { search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, deps.config.farmsGeoJsonCap),
   );
 }
 
