@@ -130,7 +130,7 @@ export type StorageConfig =
     };
 
 /** The analysis row cap per engine when ANALYSIS_MAX_ROWS is not set: what the measurements support (docs/decisions.md). */
-export const DEFAULT_MAX_ROWS = { postgres: 1_000_000, pglite: 100_000 } as const;
+export const DEFAULT_MAX_ROWS = { postgres: 1_000_000, pglite: 1_000_000 } as const;
 
 export class ConfigError extends Error {}
 

@@ -278,7 +278,7 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       })(), 400, 'file_unreadable'],
       ['proto.geojson', Buffer.from('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"__proto__":{"x":1}},"geometry":null}]}'), 400, 'forbidden_column'],
     ];
-    // A GeoJSON file is read in a stream up to ANALYSIS_MAX_ROWS (1,000,000 on PostgreSQL): the embedded default here.
+    // A GeoJSON file is read in a stream up to ANALYSIS_MAX_ROWS (1,000,000 by default): a cap of 100,000 here.
     const before = env.config.analysisMaxRows;
     env.config.analysisMaxRows = 100_000;
     try {
