@@ -35,6 +35,8 @@ export const SAMPLE_TTL_MS = 10 * 60_000;
 export const COMMON_SHARE = 0.1;
 /** A search is narrowed only when one of its words is held by at most this share of the sample (the candidates stay few). */
 export const RARE_SHARE = 0.005;
+/** How many words' shares a column's sample remembers. */
+const MEMO_WORDS = 5000;
 /** Below this many sampled rows a column is small: its searches use the plain pattern. */
 const MIN_SAMPLE = 200;
 
@@ -55,13 +57,20 @@ export function searchWords(text: string): string[] {
  * Which words of `text` an index condition on a column should use, given a sample of the column's values (lower
  * case): null for the plain pattern (a small sample, no common word, or no rare word to stand in for the common ones).
  */
-export function narrowWords(text: string, sample: readonly string[]): string[] | null {
+export function narrowWords(text: string, sample: readonly string[], memo?: Map<string, number>): string[] | null {
   if (sample.length < MIN_SAMPLE) return null;
   const words = searchWords(text);
   const share = (w: string) => {
     const lw = w.toLowerCase();
+    const known = memo?.get(lw);
+    if (known !== undefined) return known;
     let n = 0;
     for (const v of sample) if (v.includes(lw)) n++;
+    // A word's share is kept with the sample (at most MEMO_WORDS words): a repeated search costs no scan.
+    if (memo) {
+      if (memo.size >= MEMO_WORDS) memo.clear();
+      memo.set(lw, n / sample.length);
+    }
     return n / sample.length;
   };
   const shares = words.map((w) => ({ w, s: share(w) }));
@@ -85,7 +94,7 @@ export function matchesSearch(col: SQL, column: SearchColumn, s: SearchTerms): S
   )} AND (${col} || '') ILIKE ${full})`;
 }
 
-type Sample = { at: number; values: Map<string, string[]> };
+type Sample = { at: number; values: Map<string, string[]>; shares: Map<string, Map<string, number>> };
 type Cache = Map<Table, { sample?: Sample; loading?: Promise<Sample> }>;
 const caches = new WeakMap<Db, Cache>();
 
@@ -108,8 +117,12 @@ async function readSample(db: Db, table: Table): Promise<Sample> {
          LIMIT ${SAMPLE_ROWS * 3}`,
   );
   const values = new Map<string, string[]>();
-  for (const c of cols) values.set(c, rows.flatMap((r) => (r[c] ? [r[c].toLowerCase()] : [])));
-  return { at: Date.now(), values };
+  const shares = new Map<string, Map<string, number>>();
+  for (const c of cols) {
+    values.set(c, rows.flatMap((r) => (r[c] ? [r[c].toLowerCase()] : [])));
+    shares.set(c, new Map());
+  }
+  return { at: Date.now(), values, shares };
 }
 
 async function sampleOf(db: Db, table: Table): Promise<Sample> {
@@ -153,7 +166,7 @@ export async function searchTerms(db: Db, text: string, columns: readonly Search
     } catch {
       return { text };
     }
-    const words = narrowWords(text, sample.values.get(col) ?? []);
+    const words = narrowWords(text, sample.values.get(col) ?? [], sample.shares.get(col));
     if (words) indexWords[column] = words;
   }
   return { text, indexWords };
