@@ -9,7 +9,7 @@ import { freshSpot } from '../test/geo-fixtures.js';
 import { listFarmers } from '../modules/farmers/farmers.queries.js';
 import { listFarms } from '../modules/farms/farms.queries.js';
 import { queryRows, scopedReader, withScope } from './client.js';
-import { matchesSearch, narrowWords, searchTerms, searchWords, type SearchColumn, type SearchTerms } from './search.js';
+import { forgetSearchSamples, matchesSearch, narrowWords, searchTerms, searchWords, type SearchColumn, type SearchTerms } from './search.js';
 
 describe('search words and the narrowing rule', () => {
   it('words are runs of letters and digits of 3 or more, once each (case folded), as typed', () => {
@@ -133,6 +133,8 @@ describe('narrowed searches answer as the plain pattern', () => {
     const [{ n }] = (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farmers`)) as [{ n: number }];
     await env.sql(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id)
                       SELECT ${env.fx.tenantA}, ${common}, 'N' || g, ${`${common}-`} || g FROM generate_series(1, ${Math.max(2500, Math.ceil(n / 2))}::int) g`);
+    // Test files share this worker's modules and database: a sample an earlier file's search read is forgotten.
+    forgetSearchSamples(env.deps.db);
     try {
       const terms = await searchTerms(env.deps.db, `${common} 98765`, ['farmers.full_name', 'farmers.folio_id', 'farmers.email']);
       expect(terms.indexWords?.['farmers.full_name']).toEqual(['98765']);

@@ -125,6 +125,11 @@ async function readSample(db: Db, table: Table): Promise<Sample> {
   return { at: Date.now(), values, shares };
 }
 
+/** Forgets the samples read for db: the next search reads them afresh (tests that change a table's words). */
+export function forgetSearchSamples(db: Db): void {
+  caches.delete(db);
+}
+
 async function sampleOf(db: Db, table: Table): Promise<Sample> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
