@@ -136,9 +136,9 @@ function farmRow(r: FarmRecord): FarmRow {
 export async function listFarms(run: Reader | Executor, tenantId: string | null, filter: FarmFilter, limit: number, offset: number): Promise<{ rows: FarmRow[]; total: Total }> {
   const read = readerOf(run);
   const where = farmConditions(tenantId, filter);
-  // Only search and region look at the farmer or the area; without them the page and the count read farms alone
-  // (an index scan on (tenant_id, created_at, id), and a count without a join).
-  const from = filter.search || filter.region ? farmFrom : sql`FROM farms f`;
+  // Only the region looks at the farmer or the area (the search reads its own subqueries); without it the page and the
+  // count read farms alone (an index scan on (tenant_id, created_at, id), and a count without a join).
+  const from = filter.region ? farmFrom : sql`FROM farms f`;
   const narrowed = !!(filter.search || filter.region || filter.operationalAreaId || filter.bbox);
   const farmerId = filter.farmerId;
   const { rows, total } = await listPage<FarmRecord>(
