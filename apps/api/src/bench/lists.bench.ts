@@ -197,14 +197,12 @@ async function explainRoutes(appUrl: string, tenantId: string): Promise<void> {
   const activity = await import('../modules/activity/activity.queries.js');
   const analytics = await import('../modules/analytics/analytics.queries.js');
   const { searchTerms } = await import('../db/search.js');
-  const { FARM_SEARCH } = await import('../modules/farms/farms.service.js');
-  const { FARMER_SEARCH } = await import('../modules/farmers/farmers.service.js');
   const pool = new pg.Pool({ connectionString: appUrl, max: 1 });
   const db = drizzle(pool) as any;
   const year = new Date().getUTCFullYear();
   // The searches as the services send them: common words left to the recheck (db/search.ts).
-  const farmSearch = await searchTerms(db, 'farm 12345', FARM_SEARCH);
-  const farmerSearch = await searchTerms(db, 'scale 12345', FARMER_SEARCH);
+  const farmSearch = await searchTerms(db, 'farm 12345', farms.FARM_SEARCH);
+  const farmerSearch = await searchTerms(db, 'scale 12345', farmers.FARMER_SEARCH);
   console.log(`search terms: ${JSON.stringify(farmSearch)} ${JSON.stringify(farmerSearch)}`);
   const routes: Array<[string, (tx: any) => Promise<unknown>]> = [
     ['farms page 1', (tx) => farms.listFarms(tx, tenantId, {}, 10, 0)],

@@ -81,10 +81,11 @@ export function narrowWords(text: string, sample: readonly string[], memo?: Map<
 }
 
 /**
- * A row matches the search on this column: the plain pattern, or (narrowed) each kept word on the index and the whole
- * text checked on the candidates.
+ * A row matches the search on this column: the plain pattern (text, or terms without words for it), or (narrowed) each
+ * kept word on the index and the whole text checked on the candidates.
  */
-export function matchesSearch(col: SQL, column: SearchColumn, s: SearchTerms): SQL {
+export function matchesSearch(col: SQL, column: SearchColumn, search: string | SearchTerms): SQL {
+  const s = typeof search === 'string' ? { text: search } : search;
   const full = containsPattern(s.text);
   const words = s.indexWords?.[column];
   if (!words || words.length === 0) return sql`${col} ILIKE ${full}`;

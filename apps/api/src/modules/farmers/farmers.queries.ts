@@ -45,13 +45,16 @@ export async function findFarmer(tx: Executor, tenantId: string | null, id: stri
 
 export type FarmerFilter = { search?: string | SearchTerms | undefined; isMapped?: boolean | undefined; region?: string | undefined };
 
+/** The columns a farmers search reads (farmerConditions), for searchTerms. */
+export const FARMER_SEARCH = ['farmers.full_name', 'farmers.folio_id', 'farmers.phone_number', 'farmers.email'] as const;
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function farmerConditions(tenantId: string | null, f: FarmerFilter): SQL {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`fr.tenant_id = ${tenantId}`);
   if (f.search) {
-    const t = typeof f.search === 'string' ? { text: f.search } : f.search;
+    const t = f.search;
     conds.push(
       sql`(${matchesSearch(sql`fr.full_name`, 'farmers.full_name', t)} OR ${matchesSearch(sql`fr.folio_id`, 'farmers.folio_id', t)}
            OR ${matchesSearch(sql`fr.phone_number`, 'farmers.phone_number', t)} OR ${matchesSearch(sql`fr.email`, 'farmers.email', t)})`,

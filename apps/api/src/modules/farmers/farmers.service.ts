@@ -45,9 +45,6 @@ async function placeOf(tx: Executor, tenantId: string, regionId: string | undefi
   return { regionCountry };
 }
 
-/** The columns a farmers search reads (farmers.queries.ts farmerConditions). */
-export const FARMER_SEARCH = ['farmers.full_name', 'farmers.folio_id', 'farmers.phone_number', 'farmers.email'] as const;
-
 export const newFolio = (): string => `FRM-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
 
 export async function createFarmer(deps: Deps, ctx: Ctx, body: CreateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
@@ -111,10 +108,8 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
-  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search && (await searchTerms(deps.db, query.search, FARMER_SEARCH)), isMapped: query.is_mapped, region: query.region },
-    size,
-    offset,
-  );
+  const search = query.search && (await searchTerms(deps.db, query.search, q.FARMER_SEARCH));
+  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search, isMapped: query.is_mapped, region: query.region }, size, offset);
   return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
 }
 

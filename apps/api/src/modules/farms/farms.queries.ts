@@ -51,6 +51,9 @@ export type FarmFilter = {
   bbox?: [number, number, number, number] | undefined;
 };
 
+/** The columns a farms search reads (farmConditions), for searchTerms. */
+export const FARM_SEARCH = ['farms.name', 'farmers.full_name', 'farmers.folio_id'] as const;
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Serialises farm writes of one tenant, so that two concurrent captures cannot both miss their overlap. */
@@ -67,7 +70,7 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
   if (f.search) {
     // The farm's name, or its farmer's name or folio id: each side on its own trigram indexes, then joined by id. One OR
     // across the join could use no index, and scanned every farm of the tenant (4.1 s with 1M farms; issue 15).
-    const terms = typeof f.search === 'string' ? { text: f.search } : f.search;
+    const terms = f.search;
     // IS TRUE: the tenant is a filter on the few candidates, never an index condition. The search's plan is generic
     // (lib/pagination.ts, narrow), and a generic plan that does not know the tenant's size ANDed the trigram bitmap
     // with the tenant index: every farm of a 1M-farm tenant (27 ms instead of 0.6).

@@ -19,8 +19,6 @@ import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 
 export const MAX_SNAPSHOTS = 10;
-/** The columns a farms search reads (farms.queries.ts farmConditions). */
-export const FARM_SEARCH = ['farms.name', 'farmers.full_name', 'farmers.folio_id'] as const;
 
 export type FarmListQuery = {
   page: number;
@@ -45,7 +43,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
   const { rows, total } = await q.listFarms(
     scopedReader(deps.db, scope, ctx),
     tenantId,
-    { search: query.search && (await searchTerms(deps.db, query.search, FARM_SEARCH)), region: query.region, operationalAreaId: query.operational_area, farmerId },
+    { search: query.search && (await searchTerms(deps.db, query.search, q.FARM_SEARCH)), region: query.region, operationalAreaId: query.operational_area, farmerId },
     size,
     offset,
   );
@@ -57,7 +55,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
 /** GET /farms/?all=true: the map layer as GeoJSON text (built in SQL; too large to validate object by object). */
 export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): Promise<string> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
-  const search = query.search && (await searchTerms(deps.db, query.search, FARM_SEARCH));
+  const search = query.search && (await searchTerms(deps.db, query.search, q.FARM_SEARCH));
   return withScope(deps.db, scope, (tx) =>
     q.farmsGeoJson(tx, tenantId, { search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, deps.config.farmsGeoJsonCap),
   );
