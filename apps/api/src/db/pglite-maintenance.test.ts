@@ -119,11 +119,18 @@ describe('the maintenance pass on the engine under test', () => {
   it("PGlite: a poller's statements (pg-boss's, every second) leave the database idle for the schedule; the app's do not", async (ctx) => {
     if (env.engine !== 'pglite') ctx.skip();
     const remote = (env.database.db as unknown as { $client: RemotePglite }).$client;
-    await remote.query('SELECT 1');
-    await new Promise((r) => setTimeout(r, 300));
-    await remote.background().query('SELECT 1');
-    await remote.background().exec('SELECT 1; SELECT 2');
-    expect(remote.idleFor()).toBeGreaterThanOrEqual(250);
+    // Test files share this worker's database, and work an earlier file left running (a job, a timer) can send an app
+    // statement during the wait. So the check is tried up to five times. Background statements that reset the idle
+    // clock would fail every attempt.
+    let idle = 0;
+    for (let attempt = 0; attempt < 5 && idle < 250; attempt++) {
+      await remote.query('SELECT 1');
+      await new Promise((r) => setTimeout(r, 300));
+      await remote.background().query('SELECT 1');
+      await remote.background().exec('SELECT 1; SELECT 2');
+      idle = remote.idleFor();
+    }
+    expect(idle).toBeGreaterThanOrEqual(250);
     await remote.query('SELECT 1');
     expect(remote.idleFor()).toBeLessThan(250);
   });
