@@ -610,8 +610,6 @@ export const customAnalysisRows = pgTable(
     isUnrecognized: boolean('is_unrecognized').notNull().default(false),
     // The first row of the upload with the very same polygon (exact duplicates never enter the overlap probe index).
     dupOf: integer('dup_of'),
-    // During the overlap step only: the provisional group of a row with too many neighbours for the plain probe.
-    denseGroup: integer('dense_group'),
   },
   (t) => [
     primaryKey({ columns: [t.analysisId, t.rowNumber] }),
@@ -621,7 +619,6 @@ export const customAnalysisRows = pgTable(
     // The overlap self-join of one upload probes this index; rows without a valid polygon carry no geometry.
     // Duplicates stay out of it, so a file repeating one polygon 75,000 times probes one entry, not 75,000 (drizzle/0009).
     index('custom_analysis_rows_geom_idx').using('gist', t.geom).where(sql`${t.geom} IS NOT NULL AND ${t.dupOf} IS NULL`),
-    index('custom_analysis_rows_dense_idx').using('gist', t.geom).where(sql`${t.denseGroup} IS NOT NULL`),
   ],
 );
 

@@ -535,7 +535,7 @@ export async function overlapHitsOf(tx: Executor, tenantId: string, id: string, 
  */
 export async function markTooDense(tx: Executor, tenantId: string, id: string, rows: number[], limit: number): Promise<void> {
   if (rows.length === 0) return;
-  const ns = `{${rows.join(',')}}`;
+  const ns = intArray(rows);
   const err = JSON.stringify([
     {
       field: 'farm_coordinates',
@@ -545,7 +545,7 @@ export async function markTooDense(tx: Executor, tenantId: string, id: string, r
   ]);
   await tx.execute(sql`
     UPDATE custom_analysis_rows SET category = 'error', errors = ${err}::jsonb, geom = NULL, operational_area_id = NULL, covered_fraction = NULL,
-           is_unrecognized = false, is_overlapping = false, overlapping_id = NULL, dense_group = NULL, dup_of = NULL
+           is_unrecognized = false, is_overlapping = false, overlapping_id = NULL, dup_of = NULL
      WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND (row_number = ANY(${ns}::int[]) OR dup_of = ANY(${ns}::int[]))`);
 }
 
@@ -583,9 +583,9 @@ export async function setOverlapGroups(tx: Executor, tenantId: string, id: strin
     dense[x.n - lo] = x.g;
     sizes[x.n - lo] = x.size;
   }
-  const ns = `{${groups.map((x) => x.n).join(',')}}`;
-  const gs = `{${dense.join(',')}}`;
-  const zs = `{${sizes.join(',')}}`;
+  const ns = intArray(groups.map((x) => x.n));
+  const gs = intArray(dense);
+  const zs = intArray(sizes);
   // The group's size is stored with each row: counting it per listed row cost O(group size) per row (a page of a
   // 75,000-row group counted 75,000 rows 100 times, before the sort).
   await tx.execute(sql`
