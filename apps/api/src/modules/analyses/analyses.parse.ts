@@ -3,6 +3,7 @@
 // else csv) and must agree with the name; rows (features), columns, cell sizes and a zip's inflated size are capped.
 // Runs inside a worker thread (see analyses.parse-client.ts). GIS formats are read by analyses.gis-files.ts.
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
 import * as XLSX from '@e965/xlsx';
 import { canonicalKey } from './analyses.rows.js';
@@ -141,9 +142,37 @@ export function zipEntries(buf: Uint8Array, label: string): ZipEntry[] {
   return out;
 }
 
-/** The xlsx zip-bomb check (kept under its name for the tests and SheetJS's path). */
+/**
+ * The xlsx zip-bomb check before SheetJS's whole-file reader: the declared sizes (zipEntries), then each deflated
+ * member inflated once with its declared size as the most output allowed, so that a directory that lies about its
+ * sizes is refused holding at most what it declared (SheetJS would inflate all of it: 2 GB from a 1.9 MB file).
+ */
 export function checkZip(buf: Uint8Array): void {
   zipEntries(buf, 'xlsx');
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && view.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  let p = view.getUint32(eocd + 16, true);
+  for (let e = view.getUint16(eocd + 10, true); e > 0; e--) {
+    const method = view.getUint16(p + 10, true);
+    const compressed = view.getUint32(p + 20, true);
+    const size = view.getUint32(p + 24, true);
+    const offset = view.getUint32(p + 42, true);
+    const nameLength = view.getUint16(p + 28, true);
+    if (method === 8 && offset + 30 <= buf.length && view.getUint32(offset, true) === 0x04034b50) {
+      const start = offset + 30 + view.getUint16(offset + 26, true) + view.getUint16(offset + 28, true);
+      try {
+        zlib.inflateRawSync(buf.subarray(start, Math.min(buf.length, start + compressed)), { maxOutputLength: Math.max(1, size) });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+          const name = new TextDecoder('utf-8').decode(buf.subarray(p + 46, p + 46 + nameLength));
+          throw new ParseError(400, 'file_unreadable', `The .xlsx file is damaged (${name.slice(0, 80)} is longer than its zip directory says)`);
+        }
+        // A damaged stream: SheetJS says what is wrong with it.
+      }
+    }
+    p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
+  }
 }
 
 const tooManyRows = (max = MAX_ROWS) =>
@@ -384,9 +413,41 @@ const limits: Limits = { maxRows: MAX_ROWS, fail: (status, code, message) => new
  */
 export function parseTable(buf: Uint8Array, filename: string, opts: TableOptions): ParsedFile & { kind: 'csv' | 'xls' | 'xlsx' } {
   const maxRows = opts.maxRows ?? MAX_ROWS;
+  const kind = tableKind(buf, filename);
+  return tableRecords(kind, kind === 'csv' ? parseCsv(decodeText(buf), maxRows + 1) : readWorkbook(buf, kind, maxRows), opts);
+}
+
+function tableKind(buf: Uint8Array, filename: string): 'csv' | 'xls' | 'xlsx' {
   const kind = checkFileType(buf, filename);
   if (kind !== 'csv' && kind !== 'xls' && kind !== 'xlsx') throw new ParseError(400, 'file_type_unsupported', 'Only .csv, .xls and .xlsx files are accepted here');
-  const table: Cell[][] = kind === 'csv' ? parseCsv(decodeText(buf), maxRows + 1) : readWorkbook(buf, kind, maxRows);
+  return kind;
+}
+
+/**
+ * parseTable for the bulk uploads (run in the parse worker): an xlsx is read by the analysis files' stream reader
+ * (analyses.xlsx-stream.ts) with the same caps (inflate ratio, columns, cell size, and the actual inflated bytes
+ * counted as they come, so a directory that lies about its sizes is stopped as it grows); a workbook that reader does
+ * not know (xlsb) and xls are read by SheetJS after checkZip, a csv as before.
+ */
+export async function readTable(buf: Uint8Array, filename: string, opts: TableOptions): Promise<ParsedFile & { kind: 'csv' | 'xls' | 'xlsx' }> {
+  const kind = tableKind(buf, filename);
+  if (kind !== 'xlsx') return parseTable(buf, filename, opts);
+  const maxRows = opts.maxRows ?? MAX_ROWS;
+  const table: Cell[][] = [];
+  const streamed = await readXlsxRows(
+    buf,
+    { maxInflateRatio: MAX_INFLATE_RATIO, maxColumns: MAX_COLUMNS, maxCellChars: MAX_CELL_CHARS, fail: (status, code, message) => new ParseError(status, code, message) },
+    (cells) => {
+      table.push(cells);
+      if (table.length > maxRows + 1) throw tooManyRows(maxRows);
+    },
+    async () => undefined,
+  );
+  return tableRecords(kind, streamed ? table : readWorkbook(buf, kind, maxRows), opts);
+}
+
+function tableRecords<K extends 'csv' | 'xls' | 'xlsx'>(kind: K, table: Cell[][], opts: TableOptions): ParsedFile & { kind: K } {
+  const maxRows = opts.maxRows ?? MAX_ROWS;
   const [header, ...body] = table;
   if (!header) throw new ParseError(400, 'file_empty', `The file is empty: expected a header row (${opts.headerHint}) and data rows`);
   const keys = headerKeys(header);

@@ -4,7 +4,7 @@
 // parent in chunks of about a MB as they are produced; the parent writes each to storage and acknowledges it, and this
 // thread never runs more than STAGED_IN_FLIGHT chunks ahead, so neither side holds the file or its rows.
 import { parentPort } from 'node:worker_threads';
-import { parseTable, ParseError, readAnalysisFile, type FileKind, type TableOptions } from './analyses.parse.js';
+import { readTable, ParseError, readAnalysisFile, type FileKind, type TableOptions } from './analyses.parse.js';
 import { STAGE_LINE_ROWS, stageRows, type Duplicates } from './analyses.rows.js';
 
 /**
@@ -48,10 +48,10 @@ const failure = (err: unknown): ParseFailure =>
 
 const cellText = (v: unknown): string => (typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v));
 
-function handleTable(req: TableRequest): void {
+async function handleTable(req: TableRequest): Promise<void> {
   let reply: TableReply;
   try {
-    const { kind, rows } = parseTable(req.data, req.filename, req.table);
+    const { kind, rows } = await readTable(req.data, req.filename, req.table);
     reply = { ok: true, kind, rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cellText(v)]))) };
   } catch (err) {
     reply = failure(err);
@@ -112,6 +112,6 @@ async function handleStage(req: StageRequest): Promise<void> {
 
 // The worker may be started ahead of an upload (a warm spare, see analyses.parse-client.ts): it waits for one request.
 parentPort?.once('message', (req: StageRequest | TableRequest) => {
-  if (req.mode === 'table') handleTable(req);
+  if (req.mode === 'table') void handleTable(req);
   else if (req.mode === 'stage') void handleStage(req);
 });

@@ -5,7 +5,7 @@
 // read the way SheetJS reads them (analyses.parse.ts's whole-file reader, which xls, xlsb and bulk uploads keep), so a
 // file gives the same rows either way; analyses.xlsx-stream.test.ts compares the two on random workbooks.
 import fs from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { unsafeEntryName } from './analyses.gis-files.js';
 
@@ -28,6 +28,61 @@ const READ_BYTES = 256 * 1024;
 
 type Member = { name: string; flags: number; method: number; compressed: number; size: number; offset: number };
 
+/**
+ * Where the zip's bytes are read from: a file on disk (analysis files) or bytes in memory (the bulk uploads' files of at
+ * most a few MB); either way the members are inflated in a stream with the same caps.
+ */
+type Source = {
+  size: number;
+  read(target: Buffer, length: number, position: number): Promise<number>;
+  /** Bytes start..end (inclusive) in pieces of READ_BYTES; bytesRead counts what was handed on so far. */
+  range(start: number, end: number): Readable & { bytesRead: number };
+  close(): Promise<void>;
+};
+
+async function fileSource(path: string): Promise<Source> {
+  const size = (await fs.promises.stat(path)).size;
+  const fh = await fs.promises.open(path, 'r');
+  return {
+    size,
+    read: async (target, length, position) => (await fh.read(target, 0, length, position)).bytesRead,
+    range: (start, end) => fs.createReadStream(path, { start, end, highWaterMark: READ_BYTES }),
+    close: () => fh.close(),
+  };
+}
+
+/** Bytes in memory, handed on in pieces of READ_BYTES (a pull stream, so inflating is held back as from a file). */
+class SliceStream extends Readable {
+  bytesRead = 0;
+  constructor(
+    private readonly bytes: Buffer,
+    private at: number,
+    private readonly end: number,
+  ) {
+    super();
+  }
+  override _read(): void {
+    if (this.at > this.end) {
+      this.push(null);
+      return;
+    }
+    const piece = this.bytes.subarray(this.at, Math.min(this.end + 1, this.at + READ_BYTES));
+    this.at += piece.length;
+    this.bytesRead += piece.length;
+    this.push(piece);
+  }
+}
+
+function bufferSource(data: Uint8Array): Source {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return {
+    size: bytes.length,
+    read: async (target, length, position) => bytes.copy(target, 0, position, Math.min(bytes.length, position + length)),
+    range: (start, end) => new SliceStream(bytes, start, Math.min(end, bytes.length - 1)),
+    close: async () => undefined,
+  };
+}
+
 export type XlsxLimits = {
   maxInflateRatio: number;
   maxColumns: number;
@@ -41,11 +96,12 @@ export type XlsxLimits = {
 const LABEL = 'The .xlsx file';
 
 /** The zip's members, from its central directory at the end of the file (nothing is inflated). */
-async function readDirectory(fh: fs.promises.FileHandle, size: number, limits: XlsxLimits): Promise<Member[]> {
+async function readDirectory(src: Source, limits: XlsxLimits): Promise<Member[]> {
   const { fail } = limits;
+  const size = src.size;
   const tailLength = Math.min(size, 22 + 65_535);
   const tail = Buffer.alloc(tailLength);
-  await fh.read(tail, 0, tailLength, size - tailLength);
+  await src.read(tail, tailLength, size - tailLength);
   let eocd = -1;
   for (let i = tailLength - 22; i >= 0; i--) {
     if (tail.readUInt32LE(i) === 0x06054b50) {
@@ -61,7 +117,7 @@ async function readDirectory(fh: fs.promises.FileHandle, size: number, limits: X
   if (dirOffset === 0xffffffff || dirSize === 0xffffffff) throw fail(413, 'file_too_complex', `${LABEL} is too large once unpacked`);
   if (dirOffset + dirSize > size) throw fail(400, 'file_unreadable', `${LABEL} is damaged (bad zip directory)`);
   const dir = Buffer.alloc(dirSize);
-  await fh.read(dir, 0, dirSize, dirOffset);
+  await src.read(dir, dirSize, dirOffset);
   const out: Member[] = [];
   let p = 0;
   for (let e = 0; e < entries; e++) {
@@ -84,18 +140,18 @@ async function readDirectory(fh: fs.promises.FileHandle, size: number, limits: X
  * before; here the actual output is counted against the cap and against the inflate ratio of the input read so far
  * (zip-bomb guard: a member that lies about its size is stopped as it grows), and a damaged stream is a 400.
  */
-async function* memberBytes(path: string, fh: fs.promises.FileHandle, m: Member, cap: number, limits: XlsxLimits): AsyncGenerator<Buffer> {
+async function* memberBytes(src: Source, m: Member, cap: number, limits: XlsxLimits): AsyncGenerator<Buffer> {
   const { fail } = limits;
   if (m.flags & 1) throw fail(400, 'file_unreadable', `${LABEL} is encrypted; save it without a password and upload it again`);
   if (m.method !== 0 && m.method !== 8) throw fail(400, 'file_unreadable', `${LABEL} uses a compression this reader does not know (method ${m.method}); save it again with Excel`);
   if (m.size > cap) throw fail(413, 'file_too_complex', `${LABEL}'s ${m.name} unpacks to more than ${Math.round(cap / 1048576)} MB; split the list into several files`);
   if (m.size > 1024 * 1024 && m.size / Math.max(1, m.compressed) > limits.maxInflateRatio) throw fail(413, 'file_too_complex', `${LABEL} unpacks to far more data than a farm list holds (a zip bomb?)`);
   const local = Buffer.alloc(30);
-  const { bytesRead } = await fh.read(local, 0, 30, m.offset);
+  const bytesRead = await src.read(local, 30, m.offset);
   if (bytesRead < 30 || local.readUInt32LE(0) !== 0x04034b50) throw fail(400, 'file_unreadable', `${LABEL} is damaged (bad zip entry ${m.name})`);
   const start = m.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
   if (m.compressed === 0) return;
-  const source = fs.createReadStream(path, { start, end: start + m.compressed - 1, highWaterMark: READ_BYTES });
+  const source = src.range(start, start + m.compressed - 1);
   const bytes: NodeJS.ReadableStream & { destroy(): void } = m.method === 8 ? pipeline(source, zlib.createInflateRaw({ chunkSize: 64 * 1024 }), () => undefined) : source;
   let out = 0;
   try {
@@ -115,9 +171,9 @@ async function* memberBytes(path: string, fh: fs.promises.FileHandle, m: Member,
 }
 
 /** A small part inflated whole into text (workbook.xml and relationships). */
-async function smallPart(path: string, fh: fs.promises.FileHandle, m: Member, limits: XlsxLimits): Promise<string> {
+async function smallPart(src: Source, m: Member, limits: XlsxLimits): Promise<string> {
   const pieces: Buffer[] = [];
-  for await (const piece of memberBytes(path, fh, m, SMALL_PART_BYTES, limits)) pieces.push(piece);
+  for await (const piece of memberBytes(src, m, SMALL_PART_BYTES, limits)) pieces.push(piece);
   return Buffer.concat(pieces).toString('utf8');
 }
 
@@ -620,26 +676,25 @@ const relationships = (xml: string) =>
  * is awaited (the caller hands full windows of rows on there, which holds the reading back). Returns false, having read
  * nothing, when the zip is not a workbook this reader knows (a binary .xlsb workbook): the caller reads it whole.
  */
-export async function readXlsxRows(path: string, limits: XlsxLimits, onRow: (cells: XlsxCell[]) => void, after: () => Promise<void>): Promise<boolean> {
+export async function readXlsxRows(file: string | Uint8Array, limits: XlsxLimits, onRow: (cells: XlsxCell[]) => void, after: () => Promise<void>): Promise<boolean> {
   const { fail } = limits;
-  const size = (await fs.promises.stat(path)).size;
-  const fh = await fs.promises.open(path, 'r');
+  const src = typeof file === 'string' ? await fileSource(file) : bufferSource(file);
   try {
-    const members = await readDirectory(fh, size, limits);
+    const members = await readDirectory(src, limits);
     const byName = new Map(members.map((m) => [m.name.toLowerCase(), m]));
     const member = (name: string) => byName.get(name.toLowerCase());
 
     const rootRels = member('_rels/.rels');
-    const officeDocument = rootRels ? relationships(await smallPart(path, fh, rootRels, limits)).find((r) => r.type.endsWith('/officeDocument')) : undefined;
+    const officeDocument = rootRels ? relationships(await smallPart(src, rootRels, limits)).find((r) => r.type.endsWith('/officeDocument')) : undefined;
     const workbookPath = officeDocument ? resolvePart('', officeDocument.target) : 'xl/workbook.xml';
     if (!workbookPath.toLowerCase().endsWith('.xml')) return false;
     const workbookMember = member(workbookPath);
     // No workbook part where it should be: SheetJS (the whole-file reader) says what is wrong with it.
     if (!workbookMember) return false;
-    const workbook = await smallPart(path, fh, workbookMember, limits);
+    const workbook = await smallPart(src, workbookMember, limits);
     const folder = workbookPath.includes('/') ? workbookPath.slice(0, workbookPath.lastIndexOf('/') + 1) : '';
     const relsMember = member(`${folder}_rels/${workbookPath.slice(folder.length)}.rels`);
-    const rels = relsMember ? relationships(await smallPart(path, fh, relsMember, limits)) : [];
+    const rels = relsMember ? relationships(await smallPart(src, relsMember, limits)) : [];
 
     const firstSheet = elements(workbook, 'sheet')[0];
     if (firstSheet === undefined) throw fail(400, 'file_unreadable', `${LABEL} has no sheet`);
@@ -651,11 +706,11 @@ export async function readXlsxRows(path: string, limits: XlsxLimits, onRow: (cel
 
     const sstRel = rels.find((r) => r.type.endsWith('/sharedStrings'));
     const sstMember = sstRel ? member(resolvePart(folder, sstRel.target)) : member(`${folder}sharedStrings.xml`);
-    const sst = sstMember ? await readSharedStrings(memberBytes(path, fh, sstMember, limits.sharedStringsMaxBytes ?? SHARED_STRINGS_MAX_BYTES, limits), limits) : null;
+    const sst = sstMember ? await readSharedStrings(memberBytes(src, sstMember, limits.sharedStringsMaxBytes ?? SHARED_STRINGS_MAX_BYTES, limits), limits) : null;
 
-    await scan(memberBytes(path, fh, sheetMember, limits.sheetMaxBytes ?? SHEET_MAX_BYTES, limits), sheetScanner(sst, date1904, limits, onRow), after);
+    await scan(memberBytes(src, sheetMember, limits.sheetMaxBytes ?? SHEET_MAX_BYTES, limits), sheetScanner(sst, date1904, limits, onRow), after);
     return true;
   } finally {
-    await fh.close();
+    await src.close();
   }
 }
