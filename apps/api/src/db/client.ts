@@ -167,7 +167,31 @@ function scopeValues(scope: Scope): [string, string] {
  * them too, since the WAL is written in order. The analysis pipeline's batches use it: the run's completion is durable,
  * and a crash before it leaves the run processing, to be retried from scratch.
  */
-export type ScopeOptions = { asyncCommit?: boolean };
+export type ScopeOptions = { asyncCommit?: boolean; retry?: boolean };
+
+/**
+ * retry (ScopeOptions): a transaction that PostgreSQL ended with a serialisation failure (40001) or as a deadlock victim
+ * (40P01) is run again from BEGIN, whole, up to TRANSACTION_ATTEMPTS times in all, after a short jittered pause. Only for
+ * callbacks that are safe to re-run: everything they do is in the transaction (rows, audit, the mail outbox), and they
+ * keep no state outside it between attempts (a file put in storage before a rolled-back attempt is left unreferenced,
+ * as after any rollback). When the attempts run out the last error is thrown: plugins/errors.ts answers it with 409
+ * `transaction_conflict`, never a 500. docs/decisions/retry-deadlocks-and-serialisation-failures.md.
+ */
+export const TRANSACTION_ATTEMPTS = 4;
+const RETRYABLE_STATES = new Set(['40001', '40P01']);
+
+/** Whether a database error is one a transaction may be re-run after (a serialisation failure or a deadlock). */
+export function isRetryableConflict(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && RETRYABLE_STATES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Pause before attempt n+1: a random 50-100 % of 10 ms × 2^(n-1), so that the colliding transactions do not meet again. */
+const retryPause = (attempt: number) => new Promise<void>((resolve) => setTimeout(resolve, 10 * 2 ** (attempt - 1) * (0.5 + Math.random() / 2)));
 
 /**
  * How each engine runs withScope and scopedRows with the fewest round trips; registered when the database opens.
@@ -371,6 +395,18 @@ async function preparedName(client: pg.PoolClient, text: string): Promise<string
  * BEGIN and the scope take one round trip to the database (engines above).
  */
 export async function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T> {
+  if (!opts?.retry) return scopedTransaction(db, scope, fn, opts);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await scopedTransaction(db, scope, fn, opts);
+    } catch (err) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
+      await retryPause(attempt);
+    }
+  }
+}
+
+async function scopedTransaction<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>, opts?: ScopeOptions): Promise<T> {
   const engine = engines.get(db);
   if (engine) return engine.transaction(scope, fn, opts);
   const [kind, tenant] = scopeValues(scope);

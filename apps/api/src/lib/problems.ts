@@ -65,6 +65,8 @@ export const problems = {
   licenseNotReissuable: () =>
     new Problem(409, 'license_not_reissuable', 'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.'),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
+  transactionConflict: () =>
+    new Problem(409, 'transaction_conflict', 'This change collided with another change to the same records at the same moment, and nothing was saved. Try again.'),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
   invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldError } from '@farmland/contracts';
+import { isRetryableConflict } from '../db/client.js';
 import { isRefusedValue } from '../db/errors.js';
 import { multipartProblem } from '../lib/form.js';
 import { Problem, problems } from '../lib/problems.js';
@@ -19,6 +20,8 @@ function fieldName(instancePath: string, part: string | undefined, params: Recor
 
 function toProblem(error: FastifyError | Error, bodyLimit: number): Problem | null {
   if (error instanceof Problem) return error;
+  // A deadlock or serialisation failure that outlived withScope's retries (or a transaction not marked safe to re-run).
+  if (isRetryableConflict(error)) return problems.transactionConflict();
   if (hasZodFastifySchemaValidationErrors(error)) {
     const part = (error as { validationContext?: string }).validationContext;
     const errors: FieldError[] = error.validation.map((v) => ({
@@ -64,6 +67,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     // The limit that applied: a route may raise the body limit (uploads), and the message must name that one.
     const problem = toProblem(error, request.routeOptions.bodyLimit ?? bodyLimit);
     if (problem) {
+      if (problem.code === 'transaction_conflict') request.log.warn({ err: error, requestId: request.id, route: request.routeOptions.url }, 'transaction conflict after retries');
       if (problem.status === 429 && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
       return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });
     }

@@ -13,6 +13,7 @@ import { revokeUserSessions } from '../auth/auth.queries.js';
 import { createInvitation, invitationLink } from '../auth/auth.service.js';
 import { storeFile } from '../files/files.service.js';
 import { queueMail } from '../mail/mail.service.js';
+import { lockTenantFarms } from '../farms/farms.queries.js';
 import * as q from './agents.queries.js';
 import { canManageAgents, canReadAgents } from './agents.policy.js';
 import { presentAgent, presentAgentDetail } from './agents.presenter.js';
@@ -108,7 +109,7 @@ export async function createAgent(deps: Deps, ctx: Ctx, body: CreateAgentBody, f
       await sendOnboarding(tx, deps, { id: id!, email: body.email, firstName: body.first_name }, null);
       await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} created the agent ${body.first_name} ${body.last_name} (${body.email})` });
       return presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id!))!);
-    }),
+    }, { retry: true }),
   );
 }
 
@@ -138,7 +139,7 @@ export async function updateAgent(deps: Deps, ctx: Ctx, id: string, body: Update
       const changed = Object.keys(body).concat(imageFileId ? ['image'] : []).join(', ');
       await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} edited the agent ${before.first_name} ${before.last_name} (${changed})` });
       return presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id))!);
-    }),
+    }, { retry: true }),
   );
 }
 
@@ -153,7 +154,7 @@ export async function toggleSuspension(deps: Deps, ctx: Ctx, id: string): Promis
     if (suspended) await revokeUserSessions(tx, id, 'agent_suspended');
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} ${suspended ? 'suspended' : 'unsuspended'} the agent ${before.first_name} ${before.last_name}` });
     return { agent: presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id))!), suspended };
-  });
+  }, { retry: true });
 }
 
 export async function deleteAgent(deps: Deps, ctx: Ctx, id: string): Promise<void> {
@@ -161,11 +162,14 @@ export async function deleteAgent(deps: Deps, ctx: Ctx, id: string): Promise<voi
   await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     const before = await q.findAgent(tx, actor.tenantId, id);
     if (!before) throw problems.notFound('Agent');
+    // Deleting the user sets farms.mapped_by to null on its farms (a write to farms, and to agent_stats by trigger): in
+    // the tenant's farm-lock order, like every other farm writer, so it cannot deadlock with a farm edit.
+    await lockTenantFarms(tx, actor.tenantId);
     await revokeUserSessions(tx, id, 'agent_deleted');
     await q.deleteAgent(tx, actor.tenantId, id);
     await recordActivity(tx, ctx, {
       action: 'Delete',
       description: `${actor.name} deleted the agent ${before.first_name} ${before.last_name} (${before.email}; ${before.farmers_count} farmers, ${before.mapped_farms_count} farms mapped)`,
     });
-  });
+  }, { retry: true });
 }

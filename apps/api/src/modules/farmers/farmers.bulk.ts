@@ -109,6 +109,11 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
     }
 
     const good = checked.filter((c) => c.farmer && !c.errors.has());
+    // The tenant's farm lock before the first write: inserting farmers takes the tenant_stats row (rollup trigger), and
+    // a farm writer (PUT /farms/{id}) holds the farm lock while its own trigger waits for that row. Taken after the
+    // farmers, the two waited on each other (40P01; docs/decisions/retry-deadlocks-and-serialisation-failures.md).
+    const withFarms = good.some((c) => c.farm);
+    if (withFarms) await lockTenantFarms(tx, tenantId);
     const countryId = good.length > 0 ? ((await findTenant(tx, tenantId))?.country_id ?? null) : null;
     const used = new Set(taken);
     const folios = good.map((c) => {
@@ -144,7 +149,6 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
     const farmRows = good.map((c, i) => ({ c, farmerId: farmerIds[i]! })).filter((x) => x.c.farm);
     const farmIds: string[] = [];
     if (farmRows.length > 0) {
-      await lockTenantFarms(tx, tenantId);
       const config = await getConfiguration(tx, tenantId);
       for (const part of chunks(farmRows)) {
         farmIds.push(

@@ -71,7 +71,7 @@ export async function createFarmer(deps: Deps, ctx: Ctx, body: CreateFarmerBody,
     });
     await recordActivity(tx, ctx, { action: 'Create', description: `${c.name} created the farmer ${body.first_name} ${body.last_name} (${folioId})`, tenantId: c.tenantId });
     return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
-  });
+  }, { retry: true });
 }
 
 export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: UpdateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
@@ -100,7 +100,7 @@ export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: Updat
     await q.updateFarmer(tx, c.tenantId, id, patch);
     await recordActivity(tx, ctx, { action: 'Update', description: `${c.name} updated the farmer ${before.first_name} ${before.last_name} (${before.folio_id})`, tenantId: c.tenantId });
     return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
-  });
+  }, { retry: true });
 }
 
 export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url: string): Promise<Page<Farmer>> {
@@ -143,5 +143,5 @@ export async function deleteFarmer(deps: Deps, ctx: Ctx, id: string, deleteFarms
     const farms = before.number_of_farm > 0 ? ` and their ${before.number_of_farm} farm(s)` : '';
     await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the farmer ${before.first_name} ${before.last_name} (${before.folio_id})${farms}` });
     return { farmsDeleted: before.number_of_farm };
-  });
+  }, { retry: true });
 }

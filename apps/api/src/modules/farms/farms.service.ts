@@ -182,7 +182,7 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
     const row = await q.findFarm(tx, c.tenantId, farmId);
     await audit(tx, ctx, c.tenantId, 'Create', `${c.name} mapped the farm ${name} of ${farmer.first_name} ${farmer.last_name}${row?.is_overlapping ? ' (overlapping)' : ''}`);
     return presentFarm(deps, row!);
-  });
+  }, { retry: true });
 }
 
 /** PUT /farms/{id}/: a re-walk (new boundary: history kept, new mapping record) and/or corrected details and added snapshots. */
@@ -221,7 +221,7 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
     const what = [body.coordinates ? 'boundary' : null, snapshots.length ? `${snapshots.length} snapshot(s)` : null, 'details'].filter(Boolean).join(', ');
     await audit(tx, ctx, c.tenantId, 'Update', `${c.name} updated the farm ${row!.name} (${what})`);
     return presentFarm(deps, row!);
-  });
+  }, { retry: true });
 }
 
 /** DELETE /farms/{id}/: the farm goes (with its records); its former overlap group is recomputed. */
@@ -234,7 +234,7 @@ export async function deleteFarm(deps: Deps, ctx: Ctx, id: string): Promise<void
     await q.deleteFarm(tx, actor.tenantId, id);
     await refreshOverlaps(tx, actor.tenantId, [], [before.overlap_group_id]);
     await audit(tx, ctx, actor.tenantId, 'Delete', `${actor.name} deleted the farm ${before.name} of ${before.farmer_name}`);
-  });
+  }, { retry: true });
 }
 
 // ---------- retain ----------
@@ -275,5 +275,5 @@ export async function retainFarm(deps: Deps, ctx: Ctx, id: string): Promise<Farm
       `${actor.name} retained the farm ${name}: ${cuts.length} overlapping farm(s) cut${flagged.length ? `, ${flagged.length} flagged (${flagged.map((f) => f.outcome).join(', ')})` : ''}`,
     );
     return still.map((r) => presentFarm(deps, r));
-  });
+  }, { retry: true });
 }

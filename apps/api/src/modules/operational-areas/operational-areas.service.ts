@@ -55,7 +55,7 @@ export async function createArea(deps: Deps, ctx: Ctx, body: OperationalAreaBody
     const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, null);
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} created the operational area ${body.name} (${moved} farm(s) assigned)` });
     return presentArea((await q.findArea(tx, actor.tenantId, id))!);
-  });
+  }, { retry: true });
 }
 
 export async function updateArea(deps: Deps, ctx: Ctx, id: string, body: OperationalAreaBody): Promise<OperationalArea> {
@@ -70,7 +70,7 @@ export async function updateArea(deps: Deps, ctx: Ctx, id: string, body: Operati
     const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, null);
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} edited the operational area ${before.name}${before.name !== body.name ? ` (now ${body.name})` : ''}; ${moved} farm(s) reassigned` });
     return presentArea((await q.findArea(tx, actor.tenantId, id))!);
-  });
+  }, { retry: true });
 }
 
 export async function deleteArea(deps: Deps, ctx: Ctx, id: string): Promise<void> {
@@ -86,5 +86,5 @@ export async function deleteArea(deps: Deps, ctx: Ctx, id: string): Promise<void
       action: 'Delete',
       description: `${actor.name} deleted the operational area ${before.name} (${moved} farm(s) reassigned, ${agents} agent(s) unassigned)`,
     });
-  });
+  }, { retry: true });
 }

@@ -34,7 +34,7 @@ export async function updateConfiguration(
     ].filter(Boolean);
     await recordActivity(tx, ctx, { action: 'Update', description: `${ctx.actor!.name} changed the configuration (${changes.join(', ')})` });
     return presentConfiguration(row);
-  });
+  }, { retry: true });
 }
 
 export async function getSettings(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
