@@ -12,6 +12,7 @@ import type { Deps } from './context.js';
 import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerEmptyBody } from './plugins/empty-body.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { registerPayloadEncryption } from './plugins/payload-encryption.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   registerPayloadEncryption(app, deps.config, deps.keys.payload);
   registerAuth(app);
   registerInputGuard(app);
+  registerEmptyBody(app);
   registerSecurityHeaders(app, deps.config);
 
   await app.register(cookie);

@@ -26,7 +26,8 @@ function toProblem(error: FastifyError | Error, bodyLimit: number): Problem | nu
     const part = (error as { validationContext?: string }).validationContext;
     const errors: FieldError[] = error.validation.map((v) => ({
       field: fieldName(v.instancePath, part, (v.params ?? {}) as Record<string, unknown>),
-      message: v.message ?? 'Invalid value',
+      // The whole body missing (no body, or an empty one) on a route that needs one.
+      message: v.instancePath === '' && part === 'body' && /received (undefined|null)$/.test(v.message ?? '') ? 'A JSON body is required' : (v.message ?? 'Invalid value'),
     }));
     return problems.validation(errors);
   }
