@@ -11,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Deps } from './context.js';
 import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { clientErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { registerEmptyBody } from './plugins/empty-body.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { registerPayloadEncryption } from './plugins/payload-encryption.js';
@@ -52,6 +52,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     genReqId: () => crypto.randomUUID(),
+    // 431 (headers too large), 408 and 400 from Node's HTTP parser, in the Problem shape (plugins/errors.ts).
+    clientErrorHandler,
     // One access line per request (onResponse below) instead of Fastify's two; errors are logged by plugins/errors.ts.
     logController: new LogController({ disableRequestLogging: true }),
     // A client's own request id is trusted only behind a proxy we run (TRUST_PROXY); otherwise the server makes one.
@@ -63,6 +65,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.addHook('onRoute', (route) => {
     // The documentation UI's own routes (registered by @fastify/swagger-ui) are public pages.
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
+    // A public route needs no token, and the OpenAPI document says so (security: [] overrides the global bearer).
+    if (route.config?.access === 'public' && route.schema?.security === undefined) route.schema = { ...(route.schema ?? {}), security: [] };
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {

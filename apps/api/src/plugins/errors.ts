@@ -1,5 +1,7 @@
 // Maps every error to the body shape of DESIGN.md once: Problems as they are, zod validation as 400 with the fields named,
 // oversized bodies as 413, and anything unexpected as a 500 that hides details and is logged with the request id.
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldError } from '@farmland/contracts';
@@ -96,4 +98,26 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     const p = problems.routeNotFound();
     return reply.status(404).send({ message: p.message, code: p.code });
   });
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify has a request (headers larger than the server takes, a malformed
+ * request line, a request timeout): answered in the same Problem shape as everything else, then the connection closes
+ * (Fastify's default answered `{error, message, statusCode}`). Passed to Fastify as clientErrorHandler.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const problem =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new Problem(431, 'header_too_large', 'The request headers are larger than this server accepts (16 KB in all). Send fewer or shorter headers: a cookie or a token may have grown too large.')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new Problem(408, 'request_timeout', 'The request took too long to arrive. Try again.')
+        : new Problem(400, 'bad_request', 'The request is not valid HTTP.');
+  const body = JSON.stringify({ message: problem.message, code: problem.code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

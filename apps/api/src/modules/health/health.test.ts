@@ -1,4 +1,5 @@
 // Health and the error contract: the database answers, unknown routes are JSON 404s, bodies are capped, no stack traces.
+import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
@@ -34,6 +35,51 @@ describe('operations', () => {
   it('accepts paths with or without the trailing slash', async () => {
     expect((await env.as('anonymous').get('/api/health/')).status).toBe(200);
     expect((await env.as('adminA').get('/api/activity-logs')).status).toBe(200);
+  });
+
+  it('answers headers larger than the server takes with 431 in the Problem shape (and a malformed request with 400)', async () => {
+    // Node's HTTP parser answers these before Fastify has a request: a real socket, not inject.
+    const server = env.app.server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const raw = (request: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+          let answer = '';
+          socket.on('data', (d) => (answer += d.toString()));
+          socket.on('close', () => resolve(answer));
+          socket.on('error', reject);
+        });
+      const parse = (answer: string) => ({ status: Number(answer.split(' ')[1]), head: answer.split('\r\n\r\n')[0]!, body: JSON.parse(answer.split('\r\n\r\n')[1]!) });
+      const big = parse(await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`));
+      expect(big.status).toBe(431);
+      expect(big.head).toMatch(/content-type: application\/json/i);
+      expect(big.body).toEqual({ code: 'header_too_large', message: expect.stringMatching(/headers are larger than this server accepts/) });
+      const bad = parse(await raw('NOT-HTTP\r\n\r\n'));
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ code: 'bad_request', message: 'The request is not valid HTTP.' });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('marks every public route public in the OpenAPI document (no security requirement), and no other', async () => {
+    const doc = (await env.as('anonymous').get('/api/openapi.json')).body as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    for (const path of ['/api/farmers/template.csv', '/api/accounts/agents/template.csv', '/api/custom-analysis/template.csv', '/api/custom-analysis/template.geojson']) {
+      expect(doc.paths[path]?.get?.security, path).toEqual([]);
+    }
+    const documented = (url: string, method: string) => doc.paths[url.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
+    let publicRoutes = 0;
+    for (const r of env.app.routeTable) {
+      const op = documented(r.url, r.method);
+      if (!op) continue;
+      if (r.access === 'public') {
+        publicRoutes++;
+        expect(op.security, `${r.method} ${r.url}`).toEqual([]);
+      } else expect(op.security, `${r.method} ${r.url}`).not.toEqual([]);
+    }
+    expect(publicRoutes).toBeGreaterThanOrEqual(10);
   });
 
   it('refuses an oversized body with 413 before touching the database', async () => {
