@@ -80,13 +80,37 @@ export const envelope = <T extends z.ZodType>(payload: T) =>
 
 export const messageOnly = z.object({ data: z.null().optional(), message: z.string() });
 
+/** One problem with one field, as the API builds them (a zod issue, a service's check); sent keyed (fieldErrors). */
 export const fieldError = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof fieldError>;
 
+/**
+ * Field errors as every 4xx sends them (the spec reads `errors.city[0]`): the field's name (a dotted path for a nested
+ * field, `coordinates.0`; `body` for the body as a whole) → its messages, in the order found.
+ */
+export const fieldErrors = z.record(z.string(), z.array(z.string()));
+export type FieldErrors = z.infer<typeof fieldErrors>;
+
+/** A list of field errors keyed by field, each field's messages in order (own properties only: a "__proto__" field is kept as a key). */
+export function keyFieldErrors(list: readonly FieldError[]): FieldErrors {
+  const byField = new Map<string, string[]>();
+  for (const e of list) {
+    const messages = byField.get(e.field);
+    if (messages) messages.push(e.message);
+    else byField.set(e.field, [e.message]);
+  }
+  return Object.fromEntries(byField);
+}
+
+/**
+ * The error body: `errors` is field errors keyed by field, or one string when the failure is not about a field (a
+ * retain that cannot cut, an invalid link). Bulk uploads' failed rows and an analysis's row errors are not errors of
+ * the request: they are results, in their own shapes (bulkUploadResult.failed_rows, analysisRowError).
+ */
 export const problemBody = z.object({
   message: z.string(),
   code: z.string(),
-  errors: z.union([z.array(fieldError), z.string()]).optional(),
+  errors: z.union([fieldErrors, z.string()]).optional(),
   request_id: z.string().optional(),
 });
 export type ProblemBody = z.infer<typeof problemBody>;

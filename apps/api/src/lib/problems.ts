@@ -1,19 +1,25 @@
 // The one error catalogue: every failure the API reports is a Problem with a stable code; plugins/errors.ts maps it to HTTP.
-import type { FieldError } from '@farmland/contracts';
+import { keyFieldErrors, type FieldError, type FieldErrors } from '@farmland/contracts';
 
 export class Problem extends Error {
   /** Sent as Retry-After (seconds, rounded up) with a 429. */
   retryAfterSeconds?: number;
+  /** As sent: field errors keyed by field (`errors.city[0]`), or one text that is about no field. */
+  readonly errors?: FieldErrors | string;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly errors?: FieldError[] | string,
+    /** A list of field errors is keyed here, once, for every Problem (contracts' keyFieldErrors). */
+    errors?: readonly FieldError[] | FieldErrors | string,
   ) {
     super(message);
     this.name = 'Problem';
+    if (errors !== undefined) this.errors = isFieldErrorList(errors) ? keyFieldErrors(errors) : errors;
   }
 }
+
+const isFieldErrorList = (v: readonly FieldError[] | FieldErrors | string): v is readonly FieldError[] => Array.isArray(v);
 
 export type TenantGateCode = 'tenant_inactive' | 'tenant_suspended' | 'license_revoked' | 'license_expired';
 

@@ -46,7 +46,7 @@ describe(`canary: overlays on invalid polygons (${process.env['TEST_DATABASE_URL
     const [a, b, c, d] = square(...freshSpot(), 50);
     const res = await env.as('agentA').post('/api/farms/', { farmer_id: geoA.farmerId, coordinates: [a, c, b, d] });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toMatch(/Self-intersection/);
+    expect(res.body.errors.coordinates[0]).toMatch(/Self-intersection/);
   });
 
   it("retain's guard reports invalid members before any overlay (checked by ST_IsValid, not by an overlay)", async () => {

@@ -29,8 +29,13 @@ describe('error catalogue', () => {
     expect(PAGE_NOT_FOUND_TOAST).toBe('Page not found, Please contact the site administrator');
   });
 
-  it('errors as a list: one toast per entry, "Field name: message"', () => {
-    const body = { message: 'x', code: 'validation_failed', errors: [{ field: 'first_name', message: 'First name is required' }, { field: 'code', message: 'Invalid code' }] };
+  it("errors keyed by field (the API's shape, errors.city[0]): one toast per message, 'Field name: message'", () => {
+    const body: ErrorBody = { message: 'x', code: 'validation_failed', errors: { first_name: ['First name is required'], code: ['Invalid code', 'Use 6 digits'] } };
+    expect(errorMessages(api(400, body))).toEqual(['First name: First name is required', 'Code: Invalid code', 'Code: Use 6 digits']);
+  });
+
+  it("errors as a list of objects (another server's shape): one toast per entry, 'Field name: message'", () => {
+    const body = { message: 'x', code: 'validation_failed', errors: [{ field: 'first_name', message: 'First name is required' }, { field: 'code', message: 'Invalid code' }] } as unknown as ErrorBody;
     expect(errorMessages(api(400, body))).toEqual(['First name: First name is required', 'Code: Invalid code']);
   });
 

@@ -2,6 +2,7 @@
 // It also carries the success and info toasts so that every message of the console looks and times the same.
 import type { ReactNode } from 'react';
 import { ApiError, NetworkError, RequestSetupError } from './api-client';
+import { fieldErrorsOf } from './field-errors';
 
 export const TOAST_MS = 3500;
 export const PAGE_NOT_FOUND_TOAST = 'Page not found, Please contact the site administrator';
@@ -71,6 +72,11 @@ export function errorMessages(error: unknown): string[] {
       if (isRecord(e) && typeof e['field'] === 'string' && typeof e['message'] === 'string') return [`${humanizeField(e['field'])}: ${e['message']}`];
       return textsOf(e);
     });
+  }
+  // The API's field errors, keyed by field (errors.city[0]): one toast per message, "Field name: message", as for a list.
+  const fields = fieldErrorsOf(error);
+  if (isRecord(errors) && fields.length > 0 && Object.values(errors).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'))) {
+    return fields.flatMap((f) => f.messages.map((m) => `${humanizeField(f.field)}: ${m}`));
   }
   if (typeof errors === 'string' && errors) return [errors];
   if (isRecord(body['data']) && !message) {

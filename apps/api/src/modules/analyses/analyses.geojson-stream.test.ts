@@ -364,7 +364,7 @@ describe('GeoJSON uploads through the API', () => {
       const res = await post(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
       expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(status);
       expect(res.body.code, name).toBe(code);
-      expect(res.body.errors?.[0]?.field, name).toBe('file');
+      expect(Object.keys(res.body.errors ?? {})[0], name).toBe('file');
       expect(Date.now() - t0, name).toBeLessThan(15_000);
     }
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
@@ -413,7 +413,7 @@ describe('GeoJSON uploads through the API', () => {
       const over = await post('over.geojson', fcOf(41));
       expect(over.status).toBe(413);
       expect(over.body.code).toBe('too_many_rows');
-      expect(over.body.errors[0].field).toBe('file');
+      expect(Object.keys(over.body.errors)[0]).toBe('file');
       expect(over.body.message).toMatch(/more than 40 features/);
       const at = await post('at.geojson', fcOf(40));
       expect(at.status, JSON.stringify(at.body)).toBe(201);

@@ -114,7 +114,7 @@ describe('farmers bulk upload', () => {
   it('refuses hostile and wrong files with a 4xx on "file", in bounded time: over the limit, 700,000 rows, an xlsx zip bomb, binary, wrong type', async () => {
     const big = await upload(env.as('adminA'), 'f.csv', Buffer.alloc(3_145_728 + 1, 'a'));
     expect(big.status).toBe(413);
-    expect(big.body.errors[0].field).toBe('file');
+    expect(Object.keys(big.body.errors)[0]).toBe('file');
     const started = Date.now();
     const rows = await upload(env.as('adminA'), 'f.csv', `first_name,last_name\n${'a,b\n'.repeat(700_000)}`);
     expect(rows.status).toBe(413);
@@ -128,7 +128,7 @@ describe('farmers bulk upload', () => {
     const bombed = await upload(env.as('adminA'), 'farmers.xlsx', bomb);
     expect(bombed.status).toBe(413);
     expect(bombed.body.code).toBe('file_too_complex');
-    expect(bombed.body.errors[0].field).toBe('file');
+    expect(Object.keys(bombed.body.errors)[0]).toBe('file');
     expect(Date.now() - bombStarted).toBeLessThan(5000);
     const binary = await upload(env.as('adminA'), 'f.csv', Buffer.from([0x00, 0x01, 0x02, 0x03]));
     expect(binary.status).toBe(400);
@@ -139,7 +139,7 @@ describe('farmers bulk upload', () => {
     expect(missing.body.code).toBe('missing_columns');
     const none = await env.as('adminA').request({ method: 'POST', url, ...(() => { const m = multipart({ note: 'x' }); return { payload: m.payload, headers: m.headers }; })() });
     expect(none.status).toBe(400);
-    expect(none.body.errors[0].field).toBe('file');
+    expect(Object.keys(none.body.errors)[0]).toBe('file');
   });
 
   it('agents and other tenants: agents may not bulk upload; tenant B cannot place farms in tenant A', async () => {

@@ -69,8 +69,8 @@ describe('golden polygon fixtures (capture)', () => {
     const res = await capture(build(freshSpot()));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
-    expect(res.body.errors[0].field).toBe('coordinates');
-    expect(res.body.errors[0].message).toMatch(message);
+    expect(Object.keys(res.body.errors)[0]).toBe('coordinates');
+    expect(res.body.errors['coordinates'][0]).toMatch(message);
     expect(await farmCount()).toBe(before);
   });
 
@@ -142,7 +142,7 @@ describe('golden polygon fixtures (capture)', () => {
     const [p, q, r, s] = square(...freshSpot(), 50);
     const res = await env.as('agentA').put(`/api/farms/${a.id}/`, { name: 'Should not stick', coordinates: [p, r, q, s] });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe('coordinates');
+    expect(Object.keys(res.body.errors)[0]).toBe('coordinates');
     const after = (await env.as('adminA').get(`/api/farms/${a.id}/`)).body.data;
     expect(after.name).toBe(a.name);
     expect(after.coordinates).toEqual(a.coordinates);
@@ -175,17 +175,17 @@ describe('capture inputs and access', () => {
     ]);
     const res = await env.as('agentA').request({ method: 'POST', url: '/api/farms/', payload: mp.payload, headers: mp.headers });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe('snapshots');
+    expect(Object.keys(res.body.errors)[0]).toBe('snapshots');
     expect(await farmCount()).toBe(before);
   });
 
   it('validates time_taken_to_map and the farmer', async () => {
     const bad = await capture(square(...freshSpot(), 50), { time_taken_to_map: '5 minutes' });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors[0].field).toBe('time_taken_to_map');
+    expect(Object.keys(bad.body.errors)[0]).toBe('time_taken_to_map');
     const foreign = await capture(square(...freshSpot(), 50), { farmer_id: geoB.farmerId });
     expect(foreign.status).toBe(400);
-    expect(foreign.body.errors[0].field).toBe('farmer_id');
+    expect(Object.keys(foreign.body.errors)[0]).toBe('farmer_id');
   });
 
   it("an agent of tenant B cannot see or change tenant A's farm (404)", async () => {

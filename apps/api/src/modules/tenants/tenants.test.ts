@@ -100,7 +100,7 @@ describe('tenants', () => {
     const fieldOf = async (body: unknown) => {
       const res = await env.as('super').post('/api/base/tenants/', body);
       expect(res.status, JSON.stringify(res.body)).toBe(400);
-      return (res.body.errors as Array<{ field: string }>).map((e) => e.field);
+      return Object.keys(res.body.errors as Record<string, string[]>);
     };
     expect(await fieldOf(payload({ email: t.email.toUpperCase() }))).toEqual(['email']);
     expect(await fieldOf(payload({}, {}, { email: t.admin.email }))).toEqual(['admin.email']);
@@ -117,7 +117,7 @@ describe('tenants', () => {
     // On edit, another tenant's email is refused too
     const other = await create();
     const res = await env.as('super').put(`/api/base/tenants/${other.id}/`, payload({ email: t.email }, {}, { email: other.admin.email }));
-    expect([res.status, res.body.errors?.[0]?.field]).toEqual([400, 'email']);
+    expect([res.status, Object.keys(res.body.errors ?? {})[0]]).toEqual([400, 'email']);
   });
 
   it("suspends and deactivates: the tenant's admin is refused with the gate's code at once, and let back in after", async () => {
@@ -153,7 +153,7 @@ describe('tenants', () => {
     await env.sql(sql`INSERT INTO activity_logs (tenant_id, user_name, action, description, platform) VALUES (${t1.id}, 'Someone', 'Create', 'before the delete', 'web')`);
     const unknown = '00000000-0000-4000-8000-000000000000';
     const partial = await env.as('super').post('/api/base/tenants/delete/', { uuids: [t1.id, t2.id, unknown] });
-    expect([partial.status, partial.body.errors?.[0]?.field]).toEqual([400, 'uuids']);
+    expect([partial.status, Object.keys(partial.body.errors ?? {})[0]]).toEqual([400, 'uuids']);
     const [alive] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM tenants WHERE id IN (${t1.id}, ${t2.id}) AND deleted_at IS NULL`);
     expect(alive!.n).toBe(2);
     const ok = await env.as('super').post('/api/base/tenants/delete/', { uuids: [t1.id, t2.id] });
@@ -216,7 +216,7 @@ describe('licenses', () => {
     expect((await get(`is_expired=true&is_revoked=false&tenant_id=${expired.id}`)).map((l) => l.tenant)).toEqual([expired.id]);
     expect(await get(`status=Active&tenant_id=${expired.id}`)).toEqual([]);
     const bad = await env.as('super').get('/api/base/licenses/?issued_date=2026-13-01');
-    expect([bad.status, bad.body.errors?.[0]?.field]).toEqual([400, 'issued_date']);
+    expect([bad.status, Object.keys(bad.body.errors ?? {})[0]]).toEqual([400, 'issued_date']);
   });
 
   it("revokes a license (the tenant's users get license_revoked) and re-issues an SDK license one year on", async () => {

@@ -11,7 +11,7 @@ import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import Upload from 'antd/es/upload';
 import { createAgentBody, type Agent } from '@farmland/contracts';
-import { ApiError } from '../../../lib/api-client';
+import { formFieldErrors } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { StepWizard } from '../../../components/ui/step-wizard';
 import { useAgent } from '../api/get-agent';
@@ -95,12 +95,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
           onClose();
         },
         onError: (err) => {
-          if (err instanceof ApiError && Array.isArray(err.body?.errors)) {
-            const known = new Set(['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id']);
-            form.setFields(
-              (err.body.errors as { field: string; message: string }[]).filter((e) => known.has(e.field)).map((e) => ({ name: e.field as keyof Values, errors: [e.message] })),
-            );
-          }
+          form.setFields(formFieldErrors(err, ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const satisfies readonly (keyof Values)[]));
         },
       },
     );

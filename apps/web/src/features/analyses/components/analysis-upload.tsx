@@ -14,7 +14,7 @@ import Skeleton from 'antd/es/skeleton';
 import Space from 'antd/es/space';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { UploadZone } from '../../../components/ui/upload-zone';
-import { ApiError } from '../../../lib/api-client';
+import { firstFieldError } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCreateAnalysis } from '../api/create-analysis';
@@ -62,7 +62,7 @@ export function AnalysisUpload() {
         onError: (err) => {
           // A server error on the file is a toast (spec §5); the drawers close so the user can choose another file.
           notifyError(err);
-          if (err instanceof ApiError && Array.isArray(err.body?.errors) && err.body.errors.some((e) => e.field === 'file')) reset();
+          if (firstFieldError(err, 'file') !== null) reset();
         },
       },
     );

@@ -8,7 +8,7 @@ import Card from 'antd/es/card';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Skeleton from 'antd/es/skeleton';
-import { ApiError } from '../../../lib/api-client';
+import { formFieldErrors } from '../../../lib/field-errors';
 import { formatDateTime } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useConfiguration, useSaveConfiguration } from '../api/tenant-configuration';
@@ -62,9 +62,9 @@ export function ConfigurationsForm() {
         onSuccess: (res) => notifySuccess(res.message ?? 'Configuration updated successfully'),
         onError: (err) => {
           // Field errors from the API go next to their fields; anything else to the notifier.
-          if (err instanceof ApiError && Array.isArray(err.body?.errors)) {
-            form.setFields(err.body.errors.map((e) => ({ name: e.field as keyof Values, errors: [e.message] })));
-          } else notifyError(err);
+          const placed = formFieldErrors(err, ['minimum_farm_size', 'recognition_threshold'] as const satisfies readonly (keyof Values)[]);
+          if (placed.length > 0) form.setFields(placed);
+          else notifyError(err);
         },
       },
     );

@@ -10,7 +10,7 @@ import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import Upload from 'antd/es/upload';
 import { createFarmerBody, type Farmer } from '@farmland/contracts';
-import { ApiError } from '../../../lib/api-client';
+import { formFieldErrors } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useFarmer } from '../api/get-farmer';
 import { useRegions } from '../api/get-regions';
@@ -83,13 +83,7 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
           onClose();
         },
         onError: (err) => {
-          if (err instanceof ApiError && Array.isArray(err.body?.errors)) {
-            form.setFields(
-              (err.body.errors as { field: string; message: string }[])
-                .filter((e) => (FIELDS as readonly string[]).includes(e.field))
-                .map((e) => ({ name: e.field as keyof FarmerFields, errors: [e.message] })),
-            );
-          }
+          form.setFields(formFieldErrors<keyof FarmerFields>(err, FIELDS));
         },
       },
     );

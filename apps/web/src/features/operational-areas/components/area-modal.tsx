@@ -17,6 +17,7 @@ import type { OperationalArea } from '@farmland/contracts';
 import { LazyPolygonDrawMap } from '../../../components/map/lazy-map';
 import { MAP_ZOOM, type MapFeature } from '../../../components/map/map-constants';
 import { ApiError } from '../../../lib/api-client';
+import { fieldErrorsOf, firstFieldError } from '../../../lib/field-errors';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCities } from '../api/lookups';
@@ -35,11 +36,8 @@ type Phase = 'drawing' | 'ready' | 'confirm' | 'error';
 export function saveErrorText(err: unknown): string {
   if (err instanceof ApiError) {
     const errors = err.body?.errors;
-    if (Array.isArray(errors)) {
-      const city = errors.find((e) => e.field === 'city' || e.field === 'city_id');
-      const first = city ?? errors[0];
-      if (first?.message) return first.message;
-    }
+    const first = firstFieldError(err, 'city', 'city_id') ?? fieldErrorsOf(err)[0]?.messages[0];
+    if (first) return first;
     if (typeof errors === 'string' && errors) return errors;
     return err.message;
   }
