@@ -40,7 +40,7 @@ async function waitingFor(admin: pg.Client, pid: number): Promise<void> {
  * it with 40P01; the partner then gets a and commits.
  */
 async function deadlockWithPartner(tx: Tx, a: number, b: number): Promise<void> {
-  const [{ pid }] = (await tx.execute(sql`SELECT pg_backend_pid() AS pid`)).rows as Array<{ pid: number }>;
+  const pid = ((await tx.execute(sql`SELECT pg_backend_pid() AS pid`)) as unknown as { rows: Array<{ pid: number }> }).rows[0]!.pid;
   const partner = new pg.Client({ connectionString: env.adminUrl! });
   const watcher = new pg.Client({ connectionString: env.adminUrl! });
   await Promise.all([partner.connect(), watcher.connect()]);
