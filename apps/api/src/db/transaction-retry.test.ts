@@ -2,8 +2,9 @@
 // re-run (withScope's retry) that is chosen as a deadlock victim runs again and commits; one that keeps deadlocking ends
 // as 409 transaction_conflict, never a 500. On both engines: farm edits (PUT /farms/{id}/) racing a farmers bulk upload
 // with farms and an agent's deletion (the writers that took the tenant's farm lock after other locks) all succeed.
-// Real deadlocks: a partner connection takes the locks in the other order, and asks for the second one only once the
-// transaction under test is seen waiting (pg_locks), so PostgreSQL's detector picks the transaction under test.
+// Real deadlocks: a partner connection takes the locks in the other order, asks for the second one only once the
+// transaction under test is seen waiting (pg_locks), and checks for deadlocks later, so PostgreSQL ends the transaction
+// under test.
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -36,14 +37,18 @@ async function waitingFor(admin: pg.Client, pid: number): Promise<void> {
 
 /**
  * Inside the transaction under test (holding key a): a partner connection takes b, waits until this transaction waits
- * for b, then asks for a. PostgreSQL finds the cycle from this transaction's side first (it has waited longer) and ends
- * it with 40P01; the partner then gets a and commits.
+ * for b, then asks for a. PostgreSQL finds the cycle from this transaction's side (the partner's deadlock_timeout is
+ * longer) and ends it with 40P01; the partner then gets a and commits.
  */
 async function deadlockWithPartner(tx: Tx, a: number, b: number): Promise<void> {
   const pid = ((await tx.execute(sql`SELECT pg_backend_pid() AS pid`)) as unknown as { rows: Array<{ pid: number }> }).rows[0]!.pid;
   const partner = new pg.Client({ connectionString: env.adminUrl! });
   const watcher = new pg.Client({ connectionString: env.adminUrl! });
   await Promise.all([partner.connect(), watcher.connect()]);
+  // The partner checks for deadlocks only after 30 s: the transaction under test, checking after the default 1 s, is the
+  // one PostgreSQL ends, however the two backends are scheduled on a busy machine. (A superuser setting: where the test
+  // database's owner is not one, the partner keeps 1 s and still asks for its second lock later.)
+  await partner.query(`SET deadlock_timeout = '30s'`).catch(() => undefined);
   await partner.query('BEGIN');
   await lock(partner, b);
   const partnerDone = (async () => {
