@@ -4,7 +4,7 @@ import type { SessionResult } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor } from '../../context.js';
 import { withScope, type Tx } from '../../db/client.js';
-import { decrypt, encrypt, randomToken, sha256, sign, verifySigned } from '../../lib/crypto.js';
+import { decrypt, encrypt, randomToken, sha256, sign, successorToken, verifySigned } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword, assertUncommonPassword } from '../../lib/passwords.js';
 import { problems } from '../../lib/problems.js';
 import { matchTotp, newTotpSecret, TOTP_ISSUER, totpUri } from '../../lib/totp.js';
@@ -155,6 +155,32 @@ export const confirmMfa = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user
 export const loginConfirm = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }) => completeWithCode(deps, ctx, body, false);
 
 // ---------- tokens ----------
+/**
+ * How far the reuse interval follows a family forward from a re-presented token: each aborted load within the interval
+ * that reached the server before the next one is one step (three reloads 150 ms apart take at most two).
+ */
+const REUSE_CHAIN_MAX = 8;
+
+/**
+ * A used refresh token presented again: within the reuse interval (REFRESH_REUSE_INTERVAL_SECONDS) of its use, the
+ * answer is the family's current token, found by following the deterministic successors (successorToken) while each was
+ * used within the interval; for a token rotated once that is the very successor its first use made. Null is reuse: the
+ * interval has passed, or the successor was not made by this scheme (a token from before it), or another family.
+ */
+async function withinReuseInterval(tx: Tx, deps: Deps, token: string, sessionId: string): Promise<string | null> {
+  const intervalMs = deps.config.jwt.reuseIntervalSeconds * 1000;
+  if (intervalMs <= 0) return null;
+  let current = token;
+  for (let step = 0; step <= REUSE_CHAIN_MAX; step++) {
+    const use = await q.findRefreshTokenUse(tx, sha256(current));
+    if (!use || use.sessionId !== sessionId) return null;
+    if (!use.usedAt) return step === 0 ? null : current;
+    if (Date.now() - use.usedAt.getTime() > intervalMs) return null;
+    current = successorToken(deps.keys.refresh, current);
+  }
+  return null;
+}
+
 export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undefined): Promise<{ access: string; refresh: string }> {
   if (!token) throw problems.refreshInvalid();
   const outcome = await withScope(deps.db, system, async (tx) => {
@@ -162,23 +188,31 @@ export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undef
     if (!row) return { kind: 'invalid' as const };
     const session = await q.findSession(tx, row.sessionId);
     if (!session || session.revokedAt || session.expiresAt < new Date() || row.expiresAt < new Date()) return { kind: 'invalid' as const };
-    if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) return { kind: 'reused' as const, sessionId: row.sessionId };
-    // Idle: the console refreshes on its next call after the access token expires; a refresh token older than the idle
-    // limit means nobody used the console for that long, and the session ends.
-    if (deps.config.jwt.idleSeconds > 0 && Date.now() - row.createdAt.getTime() > deps.config.jwt.idleSeconds * 1000) {
-      await q.revokeSession(tx, row.sessionId, 'idle');
-      return { kind: 'invalid' as const };
+    let refresh: string;
+    if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) {
+      // Used already (or by a concurrent request a moment ago, whose successor is committed by now): within the reuse
+      // interval that is an aborted load or a second tab, and it gets the same successor; after it, theft or replay.
+      const current = await withinReuseInterval(tx, deps, token, row.sessionId);
+      if (!current) return { kind: 'reused' as const, sessionId: row.sessionId };
+      refresh = current;
+    } else {
+      // Idle: the console refreshes on its next call after the access token expires; a refresh token older than the idle
+      // limit means nobody used the console for that long, and the session ends.
+      if (deps.config.jwt.idleSeconds > 0 && Date.now() - row.createdAt.getTime() > deps.config.jwt.idleSeconds * 1000) {
+        await q.revokeSession(tx, row.sessionId, 'idle');
+        return { kind: 'invalid' as const };
+      }
+      refresh = successorToken(deps.keys.refresh, token);
+      await q.insertRefreshToken(tx, row.sessionId, sha256(refresh), session.expiresAt);
     }
     const user = session.user;
     if (!user.isActive || user.isSuspended) return { kind: 'invalid' as const };
     if (user.tenantId) assertTenantGate(await q.tenantGateRow(tx, user.tenantId));
-    const refresh = randomToken();
-    await q.insertRefreshToken(tx, row.sessionId, sha256(refresh), session.expiresAt);
     const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: row.sessionId, role: user.role, tid: user.tenantId });
     return { kind: 'ok' as const, access, refresh };
   });
   if (outcome.kind === 'reused') {
-    // Reuse of a rotated token means it was stolen or replayed: end the whole family (the session).
+    // Reuse of a rotated token after the reuse interval means it was stolen or replayed: end the whole family (the session).
     await withScope(deps.db, system, (tx) => q.revokeSession(tx, outcome.sessionId, 'refresh_token_reused'));
     deps.log.warn({ sessionId: outcome.sessionId }, 'refresh token reuse: session revoked');
     throw problems.refreshReused();

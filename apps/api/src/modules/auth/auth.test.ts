@@ -1,5 +1,6 @@
 // Sign-in over HTTP: password, two-factor enrolment and confirmation, one-time codes, token rotation and reuse,
 // logout, throttling, admin link, password change and reset, onboarding, and sessions ending on deactivation.
+import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,12 @@ beforeAll(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Moves a refresh token's use back in time (the reuse interval is measured from it). */
+async function ageRefreshUse(token: string, seconds: number): Promise<void> {
+  const hash = crypto.createHash('sha256').update(token).digest('hex');
+  await env.sql(sql`UPDATE refresh_tokens SET used_at = used_at - make_interval(secs => ${seconds}) WHERE token_hash = ${hash}`);
+}
 
 describe('sign-in with two-factor', () => {
   it('takes a new user through enrolment to a session, then reads the profile', async () => {
@@ -163,19 +170,61 @@ describe('sign-in with two-factor', () => {
 });
 
 describe('tokens and sessions', () => {
-  it('rotates the refresh token, and reuse of the old one ends the whole session', async () => {
+  it('rotates the refresh token, and reuse of the old one after the reuse interval ends the whole session', async () => {
     const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const { session } = await signInEnrolling(env, email);
     const anon = env.as('anonymous');
     const rotated = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.refresh).not.toBe(session.refresh);
+    // The old token was rotated longer ago than the reuse interval: this is theft or a replay.
+    await ageRefreshUse(session.refresh, env.config.jwt.reuseIntervalSeconds + 5);
     const reuse = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
     expect(reuse.status).toBe(401);
     expect(reuse.body.code).toBe('refresh_token_reused');
     // The family is dead: the newest refresh token and the access token no longer work.
     expect((await anon.post('/api/auth/token/refresh/', { refresh: rotated.body.data.refresh })).status).toBe(401);
     expect((await anon.get('/api/activity-logs/', bearer(rotated.body.data.access))).status).toBe(401);
+    const [s] = await env.sql<{ revoked_reason: string }>(sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email})`);
+    expect(s!.revoked_reason).toBe('refresh_token_reused');
+  });
+
+  it('gives a token presented again within the reuse interval the same successor, and the session lives on', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    // An aborted page load: the server rotated, the browser never stored the answer, and the next load sends the old
+    // cookie again (twice here: three reloads in a row).
+    const first = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    const again = await anon.request({ method: 'POST', url: '/api/auth/token/refresh/', cookies: { farmland_refresh: session.refresh }, payload: {} });
+    const third = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    for (const r of [first, again, third]) expect(r.status).toBe(200);
+    expect(again.body.data.refresh).toBe(first.body.data.refresh);
+    expect(third.body.data.refresh).toBe(first.body.data.refresh);
+    expect(String(again.headers['set-cookie'])).toContain(`farmland_refresh=${first.body.data.refresh}`);
+    // Every access token works, and the successor rotates on as usual.
+    for (const r of [first, again, third]) expect((await anon.get('/api/activity-logs/', bearer(r.body.data.access))).status).toBe(200);
+    const next = await anon.post('/api/auth/token/refresh/', { refresh: first.body.data.refresh });
+    expect(next.status).toBe(200);
+    // The first token, re-presented after its successor moved on (still within the interval), gets the family's
+    // current token, never a used one that would end the session on its next refresh.
+    const late = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    expect(late.status).toBe(200);
+    expect(late.body.data.refresh).toBe(next.body.data.refresh);
+    const rows = await env.sql<{ n: number; revoked: boolean }>(
+      sql`SELECT (SELECT count(*)::int FROM refresh_tokens r WHERE r.session_id = s.id) AS n, s.revoked_at IS NOT NULL AS revoked FROM sessions s WHERE s.user_id = (SELECT id FROM users WHERE email = ${email})`,
+    );
+    expect(rows).toEqual([{ n: 3, revoked: false }]);
+  });
+
+  it('answers two refreshes with the same token at the same moment with one successor (two tabs)', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const both = await Promise.all([0, 1, 2].map(() => anon.post('/api/auth/token/refresh/', { refresh: session.refresh })));
+    expect(both.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(both.map((r) => r.body.data.refresh)).size).toBe(1);
+    expect((await anon.post('/api/auth/token/refresh/', { refresh: both[0]!.body.data.refresh })).status).toBe(200);
   });
 
   it('ends a session left idle longer than SESSION_IDLE_MINUTES (no refresh for that long)', async () => {
