@@ -1,6 +1,6 @@
 // The one API client: every call goes through here. It sends X-Platform: web and the in-memory access token,
-// refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth), and on a second 401
-// ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
+// refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth; one tab at a time, through a
+// Web Lock), and on a second 401 ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
 // JSON bodies go encrypted and JSON answers come back encrypted (lib/payload-crypto.ts); file uploads go as they are.
 import type { ProblemBody } from '@farmland/contracts';
 import { encryptBody, forgetServerKey, isJsonResponse, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
@@ -122,12 +122,27 @@ async function send(path: string, opts: RequestOptions, withToken: boolean): Pro
 
 let refreshing: Promise<boolean> | null = null;
 
+/** The Web Lock every tab of this origin takes around its refresh call. */
+export const REFRESH_LOCK = 'farmland.token-refresh';
+
 /**
- * Rotates the refresh cookie and stores the new access token. Single-flight: concurrent callers share one call,
- * because the API treats a second use of a rotated refresh token as theft and ends the session.
+ * Runs fn while holding the refresh lock, so that tabs refresh one after the other: each then sends the cookie the one
+ * before it stored, and never a token another tab has just rotated. A tab that closes or reloads drops the lock. Without
+ * the Web Locks API (very old browsers) fn just runs; the API's reuse interval still covers that case.
+ */
+function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks || typeof locks.request !== 'function') return fn();
+  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn);
+}
+
+/**
+ * Rotates the refresh cookie and stores the new access token. Single-flight: concurrent callers in this tab share one
+ * call, and tabs take turns through a Web Lock (acrossTabs), because the API treats a rotated refresh token presented
+ * again after its reuse interval as theft and ends the session.
  */
 export function refreshAccessToken(): Promise<boolean> {
-  refreshing ??= (async () => {
+  refreshing ??= acrossTabs(async () => {
     try {
       const res = await send('/auth/token/refresh/', { method: 'POST', body: {} }, false);
       if (!res.ok) {
@@ -140,10 +155,10 @@ export function refreshAccessToken(): Promise<boolean> {
       return true;
     } catch {
       return false;
-    } finally {
-      refreshing = null;
     }
-  })();
+  }).finally(() => {
+    refreshing = null;
+  });
   return refreshing;
 }
 

@@ -236,7 +236,8 @@ export async function createAdminLink(deps: Deps, email: string): Promise<string
     if (!user) throw problems.notFound('User');
     const requestId = randomToken(24);
     await q.insertChallenge(tx, { userId: user.id, kind: 'admin_link', tokenHash: sha256(requestId), expiresAt: new Date(Date.now() + ADMIN_LINK_TTL_MS) });
-    return `${deps.config.publicUrl}/?q=${requestId}`;
+    // The secret rides in the fragment: a browser never sends it to the server, so no request log holds it.
+    return `${deps.config.publicUrl}/#q=${requestId}`;
   });
 }
 
@@ -318,7 +319,7 @@ async function queuePasswordReset(deps: Deps, ctx: Ctx, email: string): Promise<
     await q.invalidateChallenges(tx, user.id, 'password_reset');
     const token = randomToken();
     await q.insertChallenge(tx, { userId: user.id, kind: 'password_reset', tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
-    const link = `${deps.config.publicUrl}/reset-password?token=${token}`;
+    const link = `${deps.config.publicUrl}/reset-password#token=${token}`;
     await queueMail(tx, deps, {
       to: user.email,
       subject: 'Reset your password',
@@ -358,7 +359,7 @@ export async function createInvitation(tx: Tx, deps: Deps, userId: string): Prom
 }
 
 export function invitationLink(deps: Deps, signedKey: string): string {
-  return `${deps.config.publicUrl}/onboarding?signed_key=${encodeURIComponent(signedKey)}`;
+  return `${deps.config.publicUrl}/onboarding#signed_key=${encodeURIComponent(signedKey)}`;
 }
 
 export async function acceptInvitation(deps: Deps, ctx: Ctx, signedKey: string, body: { password: string; first_name?: string | undefined; last_name?: string | undefined }): Promise<void> {
