@@ -234,6 +234,15 @@ export async function findLiveChallenge(tx: Executor, kind: 'login' | 'admin_lin
   return rows[0] ?? null;
 }
 
+/** Challenges of a kind made for a user within the last `seconds` (used or not). */
+export async function countRecentChallenges(tx: Executor, userId: string, kind: 'password_reset', seconds: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(authChallenges)
+    .where(and(eq(authChallenges.userId, userId), eq(authChallenges.kind, kind), sql`${authChallenges.createdAt} > now() - make_interval(secs => ${seconds})`));
+  return Number(row?.n ?? 0);
+}
+
 export async function countChallengeAttempt(tx: Executor, id: string): Promise<number> {
   const [row] = await tx
     .update(authChallenges)

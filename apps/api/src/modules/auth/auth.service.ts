@@ -279,7 +279,15 @@ export async function resetMfa(deps: Deps, ctx: Ctx, userId: string): Promise<vo
 export async function updatePassword(deps: Deps, ctx: Ctx, body: { old_password: string; new_password: string }): Promise<void> {
   const actor = requireActor(ctx);
   const user = await withScope(deps.db, system, (tx) => q.findUserById(tx, actor.userId));
-  if (!user || !(await verifyPassword(user.passwordHash, body.old_password))) throw problems.wrongPassword();
+  if (!user) throw problems.wrongPassword();
+  // A wrong current password counts like a wrong sign-in password (the same counters: a stolen access token must not
+  // become a way to guess the password at full speed), and a right one clears them.
+  await withScope(deps.db, system, (tx) => assertNotThrottled(tx, user.email, ctx.ip));
+  if (!(await verifyPassword(user.passwordHash, body.old_password))) {
+    await withScope(deps.db, system, (tx) => recordFailure(tx, user.email, ctx.ip));
+    throw problems.wrongPassword();
+  }
+  await withScope(deps.db, system, (tx) => recordSuccess(tx, user.email, ctx.ip));
   if (body.old_password === body.new_password) throw problems.field('new_password', 'The new password must differ from the current one');
   await assertUncommonPassword('new_password', body.new_password);
   const hash = await hashPassword(body.new_password);
@@ -311,11 +319,22 @@ export async function requestPasswordReset(deps: Deps, ctx: Ctx, email: string):
   }
 }
 
+/**
+ * Reset mails one account may be sent per hour, whatever addresses ask (the per-address limit alone let anyone flood an
+ * inbox by rotating addresses). Past it the request is answered as always and nothing is sent, so the answer still says
+ * nothing about the account.
+ */
+export const RESET_MAILS_PER_ACCOUNT_HOUR = 3;
+
 async function queuePasswordReset(deps: Deps, ctx: Ctx, email: string): Promise<void> {
   await withScope(deps.db, system, async (tx) => {
     const user = await q.findUserByEmail(tx, email);
     // The answer is the same whether or not the account exists.
     if (!user || !user.isActive) return;
+    if ((await q.countRecentChallenges(tx, user.id, 'password_reset', 3600)) >= RESET_MAILS_PER_ACCOUNT_HOUR) {
+      deps.log.warn({ userId: user.id }, 'password reset mail withheld: the per-account hourly limit is reached');
+      return;
+    }
     await q.invalidateChallenges(tx, user.id, 'password_reset');
     const token = randomToken();
     await q.insertChallenge(tx, { userId: user.id, kind: 'password_reset', tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });

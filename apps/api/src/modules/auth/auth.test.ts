@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser, nextCode, PASSWORD, signInEnrolling } from '../../test/fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { createAdminLink, createInvitation, RESET_ANSWER_FLOOR_MS } from './auth.service.js';
+import { createAdminLink, createInvitation, RESET_ANSWER_FLOOR_MS, RESET_MAILS_PER_ACCOUNT_HOUR } from './auth.service.js';
 import { withScope } from '../../db/client.js';
 
 let env: TestEnv;
@@ -481,6 +481,45 @@ describe('passwords', () => {
     expect((await me.get('/api/activity-logs/')).status).toBe(200);
     expect((await other.get('/api/activity-logs/')).status).toBe(401);
     expect((await env.as('anonymous').post('/api/auth/login/', { email: user.email, password: 'Brand-new-pass-1' })).status).toBe(200);
+  });
+
+  it('throttles wrong current passwords on password change with the sign-in counters', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const me = await env.sessionFor(user.id);
+    const change = (old_password: string) => me.request({ method: 'POST', url: '/api/auth/password/update/', payload: { old_password, new_password: 'Brand-new-pass-2' }, remoteAddress: '10.9.4.4' });
+    for (let i = 0; i < 5; i++) expect((await change(`wrong-${i}`)).status).toBe(400);
+    // Locked now, for the right password too, and for a password sign-in of the account from the same address.
+    const locked = await change(PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('too_many_attempts');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    const signIn = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/login/', payload: { email: user.email, password: PASSWORD }, remoteAddress: '10.9.4.4' });
+    expect(signIn.status).toBe(429);
+    const [row] = await env.sql<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${user.id}`);
+    expect(row!.password_hash).not.toBeNull();
+    // After the lock, the right password works and clears the count.
+    await env.sql(sql`UPDATE auth_throttle SET locked_until = now() - interval '1 second' WHERE key LIKE ${`%${user.email}%`}`);
+    expect((await change(PASSWORD)).status).toBe(200);
+    const left = await env.sql<{ key: string }>(sql`SELECT key FROM auth_throttle WHERE key IN (${`acct:${user.email}`}, ${`acct-ip:${user.email}|10.9.4.4`})`);
+    expect(left).toEqual([]);
+  });
+
+  it('sends one account at most RESET_MAILS_PER_ACCOUNT_HOUR reset mails an hour, whatever addresses ask, with the same answer', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const answers = [];
+    for (let i = 0; i < RESET_MAILS_PER_ACCOUNT_HOUR + 2; i++) {
+      const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/password/reset/', payload: { email: user.email }, remoteAddress: `10.8.${i}.1` });
+      answers.push({ status: res.status, message: res.body.message });
+    }
+    const unknown = await env.as('anonymous').post('/api/auth/password/reset/', { email: `nobody-${Date.now()}@test.example` });
+    for (const a of answers) expect(a).toEqual({ status: 200, message: unknown.body.message });
+    const [mails] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM outbox_emails WHERE to_address = ${user.email}`);
+    expect(mails!.n).toBe(RESET_MAILS_PER_ACCOUNT_HOUR);
+    // An hour later the account may be sent one again.
+    await env.sql(sql`UPDATE auth_challenges SET created_at = created_at - interval '61 minutes' WHERE user_id = ${user.id} AND kind = 'password_reset'`);
+    await env.as('anonymous').post('/api/auth/password/reset/', { email: user.email });
+    const [after] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM outbox_emails WHERE to_address = ${user.email}`);
+    expect(after!.n).toBe(RESET_MAILS_PER_ACCOUNT_HOUR + 1);
   });
 
   it('limits reset requests and admin-link guesses per address (the forwarded one behind TRUST_PROXY)', async () => {
