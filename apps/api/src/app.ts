@@ -39,6 +39,7 @@ import { mailRoutes } from './modules/mail/mail.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { redactUrl } from './lib/log-redaction.js';
+import { rememberJti } from './modules/auth/payload-replay.queries.js';
 
 /** Log levels at which the access line is written. */
 const INFO_LEVELS = new Set(['info', 'debug', 'trace']);
@@ -93,7 +94,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.config.bodyLimit);
-  registerPayloadEncryption(app, deps.config, deps.keys.payload);
+  registerPayloadEncryption(app, deps.config, deps.keys.payload, (jti, until) => rememberJti(deps.db, jti, until));
   registerAuth(app);
   registerInputGuard(app);
   registerSecurityHeaders(app, deps.config);

@@ -65,6 +65,18 @@ export const problems = {
   licenseNotReissuable: () =>
     new Problem(409, 'license_not_reissuable', 'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.'),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
+  payloadUnbound: () =>
+    new Problem(400, 'payload_unbound', 'The encrypted body must carry iat (seconds) and jti (16 to 64 base64url characters) in its protected header.', 'The encrypted body must carry iat and jti.'),
+  payloadStale: (windowSeconds: number) =>
+    new Problem(
+      400,
+      'payload_stale',
+      `The encrypted body's iat is more than ${windowSeconds} s from the server's clock (see this answer's Date header). Encrypt it again.`,
+      `The encrypted body's iat is more than ${windowSeconds} s from the server's clock.`,
+    ),
+  payloadReplayed: () => new Problem(409, 'payload_replayed', 'This encrypted body was already received (its jti was used). Encrypt each request anew.'),
+  payloadSessionMismatch: () =>
+    new Problem(400, 'payload_session_mismatch', "The encrypted body was made for another session: its ath must be the hash of this request's bearer token, and absent without one."),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
   invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),

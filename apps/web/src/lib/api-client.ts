@@ -3,7 +3,7 @@
 // Web Lock), and on a second 401 ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
 // JSON bodies go encrypted and JSON answers come back encrypted (lib/payload-crypto.ts); file uploads go as they are.
 import type { ProblemBody } from '@farmland/contracts';
-import { encryptBody, forgetServerKey, isJsonResponse, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
+import { encryptBody, forgetServerKey, isJsonResponse, noteServerClock, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
 import { clearSession, getAccessToken, setAccessToken, setTenantGate, TENANT_GATE_CODES, type TenantGateCode } from './session-store';
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -80,7 +80,7 @@ async function buildInit(url: string, opts: RequestOptions, withToken: boolean):
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {
-    const sealed = await encryptBody(crypto, method, url.split('?', 1)[0]!, opts.body);
+    const sealed = await encryptBody(crypto, method, url.split('?', 1)[0]!, opts.body, token);
     headers.set('Content-Type', sealed === null ? 'application/json' : PAYLOAD_MEDIA_TYPE);
     body = sealed ?? JSON.stringify(opts.body);
   }
@@ -130,10 +130,10 @@ export const REFRESH_LOCK = 'farmland.token-refresh';
  * before it stored, and never a token another tab has just rotated. A tab that closes or reloads drops the lock. Without
  * the Web Locks API (very old browsers) fn just runs; the API's reuse interval still covers that case.
  */
-function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
+async function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks || typeof locks.request !== 'function') return fn();
-  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn);
+  return await locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn);
 }
 
 /**
@@ -195,6 +195,12 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
     // The server's key was rotated while this page was open: fetch the new key, and send once more.
     forgetServerKey();
     await payloadSession(true);
+    res = await send(path, opts, withSession);
+    if (res.ok) return res;
+    body = await readBody(res);
+  }
+  if (res.status === 400 && body?.code === 'payload_stale' && noteServerClock(res)) {
+    // This page's clock is far from the server's: encrypt again with the server's time, once.
     res = await send(path, opts, withSession);
     if (res.ok) return res;
     body = await readBody(res);
