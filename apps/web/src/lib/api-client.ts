@@ -120,7 +120,10 @@ async function send(path: string, opts: RequestOptions, withToken: boolean): Pro
   }
 }
 
-let refreshing: Promise<boolean> | null = null;
+/** How a refresh ended: a new access token, refused by the server, or no answer (offline, or the page unloading). */
+export type RefreshOutcome = 'ok' | 'refused' | 'unreachable';
+
+let refreshing: Promise<RefreshOutcome> | null = null;
 
 /** The Web Lock every tab of this origin takes around its refresh call. */
 export const REFRESH_LOCK = 'farmland.token-refresh';
@@ -141,26 +144,36 @@ async function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
  * call, and tabs take turns through a Web Lock (acrossTabs), because the API treats a rotated refresh token presented
  * again after its reuse interval as theft and ends the session.
  */
-export function refreshAccessToken(): Promise<boolean> {
-  refreshing ??= acrossTabs(async () => {
+export function refreshSession(): Promise<RefreshOutcome> {
+  refreshing ??= acrossTabs(async (): Promise<RefreshOutcome> => {
+    let res: Response;
     try {
-      const res = await send('/auth/token/refresh/', { method: 'POST', body: {} }, false);
+      res = await send('/auth/token/refresh/', { method: 'POST', body: {} }, false);
+    } catch {
+      // No answer: the page is being left (a reload aborts its requests) or the network is down. The session may well
+      // be alive (the server may even have rotated the token): this is not a sign-out.
+      return 'unreachable';
+    }
+    try {
       if (!res.ok) {
         const body = await readBody(res);
         noteTenantGate(res.status, body);
-        return false;
+        return 'refused';
       }
       const json = (await readJsonBody(res)) as { data: { access: string } };
       setAccessToken(json.data.access);
-      return true;
+      return 'ok';
     } catch {
-      return false;
+      return 'unreachable';
     }
   }).finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
+
+/** refreshSession as a yes or no. */
+export const refreshAccessToken = async (): Promise<boolean> => (await refreshSession()) === 'ok';
 
 function noteTenantGate(status: number, body: ErrorBody | null): boolean {
   const code = body?.code;
@@ -186,8 +199,11 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
   const withSession = opts.session !== false;
   let res = await send(path, opts, withSession);
   if (res.status === 401 && withSession) {
-    // The access token expired (or the page was reloaded): refresh once, then retry once.
-    if (await refreshAccessToken()) res = await send(path, opts, true);
+    // The access token expired (or the page was reloaded): refresh once, then retry once. No answer to the refresh is
+    // a network failure, not an ended session.
+    const outcome = await refreshSession();
+    if (outcome === 'unreachable') throw new NetworkError('Network error');
+    if (outcome === 'ok') res = await send(path, opts, true);
   }
   if (res.ok) return res;
   let body = await readBody(res);
