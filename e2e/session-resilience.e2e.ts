@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { CompactEncrypt, compactDecrypt } from 'jose';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, type Session } from './support/browser';
 import { openList } from './support/ui';
@@ -64,23 +65,33 @@ describe('an interrupted page load keeps the user signed in', () => {
     await openList(s.page, '/admin/farmers', 'All Farmers');
     const before = await refreshCookie(s.page);
     let intercepted = 0;
+    let serverRotated = '';
     await s.page.route(`**${REFRESH}`, async (route) => {
       if (intercepted > 0) return route.continue();
       intercepted++;
       // The server gets the refresh and rotates the token (sent from here, so its answer reaches no browser), and the
       // page's own request dies, as on a reload that lands between the two.
-      // No body (the cookie carries the token) and a client key, as the suite's server requires encryption.
-      const { kty, crv, x, y } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+      // An encrypted {} body and a client key, as the suite's server requires encryption (the cookie carries the token).
+      const key = ((await (await fetch(`${baseUrl}/api/crypto/key`)).json()) as { data: { key: { kid: string; jwk: crypto.JsonWebKey } } }).data.key;
+      const body = await new CompactEncrypt(new TextEncoder().encode('{}'))
+        .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: key.kid, htm: 'POST', htu: REFRESH, iat: Math.floor(Date.now() / 1000), jti: crypto.randomBytes(16).toString('base64url') })
+        .encrypt(crypto.createPublicKey({ key: key.jwk, format: 'jwk' }));
+      const pair = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const { kty, crv, x, y } = pair.publicKey.export({ format: 'jwk' });
       const res = await fetch(`${baseUrl}${REFRESH}`, {
         method: 'POST',
-        headers: { cookie: `farmland_refresh=${before}`, 'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url') },
+        headers: { cookie: `farmland_refresh=${before}`, 'content-type': 'application/jose', 'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url') },
+        body,
       });
-      expect(res.status).toBe(200);
+      const answer = new TextDecoder().decode((await compactDecrypt(await res.text(), pair.privateKey)).plaintext);
+      serverRotated = res.status === 200 ? 'yes' : answer;
       await route.abort('aborted');
     });
     try {
       await s.page.reload();
-      await expect.poll(() => intercepted).toBe(1);
+      await expect.poll(() => serverRotated).not.toBe('');
+      expect(serverRotated).toBe('yes');
+      expect(intercepted).toBe(1);
       // The aborted refresh left this load without a session; the next load presents the old cookie again.
       expect(await refreshCookie(s.page)).toBe(before);
       await s.page.goto('/admin/farmers');
