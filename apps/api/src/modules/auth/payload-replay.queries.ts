@@ -17,5 +17,7 @@ export async function rememberJti(db: Db, jti: string, untilSeconds: number): Pr
       sql`INSERT INTO payload_jtis (jti, expires_at) VALUES (${jti}, to_timestamp(${untilSeconds})) ON CONFLICT (jti) DO NOTHING RETURNING jti`,
     );
     return rows.length === 1;
-  });
+    // The commit need not wait for the disk: a crash can lose the last moment's jtis, and with them only the refusal of
+    // a replay within that moment; every encrypted write pays this statement, so it is kept cheap.
+  }, { asyncCommit: true });
 }
