@@ -1,4 +1,5 @@
-// The automatic admin login through /?q=<request_id> (made by `npm run admin-link` against the running server), the
+// The automatic admin login through /#q=<request_id> (made by `npm run admin-link` against the running server; the older
+// /?q= form still works), the
 // provider frame it lands in, and the ec=105 / ec=106 messages that then return to /.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -27,10 +28,10 @@ afterAll(async () => {
 describe('admin link login', () => {
   let requestId = '';
 
-  it('signs a super-admin in through /?q=<request_id> and lands on /super-admin/dashboard', async () => {
+  it('signs a super-admin in through /#q=<request_id> and lands on /super-admin/dashboard', async () => {
     requestId = createAdminLink(server);
     const { page } = await fresh();
-    await page.goto(`/?q=${requestId}`);
+    await page.goto(`/#q=${requestId}`);
     await page.waitForURL(/\/super-admin\/dashboard$/);
     await page.getByText('Login successful').first().waitFor();
     await expect.poll(() => sidebarItems(page)).toEqual(PROVIDER_SIDEBAR);

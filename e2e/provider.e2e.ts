@@ -177,11 +177,11 @@ describe('provider area (/super-admin)', () => {
 
     const mail = readOutbox(server, TENANT.admin);
     expect(mail, 'onboarding mail in the outbox').not.toBeNull();
-    expect(mail!.body).toMatch(/\/onboarding\?signed_key=/);
+    expect(mail!.body).toMatch(/\/onboarding#signed_key=/);
   });
 
   it('lets the new admin set a password from the mail; suspending refuses them with the gate code, unsuspending lets them in', async () => {
-    const link = /(https?:\/\/\S*\/onboarding\?signed_key=\S+)/.exec(readOutbox(server, TENANT.admin)!.body)![1]!;
+    const link = /(https?:\/\/\S*\/onboarding#signed_key=\S+)/.exec(readOutbox(server, TENANT.admin)!.body)![1]!;
     const admin = await openPage(browser, baseUrl);
     sessions.push(admin);
     await admin.page.goto(link.replace(/^https?:\/\/[^/]+/, ''));

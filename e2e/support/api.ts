@@ -1,6 +1,6 @@
 // The API beside the page, for tests that arrange data or compare the screen with the API: the page's own cookies
-// (page.request), a fresh access token from its refresh cookie, and bodies encrypted as the console encrypts them
-// (the suite runs the server with PAYLOAD_ENCRYPTION=required, so plain JSON would be refused).
+// (page.request), a fresh access token from its refresh cookie, and bodies encrypted as the console encrypts them, iat,
+// jti and ath included (the suite runs the server with PAYLOAD_ENCRYPTION=required, so plain JSON would be refused).
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -35,7 +35,17 @@ export async function consoleApi(page: Page): Promise<ConsoleApi> {
       if (serverKey && info.data.key) {
         headers['content-type'] = 'application/jose';
         data = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(body)))
-          .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: info.data.key.kid, htm: method, htu: path.split('?', 1)[0]! })
+          .setProtectedHeader({
+            alg: 'ECDH-ES',
+            enc: 'A256GCM',
+            kid: info.data.key.kid,
+            htm: method,
+            htu: path.split('?', 1)[0]!,
+            // Taken once, within the replay window, and only with the token it is sent with (as the console does).
+            iat: Math.floor(Date.now() / 1000),
+            jti: crypto.randomBytes(16).toString('base64url'),
+            ...(headers['authorization'] ? { ath: crypto.createHash('sha256').update(headers['authorization'].slice('Bearer '.length)).digest('base64url') } : {}),
+          })
           .encrypt(serverKey);
       } else {
         headers['content-type'] = 'application/json';

@@ -64,7 +64,8 @@ export function createAdminLink(server: { dataDir: string; appSecret: string }, 
     encoding: 'utf8',
   });
   const url = out.trim().split('\n').pop() ?? '';
-  const id = new URL(url).searchParams.get('q');
+  // The id rides in the fragment (/#q=<id>): a browser never sends it to the server.
+  const id = new URLSearchParams(new URL(url).hash.slice(1)).get('q');
   if (!id) throw new Error(`admin-link printed no request id: ${out}`);
   return id;
 }

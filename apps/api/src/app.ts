@@ -39,6 +39,8 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { mailRoutes } from './modules/mail/mail.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
+import { redactUrl } from './lib/log-redaction.js';
+import { rememberJti } from './modules/auth/payload-replay.queries.js';
 
 /** Log levels at which the access line is written. */
 const INFO_LEVELS = new Set(['info', 'debug', 'trace']);
@@ -84,7 +86,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     if (!INFO_LEVELS.has(req.log.level)) return;
     req.log.info(
       {
-        req: { method: req.method, url: req.url, ip: req.ip },
+        // The query's secret values (tokens, keys, signatures) never reach the log: lib/log-redaction.ts.
+        req: { method: req.method, url: redactUrl(req.url), ip: req.ip },
         res: { statusCode: reply.statusCode },
         ...(req.ctx?.actor ? { user: req.ctx.actor.userId, tenant: req.ctx.actor.tenantId } : {}),
         responseTime: Math.round(reply.elapsedTime * 10) / 10,
@@ -96,7 +99,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.config.bodyLimit);
-  registerPayloadEncryption(app, deps.config, deps.keys.payload);
+  registerPayloadEncryption(app, deps.config, deps.keys.payload, (jti, until) => rememberJti(deps.db, jti, until));
   registerAuth(app);
   registerInputGuard(app);
   registerEmptyBody(app);

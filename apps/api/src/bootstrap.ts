@@ -3,13 +3,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './context.js';
 import { openDatabase, type Database } from './db/client.js';
 import { seedDemoIfEmpty } from './db/seed/seed-demo.js';
 import { seedLookupsIfEmpty } from './db/seed/seed-lookups.js';
 import { deriveKeys } from './lib/crypto.js';
+import { REDACTED, SECRET_LOG_FIELDS } from './lib/log-redaction.js';
 import { checkBucket, s3Storage } from './lib/storage-s3.js';
 import { localStorage, type Storage } from './lib/storage.js';
 
@@ -25,6 +26,11 @@ export function resolveSecret(config: Config): string {
 /** How often buffered log lines are written out at the latest (createLogger). */
 const LOG_FLUSH_MS = 1000;
 
+/** The logger's level and redaction (headers with credentials, and secret fields wherever they appear one level down). */
+export function loggerOptions(level: string): LoggerOptions {
+  return { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', ...SECRET_LOG_FIELDS.map((f) => `*.${f}`)], censor: REDACTED } };
+}
+
 /**
  * JSON lines on stdout, written in batches of about 4 KB by a background write (never one write per line on the event
  * loop: at one access line per request that was a large share of a request's cost, docs/decisions.md "API processes"),
@@ -34,10 +40,7 @@ const LOG_FLUSH_MS = 1000;
 export function createLogger(config: Config): Logger {
   const buffered = config.logLevel !== 'silent';
   const log = pino(
-    {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.refresh', '*.access'], censor: '[redacted]' },
-    },
+    loggerOptions(config.logLevel),
     buffered ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined,
   );
   if (buffered) setInterval(() => log.flush(), LOG_FLUSH_MS).unref();

@@ -28,6 +28,11 @@ const schema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 14),
   /** A session whose console has not refreshed its token for this long ends (0: never). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 14).default(30),
+  /**
+   * The refresh token's reuse interval: a token presented again this soon after it was rotated gets the same successor
+   * instead of ending the session (an aborted page load never stored the new cookie). 0: any reuse ends the session.
+   */
+  REFRESH_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(120).default(30),
   COOKIE_SECURE: bool.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(3_145_728),
@@ -77,7 +82,7 @@ export type Config = {
   dataDir: string;
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; adminUrl: string; poolSize: number };
   secret: string;
-  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number; idleSeconds: number };
+  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number; idleSeconds: number; reuseIntervalSeconds: number };
   cookieSecure: boolean;
   bodyLimit: number;
   uploadLimit: number;
@@ -178,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     // Development falls back to a secret kept in the data directory (see db/secret.ts); tests pass their own.
     secret: e.APP_SECRET ?? '',
-    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS, idleSeconds: e.SESSION_IDLE_MINUTES * 60 },
+    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS, idleSeconds: e.SESSION_IDLE_MINUTES * 60, reuseIntervalSeconds: e.REFRESH_REUSE_INTERVAL_SECONDS },
     cookieSecure: e.COOKIE_SECURE ?? true,
     bodyLimit: e.BODY_LIMIT_BYTES,
     uploadLimit: e.UPLOAD_LIMIT_BYTES,

@@ -12,7 +12,11 @@ export type ConsoleConfig = z.infer<typeof consoleConfig>;
 /** GET /crypto/key: how request and response bodies are encrypted here (PAYLOAD_ENCRYPTION), and the key to use. */
 export const payloadKeyInfo = z.object({
   mode: z.enum(['required', 'optional', 'off']),
-  /** null when mode is off. A body is a compact JWE: alg ECDH-ES, enc A256GCM, kid, htm (method), htu (path). */
+  /**
+   * null when mode is off. A body is a compact JWE: alg ECDH-ES, enc A256GCM, kid, htm (method), htu (path), iat (epoch
+   * seconds, within 300 s of the server's clock), jti (16-64 base64url characters, once), ath (base64url SHA-256 of the
+   * bearer token, only with one).
+   */
   key: z
     .object({
       kid: z.string(),

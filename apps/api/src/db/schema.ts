@@ -230,6 +230,12 @@ export const authThrottle = pgTable('auth_throttle', {
   updatedAt: updatedAt(),
 });
 
+/** Encrypted request bodies' jti, refused again until the body's iat leaves the replay window (migration 0022). */
+export const payloadJtis = pgTable('payload_jtis', {
+  jti: text('jti').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+}, (t) => [index('payload_jtis_expires_idx').on(t.expiresAt)]);
+
 // ---------- activity log and mail outbox ----------
 export const activityLogs = pgTable(
   'activity_logs',

@@ -2,16 +2,24 @@
 import crypto from 'node:crypto';
 import { payloadKeyring, type PayloadKeyring } from './payload-crypto.js';
 
-export type Keys = { jwt: Uint8Array; encryption: Buffer; signing: Buffer; payload: PayloadKeyring };
+/** refresh: the key of refresh-token successors (successorToken); a label of its own, so no other MAC can collide with one. */
+export type Keys = { jwt: Uint8Array; encryption: Buffer; signing: Buffer; refresh: Buffer; payload: PayloadKeyring };
 
 /** Every key of the process, from APP_SECRET; payloadKeyVersion picks the body-encryption key pair (PAYLOAD_KEY_VERSION). */
 export function deriveKeys(secret: string, payloadKeyVersion = 1): Keys {
   const derive = (label: string) => Buffer.from(crypto.hkdfSync('sha256', secret, 'farmland-platform', label, 32));
-  return { jwt: new Uint8Array(derive('jwt')), encryption: derive('encryption'), signing: derive('signing'), payload: payloadKeyring(secret, payloadKeyVersion) };
+  return { jwt: new Uint8Array(derive('jwt')), encryption: derive('encryption'), signing: derive('signing'), refresh: derive('refresh-successor'), payload: payloadKeyring(secret, payloadKeyVersion) };
 }
 
 export const randomToken = (bytes = 32): string => crypto.randomBytes(bytes).toString('base64url');
 export const sha256 = (value: string | Buffer): string => crypto.createHash('sha256').update(value).digest('hex');
+
+/**
+ * The refresh token that follows `token` in its family: HMAC-SHA256 of the token under the refresh key. Deterministic,
+ * so that a token presented again within the reuse interval gets the same successor without the successor being stored
+ * anywhere but as its hash (docs/decisions/refresh-token-reuse-interval.md); unguessable without APP_SECRET.
+ */
+export const successorToken = (key: Buffer, token: string): string => crypto.createHmac('sha256', key).update(`refresh-successor:${token}`).digest('base64url');
 
 /** AES-256-GCM: iv.tag.ciphertext, base64url. */
 export function encrypt(key: Buffer, plaintext: string): string {

@@ -2,7 +2,9 @@
 // JWE compact serialisation, ECDH-ES key agreement on P-256, A256GCM content encryption:
 // - the server's key pair is derived from APP_SECRET and PAYLOAD_KEY_VERSION (rotation: raise the version; the
 //   previous version's key still decrypts, so that a console opened before the rotation keeps working);
-// - a request body is encrypted to the server's public key, with the method and path in its protected header;
+// - a request body is encrypted to the server's public key, with the method and path in its protected header, and
+//   iat, jti and (with a bearer token) ath, so that it is taken once, within the replay window, and only with the
+//   session it was made for (docs/decisions/encrypted-body-replay.md);
 // - a response is encrypted to the client's ephemeral public key, which the client sends in X-Client-Key.
 import crypto from 'node:crypto';
 import { CompactEncrypt, compactDecrypt, decodeProtectedHeader, type CompactJWEHeaderParameters } from 'jose';
@@ -78,14 +80,38 @@ export function parseClientKey(header: string): crypto.KeyObject {
   return key;
 }
 
-export type RequestBinding = { method: string; path: string };
+/**
+ * What a body is bound to: the request's method and path, and its bearer token (null without one). remember() records
+ * a jti until the given time (epoch seconds) and answers false when it was already recorded (a replay).
+ */
+export type RequestBinding = { method: string; path: string; bearer: string | null; remember: (jti: string, untilSeconds: number) => Promise<boolean> };
+
+/**
+ * How far a body's iat may be from the server's clock, either way (seconds): a replayed body older than this is
+ * refused by its iat, a newer one by its jti (kept this long). A client whose clock is off reads the server's Date on
+ * a payload_stale answer and encrypts again (apps/web/src/lib/payload-crypto.ts).
+ */
+export const PAYLOAD_REPLAY_WINDOW_SECONDS = 300;
+const JTI = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** The ath of a bearer token: base64url of its SHA-256 (as in DPoP, RFC 9449 §4.2). */
+export const accessTokenHash = (token: string): string => crypto.createHash('sha256').update(token).digest('base64url');
+
+/** The bearer token of an Authorization header, or null: read as plugins/auth.ts reads it. */
+export function bearerOf(header: string | undefined): string | null {
+  const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
+  return token ? token : null;
+}
 
 /** The path a body is bound to: the URL without its query. */
 export const bindingPath = (url: string): string => url.split('?', 1)[0]!;
 
 /**
- * Decrypts a request body. The protected header must name a key this server holds (kid), the agreed algorithms, and
- * the request's own method and path (htm, htu), so that a body captured on one call cannot be replayed on another.
+ * Decrypts a request body. The protected header must name a key this server holds (kid), the agreed algorithms, the
+ * request's own method and path (htm, htu), so that a body captured on one call cannot be replayed on another; an iat
+ * within the replay window and a jti not seen before, so that it cannot be replayed on the same call; and, when the
+ * request carries a bearer token, that token's hash (ath), so that it cannot be replayed under another session (and a
+ * body made without a session cannot be sent with one, nor the other way round).
  */
 export async function decryptRequestBody(keyring: PayloadKeyring, compact: string, binding: RequestBinding): Promise<string> {
   let header: CompactJWEHeaderParameters;
@@ -102,12 +128,22 @@ export async function decryptRequestBody(keyring: PayloadKeyring, compact: strin
   if (header['htm'] !== binding.method || header['htu'] !== binding.path) {
     throw problems.badRequest('payload_misdirected', 'The encrypted body was made for another request (htm and htu must name this method and path).');
   }
+  const { iat, jti, ath } = header as { iat?: unknown; jti?: unknown; ath?: unknown };
+  if (typeof iat !== 'number' || !Number.isFinite(iat) || typeof jti !== 'string' || !JTI.test(jti)) throw problems.payloadUnbound();
+  const now = Date.now() / 1000;
+  if (Math.abs(now - iat) > PAYLOAD_REPLAY_WINDOW_SECONDS) throw problems.payloadStale(PAYLOAD_REPLAY_WINDOW_SECONDS);
+  const expected = binding.bearer === null ? undefined : accessTokenHash(binding.bearer);
+  if (ath !== expected) throw problems.payloadSessionMismatch();
+  let text: string;
   try {
     const { plaintext } = await compactDecrypt(compact.trim(), key.privateKey, { keyManagementAlgorithms: [PAYLOAD_ALG], contentEncryptionAlgorithms: [PAYLOAD_ENC] });
-    return new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
   } catch {
     throw problems.badRequest('payload_undecryptable', 'The encrypted body could not be decrypted (a changed byte, or a wrong key).');
   }
+  // Only an authentic header reaches the store (the protected header is the ciphertext's associated data).
+  if (!(await binding.remember(jti, Math.ceil(iat) + PAYLOAD_REPLAY_WINDOW_SECONDS))) throw problems.payloadReplayed();
+  return text;
 }
 
 /** Encrypts a response body to the client's key. */

@@ -73,6 +73,18 @@ export const problems = {
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
   transactionConflict: () =>
     new Problem(409, 'transaction_conflict', 'This change collided with another change to the same records at the same moment, and nothing was saved. Try again.'),
+  payloadUnbound: () =>
+    new Problem(400, 'payload_unbound', 'The encrypted body must carry iat (seconds) and jti (16 to 64 base64url characters) in its protected header.', 'The encrypted body must carry iat and jti.'),
+  payloadStale: (windowSeconds: number) =>
+    new Problem(
+      400,
+      'payload_stale',
+      `The encrypted body's iat is more than ${windowSeconds} s from the server's clock (see this answer's Date header). Encrypt it again.`,
+      `The encrypted body's iat is more than ${windowSeconds} s from the server's clock.`,
+    ),
+  payloadReplayed: () => new Problem(409, 'payload_replayed', 'This encrypted body was already received (its jti was used). Encrypt each request anew.'),
+  payloadSessionMismatch: () =>
+    new Problem(400, 'payload_session_mismatch', "The encrypted body was made for another session: its ath must be the hash of this request's bearer token, and absent without one."),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
   invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),

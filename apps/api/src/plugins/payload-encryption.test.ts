@@ -1,10 +1,13 @@
 // Encrypted request and response bodies (issue 17 §4): round trip, tampering, a wrong kid, a body replayed on another
-// route, key rotation, and the three modes.
+// route, key rotation, and the three modes; a body replayed on the same route, under another session or outside the
+// replay window (issue 33).
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { deriveKeys } from '../lib/crypto.js';
+import { PAYLOAD_REPLAY_WINDOW_SECONDS } from '../lib/payload-crypto.js';
 import { multipart } from '../test/analysis-fixtures.js';
 import { testEnv, type TestEnv } from '../test/harness.js';
 import { payloadTestClient } from '../test/payload-client.js';
@@ -45,7 +48,7 @@ describe('encrypted bodies', () => {
 
   it('decrypts a request body and encrypts the answer to the client key (round trip)', async () => {
     const env = await testEnv();
-    const client = await payloadTestClient(env.app);
+    const client = await payloadTestClient(env.app, () => env.as('adminA').token);
     const country = NIGERIA;
     const body = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Encrypted Region' });
     expect(body).not.toContain('Zz Encrypted Region');
@@ -63,7 +66,7 @@ describe('encrypted bodies', () => {
 
   it('refuses a changed tag or ciphertext, a wrong kid, and a body made for another route, with 400s', async () => {
     const env = await testEnv();
-    const client = await payloadTestClient(env.app);
+    const client = await payloadTestClient(env.app, () => env.as('adminA').token);
     const country = NIGERIA;
     const send = (payload: string, url = '/api/base/regions/') => env.as('adminA').request({ method: 'POST', url, payload, headers: JOSE });
     const good = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Tamper Region' });
@@ -91,6 +94,72 @@ describe('encrypted bodies', () => {
     expect(regions.raw).not.toContain('Zz Tamper Region');
   });
 
+  it('takes a body once: a replay, even from another API process, is a 409, and nothing is stored twice', async () => {
+    const env = await testEnv();
+    const client = await payloadTestClient(env.app, () => env.as('adminA').token);
+    const name = `Zz Replay ${Date.now()}`;
+    const body = await client.encrypt('POST', '/api/base/regions/', { country_id: NIGERIA, name });
+    const send = (app: FastifyInstance) =>
+      app.inject({ method: 'POST', url: '/api/base/regions/', payload: body, headers: { ...JOSE, authorization: `Bearer ${env.as('adminA').token}` } });
+    expect((await send(env.app)).statusCode).toBe(201);
+    const again = await send(env.app);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('payload_replayed');
+    // A second API process on the same database (the jti store is a table, not memory).
+    const other = await appWith(env, { mode: 'optional', keyVersion: 1 });
+    try {
+      const elsewhere = await send(other);
+      expect(elsewhere.statusCode).toBe(409);
+      expect(elsewhere.json().code).toBe('payload_replayed');
+    } finally {
+      await other.close();
+    }
+    const rows = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM regions WHERE name = ${name}`);
+    expect(rows[0]!.n).toBe(1);
+    const [kept] = await env.sql<{ ttl: number }>(sql`SELECT extract(epoch FROM expires_at - now())::int AS ttl FROM payload_jtis ORDER BY expires_at DESC LIMIT 1`);
+    expect(kept!.ttl).toBeGreaterThan(PAYLOAD_REPLAY_WINDOW_SECONDS - 60);
+    expect(kept!.ttl).toBeLessThanOrEqual(PAYLOAD_REPLAY_WINDOW_SECONDS + 1);
+  });
+
+  it("refuses a body under another user's token or without the token it was made for, and one outside the window", async () => {
+    const env = await testEnv();
+    const client = await payloadTestClient(env.app, () => env.as('adminA').token);
+    const name = `Zz Bound ${Date.now()}`;
+    const post = (payload: string, token: string | null) =>
+      env.app.inject({ method: 'POST', url: '/api/base/regions/', payload, headers: { ...JOSE, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    // Captured from tenant A's admin, sent with tenant B's admin's token: refused before it is read.
+    const captured = await client.encrypt('POST', '/api/base/regions/', { country_id: NIGERIA, name });
+    const foreign = await post(captured, env.as('adminB').token);
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().code).toBe('payload_session_mismatch');
+    // Without a token this route answers 401 before it reads a body; on a public route a body made for a session is
+    // refused the same way.
+    expect((await post(captured, null)).statusCode).toBe(401);
+    const reset = await client.encrypt('POST', '/api/auth/password/reset/', { email: 'nobody@test.example' });
+    const anon = await env.app.inject({ method: 'POST', url: '/api/auth/password/reset/', payload: reset, headers: JOSE });
+    expect(anon.statusCode).toBe(400);
+    expect(anon.json().code).toBe('payload_session_mismatch');
+    // A body made without a session cannot be sent with one.
+    const sessionless = await client.encrypt('POST', '/api/base/regions/', { country_id: NIGERIA, name }, { ath: undefined });
+    expect((await post(sessionless, env.as('adminA').token)).json().code).toBe('payload_session_mismatch');
+    // iat outside the window, either way, and a body without iat or jti.
+    const now = Math.floor(Date.now() / 1000);
+    for (const iat of [now - PAYLOAD_REPLAY_WINDOW_SECONDS - 30, now + PAYLOAD_REPLAY_WINDOW_SECONDS + 30]) {
+      const res = await post(await client.encrypt('POST', '/api/base/regions/', { country_id: NIGERIA, name }, { iat }), env.as('adminA').token);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('payload_stale');
+    }
+    for (const header of [{ iat: undefined }, { jti: undefined }, { jti: 'short' }, { iat: 'now' }]) {
+      const res = await post(await client.encrypt('POST', '/api/base/regions/', { country_id: NIGERIA, name }, header), env.as('adminA').token);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('payload_unbound');
+    }
+    // The captured body still works for the session it was made for (none of the refusals took its jti).
+    expect((await post(captured, env.as('adminA').token)).statusCode).toBe(201);
+    const rows = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM regions WHERE name = ${name}`);
+    expect(rows[0]!.n).toBe(1);
+  });
+
   it('refuses a client key that is not a P-256 point, naming the header', async () => {
     const env = await testEnv();
     for (const key of ['not-base64!', Buffer.from('{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA"}').toString('base64url'), Buffer.from('{"kty":"oct","k":"AAAA"}').toString('base64url')]) {
@@ -111,12 +180,12 @@ describe('encrypted bodies', () => {
 
   it('rotates keys: the new key is published, the previous one still decrypts, older ones do not', async () => {
     const env = await testEnv();
-    const v1 = await payloadTestClient(env.app);
+    const v1 = await payloadTestClient(env.app, () => env.as('adminA').token);
     const country = NIGERIA;
     const v2app = await appWith(env, { mode: 'optional', keyVersion: 2 });
     const v3app = await appWith(env, { mode: 'optional', keyVersion: 3 });
     try {
-      const v2 = await payloadTestClient(v2app);
+      const v2 = await payloadTestClient(v2app, () => env.as('adminA').token);
       expect(v2.kid).toMatch(/^p256-v2-/);
       const headers = { ...JOSE, authorization: `Bearer ${env.as('adminA').token}` };
       const oldBody = await v1.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Rotation Old Key' });

@@ -203,9 +203,12 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     expect(refreshed.status, JSON.stringify(refreshed.json)).toBe(200);
     const token = refreshed.json.data.access as string;
     expect((await call(one, 'GET', '/api/operational-areas/', { token })).status).toBe(200);
-    // The rotated token is spent on every process: reusing it on process 1 is refused.
-    expect((await call(one, 'POST', '/api/auth/token/refresh/', { json: { refresh: session.json.data.refresh } })).status).toBe(401);
-    // Reuse revokes the whole session (by design): sign in again, on process 2 this time (two-factor is enrolled now).
+    // The rotation is known to every process: the old token presented on process 1 within the reuse interval (an aborted
+    // load) gets the very successor process 2 made (after the interval it would end the session: auth.test.ts).
+    const within = await call(one, 'POST', '/api/auth/token/refresh/', { json: { refresh: session.json.data.refresh } });
+    expect(within.status, JSON.stringify(within.json)).toBe(200);
+    expect(within.json.data.refresh).toBe(refreshed.json.data.refresh);
+    // Sign in again, on process 2 this time (two-factor is enrolled now).
     const again = await call(two, 'POST', '/api/auth/login/', { json: { email: DEMO_ACCOUNTS.adminA, password: DEMO_PASSWORD } });
     expect(again.status, JSON.stringify(again.json)).toBe(200);
     const totp = new TOTP({ secret: Secret.fromBase32(setup.json.data.secret), digits: 6, period: 30 });

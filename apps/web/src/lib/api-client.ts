@@ -1,9 +1,9 @@
 // The one API client: every call goes through here. It sends X-Platform: web and the in-memory access token,
-// refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth), and on a second 401
-// ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
+// refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth; one tab at a time, through a
+// Web Lock), and on a second 401 ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
 // JSON bodies go encrypted and JSON answers come back encrypted (lib/payload-crypto.ts); file uploads go as they are.
 import type { ProblemBody } from '@farmland/contracts';
-import { encryptBody, forgetServerKey, isJsonResponse, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
+import { encryptBody, forgetServerKey, isJsonResponse, noteServerClock, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
 import { clearSession, getAccessToken, setAccessToken, setTenantGate, TENANT_GATE_CODES, type TenantGateCode } from './session-store';
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -80,7 +80,7 @@ async function buildInit(url: string, opts: RequestOptions, withToken: boolean):
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {
-    const sealed = await encryptBody(crypto, method, url.split('?', 1)[0]!, opts.body);
+    const sealed = await encryptBody(crypto, method, url.split('?', 1)[0]!, opts.body, token);
     headers.set('Content-Type', sealed === null ? 'application/json' : PAYLOAD_MEDIA_TYPE);
     body = sealed ?? JSON.stringify(opts.body);
   }
@@ -120,32 +120,60 @@ async function send(path: string, opts: RequestOptions, withToken: boolean): Pro
   }
 }
 
-let refreshing: Promise<boolean> | null = null;
+/** How a refresh ended: a new access token, refused by the server, or no answer (offline, or the page unloading). */
+export type RefreshOutcome = 'ok' | 'refused' | 'unreachable';
+
+let refreshing: Promise<RefreshOutcome> | null = null;
+
+/** The Web Lock every tab of this origin takes around its refresh call. */
+export const REFRESH_LOCK = 'farmland.token-refresh';
 
 /**
- * Rotates the refresh cookie and stores the new access token. Single-flight: concurrent callers share one call,
- * because the API treats a second use of a rotated refresh token as theft and ends the session.
+ * Runs fn while holding the refresh lock, so that tabs refresh one after the other: each then sends the cookie the one
+ * before it stored, and never a token another tab has just rotated. A tab that closes or reloads drops the lock. Without
+ * the Web Locks API (very old browsers) fn just runs; the API's reuse interval still covers that case.
  */
-export function refreshAccessToken(): Promise<boolean> {
-  refreshing ??= (async () => {
+async function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks || typeof locks.request !== 'function') return fn();
+  return await locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn);
+}
+
+/**
+ * Rotates the refresh cookie and stores the new access token. Single-flight: concurrent callers in this tab share one
+ * call, and tabs take turns through a Web Lock (acrossTabs), because the API treats a rotated refresh token presented
+ * again after its reuse interval as theft and ends the session.
+ */
+export function refreshSession(): Promise<RefreshOutcome> {
+  refreshing ??= acrossTabs(async (): Promise<RefreshOutcome> => {
+    let res: Response;
     try {
-      const res = await send('/auth/token/refresh/', { method: 'POST', body: {} }, false);
+      res = await send('/auth/token/refresh/', { method: 'POST', body: {} }, false);
+    } catch {
+      // No answer: the page is being left (a reload aborts its requests) or the network is down. The session may well
+      // be alive (the server may even have rotated the token): this is not a sign-out.
+      return 'unreachable';
+    }
+    try {
       if (!res.ok) {
         const body = await readBody(res);
         noteTenantGate(res.status, body);
-        return false;
+        return 'refused';
       }
       const json = (await readJsonBody(res)) as { data: { access: string } };
       setAccessToken(json.data.access);
-      return true;
+      return 'ok';
     } catch {
-      return false;
-    } finally {
-      refreshing = null;
+      return 'unreachable';
     }
-  })();
+  }).finally(() => {
+    refreshing = null;
+  });
   return refreshing;
 }
+
+/** refreshSession as a yes or no. */
+export const refreshAccessToken = async (): Promise<boolean> => (await refreshSession()) === 'ok';
 
 function noteTenantGate(status: number, body: ErrorBody | null): boolean {
   const code = body?.code;
@@ -171,8 +199,11 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
   const withSession = opts.session !== false;
   let res = await send(path, opts, withSession);
   if (res.status === 401 && withSession) {
-    // The access token expired (or the page was reloaded): refresh once, then retry once.
-    if (await refreshAccessToken()) res = await send(path, opts, true);
+    // The access token expired (or the page was reloaded): refresh once, then retry once. No answer to the refresh is
+    // a network failure, not an ended session.
+    const outcome = await refreshSession();
+    if (outcome === 'unreachable') throw new NetworkError('Network error');
+    if (outcome === 'ok') res = await send(path, opts, true);
   }
   if (res.ok) return res;
   let body = await readBody(res);
@@ -180,6 +211,12 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
     // The server's key was rotated while this page was open: fetch the new key, and send once more.
     forgetServerKey();
     await payloadSession(true);
+    res = await send(path, opts, withSession);
+    if (res.ok) return res;
+    body = await readBody(res);
+  }
+  if (res.status === 400 && body?.code === 'payload_stale' && noteServerClock(res)) {
+    // This page's clock is far from the server's: encrypt again with the server's time, once.
     res = await send(path, opts, withSession);
     if (res.ok) return res;
     body = await readBody(res);

@@ -1,6 +1,7 @@
 // Encrypted bodies (spec platform-and-provider.md §7; the server side is apps/api/src/plugins/payload-encryption.ts):
 // every JSON body the console sends is a compact JWE (ECDH-ES on P-256, A256GCM) to the server's published key,
-// bound to the call's method and path, and every JSON answer comes back encrypted to this page's own ephemeral key,
+// bound to the call's method and path, made once (iat, a fresh jti) and for this session (ath: the access token's
+// hash), and every JSON answer comes back encrypted to this page's own ephemeral key,
 // whose private half never leaves WebCrypto (non-extractable). File uploads are sent as they are.
 import type { PayloadKeyInfo } from '@farmland/contracts';
 import type * as JoseModule from 'jose';
@@ -64,11 +65,31 @@ export function clientKeyHeader(): string | null {
   return settled && settled.mode !== 'off' ? settled.clientHeader : null;
 }
 
-/** The JWE of a JSON body for this method and path (the server checks both), or null when encryption is off. */
-export async function encryptBody(s: Session, method: string, path: string, body: unknown): Promise<string | null> {
+/** How far the server's clock is ahead of this one (ms), learnt from a payload_stale answer's Date header. */
+let clockOffsetMs = 0;
+
+/** After a payload_stale answer: this page's clock is off, so iat follows the server's clock from now on. */
+export function noteServerClock(res: Response): boolean {
+  const date = Date.parse(res.headers.get('date') ?? '');
+  if (Number.isNaN(date)) return false;
+  clockOffsetMs = date - Date.now();
+  return true;
+}
+
+/** base64url of bytes. */
+const bytesToBase64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/**
+ * The JWE of a JSON body for this method and path, made once (iat, a random jti) and, with an access token, for its
+ * session (ath), or null when encryption is off. The server checks all of them.
+ */
+export async function encryptBody(s: Session, method: string, path: string, body: unknown, access: string | null): Promise<string | null> {
   if (!s.serverKey || !s.kid) return null;
+  const jti = bytesToBase64url(crypto.getRandomValues(new Uint8Array(16)));
+  const iat = Math.floor((Date.now() + clockOffsetMs) / 1000);
+  const ath = access ? bytesToBase64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(access)))) : null;
   return new s.jose.CompactEncrypt(new TextEncoder().encode(JSON.stringify(body)))
-    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: s.kid, htm: method, htu: path })
+    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: s.kid, htm: method, htu: path, iat, jti, ...(ath ? { ath } : {}) })
     .encrypt(s.serverKey);
 }
 

@@ -65,9 +65,10 @@ export function updateSessionUser(patch: Partial<SessionUser>): void {
   emit({ ...state, user: { ...state.user, ...patch } });
 }
 
-export function clearSession(): void {
+/** keepHint: the session was not seen to end (no answer from the server), so the next load still tries to restore it. */
+export function clearSession(opts: { keepHint?: boolean } = {}): void {
   accessToken = null;
-  setHint(false);
+  if (!opts.keepHint) setHint(false);
   emit({ status: 'anonymous', user: null, gate: state.gate });
 }
 

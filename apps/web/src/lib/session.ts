@@ -1,6 +1,6 @@
 // Session lifecycle: restore on load (refresh cookie → access token → profile), start after sign-in, and logout.
 import type { SessionResult, SessionUser, UserProfile } from '@farmland/contracts';
-import { api, refreshAccessToken } from './api-client';
+import { api, NetworkError, refreshSession } from './api-client';
 import { clearSession, getAccessToken, getSession, hadSession, startSession } from './session-store';
 
 /** The user id (sub) of an access token; the token is trusted as the API issued it, this only reads it. */
@@ -30,8 +30,14 @@ export function restoreSession(): Promise<void> {
       clearSession();
       return;
     }
-    const ok = await refreshAccessToken();
-    const token = ok ? getAccessToken() : null;
+    const outcome = await refreshSession();
+    if (outcome === 'unreachable') {
+      // The page is being left (a reload aborted this call) or the server cannot be reached: keep the hint, so the
+      // next load tries again instead of taking the session for ended.
+      clearSession({ keepHint: true });
+      return;
+    }
+    const token = outcome === 'ok' ? getAccessToken() : null;
     const sub = token ? tokenSubject(token) : null;
     if (!token || !sub) {
       clearSession();
@@ -40,8 +46,8 @@ export function restoreSession(): Promise<void> {
     try {
       const res = await api<{ data: UserProfile }>(`/accounts/users/${sub}/`);
       startSession(profileToSessionUser(res.data), token);
-    } catch {
-      clearSession();
+    } catch (err) {
+      clearSession({ keepHint: err instanceof NetworkError || (err instanceof DOMException && err.name === 'AbortError') });
     }
   })();
   return restoring;

@@ -129,7 +129,7 @@ describe('account reset', () => {
     const [row] = await env.sql<{ password_hash: string | null; mfa_enabled: boolean }>(sql`SELECT password_hash, mfa_enabled FROM users WHERE id = ${agent.id}`);
     expect(row).toEqual({ password_hash: null, mfa_enabled: false });
     const mail = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${agent.email}`);
-    expect(mail[0]!.body).toMatch(/onboarding\?signed_key=/);
+    expect(mail[0]!.body).toMatch(/onboarding#signed_key=/);
   });
 
   it('cannot reach another tenant’s user', async () => {

@@ -39,7 +39,7 @@ describe('agents', () => {
     expect(user).toEqual({ role: 'agent', tenant_id: env.fx.tenantA, password_hash: null });
     const mail = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${a.email}`);
     expect(mail).toHaveLength(1);
-    expect(mail[0]!.body).toMatch(/onboarding\?signed_key=/);
+    expect(mail[0]!.body).toMatch(/onboarding#signed_key=/);
     const list = await env.as('adminA').get(`/api/accounts/agents/?search=${encodeURIComponent(a.email)}`);
     expect(list.body.data.count).toBe(1);
     expect(list.body.data.results[0].id).toBe(a.id);

@@ -192,6 +192,12 @@ export async function findRefreshToken(tx: Executor, tokenHash: string) {
   return rows[0] ?? null;
 }
 
+/** The refresh token with this hash and its use, for the reuse interval's walk along a family. */
+export async function findRefreshTokenUse(tx: Executor, tokenHash: string): Promise<{ sessionId: string; usedAt: Date | null } | null> {
+  const rows = await tx.select({ sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt }).from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  return rows[0] ?? null;
+}
+
 /** Marks a refresh token used; false when another request already used it (the race counts as reuse). */
 export async function markRefreshTokenUsed(tx: Executor, id: string): Promise<boolean> {
   const rows = await tx
@@ -226,6 +232,15 @@ export async function findLiveChallenge(tx: Executor, kind: 'login' | 'admin_lin
     )
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** Challenges of a kind made for a user within the last `seconds` (used or not). */
+export async function countRecentChallenges(tx: Executor, userId: string, kind: 'password_reset', seconds: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(authChallenges)
+    .where(and(eq(authChallenges.userId, userId), eq(authChallenges.kind, kind), sql`${authChallenges.createdAt} > now() - make_interval(secs => ${seconds})`));
+  return Number(row?.n ?? 0);
 }
 
 export async function countChallengeAttempt(tx: Executor, id: string): Promise<number> {

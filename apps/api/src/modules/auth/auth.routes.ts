@@ -92,7 +92,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security: [],
-      summary: 'Rotate the refresh token (body or cookie). Reusing a rotated token revokes its whole session.',
+      summary:
+        'Rotate the refresh token (body or cookie). A rotated token presented again within REFRESH_REUSE_INTERVAL_SECONDS (30 s) gets the same successor; after that, reusing it revokes its whole session.',
       body: refreshBody.optional(),
       response: { 200: envelope(refreshResult) },
     },

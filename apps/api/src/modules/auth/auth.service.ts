@@ -4,7 +4,7 @@ import type { SessionResult } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor } from '../../context.js';
 import { withScope, type Tx } from '../../db/client.js';
-import { decrypt, encrypt, randomToken, sha256, sign, verifySigned } from '../../lib/crypto.js';
+import { decrypt, encrypt, randomToken, sha256, sign, successorToken, verifySigned } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword, assertUncommonPassword } from '../../lib/passwords.js';
 import { problems } from '../../lib/problems.js';
 import { matchTotp, newTotpSecret, TOTP_ISSUER, totpUri } from '../../lib/totp.js';
@@ -155,6 +155,32 @@ export const confirmMfa = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user
 export const loginConfirm = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }) => completeWithCode(deps, ctx, body, false);
 
 // ---------- tokens ----------
+/**
+ * How far the reuse interval follows a family forward from a re-presented token: each aborted load within the interval
+ * that reached the server before the next one is one step (three reloads 150 ms apart take at most two).
+ */
+const REUSE_CHAIN_MAX = 8;
+
+/**
+ * A used refresh token presented again: within the reuse interval (REFRESH_REUSE_INTERVAL_SECONDS) of its use, the
+ * answer is the family's current token, found by following the deterministic successors (successorToken) while each was
+ * used within the interval; for a token rotated once that is the very successor its first use made. Null is reuse: the
+ * interval has passed, or the successor was not made by this scheme (a token from before it), or another family.
+ */
+async function withinReuseInterval(tx: Tx, deps: Deps, token: string, sessionId: string): Promise<string | null> {
+  const intervalMs = deps.config.jwt.reuseIntervalSeconds * 1000;
+  if (intervalMs <= 0) return null;
+  let current = token;
+  for (let step = 0; step <= REUSE_CHAIN_MAX; step++) {
+    const use = await q.findRefreshTokenUse(tx, sha256(current));
+    if (!use || use.sessionId !== sessionId) return null;
+    if (!use.usedAt) return step === 0 ? null : current;
+    if (Date.now() - use.usedAt.getTime() > intervalMs) return null;
+    current = successorToken(deps.keys.refresh, current);
+  }
+  return null;
+}
+
 export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undefined): Promise<{ access: string; refresh: string }> {
   if (!token) throw problems.refreshInvalid();
   const outcome = await withScope(deps.db, system, async (tx) => {
@@ -162,23 +188,31 @@ export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undef
     if (!row) return { kind: 'invalid' as const };
     const session = await q.findSession(tx, row.sessionId);
     if (!session || session.revokedAt || session.expiresAt < new Date() || row.expiresAt < new Date()) return { kind: 'invalid' as const };
-    if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) return { kind: 'reused' as const, sessionId: row.sessionId };
-    // Idle: the console refreshes on its next call after the access token expires; a refresh token older than the idle
-    // limit means nobody used the console for that long, and the session ends.
-    if (deps.config.jwt.idleSeconds > 0 && Date.now() - row.createdAt.getTime() > deps.config.jwt.idleSeconds * 1000) {
-      await q.revokeSession(tx, row.sessionId, 'idle');
-      return { kind: 'invalid' as const };
+    let refresh: string;
+    if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) {
+      // Used already (or by a concurrent request a moment ago, whose successor is committed by now): within the reuse
+      // interval that is an aborted load or a second tab, and it gets the same successor; after it, theft or replay.
+      const current = await withinReuseInterval(tx, deps, token, row.sessionId);
+      if (!current) return { kind: 'reused' as const, sessionId: row.sessionId };
+      refresh = current;
+    } else {
+      // Idle: the console refreshes on its next call after the access token expires; a refresh token older than the idle
+      // limit means nobody used the console for that long, and the session ends.
+      if (deps.config.jwt.idleSeconds > 0 && Date.now() - row.createdAt.getTime() > deps.config.jwt.idleSeconds * 1000) {
+        await q.revokeSession(tx, row.sessionId, 'idle');
+        return { kind: 'invalid' as const };
+      }
+      refresh = successorToken(deps.keys.refresh, token);
+      await q.insertRefreshToken(tx, row.sessionId, sha256(refresh), session.expiresAt);
     }
     const user = session.user;
     if (!user.isActive || user.isSuspended) return { kind: 'invalid' as const };
     if (user.tenantId) assertTenantGate(await q.tenantGateRow(tx, user.tenantId));
-    const refresh = randomToken();
-    await q.insertRefreshToken(tx, row.sessionId, sha256(refresh), session.expiresAt);
     const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: row.sessionId, role: user.role, tid: user.tenantId });
     return { kind: 'ok' as const, access, refresh };
   });
   if (outcome.kind === 'reused') {
-    // Reuse of a rotated token means it was stolen or replayed: end the whole family (the session).
+    // Reuse of a rotated token after the reuse interval means it was stolen or replayed: end the whole family (the session).
     await withScope(deps.db, system, (tx) => q.revokeSession(tx, outcome.sessionId, 'refresh_token_reused'));
     deps.log.warn({ sessionId: outcome.sessionId }, 'refresh token reuse: session revoked');
     throw problems.refreshReused();
@@ -202,7 +236,8 @@ export async function createAdminLink(deps: Deps, email: string): Promise<string
     if (!user) throw problems.notFound('User');
     const requestId = randomToken(24);
     await q.insertChallenge(tx, { userId: user.id, kind: 'admin_link', tokenHash: sha256(requestId), expiresAt: new Date(Date.now() + ADMIN_LINK_TTL_MS) });
-    return `${deps.config.publicUrl}/?q=${requestId}`;
+    // The secret rides in the fragment: a browser never sends it to the server, so no request log holds it.
+    return `${deps.config.publicUrl}/#q=${requestId}`;
   });
 }
 
@@ -244,7 +279,15 @@ export async function resetMfa(deps: Deps, ctx: Ctx, userId: string): Promise<vo
 export async function updatePassword(deps: Deps, ctx: Ctx, body: { old_password: string; new_password: string }): Promise<void> {
   const actor = requireActor(ctx);
   const user = await withScope(deps.db, system, (tx) => q.findUserById(tx, actor.userId));
-  if (!user || !(await verifyPassword(user.passwordHash, body.old_password))) throw problems.wrongPassword();
+  if (!user) throw problems.wrongPassword();
+  // A wrong current password counts like a wrong sign-in password (the same counters: a stolen access token must not
+  // become a way to guess the password at full speed), and a right one clears them.
+  await withScope(deps.db, system, (tx) => assertNotThrottled(tx, user.email, ctx.ip));
+  if (!(await verifyPassword(user.passwordHash, body.old_password))) {
+    await withScope(deps.db, system, (tx) => recordFailure(tx, user.email, ctx.ip));
+    throw problems.wrongPassword();
+  }
+  await withScope(deps.db, system, (tx) => recordSuccess(tx, user.email, ctx.ip));
   if (body.old_password === body.new_password) throw problems.field('new_password', 'The new password must differ from the current one');
   await assertUncommonPassword('new_password', body.new_password);
   const hash = await hashPassword(body.new_password);
@@ -276,15 +319,26 @@ export async function requestPasswordReset(deps: Deps, ctx: Ctx, email: string):
   }
 }
 
+/**
+ * Reset mails one account may be sent per hour, whatever addresses ask (the per-address limit alone let anyone flood an
+ * inbox by rotating addresses). Past it the request is answered as always and nothing is sent, so the answer still says
+ * nothing about the account.
+ */
+export const RESET_MAILS_PER_ACCOUNT_HOUR = 3;
+
 async function queuePasswordReset(deps: Deps, ctx: Ctx, email: string): Promise<void> {
   await withScope(deps.db, system, async (tx) => {
     const user = await q.findUserByEmail(tx, email);
     // The answer is the same whether or not the account exists.
     if (!user || !user.isActive) return;
+    if ((await q.countRecentChallenges(tx, user.id, 'password_reset', 3600)) >= RESET_MAILS_PER_ACCOUNT_HOUR) {
+      deps.log.warn({ userId: user.id }, 'password reset mail withheld: the per-account hourly limit is reached');
+      return;
+    }
     await q.invalidateChallenges(tx, user.id, 'password_reset');
     const token = randomToken();
     await q.insertChallenge(tx, { userId: user.id, kind: 'password_reset', tokenHash: sha256(token), expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MS) });
-    const link = `${deps.config.publicUrl}/reset-password?token=${token}`;
+    const link = `${deps.config.publicUrl}/reset-password#token=${token}`;
     await queueMail(tx, deps, {
       to: user.email,
       subject: 'Reset your password',
@@ -324,7 +378,7 @@ export async function createInvitation(tx: Tx, deps: Deps, userId: string): Prom
 }
 
 export function invitationLink(deps: Deps, signedKey: string): string {
-  return `${deps.config.publicUrl}/onboarding?signed_key=${encodeURIComponent(signedKey)}`;
+  return `${deps.config.publicUrl}/onboarding#signed_key=${encodeURIComponent(signedKey)}`;
 }
 
 export async function acceptInvitation(deps: Deps, ctx: Ctx, signedKey: string, body: { password: string; first_name?: string | undefined; last_name?: string | undefined }): Promise<void> {

@@ -1,11 +1,12 @@
 // Sign-in over HTTP: password, two-factor enrolment and confirmation, one-time codes, token rotation and reuse,
 // logout, throttling, admin link, password change and reset, onboarding, and sessions ending on deactivation.
+import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser, nextCode, PASSWORD, signInEnrolling } from '../../test/fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { createAdminLink, createInvitation, RESET_ANSWER_FLOOR_MS } from './auth.service.js';
+import { createAdminLink, createInvitation, RESET_ANSWER_FLOOR_MS, RESET_MAILS_PER_ACCOUNT_HOUR } from './auth.service.js';
 import { withScope } from '../../db/client.js';
 
 let env: TestEnv;
@@ -14,6 +15,15 @@ beforeAll(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The request id of an admin link (/#q=<id>). */
+const adminLinkId = (url: string): string => new URLSearchParams(new URL(url).hash.slice(1)).get('q')!;
+
+/** Moves a refresh token's use back in time (the reuse interval is measured from it). */
+async function ageRefreshUse(token: string, seconds: number): Promise<void> {
+  const hash = crypto.createHash('sha256').update(token).digest('hex');
+  await env.sql(sql`UPDATE refresh_tokens SET used_at = used_at - make_interval(secs => ${seconds}) WHERE token_hash = ${hash}`);
+}
 
 describe('sign-in with two-factor', () => {
   it('takes a new user through enrolment to a session, then reads the profile', async () => {
@@ -163,19 +173,61 @@ describe('sign-in with two-factor', () => {
 });
 
 describe('tokens and sessions', () => {
-  it('rotates the refresh token, and reuse of the old one ends the whole session', async () => {
+  it('rotates the refresh token, and reuse of the old one after the reuse interval ends the whole session', async () => {
     const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const { session } = await signInEnrolling(env, email);
     const anon = env.as('anonymous');
     const rotated = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.refresh).not.toBe(session.refresh);
+    // The old token was rotated longer ago than the reuse interval: this is theft or a replay.
+    await ageRefreshUse(session.refresh, env.config.jwt.reuseIntervalSeconds + 5);
     const reuse = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
     expect(reuse.status).toBe(401);
     expect(reuse.body.code).toBe('refresh_token_reused');
     // The family is dead: the newest refresh token and the access token no longer work.
     expect((await anon.post('/api/auth/token/refresh/', { refresh: rotated.body.data.refresh })).status).toBe(401);
     expect((await anon.get('/api/activity-logs/', bearer(rotated.body.data.access))).status).toBe(401);
+    const [s] = await env.sql<{ revoked_reason: string }>(sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email})`);
+    expect(s!.revoked_reason).toBe('refresh_token_reused');
+  });
+
+  it('gives a token presented again within the reuse interval the same successor, and the session lives on', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    // An aborted page load: the server rotated, the browser never stored the answer, and the next load sends the old
+    // cookie again (twice here: three reloads in a row).
+    const first = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    const again = await anon.request({ method: 'POST', url: '/api/auth/token/refresh/', cookies: { farmland_refresh: session.refresh }, payload: {} });
+    const third = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    for (const r of [first, again, third]) expect(r.status).toBe(200);
+    expect(again.body.data.refresh).toBe(first.body.data.refresh);
+    expect(third.body.data.refresh).toBe(first.body.data.refresh);
+    expect(String(again.headers['set-cookie'])).toContain(`farmland_refresh=${first.body.data.refresh}`);
+    // Every access token works, and the successor rotates on as usual.
+    for (const r of [first, again, third]) expect((await anon.get('/api/activity-logs/', bearer(r.body.data.access))).status).toBe(200);
+    const next = await anon.post('/api/auth/token/refresh/', { refresh: first.body.data.refresh });
+    expect(next.status).toBe(200);
+    // The first token, re-presented after its successor moved on (still within the interval), gets the family's
+    // current token, never a used one that would end the session on its next refresh.
+    const late = await anon.post('/api/auth/token/refresh/', { refresh: session.refresh });
+    expect(late.status).toBe(200);
+    expect(late.body.data.refresh).toBe(next.body.data.refresh);
+    const rows = await env.sql<{ n: number; revoked: boolean }>(
+      sql`SELECT (SELECT count(*)::int FROM refresh_tokens r WHERE r.session_id = s.id) AS n, s.revoked_at IS NOT NULL AS revoked FROM sessions s WHERE s.user_id = (SELECT id FROM users WHERE email = ${email})`,
+    );
+    expect(rows).toEqual([{ n: 3, revoked: false }]);
+  });
+
+  it('answers two refreshes with the same token at the same moment with one successor (two tabs)', async () => {
+    const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const { session } = await signInEnrolling(env, email);
+    const anon = env.as('anonymous');
+    const both = await Promise.all([0, 1, 2].map(() => anon.post('/api/auth/token/refresh/', { refresh: session.refresh })));
+    expect(both.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(both.map((r) => r.body.data.refresh)).size).toBe(1);
+    expect((await anon.post('/api/auth/token/refresh/', { refresh: both[0]!.body.data.refresh })).status).toBe(200);
   });
 
   it('ends a session left idle longer than SESSION_IDLE_MINUTES (no refresh for that long)', async () => {
@@ -374,15 +426,16 @@ describe('admin link', () => {
     const anon = env.as('anonymous');
     const sa = await makeUser(env, { tenantId: null, role: 'super_admin' });
     const url = await createAdminLink(env.deps, sa.email);
-    expect(url).toMatch(/^http:\/\/localhost:3000\/\?q=/);
-    const requestId = new URL(url).searchParams.get('q')!;
+    // The id rides in the fragment, which a browser never sends to a server.
+    expect(url).toMatch(/^http:\/\/localhost:3000\/#q=[\w-]+$/);
+    const requestId = adminLinkId(url);
     const ok = await anon.post('/api/auth/admin-login/', { request_id: requestId });
     expect(ok.status).toBe(200);
     expect(ok.body.data.user).toMatchObject({ id: sa.id, roles: ['super_admin'] });
     const again = await anon.post('/api/auth/admin-login/', { request_id: requestId });
     expect(again.body).toEqual({ message: 'Invalid Service Provider', code: '105' });
     const admin = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
-    const other = new URL(await createAdminLink(env.deps, admin.email)).searchParams.get('q')!;
+    const other = adminLinkId(await createAdminLink(env.deps, admin.email));
     const denied = await anon.post('/api/auth/admin-login/', { request_id: other });
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ message: 'You do not have the right access to this service Provider', code: '106' });
@@ -390,7 +443,7 @@ describe('admin link', () => {
 
   it('expires a link after its short life', async () => {
     const sa = await makeUser(env, { tenantId: null, role: 'super_admin' });
-    const requestId = new URL(await createAdminLink(env.deps, sa.email)).searchParams.get('q')!;
+    const requestId = adminLinkId(await createAdminLink(env.deps, sa.email));
     await env.sql(sql`UPDATE auth_challenges SET expires_at = now() - interval '1 second' WHERE user_id = ${sa.id} AND kind = 'admin_link'`);
     expect((await env.as('anonymous').post('/api/auth/admin-login/', { request_id: requestId })).body.code).toBe('105');
   });
@@ -430,6 +483,45 @@ describe('passwords', () => {
     expect((await env.as('anonymous').post('/api/auth/login/', { email: user.email, password: 'Brand-new-pass-1' })).status).toBe(200);
   });
 
+  it('throttles wrong current passwords on password change with the sign-in counters', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const me = await env.sessionFor(user.id);
+    const change = (old_password: string) => me.request({ method: 'POST', url: '/api/auth/password/update/', payload: { old_password, new_password: 'Brand-new-pass-2' }, remoteAddress: '10.9.4.4' });
+    for (let i = 0; i < 5; i++) expect((await change(`wrong-${i}`)).status).toBe(400);
+    // Locked now, for the right password too, and for a password sign-in of the account from the same address.
+    const locked = await change(PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe('too_many_attempts');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    const signIn = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/login/', payload: { email: user.email, password: PASSWORD }, remoteAddress: '10.9.4.4' });
+    expect(signIn.status).toBe(429);
+    const [row] = await env.sql<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${user.id}`);
+    expect(row!.password_hash).not.toBeNull();
+    // After the lock, the right password works and clears the count.
+    await env.sql(sql`UPDATE auth_throttle SET locked_until = now() - interval '1 second' WHERE key LIKE ${`%${user.email}%`}`);
+    expect((await change(PASSWORD)).status).toBe(200);
+    const left = await env.sql<{ key: string }>(sql`SELECT key FROM auth_throttle WHERE key IN (${`acct:${user.email}`}, ${`acct-ip:${user.email}|10.9.4.4`})`);
+    expect(left).toEqual([]);
+  });
+
+  it('sends one account at most RESET_MAILS_PER_ACCOUNT_HOUR reset mails an hour, whatever addresses ask, with the same answer', async () => {
+    const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
+    const answers = [];
+    for (let i = 0; i < RESET_MAILS_PER_ACCOUNT_HOUR + 2; i++) {
+      const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/password/reset/', payload: { email: user.email }, remoteAddress: `10.8.${i}.1` });
+      answers.push({ status: res.status, message: res.body.message });
+    }
+    const unknown = await env.as('anonymous').post('/api/auth/password/reset/', { email: `nobody-${Date.now()}@test.example` });
+    for (const a of answers) expect(a).toEqual({ status: 200, message: unknown.body.message });
+    const [mails] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM outbox_emails WHERE to_address = ${user.email}`);
+    expect(mails!.n).toBe(RESET_MAILS_PER_ACCOUNT_HOUR);
+    // An hour later the account may be sent one again.
+    await env.sql(sql`UPDATE auth_challenges SET created_at = created_at - interval '61 minutes' WHERE user_id = ${user.id} AND kind = 'password_reset'`);
+    await env.as('anonymous').post('/api/auth/password/reset/', { email: user.email });
+    const [after] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM outbox_emails WHERE to_address = ${user.email}`);
+    expect(after!.n).toBe(RESET_MAILS_PER_ACCOUNT_HOUR + 1);
+  });
+
   it('limits reset requests and admin-link guesses per address (the forwarded one behind TRUST_PROXY)', async () => {
     const anon = env.as('anonymous');
     const from = (ip: string, url: string, payload: object) => anon.request({ method: 'POST', url, payload, remoteAddress: ip });
@@ -442,7 +534,7 @@ describe('passwords', () => {
     for (let i = 0; i < 10; i++) expect((await from('10.6.6.6', '/api/auth/admin-login/', { request_id: `guess-${i}` })).status).toBe(400);
     const { id: superId } = await makeUser(env, { tenantId: null, role: 'super_admin' });
     const [su] = await env.sql<{ email: string }>(sql`SELECT email FROM users WHERE id = ${superId}`);
-    const requestId = new URL(await createAdminLink(env.deps, su!.email)).searchParams.get('q')!;
+    const requestId = adminLinkId(await createAdminLink(env.deps, su!.email));
     expect((await from('10.6.6.6', '/api/auth/admin-login/', { request_id: requestId })).status).toBe(429);
     expect((await from('10.6.6.9', '/api/auth/admin-login/', { request_id: requestId })).status).toBe(200);
   });

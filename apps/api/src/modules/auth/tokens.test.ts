@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { signAccessToken, verifyAccessToken } from './tokens.js';
 
 const key = new Uint8Array(crypto.randomBytes(32));
-const jwt = { issuer: 'farmland-platform', audience: 'farmland-console', accessTtl: 900, refreshTtl: 3600, idleSeconds: 1800 };
+const jwt = { issuer: 'farmland-platform', audience: 'farmland-console', accessTtl: 900, refreshTtl: 3600, idleSeconds: 1800, reuseIntervalSeconds: 30 };
 const claims = { sub: crypto.randomUUID(), sid: crypto.randomUUID(), role: 'tenant_admin' as const, tid: crypto.randomUUID() };
 const now = () => Math.floor(Date.now() / 1000);
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');

@@ -17,7 +17,8 @@ export const consoleConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'public' },
     schema: {
       tags: ['operations'],
-      summary: 'How bodies are encrypted (PAYLOAD_ENCRYPTION) and the public key to encrypt them to: a compact JWE, ECDH-ES with A256GCM, with kid, htm and htu in its protected header',
+      summary:
+        'How bodies are encrypted (PAYLOAD_ENCRYPTION) and the public key to encrypt them to: a compact JWE, ECDH-ES with A256GCM, with kid, htm, htu, iat, jti and (with a bearer token) ath in its protected header',
       security: [],
       response: { 200: envelope(payloadKeyInfo) },
     },

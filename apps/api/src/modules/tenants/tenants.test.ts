@@ -53,7 +53,7 @@ describe('tenants', () => {
     expect(admin).toEqual({ role: 'tenant_admin', tenant_id: t.id, password_hash: null });
     const mail = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${t.admin.email}`);
     expect(mail).toHaveLength(1);
-    expect(mail[0]!.body).toMatch(/\/onboarding\?signed_key=/);
+    expect(mail[0]!.body).toMatch(/\/onboarding#signed_key=/);
     const [config] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM tenant_configurations WHERE tenant_id = ${t.id}`);
     expect(config!.n).toBe(1);
     const [log] = await env.sql<{ action: string }>(sql`SELECT action FROM activity_logs WHERE tenant_id = ${t.id} ORDER BY created_at LIMIT 1`);

@@ -1,5 +1,6 @@
-// The sign-in page, at / and /login. It reads q (an admin-link request id: sign in automatically) and ec (105 or 106:
-// show the message, then return to /). A restored session goes straight to its landing page.
+// The sign-in page, at / and /login. It reads q from the fragment (#q=: an admin-link request id; sign in automatically;
+// the older ?q= form is still read, and rewritten) and ec (105 or 106: show the message, then return to /). A restored
+// session goes straight to its landing page.
 import { useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '../../components/layouts/auth-layout';
@@ -7,6 +8,7 @@ import { PageLoader } from '../../components/ui/page-loader';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
 import { SERVICE_PROVIDER_MESSAGES } from '../../features/auth/components/service-provider-messages';
 import { useAdminLinkLogin } from '../../features/auth/components/use-admin-link-login';
+import { useLinkSecret } from '../../features/auth/components/use-link-secret';
 import { toast } from '../../lib/notifier';
 import { landingPath, primaryRole, useSession } from '../../lib/session-store';
 
@@ -14,7 +16,7 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const session = useSession();
-  const q = params.get('q');
+  const q = useLinkSecret('q');
   const ec = params.get('ec');
   const { running } = useAdminLinkLogin(q);
 

@@ -1,4 +1,4 @@
-// POST /auth/admin-login/: signs a super-admin in once through an admin link (/?q=<request_id>).
+// POST /auth/admin-login/: signs a super-admin in once through an admin link (/#q=<request_id>).
 import type { SessionResult } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';

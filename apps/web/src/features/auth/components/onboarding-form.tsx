@@ -1,4 +1,4 @@
-// Onboarding (/onboarding?signed_key=…): an invited tenant admin confirms their name and sets a password, then signs in.
+// Onboarding (/onboarding#signed_key=…): an invited tenant admin confirms their name and sets a password, then signs in.
 import { useNavigate } from 'react-router';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';

@@ -1,4 +1,4 @@
-// Reset password from the mailed link (/reset-password?token=…): the token is checked first, then a new password is set.
+// Reset password from the mailed link (/reset-password#token=…): the token is checked first, then a new password is set.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import Alert from 'antd/es/alert';

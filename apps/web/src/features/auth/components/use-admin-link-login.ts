@@ -1,4 +1,4 @@
-// Runs the automatic admin login of /?q=<request_id> once: success lands on /super-admin/dashboard; a refused link
+// Runs the automatic admin login of /#q=<request_id> once: success lands on /super-admin/dashboard; a refused link
 // goes to /?ec=105 or /?ec=106, whose message then shows.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
