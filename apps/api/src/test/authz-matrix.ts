@@ -353,6 +353,10 @@ export const matrix: Record<string, Row> = {
     probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/reissue/` },
     expect: providerOnly(200),
   },
+  'POST /api/base/licenses/:id/rotate-key/': {
+    probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/rotate-key/` },
+    expect: providerOnly(200),
+  },
 
   'GET /api/base/tenant-configurations': {
     probe: { url: (fx) => `/api/base/tenant-configurations?tenant_id=${fx.tenantA}` },
