@@ -64,14 +64,9 @@ export const problems = {
     new Problem(409, 'farmer_has_farms', `This farmer has ${n} farm${n === 1 ? '' : 's'}. Delete the farms first, or delete again with delete_farms=true to remove the farmer and the farms together.`),
   licenseNotReissuable: () =>
     new Problem(409, 'license_not_reissuable', 'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.'),
-  licenseNotRotatable: (why: 'revoked' | 'superseded') =>
-    new Problem(
-      409,
-      'license_not_rotatable',
-      why === 'revoked'
-        ? 'A revoked license has no key in use to rotate. Re-issue it (SDK) or edit the tenant first.'
-        : "Only the tenant's current license can have its key rotated; this one has been superseded.",
-    ),
+  licenseNotRotatable: () => new Problem(409, 'license_not_rotatable', 'A revoked license has no key in use to rotate. Re-issue it (SDK) or edit the tenant first.'),
+  licenseSuperseded: () =>
+    new Problem(409, 'license_superseded', "This license has been replaced by a newer one (a key rotation or a type change); act on the tenant's current license."),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),

@@ -33,7 +33,7 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: provider,
     schema: {
       tags,
-      summary: 'Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable)',
+      summary: 'Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable; a superseded one: 409 license_superseded)',
       params: idParam,
       body: z.object({}).nullish(),
       response: { 200: envelope(license) },
@@ -46,7 +46,7 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary:
-        "Rotate the key of a tenant's current license: a copy with a new key (same type, dates, price) becomes current and the old one is revoked; the new key is in the answer (license_key), this once. A revoked or superseded license: 409 license_not_rotatable",
+        "Rotate the key of a tenant's current license: a copy with a new key (same type, dates, price) becomes current and the old one is revoked; the new key is in the answer (license_key), this once. A revoked license: 409 license_not_rotatable; a superseded one: 409 license_superseded",
       params: idParam,
       body: z.object({}).nullish(),
       response: { 200: envelope(rotatedLicense) },

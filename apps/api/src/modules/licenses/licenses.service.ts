@@ -57,6 +57,8 @@ export async function reissueLicense(deps: Deps, ctx: Ctx, id: string): Promise<
   return withScope(deps.db, provider, async (tx) => {
     const before = await lockedLicense(tx, id);
     if (before.type !== 'SDK') throw problems.licenseNotReissuable();
+    // A superseded license stays revoked: re-issuing it would bring its old key back to life.
+    if ((await q.currentLicenseId(tx, before.tenant_id)) !== id) throw problems.licenseSuperseded();
     await q.reissueLicense(tx, before.tenant_id, id);
     const after = (await q.findLicense(tx, id))!;
     await recordActivity(tx, ctx, {
@@ -77,8 +79,8 @@ export async function rotateLicenseKey(deps: Deps, ctx: Ctx, id: string): Promis
   const actor = canManageTenants(ctx);
   return withScope(deps.db, provider, async (tx) => {
     const before = await lockedLicense(tx, id);
-    if (before.is_revoked) throw problems.licenseNotRotatable('revoked');
-    if ((await q.currentLicenseId(tx, before.tenant_id)) !== id) throw problems.licenseNotRotatable('superseded');
+    if ((await q.currentLicenseId(tx, before.tenant_id)) !== id) throw problems.licenseSuperseded();
+    if (before.is_revoked) throw problems.licenseNotRotatable();
     const key = newLicenseKey(before.type);
     const newId = await q.insertRotatedLicense(tx, before.tenant_id, id, licenseKeyColumns(key));
     await q.revokeLicense(tx, before.tenant_id, id);

@@ -73,12 +73,16 @@ describe('Rotate key', () => {
     expect(log!.description).not.toContain(rotated.license_key);
   });
 
-  it('refuses a revoked or superseded license with 409, an unknown one with 404, and other roles with 403', async () => {
+  it('refuses a revoked or superseded license with 409 (and will not re-issue a superseded one), an unknown one with 404, and other roles with 403', async () => {
     const t = await create();
     const first = await env.as('super').post(`/api/base/licenses/${t.license.id}/rotate-key/`);
     expect(first.status).toBe(200);
     const again = await env.as('super').post(`/api/base/licenses/${t.license.id}/rotate-key/`);
-    expect([again.status, again.body.code]).toEqual([409, 'license_not_rotatable']);
+    expect([again.status, again.body.code]).toEqual([409, 'license_superseded']);
+    // Nor can the superseded license be re-issued (that would bring its old key back)
+    const reissue = await env.as('super').post(`/api/base/licenses/${t.license.id}/reissue/`);
+    expect([reissue.status, reissue.body.code]).toEqual([409, 'license_superseded']);
+    expect((await capture(t.license_key)).status).toBe(403);
     const revoked = await makeTenant(env, { license: 'SDK', revoked: true });
     const [lic] = await env.sql<{ id: string }>(sql`SELECT id FROM licenses WHERE tenant_id = ${revoked.id}`);
     const r = await env.as('super').post(`/api/base/licenses/${lic!.id}/rotate-key/`, {});

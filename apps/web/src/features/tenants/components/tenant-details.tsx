@@ -18,7 +18,7 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { ArrowLeftOutlined, CopyOutlined, DownOutlined } from '@ant-design/icons';
 import type { Farm } from '@farmland/contracts';
-import { CopyKey } from '../../../components/ui/copy-key';
+import { KeyHint } from '../../../components/ui/copy-key';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
 import { PAGE_SIZES } from '../../../components/ui/list-page';
@@ -241,7 +241,7 @@ export function TenantDetails() {
                 items={[
                   { key: 'type', label: 'Type', children: t.license.type },
                   { key: 'status', label: 'Status', children: <Tag color={LICENSE_STATUS_COLOR[status]}>{status}</Tag> },
-                  { key: 'key', label: 'Key', children: <CopyKey value={t.license.key} /> },
+                  { key: 'key', label: 'Key hint', children: <KeyHint value={t.license.key} /> },
                   { key: 'issued', label: 'Issued', children: formatDate(t.license.issued_date) },
                   { key: 'expiry', label: 'Expires', children: <span data-testid="tenant-license-expiry">{formatDate(t.license.expiry_date)}</span> },
                   { key: 'price', label: 'Price', children: formatCurrency(t.license.price, t.license.currency) },
