@@ -28,7 +28,7 @@ import { formatCompact, formatDate, formatHectares, formatNumber } from '../../.
 import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
-import { RANGES, RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
+import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
@@ -162,7 +162,8 @@ function TotalMapped() {
     () => ({
       type: 'bar' as const,
       data: {
-        labels: (d?.buckets ?? []).map((b) => (RANGES[range].range_type === 'days' ? b.period.slice(5) : b.period)),
+        // ISO periods: the chart wrapper names the months and days.
+        labels: (d?.buckets ?? []).map((b) => b.period),
         datasets: [{ label: 'Farms mapped', data: (d?.buckets ?? []).map((b) => b.count), backgroundColor: '#2b9348' }],
       },
       options: { plugins: { legend: { display: false } } },
