@@ -65,7 +65,8 @@ export function AgentsScreen() {
   const [pageSize, setPageSize] = useState(AGENTS_PAGE_SIZE);
   const [filters, setFilters] = useState<FilterValues>({});
   const [filterOpen, setFilterOpen] = useState(false);
-  const [openAgent, setOpenAgent] = useState<string | null>(null);
+  // ?agent=<id> opens that agent's drawer (the header search links agents so).
+  const [openAgent, setOpenAgent] = useState<string | null>(() => params.get('agent'));
   const [pending, setPending] = useState<Pending | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
 
