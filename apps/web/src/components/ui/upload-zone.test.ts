@@ -13,6 +13,8 @@ describe('rejectionOf', () => {
   });
   it('gives the size and the limit when the file is too large', () => {
     expect(rejectionOf({ name: 'big.xlsx', size: 4_404_019 }, SHEETS, LIMIT)).toBe('“big.xlsx” was not taken: it is 4.2 MB, and the limit is 3 MB.');
+    // Just over the limit: in bytes, so the two numbers differ
+    expect(rejectionOf({ name: 'big.csv', size: LIMIT + 1 }, SHEETS, LIMIT)).toBe('“big.csv” was not taken: it is 3,145,729 bytes, and the limit is 3 MB (3,145,728 bytes).');
   });
   it('has nothing to say about an accepted file, at the limit and in any case', () => {
     expect(rejectionOf({ name: 'FARMERS.CSV', size: LIMIT }, SHEETS, LIMIT)).toBeNull();

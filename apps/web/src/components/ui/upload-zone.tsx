@@ -34,13 +34,19 @@ const typeList = (accept: readonly string[]) => {
   const names = accept.map((e) => e.slice(1).toUpperCase());
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]!}` : (names[0] ?? '');
 };
-const megabytes = (bytes: number) => `${formatNumber(bytes / 1024 / 1024, bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`;
+const megabytes = (bytes: number) => `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
 
 /** Why a file is refused (its type, then its size), or null when it may be taken. */
 export function rejectionOf(file: { name: string; size: number }, accept: readonly string[], maxBytes: number): string | null {
   const name = file.name.toLowerCase();
   if (!accept.some((ext) => name.endsWith(ext))) return `“${file.name}” was not taken: only ${typeList(accept)} files can be uploaded here.`;
-  if (file.size > maxBytes) return `“${file.name}” was not taken: it is ${megabytes(file.size)}, and the limit is ${megabytes(maxBytes)}.`;
+  if (file.size > maxBytes) {
+    // Just over the limit reads the same in MB: then the sizes are given in bytes.
+    const same = megabytes(file.size) === megabytes(maxBytes);
+    const size = same ? `${formatNumber(file.size)} bytes` : megabytes(file.size);
+    const limit = same ? `${megabytes(maxBytes)} (${formatNumber(maxBytes)} bytes)` : megabytes(maxBytes);
+    return `“${file.name}” was not taken: it is ${size}, and the limit is ${limit}.`;
+  }
   return null;
 }
 
