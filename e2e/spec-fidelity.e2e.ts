@@ -252,7 +252,11 @@ describe("the walk's findings", () => {
     const res = await api.call('POST', '/api/custom-analysis/', {
       name: `Map fit ${stamp}`,
       operational_areas: areas.map((a) => a.id),
-      locations: [0, 1, 2, 3].map((i) => ({ farm_name: `Fit ${i}`, farm_coordinates: square(3.77 + i * 0.004, 7.64, 0.002) })),
+      // Four farms together, and one with latitude and longitude swapped (a valid position, ~600 km away)
+      locations: [
+        ...[0, 1, 2, 3].map((i) => ({ farm_name: `Fit ${i}`, farm_coordinates: square(3.77 + i * 0.004, 7.64, 0.002) })),
+        { farm_name: 'Swapped', farm_coordinates: square(7.64, 3.77, 0.002) },
+      ],
     });
     expect(res.status).toBe(201);
     const id = res.body.data.id as string;
@@ -269,6 +273,7 @@ describe("the walk's findings", () => {
     expect(view.east).toBeGreaterThanOrEqual(3.784);
     expect(view.zoom).toBeGreaterThanOrEqual(13);
     expect(view.zoom).toBeLessThanOrEqual(18);
+    expect(await admin.getByTestId('map-outliers').innerText()).toMatch(/^1 far from the others is outside this first view/);
     await screenshot(admin, 's11-analysis-map-fitted');
   });
 

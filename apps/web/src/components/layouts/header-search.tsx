@@ -66,7 +66,7 @@ export function HeaderSearch({ basePath }: { basePath: string }) {
   const empty = search.length >= 2 && found.isSuccess && options.length === 0;
 
   return (
-    <div role="search" style={{ width: 260 }}>
+    <div role="search" style={{ width: 260, lineHeight: 1.5715, display: 'flex', alignItems: 'center' }}>
       <AutoComplete
         value={text}
         options={options}

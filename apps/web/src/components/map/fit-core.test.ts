@@ -11,6 +11,10 @@ describe('coreFeatures', () => {
     const swapped = farm('swapped', 7.64, 3.77);
     expect(coreFeatures([...cluster, swapped]).map((f) => f.id)).toEqual(cluster.map((f) => f.id));
   });
+  it('leaves out one outlier among five', () => {
+    const four = [0, 1, 2, 3].map((i) => farm(`c${i}`, 3.77 + i * 0.004, 7.64));
+    expect(coreFeatures([...four, farm('far', 7.64, 3.77)]).map((f) => f.id)).toEqual(four.map((f) => f.id));
+  });
   it('keeps every farm of a spread but continuous set, and small sets whole', () => {
     const spread = Array.from({ length: 30 }, (_, i) => farm(`s${i}`, 3.5 + i * 0.02, 7.6));
     expect(coreFeatures(spread)).toHaveLength(30);

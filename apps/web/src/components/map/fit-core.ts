@@ -17,7 +17,7 @@ export function coreFeatures(features: readonly MapFeature[]): readonly MapFeatu
   const dist = (p: readonly [number, number]) => Math.hypot((p[0] - cx) * Math.cos((cy * Math.PI) / 180), p[1] - cy);
   const sorted = pts.map(dist).sort((a, b) => a - b);
   // At least ~1 km, so a tight cluster does not make its own neighbours outliers.
-  const limit = Math.max(sorted[Math.floor(sorted.length * 0.8)]! * 4, 0.01);
+  const limit = Math.max(sorted[Math.floor((sorted.length - 1) * 0.8)]! * 4, 0.01);
   const core = features.filter((f) => {
     const p = f.rings[0]?.[0];
     return p === undefined || dist(p) <= limit;
