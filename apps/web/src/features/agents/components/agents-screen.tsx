@@ -249,7 +249,17 @@ export function AgentsScreen() {
         }}
         onClose={() => setFilterOpen(false)}
       />
-      <AgentDrawer agentId={openAgent} onClose={() => setOpenAgent(null)} />
+      <AgentDrawer
+        agentId={openAgent}
+        onClose={() => {
+          setOpenAgent(null);
+          if (params.has('agent')) {
+            const next = new URLSearchParams(params);
+            next.delete('agent');
+            setParams(next, { replace: true });
+          }
+        }}
+      />
       <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
       <BulkUploadModal
         open={bulkOpen}
