@@ -72,7 +72,7 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
   });
 
   it('shows the results: cards, a list drawer, the filter and a farm drawer from a marker', async () => {
-    await page.locator('.ant-table-row').filter({ hasText: NAME }).getByRole('button', { name: 'Open analysed data' }).click();
+    await page.locator('.ant-table-row').filter({ hasText: NAME }).getByRole('button', { name: 'View' }).click();
     await page.waitForURL(/\/admin\/farm-analysis\/[0-9a-f-]{36}/);
     await page.getByTestId('analysis-result').waitFor();
     await waitForMap(page, 'analysis-map');
@@ -171,7 +171,7 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     await page.getByText('Upload successful').first().waitFor();
     const row = page.locator('.ant-table-row').filter({ hasText: title });
     await expect.poll(async () => (await row.locator('.ant-tag').innerText()).trim(), { timeout: 60_000 }).toBe('Completed');
-    await row.getByRole('button', { name: 'Open analysed data' }).click();
+    await row.getByRole('button', { name: 'View' }).click();
     await page.getByTestId('analysis-result').waitFor();
     await expect.poll(() => cardCount('outside')).toBe(2);
     await page.getByTestId('result-card-outside').click();

@@ -203,12 +203,13 @@ describe('provider console', () => {
     await page.waitForURL(/\/super-admin\/dashboard$/);
   });
 
-  it('searches from the header into the activity log', async () => {
-    await page.getByRole('search').getByLabel('Search', { exact: true }).fill('signed in');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/super-admin\/activity-log\?search=signed/);
-    await expect.poll(() => page.getByLabel('Search activity log').inputValue()).toBe('signed in');
-    await expect.poll(async () => (await column('Description')).every((d) => d.includes('signed in'))).toBe(true);
+  it('searches tenants from the header and opens the one picked (issue 33: it used to open the activity log)', async () => {
+    await page.getByRole('search').getByLabel('Search tenants and farms', { exact: true }).fill('Green Harvest');
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Green Harvest SDK Ltd' }).first();
+    await option.waitFor();
+    await option.click();
+    await page.waitForURL(/\/super-admin\/tenant\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: 'Green Harvest SDK Ltd' }).waitFor();
   });
 
   it('raised no uncaught errors in the page', () => {

@@ -39,6 +39,33 @@ export const mappedCount = z.object({
 });
 export type MappedCount = z.infer<typeof mappedCount>;
 
+/** GET /analytics/agent-ranking/: the tenant's agents ranked on the server (issue 33), the top `limit` (default 10). */
+export const agentRankingQuery = z.object({
+  limit: z.preprocess(emptyToUndefined, z.coerce.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(10)),
+  tenant_id: tenantId,
+});
+export type AgentRankingQuery = z.infer<typeof agentRankingQuery>;
+
+/** Ranked by farms mapped, then by the area mapped (sqm), then by name; rank starts at 1. */
+export const agentRanking = z.object({
+  /** Every agent of the tenant (the ranking is over all of them, not a page). */
+  total_agents: z.number().int(),
+  results: z.array(
+    z.object({
+      rank: z.number().int(),
+      id: z.uuid(),
+      agent_name: z.string(),
+      operational_area: z.string().nullable(),
+      farmers_count: z.number().int(),
+      mapped_farms_count: z.number().int(),
+      total_mapped_area: z.number(),
+      /** Mapped farms ÷ farmers registered × 100, one decimal (spec §9); above 100 when an agent maps several farms per farmer. */
+      progress: z.number(),
+    }),
+  ),
+});
+export type AgentRanking = z.infer<typeof agentRanking>;
+
 // ---------- provider analytics (spec §7 "Analytics"; issue 11) ----------
 // Provider staff read every tenant's, or one tenant's with tenant_id; a tenant admin reads only its own (where the route
 // admits tenant admins at all: the tenant and license counts and the ranking of tenants are the provider's).

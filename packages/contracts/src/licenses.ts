@@ -2,7 +2,7 @@
 // one more year). Status is derived: Revoked > Expired > Active (spec §4).
 import { z } from 'zod';
 import { emptyToUndefined, isoDate, pageNumber, pageSize, text, uuid } from './common.js';
-import { licenseStatus, licenseType, looseBoolean } from './tenants.js';
+import { license, licenseStatus, licenseType, looseBoolean } from './tenants.js';
 
 const optional = <T extends z.ZodType>(s: T) => z.preprocess(emptyToUndefined, s.optional());
 
@@ -22,3 +22,11 @@ export const licensesQuery = z.object({
   tenant_id: optional(uuid),
 });
 export type LicensesQuery = z.infer<typeof licensesQuery>;
+
+/**
+ * POST /base/licenses/{id}/rotate-key/: the tenant's current license is replaced by a copy with a new key (same type,
+ * dates and price) and the old one is revoked, so its key is refused from the next call. The new key is in the answer,
+ * this once (license_key); afterwards only its first 10 characters (key) are shown.
+ */
+export const rotatedLicense = license.extend({ license_key: z.string() });
+export type RotatedLicense = z.infer<typeof rotatedLicense>;

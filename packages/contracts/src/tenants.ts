@@ -122,7 +122,7 @@ export const license = z.object({
   /** Decimal text, e.g. "220000.00". */
   price: z.string(),
   currency: z.string(),
-  /** The first 10 characters of the activation key (the full key is shown once, when the tenant is created). */
+  /** The key hint: the first 10 characters of the activation key (the full key is shown once, when it is issued or rotated). */
   key: z.string(),
   is_expired: z.boolean(),
   is_revoked: z.boolean(),
@@ -173,6 +173,10 @@ export type TenantListItem = z.infer<typeof tenantListItem>;
 /** The answer to POST /base/tenants/: the tenant, and its license key in full, shown this once. */
 export const createdTenant = tenant.extend({ license_key: z.string() });
 export type CreatedTenant = z.infer<typeof createdTenant>;
+
+/** PUT /base/tenants/{id}/: the tenant; license_key only when a license type change issued a new license (shown this once). */
+export const updatedTenant = tenant.extend({ license_key: z.string().optional() });
+export type UpdatedTenant = z.infer<typeof updatedTenant>;
 
 export const deletedTenants = z.object({ deleted: z.number().int(), uuids: z.array(uuid) });
 export type DeletedTenants = z.infer<typeof deletedTenants>;

@@ -70,6 +70,9 @@ export const problems = {
     new Problem(409, 'farmer_has_farms', `This farmer has ${n} farm${n === 1 ? '' : 's'}. Delete the farms first, or delete again with delete_farms=true to remove the farmer and the farms together.`),
   licenseNotReissuable: () =>
     new Problem(409, 'license_not_reissuable', 'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.'),
+  licenseNotRotatable: () => new Problem(409, 'license_not_rotatable', 'A revoked license has no key in use to rotate. Re-issue it (SDK) or edit the tenant first.'),
+  licenseSuperseded: () =>
+    new Problem(409, 'license_superseded', "This license has been replaced by a newer one (a key rotation or a type change); act on the tenant's current license."),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
   transactionConflict: () =>
     new Problem(409, 'transaction_conflict', 'This change collided with another change to the same records at the same moment, and nothing was saved. Try again.'),

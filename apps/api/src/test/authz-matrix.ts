@@ -308,6 +308,11 @@ export const matrix: Record<string, Row> = {
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
   },
 
+  'GET /api/analytics/agent-ranking/': {
+    probe: { url: (fx) => `/api/analytics/agent-ranking/?tenant_id=${fx.tenantA}` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+  },
+
   // ---- provider analytics (issue 11): the single counts and mapping data like the tenant analytics; the tenants,
   // licenses, ranking and Reports are the provider's alone ----
   ...Object.fromEntries(
@@ -351,6 +356,10 @@ export const matrix: Record<string, Row> = {
   },
   'POST /api/base/licenses/:id/reissue/': {
     probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/reissue/` },
+    expect: providerOnly(200),
+  },
+  'POST /api/base/licenses/:id/rotate-key/': {
+    probe: { setup: disposableTenant, url: (_fx, c) => `/api/base/licenses/${c['licenseId']}/rotate-key/` },
     expect: providerOnly(200),
   },
 

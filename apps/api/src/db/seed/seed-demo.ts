@@ -28,12 +28,17 @@ const polygonJson = (ring: LngLat[]) => JSON.stringify({ type: 'Polygon', coordi
 
 type SeedTenant = { id: string; name: string; adminId: string; agentIds: string[]; agentNames: string[]; farmerIds: string[]; areaIds: string[] };
 
-async function cityNear(tx: Tx, name: string): Promise<string> {
-  const res = await queryRows<{ id: string }>(tx, sql`SELECT id FROM cities WHERE country_id = ${NIGERIA} AND name ILIKE ${name} ORDER BY name LIMIT 1`);
-  const fallback = await queryRows<{ id: string }>(tx, sql`SELECT id FROM cities WHERE country_id = ${NIGERIA} ORDER BY name LIMIT 1`);
-  const id = res[0]?.id ?? fallback[0]?.id;
-  if (!id) throw new Error('Lookups are not seeded: no Nigerian city found');
-  return id;
+/**
+ * A city of the state by name (the lookups' spelling, e.g. Ogbomoso), else the state's first city: never a city of
+ * another state (the first Nigerian city by name is Aba, in Abia State, which is how every demo area once read "Aba").
+ */
+async function cityOfState(tx: Tx, stateId: string, name: string): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`SELECT id FROM cities WHERE state_id = ${stateId} ORDER BY (name ILIKE ${name}) DESC, name LIMIT 1`,
+  );
+  if (!row) throw new Error('Lookups are not seeded: the demo state has no city');
+  return row.id;
 }
 
 /** The demo tenants' license keys, known only at seeding (keys are stored hashed): name, type and key. */
@@ -60,8 +65,8 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
       .insert(users)
       .values({ role: 'super_admin', email: DEMO_ACCOUNTS.superAdmin, passwordHash, firstName: 'Ada', lastName: 'Okafor', phoneNumber: '+2348030000001' })
       .returning({ id: users.id });
-    const ogbomosho = await cityNear(tx, 'Ogbomosho%');
-    const ibadan = await cityNear(tx, 'Ibadan%');
+    const ogbomoso = await cityOfState(tx, OYO_STATE, 'Ogbomoso');
+    const ibadan = await cityOfState(tx, OYO_STATE, 'Ibadan');
 
     const specs = [
       { name: 'Oyo Agro Cooperative', type: 'Platform' as const, email: DEMO_ACCOUNTS.adminA, admin: ['Tunde', 'Adeyemi'], agents: 8, farmers: 150, farms: 380, areas: 4, seed: 11 },
@@ -78,8 +83,8 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
           email: ti === 0 ? 'info@oyo-agro.example' : 'hello@greenharvest.example',
           countryId: NIGERIA,
           stateId: OYO_STATE,
-          cityId: ti === 0 ? ogbomosho : ibadan,
-          city: ti === 0 ? 'Ogbomosho' : 'Ibadan',
+          cityId: ti === 0 ? ogbomoso : ibadan,
+          city: ti === 0 ? 'Ogbomoso' : 'Ibadan',
           enableFarmSync: s.type === 'SDK',
           createdAt: addDays(now, -400 + ti * 60),
         })
@@ -109,8 +114,10 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
       for (const [ai, a] of areas.entries()) {
         const res = await queryRows<{ id: string }>(tx, sql`
           INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm, created_by, created_at)
-          SELECT ${tenantId}, ${a.name}, ${regionRows[ai % regionRows.length]!.id}, ${ti === 0 ? ogbomosho : ibadan}, g, ST_Area(g::geography), ${admin!.id}, ${addDays(now, -300 + ai * 7)}
+          SELECT ${tenantId}, ${a.name}, ${regionRows[ai % regionRows.length]!.id}, nearest.id, g, ST_Area(g::geography), ${admin!.id}, ${addDays(now, -300 + ai * 7)}
             FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${polygonJson(a.ring)}), 4326) AS g) s
+            -- The area's city: the city of its state (Oyo) nearest to the area, so its label matches where it lies.
+            CROSS JOIN LATERAL (SELECT c.id FROM cities c WHERE c.state_id = ${OYO_STATE} ORDER BY c.location <-> ST_PointOnSurface(s.g) LIMIT 1) nearest
           RETURNING id`);
         areaIds.push(res[0]!.id);
       }

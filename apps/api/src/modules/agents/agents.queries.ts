@@ -80,6 +80,27 @@ export async function listAgents(run: Reader | Executor, tenantId: string | null
   );
 }
 
+export type RankedAgentRow = { id: string; first_name: string; last_name: string; operational_area: string | null; farmers_count: number; mapped_farms_count: number; total_mapped_area: number };
+
+/**
+ * The tenant's agents ranked over all of them (not a page): farms mapped, then their area, then name and id, from the
+ * agent_stats rollup; the top `limit`, and how many agents there are.
+ */
+export async function rankAgents(run: Reader | Executor, tenantId: string | null, limit: number): Promise<{ rows: RankedAgentRow[]; total: number }> {
+  // One statement: the window count is taken over every agent, before the LIMIT.
+  const rows = await readerOf(run)<RankedAgentRow & { total: number }>(sql`
+    SELECT u.id, u.first_name, u.last_name, oa.name AS operational_area, coalesce(st.farmers, 0) AS farmers_count,
+           coalesce(st.farms, 0) AS mapped_farms_count, coalesce(st.farms_area, 0)::float8 AS total_mapped_area,
+           (count(*) OVER ())::int AS total
+      FROM users u
+      LEFT JOIN agent_stats st ON st.tenant_id = u.tenant_id AND st.user_id = u.id
+      LEFT JOIN operational_areas oa ON oa.id = u.operational_area_id
+     WHERE u.role = 'agent' ${tenantId ? sql`AND u.tenant_id = ${tenantId}` : sql``}
+     ORDER BY coalesce(st.farms, 0) DESC, coalesce(st.farms_area, 0) DESC, u.first_name, u.last_name, u.id
+     LIMIT ${limit}`);
+  return { rows, total: rows[0]?.total ?? 0 };
+}
+
 export async function findAgent(tx: Executor, tenantId: string | null, id: string): Promise<AgentRow | null> {
   const rows = await queryRows<AgentRow>(tx, sql`${details} WHERE u.id = ${id} AND u.role = 'agent' ${tenantId ? sql`AND u.tenant_id = ${tenantId}` : sql``}`);
   return rows[0] ?? null;

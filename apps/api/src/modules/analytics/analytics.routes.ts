@@ -1,6 +1,8 @@
 // GET /analytics/ (counts) and GET /analytics/tenant-mapped-count/ (farms mapped per period): the tenant dashboard.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  agentRanking,
+  agentRankingQuery,
   analyticsCounts,
   analyticsQuery,
   countResult,
@@ -49,6 +51,17 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: envelope(mappedCount) },
     },
     handler: async (req) => ({ data: await analytics.getMappedCount(deps, req.ctx, req.query) }),
+  });
+
+  app.get('/analytics/agent-ranking/', {
+    config: { ...readers, sessionWithRead: true },
+    schema: {
+      tags,
+      summary: "Agent Ranking: all the tenant's agents ranked on the server by farms mapped, then area mapped (sqm); the top limit (default 10, at most 100) and total_agents",
+      querystring: agentRankingQuery,
+      response: { 200: envelope(agentRanking) },
+    },
+    handler: async (req) => ({ data: await analytics.getAgentRanking(deps, req.ctx, req.query) }),
   });
 
   for (const [path, name, what] of counts) {

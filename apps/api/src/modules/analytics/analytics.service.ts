@@ -1,5 +1,6 @@
 // The dashboard's analytics: counts, and farms mapped per period with the change against the period before.
 import type {
+  AgentRanking,
   AnalyticsCounts,
   CountResult,
   LicensesCount,
@@ -12,6 +13,8 @@ import type {
 } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader } from '../../db/client.js';
+import { rankAgents } from '../agents/agents.queries.js';
+import { progressOf } from '../agents/agents.presenter.js';
 import { analyticsScope, providerAnalytics } from './analytics.policy.js';
 import * as q from './analytics.queries.js';
 
@@ -38,6 +41,28 @@ export async function getMappedCount(
     total,
     previous_total: previous,
     change_percent: previous === 0 ? null : Math.round(((total - previous) / previous) * 1000) / 10,
+  };
+}
+
+/**
+ * Agent Ranking (issue 33): every agent of the tenant ranked on the server by farms mapped, then area mapped, from the
+ * agent_stats rollup; the top `limit`. Provider staff rank one tenant's agents with tenant_id, or all agents.
+ */
+export async function getAgentRanking(deps: Deps, ctx: Ctx, query: { limit: number; tenant_id?: string | undefined }): Promise<AgentRanking> {
+  const { tenantId, scope } = analyticsScope(ctx, query.tenant_id);
+  const { rows, total } = await rankAgents(scopedReader(deps.db, scope, ctx), tenantId, query.limit);
+  return {
+    total_agents: total,
+    results: rows.map((r, i) => ({
+      rank: i + 1,
+      id: r.id,
+      agent_name: `${r.first_name} ${r.last_name}`.trim(),
+      operational_area: r.operational_area,
+      farmers_count: r.farmers_count,
+      mapped_farms_count: r.mapped_farms_count,
+      total_mapped_area: Math.round(Number(r.total_mapped_area) * 10_000) / 10_000,
+      progress: progressOf(r.mapped_farms_count, r.farmers_count),
+    })),
   };
 }
 

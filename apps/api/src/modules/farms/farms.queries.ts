@@ -475,30 +475,36 @@ export async function findCountryByName(tx: Executor, name: string): Promise<{ i
 }
 
 /**
- * Farms per state. States have only a centroid, so a farm's state is the state of its operational area's city (exact),
- * else the state whose centroid is nearest the farm's centroid within the farm's country (farmer's, else tenant's).
+ * Farms per state, within the farm's country (farmer's, else tenant's), the state placed by the farm's geometry (below).
  * With countryId every state of that country is listed (zeros included); without it, only states that have farms.
  */
 export async function perState(tx: Executor, tenantId: string | null, countryId: string | null) {
+  // A farm's state is read from its own geometry, never from its operational area's city label (issue 33: demo areas
+  // labelled with a city of another state put their farms there). There are no state boundaries in the lookups, so a
+  // farm belongs to the state of the city (of its country) nearest to its centroid: a Voronoi partition by the
+  // lookups' cities (424 in Nigeria, about 11 a state), which follows state borders far better than the nearest state
+  // centroid, still the fallback for a country without cities. Centroids are snapped to a 0.01° grid (about 1 km) so
+  // each cell is placed once, however many farms it holds (docs/decisions/farm-state-by-geometry.md).
   return queryRows<{ code: string; name: string; country: string; total_farms: number }>(
     tx,
     sql`WITH ff AS (
-          SELECT f.id, f.geom, f.operational_area_id, coalesce(fr.country_id, t.country_id) AS country_id
+          SELECT ST_SnapToGrid(ST_Centroid(f.geom), 0.01) AS cell, coalesce(fr.country_id, t.country_id) AS country_id
             FROM farms f JOIN farmers fr ON fr.id = f.farmer_id JOIN tenants t ON t.id = f.tenant_id
            WHERE true ${tenantId ? sql`AND f.tenant_id = ${tenantId}` : sql``}
+        ), cells AS (
+          SELECT cell, country_id, count(*)::int AS n FROM ff ${countryId ? sql`WHERE ff.country_id = ${countryId}` : sql``} GROUP BY cell, country_id
         ), fs AS (
-          SELECT ff.id, coalesce(
-                   CASE WHEN ci.country_id = ff.country_id THEN ci.state_id END,
+          SELECT cells.n, coalesce(
+                   (SELECT ci.state_id FROM cities ci
+                     WHERE ci.country_id = cells.country_id AND ci.state_id IS NOT NULL
+                     ORDER BY ci.location <-> cells.cell LIMIT 1),
                    (SELECT s.id FROM states s
-                     WHERE s.country_id = ff.country_id AND s.latitude IS NOT NULL AND s.longitude IS NOT NULL
-                     ORDER BY ST_SetSRID(ST_MakePoint(s.longitude, s.latitude), 4326) <-> ST_Centroid(ff.geom) LIMIT 1)
+                     WHERE s.country_id = cells.country_id AND s.latitude IS NOT NULL AND s.longitude IS NOT NULL
+                     ORDER BY ST_SetSRID(ST_MakePoint(s.longitude, s.latitude), 4326) <-> cells.cell LIMIT 1)
                  ) AS state_id
-            FROM ff
-            LEFT JOIN operational_areas oa ON oa.id = ff.operational_area_id
-            LEFT JOIN cities ci ON ci.id = oa.city_id
-           ${countryId ? sql`WHERE ff.country_id = ${countryId}` : sql``}
+            FROM cells
         )
-        SELECT s.code, s.name, c.name AS country, count(fs.id)::int AS total_farms
+        SELECT s.code, s.name, c.name AS country, coalesce(sum(fs.n), 0)::int AS total_farms
           FROM states s
           JOIN countries c ON c.id = s.country_id
           ${countryId ? sql`LEFT JOIN fs ON fs.state_id = s.id WHERE s.country_id = ${countryId}` : sql`JOIN fs ON fs.state_id = s.id`}

@@ -74,3 +74,36 @@ export async function reissueLicense(tx: Executor, tenantId: string, id: string)
     UPDATE licenses SET expiry_date = (greatest(expiry_date, current_date) + interval '1 year')::date, is_revoked = false, revoked_at = NULL, updated_at = now()
      WHERE tenant_id = ${tenantId} AND id = ${id}`);
 }
+
+/**
+ * The license's live tenant, locked for the rest of the transaction (FOR UPDATE OF t). Every tenant and license state
+ * change takes this lock first, so a concurrent delete, edit, revoke, re-issue or rotation waits for this one; a tenant
+ * deleted meanwhile is re-checked after the wait and reads as missing (404), never as a half-read row.
+ */
+export async function lockLicenseTenant(tx: Executor, id: string): Promise<string | null> {
+  const rows = await queryRows<{ tenant_id: string }>(
+    tx,
+    sql`SELECT t.id AS tenant_id FROM licenses l JOIN tenants t ON t.id = l.tenant_id WHERE l.id = ${id} AND t.deleted_at IS NULL FOR UPDATE OF t`,
+  );
+  return rows[0]?.tenant_id ?? null;
+}
+
+/** The tenant's current license id: the latest issued (the tenant gate's rule, index licenses_tenant_current_idx). */
+export async function currentLicenseId(tx: Executor, tenantId: string): Promise<string | null> {
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM licenses WHERE tenant_id = ${tenantId} ORDER BY issued_date DESC, created_at DESC LIMIT 1`);
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Key rotation: a copy of the license (type, dates, price, currency) with a new key. Created after the old one with the
+ * same issued date, it is the tenant's current license.
+ */
+export async function insertRotatedLicense(tx: Executor, tenantId: string, fromId: string, key: { keyHash: string; keyHint: string }): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, price, currency, key_hash, key_hint)
+        SELECT tenant_id, type, issued_date, expiry_date, price, currency, ${key.keyHash}, ${key.keyHint} FROM licenses WHERE tenant_id = ${tenantId} AND id = ${fromId}
+        RETURNING id`,
+  );
+  return row!.id;
+}

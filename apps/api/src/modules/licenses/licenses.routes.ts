@@ -1,8 +1,9 @@
-// Licenses (spec §7 "Base"): GET /base/licenses/, PUT /base/licenses/{id}/revoke/, POST /base/licenses/{id}/reissue/.
+// Licenses (spec §7 "Base"): GET /base/licenses/, PUT /base/licenses/{id}/revoke/, POST /base/licenses/{id}/reissue/,
+// and POST /base/licenses/{id}/rotate-key/ (issue 33: a new key shown once, the old one revoked).
 // Provider staff; a tenant admin reads its own organisation's licenses (the dashboard's license card) and nothing more.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelope, idParam, license, licensesQuery, listOf } from '@farmland/contracts';
+import { envelope, idParam, license, licensesQuery, listOf, rotatedLicense } from '@farmland/contracts';
 import * as licenses from './licenses.service.js';
 
 const tags = ['licenses'];
@@ -32,11 +33,24 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: provider,
     schema: {
       tags,
-      summary: 'Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable)',
+      summary: 'Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable; a superseded one: 409 license_superseded)',
       params: idParam,
       body: z.object({}).nullish(),
       response: { 200: envelope(license) },
     },
     handler: async (req) => ({ data: await licenses.reissueLicense(deps, req.ctx, req.params.id), message: 'License reissued successfully' }),
+  });
+
+  app.post('/base/licenses/:id/rotate-key/', {
+    config: provider,
+    schema: {
+      tags,
+      summary:
+        "Rotate the key of a tenant's current license: a copy with a new key (same type, dates, price) becomes current and the old one is revoked; the new key is in the answer (license_key), this once. A revoked license: 409 license_not_rotatable; a superseded one: 409 license_superseded",
+      params: idParam,
+      body: z.object({}).nullish(),
+      response: { 200: envelope(rotatedLicense) },
+    },
+    handler: async (req) => ({ data: await licenses.rotateLicenseKey(deps, req.ctx, req.params.id), message: 'License key rotated successfully' }),
   });
 };

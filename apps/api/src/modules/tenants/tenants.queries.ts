@@ -149,10 +149,16 @@ export async function insertLicense(tx: Executor, tenantId: string, v: LicenseVa
   return row!.id;
 }
 
-export async function updateLicense(tx: Executor, tenantId: string, licenseId: string, v: LicenseValues): Promise<void> {
+/** An edit of the current license keeps its type and its issued date: only the expiry date and the price change. */
+export async function updateLicenseTerms(tx: Executor, tenantId: string, licenseId: string, v: { expiryDate: string; price: string }): Promise<void> {
   await tx.execute(sql`
-    UPDATE licenses SET type = ${v.type}, issued_date = ${v.issuedDate}, expiry_date = ${v.expiryDate}, price = ${v.price}, updated_at = now()
+    UPDATE licenses SET expiry_date = ${v.expiryDate}, price = ${v.price}, updated_at = now()
      WHERE tenant_id = ${tenantId} AND id = ${licenseId}`);
+}
+
+/** A license replaced by a new one (a type change on edit): revoked, so its key stops working, and kept in the history. */
+export async function supersedeLicense(tx: Executor, tenantId: string, licenseId: string): Promise<void> {
+  await tx.execute(sql`UPDATE licenses SET is_revoked = true, revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${licenseId}`);
 }
 
 export type AdminValues = { email: string; firstName: string; lastName: string; phoneNumber: string };
@@ -177,6 +183,15 @@ export async function setFlags(tx: Executor, id: string, flags: { isActive?: boo
     UPDATE tenants SET is_active = coalesce(${flags.isActive ?? null}::boolean, is_active),
                        is_suspended = coalesce(${flags.isSuspended ?? null}::boolean, is_suspended), updated_at = now()
      WHERE id = ${id} AND deleted_at IS NULL`);
+}
+
+/**
+ * The live tenant, locked for the rest of the transaction (FOR UPDATE): every tenant and license state change takes it
+ * first, so edits, flag changes, license changes and the delete run one after another; a tenant deleted meanwhile is
+ * re-checked after the wait and reads as missing.
+ */
+export async function lockTenant(tx: Executor, id: string): Promise<boolean> {
+  return (await queryRows<{ id: string }>(tx, sql`SELECT id FROM tenants WHERE id = ${id} AND deleted_at IS NULL FOR UPDATE`)).length > 0;
 }
 
 /** The live tenants among ids, locked for the rest of the transaction (the bulk delete checks all before it changes any). */

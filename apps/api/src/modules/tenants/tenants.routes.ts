@@ -1,7 +1,7 @@
 // Tenants (spec §7 "Base"): GET and POST /base/tenants/, GET and PUT /base/tenants/{id}/, POST /base/tenants/delete/
 // (uuids, all or nothing) and PUT /base/tenants/{id}/suspend-deactivate/. Provider staff only.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createdTenant, deleteTenantsBody, deletedTenants, envelope, idParam, listOf, suspendDeactivateBody, tenant, tenantBody, tenantListItem, tenantsQuery } from '@farmland/contracts';
+import { createdTenant, deleteTenantsBody, deletedTenants, envelope, idParam, listOf, suspendDeactivateBody, tenant, tenantBody, tenantListItem, tenantsQuery, updatedTenant } from '@farmland/contracts';
 import * as tenants from './tenants.service.js';
 
 const tags = ['tenants'];
@@ -61,7 +61,14 @@ export const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/base/tenants/:id/', {
     config: provider,
-    schema: { tags, summary: "Edit a tenant: the same payload as create (the current license's type, dates and price; the admin's details)", params: idParam, body: tenantBody, response: { 200: envelope(tenant) } },
+    schema: {
+      tags,
+      summary:
+        "Edit a tenant: the same payload as create. The license keeps its issued date (only expiry and price change); a type change issues a new license (its key in license_key, this once) and revokes the old one",
+      params: idParam,
+      body: tenantBody,
+      response: { 200: envelope(updatedTenant) },
+    },
     handler: async (req) => ({ data: await tenants.updateTenant(deps, req.ctx, req.params.id, req.body), message: 'Tenant edited successfully' }),
   });
 

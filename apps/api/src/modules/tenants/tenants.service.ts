@@ -2,7 +2,7 @@
 // license with a generated key shown once, its configuration), edit, suspend/deactivate (the tenant gate shuts the
 // tenant's users out on their next call), and the all-or-nothing soft delete. Every write records its activity entry in
 // the same transaction.
-import type { CreatedTenant, DeletedTenants, SuspendDeactivateBody, Tenant, TenantBody, TenantListItem, TenantsQuery } from '@farmland/contracts';
+import type { CreatedTenant, DeletedTenants, SuspendDeactivateBody, Tenant, TenantBody, TenantListItem, TenantsQuery, UpdatedTenant } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor, type Tx } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
@@ -129,21 +129,35 @@ export async function createTenant(deps: Deps, ctx: Ctx, body: TenantBody): Prom
   );
 }
 
-export async function updateTenant(deps: Deps, ctx: Ctx, id: string, body: TenantBody): Promise<Tenant> {
+/**
+ * Edit: organisation, admin and license terms. The license is not re-dated: with the same type its issued date stays and
+ * only the expiry date and price change; a type change issues a new license (the body's dates, a new key answered this
+ * once as license_key) and revokes the old one, which stays in the history.
+ */
+export async function updateTenant(deps: Deps, ctx: Ctx, id: string, body: TenantBody): Promise<UpdatedTenant> {
   const actor = canManageTenants(ctx);
   const before = await withScope(deps.db, provider, (tx) => q.findTenant(tx, id));
   if (!before) throw problems.notFound('Tenant');
   if (body.admin.email !== before.admin_email?.toLowerCase() && !(await adminEmailFree(deps, body.admin.email, before.admin_id))) throw adminEmailTaken();
   return uniqueEmails(() =>
     withScope(deps.db, provider, async (tx) => {
-      const row = await q.findTenant(tx, id);
-      if (!row) throw problems.notFound('Tenant');
+      if (!(await q.lockTenant(tx, id))) throw problems.notFound('Tenant');
+      const row = (await q.findTenant(tx, id))!;
       if (await q.tenantEmailTaken(tx, body.email, id)) throw tenantEmailTaken();
       await q.updateTenant(tx, id, tenantValues(body, await placeOf(tx, body)));
-      if (row.license_id) {
-        await q.updateLicense(tx, id, row.license_id, licenseValues(body));
+      let licenseKey: string | undefined;
+      if (row.license_id && row.license_type === body.license.type) {
+        if (row.license_issued_date && body.license.expiry_date <= row.license_issued_date) {
+          throw problems.field('license.expiry_date', `The expiry date must be after the license's issued date (${row.license_issued_date})`);
+        }
+        await q.updateLicenseTerms(tx, id, row.license_id, { expiryDate: body.license.expiry_date, price: body.license.price });
       } else {
-        await q.insertLicense(tx, id, licenseValues(body), licenseKeyColumns(newLicenseKey(body.license.type)));
+        if (row.license_issued_date && body.license.issued_date < row.license_issued_date) {
+          throw problems.field('license.issued_date', `A new license cannot be issued before the current one (${row.license_issued_date})`);
+        }
+        licenseKey = newLicenseKey(body.license.type);
+        await q.insertLicense(tx, id, licenseValues(body), licenseKeyColumns(licenseKey));
+        if (row.license_id) await q.supersedeLicense(tx, id, row.license_id);
       }
       if (row.admin_id) {
         await q.updateAdmin(tx, id, row.admin_id, adminValues(body));
@@ -151,8 +165,10 @@ export async function updateTenant(deps: Deps, ctx: Ctx, id: string, body: Tenan
         const adminId = await q.insertAdmin(tx, id, adminValues(body));
         await sendAdminOnboarding(tx, deps, { id: adminId, email: body.admin.email, firstName: body.admin.first_name }, body.name);
       }
-      await recordActivity(tx, ctx, { action: 'Update', tenantId: id, description: `${actor.name} edited the tenant ${body.name}` });
-      return presentTenant((await q.findTenant(tx, id))!);
+      const licenseNote = licenseKey ? ` (new ${body.license.type} license until ${body.license.expiry_date}${row.license_type ? `, replacing the ${row.license_type} license` : ''})` : '';
+      await recordActivity(tx, ctx, { action: 'Update', tenantId: id, description: `${actor.name} edited the tenant ${body.name}${licenseNote}` });
+      const tenant = presentTenant((await q.findTenant(tx, id))!);
+      return licenseKey ? { ...tenant, license_key: licenseKey } : tenant;
     }),
   );
 }
@@ -168,8 +184,8 @@ export type FlagChange = 'suspended' | 'unsuspended' | 'deactivated' | 'activate
 export async function suspendDeactivate(deps: Deps, ctx: Ctx, id: string, body: SuspendDeactivateBody): Promise<{ tenant: Tenant; change: FlagChange }> {
   const actor = canManageTenants(ctx);
   return withScope(deps.db, provider, async (tx) => {
-    const before = await q.findTenant(tx, id);
-    if (!before) throw problems.notFound('Tenant');
+    if (!(await q.lockTenant(tx, id))) throw problems.notFound('Tenant');
+    const before = (await q.findTenant(tx, id))!;
     await q.setFlags(tx, id, { isActive: body.is_active, isSuspended: body.is_suspended });
     const after = (await q.findTenant(tx, id))!;
     const changes: string[] = [];

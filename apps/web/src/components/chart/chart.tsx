@@ -1,7 +1,9 @@
 // The one chart wrapper of the console: Chart.js (canvas) with only the pieces the console uses registered, so the
 // library tree-shakes; loaded lazily with the pages that draw charts (lazy-chart.tsx), never on the sign-in route.
-// Line/bar charts get at most 8 y-ticks (spec §9).
+// Line/bar charts get at most 8 y-ticks (spec §9). ISO period labels ("2026-03", "2026-11-27") are shown as month and
+// day names (period-label.ts), on the axis and in the tooltips.
 import { useEffect, useRef } from 'react';
+import { periodLabel } from './period-label';
 import {
   ArcElement,
   BarController,
@@ -37,14 +39,15 @@ export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProp
 
   useEffect(() => {
     if (!canvas.current) return;
+    const named = { ...config, data: { ...config.data, labels: config.data.labels?.map((l) => (typeof l === 'string' ? periodLabel(l) : l)) } } as ChartConfiguration;
     const withTicks: ChartConfiguration =
-      config.type === 'doughnut' || config.type === 'pie'
-        ? config
+      named.type === 'doughnut' || named.type === 'pie'
+        ? named
         : {
-            ...config,
+            ...named,
             options: {
-              ...config.options,
-              scales: { ...(config.options?.scales ?? {}), y: { beginAtZero: true, ...(config.options?.scales?.['y'] ?? {}), ticks: { maxTicksLimit: MAX_Y_TICKS, precision: 0 } } },
+              ...named.options,
+              scales: { ...(named.options?.scales ?? {}), y: { beginAtZero: true, ...(named.options?.scales?.['y'] ?? {}), ticks: { maxTicksLimit: MAX_Y_TICKS, precision: 0 } } },
             },
           };
     if (chart.current) {

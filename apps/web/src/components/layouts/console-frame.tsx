@@ -1,18 +1,18 @@
 // The frame shared by the provider and tenant areas: a sidebar that collapses between 200 px and 80 px with Logout at
-// its bottom, and a header with a breadcrumb, a search box, a bell (activity log) and an avatar (profile).
+// its bottom, and a header with a breadcrumb, a search box (header-search.tsx), a bell (activity log) and an avatar (profile).
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import Avatar from 'antd/es/avatar';
 import Breadcrumb from 'antd/es/breadcrumb';
 import Button from 'antd/es/button';
-import Input from 'antd/es/input';
 import Layout from 'antd/es/layout';
 import Menu from 'antd/es/menu';
 import Tooltip from 'antd/es/tooltip';
-import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SearchOutlined } from '@ant-design/icons';
+import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { logout } from '../../lib/session';
 import { useSession } from '../../lib/session-store';
 import { PageLoader } from '../ui/page-loader';
+import { HeaderSearch } from './header-search';
 import { LogoMark } from './auth-layout';
 
 export const SIDER_WIDTH = 200;
@@ -42,7 +42,6 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   const location = useLocation();
   const navigate = useNavigate();
   const { user } = useSession();
-  const [search, setSearch] = useState('');
 
   const rest = location.pathname.slice(basePath.length).replace(/^\/+/, '');
   const [section = 'dashboard', ...deeper] = rest.split('/');
@@ -122,23 +121,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
             icon={collapsed ? <MenuUnfoldOutlined aria-hidden="true" /> : <MenuFoldOutlined aria-hidden="true" />}
           />
           <Breadcrumb items={breadcrumb} style={{ flex: 1, minWidth: 0 }} />
-          <form
-            role="search"
-            onSubmit={(e) => {
-              e.preventDefault();
-              navigate(`${basePath}/activity-log${search.trim() ? `?search=${encodeURIComponent(search.trim())}` : ''}`);
-            }}
-          >
-            <Input
-              aria-label="Search"
-              placeholder="Search"
-              prefix={<SearchOutlined aria-hidden="true" />}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              allowClear
-              style={{ width: 220 }}
-            />
-          </form>
+          <HeaderSearch basePath={basePath} />
           <Link to={`${basePath}/activity-log`} title="Activity log" style={{ display: 'inline-flex', fontSize: 18, color: 'rgba(0,0,0,0.75)' }}>
             <BellOutlined aria-hidden="true" />
             <span className="visually-hidden">Activity log</span>

@@ -15,6 +15,8 @@ export type FarmMapProps = {
   tilesUrl?: string | undefined;
   /** Fits the view to the features whenever they change (default true). */
   fitToFeatures?: boolean;
+  /** The features to fit to, when not all of them (e.g. without far outliers: fit-core.ts). */
+  fitFeatures?: readonly MapFeature[];
   center?: [number, number] | undefined;
   zoom?: number;
   /** Upper zoom limit when fitting (spec: 18 for farms). */
@@ -51,11 +53,11 @@ export function FarmMap(props: FarmMapProps) {
       const key = `${features.length}:${features[0]?.id}:${features[features.length - 1]?.id}`;
       if (fitted.current !== key) {
         fitted.current = key;
-        const b = boundsOf(features);
+        const b = boundsOf(props.fitFeatures ?? features);
         if (b) map.fitBounds(b, { padding: 40, maxZoom: maxFitZoom, duration: 0 });
       }
     }
-  }, [map, features, tilesUrl, markers, fitToFeatures, maxFitZoom]);
+  }, [map, features, tilesUrl, markers, fitToFeatures, maxFitZoom, props.fitFeatures]);
 
   useEffect(() => {
     if (map) filterCategories(map, categories);

@@ -193,15 +193,23 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
               data-testid={`${testId}-summary`}
               title={`${formatNumber(created)} created so far; ${formatNumber(failed.length)} ${failed.length === 1 ? 'row needs' : 'rows need'} correcting.`}
             />
-            <div style={{ overflowX: 'auto' }}>
+            <div style={{ maxWidth: '100%' }}>
               <Table<FailedRow>
                 size="small"
+                scroll={{ x: 'max-content' }}
                 rowKey={(r) => r.row}
                 dataSource={failed}
                 pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
                 data-testid={`${testId}-failed-rows`}
                 columns={[
-                  { key: 'row', title: 'Row', width: 56, render: (_: unknown, r: FailedRow) => r.row },
+                  // The row of the user's file: the header is file row 1, so data row n is file row n + 1 (issue 33).
+                  {
+                    key: 'row',
+                    title: <Tooltip title="The row in your file, counting the header as row 1">File row</Tooltip>,
+                    width: 72,
+                    fixed: 'left' as const,
+                    render: (_: unknown, r: FailedRow) => <span data-testid="file-row">{formatNumber(r.row + 1)}</span>,
+                  },
                   ...columns.map((c) => ({ key: c, title: humanize(c), render: cell(c) })),
                   ...(anyOther ? [{ key: 'other', title: 'Other problems', render: (_: unknown, r: FailedRow) => otherErrors(r, columns).join('; ') || '—' }] : []),
                 ]}

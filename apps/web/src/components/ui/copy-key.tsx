@@ -1,39 +1,67 @@
-// A license key shown truncated to 10 characters with a copy button; copying shows 'License Key copied' for 1.5 s
-// (spec §8, §9). The full key is in the button's title and the clipboard, never re-fetched.
+// License keys in the console. A key is stored hashed, so lists show only its hint (the first 10 characters, spec §2),
+// labelled as a hint and not copyable (a hint signs nothing). The full key is shown once, when it is issued (a new
+// tenant, a license type change) or rotated, in LicenseKeyModal with a working copy: 'License Key copied' for 1.5 s
+// (spec §8, §9).
 import Button from 'antd/es/button';
+import Modal from 'antd/es/modal';
 import Tooltip from 'antd/es/tooltip';
+import Typography from 'antd/es/typography';
 import { CopyOutlined } from '@ant-design/icons';
 import { truncateKey } from '../../lib/license-status';
 import { notifyError, toast } from '../../lib/notifier';
 
 export const KEY_COPIED = 'License Key copied';
 export const COPY_TOAST_MS = 1500;
+export const KEY_HINT_HELP = 'Key hint: the first 10 characters of the key. The full key is stored hashed and shown once, when it is issued or rotated.';
 
-export function CopyKey({ value }: { value: string | null | undefined }) {
+/** The key's hint, labelled as such (a list cell or a description). */
+export function KeyHint({ value }: { value: string | null | undefined }) {
   if (!value) return <span>--</span>;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      toast('success', KEY_COPIED, 'license-key-copied', COPY_TOAST_MS);
-    } catch (err) {
-      notifyError(err instanceof Error ? err : new Error('The key could not be copied'));
-    }
-  };
   return (
-    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
-      <code data-testid="license-key">{truncateKey(value)}</code>
-      <Tooltip title="Copy key">
-        <Button
-          type="text"
-          size="small"
-          aria-label="Copy license key"
-          icon={<CopyOutlined aria-hidden="true" />}
-          onClick={(e) => {
-            e.stopPropagation();
-            void copy();
-          }}
-        />
-      </Tooltip>
-    </span>
+    <Tooltip title={KEY_HINT_HELP}>
+      <span style={{ display: 'inline-flex', alignItems: 'baseline', gap: 6, whiteSpace: 'nowrap' }} aria-label={`Key hint ${value}`}>
+        <code data-testid="license-key">{truncateKey(value)}</code>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          hint
+        </Typography.Text>
+      </span>
+    </Tooltip>
+  );
+}
+
+async function copyKey(key: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(key);
+    toast('success', KEY_COPIED, 'license-key-copied', COPY_TOAST_MS);
+  } catch (err) {
+    notifyError(err instanceof Error ? err : new Error('The key could not be copied'));
+  }
+}
+
+type KeyModalProps = { licenseKey: string | null; intro: string; onClose: () => void };
+
+/** The full key, shown this once with a copy button. */
+export function LicenseKeyModal({ licenseKey, intro, onClose }: KeyModalProps) {
+  return (
+    <Modal
+      open={licenseKey !== null}
+      title="License key"
+      onCancel={onClose}
+      footer={
+        <Button type="primary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
+      <Typography.Paragraph>{intro} Copy it now: it is stored hashed and shown only this once.</Typography.Paragraph>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+        <code data-testid="created-license-key" style={{ wordBreak: 'break-all', flex: 1 }}>
+          {licenseKey}
+        </code>
+        <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => licenseKey && void copyKey(licenseKey)}>
+          Copy key
+        </Button>
+      </div>
+    </Modal>
   );
 }

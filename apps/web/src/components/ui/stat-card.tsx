@@ -1,12 +1,13 @@
 // A small card with a label and one number (grouped with commas), used by the dashboards and overview totals; "…"
-// while the number loads.
+// while the number loads. An optional note says what is counted when the label does not (e.g. "Mapped farms" counts
+// farmers).
 import type { ReactNode } from 'react';
 import Card from 'antd/es/card';
 import { formatNumber } from '../../lib/formatters';
 
-type Props = { title: string; value: number | undefined; testId: string; icon?: ReactNode; format?: (n: number) => string };
+type Props = { title: string; value: number | undefined; testId: string; icon?: ReactNode; format?: (n: number) => string; note?: string };
 
-export function StatCard({ title, value, testId, icon, format = formatNumber }: Props) {
+export function StatCard({ title, value, testId, icon, format = formatNumber, note }: Props) {
   return (
     <Card size="small" style={{ height: '100%' }}>
       <div style={{ color: 'rgba(0,0,0,0.62)', display: 'flex', alignItems: 'center', gap: 6 }}>
@@ -16,6 +17,7 @@ export function StatCard({ title, value, testId, icon, format = formatNumber }: 
       <div style={{ fontSize: 24, fontWeight: 600 }} data-testid={testId}>
         {value === undefined ? '…' : format(value)}
       </div>
+      {note && <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>{note}</div>}
     </Card>
   );
 }

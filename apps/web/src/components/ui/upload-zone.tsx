@@ -1,5 +1,6 @@
 // The one file drop zone (analysis upload, and the agents' and farmers' bulk uploads): drag-and-drop or select, only the
-// listed extensions and at most maxBytes, first file only; a rejected file is ignored without a message (spec §5). After
+// listed extensions and at most maxBytes, first file only. A rejected file is not taken, and the drop zone says why (its
+// type or its size against the limit; issue 33: the spec's "silently ignored" left users guessing). After
 // a file is taken, a progress ring advances 10 every 80 ms ("Loading..." then "Processed", spec §4, §9), then the chosen
 // file shows in a row with a remove icon. The API checks everything again: it is the authority.
 import { useEffect, useRef, useState } from 'react';
@@ -26,12 +27,32 @@ type Props = {
 
 /** Whether a file may be taken: its extension is listed and it is within the size limit. */
 export function acceptsFile(file: { name: string; size: number }, accept: readonly string[], maxBytes: number): boolean {
+  return rejectionOf(file, accept, maxBytes) === null;
+}
+
+const typeList = (accept: readonly string[]) => {
+  const names = accept.map((e) => e.slice(1).toUpperCase());
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]!}` : (names[0] ?? '');
+};
+const megabytes = (bytes: number) => `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
+
+/** Why a file is refused (its type, then its size), or null when it may be taken. */
+export function rejectionOf(file: { name: string; size: number }, accept: readonly string[], maxBytes: number): string | null {
   const name = file.name.toLowerCase();
-  return file.size <= maxBytes && accept.some((ext) => name.endsWith(ext));
+  if (!accept.some((ext) => name.endsWith(ext))) return `“${file.name}” was not taken: only ${typeList(accept)} files can be uploaded here.`;
+  if (file.size > maxBytes) {
+    // Just over the limit reads the same in MB: then the sizes are given in bytes.
+    const same = megabytes(file.size) === megabytes(maxBytes);
+    const size = same ? `${formatNumber(file.size)} bytes` : megabytes(file.size);
+    const limit = same ? `${megabytes(maxBytes)} (${formatNumber(maxBytes)} bytes)` : megabytes(maxBytes);
+    return `“${file.name}” was not taken: it is ${size}, and the limit is ${limit}.`;
+  }
+  return null;
 }
 
 export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'upload-zone' }: Props) {
   const [ring, setRing] = useState<number | null>(null);
+  const [rejected, setRejected] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
 
   useEffect(() => () => {
@@ -39,7 +60,9 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
   }, []);
 
   const take = (f: File) => {
-    if (!acceptsFile(f, accept, maxBytes)) return;
+    const why = rejectionOf(f, accept, maxBytes);
+    setRejected(why);
+    if (why) return;
     if (timer.current) clearInterval(timer.current);
     setRing(0);
     timer.current = setInterval(() => {
@@ -101,6 +124,11 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
           if (list[0] === f) take(f);
           return false;
         }}
+        onDrop={(e) => {
+          // A dropped file of another type never reaches beforeUpload (the dragger filters by accept): say so here.
+          const first = e.dataTransfer.files[0];
+          if (first && !accept.some((ext) => first.name.toLowerCase().endsWith(ext))) setRejected(rejectionOf(first, accept, maxBytes));
+        }}
       >
         <p style={{ fontSize: 32, margin: 0, color: '#1f6f3f' }} aria-hidden>
           <InboxOutlined />
@@ -111,6 +139,9 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
         <p style={{ color: 'rgba(0,0,0,0.62)', margin: 0 }}>
           {hint ?? `${accept.map((e) => e.slice(1).toUpperCase()).join(', ')} · at most ${formatNumber(maxBytes / 1024 / 1024, 0)} MB`}
         </p>
+        <div role="alert" data-testid={`${testId}-rejected`} style={{ color: '#a8071a', margin: rejected ? '8px 0 0' : 0 }}>
+          {rejected}
+        </div>
       </Upload.Dragger>
     </div>
   );

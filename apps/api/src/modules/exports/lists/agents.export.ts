@@ -1,5 +1,7 @@
 // The Agents table as an export (POST /base/export/agents/): the screen's columns (agent_name expands to first and last
-// name), with the totals and progress as the list shows them; the list's search, region and operational-area filters.
+// name), with the totals and progress as the list shows them; the list's search, region and operational-area filters,
+// and for provider staff tenant_id (one tenant's agents: the provider's agents drawer). A tenant admin naming another
+// tenant gets an empty file, never its agents.
 import { agentsQuery } from '@farmland/contracts';
 import { scopeOf } from '../../../context.js';
 import { withScope } from '../../../db/client.js';
@@ -10,7 +12,7 @@ import { defineExport, NAME_ALIASES } from '../exports.define.js';
 const BATCH = 500;
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export const agentsExport = defineExport<AgentRow, { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined }>({
+export const agentsExport = defineExport<AgentRow, { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined; tenant_id?: string | undefined }>({
   name: 'agents',
   subject: 'the agents',
   roles: ['super_admin', 'tenant_admin'],
@@ -31,9 +33,10 @@ export const agentsExport = defineExport<AgentRow, { search?: string | undefined
     created_at: { label: 'Created at', value: (r) => iso(r.created_at) },
   },
   aliases: { agent_name: NAME_ALIASES.agent_name, farmers_count: ['farmers'], mapped_farms_count: ['mapped_farmlands'], total_mapped_area: ['total_area_mapped'] },
-  filters: agentsQuery.pick({ search: true, region: true, operational_area: true }).strict(),
+  filters: agentsQuery.pick({ search: true, region: true, operational_area: true, tenant_id: true }).strict(),
   batches: async function* (deps, actor, f) {
-    const tenantId = actor.role === 'super_admin' ? null : actor.tenantId;
+    if (actor.role !== 'super_admin' && f.tenant_id && f.tenant_id !== actor.tenantId) return;
+    const tenantId = actor.role === 'super_admin' ? (f.tenant_id ?? null) : actor.tenantId;
     for (let offset = 0; ; offset += BATCH) {
       const { rows } = await withScope(deps.db, scopeOf(actor), (tx) => listAgents(tx, tenantId, { search: f.search, region: f.region, operationalAreaId: f.operational_area }, BATCH, offset));
       if (rows.length === 0) return;

@@ -3,14 +3,14 @@ import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Descriptions from 'antd/es/descriptions';
 import List from 'antd/es/list';
-import Progress from 'antd/es/progress';
 import Result from 'antd/es/result';
 import Statistic from 'antd/es/statistic';
 import Typography from 'antd/es/typography';
 import { UserOutlined } from '@ant-design/icons';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
-import { percentText, StatusTag } from '../../../components/ui/status-tag';
+import { AgentProgressBar } from '../../../components/ui/agent-progress';
+import { StatusTag } from '../../../components/ui/status-tag';
 import { formatDate, formatDateTime, formatNumber, formatSqm } from '../../../lib/formatters';
 import { useAgent } from '../api/get-agent';
 
@@ -43,7 +43,7 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
           </div>
           <div style={{ marginBottom: 16 }}>
             <div style={{ marginBottom: 4 }}>Progress (mapped farms ÷ farmers)</div>
-            <Progress percent={Math.min(agent.progress, 100)} format={() => percentText(agent.progress)} />
+            <AgentProgressBar progress={agent.progress} mapped={agent.mapped_farms_count} farmers={agent.farmers_count} />
           </div>
           <Descriptions
             column={1}

@@ -8,15 +8,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
-import Progress from 'antd/es/progress';
-import Tooltip from 'antd/es/tooltip';
 import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
 import { createAgentBody, type Agent } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
-import { percentText, StatusTag } from '../../../components/ui/status-tag';
+import { AgentProgressBar } from '../../../components/ui/agent-progress';
+import { StatusTag } from '../../../components/ui/status-tag';
 import { formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
@@ -66,7 +65,8 @@ export function AgentsScreen() {
   const [pageSize, setPageSize] = useState(AGENTS_PAGE_SIZE);
   const [filters, setFilters] = useState<FilterValues>({});
   const [filterOpen, setFilterOpen] = useState(false);
-  const [openAgent, setOpenAgent] = useState<string | null>(null);
+  // ?agent=<id> opens that agent's drawer (the header search links agents so).
+  const [openAgent, setOpenAgent] = useState<string | null>(() => params.get('agent'));
   const [pending, setPending] = useState<Pending | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
 
@@ -125,32 +125,27 @@ export function AgentsScreen() {
       {
         key: 'agent_name',
         title: 'Agent name',
-        // The spec's nine columns fit a 1366 px screen (with the sidebar open) without a sideways scroll: fixed widths
-        // for the short values, one line with an ellipsis (the full text on hover) for names, emails and areas, and
-        // the e-mail column takes what is left.
-        width: 156,
+        // The spec's nine columns fit the screen without a sideways scroll, and nothing is cut: names, e-mails and areas
+        // wrap (an e-mail at any character) instead of ending in an ellipsis (issue 33: truncated at 1440 px).
+        width: 180,
         render: (r) => (
-          <Tooltip title={r.agent_name} placement="topLeft">
-            <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-              <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
-              <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{r.agent_name}</span>
-            </span>
-          </Tooltip>
+          <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
+            <span style={{ overflowWrap: 'anywhere' }}>{r.agent_name}</span>
+          </span>
         ),
       },
       { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
-      { key: 'email', title: 'Email', ellipsis: true, tooltip: (r) => r.email, render: (r) => r.email },
+      { key: 'email', title: 'Email', render: (r) => <span style={{ overflowWrap: 'anywhere' }}>{r.email}</span> },
       { key: 'farmers', title: 'Farmers', width: 76, render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 88, render: (r) => formatNumber(r.mapped_farms_count) },
       {
         key: 'progress',
         title: 'Progress',
         width: 108,
-        render: (r) => (
-          <Progress percent={Math.min(r.progress, 100)} size="small" format={() => percentText(r.progress)} aria-label={`Progress ${r.progress}%`} />
-        ),
+        render: (r) => <AgentProgressBar size="small" progress={r.progress} mapped={r.mapped_farms_count} farmers={r.farmers_count} />,
       },
-      { key: 'operational_area', title: 'Operational area', width: 120, ellipsis: true, tooltip: (r) => r.operational_area, render: (r) => r.operational_area ?? '--' },
+      { key: 'operational_area', title: 'Operational area', width: 130, render: (r) => <span style={{ overflowWrap: 'anywhere' }}>{r.operational_area ?? '--'}</span> },
       { key: 'status', title: 'Status', width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
       // The area wraps before "sqm" rather than widening the column.
       { key: 'total_area_mapped', title: 'Total area mapped', width: 112, render: (r) => formatTotal(r.total_mapped_area) },
@@ -254,7 +249,17 @@ export function AgentsScreen() {
         }}
         onClose={() => setFilterOpen(false)}
       />
-      <AgentDrawer agentId={openAgent} onClose={() => setOpenAgent(null)} />
+      <AgentDrawer
+        agentId={openAgent}
+        onClose={() => {
+          setOpenAgent(null);
+          if (params.has('agent')) {
+            const next = new URLSearchParams(params);
+            next.delete('agent');
+            setParams(next, { replace: true });
+          }
+        }}
+      />
       <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
       <BulkUploadModal
         open={bulkOpen}

@@ -1,10 +1,12 @@
 // "Analysis Report": the tenant's past custom analyses (name, uploaded rows, total area in sqm and hectares, status,
-// date) with a debounced search, and row selection whose delete icon asks for confirmation first (spec §4, §8).
+// date) with a debounced search; per row View (the analysis page, like a row click) and Delete, and row selection whose
+// delete icon deletes several; every delete asks for confirmation first (spec §2, §4, §8).
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
+import { DeleteOutlined, EyeOutlined } from '@ant-design/icons';
 import type { AnalysisStatus, AnalysisSummary } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
@@ -65,20 +67,38 @@ export function AnalysisReportList() {
         ),
       },
       {
-        key: 'open',
-        title: '',
-        render: (r) =>
-          r.status === 'failed' ? (
-            <Tooltip title="Open the analysis to see why it failed">
-              <Button size="small" onClick={() => navigate(`/admin/farm-analysis/${r.id}`)}>
-                Why?
+        key: 'actions',
+        title: 'Actions',
+        exportKey: null,
+        render: (r) => (
+          <span style={{ display: 'inline-flex', gap: 4, whiteSpace: 'nowrap' }}>
+            <Tooltip title={r.status === 'failed' ? 'Open the analysis to see why it failed' : 'Open analysed data'}>
+              <Button
+                size="small"
+                type="link"
+                icon={<EyeOutlined aria-hidden="true" />}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  navigate(`/admin/farm-analysis/${r.id}`);
+                }}
+              >
+                View
               </Button>
             </Tooltip>
-          ) : (
-            <Button size="small" type="link" onClick={() => navigate(`/admin/farm-analysis/${r.id}`)}>
-              Open analysed data
+            <Button
+              size="small"
+              type="link"
+              danger
+              icon={<DeleteOutlined aria-hidden="true" />}
+              onClick={(e) => {
+                e.stopPropagation();
+                setPendingDelete([r.id]);
+              }}
+            >
+              Delete
             </Button>
-          ),
+          </span>
+        ),
       },
     ],
     [navigate],

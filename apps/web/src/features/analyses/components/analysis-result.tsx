@@ -14,6 +14,7 @@ import Result from 'antd/es/result';
 import Skeleton from 'antd/es/skeleton';
 import Typography from 'antd/es/typography';
 import type { AnalysisDetail, AnalysisListKind, AnalysisMapFeature } from '@farmland/contracts';
+import { coreFeatures } from '../../../components/map/fit-core';
 import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { CATEGORY_COLORS, MAP_ZOOM, type MapCategory, type MapFeature } from '../../../components/map/map-constants';
 import { ApiError } from '../../../lib/api-client';
@@ -117,6 +118,8 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   const [located, setLocated] = useState<[number, number] | null>(null);
   const map = useAnalysisMap(a.id, bbox, true);
   const features = useMemo(() => (map.data?.data.features ?? []).flatMap(toFeatures), [map.data]);
+  // The first view fits the farms, less far outliers (a row with swapped coordinates), at most at the farm zoom.
+  const core = useMemo(() => coreFeatures(features), [features]);
   const byRow = useMemo(() => new Map((map.data?.data.features ?? []).map((f) => [String(f.row_number), f])), [map.data]);
   const truncated = map.data?.data.truncated ?? false;
 
@@ -214,6 +217,11 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
       <div style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 8 }}>
         <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
           <Button onClick={() => setPanel((p) => !p)}>{panel ? 'Hide panel' : 'Show panel'}</Button>
+          {core.length < features.length && (
+            <Typography.Text type="secondary" data-testid="map-outliers">
+              {formatNumber(features.length - core.length)} far from the others {features.length - core.length === 1 ? 'is' : 'are'} outside this first view: zoom out to see {features.length - core.length === 1 ? 'it' : 'them'}
+            </Typography.Text>
+          )}
           {truncated && (
             <Typography.Text type="secondary" data-testid="map-truncated">
               Showing {formatNumber(map.data?.data.features.length ?? 0)} of {formatNumber(map.data?.data.count ?? 0)} farms in view; move the map to see others
@@ -229,6 +237,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             center={center}
             zoom={center ? MAP_ZOOM.farm : undefined}
             fitToFeatures={!center && bbox === null}
+            fitFeatures={core}
             height={640}
             testId="analysis-map"
             ariaLabel="Analysis result map"

@@ -12,6 +12,7 @@ import Modal from 'antd/es/modal';
 import Table from 'antd/es/table';
 import Tooltip from 'antd/es/tooltip';
 import type { AnalysisDetail, AnalysisErrorRow } from '@farmland/contracts';
+import { formatNumber } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useCreateAnalysis } from '../api/create-analysis';
 import { CategoryExportButtons } from './category-export-buttons';
@@ -36,7 +37,19 @@ export function cellText(row: Record<string, unknown>, field: Field): string {
 
 type Edits = Record<number, Partial<Record<Field, string>>>;
 
+/**
+ * What a failed row's number means to the user (issue 33: "Row 3" was ambiguous): in a spreadsheet or csv, the file row
+ * (the header is file row 1, so data row n is file row n + 1); in a GIS file, the feature; sent as JSON, the location.
+ */
+export function sourceRow(file: string | null): { title: string; help: string; value: (n: number) => string } {
+  const name = (file ?? '').toLowerCase();
+  if (/\.(csv|xls|xlsx)$/.test(name)) return { title: 'File row', help: 'The row in your file, counting the header as row 1', value: (n) => formatNumber(n + 1) };
+  if (file) return { title: 'Feature', help: 'The feature of your file, the first being 1', value: (n) => formatNumber(n) };
+  return { title: 'Location', help: 'The entry of the locations list you sent, the first being 1', value: (n) => formatNumber(n) };
+}
+
 export function FailedDataModal({ analysis, open, onClose }: { analysis: AnalysisDetail; open: boolean; onClose: () => void }) {
+  const rowKind = sourceRow(analysis.file);
   const rows = useMemo(() => Object.values(analysis.error_details).sort((x, y) => x.row_number - y.row_number), [analysis.error_details]);
   const [edits, setEdits] = useState<Edits>({});
   const create = useCreateAnalysis();
@@ -129,12 +142,13 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       {analysis.error_details_truncated && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="The first 1,000 failed rows are shown." />}
       <Table<AnalysisErrorRow>
         size="small"
+        scroll={{ x: 'max-content' }}
         rowKey={(r) => r.row_number}
         dataSource={rows}
         pagination={{ pageSize: 10, showSizeChanger: false }}
         locale={{ emptyText: 'No failed rows' }}
         columns={[
-          { key: 'row', title: 'Row', width: 64, render: (_: unknown, r: AnalysisErrorRow) => r.row_number },
+          { key: 'row', title: <Tooltip title={rowKind.help}>{rowKind.title}</Tooltip>, width: 80, fixed: 'left' as const, render: (_: unknown, r: AnalysisErrorRow) => <span data-testid="file-row">{rowKind.value(r.row_number)}</span> },
           ...FIELDS.map((f) => ({ key: f, title: f, render: cell(f) })),
           {
             key: 'other',

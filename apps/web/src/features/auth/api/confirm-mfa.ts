@@ -9,5 +9,6 @@ export type ConfirmMfaBody = In<typeof confirmMfaBody>;
 export const confirmMfa = (body: ConfirmMfaBody) => api<Envelope<SessionResult>>('/auth/confirm-mfa/', { method: 'POST', body, session: false });
 
 export function useConfirmMfa() {
-  return useMutation({ mutationFn: confirmMfa });
+  // A refused code is reported once, beside the code (code-step.tsx), which also sends every other error to the notifier.
+  return useMutation({ mutationFn: confirmMfa, meta: { silent: true } });
 }

@@ -9,5 +9,6 @@ export type LoginConfirmBody = In<typeof loginConfirmBody>;
 export const loginConfirm = (body: LoginConfirmBody) => api<Envelope<SessionResult>>('/auth/login/confirm', { method: 'POST', body, session: false });
 
 export function useLoginConfirm() {
-  return useMutation({ mutationFn: loginConfirm });
+  // A refused code is reported once, beside the code (code-step.tsx), which also sends every other error to the notifier.
+  return useMutation({ mutationFn: loginConfirm, meta: { silent: true } });
 }

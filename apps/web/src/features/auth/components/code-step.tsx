@@ -1,11 +1,14 @@
 // The "enter the 6-digit code" step shared by the two-factor dialog and enrolment: the code, whether the last one was
 // refused, its submission (a refused challenge sends the user back to the password step), and the form that shows it.
+// A refused code is reported once, beside the code and in the server's words (issue 33: it was also a toast in other
+// words); every other failure goes to the shared notifier.
 import { useState } from 'react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import Input from 'antd/es/input';
 import Typography from 'antd/es/typography';
 import type { SessionResult } from '@farmland/contracts';
 import { ApiError } from '../../../lib/api-client';
+import { notifyError } from '../../../lib/notifier';
 import type { Envelope } from '../../../lib/contract-types';
 import type { LoginChallenge } from '../api/login';
 
@@ -20,7 +23,8 @@ export function useCodeStep(
   onExpired: () => void,
 ) {
   const [code, setCode] = useState('');
-  const [wrong, setWrong] = useState(false);
+  /** Why the last code was refused (the server's message), or null. */
+  const [wrong, setWrong] = useState<string | null>(null);
   const complete = /^\d{6}$/.test(code);
 
   const submit = () => {
@@ -31,14 +35,16 @@ export function useCodeStep(
         onSuccess: (res) => onSignedIn(res.data),
         onError: (err) => {
           setCode('');
-          setWrong(true);
+          const refused = err instanceof ApiError && (err.code === 'invalid_mfa_code' || err.code === 'mfa_code_reused');
+          setWrong(refused ? err.message : null);
+          if (!refused) notifyError(err);
           if (err instanceof ApiError && err.code === 'invalid_mfa_token') onExpired();
         },
       },
     );
   };
   const change = (next: string) => {
-    setWrong(false);
+    setWrong(null);
     setCode(next);
   };
   return { code, wrong, complete, submit, change, pending: confirm.isPending };
@@ -62,15 +68,15 @@ export function CodeStepForm({ step, helpId, autoFocus = false }: { step: CodeSt
           length={CODE_LENGTH}
           value={step.code}
           autoFocus={autoFocus}
-          status={step.wrong ? 'error' : ''}
+          status={step.wrong !== null ? 'error' : ''}
           formatter={(v) => v.replace(/\D/g, '')}
           onChange={step.change}
           onInput={(values) => step.change(values.join(''))}
         />
       </div>
-      {step.wrong && (
-        <Typography.Text type="danger" role="alert" style={{ display: 'block', marginTop: 8 }}>
-          That code was not accepted. Enter the current code from your authenticator app.
+      {step.wrong !== null && (
+        <Typography.Text type="danger" role="alert" data-testid="code-refused" style={{ display: 'block', marginTop: 8 }}>
+          {step.wrong} Enter the current code from your authenticator app.
         </Typography.Text>
       )}
       <button type="submit" hidden aria-hidden="true" tabIndex={-1} />

@@ -1,8 +1,8 @@
 // The tenant dashboard's reads: GET /analytics/ (counts), GET /analytics/tenant-mapped-count/ (the Total Mapped chart),
 // GET /base/licenses/ (the license card: the organisation's own licenses, latest issued first), GET /farms/categorized-by-state (Most Mapped Area) and
-// GET /accounts/agents/ (Agent Ranking and the agents card).
+// GET /analytics/agent-ranking/ (Agent Ranking: every agent ranked on the server) and GET /accounts/agents/ (the agents card).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Agent, AnalyticsCounts, License, MappedCount } from '@farmland/contracts';
+import type { Agent, AgentRanking, AnalyticsCounts, License, MappedCount } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage, Out } from '../../../lib/contract-types';
 import type { farmsPerState } from '@farmland/contracts';
@@ -38,9 +38,18 @@ export function useFarmsPerState() {
   return useQuery({ queryKey: ['farms', 'per-state'], queryFn: ({ signal }) => api<Envelope<StateCount[]>>('/farms/categorized-by-state', { signal }) });
 }
 
-/** Up to 100 agents (a tenant has tens): enough to rank them and to show the card. */
+/** The agents card: the newest five agents and the count. */
 export function useDashboardAgents() {
-  return useQuery({ queryKey: ['agents', 'dashboard'], queryFn: ({ signal }) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: { page: 1, page_size: 100 }, signal }) });
+  return useQuery({ queryKey: ['agents', 'dashboard'], queryFn: ({ signal }) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: { page: 1, page_size: 5 }, signal }) });
+}
+
+export const RANKING_SIZE = 10;
+/** Agent Ranking: the top 10 of all the tenant's agents by farms mapped, then area, ranked by the server. */
+export function useAgentRanking() {
+  return useQuery({
+    queryKey: ['agents', 'ranking'],
+    queryFn: ({ signal }) => api<Envelope<AgentRanking>>('/analytics/agent-ranking/', { query: { limit: RANKING_SIZE }, signal }),
+  });
 }
 
 export type CountryFarms = { code: string; name: string; total_farms: number; total_farmers: number };

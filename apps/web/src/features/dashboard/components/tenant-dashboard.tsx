@@ -17,9 +17,10 @@ import Select from 'antd/es/select';
 import Skeleton from 'antd/es/skeleton';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
-import type { Agent } from '@farmland/contracts';
+import type { Agent, AgentRanking } from '@farmland/contracts';
 import { LazyChart } from '../../../components/chart/lazy-chart';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { AgentProgressText } from '../../../components/ui/agent-progress';
 import { StatCard } from '../../../components/ui/stat-card';
 import { LazyLandMap } from '../../../components/map/lazy-map';
 import { CATEGORY_COLORS, LANDMAP_CLASSES } from '../../../components/map/map-constants';
@@ -27,7 +28,7 @@ import { formatCompact, formatDate, formatHectares, formatNumber } from '../../.
 import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
-import { RANGES, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
+import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
@@ -161,7 +162,8 @@ function TotalMapped() {
     () => ({
       type: 'bar' as const,
       data: {
-        labels: (d?.buckets ?? []).map((b) => (RANGES[range].range_type === 'days' ? b.period.slice(5) : b.period)),
+        // ISO periods: the chart wrapper names the months and days.
+        labels: (d?.buckets ?? []).map((b) => b.period),
         datasets: [{ label: 'Farms mapped', data: (d?.buckets ?? []).map((b) => b.count), backgroundColor: '#2b9348' }],
       },
       options: { plugins: { legend: { display: false } } },
@@ -199,7 +201,7 @@ function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unm
   const config = useMemo(
     () => ({
       type: 'doughnut' as const,
-      data: { labels: ['Mapped farms', 'Unmapped farms'], datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }] },
+      data: { labels: ['Mapped farms: farmers with a mapped farm', 'Unmapped farms: farmers with none'], datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }] },
       options: { plugins: { legend: { position: 'bottom' as const } } },
     }),
     [mapped, unmapped],
@@ -207,30 +209,46 @@ function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unm
   return (
     <Card title="Overall Activity" style={{ height: '100%' }} data-testid="overall-activity">
       {mapped === undefined ? <Skeleton active /> : mapped + (unmapped ?? 0) === 0 ? <Empty description="No farmers yet" /> : <LazyChart config={config} height={220} ariaLabel="Farmers with and without a mapped farm" />}
-      <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>Farmers with a mapped farm, and without one.</div>
+      <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>
+        Counted in farmers: {mapped === undefined ? '…' : formatNumber(mapped)} with at least one mapped farm, {unmapped === undefined ? '…' : formatNumber(unmapped)} with none.
+      </div>
     </Card>
   );
 }
 
-function AgentRanking({ agents, loading }: { agents: Agent[]; loading: boolean }) {
-  const ranked = useMemo(() => [...agents].sort((a, b) => b.mapped_farms_count - a.mapped_farms_count || b.total_mapped_area - a.total_mapped_area).slice(0, 5), [agents]);
+type Ranked = AgentRanking['results'][number];
+
+function AgentRankingCard() {
+  const ranking = useAgentRanking();
+  const d = ranking.data?.data;
   return (
-    <Card title="Agent Ranking" style={{ height: '100%' }} data-testid="agent-ranking">
-      <Table<Agent>
-        size="small"
-        loading={loading}
-        pagination={false}
-        rowKey="id"
-        dataSource={ranked}
-        locale={{ emptyText: 'No agents yet' }}
-        columns={[
-          { title: '#', width: 40, render: (_: unknown, _r: Agent, i: number) => i + 1 },
-          { title: 'Agent', dataIndex: 'agent_name' },
-          { title: 'Mapped farms', render: (_: unknown, a: Agent) => formatNumber(a.mapped_farms_count) },
-          { title: 'Area', render: (_: unknown, a: Agent) => formatHectares(a.total_mapped_area, 4) },
-          { title: 'Progress', render: (_: unknown, a: Agent) => `${a.progress}%` },
-        ]}
-      />
+    <Card
+      title="Agent Ranking"
+      style={{ height: '100%' }}
+      data-testid="agent-ranking"
+      extra={d && <span style={{ color: 'rgba(0,0,0,0.62)' }}>{`Top ${Math.min(RANKING_SIZE, d.total_agents)} of ${formatNumber(d.total_agents)} agents`}</span>}
+    >
+      {ranking.isError ? (
+        <Alert type="error" showIcon message="The ranking could not be loaded" action={<Button onClick={() => void ranking.refetch()}>Try again</Button>} />
+      ) : (
+        <Table<Ranked>
+          size="small"
+          loading={ranking.isLoading}
+          pagination={false}
+          rowKey="id"
+          dataSource={d?.results ?? []}
+          locale={{ emptyText: 'No agents yet' }}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { title: 'Rank', dataIndex: 'rank', width: 56 },
+            { title: 'Agent', dataIndex: 'agent_name' },
+            { title: 'Operational area', render: (_: unknown, a: Ranked) => a.operational_area ?? '--' },
+            { title: 'Mapped farms', render: (_: unknown, a: Ranked) => formatNumber(a.mapped_farms_count) },
+            { title: 'Area', render: (_: unknown, a: Ranked) => formatHectares(a.total_mapped_area, 4) },
+            { title: 'Progress', render: (_: unknown, a: Ranked) => <AgentProgressText progress={a.progress} mapped={a.mapped_farms_count} farmers={a.farmers_count} /> },
+          ]}
+        />
+      )}
     </Card>
   );
 }
@@ -382,7 +400,7 @@ export function TenantDashboard() {
       </Row>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={16}>
-          <AgentRanking agents={list} loading={agents.isLoading} />
+          <AgentRankingCard />
         </Col>
         <Col xs={24} lg={8}>
           <AgentsCard agents={list} count={agents.data?.data.count} loading={agents.isLoading} />

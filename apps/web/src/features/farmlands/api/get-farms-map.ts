@@ -7,12 +7,14 @@ import type { Envelope, Out } from '../../../lib/contract-types';
 
 export type FarmCollection = Out<typeof farmFeatureCollection>;
 
-export const getFarmsMap = (search: string | undefined, signal?: AbortSignal) =>
-  api<Envelope<FarmCollection>>('/farms/', { query: { all: true, search }, ...(signal ? { signal } : {}) });
+/** The list's narrowing, applied to the map too: search, region and operational area. */
+export type FarmsMapFilter = { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined };
 
-export const farmsMapQuery = (search: string | undefined, enabled: boolean) =>
-  queryOptions({ queryKey: ['farms', 'map', search ?? ''], queryFn: ({ signal }) => getFarmsMap(search, signal), enabled, staleTime: 30_000 });
+export const getFarmsMap = (f: FarmsMapFilter, signal?: AbortSignal) => api<Envelope<FarmCollection>>('/farms/', { query: { all: true, ...f }, ...(signal ? { signal } : {}) });
 
-export function useFarmsMap(search: string | undefined, enabled = true) {
-  return useQuery(farmsMapQuery(search, enabled));
+export const farmsMapQuery = (f: FarmsMapFilter, enabled: boolean) =>
+  queryOptions({ queryKey: ['farms', 'map', f.search ?? '', f.region ?? '', f.operational_area ?? ''], queryFn: ({ signal }) => getFarmsMap(f, signal), enabled, staleTime: 30_000 });
+
+export function useFarmsMap(f: FarmsMapFilter, enabled = true) {
+  return useQuery(farmsMapQuery(f, enabled));
 }

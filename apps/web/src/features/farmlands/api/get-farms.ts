@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
 
 export const FARMS_PAGE_SIZE = 10;
-export type FarmsParams = { page: number; page_size: number; search?: string | undefined };
+export type FarmsParams = { page: number; page_size: number; search?: string | undefined; region?: string | undefined; operational_area?: string | undefined };
 
 export const getFarms = (params: FarmsParams, signal?: AbortSignal) => api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
 

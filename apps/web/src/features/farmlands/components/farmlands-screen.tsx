@@ -1,7 +1,8 @@
 // /admin/mapping, "All Mapped Farmlands": search and Export Table, then three tabs: Table View (the list), Combined View
 // (the map at 40% beside a list panel) and Map View (the map alone). The map shows GeoJSON up to the deployment's tile
 // threshold (5,000 farms by default) and vector tiles above it; moving it writes ?lat&lng. Overlapping farms open the
-// Overlapping Farmlands drawer; others the farm drawer.
+// Overlapping Farmlands drawer; others the farm drawer. A Filter (region, operational area: spec §3's farmland query)
+// narrows the table, the list panel, the map and the export alike.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import Button from 'antd/es/button';
@@ -13,7 +14,7 @@ import Pagination from 'antd/es/pagination';
 import Tabs from 'antd/es/tabs';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
-import { SearchOutlined } from '@ant-design/icons';
+import { FilterOutlined, SearchOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { loadConsoleConfig } from '../../../components/map/basemap';
@@ -22,11 +23,13 @@ import { MapLegend } from '../../../components/map/map-legend';
 import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
+import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
 import { useFarmsMap } from '../api/get-farms-map';
+import { useAreaOptions, useRegionOptions } from '../api/get-filter-options';
 import { useFarmsOverview } from '../api/get-farms-overview';
 import { collectionToFeatures } from '../../../components/map/farm-features';
 import { EudrExportButton } from './eudr-export-button';
@@ -58,13 +61,36 @@ export function FarmlandsScreen() {
     return params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
   });
 
-  const list = useFarms({ page, page_size: pageSize, search: search || undefined });
+  const [filters, setFilters] = useState<FilterValues>({});
+  const [filterOpen, setFilterOpen] = useState(false);
+  const region = typeof filters['region'] === 'string' ? filters['region'] : undefined;
+  const area = typeof filters['operational_area'] === 'string' ? filters['operational_area'] : undefined;
+  const regions = useRegionOptions();
+  const areas = useAreaOptions();
+  const filterFields = useMemo<FilterField[]>(
+    () => [
+      { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
+      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id })) },
+    ],
+    [regions.data, areas.data],
+  );
+  const narrowing = useMemo(() => {
+    const f: Record<string, string> = {};
+    if (search) f['search'] = search;
+    if (region) f['region'] = region;
+    if (area) f['operational_area'] = area;
+    return f;
+  }, [search, region, area]);
+  const narrowed = Object.keys(narrowing).length > 0;
+
+  const list = useFarms({ page, page_size: pageSize, search: search || undefined, region, operational_area: area });
   const overview = useFarmsOverview();
   const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
   const total = overview.data?.data.total_farms;
-  const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !search;
+  // Vector tiles carry every farm: a search or a filter reads the narrowed farms as GeoJSON instead.
+  const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !narrowed;
   const mapShown = view !== 'table';
-  const mapData = useFarmsMap(search || undefined, mapShown && total !== undefined && config.data !== undefined && !useTiles);
+  const mapData = useFarmsMap(narrowing, mapShown && total !== undefined && config.data !== undefined && !useTiles);
   const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
 
   const setView = (v: string) => {
@@ -156,7 +182,10 @@ export function FarmlandsScreen() {
       <CountBadge count={list.data?.data.count} estimated={list.data?.data.count_estimated === true} label="farmlands" />
       <div style={{ flex: 1 }} />
       <MapSearch value={search} onSearch={onSearch} />
-      <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={search ? { search } : {}} />
+      <Button icon={<FilterOutlined aria-hidden="true" />} onClick={() => setFilterOpen(true)}>
+        Filter{countFilters(filters) ? ` (${countFilters(filters)})` : ''}
+      </Button>
+      <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={narrowing} />
       <EudrExportButton />
     </div>
   );
@@ -237,9 +266,11 @@ export function FarmlandsScreen() {
                   setPageSize(s);
                 }}
                 exportName="mappings"
-                exportFilters={search ? { search } : {}}
+                exportFilters={narrowing}
+                onOpenFilter={() => setFilterOpen(true)}
+                activeFilters={countFilters(filters)}
                 actions={<EudrExportButton />}
-                emptyText="No farmlands found"
+                emptyText={narrowed ? 'No farmlands match your search or filters' : 'No farmlands found'}
                 storageKey="farmlands"
               />
             ),
@@ -256,6 +287,16 @@ export function FarmlandsScreen() {
           },
           { key: 'map', label: 'Map View', children: view === 'map' && map('calc(100vh - 260px)') },
         ]}
+      />
+      <FilterModal
+        open={filterOpen}
+        fields={filterFields}
+        value={filters}
+        onApply={(v) => {
+          setPage(1);
+          setFilters(v);
+        }}
+        onClose={() => setFilterOpen(false)}
       />
       <FarmDrawer farmId={openFarm && !openFarm.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />
       <OverlappingDrawer farmId={openFarm?.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />

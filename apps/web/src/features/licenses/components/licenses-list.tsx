@@ -1,6 +1,7 @@
 // /super-admin/license (spec §2): search, the filter (status, type, issued date), Export table, and a table with the key
-// truncated to 10 characters and a copy action ('License Key copied', 1.5 s); per row Revoke (not yet revoked),
-// Re-issue (SDK only: one more year) and View tenant, the first two behind a confirmation.
+// hint (its first 10 characters, labelled as a hint: the key is stored hashed); per row Revoke (not yet revoked),
+// Re-issue (SDK only: one more year), Rotate key (a new key shown once with a working copy, 'License Key copied'; the
+// old license is revoked and stays in the list) and View tenant, the first three behind a confirmation.
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';
@@ -9,7 +10,7 @@ import Tag from 'antd/es/tag';
 import { MoreOutlined } from '@ant-design/icons';
 import type { License, LicenseStatus, LicenseType } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { CopyKey } from '../../../components/ui/copy-key';
+import { KeyHint, LicenseKeyModal } from '../../../components/ui/copy-key';
 import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { formatCurrency, formatDate } from '../../../lib/formatters';
@@ -18,6 +19,7 @@ import { notifySuccess } from '../../../lib/notifier';
 import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
 import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
 import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
+import { LICENSE_KEY_ROTATED, useRotateLicenseKey } from '../api/rotate-license-key';
 
 export const LICENSES_TITLE = 'All Licenses';
 
@@ -44,7 +46,14 @@ const FILTER_FIELDS: readonly FilterField[] = [
   { kind: 'date', name: 'issued_date', label: 'Issued date' },
 ];
 
-type Pending = { action: 'revoke' | 'reissue'; license: License } | null;
+type Action = 'revoke' | 'reissue' | 'rotate';
+type Pending = { action: Action; license: License } | null;
+
+const DIALOG: Record<Action, { title: string; confirm: string }> = {
+  revoke: { title: 'Revoke License', confirm: 'Revoke' },
+  reissue: { title: 'Re-issue License', confirm: 'Re-issue' },
+  rotate: { title: 'Rotate key', confirm: 'Rotate key' },
+};
 
 export function LicensesList() {
   const navigate = useNavigate();
@@ -56,6 +65,8 @@ export function LicensesList() {
   const [pending, setPending] = useState<Pending>(null);
   const revoke = useRevokeLicense();
   const reissue = useReissueLicense();
+  const rotate = useRotateLicenseKey();
+  const [newKey, setNewKey] = useState<{ key: string; tenant: string } | null>(null);
 
   const filterQuery = useMemo(() => {
     const pick = (k: string) => (typeof filters[k] === 'string' ? (filters[k] as string) : undefined);
@@ -70,7 +81,7 @@ export function LicensesList() {
     () => [
       { key: 'tenant_name', title: 'Tenant', render: (r) => r.tenant_name },
       { key: 'type', title: 'Type', render: (r) => r.type },
-      { key: 'key', title: 'Key', render: (r) => <CopyKey value={r.key} /> },
+      { key: 'key', title: 'Key hint', render: (r) => <KeyHint value={r.key} /> },
       { key: 'issued_date', title: 'Issued', render: (r) => formatDate(r.issued_date) },
       { key: 'expiry_date', title: 'Expires', render: (r) => <span data-testid="license-expiry">{formatDate(r.expiry_date)}</span> },
       { key: 'price', title: 'Price', render: (r) => formatCurrency(r.price, r.currency) },
@@ -87,9 +98,10 @@ export function LicensesList() {
               items: [
                 ...(r.is_revoked ? [] : [{ key: 'revoke', label: 'Revoke License', danger: true }]),
                 ...(r.type === 'SDK' ? [{ key: 'reissue', label: 'Re-issue License' }] : []),
+                ...(r.is_revoked ? [] : [{ key: 'rotate', label: 'Rotate key' }]),
                 { key: 'tenant', label: 'View tenant' },
               ],
-              onClick: ({ key }) => (key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : setPending({ action: key as 'revoke' | 'reissue', license: r })),
+              onClick: ({ key }) => (key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : setPending({ action: key as Action, license: r })),
             }}
           >
             <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />
@@ -104,7 +116,17 @@ export function LicensesList() {
     if (!pending) return;
     const done = { onSettled: () => setPending(null) };
     if (pending.action === 'revoke') revoke.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REVOKED) });
-    else reissue.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REISSUED) });
+    else if (pending.action === 'reissue') reissue.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REISSUED) });
+    else {
+      const tenant = pending.license.tenant_name;
+      rotate.mutate(pending.license.id, {
+        ...done,
+        onSuccess: (res) => {
+          notifySuccess(LICENSE_KEY_ROTATED);
+          setNewKey({ key: res.data.license_key, tenant });
+        },
+      });
+    }
   };
 
   return (
@@ -149,17 +171,20 @@ export function LicensesList() {
       />
       <ConfirmDialog
         open={pending !== null}
-        title={pending?.action === 'reissue' ? 'Re-issue License' : 'Revoke License'}
-        confirmLabel={pending?.action === 'reissue' ? 'Re-issue' : 'Revoke'}
-        danger={pending?.action === 'revoke'}
-        loading={revoke.isPending || reissue.isPending}
+        title={DIALOG[pending?.action ?? 'revoke'].title}
+        confirmLabel={DIALOG[pending?.action ?? 'revoke'].confirm}
+        danger={pending?.action !== 'reissue'}
+        loading={revoke.isPending || reissue.isPending || rotate.isPending}
         onCancel={() => setPending(null)}
         onConfirm={run}
       >
         {pending?.action === 'reissue'
           ? `Re-issue the SDK license of ${pending.license.tenant_name}? It is extended by one year (it now expires on ${formatDate(pending.license.expiry_date)}).`
-          : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
+          : pending?.action === 'rotate'
+            ? `Issue a new key for the ${pending.license.type} license of ${pending.license.tenant_name}? The current key (${pending.license.key}…) stops working at once: every app that uses it needs the new key.`
+            : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
       </ConfirmDialog>
+      <LicenseKeyModal licenseKey={newKey?.key ?? null} intro={`The new license key of ${newKey?.tenant ?? ''}; the old key no longer works.`} onClose={() => setNewKey(null)} />
     </>
   );
 }

@@ -25,9 +25,9 @@ import { useTenantsStatusCount } from '../api/get-tenants-status-count';
 
 type RankRow = MappingRanking['results'][number];
 
-function Count({ name, title }: { name: CountName; title: string }) {
+function Count({ name, title, note }: { name: CountName; title: string; note?: string }) {
   const q = useCount(name);
-  return <StatCard title={title} value={q.isError ? undefined : q.data?.data.count} testId={`count-${name}`} />;
+  return <StatCard title={title} value={q.isError ? undefined : q.data?.data.count} testId={`count-${name}`} {...(note ? { note } : {})} />;
 }
 
 function Counts() {
@@ -90,10 +90,10 @@ function Counts() {
           <Count name="operational-areas-count" title="Operational Areas" />
         </Col>
         <Col xs={12} md={12} xl={6}>
-          <Count name="mapped-farms-count" title="Mapped farms" />
+          <Count name="mapped-farms-count" title="Mapped farms" note="Farmers with at least one mapped farm" />
         </Col>
         <Col xs={24} md={12} xl={6}>
-          <Count name="unmapped-farms-count" title="Unmapped farms" />
+          <Count name="unmapped-farms-count" title="Unmapped farms" note="Farmers with no mapped farm yet" />
         </Col>
       </Row>
     </>

@@ -3,14 +3,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
-import type { CreatedTenant, Tenant, TenantBody } from './tenant-types';
+import type { CreatedTenant, TenantBody, UpdatedTenant } from './tenant-types';
 
 export const TENANT_CREATED = 'Tenant created successfully';
 export const TENANT_EDITED = 'Tenant edited successfully';
 
-/** The created tenant carries its license key in full (license_key), shown this once; an edit answers the tenant. */
-export const saveTenant = ({ id, body }: { id: string | null; body: TenantBody }): Promise<Envelope<Tenant | CreatedTenant>> =>
-  id ? api<Envelope<Tenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body }) : api<Envelope<CreatedTenant>>('/base/tenants/', { method: 'POST', body });
+/**
+ * The created tenant carries its license key in full (license_key), shown this once; an edit answers the tenant, with
+ * license_key only when a license type change issued a new license.
+ */
+export const saveTenant = ({ id, body }: { id: string | null; body: TenantBody }): Promise<Envelope<UpdatedTenant | CreatedTenant>> =>
+  id ? api<Envelope<UpdatedTenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body }) : api<Envelope<CreatedTenant>>('/base/tenants/', { method: 'POST', body });
 
 export function useSaveTenant() {
   const client = useQueryClient();

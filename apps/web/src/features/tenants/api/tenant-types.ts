@@ -3,5 +3,5 @@
 import type { tenantBody } from '@farmland/contracts';
 import type { In } from '../../../lib/contract-types';
 
-export type { CreatedTenant, LicenseType, Tenant, TenantListItem, TenantStatus } from '@farmland/contracts';
+export type { CreatedTenant, LicenseType, Tenant, TenantListItem, TenantStatus, UpdatedTenant } from '@farmland/contracts';
 export type TenantBody = In<typeof tenantBody>;

@@ -5,7 +5,7 @@ import Descriptions from 'antd/es/descriptions';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
-import { CopyKey } from '../../../components/ui/copy-key';
+import { KeyHint } from '../../../components/ui/copy-key';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatCurrency, formatDate } from '../../../lib/formatters';
 import { LICENSE_STATUS_COLOR, licenseStatus } from '../../../lib/license-status';
@@ -70,7 +70,7 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
               bordered
               items={[
                 { key: 'type', label: 'Type', children: l.type },
-                { key: 'key', label: 'Key', children: <CopyKey value={l.key} /> },
+                { key: 'key', label: 'Key hint', children: <KeyHint value={l.key} /> },
                 { key: 'issued', label: 'Issued', children: formatDate(l.issued_date) },
                 { key: 'expiry', label: 'Expires', children: <span data-testid="manage-license-expiry">{formatDate(l.expiry_date)}</span> },
                 { key: 'price', label: 'Price', children: formatCurrency(l.price, l.currency) },

@@ -1,6 +1,7 @@
 // /super-admin/tenant/{uuid} (spec §2): the organisation, its admin and its license (with Manage License's actions), then
 // the captures table (the tenant's farms with their mapping records) with Export table and a coordinates drawer that
-// lists every point with its longitude and latitude. The empty list reads the spec's text.
+// lists every point with its longitude and latitude. The empty list reads the spec's text. 'Agents' opens the tenant's
+// agents drawer (?agents=1).
 import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import Alert from 'antd/es/alert';
@@ -18,7 +19,7 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { ArrowLeftOutlined, CopyOutlined, DownOutlined } from '@ant-design/icons';
 import type { Farm } from '@farmland/contracts';
-import { CopyKey } from '../../../components/ui/copy-key';
+import { KeyHint } from '../../../components/ui/copy-key';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
 import { PAGE_SIZES } from '../../../components/ui/list-page';
@@ -30,6 +31,7 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useTenant } from '../api/get-tenant';
 import { CAPTURES_PAGE_SIZE, useTenantCaptures } from '../api/get-tenant-captures';
 import { ManageLicenseDrawer } from './manage-license-drawer';
+import { TenantAgentsDrawer } from './tenant-agents-drawer';
 import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
 
@@ -147,8 +149,15 @@ function Captures({ tenantId }: { tenantId: string }) {
 
 export function TenantDetails() {
   const { uuid } = useParams();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const id = uuid ?? params.get('id') ?? '';
+  const agentsOpen = params.get('agents') === '1';
+  const setAgentsOpen = (on: boolean) => {
+    const next = new URLSearchParams(params);
+    if (on) next.set('agents', '1');
+    else next.delete('agents');
+    setParams(next, { replace: true });
+  };
   const tenant = useTenant(id);
   const [pending, setPending] = useState<PendingAction>(null);
   const [licenseOpen, setLicenseOpen] = useState(false);
@@ -185,6 +194,7 @@ export function TenantDetails() {
           {t.status}
         </Tag>
         <div style={{ flex: 1 }} />
+        <Button onClick={() => setAgentsOpen(true)}>Agents ({formatNumber(t.number_of_agents)})</Button>
         <Button onClick={() => setEditing(true)}>Edit</Button>
         <Button onClick={() => setLicenseOpen(true)}>Manage License</Button>
         <Dropdown
@@ -241,7 +251,7 @@ export function TenantDetails() {
                 items={[
                   { key: 'type', label: 'Type', children: t.license.type },
                   { key: 'status', label: 'Status', children: <Tag color={LICENSE_STATUS_COLOR[status]}>{status}</Tag> },
-                  { key: 'key', label: 'Key', children: <CopyKey value={t.license.key} /> },
+                  { key: 'key', label: 'Key hint', children: <KeyHint value={t.license.key} /> },
                   { key: 'issued', label: 'Issued', children: formatDate(t.license.issued_date) },
                   { key: 'expiry', label: 'Expires', children: <span data-testid="tenant-license-expiry">{formatDate(t.license.expiry_date)}</span> },
                   { key: 'price', label: 'Price', children: formatCurrency(t.license.price, t.license.currency) },
@@ -254,6 +264,7 @@ export function TenantDetails() {
         </Col>
       </Row>
       <Captures tenantId={t.id} />
+      <TenantAgentsDrawer tenantId={t.id} tenantName={t.name} open={agentsOpen} onClose={() => setAgentsOpen(false)} />
       <TenantWizard open={editing} tenantId={t.id} onClose={() => setEditing(false)} />
       <ManageLicenseDrawer
         tenant={licenseOpen ? t : null}

@@ -3,19 +3,16 @@
 // the chosen country. Sync farm details shows only for an SDK license. Submit is enabled on the third step only. After a
 // create, the license key is shown in full this once (the API stores it hashed).
 import { useEffect, useState } from 'react';
-import Button from 'antd/es/button';
 import DatePicker from 'antd/es/date-picker';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
-import Modal from 'antd/es/modal';
 import Skeleton from 'antd/es/skeleton';
-import Typography from 'antd/es/typography';
 import dayjs from 'dayjs';
 import { StepWizard } from '../../../components/ui/step-wizard';
-import { notifySuccess, toast } from '../../../lib/notifier';
-import { COPY_TOAST_MS, KEY_COPIED } from '../../../components/ui/copy-key';
+import { notifySuccess } from '../../../lib/notifier';
+import { LicenseKeyModal } from '../../../components/ui/copy-key';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useTenant } from '../api/get-tenant';
 import { useCities, useCountries, useStates } from '../api/lookups';
@@ -34,7 +31,7 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
   const countryId = Form.useWatch('country_id', form);
   const licenseType = Form.useWatch('license_type', form);
   const [citySearch, setCitySearch] = useState('');
-  const [createdKey, setCreatedKey] = useState<{ name: string; key: string } | null>(null);
+  const [createdKey, setCreatedKey] = useState<{ name: string; key: string; changed: boolean } | null>(null);
   const cityQuery = useDebouncedValue(citySearch);
   const countries = useCountries(open);
   const states = useStates(countryId);
@@ -70,7 +67,7 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
       {
         onSuccess: (res) => {
           notifySuccess(tenantId ? TENANT_EDITED : TENANT_CREATED);
-          if ('license_key' in res.data) setCreatedKey({ name: res.data.name, key: res.data.license_key });
+          if ('license_key' in res.data && res.data.license_key) setCreatedKey({ name: res.data.name, key: res.data.license_key, changed: Boolean(tenantId) });
           onClose();
         },
       },
@@ -84,23 +81,11 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
 
   return (
     <>
-      <Modal
-        open={createdKey !== null}
-        title="License key"
-        onCancel={() => setCreatedKey(null)}
-        footer={
-          <Button type="primary" onClick={() => setCreatedKey(null)}>
-            Done
-          </Button>
-        }
-      >
-        <Typography.Paragraph>
-          The license key of {createdKey?.name}. Copy it now: it is stored hashed and shown only this once.
-        </Typography.Paragraph>
-        <Typography.Paragraph copyable={{ text: createdKey?.key ?? '', onCopy: () => toast('success', KEY_COPIED, 'license-key-copied', COPY_TOAST_MS) }}>
-          <code data-testid="created-license-key">{createdKey?.key}</code>
-        </Typography.Paragraph>
-      </Modal>
+      <LicenseKeyModal
+        licenseKey={createdKey?.key ?? null}
+        intro={createdKey?.changed ? `The new license of ${createdKey.name} has a new key; the old license is revoked.` : `The license key of ${createdKey?.name ?? ''}.`}
+        onClose={() => setCreatedKey(null)}
+      />
       <Form form={form} layout="vertical" component={false} requiredMark={false}>
         <StepWizard
           open={open}

@@ -1,0 +1,88 @@
+// The header's search box (spec §2: "a search box"), searching what users look for by name through the existing list
+// APIs, three results each, debounced by 400 ms (spec §9): in the tenant area farms, farmers and agents; in the provider
+// area tenants and farms of every tenant. Picking a result opens it where its screen shows it (issue 33: the
+// box only ever opened the activity log). Decided in docs/decisions/header-search.md.
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import AutoComplete from 'antd/es/auto-complete';
+import Input from 'antd/es/input';
+import { SearchOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import type { Agent, Farm, Farmer, TenantListItem } from '@farmland/contracts';
+import { api } from '../../lib/api-client';
+import type { Envelope, ListPage } from '../../lib/contract-types';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+
+const PER_KIND = 3;
+
+type Hit = { value: string; label: string; to: string };
+type Group = { kind: string; hits: Hit[] };
+
+const list = <T,>(path: string, search: string, signal: AbortSignal) =>
+  api<Envelope<ListPage<T>>>(path, { query: { search, page: 1, page_size: PER_KIND }, signal }).then((r) => r.data.results);
+
+async function searchTenantArea(search: string, signal: AbortSignal): Promise<Group[]> {
+  const [farms, farmers, agents] = await Promise.all([
+    list<Farm>('/farms/', search, signal),
+    list<Farmer>('/farmers/', search, signal),
+    list<Agent>('/accounts/agents/', search, signal),
+  ]);
+  return [
+    { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: `/admin/farmers?farmer_id=${f.farmer_id}&view=list&farm_id=${f.id}` })) },
+    { kind: 'Farmers', hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: `/admin/farmers?farmer_id=${f.id}&view=list` })) },
+    { kind: 'Agents', hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: `/admin/agents?agent=${a.id}` })) },
+  ];
+}
+
+async function searchProviderArea(search: string, signal: AbortSignal): Promise<Group[]> {
+  const [tenants, farms] = await Promise.all([list<TenantListItem>('/base/tenants/', search, signal), list<Farm>('/farms/', search, signal)]);
+  const at = (f: Farm) => {
+    const [lng, lat] = f.coordinates[0] ?? [undefined, undefined];
+    return lng === undefined || lat === undefined ? '/super-admin/farmlands' : `/super-admin/farmlands?lat=${lat}&lng=${lng}`;
+  };
+  return [
+    { kind: 'Tenants', hits: tenants.map((t) => ({ value: `tenant:${t.id}`, label: t.name, to: `/super-admin/tenant/${t.id}` })) },
+    { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: at(f) })) },
+  ];
+}
+
+export function HeaderSearch({ basePath }: { basePath: string }) {
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const search = useDebouncedValue(text.trim());
+  const provider = basePath === '/super-admin';
+  const found = useQuery({
+    queryKey: ['header-search', basePath, search],
+    queryFn: ({ signal }) => (provider ? searchProviderArea(search, signal) : searchTenantArea(search, signal)),
+    enabled: search.length >= 2,
+    staleTime: 10_000,
+    meta: { silent: true },
+  });
+  const groups = search.length >= 2 ? (found.data ?? []) : [];
+  const hits = useMemo(() => new Map(groups.flatMap((g) => g.hits).map((h) => [h.value, h])), [groups]);
+  const options = groups
+    .filter((g) => g.hits.length > 0)
+    .map((g) => ({ label: g.kind, options: g.hits.map((h) => ({ value: h.value, label: h.label })) }));
+  const empty = search.length >= 2 && found.isSuccess && options.length === 0;
+
+  return (
+    <div role="search" style={{ width: 260, lineHeight: 1.5715, display: 'flex', alignItems: 'center' }}>
+      <AutoComplete
+        value={text}
+        options={options}
+        notFoundContent={empty ? `Nothing found for “${search}”` : null}
+        onChange={(v: string) => setText(hits.has(v) ? text : v)}
+        onSelect={(v: string) => {
+          const hit = hits.get(v);
+          if (!hit) return;
+          setText('');
+          navigate(hit.to);
+        }}
+        style={{ width: '100%' }}
+        popupMatchSelectWidth={360}
+      >
+        <Input aria-label={provider ? 'Search tenants and farms' : 'Search farms, farmers and agents'} placeholder="Search" prefix={<SearchOutlined aria-hidden="true" />} allowClear />
+      </AutoComplete>
+    </div>
+  );
+}
