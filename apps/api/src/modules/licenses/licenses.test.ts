@@ -109,7 +109,7 @@ describe('Tenant edit and the license dates', () => {
     expect((await capture(t.license_key)).status).toBe(201);
     // An expiry before the kept issued date is refused, naming the field
     const early = await env.as('super').put(`/api/base/tenants/${t.id}/`, body(who, { issued_date: day(-60), expiry_date: day(-50) }));
-    expect([early.status, early.body.errors?.[0]?.field]).toEqual([400, 'license.expiry_date']);
+    expect([early.status, Object.keys(early.body.errors ?? {})[0]]).toEqual([400, 'license.expiry_date']);
     // A type change: a new Platform license from today, its key shown once; the SDK license is revoked and kept
     const change = await env.as('super').put(`/api/base/tenants/${t.id}/`, body(who, { type: 'Platform', issued_date: day(0), expiry_date: day(365) }));
     expect(change.status, JSON.stringify(change.body)).toBe(200);
