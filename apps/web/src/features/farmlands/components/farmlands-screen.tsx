@@ -32,6 +32,7 @@ import { collectionToFeatures } from '../../../components/map/farm-features';
 import { EudrExportButton } from './eudr-export-button';
 import { FarmDrawer } from './farm-drawer';
 import { FarmPopup } from './farm-popup';
+import { useAreaOutlines } from '../api/get-area-outlines';
 import { OverlappingDrawer } from './overlapping-drawer';
 
 export const FARMLANDS_TITLE = 'All Mapped Farmlands';
@@ -61,6 +62,7 @@ export function FarmlandsScreen() {
   const list = useFarms({ page, page_size: pageSize, search: search || undefined });
   const overview = useFarmsOverview();
   const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const outlines = useAreaOutlines();
   const total = overview.data?.data.total_farms;
   const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !search;
   const mapShown = view !== 'table';
@@ -130,6 +132,7 @@ export function FarmlandsScreen() {
         center={focus}
         zoom={focus ? MAP_ZOOM.farm : undefined}
         fitToFeatures={!focus}
+        outlines={outlines.data}
         height={height}
         onMoveEnd={onMoveEnd}
         renderPopup={(f, close) => <FarmPopup feature={f} close={close} onViewDetails={viewDetails} />}
