@@ -77,6 +77,13 @@ describe('the basemap', () => {
     expect(names).toContain('Nigeria');
     expect(names.length).toBeGreaterThan(3);
     await screenshot(page, 'basemap-country-labels');
+
+    // Closer, over south-west Nigeria: populated places with their names (GeoNames), the largest ones among them.
+    await view([3.9, 7.4], 7);
+    const towns = (await rendered(['places-label'])).map((p) => p.name);
+    expect(towns).toEqual(expect.arrayContaining(['Ibadan']));
+    expect(towns.length).toBeGreaterThan(5);
+    await screenshot(page, 'basemap-places');
     expect(s.errors).toEqual([]);
   });
 

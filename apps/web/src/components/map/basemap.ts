@@ -1,11 +1,12 @@
 // The basemap: the deployment's style URL (MAP_STYLE_URL, read from GET /api/config), or, when none is configured or it
 // cannot be reached (no network, as on the test machines), the offline reference style: water, land, country borders
-// and country names from Natural Earth 1:50m (world-atlas, bundled with the console and loaded only with a map).
+// and country names from Natural Earth 1:50m (world-atlas), and populated places with their names (GeoNames, CC BY 4.0:
+// data/places.json, see data/NOTICE.md), all bundled with the console and loaded only with a map.
 // A map never shows a blank error for want of tiles.
 //
 // Labels need no glyph server: the style has no `glyphs` URL, so MapLibre (6.x) draws every label with the browser's
 // own fonts (TinySDF). Nothing is fetched from outside the console.
-import type { StyleSpecification } from 'maplibre-gl';
+import type { ExpressionSpecification, StyleSpecification } from 'maplibre-gl';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { ConsoleConfig } from '@farmland/contracts';
@@ -38,6 +39,19 @@ function detailedCountries(): Promise<GeoJSON.FeatureCollection> {
   return import('world-atlas/countries-50m.json').then((mod) => {
     const topo = mod.default as unknown as Topology<{ countries: GeometryCollection }>;
     return feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection;
+  });
+}
+
+type PlaceRow = [name: string, lng: number, lat: number, rank: number, kind: string];
+
+/** Populated places (GeoNames, CC BY 4.0; data/NOTICE.md): a lazy chunk of its own, as GeoJSON points. */
+function populatedPlaces(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> {
+  return import('./data/places.json').then((mod) => {
+    const rows = mod.default as unknown as PlaceRow[];
+    return {
+      type: 'FeatureCollection',
+      features: rows.map(([name, lng, lat, rank, kind], i) => ({ type: 'Feature', properties: { name, rank, kind, order: i }, geometry: { type: 'Point', coordinates: [lng, lat] } })),
+    };
   });
 }
 
@@ -84,18 +98,51 @@ export const OFFLINE_STYLE_NAME = 'Reference map (offline, Natural Earth 1:50m)'
  * names (sorted by size, so the largest win where names collide). No glyphs, sprites or remote tiles.
  */
 export function offlineStyle(): Promise<StyleSpecification> {
-  offlinePromise ??= detailedCountries().then((countries) => {
+  offlinePromise ??= Promise.all([detailedCountries(), populatedPlaces()]).then(([countries, places]) => {
+    // A place shows from a zoom that depends on its size: the largest cities on a world view, towns near the farms.
+    const minZoom: ExpressionSpecification = ['match', ['get', 'rank'], 1, 2, 2, 4, 3, 5.5, 7];
     return {
       version: 8,
       name: OFFLINE_STYLE_NAME,
       sources: {
         countries: { type: 'geojson', data: countries, attribution: 'Natural Earth (public domain)' },
         'country-labels': { type: 'geojson', data: countryLabelPoints(countries) },
+        places: { type: 'geojson', data: places, attribution: 'Places © GeoNames (CC BY 4.0)' },
       },
       layers: [
         { id: 'background', type: 'background', paint: { 'background-color': '#cfe3f2' } },
         { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f5f3ec' } },
         { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#8a96a3', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 8, 1.4], 'line-dasharray': [4, 2] } },
+        {
+          id: 'places-dot',
+          type: 'circle',
+          source: 'places',
+          filter: ['>=', ['zoom'], minZoom],
+          paint: {
+            'circle-radius': ['match', ['get', 'rank'], 1, 3.5, 2, 3, 2.2],
+            'circle-color': '#ffffff',
+            'circle-stroke-color': '#3d4852',
+            'circle-stroke-width': 1.2,
+          },
+        },
+        {
+          id: 'places-label',
+          type: 'symbol',
+          source: 'places',
+          filter: ['>=', ['zoom'], minZoom],
+          layout: {
+            'text-field': ['get', 'name'],
+            'text-font': LABEL_FONT,
+            'text-size': ['match', ['get', 'rank'], 1, 13, 2, 12, 3, 11.5, 11],
+            'text-anchor': 'left',
+            'text-offset': [0.6, 0],
+            'text-max-width': 9,
+            // Larger places first where labels collide (the rows are sorted by population).
+            'symbol-sort-key': ['get', 'order'],
+          },
+          paint: { 'text-color': '#27313a', 'text-halo-color': '#ffffff', 'text-halo-width': 1.4 },
+        },
+        // Last, so country names are placed before place names (MapLibre places the top layer's symbols first).
         {
           id: 'country-labels',
           type: 'symbol',
