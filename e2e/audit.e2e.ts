@@ -184,13 +184,17 @@ describe('tenant area', () => {
     const darkest = await scale.locator('[data-step="30"]').evaluate((el) => getComputedStyle(el).backgroundColor);
     const top = await page.evaluate(() => {
       const el = document.querySelector('[data-testid="landmap"]') as HTMLElement & {
-        __map: { queryRenderedFeatures(o: object): Array<{ properties: { total: number }; layer: { paint?: unknown } }>; getPaintProperty(l: string, p: string): unknown };
+        __map: { queryRenderedFeatures(o: object): Array<{ properties: { total: number }; layer: { paint?: Record<string, unknown> } }> };
       };
       const feats = el.__map.queryRenderedFeatures({ layers: ['landmap-places'] });
-      return { count: feats.length, max: Math.max(...feats.map((f) => f.properties.total)) };
+      const biggest = feats.reduce((a, b) => (b.properties.total > a.properties.total ? b : a));
+      // The paint of a queried feature is evaluated for that feature: MapLibre's Color, 0 to 1 per channel.
+      const c = biggest.layer.paint?.['circle-color'] as { r: number; g: number; b: number };
+      return { count: feats.length, max: biggest.properties.total, rgb: [c.r, c.g, c.b].map((v) => Math.round(v * 255)) };
     });
     expect(top.count).toBeGreaterThan(0);
     expect(top.max).toBe(max);
+    expect(top.rgb).toEqual([8, 28, 21]);
     expect(darkest).toBe('rgb(8, 28, 21)');
     await screenshot(page, 'audit-regional-landmap');
   });
