@@ -1,5 +1,6 @@
 // The basemap in a real browser (issue 33, item 17), as a demo tenant admin: the Farmlands map draws on the offline
-// reference map with labelled places (country names, drawn from the browser's fonts: no glyph server), with the
+// reference map with labelled places (country and town names, drawn from the browser's fonts: no glyph server) and
+// rivers, with the
 // tenant's operational areas as labelled outlines; and, when MAP_STYLE_URL names a satellite style, a switch chooses
 // between it and the reference map and keeps the farms and outlines on either.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -76,6 +77,8 @@ describe('the basemap', () => {
     const names = places.map((p) => p.name);
     expect(names).toContain('Nigeria');
     expect(names.length).toBeGreaterThan(3);
+    // And Africa's major rivers (GSHHG), the Niger among them.
+    expect((await rendered(['rivers'])).length).toBeGreaterThan(0);
     await screenshot(page, 'basemap-country-labels');
 
     // Closer, over south-west Nigeria: populated places with their names (GeoNames), the largest ones among them.

@@ -1,7 +1,8 @@
 // The basemap: the deployment's style URL (MAP_STYLE_URL, read from GET /api/config), or, when none is configured or it
 // cannot be reached (no network, as on the test machines), the offline reference style: water, land, country borders
-// and country names from Natural Earth 1:50m (world-atlas), and populated places with their names (GeoNames, CC BY 4.0:
-// data/places.json, see data/NOTICE.md), all bundled with the console and loaded only with a map.
+// and country names from Natural Earth 1:50m (world-atlas), Africa's major rivers (GSHHG, LGPL-3+: data/rivers.json) and
+// populated places with their names (GeoNames, CC BY 4.0: data/places.json; see data/NOTICE.md), all bundled with the
+// console and loaded only with a map.
 // A map never shows a blank error for want of tiles.
 //
 // Labels need no glyph server: the style has no `glyphs` URL, so MapLibre (6.x) draws every label with the browser's
@@ -55,6 +56,23 @@ function populatedPlaces(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> {
   });
 }
 
+type RiverRow = number[];
+
+/** Africa's major rivers (GSHHG WDBII levels 1 and 2, LGPL-3+; data/NOTICE.md): a lazy chunk of its own, as lines. */
+function majorRivers(): Promise<GeoJSON.FeatureCollection<GeoJSON.LineString>> {
+  return import('./data/rivers.json').then((mod) => {
+    const rows = mod.default as unknown as RiverRow[];
+    return {
+      type: 'FeatureCollection',
+      features: rows.map(([level, ...flat]) => {
+        const coordinates: [number, number][] = [];
+        for (let i = 0; i + 1 < flat.length; i += 2) coordinates.push([flat[i]!, flat[i + 1]!]);
+        return { type: 'Feature', properties: { level: level ?? 1 }, geometry: { type: 'LineString', coordinates } };
+      }),
+    };
+  });
+}
+
 /** The area-weighted centre of a ring (shoelace), in degrees: good enough to place a name. */
 function ringCentroid(ring: number[][]): { x: number; y: number; area: number } {
   let a = 0;
@@ -98,7 +116,7 @@ export const OFFLINE_STYLE_NAME = 'Reference map (offline, Natural Earth 1:50m)'
  * names (sorted by size, so the largest win where names collide). No glyphs, sprites or remote tiles.
  */
 export function offlineStyle(): Promise<StyleSpecification> {
-  offlinePromise ??= Promise.all([detailedCountries(), populatedPlaces()]).then(([countries, places]) => {
+  offlinePromise ??= Promise.all([detailedCountries(), populatedPlaces(), majorRivers()]).then(([countries, places, rivers]) => {
     // A place shows from a zoom that depends on its size: the largest cities on a world view, towns near the farms.
     const minZoom: ExpressionSpecification = ['match', ['get', 'rank'], 1, 2, 2, 4, 3, 5.5, 7];
     return {
@@ -107,12 +125,22 @@ export function offlineStyle(): Promise<StyleSpecification> {
       sources: {
         countries: { type: 'geojson', data: countries, attribution: 'Natural Earth (public domain)' },
         'country-labels': { type: 'geojson', data: countryLabelPoints(countries) },
+        rivers: { type: 'geojson', data: rivers, attribution: 'Rivers: GSHHG (LGPL-3+)' },
         places: { type: 'geojson', data: places, attribution: 'Places © GeoNames (CC BY 4.0)' },
       },
       layers: [
         { id: 'background', type: 'background', paint: { 'background-color': '#cfe3f2' } },
         { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f5f3ec' } },
         { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#8a96a3', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 8, 1.4], 'line-dasharray': [4, 2] } },
+        {
+          id: 'rivers',
+          type: 'line',
+          source: 'rivers',
+          // Permanent major rivers from a continental view, the other major rivers from zoom 5.
+          filter: ['any', ['==', ['get', 'level'], 1], ['>=', ['zoom'], 5]],
+          layout: { 'line-join': 'round', 'line-cap': 'round' },
+          paint: { 'line-color': '#7fb0d6', 'line-width': ['interpolate', ['linear'], ['zoom'], 3, ['match', ['get', 'level'], 1, 0.9, 0.5], 10, ['match', ['get', 'level'], 1, 2.4, 1.4]] },
+        },
         {
           id: 'places-dot',
           type: 'circle',
