@@ -3,7 +3,7 @@
 // on the clipboard), the agents' Region and Operational area filters, an operational area edited through its modal,
 // the regional landmap's 1 to 30 colour scale and count legend, and the location fallback of an analysis with no farm
 // within its areas (the browser's position when allowed, 'Error getting location' when not).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { consoleApi } from './support/api';
 import { ACCOUNTS, DEMO_PASSWORD, createAdminLink, signIn } from './support/app';
@@ -58,6 +58,13 @@ describe('provider area', () => {
     const name = 'Oyo Agro Cooperative';
     const api = await consoleApi(page);
     const login = () => api.call('POST', '/api/auth/login/', { email: ACCOUNTS.adminA, password: DEMO_PASSWORD }, { auth: false });
+    const tenant = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent(name)}`)) as { results: Array<{ id: string; is_active: boolean }> }).results[0]!;
+    expect(tenant.is_active).toBe(true);
+    // The demo tenant is shared with later files: whatever happens here, it is left active.
+    onTestFinished(async () => {
+      const now = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent(name)}`)) as { results: Array<{ is_active: boolean }> }).results[0]!;
+      if (!now.is_active) await api.call('PUT', `/api/base/tenants/${tenant.id}/suspend-deactivate/`, { is_active: true });
+    });
     await page.goto('/super-admin/tenant');
     await page.getByLabel('Search all tenants').fill(name);
     const row = page.locator('tr', { hasText: name }).first();

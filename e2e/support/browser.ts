@@ -60,7 +60,9 @@ export async function a11yViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the DevTools protocol: the console's CSP (no inline script) rightly refuses an injected <script>.
   await page.evaluate(source);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    type AxeNode = { target: unknown[]; html: string; failureSummary?: string };
+    type AxeResult = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeResult[] }> } }).axe;
     const res = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary })) }));
   });
