@@ -87,7 +87,8 @@ describe("Agents' List (/admin/agents)", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     before = await count();
     const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-    expect(headers).toEqual(['Agent name', 'Phone', 'Email', 'Farmers', 'Mapped farmlands', 'Progress', 'Operational area', 'Status', 'Total area mapped']);
+    // 'Actions' is the row-action column's heading, visually hidden (an empty header fails axe).
+    expect(headers).toEqual(['Agent name', 'Phone', 'Email', 'Farmers', 'Mapped farmlands', 'Progress', 'Operational area', 'Status', 'Total area mapped', 'Actions']);
     await screenshot(page, 'p01-agents-list');
     // A cut e-mail shows in full on hover.
     const emailCell = rows().first().locator('td').nth(2);
@@ -258,7 +259,7 @@ describe("Farmer's List (/admin/farmers)", () => {
     await expect.poll(() => rows().count()).toBe(10);
     before = await count();
     const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-    expect(headers).toEqual(['Farmer name', 'Phone', 'Farmer id', 'Address', 'Number of farms', 'Total farm size']);
+    expect(headers).toEqual(['Farmer name', 'Phone', 'Farmer id', 'Address', 'Number of farms', 'Total farm size', 'Actions']);
     await screenshot(page, 'p10-farmers-list');
     expect((await seriousA11yViolations(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 

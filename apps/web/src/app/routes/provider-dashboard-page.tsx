@@ -1,6 +1,11 @@
-// /super-admin/dashboard: the provider's analytics.
+// /super-admin/dashboard: the provider's analytics, under the page's level-one heading (read by screen readers).
 import { ProviderDashboard } from '../../features/provider-dashboard/components/provider-dashboard';
 
 export function ProviderDashboardPage() {
-  return <ProviderDashboard />;
+  return (
+    <>
+      <h1 className="visually-hidden">Dashboard</h1>
+      <ProviderDashboard />
+    </>
+  );
 }

@@ -1,6 +1,11 @@
-// /admin/dashboard: the tenant dashboard.
+// /admin/dashboard: the tenant dashboard, under the page's level-one heading (read by screen readers; the cards show it).
 import { TenantDashboard } from '../../features/dashboard/components/tenant-dashboard';
 
 export function TenantDashboardPage() {
-  return <TenantDashboard />;
+  return (
+    <>
+      <h1 className="visually-hidden">Dashboard</h1>
+      <TenantDashboard />
+    </>
+  );
 }

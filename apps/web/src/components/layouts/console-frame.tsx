@@ -1,14 +1,18 @@
 // The frame shared by the provider and tenant areas: a sidebar that collapses between 200 px and 80 px with Logout at
 // its bottom, and a header with a breadcrumb, a search box (header-search.tsx), a bell (activity log) and an avatar (profile).
-import { Suspense, useState, type ReactNode } from 'react';
+// Below a tablet width (768 px, Ant Design's md) the sidebar is a drawer opened by a hamburger in the header, the
+// header's search narrows and the page padding shrinks, so a 390 px phone never scrolls sideways.
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import Avatar from 'antd/es/avatar';
 import Breadcrumb from 'antd/es/breadcrumb';
 import Button from 'antd/es/button';
+import Drawer from 'antd/es/drawer';
+import Grid from 'antd/es/grid';
 import Layout from 'antd/es/layout';
 import Menu from 'antd/es/menu';
 import Tooltip from 'antd/es/tooltip';
-import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { BellOutlined, LogoutOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { logout } from '../../lib/session';
 import { useSession } from '../../lib/session-store';
 import { PageLoader } from '../ui/page-loader';
@@ -42,6 +46,11 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   const location = useLocation();
   const navigate = useNavigate();
   const { user } = useSession();
+  // md is false below 768 px; undefined before the first measure (then the desktop frame shows, as before).
+  const phone = Grid.useBreakpoint().md === false;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  // A page chosen in the drawer closes it.
+  useEffect(() => setDrawerOpen(false), [location.pathname]);
 
   const rest = location.pathname.slice(basePath.length).replace(/^\/+/, '');
   const [section = 'dashboard', ...deeper] = rest.split('/');
@@ -70,58 +79,83 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
     ...(current && deeper.length > 0 ? [{ key: 'detail', title: 'Details' }] : []),
   ];
 
-  return (
-    <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        width={SIDER_WIDTH}
-        collapsedWidth={SIDER_COLLAPSED_WIDTH}
-        collapsible
-        collapsed={collapsed}
-        trigger={null}
-        data-testid="sidebar"
-        style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
-      >
-        <nav aria-label="Main" style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <Link to={`${basePath}/dashboard`} style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>
-            <LogoMark size={28} />
-            {!collapsed && <span>Farmland</span>}
-            {collapsed && <span className="visually-hidden">Farmland</span>}
-          </Link>
-          <Menu
-            theme="dark"
-            mode="inline"
-            inlineIndent={16}
-            selectedKeys={current ? [current.key] : []}
-            style={{ flex: 1, borderInlineEnd: 0 }}
-            items={items.map((i) => ({ key: i.key, icon: i.icon, label: <Link to={`${basePath}/${i.key}`}>{i.label}</Link> }))}
-          />
-          <div style={{ padding: collapsed ? '12px 16px' : '12px 16px 20px' }}>
-            <Tooltip title={collapsed ? 'Logout' : ''} placement="right">
-              <Button
-                type="text"
-                block
-                icon={<LogoutOutlined aria-hidden="true" />}
-                onClick={() => void signOut()}
-                aria-label="Logout"
-                style={{ color: '#fff', justifyContent: collapsed ? 'center' : 'flex-start' }}
-              >
-                {collapsed ? null : 'Logout'}
-              </Button>
-            </Tooltip>
-          </div>
-        </nav>
-      </Layout.Sider>
-      <Layout>
-        <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 16, borderBottom: '1px solid #e8ece8', position: 'sticky', top: 0, zIndex: 10 }}>
+  const navigation = (c: boolean) => (
+  <nav aria-label="Main" style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Link to={`${basePath}/dashboard`} style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>
+        <LogoMark size={28} />
+        {!c && <span>Farmland</span>}
+        {c && <span className="visually-hidden">Farmland</span>}
+      </Link>
+      <Menu
+        theme="dark"
+        mode="inline"
+        inlineIndent={16}
+        selectedKeys={current ? [current.key] : []}
+        style={{ flex: 1, borderInlineEnd: 0 }}
+        items={items.map((i) => ({ key: i.key, icon: i.icon, label: <Link to={`${basePath}/${i.key}`}>{i.label}</Link> }))}
+      />
+      <div style={{ padding: c ? '12px 16px' : '12px 16px 20px' }}>
+        <Tooltip title={c ? 'Logout' : ''} placement="right">
           <Button
             type="text"
-            onClick={toggle}
-            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-            aria-expanded={!collapsed}
-            icon={collapsed ? <MenuUnfoldOutlined aria-hidden="true" /> : <MenuFoldOutlined aria-hidden="true" />}
-          />
-          <Breadcrumb items={breadcrumb} style={{ flex: 1, minWidth: 0 }} />
-          <HeaderSearch basePath={basePath} />
+            block
+            icon={<LogoutOutlined aria-hidden="true" />}
+            onClick={() => void signOut()}
+            aria-label="Logout"
+            style={{ color: '#fff', justifyContent: c ? 'center' : 'flex-start' }}
+          >
+            {c ? null : 'Logout'}
+          </Button>
+        </Tooltip>
+      </div>
+    </nav>
+  );
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      {phone ? (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size={SIDER_WIDTH + 40}
+          closable={false}
+          rootClassName="console-nav-drawer"
+          styles={{ body: { padding: 0, background: '#0f3d1e' } }}
+          data-testid="sidebar"
+        >
+          {navigation(false)}
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          width={SIDER_WIDTH}
+          collapsedWidth={SIDER_COLLAPSED_WIDTH}
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          data-testid="sidebar"
+          style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+        >
+          {navigation(collapsed)}
+        </Layout.Sider>
+      )}
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header
+          style={{ display: 'flex', alignItems: 'center', gap: phone ? 8 : 16, borderBottom: '1px solid #e8ece8', position: 'sticky', top: 0, zIndex: 10, ...(phone ? { padding: '0 12px' } : {}) }}
+        >
+          {phone ? (
+            <Button type="text" onClick={() => setDrawerOpen(true)} aria-label="Open menu" aria-expanded={drawerOpen} icon={<MenuOutlined aria-hidden="true" />} />
+          ) : (
+            <Button
+              type="text"
+              onClick={toggle}
+              aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+              aria-expanded={!collapsed}
+              icon={collapsed ? <MenuUnfoldOutlined aria-hidden="true" /> : <MenuFoldOutlined aria-hidden="true" />}
+            />
+          )}
+          <Breadcrumb items={phone ? breadcrumb.slice(1) : breadcrumb} style={{ flex: 1, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }} />
+          <HeaderSearch basePath={basePath} width={phone ? 128 : 260} />
           <Link to={`${basePath}/activity-log`} title="Activity log" style={{ display: 'inline-flex', fontSize: 18, color: 'rgba(0,0,0,0.75)' }}>
             <BellOutlined aria-hidden="true" />
             <span className="visually-hidden">Activity log</span>
@@ -134,7 +168,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
           </Link>
         </Layout.Header>
         {/* Layout.Content renders the page's <main> landmark. */}
-        <Layout.Content style={{ padding: 24 }}>
+        <Layout.Content style={{ padding: phone ? 12 : 24, minWidth: 0 }}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>

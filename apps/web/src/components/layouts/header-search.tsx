@@ -46,7 +46,7 @@ async function searchProviderArea(search: string, signal: AbortSignal): Promise<
   ];
 }
 
-export function HeaderSearch({ basePath }: { basePath: string }) {
+export function HeaderSearch({ basePath, width = 260 }: { basePath: string; width?: number }) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const search = useDebouncedValue(text.trim());
@@ -66,7 +66,7 @@ export function HeaderSearch({ basePath }: { basePath: string }) {
   const empty = search.length >= 2 && found.isSuccess && options.length === 0;
 
   return (
-    <div role="search" style={{ width: 260, lineHeight: 1.5715, display: 'flex', alignItems: 'center' }}>
+    <div role="search" style={{ width, lineHeight: 1.5715, display: 'flex', alignItems: 'center' }}>
       <AutoComplete
         value={text}
         options={options}

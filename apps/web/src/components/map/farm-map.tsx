@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 
 import { createPortal } from 'react-dom';
 import { Popup, type MapLayerMouseEvent, type MapMouseEvent } from 'maplibre-gl';
 import Alert from 'antd/es/alert';
+import { setAreaOutlines, type AreaOutline } from './area-outlines';
 import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmLayers } from './farm-layers';
 import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
 import { useMapLibre } from './use-map';
@@ -23,6 +24,8 @@ export type FarmMapProps = {
   maxFitZoom?: number;
   markers?: boolean;
   categories?: readonly MapCategory[] | null;
+  /** Operational areas drawn as labelled outlines under the farms. */
+  outlines?: readonly AreaOutline[] | undefined;
   renderPopup?: (feature: PickedFeature, close: () => void) => ReactNode;
   onMoveEnd?: (center: [number, number], zoom: number) => void;
   height?: CSSProperties['height'];
@@ -62,6 +65,14 @@ export function FarmMap(props: FarmMapProps) {
   useEffect(() => {
     if (map) filterCategories(map, categories);
   }, [map, categories]);
+
+  const outlines = props.outlines;
+  useEffect(() => {
+    if (!map || !outlines) return;
+    setAreaOutlines(map, outlines);
+    const root = container.current;
+    if (root) root.dataset['outlines'] = String(outlines.length);
+  }, [map, outlines]);
 
   // Recentre when the page asks (a search picks a farm).
   const centerKey = props.center ? props.center.join(',') : '';

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import type { ExpressionSpecification } from 'maplibre-gl';
 import { worldCountries } from './basemap';
-import { LANDMAP_CLASSES } from './map-constants';
+import { LANDMAP_CLASSES, LANDMAP_SCALE_STEPS, landmapScaleColor } from './map-constants';
 import { useMapLibre } from './use-map';
 
 export type CountryCount = { name: string; total: number };
@@ -54,12 +54,20 @@ export function LandMap({ mode, countries = [], places = [], center, bounds = NI
           paint: {
             // Area proportional to the count (radius ∝ √count), at least 3 px so a state with farms is always seen.
             'circle-radius': ['case', ['>', ['get', 'total'], 0], ['max', 3, ['*', 28, ['sqrt', ['/', ['get', 'total'], max]]]], 0],
-            'circle-color': '#2d6a4f',
-            'circle-opacity': 0.7,
+            // The count's class on the 1 to 30 scale (map-constants), in thirtieths of the largest count.
+            'circle-color': [
+              'step',
+              ['ceil', ['*', LANDMAP_SCALE_STEPS, ['/', ['get', 'total'], max]]],
+              landmapScaleColor(1),
+              ...Array.from({ length: LANDMAP_SCALE_STEPS - 1 }, (_, i) => [i + 2, landmapScaleColor(i + 2)] as const).flat(),
+            ] as unknown as ExpressionSpecification,
+            'circle-opacity': 0.8,
             'circle-stroke-color': '#ffffff',
             'circle-stroke-width': 1,
           },
         });
+        const root = container.current as (HTMLDivElement & { dataset: DOMStringMap }) | null;
+        if (root) root.dataset['max'] = String(max);
         if (center) map.jumpTo({ center, zoom: 4.6 });
         else map.fitBounds(bounds, { padding: 16, duration: 0 });
       }

@@ -46,3 +46,14 @@ export const LANDMAP_CLASSES = [
 ] as const;
 
 export const classOf = (n: number) => LANDMAP_CLASSES.find((c) => n >= c.min) ?? LANDMAP_CLASSES[LANDMAP_CLASSES.length - 1]!;
+
+/** The landmap's colour scale: classes 1 to 30 (spec §9), from the lightest green (fewest farms) to the darkest. */
+export const LANDMAP_SCALE_STEPS = 30;
+const SCALE_FROM = [0xd8, 0xf3, 0xdc];
+const SCALE_TO = [0x08, 0x1c, 0x15];
+export const landmapScaleColor = (step: number): string => {
+  const t = (Math.min(LANDMAP_SCALE_STEPS, Math.max(1, step)) - 1) / (LANDMAP_SCALE_STEPS - 1);
+  return `#${SCALE_FROM.map((a, i) => Math.round(a + (SCALE_TO[i]! - a) * t).toString(16).padStart(2, '0')).join('')}`;
+};
+/** A count's class on the 1 to 30 scale: its share of the largest count, in thirtieths (0 farms: no class). */
+export const landmapScaleStep = (count: number, max: number): number => (count <= 0 || max <= 0 ? 0 : Math.max(1, Math.ceil((LANDMAP_SCALE_STEPS * count) / max)));

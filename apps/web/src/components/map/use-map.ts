@@ -7,6 +7,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { getAccessToken } from '../../lib/session-store';
 import { clientKeyHeader } from '../../lib/payload-crypto';
 import { resolveBasemap } from './basemap';
+import { BasemapSwitch, configuredLabel } from './basemap-switch';
 import { DEFAULT_CENTER } from './map-constants';
 
 // The worker is a separate module file; Vite gives it a hashed URL of its own.
@@ -24,7 +25,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
   useEffect(() => {
     let cancelled = false;
     let created: MapLibreMap | null = null;
-    void resolveBasemap().then(({ style, offline: isOffline }) => {
+    void resolveBasemap().then(({ style, offline: isOffline, alternative }) => {
       if (cancelled || !container.current) return;
       let instance: MapLibreMap;
       try {
@@ -48,6 +49,15 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
       }
       created = instance;
       instance.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+      const root = container.current;
+      root.dataset['basemap'] = isOffline ? 'reference' : 'configured';
+      if (alternative) {
+        const choices = [
+          { key: 'configured' as const, label: configuredLabel(style), style },
+          { key: 'reference' as const, label: 'Reference', style: alternative },
+        ];
+        instance.addControl(new BasemapSwitch(choices, (key) => (root.dataset['basemap'] = key)), 'top-left');
+      }
       // Tests and the benchmark reach the instance through the container.
       (container.current as HTMLDivElement & { __map?: MapLibreMap }).__map = instance;
       setOffline(isOffline);

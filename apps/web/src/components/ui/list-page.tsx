@@ -44,6 +44,8 @@ type Props<T> = {
   count: number | ListTotal | undefined;
   rows: readonly T[];
   rowKey: (row: T) => string;
+  /** 1 when the list is the page (its title is the page's h1); 2 under a page that has its own h1. */
+  headingLevel?: 1 | 2;
   columns: readonly ListColumn<T>[];
   loading: boolean;
   error?: boolean;
@@ -139,7 +141,8 @@ export function ListPage<T>(props: Props<T>) {
         .map((c) => ({
           key: c.key,
           // A cut column's heading still wraps onto a second line rather than being cut too.
-          title: c.ellipsis ? <span style={{ whiteSpace: 'normal' }}>{c.title}</span> : c.title,
+          // A column without a heading (row actions) still names itself to screen readers: no empty table header.
+          title: !c.title ? <span className="visually-hidden">Actions</span> : c.ellipsis ? <span style={{ whiteSpace: 'normal' }}>{c.title}</span> : c.title,
           render: (_: unknown, row: T) => {
             const tip = c.ellipsis && c.tooltip ? c.tooltip(row) : null;
             return tip ? (
@@ -171,7 +174,7 @@ export function ListPage<T>(props: Props<T>) {
   return (
     <section aria-labelledby={headingId}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
-        <Typography.Title level={1} id={headingId} style={{ fontSize: 24, margin: 0 }}>
+        <Typography.Title level={props.headingLevel ?? 1} id={headingId} style={{ fontSize: props.headingLevel === 2 ? 20 : 24, margin: 0 }}>
           {title}
         </Typography.Title>
         <CountBadge count={count} estimated={estimated} label="entries" />

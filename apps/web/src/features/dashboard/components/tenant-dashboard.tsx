@@ -22,8 +22,9 @@ import { LazyChart } from '../../../components/chart/lazy-chart';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { AgentProgressText } from '../../../components/ui/agent-progress';
 import { StatCard } from '../../../components/ui/stat-card';
+import { LandmapLegend } from '../../../components/map/landmap-legend';
 import { LazyLandMap } from '../../../components/map/lazy-map';
-import { CATEGORY_COLORS, LANDMAP_CLASSES } from '../../../components/map/map-constants';
+import { CATEGORY_COLORS } from '../../../components/map/map-constants';
 import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
 import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
@@ -343,17 +344,7 @@ function GlobalLandmap() {
       ) : (
         <LazyLandMap mode={mode === 'GLOBAL MAP' ? 'global' : 'regional'} countries={countries} places={places} height={340} testId="landmap" />
       )}
-      <div style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }} aria-label="Legend">
-        <strong>Mapped Farmlands</strong>
-        {mode === 'GLOBAL MAP'
-          ? LANDMAP_CLASSES.map((c) => (
-              <span key={c.label} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-                <span style={{ width: 12, height: 12, background: c.color, border: '1px solid #9aa5b1', display: 'inline-block' }} />
-                {c.label}
-              </span>
-            ))
-          : <span>circle area = farms mapped in the state (Nigeria)</span>}
-      </div>
+      <LandmapLegend mode={mode === 'GLOBAL MAP' ? 'global' : 'regional'} max={Math.max(0, ...places.map((p) => p.total))} />
     </Card>
   );
 }

@@ -35,6 +35,7 @@ import { collectionToFeatures } from '../../../components/map/farm-features';
 import { EudrExportButton } from './eudr-export-button';
 import { FarmDrawer } from './farm-drawer';
 import { FarmPopup } from './farm-popup';
+import { useAreaOutlines } from '../api/get-area-outlines';
 import { OverlappingDrawer } from './overlapping-drawer';
 
 export const FARMLANDS_TITLE = 'All Mapped Farmlands';
@@ -86,6 +87,7 @@ export function FarmlandsScreen() {
   const list = useFarms({ page, page_size: pageSize, search: search || undefined, region, operational_area: area });
   const overview = useFarmsOverview();
   const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const outlines = useAreaOutlines();
   const total = overview.data?.data.total_farms;
   // Vector tiles carry every farm: a search or a filter reads the narrowed farms as GeoJSON instead.
   const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !narrowed;
@@ -156,6 +158,7 @@ export function FarmlandsScreen() {
         center={focus}
         zoom={focus ? MAP_ZOOM.farm : undefined}
         fitToFeatures={!focus}
+        outlines={outlines.data}
         height={height}
         onMoveEnd={onMoveEnd}
         renderPopup={(f, close) => <FarmPopup feature={f} close={close} onViewDetails={viewDetails} />}

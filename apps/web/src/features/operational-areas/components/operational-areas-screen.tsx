@@ -151,7 +151,11 @@ export function OperationalAreasScreen() {
                     </Dropdown>,
                   ]}
                 >
-                  <List.Item.Meta title={a.label || a.name} description={`${a.address} · ${a.region} · ${formatNumber(a.farm_count)} farms · ${formatSqm(a.area_sqm)}`} />
+                  {/* Not List.Item.Meta: its title is an h4, which would skip heading levels under the page's h1. */}
+                  <div style={{ flex: 1, minWidth: 0 }}>
+                    <div style={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{a.label || a.name}</div>
+                    <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>{`${a.address} · ${a.region} · ${formatNumber(a.farm_count)} farms · ${formatSqm(a.area_sqm)}`}</div>
+                  </div>
                 </List.Item>
               )}
             />

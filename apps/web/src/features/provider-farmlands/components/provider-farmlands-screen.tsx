@@ -190,6 +190,7 @@ export function ProviderFarmlandsScreen() {
         )}
       </Card>
       <ListPage<Farm>
+        headingLevel={2}
         title={PROVIDER_FARMLANDS_TITLE}
         count={list.data?.data}
         rows={list.data?.data.results ?? []}

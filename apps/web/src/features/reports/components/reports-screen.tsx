@@ -113,6 +113,7 @@ export function ReportsScreen() {
                 onRow={(r) => ({ onClick: () => setPicked(r.tenant_id), style: { cursor: 'pointer' } })}
                 rowClassName={(r) => (r.tenant_id === picked ? 'ant-table-row-selected' : '')}
                 expandable={{
+                  columnTitle: <span className="visually-hidden">Months</span>,
                   expandedRowRender: (r) => (
                     <Table<Month>
                       size="small"

@@ -120,7 +120,7 @@ function Captures({ tenantId }: { tenantId: string }) {
                 ),
               },
               {
-                title: '',
+                title: <span className="visually-hidden">Actions</span>,
                 render: (_: unknown, r: Farm) => (
                   <Button size="small" onClick={() => setOpen(r)}>
                     View coordinates
