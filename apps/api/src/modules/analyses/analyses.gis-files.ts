@@ -6,7 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
 import { CrsUnsupported, resolveGeoJsonCrs, resolvePrj, type ResolvedCrs } from '../../ingest/crs.js';
-import { canonicalKey } from './analyses.rows.js';
+import { canonicalKey, PLOT_BY_ROW } from './analyses.rows.js';
 
 /** What the caller needs from analyses.parse.ts (no import cycle: passed in). */
 export type Limits = { maxRows: number; fail: (status: number, code: string, message: string) => Error };
@@ -15,6 +15,7 @@ type Row = Record<string, unknown>;
 type Geometry = { type: string; coordinates?: unknown; geometries?: unknown } | null;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 
 /** A feature → a row: its properties first (farm_name added in front when none names it), then farm_coordinates. */
 export function featureRow(properties: Row, geometry: Geometry, nameField: string | undefined, limits: Limits): Row {
@@ -27,7 +28,11 @@ export function featureRow(properties: Row, geometry: Geometry, nameField: strin
   if (!hasName) {
     const chosen = nameField ? keys.find((k) => k === nameField) ?? keys.find((k) => canonicalKey(k) === canonicalKey(nameField)) : undefined;
     const named = chosen ?? keys.find((k) => canonicalKey(k) === 'name') ?? keys.find((k) => typeof properties[k] === 'string' && (properties[k] as string).trim() !== '');
-    row['farm_name'] = named === undefined ? '' : properties[named];
+    // No text name (issue 28 §3): a numeric property (the feature id among them) names the plot, else "Plot <row>".
+    const numbered = named === undefined ? keys.find((k) => typeof properties[k] === 'number' && Number.isFinite(properties[k])) : undefined;
+    const value = named !== undefined ? properties[named] : numbered !== undefined ? String(properties[numbered]) : undefined;
+    if (value === undefined || (typeof value === 'string' && value.trim() === '')) (row as Record<symbol, unknown>)[PLOT_BY_ROW] = true;
+    else row['farm_name'] = value;
   }
   for (const k of keys) if (canonicalKey(k) !== 'farm_coordinates' || geometry === null) row[k] = properties[k];
   if (geometry !== null) row['farm_coordinates'] = geometry;

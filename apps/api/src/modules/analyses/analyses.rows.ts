@@ -27,6 +27,12 @@ export type StagedRow = {
   pt?: true;
 };
 
+/**
+ * Marks a row read from a GIS file whose feature has no name at all (no text, no number: analyses.gis-files.ts): it is
+ * named "Plot <row number>" when staged. A symbol, so it never reaches row_data.
+ */
+export const PLOT_BY_ROW = Symbol.for('farmland.plotByRow');
+
 /** Deepest nesting kept in row_data (a JSON location's own values); deeper values are replaced and reported. */
 export const MAX_VALUE_DEPTH = 16;
 
@@ -222,7 +228,10 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   const f = fieldsOf(row);
 
   let name: string | null = null;
-  if (isBlank(f.farm_name) || (typeof f.farm_name === 'object' && f.farm_name !== null)) {
+  if (isBlank(f.farm_name) && (input as Record<symbol, unknown>)[PLOT_BY_ROW] === true) {
+    // A GIS feature with neither a text nor a numeric property (issue 28 §3): analysed, named by its row.
+    name = `Plot ${n}`;
+  } else if (isBlank(f.farm_name) || (typeof f.farm_name === 'object' && f.farm_name !== null)) {
     errs.push({ field: 'farm_name', code: 'name_missing', message: 'farm_name: the farm name is missing' });
   } else {
     name = String(f.farm_name).trim().slice(0, 500);
