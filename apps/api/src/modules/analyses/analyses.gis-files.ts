@@ -120,11 +120,12 @@ export function readGeoJson(text: string, nameField: string | undefined, limits:
   }
   if (doc === null || typeof doc !== 'object') throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection');
   const o = doc as Row;
-  const project = geoJsonProjection(o['crs'], limits);
   const features: unknown[] = o['type'] === 'FeatureCollection' ? (Array.isArray(o['features']) ? o['features'] : []) : o['type'] === 'Feature' ? [o] : typeof o['type'] === 'string' && 'coordinates' in o ? [{ type: 'Feature', properties: {}, geometry: o }] : [];
   if (o['type'] !== 'FeatureCollection' && features.length === 0) throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection, a Feature or a geometry');
   if (features.length === 0) throw limits.fail(400, 'file_empty', 'The FeatureCollection has no features');
   if (features.length > limits.maxRows) throw tooMany(limits);
+  // After the checks of the document's shape, as the stream reader (which meets "crs" anywhere) reports them.
+  const project = geoJsonProjection(o['crs'], limits);
   return features.map((f) => featureOf(f, nameField, limits, project));
 }
 
