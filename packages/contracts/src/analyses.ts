@@ -177,6 +177,8 @@ export const analysisMapFeature = z.object({
   type: z.enum(['Polygon', 'MultiPolygon', 'Point']).optional(),
   /** A MultiPolygon's parts, each as Polygon rings (the full geometry); absent for other types. */
   parts: z.array(z.array(z.array(z.array(z.number())))).optional(),
+  /** Issue 28: the row's warnings; absent when it has none (the map stays lean). */
+  warnings: z.array(analysisRowWarningCode).optional(),
 });
 export type AnalysisMapFeature = z.infer<typeof analysisMapFeature>;
 export const analysisMap = z.object({

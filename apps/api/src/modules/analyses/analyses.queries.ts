@@ -190,13 +190,13 @@ export async function mapRowsJson(
   const [row] = await queryRows<{ json: string | null; n: number; last: number | null }>(tx, sql`
     WITH s AS (
       SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.operational_area_id, r.area_sqm, r.geom,
-             GeometryType(r.geom) AS t
+             r.warnings, GeometryType(r.geom) AS t
         FROM custom_analysis_rows r
        WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
          AND r.row_number > ${after}
        ORDER BY r.row_number LIMIT ${limit}
     ), f AS (
-      SELECT s.row_number,
+      SELECT s.row_number, s.warnings,
              CASE s.t
                WHEN 'MULTIPOLYGON' THEN json_build_object(
                  'row_number', s.row_number, 'name', s.farm_name, 'category', s.category, 'is_overlapping', s.is_overlapping,
@@ -214,7 +214,11 @@ export async function mapRowsJson(
              END AS feature
         FROM s LEFT JOIN operational_areas oa ON oa.id = s.operational_area_id
     )
-    SELECT string_agg(f.feature::text, ',' ORDER BY f.row_number) AS json, count(*)::int AS n, max(f.row_number)::int AS last FROM f`);
+    -- The row's warnings (issue 28) only when it has some: spliced into the object's text, so a clean row costs nothing.
+    SELECT string_agg(CASE WHEN f.warnings = '{}' THEN f.feature::text
+                           ELSE left(f.feature::text, -1) || ', "warnings" : ' || to_json(f.warnings)::text || '}' END,
+                      ',' ORDER BY f.row_number) AS json,
+           count(*)::int AS n, max(f.row_number)::int AS last FROM f`);
   return row ?? { json: null, n: 0, last: null };
 }
 

@@ -95,6 +95,13 @@ describe('custom analysis: row warnings (issue 28)', () => {
       }
     }
     expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(expected));
+    // The result map's rows carry them too (absent when none), for the farm drawer.
+    const map = await t.caller.get(`/api/custom-analysis/${id}/map/`);
+    expect(map.status).toBe(200);
+    const features = map.body.data.features as Array<{ name: string; warnings?: string[] }>;
+    expect(features.length).toBe(CASES.length);
+    for (const f of features) expect(f.warnings ?? [], f.name).toEqual(expected.get(f.name));
+    expect(features.find((f) => f.name === 'Clean')).not.toHaveProperty('warnings');
     const twin = await env.sql<{ dup_of: number | null }>(sql`SELECT dup_of FROM custom_analysis_rows WHERE analysis_id = ${id} AND farm_name = 'Open twin'`);
     expect(twin[0]!.dup_of, 'the open twin was copied from its first copy').toBe(1);
 

@@ -189,6 +189,15 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             </div>
             <div style={{ color: 'rgba(0,0,0,0.62)' }}>{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
           </Card>
+          {a.with_warnings > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              data-testid="analysis-warnings"
+              message={`${formatNumber(a.with_warnings)} ${a.with_warnings === 1 ? 'row was' : 'rows were'} analysed with a warning`}
+              description="A ring closed or repeated points removed for you, coordinates with fewer than 6 decimals, or a point instead of a polygon. Each row's warnings show in the lists, the farm drawer and the exports."
+            />
+          )}
           {CARDS.map((c) => (
             <Card
               key={c.kind}
