@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { arrangeTenant, multipart, rect, settled } from '../../test/analysis-fixtures.js';
+import { stageRow } from './analyses.rows.js';
 
 type P = [number, number];
 /** A ~110 m square at (x, y), 7 decimals, closed. */
@@ -169,4 +170,32 @@ describe('custom analysis: row warnings (issue 28)', () => {
       'Repeated closing': ['duplicate_vertices_removed'],
     });
   }, 90_000);
+});
+
+describe('row warnings as staged (no database)', () => {
+  const wa = (coords: unknown) => stageRow(1, { farm_name: 'x', farm_coordinates: coords }, new Set()).wa ?? [];
+
+  it('counts decimals on the number: 6 or more anywhere in the row is enough', () => {
+    expect(wa([3.123456, 7.1])).toEqual(['point_not_polygon']);
+    expect(wa([-3.1234567, -7.0000001])).toEqual(['point_not_polygon']);
+    expect(wa([179.99999, -89.5])).toEqual(['fewer_than_6_decimals', 'point_not_polygon']);
+    expect(wa('POINT(3.12345 7.1)')).toEqual(['fewer_than_6_decimals', 'point_not_polygon']);
+    // Trailing zeros written in the text are not decimals: 3.100000 is 3.1.
+    expect(wa('POINT(3.100000 7.100000)')).toEqual(['fewer_than_6_decimals', 'point_not_polygon']);
+    // One fine coordinate among coarse ones: the data is not coarse (a fine grid may end in zeros by chance).
+    expect(wa([[10, 10], [10.001, 10], [10.001, 10.001], [10, 10.0010001], [10, 10]])).toEqual([]);
+  });
+
+  it('reports each repair once per row, over every ring and part', () => {
+    const ring = fine(10.0112345, 10.0112345);
+    const hole = fine(10.0113345, 10.0113345).map(([x, y]): P => [x, y]).slice(0, 4);
+    expect(wa({ type: 'Polygon', coordinates: [ring, hole] })).toEqual(['ring_closed']);
+    expect(wa({ type: 'MultiPolygon', coordinates: [[ring], [[ring[0], ...ring]]] })).toEqual(['duplicate_vertices_removed']);
+    expect(wa({ type: 'MultiPolygon', coordinates: [[ring.slice(0, 4)], [[ring[0], ...ring]]] })).toEqual(['ring_closed', 'duplicate_vertices_removed']);
+    // A row with an input error keeps its warnings (they are about the input).
+    const bad = stageRow(1, { farm_name: 'x', farm_coordinates: [[10, 10], [10.001, 10], [10, 10]] }, new Set());
+    expect(bad.errs.map((e) => e.code)).toEqual(['too_few_positions']);
+    expect(bad.wa).toEqual(['fewer_than_6_decimals']);
+    expect(stageRow(1, { farm_name: 'x', farm_coordinates: ring }, new Set())).not.toHaveProperty('wa');
+  });
 });
