@@ -72,8 +72,13 @@ describe('analysis row warnings (issue 28)', () => {
     // Every farm is unknown to tenant B's registry (unrecognized on the map): a marker's farm drawer shows that row's
     // warnings (the open ring's, row 1, as a rule), and none for the clean row.
     const farm = page.getByTestId('result-farm-drawer');
-    const picked = await clickMarker(page, 'analysis-map', 'unrecognized');
-    await page.getByTestId('result-popup').getByRole('button', { name: 'View farm' }).click();
+    // On a loaded machine the map may still be settling when the marker is clicked: click again until its popup opens.
+    const popup = page.getByTestId('result-popup');
+    let picked = await clickMarker(page, 'analysis-map', 'unrecognized');
+    for (let attempt = 1; attempt < 5 && !(await popup.waitFor({ timeout: 5_000 }).then(() => true, () => false)); attempt++) {
+      picked = await clickMarker(page, 'analysis-map', 'unrecognized');
+    }
+    await popup.getByRole('button', { name: 'View farm' }).click();
     await farm.waitFor();
     const warnings = page.getByTestId('result-farm-warnings');
     const expected: Record<string, string[]> = { 'Clean plot': [], 'Open ring plot': ['ring_closed', 'duplicate_vertices_removed'], 'Coarse point': ['fewer_than_6_decimals', 'point_not_polygon'] };

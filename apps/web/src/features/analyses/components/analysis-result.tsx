@@ -195,7 +195,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               showIcon
               data-testid="analysis-warnings"
               message={`${formatNumber(a.with_warnings)} ${a.with_warnings === 1 ? 'row was' : 'rows were'} analysed with a warning`}
-              description="A ring closed or repeated points removed for you, coordinates with fewer than 6 decimals, or a point instead of a polygon. Each row's warnings show in the lists, the farm drawer and the exports."
+              description="Each row's warnings show in its list, its farm drawer and the exports."
             />
           )}
           {CARDS.map((c) => (
