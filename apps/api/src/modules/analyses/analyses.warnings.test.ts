@@ -1,10 +1,16 @@
 // Issue 28 §4: repairs and doubtful input are per-row warnings beside the errors (ring_closed,
 // duplicate_vertices_removed, fewer_than_6_decimals, point_not_polygon). The rows are analysed, not failed; the warnings
 // show in the category lists and both exports, and the result counts the rows that have one. Clean rows have none.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { arrangeTenant, multipart, rect, settled } from '../../test/analysis-fixtures.js';
+import { hasOgr2ogr } from '../../ingest/crs-gdal.js';
 import { stageRow } from './analyses.rows.js';
 
 type P = [number, number];
@@ -144,6 +150,31 @@ describe('custom analysis: row warnings (issue 28)', () => {
       })),
     };
     await check('warnings.geojson', Buffer.from(JSON.stringify(fc)));
+  }, 90_000);
+
+  it.skipIf(!hasOgr2ogr())('gives no warning to the closed rings of a Shapefile or a KML written by GDAL', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warnings-gdal-'));
+    try {
+      const src = path.join(dir, 'in.geojson');
+      const names = ['A', 'B', 'C'];
+      fs.writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features: names.map((name, k) => ({ type: 'Feature', properties: { farm_name: name }, geometry: { type: 'Polygon', coordinates: [fine(10.0112345 + 0.02 * k, 10.0512345)] } })) }));
+      fs.mkdirSync(path.join(dir, 'shp'));
+      execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', path.join(dir, 'shp', 'plots.shp'), src], { stdio: 'pipe' });
+      execFileSync('ogr2ogr', ['-f', 'KML', path.join(dir, 'plots.kml'), src], { stdio: 'pipe' });
+      const files: Record<string, Uint8Array> = {};
+      for (const f of fs.readdirSync(path.join(dir, 'shp'))) files[f] = new Uint8Array(fs.readFileSync(path.join(dir, 'shp', f)));
+      for (const [filename, content] of [['plots.zip', Buffer.from(zipSync(files))], ['plots.kml', fs.readFileSync(path.join(dir, 'plots.kml'))]] as const) {
+        const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content) });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        const detail = await settled(t.caller, res.body.data.id);
+        expect(detail.status).toBe('completed');
+        expect(detail.with_warnings, filename).toBe(0);
+        const list = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=100`);
+        expect((list.body.data.results as Array<{ warnings: string[] }>).map((f) => f.warnings), filename).toEqual([[], [], []]);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 90_000);
 
   it('warns on the rows of the JSON endpoint, and a WKT ring written open', async () => {
