@@ -29,6 +29,16 @@ export type AnalysisRowErrorCode = z.infer<typeof analysisRowErrorCode>;
 export const analysisRowError = z.object({ field: z.string(), code: analysisRowErrorCode, message: z.string() });
 export type AnalysisRowError = z.infer<typeof analysisRowError>;
 
+/**
+ * Stable codes of the row warnings (issue 28): a repair or a doubtful input. The row is analysed all the same.
+ * - ring_closed: a ring's last position was not its first; it was closed for you (the EU information system refuses it).
+ * - duplicate_vertices_removed: a position repeated its predecessor; the repeat was dropped.
+ * - fewer_than_6_decimals: no coordinate of the row has 6 decimals or more (coarser than ~0.1 m; the EUDR asks for 6).
+ * - point_not_polygon: a point, not a polygon (no area; the EUDR accepts one only for plots up to 4 ha).
+ */
+export const analysisRowWarningCode = z.enum(['ring_closed', 'duplicate_vertices_removed', 'fewer_than_6_decimals', 'point_not_polygon']);
+export type AnalysisRowWarningCode = z.infer<typeof analysisRowWarningCode>;
+
 export const analysisStatus = z.enum(['queued', 'processing', 'completed', 'failed']);
 export type AnalysisStatus = z.infer<typeof analysisStatus>;
 
@@ -85,6 +95,8 @@ export const analysisDetail = analysisSummary.extend({
   overlapping_farmlands: analysisCategoryRef,
   unrecognized_farmlands: analysisCategoryRef,
   errors: analysisCategoryRef,
+  /** Rows with at least one warning (any category; 0 until completed). */
+  with_warnings: z.number().int(),
   /** Failed rows keyed by row number (at most 1,000 here; the errors list has them all). */
   error_details: z.record(z.string(), analysisErrorRow),
   error_details_truncated: z.boolean(),
@@ -126,6 +138,8 @@ export const analysisFarm = z.object({
   group_size: z.number().int().nullable(),
   row_data: z.record(z.string(), z.unknown()),
   errors: z.array(analysisRowError),
+  /** The row's warnings (issue 28); empty for a clean row. */
+  warnings: z.array(analysisRowWarningCode),
 });
 export type AnalysisFarm = z.infer<typeof analysisFarm>;
 
@@ -163,6 +177,8 @@ export const analysisMapFeature = z.object({
   type: z.enum(['Polygon', 'MultiPolygon', 'Point']).optional(),
   /** A MultiPolygon's parts, each as Polygon rings (the full geometry); absent for other types. */
   parts: z.array(z.array(z.array(z.array(z.number())))).optional(),
+  /** Issue 28: the row's warnings; absent when it has none (the map stays lean). */
+  warnings: z.array(analysisRowWarningCode).optional(),
 });
 export type AnalysisMapFeature = z.infer<typeof analysisMapFeature>;
 export const analysisMap = z.object({

@@ -73,7 +73,7 @@ export function filterTar(tar: Uint8Array, keep: (name: string) => boolean): Uin
 }
 
 /** Where the published PostGIS bundle lives (inside @electric-sql/pglite-postgis). */
-function publishedBundle(): string {
+export function publishedBundle(): string {
   const require = createRequire(import.meta.url);
   const main = require.resolve('@electric-sql/pglite-postgis');
   return path.join(path.dirname(main), 'postgis.tar.gz');

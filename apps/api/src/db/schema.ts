@@ -558,6 +558,8 @@ export const customAnalyses = pgTable(
     overlappingCount: integer('overlapping_count').notNull().default(0),
     unrecognizedCount: integer('unrecognized_count').notNull().default(0),
     errorCount: integer('error_count').notNull().default(0),
+    // Rows with at least one warning (issue 28: a repaired ring, a point, coarse coordinates; drizzle/0023).
+    warningCount: integer('warning_count').notNull().default(0),
     failureReason: text('failure_reason'),
     // Crash recovery (drizzle/0009): each run claims the analysis (attempts + 1) and beats every few seconds; a run whose
     // heartbeat stopped ended its process (crashes + 1): it is requeued, or failed at the second. phase: the step running.
@@ -606,6 +608,8 @@ export const customAnalysisRows = pgTable(
     areaSqm: doublePrecision('area_sqm'),
     rowData: jsonb('row_data').notNull(),
     errors: jsonb('errors'),
+    // The row's warning codes (analysisRowWarningCode); empty for a clean row (drizzle/0023).
+    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
     category: text('category', { enum: ['within', 'outside', 'error'] }).notNull(),
     operationalAreaId: uuid('operational_area_id'),
     coveredFraction: doublePrecision('covered_fraction'),

@@ -57,6 +57,8 @@ export const problems = {
       ),
       { retryAfterSeconds },
     ),
+  /** A file whose coordinate system cannot be resolved to a transformation to WGS84 (ingest/crs.ts); never read as WGS84. */
+  crsUnsupported: (message: string) => new Problem(400, 'crs_unsupported', `file: ${message}`, [{ field: 'file', message }]),
   invalidServiceProvider: () => new Problem(400, '105', 'Invalid Service Provider'),
   noServiceProviderAccess: () => new Problem(403, '106', 'You do not have the right access to this service Provider'),
   invalidResetToken: () => new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [{ field: 'token', message: 'This link is invalid or has expired' }]),

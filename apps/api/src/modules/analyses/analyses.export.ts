@@ -1,7 +1,8 @@
 // One category of an analysis's results as a file: CSV (one line per row, the geometry as GeoJSON text, the row's own
 // columns as JSON, cells formula-neutralised) or a GeoJSON FeatureCollection (EPSG:4326, 6 decimals; failed rows have a
-// null geometry). Read in keyset chunks of 5,000 rows, each its own short statement, and built in memory: an analysis
-// has at most 100,000 rows.
+// null geometry). Each row's warning codes (issue 28): csv column `warnings` joined by ";", GeoJSON property `warnings`
+// (an array). Read in keyset chunks of 5,000 rows, each its own short statement, and built in memory: an analysis has
+// at most 100,000 rows.
 import type { AnalysisExportQuery } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
@@ -13,7 +14,7 @@ import * as q from './analyses.queries.js';
 const CHUNK = 5_000;
 const CSV_HEADER = [
   'row_number', 'farm_name', 'category', 'overlapping', 'overlapping_id', 'conflicting_farmlands', 'unrecognized',
-  'area_sqm', 'hectares', 'operational_area', 'covered_fraction', 'errors', 'geometry', 'row_data',
+  'area_sqm', 'hectares', 'operational_area', 'covered_fraction', 'errors', 'warnings', 'geometry', 'row_data',
 ];
 
 export type ExportFile = { filename: string; mime: string; body: string };
@@ -52,6 +53,7 @@ export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: An
         operational_area: r.operational_area,
         covered_fraction: r.covered_fraction,
         errors: r.errors ?? [],
+        warnings: r.warnings ?? [],
         row_data: r.row_data,
       },
     }));
@@ -64,7 +66,7 @@ export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: An
       csvLine([
         r.row_number, r.farm_name, r.category, r.is_overlapping, r.overlapping_id, r.group_size, r.is_unrecognized,
         area === null ? null : area.toFixed(2), area === null ? null : (area / 10_000).toFixed(4), r.operational_area,
-        r.covered_fraction, (r.errors ?? []).map((e) => e.message).join('; '), r.geometry, JSON.stringify(r.row_data ?? {}),
+        r.covered_fraction, (r.errors ?? []).map((e) => e.message).join('; '), (r.warnings ?? []).join(';'), r.geometry, JSON.stringify(r.row_data ?? {}),
       ]),
     );
   }

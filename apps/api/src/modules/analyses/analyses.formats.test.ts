@@ -243,7 +243,8 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       ],
     };
     const o = await upload('mixed.geojson', Buffer.from(JSON.stringify(fc)));
-    expect([1, 2, 3, 4, 5, 6].map((n) => o.rows.get(n)!.errors)).toEqual([[], ['coordinates_missing'], ['unsupported_geometry'], ['name_missing'], ['name_missing', 'coordinates_unreadable'], ['coordinates_unreadable']]);
+    // A feature without any name is "Plot <row>" (issue 28 §3), never name_missing.
+    expect([1, 2, 3, 4, 5, 6].map((n) => o.rows.get(n)!.errors)).toEqual([[], ['coordinates_missing'], ['unsupported_geometry'], [], ['coordinates_unreadable'], ['coordinates_unreadable']]);
     const kml = `<kml><Document><Placemark><name>Line</name><LineString><coordinates>10,10 10.1,10.1</coordinates></LineString></Placemark><Placemark><name>Bad numbers</name><Polygon><outerBoundaryIs><LinearRing><coordinates>a,b c,d e,f</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></Document></kml>`;
     const k = await upload('bad.kml', Buffer.from(kml));
     expect([1, 2].map((n) => k.rows.get(n)!.errors)).toEqual([['unsupported_geometry'], ['coordinates_unreadable']]);

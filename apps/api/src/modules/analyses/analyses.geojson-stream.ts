@@ -5,7 +5,7 @@
 // JSON.parse keeps its exact semantics per feature (escapes, lone surrogates, 1e999 → Infinity, duplicate keys, a
 // "__proto__" key). The scanner bounds what it holds: one feature (MAX_FEATURE_CHARS), the nesting depth (MAX_DEPTH,
 // so nothing downstream can overflow the stack), and the rows (limits.maxRows: ANALYSIS_MAX_ROWS).
-import { featureOf, featureRow, readGeoJson, type Limits } from './analyses.gis-files.js';
+import { featureOf, featureRow, geoJsonProjection, readGeoJson, type Limits } from './analyses.gis-files.js';
 
 /** Characters of one feature (or of the top-level members other than "features", together) at most. */
 export const MAX_FEATURE_CHARS = 16 * 1024 * 1024;
@@ -43,6 +43,10 @@ export class GeoJsonRows {
   private streamed = false;
   private inFeatures = false;
   private count = 0;
+  /** The transformation the document's "crs" member asks for (read before its features; null: WGS84). */
+  private project: ((p: number[]) => number[]) | null = null;
+  /** A "crs" member that cannot be used: thrown by end(), after the document's shape is checked. */
+  private crsError: Error | null = null;
   /** Characters read before the current piece (for messages). */
   private offset = 0;
 
@@ -164,10 +168,11 @@ export class GeoJsonRows {
   private item(text: string): void {
     if (++this.count > this.limits.maxRows) throw this.tooMany();
     const value = this.parse(text, `feature ${this.count}`);
+    if (this.crsError) return;
     if (this.top === 'array' && value !== null && typeof value === 'object' && !Array.isArray(value) && (value as Row)['type'] !== 'Feature') {
       // A location as the JSON endpoint takes it: kept as it is (its keys checked like csv headers).
       this.onRow(featureRow(value as Row, null, this.nameField, this.limits));
-    } else this.onRow(featureOf(value, this.nameField, this.limits));
+    } else this.onRow(featureOf(value, this.nameField, this.limits, this.project));
   }
 
   /** A member of the top-level object other than a streamed features list, kept (bounded) for the end. */
@@ -175,6 +180,20 @@ export class GeoJsonRows {
     this.memberChars += this.keyText.length + text.length;
     if (this.memberChars > MAX_FEATURE_CHARS) throw this.tooLarge();
     this.members.push([this.keyText, text]);
+    if (this.key === 'crs' && this.top === 'object') {
+      // A refused "crs" is reported at the end, after the checks of the document's shape (as readGeoJson orders them);
+      // no row is handed over meanwhile.
+      try {
+        const project = geoJsonProjection(this.parse(text, 'the "crs" member'), this.limits);
+        // Features already read were read as WGS84: a projected "crs" after them would misplace them, so it is refused.
+        if (project && this.count > 0) {
+          throw this.limits.fail(400, 'crs_unsupported', 'The GeoJSON file\'s "crs" member comes after its features; put it before "features" (as GDAL writes it), or export the file in WGS84 (EPSG:4326)');
+        }
+        this.project = project;
+      } catch (err) {
+        this.crsError = err instanceof Error ? err : new Error(String(err));
+      }
+    }
   }
 
   /** Reads the next piece of the text. */
@@ -328,5 +347,6 @@ export class GeoJsonRows {
       throw this.limits.fail(400, 'file_unreadable', 'The GeoJSON file has a "features" list but its "type" is not "FeatureCollection"');
     }
     if (this.count === 0) throw this.limits.fail(400, 'file_empty', 'The FeatureCollection has no features');
+    if (this.crsError) throw this.crsError;
   }
 }

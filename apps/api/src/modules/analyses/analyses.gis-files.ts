@@ -5,8 +5,8 @@
 // the parse worker thread; every count is capped before the costly step, and hostile input is a ParseError (4xx).
 import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
-import proj4 from 'proj4';
-import { canonicalKey } from './analyses.rows.js';
+import { CrsUnsupported, resolveGeoJsonCrs, resolvePrj, type ResolvedCrs } from '../../ingest/crs.js';
+import { canonicalKey, PLOT_BY_ROW } from './analyses.rows.js';
 
 /** What the caller needs from analyses.parse.ts (no import cycle: passed in). */
 export type Limits = { maxRows: number; fail: (status: number, code: string, message: string) => Error };
@@ -15,6 +15,7 @@ type Row = Record<string, unknown>;
 type Geometry = { type: string; coordinates?: unknown; geometries?: unknown } | null;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 
 /** A feature → a row: its properties first (farm_name added in front when none names it), then farm_coordinates. */
 export function featureRow(properties: Row, geometry: Geometry, nameField: string | undefined, limits: Limits): Row {
@@ -27,7 +28,11 @@ export function featureRow(properties: Row, geometry: Geometry, nameField: strin
   if (!hasName) {
     const chosen = nameField ? keys.find((k) => k === nameField) ?? keys.find((k) => canonicalKey(k) === canonicalKey(nameField)) : undefined;
     const named = chosen ?? keys.find((k) => canonicalKey(k) === 'name') ?? keys.find((k) => typeof properties[k] === 'string' && (properties[k] as string).trim() !== '');
-    row['farm_name'] = named === undefined ? '' : properties[named];
+    // No text name (issue 28 §3): a numeric property (the feature id among them) names the plot, else "Plot <row>".
+    const numbered = named === undefined ? keys.find((k) => typeof properties[k] === 'number' && Number.isFinite(properties[k])) : undefined;
+    const value = named !== undefined ? properties[named] : numbered !== undefined ? String(properties[numbered]) : undefined;
+    if (value === undefined || (typeof value === 'string' && value.trim() === '')) (row as Record<symbol, unknown>)[PLOT_BY_ROW] = true;
+    else row['farm_name'] = value;
   }
   for (const k of keys) if (canonicalKey(k) !== 'farm_coordinates' || geometry === null) row[k] = properties[k];
   if (geometry !== null) row['farm_coordinates'] = geometry;
@@ -43,6 +48,46 @@ function countAtMost(text: string, pattern: RegExp, cap: number): number {
   pattern.lastIndex = 0;
   while (pattern.exec(text) && n <= cap) n++;
   return n;
+}
+
+// ---------- coordinate systems ----------
+
+/** Resolves a file's CRS (ingest/crs.ts); one that cannot be resolved to a transformation is a 400 crs_unsupported. */
+export function crsOrFail(resolve: () => ResolvedCrs, what: string, limits: Limits): ResolvedCrs {
+  try {
+    return resolve();
+  } catch (err) {
+    if (err instanceof CrsUnsupported) {
+      throw limits.fail(400, 'crs_unsupported', `The ${what}'s coordinate system cannot be placed on WGS84: ${err.message}. Nothing was analysed; export the layer in WGS84 (EPSG:4326) or in an EPSG system with a datum transformation`);
+    }
+    throw err;
+  }
+}
+
+/** A few positions of the file (the first of the first geometries), where a .prj's projection is matched. */
+function samplePositions(geometries: Geometry[]): number[][] {
+  const out: number[][] = [];
+  for (const g of geometries) {
+    let c: unknown = g?.coordinates;
+    while (Array.isArray(c) && Array.isArray(c[0])) c = c[0];
+    if (Array.isArray(c) && typeof c[0] === 'number' && typeof c[1] === 'number') out.push([c[0], c[1]]);
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+/** A geometry's positions through a transformation (null: unchanged). */
+export function transformGeometry(g: Geometry, project: ((p: number[]) => number[]) | null): Geometry {
+  if (!g || !project) return g;
+  // A position that is not two numbers is kept as it is, for the row check to name.
+  const walk = (c: unknown): unknown =>
+    Array.isArray(c) && typeof c[0] !== 'object' ? (typeof c[0] === 'number' && typeof c[1] === 'number' ? project(c as number[]) : c) : Array.isArray(c) ? c.map(walk) : c;
+  return { type: g.type, coordinates: walk(g.coordinates) };
+}
+
+/** The transformation a GeoJSON document's "crs" member asks for (null: WGS84, the RFC 7946 default). */
+export function geoJsonProjection(crs: unknown, limits: Limits): ((p: number[]) => number[]) | null {
+  return crs === undefined ? null : crsOrFail(() => resolveGeoJsonCrs(crs), 'GeoJSON file', limits).toWgs84;
 }
 
 // ---------- GeoJSON ----------
@@ -79,17 +124,19 @@ export function readGeoJson(text: string, nameField: string | undefined, limits:
   if (o['type'] !== 'FeatureCollection' && features.length === 0) throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection, a Feature or a geometry');
   if (features.length === 0) throw limits.fail(400, 'file_empty', 'The FeatureCollection has no features');
   if (features.length > limits.maxRows) throw tooMany(limits);
-  return features.map((f) => featureOf(f, nameField, limits));
+  // After the checks of the document's shape, as the stream reader (which meets "crs" anywhere) reports them.
+  const project = geoJsonProjection(o['crs'], limits);
+  return features.map((f) => featureOf(f, nameField, limits, project));
 }
 
 /** One item of a features list → its row (a non-object is a row whose geometry is named "not a Feature"). */
-export function featureOf(f: unknown, nameField: string | undefined, limits: Limits): Row {
+export function featureOf(f: unknown, nameField: string | undefined, limits: Limits, project: ((p: number[]) => number[]) | null = null): Row {
   if (f === null || typeof f !== 'object' || Array.isArray(f)) return featureRow({}, { type: 'not a Feature' }, nameField, limits);
   const feature = f as Row;
   const props = feature['properties'] && typeof feature['properties'] === 'object' && !Array.isArray(feature['properties']) ? { ...(feature['properties'] as Row) } : {};
   if (feature['id'] !== undefined && !('id' in props)) props['id'] = feature['id'];
   const geometry = feature['type'] === 'Feature' ? ((feature['geometry'] ?? null) as Geometry) : (feature as Geometry);
-  return featureRow(props, geometry, nameField, limits);
+  return featureRow(props, project && geometry && typeof geometry === 'object' ? transformGeometry(geometry, project) : geometry, nameField, limits);
 }
 
 // ---------- KML ----------
@@ -346,11 +393,6 @@ function readDbf(b: Uint8Array, encoding: string | undefined, limits: Limits): R
   return rows;
 }
 
-/** Whether a .prj is plain longitude/latitude on WGS84 (no reprojection needed). */
-function isWgs84(prj: string): boolean {
-  return /^\s*GEOG(CS|CRS)\[/i.test(prj) && /WGS[ _]?(19)?84/i.test(prj);
-}
-
 /** A zipped Shapefile → rows (properties from the .dbf, geometries from the .shp, reprojected per the .prj). */
 export function readShapefileZip(buf: Uint8Array, entries: ZipEntry[], nameField: string | undefined, limits: Limits): Row[] {
   const shps = entries.filter((e) => /\.shp$/i.test(e.name) && !/(^|[/\\])__MACOSX[/\\]/.test(e.name));
@@ -370,24 +412,7 @@ export function readShapefileZip(buf: Uint8Array, entries: ZipEntry[], nameField
   const records = readDbf(dbf, cpgName ? decodeUtf8OrLatin1(files[cpgName] ?? new Uint8Array()) : undefined, limits);
   if (records.length !== geometries.length) throw limits.fail(400, 'file_unreadable', `The .shp has ${geometries.length} shapes but the .dbf ${records.length} records`);
   const prj = prjName ? decodeUtf8OrLatin1(files[prjName] ?? new Uint8Array()).trim() : '';
-  let project: ((p: number[]) => number[]) | null = null;
-  if (prj !== '' && !isWgs84(prj)) {
-    try {
-      const converter = proj4(prj, 'WGS84');
-      project = (p) => converter.forward([p[0]!, p[1]!]);
-      project([0, 0]);
-    } catch (err) {
-      throw limits.fail(
-        400,
-        'crs_unsupported',
-        `The Shapefile's coordinate system (.prj) cannot be read (${err instanceof Error ? err.message.slice(0, 80) : 'unknown'}); export the layer in WGS84 (EPSG:4326)`,
-      );
-    }
-  }
-  const reproject = (g: Geometry): Geometry => {
-    if (!g || !project) return g;
-    const walk = (c: unknown): unknown => (Array.isArray(c) && typeof c[0] === 'number' ? project!(c as number[]) : Array.isArray(c) ? c.map(walk) : c);
-    return { type: g.type, coordinates: walk(g.coordinates) };
-  };
-  return records.map((props, i) => featureRow(props, reproject(geometries[i] ?? null), nameField, limits));
+  // No .prj: the positions are taken as WGS84 (a metre-valued file then gets position_out_of_range rows saying so).
+  const project = prj === '' ? null : crsOrFail(() => resolvePrj(prj, samplePositions(geometries)), 'Shapefile', limits).toWgs84;
+  return records.map((props, i) => featureRow(props, transformGeometry(geometries[i] ?? null, project), nameField, limits));
 }

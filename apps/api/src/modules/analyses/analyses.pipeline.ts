@@ -117,6 +117,7 @@ function rejectedRow(row: StagedRow, err: unknown): StagedRow {
     oa: null,
     rd: row.rd,
     errs: [...(row.errs ?? []), { field: 'farm_coordinates', code: 'geometry_rejected', message: `farm_coordinates: the database refused this polygon: ${why}` }],
+    ...(row.wa ? { wa: row.wa } : {}),
   };
 }
 
@@ -192,7 +193,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
       requireRecognition: a.require_farm_recognition,
       threshold: a.recognition_threshold,
     };
-    const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
+    const sum = { within: 0, outside: 0, errors: 0, unrecognized: 0, warned: 0, area: 0 };
     // The overlap step's input, reported by the classify statements (analyses.box-index.ts).
     const boxes = new RowBoxes();
     const twins: Array<[number, number]> = [];
@@ -201,6 +202,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
       sum.outside += s.outside;
       sum.errors += s.errors;
       sum.unrecognized += s.unrecognized;
+      sum.warned += s.warned;
       sum.area += s.area;
       const { rn, x0, y0, x1, y1, tn, td } = s;
       if (rn && x0 && y0 && x1 && y1) for (let i = 0; i < rn.length; i++) boxes.add(rn[i]!, x0[i]!, y0[i]!, x1[i]!, y1[i]!);

@@ -1,6 +1,6 @@
 // Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
 // full URLs (config.publicUrl) so that the console can fetch them as given.
-import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisRowError, AnalysisSummary } from '@farmland/contracts';
+import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisRowError, AnalysisRowWarningCode, AnalysisSummary } from '@farmland/contracts';
 import type { AnalysisLink, AnalysisRow, FarmRow } from './analyses.queries.js';
 
 const iso = (d: string | Date | null): string | null => (d === null ? null : new Date(d).toISOString());
@@ -51,6 +51,7 @@ export function presentDetail(
     overlapping_farmlands: ref(a.overlapping_count, 'overlapping'),
     unrecognized_farmlands: ref(a.unrecognized_count, 'unrecognized'),
     errors: ref(a.error_count, 'errors'),
+    with_warnings: done ? a.warning_count : 0,
     error_details,
     error_details_truncated: done && a.error_count > ctx.errorRows.length,
     parent_analysis: ctx.links.parent ? { id: ctx.links.parent.id, name: ctx.links.parent.name } : null,
@@ -84,5 +85,6 @@ export function presentFarm(r: FarmRow): AnalysisFarm {
     group_size: r.group_size,
     row_data: r.row_data,
     errors: (r.errors ?? []) as AnalysisRowError[],
+    warnings: (r.warnings ?? []) as AnalysisRowWarningCode[],
   };
 }

@@ -25,6 +25,7 @@ export type AnalysisRow = {
   overlapping_count: number;
   unrecognized_count: number;
   error_count: number;
+  warning_count: number;
   failure_reason: string | null;
   created_at: string | Date;
   completed_at: string | Date | null;
@@ -134,6 +135,7 @@ export type FarmRow = {
   area_sqm: number | null;
   row_data: Record<string, unknown>;
   errors: unknown;
+  warnings: string[];
   category: 'within' | 'outside' | 'error';
   operational_area_id: string | null;
   operational_area: string | null;
@@ -159,7 +161,7 @@ const kindFilter: Record<ListKind, SQL> = {
 export async function listFarms(tx: Executor, tenantId: string, id: string, kind: ListKind, limit: number, offset: number): Promise<FarmRow[]> {
   const order = kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`;
   return queryRows<FarmRow>(tx, sql`
-    SELECT r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.category, r.operational_area_id, oa.name AS operational_area,
+    SELECT r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.warnings, r.category, r.operational_area_id, oa.name AS operational_area,
            r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
            CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
            CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry
@@ -188,13 +190,13 @@ export async function mapRowsJson(
   const [row] = await queryRows<{ json: string | null; n: number; last: number | null }>(tx, sql`
     WITH s AS (
       SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.operational_area_id, r.area_sqm, r.geom,
-             GeometryType(r.geom) AS t
+             r.warnings, GeometryType(r.geom) AS t
         FROM custom_analysis_rows r
        WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
          AND r.row_number > ${after}
        ORDER BY r.row_number LIMIT ${limit}
     ), f AS (
-      SELECT s.row_number,
+      SELECT s.row_number, s.warnings,
              CASE s.t
                WHEN 'MULTIPOLYGON' THEN json_build_object(
                  'row_number', s.row_number, 'name', s.farm_name, 'category', s.category, 'is_overlapping', s.is_overlapping,
@@ -212,7 +214,11 @@ export async function mapRowsJson(
              END AS feature
         FROM s LEFT JOIN operational_areas oa ON oa.id = s.operational_area_id
     )
-    SELECT string_agg(f.feature::text, ',' ORDER BY f.row_number) AS json, count(*)::int AS n, max(f.row_number)::int AS last FROM f`);
+    -- The row's warnings (issue 28) only when it has some: spliced into the object's text, so a clean row costs nothing.
+    SELECT string_agg(CASE WHEN f.warnings = '{}' THEN f.feature::text
+                           ELSE left(f.feature::text, -1) || ', "warnings" : ' || to_json(f.warnings)::text || '}' END,
+                      ',' ORDER BY f.row_number) AS json,
+           count(*)::int AS n, max(f.row_number)::int AS last FROM f`);
   return row ?? { json: null, n: 0, last: null };
 }
 
@@ -236,6 +242,7 @@ export type ExportRow = {
   operational_area: string | null;
   covered_fraction: number | null;
   errors: Array<{ field: string; message: string }> | null;
+  warnings: string[];
   row_data: Record<string, unknown>;
   geometry: string | null;
 };
@@ -245,7 +252,7 @@ export async function exportRows(tx: Executor, tenantId: string, id: string, kin
   return queryRows<ExportRow>(tx, sql`
     SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
            CASE WHEN r.is_overlapping THEN r.group_size END AS group_size, r.area_sqm, oa.name AS operational_area,
-           r.covered_fraction, r.errors, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry
+           r.covered_fraction, r.errors, r.warnings, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} AND r.row_number > ${after}
@@ -275,7 +282,7 @@ export async function claimRun(tx: Executor, tenantId: string, id: string, runId
   const [row] = await queryRows<{ attempts: number }>(tx, sql`
     UPDATE custom_analyses SET status = 'processing', progress = 0, started_at = now(), attempts = attempts + 1, run_id = ${runId},
            heartbeat_at = now(), phase = 'prepare',
-           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, total_area = 0
+           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, warning_count = 0, total_area = 0
      WHERE tenant_id = ${tenantId} AND id = ${id}
        AND (status = 'queued' OR (status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${staleSeconds}))))
     RETURNING attempts`);
@@ -332,7 +339,8 @@ export async function maxRowNumber(tx: Executor, tenantId: string, id: string): 
   return r?.m ?? 0;
 }
 
-export type BatchSummary = { within: number; outside: number; errors: number; unrecognized: number; area: number };
+/** warned: rows with at least one warning (issue 28). */
+export type BatchSummary = { within: number; outside: number; errors: number; unrecognized: number; warned: number; area: number };
 
 export type ClassifyParams = {
   analysisId: string;
@@ -365,7 +373,7 @@ export type ClassifyResult = BatchSummary & {
 
 export async function classifyBatch(tx: Executor, tenantId: string, p: ClassifyParams, batchJson: string): Promise<ClassifyResult> {
   const [r] = await queryRows<ClassifyResult>(tx, classifySql(tenantId, p, batchJson));
-  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0, rn: null, x0: null, y0: null, x1: null, y1: null, tn: null, td: null };
+  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, warned: 0, area: 0, rn: null, x0: null, y0: null, x1: null, y1: null, tn: null, td: null };
 }
 
 /**
@@ -388,15 +396,17 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
     WITH g AS MATERIALIZED (
       -- wkb: hex EWKB (staged since 0006); wkt: staged files written before it, still queued after an upgrade.
       -- w: a polygon staged across the antimeridian (longitudes up to 360), split at 180 here (issue 13). pt: a point.
-      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt,
+      -- wa: the row's warning codes (issue 28), absent when none.
+      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt, coalesce(s.wa, '{}'::text[]) AS wa,
              CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
-        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean)
+        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean, wa text[])
     ), tw AS MATERIALIZED (
       -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
       -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row. LATERAL
       -- with LIMIT 1 keeps it a probe: a plain join was planned as a hash join over every stored row of the analysis,
       -- once per batch (quadratic: 75,000 twins took 270 s instead of 45).
-      SELECT g.n, g.name, g.rd, g.d, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
+      -- The twin's own warnings: the same polygon may have been written closed in one row and open in the other.
+      SELECT g.n, g.name, g.rd, g.d, g.wa, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
         FROM g CROSS JOIN LATERAL (
                SELECT r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
                  FROM custom_analysis_rows r
@@ -427,13 +437,14 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
            WHERE jsonb_array_length(k.all_errs) = 0 AND a.geom && k.geom AND a.tenant_id = ${tenantId} ${chosen} AND ST_Covers(a.geom, k.geom)
            ORDER BY (a.id = k.oa) DESC, a.name, a.id LIMIT 1) w ON true
     ), ins AS (
-      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, category,
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, warnings, category,
                                         operational_area_id, covered_fraction, is_unrecognized, dup_of)
       SELECT ${p.analysisId}, c.n, ${tenantId}, c.name,
              CASE WHEN c.good THEN c.geom END,
              c.area,
              coalesce(c.rd, '{}'::jsonb),
              CASE WHEN c.good THEN NULL ELSE c.all_errs END,
+             c.wa,
              CASE WHEN NOT c.good THEN 'error' WHEN c.within_id IS NOT NULL THEN 'within' ELSE 'outside' END,
              c.within_id,
              CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 WHEN c.pt THEN 0.0 ELSE
@@ -456,21 +467,22 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              -- An exact twin of an earlier good row has the same verdict; it stays out of the overlap probe index.
              CASE WHEN c.good THEN c.d END
         FROM c
-      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d,
+      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, warnings <> '{}' AS wr,
                 CASE WHEN geom IS NOT NULL AND dup_of IS NULL THEN box2d(geom) END AS bx
     ), ins_twins AS (
-      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, category,
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, warnings, category,
                                         operational_area_id, covered_fraction, is_unrecognized, dup_of)
-      SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.category,
+      SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.wa, tw.category,
              tw.operational_area_id, tw.covered_fraction, tw.is_unrecognized, CASE WHEN tw.geom IS NOT NULL THEN tw.d END
         FROM tw
-      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, NULL::box2d AS bx
+      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, warnings <> '{}' AS wr, NULL::box2d AS bx
     )
     -- The aggregates of one Agg node see the rows in one order: the arrays stay aligned without ORDER BY.
     SELECT count(*) FILTER (WHERE category = 'within')::int AS within,
            count(*) FILTER (WHERE category = 'outside')::int AS outside,
            count(*) FILTER (WHERE category = 'error')::int AS errors,
            count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
+           count(*) FILTER (WHERE wr)::int AS warned,
            coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area,
            array_agg(n) FILTER (WHERE bx IS NOT NULL) AS rn,
            array_agg(ST_XMin(bx)) FILTER (WHERE bx IS NOT NULL) AS x0,
@@ -556,9 +568,10 @@ export async function rowTotals(tx: Executor, tenantId: string, id: string): Pro
            count(*) FILTER (WHERE category = 'outside')::int AS outside,
            count(*) FILTER (WHERE category = 'error')::int AS errors,
            count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
+           count(*) FILTER (WHERE warnings <> '{}')::int AS warned,
            coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area
       FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
-  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, area: 0 };
+  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, warned: 0, area: 0 };
 }
 
 /**
@@ -599,12 +612,12 @@ export async function completeAnalysisRun(
   tenantId: string,
   id: string,
   runId: string,
-  s: { total: number; within: number; outside: number; errors: number; overlapping: number; unrecognized: number; area: number },
+  s: { total: number; within: number; outside: number; errors: number; overlapping: number; unrecognized: number; warned: number; area: number },
 ): Promise<void> {
   await tx.execute(sql`
     UPDATE custom_analyses SET status = 'completed', progress = 100, completed_at = now(), total_uploaded_data_count = ${s.total},
            within_count = ${s.within}, outside_count = ${s.outside}, error_count = ${s.errors}, overlapping_count = ${s.overlapping},
-           unrecognized_count = ${s.unrecognized}, total_area = ${s.area}, failure_reason = NULL, heartbeat_at = NULL, phase = NULL
+           unrecognized_count = ${s.unrecognized}, warning_count = ${s.warned}, total_area = ${s.area}, failure_reason = NULL, heartbeat_at = NULL, phase = NULL
      WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId}`);
 }
 
@@ -616,7 +629,7 @@ export async function failAnalysis(tx: Executor, tenantId: string, id: string, r
     : sql``;
   await tx.execute(sql`
     UPDATE custom_analyses SET status = 'failed', failure_reason = coalesce(failure_reason, ${reason}), completed_at = now(), heartbeat_at = NULL,
-           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, total_area = 0
+           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, warning_count = 0, total_area = 0
      WHERE tenant_id = ${tenantId} AND id = ${id} AND status NOT IN ('completed', 'failed') ${stale}`);
 }
 

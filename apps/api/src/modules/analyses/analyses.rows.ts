@@ -1,8 +1,9 @@
 // Reads one input row of a custom analysis (a spreadsheet line or a JSON location) into a staged row: the name, the
 // polygon as hex EWKB for PostGIS, the declared operational area and every input problem PostGIS need not see. No geometry is
-// computed here: rings are only closed and de-duplicated as DESIGN prescribes; validity, areas and relations are PostGIS's.
+// computed here: rings are only closed and de-duplicated as DESIGN prescribes, each repair a warning (issue 28); validity,
+// areas and relations are PostGIS's.
 import crypto from 'node:crypto';
-import type { AnalysisRowError } from '@farmland/contracts';
+import type { AnalysisRowError, AnalysisRowWarningCode } from '@farmland/contracts';
 import { readGeometry, toEwkbHex, Unreadable, Unsupported, type InputGeometry, type Position } from './analyses.geometry.js';
 
 /** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
@@ -25,7 +26,15 @@ export type StagedRow = {
   w?: true;
   /** The geometry is a point (no minimum size; recognized when a registry farm covers it). Absent otherwise. */
   pt?: true;
+  /** The row's warning codes (issue 28: repairs and doubtful input), in a fixed order. Absent when none. */
+  wa?: AnalysisRowWarningCode[];
 };
+
+/**
+ * Marks a row read from a GIS file whose feature has no name at all (no text, no number: analyses.gis-files.ts): it is
+ * named "Plot <row number>" when staged. A symbol, so it never reaches row_data.
+ */
+export const PLOT_BY_ROW = Symbol.for('farmland.plotByRow');
 
 /** Deepest nesting kept in row_data (a JSON location's own values); deeper values are replaced and reported. */
 export const MAX_VALUE_DEPTH = 16;
@@ -120,15 +129,41 @@ export function fieldsOf(row: Record<string, unknown>): RowFields {
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** Closes the ring and drops consecutive repeats (DESIGN: silently). Returns the open ring (no closing position). */
-function tidyRing(ring: Position[]): Position[] {
+/** What tidying found in a row's rings: each repair is a warning (DESIGN; issue 28). */
+type Repairs = { closed: boolean; duplicates: boolean };
+
+/**
+ * Drops consecutive repeats and the closing position; returns the open ring (no closing position). A ring whose last
+ * position was not its first (after repeats) was closed: repairs.closed; a dropped repeat: repairs.duplicates.
+ */
+function tidyRing(ring: Position[], repairs: Repairs): Position[] {
   const out: Position[] = [];
   for (const p of ring) {
     const last = out[out.length - 1];
     if (!last || last[0] !== p[0] || last[1] !== p[1]) out.push(p);
   }
+  if (out.length < ring.length) repairs.duplicates = true;
+  if (out.length > 1 && (out[0]![0] !== out[out.length - 1]![0] || out[0]![1] !== out[out.length - 1]![1])) repairs.closed = true;
   while (out.length > 1 && out[0]![0] === out[out.length - 1]![0] && out[0]![1] === out[out.length - 1]![1]) out.pop();
   return out;
+}
+
+/**
+ * Whether a coordinate has 6 decimals or more: it is not a whole multiple of 1e-5 degrees. Tested on the number, so
+ * trailing zeros written in the file do not count ("5.100000" is 5.1). The tolerance is far below 1e-6 and far above
+ * the rounding error of x * 1e5 for |x| ≤ 360.
+ */
+const hasSixDecimals = (x: number) => Math.abs(x * 1e5 - Math.round(x * 1e5)) > 1e-6;
+
+/** fewer_than_6_decimals: no coordinate of the geometry has 6 decimals or more (stops at the first that has). */
+function coarse(g: InputGeometry): boolean {
+  if (g.kind === 'point') return !hasSixDecimals(g.p[0]) && !hasSixDecimals(g.p[1]);
+  for (const rings of g.polygons) {
+    for (const ring of rings) {
+      for (const p of ring) if (hasSixDecimals(p[0]) || hasSixDecimals(p[1])) return false;
+    }
+  }
+  return true;
 }
 
 function distinctCount(ring: Position[]): number {
@@ -222,7 +257,10 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   const f = fieldsOf(row);
 
   let name: string | null = null;
-  if (isBlank(f.farm_name) || (typeof f.farm_name === 'object' && f.farm_name !== null)) {
+  if (isBlank(f.farm_name) && (input as Record<symbol, unknown>)[PLOT_BY_ROW] === true) {
+    // A GIS feature with neither a text nor a numeric property (issue 28 §3): analysed, named by its row.
+    name = `Plot ${n}`;
+  } else if (isBlank(f.farm_name) || (typeof f.farm_name === 'object' && f.farm_name !== null)) {
     errs.push({ field: 'farm_name', code: 'name_missing', message: 'farm_name: the farm name is missing' });
   } else {
     name = String(f.farm_name).trim().slice(0, 500);
@@ -243,11 +281,12 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   let wkb: string | null = null;
   let wrap = false;
   let point = false;
+  const warnings: AnalysisRowWarningCode[] = [];
   if (isBlank(f.farm_coordinates)) {
     errs.push({ field: 'farm_coordinates', code: 'coordinates_missing', message: 'farm_coordinates: the coordinates are missing' });
   } else {
     try {
-      const g = checkGeometry(readGeometry(f.farm_coordinates), errs);
+      const g = checkGeometry(readGeometry(f.farm_coordinates), errs, warnings);
       if (g) {
         wkb = toEwkbHex(g.geometry);
         wrap = g.wrap;
@@ -265,21 +304,28 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   const out: StagedRow = { n, name, wkb, oa, rd: row, errs };
   if (wrap) out.w = true;
   if (point) out.pt = true;
+  if (warnings.length > 0) out.wa = warnings;
   return out;
 }
 
 /**
  * The input checks of a geometry that need no geometry engine (vertex cap, ≥ 3 distinct positions per ring, ranges, long
- * edges); each problem is pushed to errs. Returns the geometry to store (rings tidied, a polygon across the antimeridian
+ * edges); each problem is pushed to errs, each repair or doubtful input to warnings. Returns the geometry to store (rings tidied, a polygon across the antimeridian
  * moved east of 180) and whether PostGIS must split it at 180, or null when a problem was found.
  */
-function checkGeometry(input: InputGeometry, errs: AnalysisRowError[]): { geometry: InputGeometry; wrap: boolean } | null {
+function checkGeometry(input: InputGeometry, errs: AnalysisRowError[], warnings: AnalysisRowWarningCode[]): { geometry: InputGeometry; wrap: boolean } | null {
   if (input.kind === 'point') {
     const range = outOfRange([[input.p]], '');
     if (range) errs.push({ ...range, message: range.message.replace('position 1 ', 'the point ') });
+    if (coarse(input)) warnings.push('fewer_than_6_decimals');
+    warnings.push('point_not_polygon');
     return range ? null : { geometry: input, wrap: false };
   }
-  const polygons = input.polygons.map((rings) => rings.map(tidyRing));
+  const repairs: Repairs = { closed: false, duplicates: false };
+  const polygons = input.polygons.map((rings) => rings.map((r) => tidyRing(r, repairs)));
+  if (repairs.closed) warnings.push('ring_closed');
+  if (repairs.duplicates) warnings.push('duplicate_vertices_removed');
+  if (coarse(input)) warnings.push('fewer_than_6_decimals');
   const vertices = polygons.reduce((s, p) => s + p.reduce((t, r) => t + r.length, 0), 0);
   if (vertices > MAX_VERTICES) {
     errs.push({ field: 'farm_coordinates', code: 'too_many_positions', message: `farm_coordinates: ${vertices} positions; at most ${MAX_VERTICES} are accepted per farm` });

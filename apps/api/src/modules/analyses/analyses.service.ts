@@ -139,7 +139,7 @@ export async function stageSource(deps: Pick<Deps, 'config' | 'storage' | 'datab
   // Embedded, the database shares the process: one staging thread keeps the peak lower (docs/decisions.md).
   const split = deps.database.kind === 'postgres';
   const r = await stageInWorker({ path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows }, source.size, (staged) => deps.storage.put(key, staged), undefined, split);
-  if (!r.ok) throw fileProblem(r.status, r.code, r.message);
+  if (!r.ok) throw r.code === 'crs_unsupported' ? problems.crsUnsupported(r.message) : fileProblem(r.status, r.code, r.message);
   return { total: r.total, kind: r.kind };
 }
 

@@ -274,7 +274,7 @@ describe('custom analysis', () => {
     expect(csv.status).toBe(200);
     expect(String(csv.headers['content-disposition'])).toMatch(/filename="map-overlapping\.csv"/);
     const lines = csv.raw.trim().split('\r\n');
-    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,geometry,row_data');
+    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,warnings,geometry,row_data');
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(['Overlap 1', 'Overlap 2']);
     const errors = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=errors`);
     expect(errors.raw).toContain('Broken');

@@ -192,6 +192,15 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             </div>
             <div style={{ color: 'rgba(0,0,0,0.62)' }}>{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
           </Card>
+          {a.with_warnings > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              data-testid="analysis-warnings"
+              message={`${formatNumber(a.with_warnings)} ${a.with_warnings === 1 ? 'row was' : 'rows were'} analysed with a warning`}
+              description="Each row's warnings show in its list, its farm drawer and the exports."
+            />
+          )}
           {CARDS.map((c) => (
             <Card
               key={c.kind}

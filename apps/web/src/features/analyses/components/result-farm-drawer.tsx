@@ -6,6 +6,7 @@ import type { AnalysisMapFeature } from '@farmland/contracts';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatHectares, formatSqm } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
+import { RowWarnings } from './row-warnings';
 
 export const COORDINATES_COPIED = 'Coordinates copied';
 
@@ -28,6 +29,11 @@ export function ResultFarmDrawer({ farm, onClose }: { farm: AnalysisMapFeature |
             <Descriptions.Item label="Farm size">{formatHectares(farm.area)}</Descriptions.Item>
             <Descriptions.Item label="Area">{formatSqm(farm.area)}</Descriptions.Item>
             <Descriptions.Item label="Operational area">{farm.operational_area ?? 'Not Available'}</Descriptions.Item>
+            {farm.warnings && farm.warnings.length > 0 && (
+              <Descriptions.Item label="Warnings">
+                <RowWarnings codes={farm.warnings} testId="result-farm-warnings" />
+              </Descriptions.Item>
+            )}
           </Descriptions>
           <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', margin: '16px 0 8px' }}>
             <strong>Farm Coordinate</strong>

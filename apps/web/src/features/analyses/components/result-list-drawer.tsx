@@ -14,6 +14,7 @@ import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatHectares, formatNumber } from '../../../lib/formatters';
 import { RESULT_PAGE_SIZE, useAnalysisFarms } from '../api/get-analysis-farms';
 import { CategoryExportButtons } from './category-export-buttons';
+import { RowWarnings } from './row-warnings';
 
 export function resultListTitle(kind: AnalysisListKind, n: number): string {
   const count = formatNumber(n);
@@ -54,7 +55,19 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
         </Button>,
       ]}
     >
-      <List.Item.Meta title={f.name ?? `Row ${f.row_number}`} description={`Row ${f.row_number} · ${formatHectares(f.area)} · ${f.operational_area ?? 'Not Available'}`} />
+      <List.Item.Meta
+        title={f.name ?? `Row ${f.row_number}`}
+        description={
+          <>
+            {`Row ${f.row_number} · ${formatHectares(f.area)} · ${f.operational_area ?? 'Not Available'}`}
+            {f.warnings.length > 0 && (
+              <div style={{ marginTop: 4 }}>
+                <RowWarnings codes={f.warnings} />
+              </div>
+            )}
+          </>
+        }
+      />
     </List.Item>
   );
 
@@ -105,9 +118,16 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                       <List.Item.Meta
                         title={f.name ?? `Row ${f.row_number}`}
                         description={
-                          <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>
-                            {f.coordinates.map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
-                          </span>
+                          <>
+                            <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>
+                              {f.coordinates.map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
+                            </span>
+                            {f.warnings.length > 0 && (
+                              <div style={{ marginTop: 4 }}>
+                                <RowWarnings codes={f.warnings} />
+                              </div>
+                            )}
+                          </>
                         }
                       />
                     </List.Item>
