@@ -1,7 +1,7 @@
 // Custom farm analysis: the create payloads (JSON; multipart carries the same fields plus a file), the analysis with its
 // four result categories as {count, url}, and the farm rows the category lists return.
 import { z } from 'zod';
-import { pageNumber, pageSize, text, uuid } from './common.js';
+import { listOf, pageNumber, pageSize, text, uuid } from './common.js';
 
 /** Stable codes of the row errors (DESIGN "Custom analysis semantics"). */
 export const analysisRowErrorCode = z.enum([
@@ -184,7 +184,30 @@ export const analysisExportQuery = z.object({
 });
 export type AnalysisExportQuery = z.infer<typeof analysisExportQuery>;
 
+/**
+ * A result list: by page number (pages start within its first 10,000 rows), or by cursor (issue 28): `after` is the
+ * row_number of the last row read (0 to start), and each page's `next` link carries the next cursor, so a category of
+ * any size is read whole. With `after`, `page` must be 1 (or absent).
+ */
 export const analysisFarmsQuery = z.object({
   page: pageNumber,
   page_size: pageSize,
+  after: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce
+      .number({ error: 'after must be a row number' })
+      .int('after must be a row number')
+      .min(0, 'after must be a row number (0 or more)')
+      .max(2_147_483_647, 'after must be a row number')
+      .optional()
+      .describe(
+        'Cursor: the row_number of the last row read (0 for the start). The page holds the rows after it in the list\'s order (row number; overlapping: group, then row number), and `next` carries the cursor of the next page (null at the end).',
+      ),
+  ),
+});
+export type AnalysisFarmsQuery = z.infer<typeof analysisFarmsQuery>;
+
+/** A page of a result list: the list envelope, and with a cursor (`after`), `next_after`: the next page's cursor, or null at the end. */
+export const analysisFarmPage = listOf(analysisFarm).extend({
+  next_after: z.number().int().nullable().optional().describe('With `after`: the cursor of the next page (the row_number of this page\'s last row), or null when this page ends the list.'),
 });

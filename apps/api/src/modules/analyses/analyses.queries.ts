@@ -155,18 +155,53 @@ const kindFilter: Record<ListKind, SQL> = {
   errors: sql`AND r.category = 'error'`,
 };
 
-/** One page of a result list; overlaps come grouped (by overlapping_id, then row number). */
+const farmColumns = sql`
+    r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.category, r.operational_area_id, oa.name AS operational_area,
+    r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
+    CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
+    CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry`;
+
+/** A list's order: row number; overlaps come grouped (by overlapping_id, then row number: the partial index's order). */
+const listOrder = (kind: ListKind) => (kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`);
+
+/**
+ * Where a keyset read resumes: after row `row` in the list's order. For overlaps the order is (group, row number), so the
+ * cursor also holds that row's group (0 at the start: groups are numbered from 1).
+ */
+export type Cursor = { row: number; group: number };
+export const START: Cursor = { row: 0, group: 0 };
+
+/** The keyset condition: each kind walks its own index from the cursor (cat_idx, unrecognized_idx, overlap_idx), so a chunk reads its rows only. */
+function afterRow(kind: ListKind, c: Cursor): SQL {
+  return kind === 'overlapping' ? sql`AND (r.overlapping_id, r.row_number) > (${c.group}::int, ${c.row}::int)` : sql`AND r.row_number > ${c.row}`;
+}
+
+/** One page of a result list by page number (offset; pages start within the first rows of the list). */
 export async function listFarms(tx: Executor, tenantId: string, id: string, kind: ListKind, limit: number, offset: number): Promise<FarmRow[]> {
-  const order = kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`;
   return queryRows<FarmRow>(tx, sql`
-    SELECT r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.category, r.operational_area_id, oa.name AS operational_area,
-           r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
-           CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
-           CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry
+    SELECT ${farmColumns}
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]}
-     ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+     ORDER BY ${listOrder(kind)} LIMIT ${limit} OFFSET ${offset}`);
+}
+
+/** The cursor at row `n` when it is a row of the list (a cursor must name one, or be 0), else null. */
+export async function cursorAt(tx: Executor, tenantId: string, id: string, kind: ListKind, n: number): Promise<Cursor | null> {
+  if (n === 0) return START;
+  const [row] = await queryRows<{ g: number | null }>(tx, sql`
+    SELECT r.overlapping_id AS g FROM custom_analysis_rows r WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = ${n} ${kindFilter[kind]}`);
+  return row ? { row: n, group: row.g ?? 0 } : null;
+}
+
+/** A page of a result list by cursor: the rows after the cursor in the list's order (keyset; see afterRow). */
+export async function listFarmsAfter(tx: Executor, tenantId: string, id: string, kind: ListKind, after: Cursor, limit: number): Promise<FarmRow[]> {
+  return queryRows<FarmRow>(tx, sql`
+    SELECT ${farmColumns}
+      FROM custom_analysis_rows r
+      LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} ${afterRow(kind, after)}
+     ORDER BY ${listOrder(kind)} LIMIT ${limit}`);
 }
 
 /**
@@ -240,16 +275,16 @@ export type ExportRow = {
   geometry: string | null;
 };
 
-/** A category's rows after `after` (keyset on row_number), for the export. */
-export async function exportRows(tx: Executor, tenantId: string, id: string, kind: ListKind, after: number, limit: number): Promise<ExportRow[]> {
-  return queryRows<ExportRow>(tx, sql`
+/** A category's rows after the cursor in the list's order (keyset, as listFarmsAfter), for the export. */
+export async function exportRows(run: Reader | Executor, tenantId: string, id: string, kind: ListKind, after: Cursor, limit: number): Promise<ExportRow[]> {
+  return readerOf(run)<ExportRow>(sql`
     SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
            CASE WHEN r.is_overlapping THEN r.group_size END AS group_size, r.area_sqm, oa.name AS operational_area,
            r.covered_fraction, r.errors, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
-     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} AND r.row_number > ${after}
-     ORDER BY r.row_number LIMIT ${limit}`);
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} ${afterRow(kind, after)}
+     ORDER BY ${listOrder(kind)} LIMIT ${limit}`);
 }
 
 export async function errorRows(tx: Executor, tenantId: string, id: string, limit: number) {
