@@ -79,6 +79,9 @@ export const analysisDetail = analysisSummary.extend({
   minimum_farm_size: z.number(),
   require_farm_recognition: z.boolean(),
   recognition_threshold: z.number(),
+  /** The overlap tolerance the analysis ran with (the tenant's at upload): minimum overlap area (m²) and share of the smaller plot. */
+  overlap_min_area_sqm: z.number(),
+  overlap_min_share: z.number(),
   operational_areas: z.array(z.object({ id: uuid, name: z.string() })),
   within_operational_area: analysisCategoryRef,
   outside_operational_area: analysisCategoryRef,
@@ -103,6 +106,24 @@ export const analysisGeometry = z.discriminatedUnion('type', [
 ]);
 export type AnalysisGeometry = z.infer<typeof analysisGeometry>;
 
+/**
+ * One overlap of a row with another row of the upload (issue 28), from this row's side: the intersection's area (m²,
+ * geodesic), its share of this row and of the other, and intersection over union. `sliver`: under the analysis's overlap
+ * tolerance ("touching or sliver"), shown but not grouped.
+ */
+export const analysisOverlap = z.object({
+  row_number: z.number().int(),
+  area_sqm: z.number(),
+  share_of_this: z.number(),
+  share_of_other: z.number(),
+  iou: z.number(),
+  sliver: z.boolean(),
+});
+export type AnalysisOverlap = z.infer<typeof analysisOverlap>;
+
+/** Overlaps listed per row (grouped ones first, then by area). */
+export const ANALYSIS_OVERLAPS_PER_ROW = 20;
+
 /** A farm of a result list. overlapping_id is set only on overlapping farms: one id per connected group. */
 export const analysisFarm = z.object({
   row_number: z.number().int(),
@@ -126,6 +147,8 @@ export const analysisFarm = z.object({
   group_size: z.number().int().nullable(),
   row_data: z.record(z.string(), z.unknown()),
   errors: z.array(analysisRowError),
+  /** Its overlaps with other rows, slivers included (at most ANALYSIS_OVERLAPS_PER_ROW). */
+  overlaps: z.array(analysisOverlap),
 });
 export type AnalysisFarm = z.infer<typeof analysisFarm>;
 

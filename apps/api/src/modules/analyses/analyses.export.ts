@@ -1,8 +1,8 @@
 // One category of an analysis's results as a file: CSV (one line per row, the geometry as GeoJSON text, the row's own
 // columns as JSON, cells formula-neutralised by the exports' one CSV writer) or a GeoJSON FeatureCollection (EPSG:4326,
 // 6 decimals; failed rows have a null geometry). Streamed (issue 28): an analysis has up to 1,000,000 rows, so the file
-// is never built in memory. Rows are read in keyset chunks of CHUNK_ROWS in the list's order, each chunk one short
-// statement in its own implicit transaction (no cursor, nothing held open between chunks), and written as they are
+// is never built in memory. Rows are read in keyset chunks in the list's order, each chunk one short statement (sized
+// to ~40 ms) in its own implicit transaction (no cursor, nothing held open between chunks), and written as they are
 // read, with backpressure (exports.stream.ts). The columns are one table below: a column is one line in it.
 import type { AnalysisExportQuery } from '@farmland/contracts';
 import type { Readable } from 'node:stream';
@@ -10,12 +10,10 @@ import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { scopedReader, withScope } from '../../db/client.js';
 import { csvLine, type Cell } from '../exports/exports.csv.js';
-import { countChunk, textStream } from '../exports/exports.stream.js';
+import { ChunkSizer, letOthersIn, textStream } from '../exports/exports.stream.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
 import * as q from './analyses.queries.js';
 
-/** Rows per statement: a chunk's read stays a few tens of milliseconds on the embedded engine (a parallel request waits at most that). */
-export const CHUNK_ROWS = 2_000;
 
 /** A column of the export: its name (CSV header, GeoJSON property), its CSV cell and its GeoJSON value (absent: not in that format). */
 type Column = { name: string; csv?: (r: q.ExportRow) => Cell; geojson?: (r: q.ExportRow) => unknown };
@@ -76,21 +74,26 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').re
  * The file's text, chunk by chunk: the head at once (the first byte does not wait for a read), then each chunk of rows
  * as it is read, then the tail. `read` gives the rows after a cursor.
  */
-export async function* exportText(format: Format, read: ((after: q.Cursor) => Promise<q.ExportRow[]>) | null, chunkRows = CHUNK_ROWS): AsyncGenerator<string> {
+export async function* exportText(
+  format: Format,
+  read: ((after: q.Cursor, limit: number) => Promise<q.ExportRow[]>) | null,
+  pause: () => Promise<void>,
+  sizer = new ChunkSizer(),
+): AsyncGenerator<string> {
   yield format.head;
   let first = true;
   for (let after = q.START; read; ) {
-    const rows = await read(after);
-    countChunk();
+    const { rows, limit } = await sizer.read((n) => read(after, n));
     let text = '';
     for (const r of rows) {
       text += format.row(r, first);
       first = false;
     }
     if (text) yield text;
-    if (rows.length < chunkRows) break;
+    if (rows.length < limit) break;
     const last = rows[rows.length - 1]!;
     after = { row: last.row_number, group: last.overlapping_id ?? 0 };
+    await pause();
   }
   yield format.tail;
 }
@@ -99,14 +102,14 @@ export async function* exportText(format: Format, read: ((after: q.Cursor) => Pr
  * Checks the analysis (404 before anything is sent), then answers the file as a stream. An analysis that has not
  * completed exports an empty file (its rows are never shown half-written).
  */
-export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: AnalysisExportQuery, chunkRows = CHUNK_ROWS): Promise<ExportFile> {
+export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: AnalysisExportQuery): Promise<ExportFile> {
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const scope = scopeOf(actor);
   const a = mustExist(actor, await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)));
   const format = FORMATS[query.format];
   const reader = scopedReader(deps.db, scope);
-  const read = a.status === 'completed' ? (after: q.Cursor) => q.exportRows(reader, tenantId, id, query.category, after, chunkRows) : null;
-  const stream = textStream(deps, exportText(format, read, chunkRows), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });
+  const read = a.status === 'completed' ? (after: q.Cursor, limit: number) => q.exportRows(reader, tenantId, id, query.category, after, limit) : null;
+  const stream = textStream(deps, exportText(format, read, () => letOthersIn(deps)), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });
   return { filename: `${slug(a.name)}-${query.category}.${format.extension}`, mime: format.mime, stream };
 }

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
+import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
@@ -18,7 +18,7 @@ import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from './analyses.parse.js';
 import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
-import { presentDetail, presentFarm, presentSummary } from './analyses.presenter.js';
+import { presentDetail, presentFarm, presentOverlaps, presentSummary } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
@@ -250,6 +250,8 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
       minimumFarmSize: input.minimumFarmSize ?? defaults.minimumFarmSize,
       requireRecognition: input.requireRecognition ?? true,
       threshold: defaults.recognitionThreshold,
+      overlapMinAreaSqm: defaults.overlapMinAreaSqm,
+      overlapMinShare: defaults.overlapMinShare,
       total: staged.total,
       createdBy: actor.userId,
       parentId: parent?.id ?? null,
@@ -344,12 +346,19 @@ export async function listFarms(
       if (!cursor) throw problems.field('after', `after must be 0 or the row_number of a row of this list (${kind})`);
       const rows = await q.listFarmsAfter(tx, tenantId, id, kind, cursor, size + 1);
       const page = rows.slice(0, size);
-      return cursorPage(page.map(presentFarm), countOf[kind](a), rows.length > size ? page[page.length - 1]!.row_number : null, size, url);
+      return cursorPage(await withOverlaps(tx, tenantId, id, page), countOf[kind](a), rows.length > size ? page[page.length - 1]!.row_number : null, size, url);
     }
     if (a.status !== 'completed') return paginate([], 0, query.page, size, url);
     const rows = await q.listFarms(tx, tenantId, id, kind, size, (query.page - 1) * size);
-    return paginate(rows.map(presentFarm), countOf[kind](a), query.page, size, url);
+    return paginate(await withOverlaps(tx, tenantId, id, rows), countOf[kind](a), query.page, size, url);
   });
+}
+
+/** A page's rows with their overlap pairs (issue 28: grouped ones and slivers, with their measures). */
+async function withOverlaps(tx: Executor, tenantId: string, id: string, rows: q.FarmRow[]): Promise<AnalysisFarm[]> {
+  const valid = rows.filter((r) => r.category !== 'error').map((r) => r.row_number);
+  const pairs = presentOverlaps(await q.overlapsOfRows(tx, tenantId, id, valid, ANALYSIS_OVERLAPS_PER_ROW));
+  return rows.map((r) => presentFarm(r, pairs.get(r.row_number)));
 }
 
 /** Rows read per statement for the map (keyset chunks: each statement stays short on the embedded engine). */

@@ -10,35 +10,33 @@ import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { countChunk, textStream } from '../exports/exports.stream.js';
+import { ChunkSizer, letOthersIn, textStream } from '../exports/exports.stream.js';
 import { readScope } from '../farms/farms.policy.js';
 import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
 import { FORMAT_INFO, formatter, PartPlanner, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
 
-/** Farms per statement. */
-const BATCH = 2_000;
-
 export type EudrFile = { stream: Readable; filename: string; mime: string; parts: number; part: number };
 
-type Read = (after: string | null) => Promise<EudrRow[]>;
+type Read = (after: string | null, limit: number) => Promise<EudrRow[]>;
 
-/** The farms from the start, batch by batch (each batch its own transaction). */
-async function* batches(read: Read, after: string | null = null): AsyncGenerator<EudrRow[]> {
+/** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: exports.stream.ts). */
+async function* batches(read: Read, pause: () => Promise<void>, after: string | null = null): AsyncGenerator<EudrRow[]> {
+  const sizer = new ChunkSizer();
   for (let cursor = after; ; ) {
-    const rows = await read(cursor);
-    countChunk();
+    const { rows, limit } = await sizer.read((n) => read(cursor, n));
     if (rows.length > 0) yield rows;
-    if (rows.length < BATCH) return;
+    if (rows.length < limit) return;
     cursor = rows[rows.length - 1]!.id;
+    await pause();
   }
 }
 
 /** One part's text: its head, its farms (read from its start, at most its count and never past the limit), its tail. */
-async function* partText(read: Read, f: ReturnType<typeof formatter>, plan: PartPlanner, bound: PartBound): AsyncGenerator<string> {
+async function* partText(read: Read, pause: () => Promise<void>, f: ReturnType<typeof formatter>, plan: PartPlanner, bound: PartBound): AsyncGenerator<string> {
   yield f.head;
   let used = Buffer.byteLength(f.head) + Buffer.byteLength(f.tail);
   let count = 0;
-  outer: for await (const rows of batches(read, bound.after)) {
+  outer: for await (const rows of batches(read, pause, bound.after)) {
     let text = '';
     for (const r of rows) {
       const item = f.item(r);
@@ -63,10 +61,11 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   const { tenantId, scope } = readScope(ctx, q.tenant_id);
   if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
   const f = formatter(q.format);
-  const read: Read = (after) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, after, BATCH));
+  const read: Read = (after, limit) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, after, limit));
+  const pause = () => letOthersIn(deps);
   const plan = new PartPlanner(f, limitBytes);
   let total = 0;
-  for await (const rows of batches(read)) {
+  for await (const rows of batches(read, pause)) {
     for (const r of rows) plan.add(r.id, Buffer.byteLength(f.item(r)));
     total += rows.length;
   }
@@ -78,6 +77,6 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   );
   const info = FORMAT_INFO[q.format];
   const suffix = parts > 1 ? `-part-${q.part}-of-${parts}` : '';
-  const stream = textStream(deps, partText(read, f, plan, plan.parts[q.part - 1]!), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
+  const stream = textStream(deps, partText(read, pause, f, plan, plan.parts[q.part - 1]!), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
   return { stream, filename: `farms-eudr${suffix}.${info.extension}`, mime: info.mime, parts, part: q.part };
 }
