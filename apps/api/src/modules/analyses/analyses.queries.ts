@@ -556,10 +556,12 @@ const pairMeasures = (t: Tolerance) => sql`
 const keepPairs = (tenantId: string, id: string) => sql`
   kept AS (
     INSERT INTO custom_analysis_overlaps (analysis_id, tenant_id, a, b, area_sqm, share_a, share_b, iou, is_sliver)
-    SELECT ${id}, ${tenantId}, least(h.a, h.b), greatest(h.a, h.b), h.sqm,
+    -- A pair can come twice in one statement (a crowded row and its candidate, each seen from the other): once is kept.
+    SELECT DISTINCT ON (least(h.a, h.b), greatest(h.a, h.b)) ${id}::uuid, ${tenantId}::uuid, least(h.a, h.b), greatest(h.a, h.b), h.sqm,
            CASE WHEN h.a < h.b THEN coalesce(h.share_a, 0) ELSE coalesce(h.share_b, 0) END,
            CASE WHEN h.a < h.b THEN coalesce(h.share_b, 0) ELSE coalesce(h.share_a, 0) END, coalesce(h.iou, 0), h.sliver
       FROM hits h
+     ORDER BY least(h.a, h.b), greatest(h.a, h.b)
     ON CONFLICT (analysis_id, a, b) DO UPDATE SET area_sqm = excluded.area_sqm, share_a = excluded.share_a, share_b = excluded.share_b,
                                                    iou = excluded.iou, is_sliver = excluded.is_sliver
   )
