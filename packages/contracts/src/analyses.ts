@@ -1,7 +1,7 @@
 // Custom farm analysis: the create payloads (JSON; multipart carries the same fields plus a file), the analysis with its
 // four result categories as {count, url}, and the farm rows the category lists return.
 import { z } from 'zod';
-import { pageNumber, pageSize, text, uuid } from './common.js';
+import { listOf, pageNumber, pageSize, text, uuid } from './common.js';
 
 /** Stable codes of the row errors (DESIGN "Custom analysis semantics"). */
 export const analysisRowErrorCode = z.enum([
@@ -89,6 +89,9 @@ export const analysisDetail = analysisSummary.extend({
   minimum_farm_size: z.number(),
   require_farm_recognition: z.boolean(),
   recognition_threshold: z.number(),
+  /** The overlap tolerance the analysis ran with (the tenant's at upload): minimum overlap area (m²) and share of the smaller plot. */
+  overlap_min_area_sqm: z.number(),
+  overlap_min_share: z.number(),
   operational_areas: z.array(z.object({ id: uuid, name: z.string() })),
   within_operational_area: analysisCategoryRef,
   outside_operational_area: analysisCategoryRef,
@@ -115,6 +118,24 @@ export const analysisGeometry = z.discriminatedUnion('type', [
 ]);
 export type AnalysisGeometry = z.infer<typeof analysisGeometry>;
 
+/**
+ * One overlap of a row with another row of the upload (issue 28), from this row's side: the intersection's area (m²,
+ * geodesic), its share of this row and of the other, and intersection over union. `sliver`: under the analysis's overlap
+ * tolerance ("touching or sliver"), shown but not grouped.
+ */
+export const analysisOverlap = z.object({
+  row_number: z.number().int(),
+  area_sqm: z.number(),
+  share_of_this: z.number(),
+  share_of_other: z.number(),
+  iou: z.number(),
+  sliver: z.boolean(),
+});
+export type AnalysisOverlap = z.infer<typeof analysisOverlap>;
+
+/** Overlaps listed per row (grouped ones first, then by area). */
+export const ANALYSIS_OVERLAPS_PER_ROW = 20;
+
 /** A farm of a result list. overlapping_id is set only on overlapping farms: one id per connected group. */
 export const analysisFarm = z.object({
   row_number: z.number().int(),
@@ -140,6 +161,8 @@ export const analysisFarm = z.object({
   errors: z.array(analysisRowError),
   /** The row's warnings (issue 28); empty for a clean row. */
   warnings: z.array(analysisRowWarningCode),
+  /** Its overlaps with other rows, slivers included (at most ANALYSIS_OVERLAPS_PER_ROW). */
+  overlaps: z.array(analysisOverlap),
 });
 export type AnalysisFarm = z.infer<typeof analysisFarm>;
 
@@ -200,7 +223,30 @@ export const analysisExportQuery = z.object({
 });
 export type AnalysisExportQuery = z.infer<typeof analysisExportQuery>;
 
+/**
+ * A result list: by page number (pages start within its first 10,000 rows), or by cursor (issue 28): `after` is the
+ * row_number of the last row read (0 to start), and each page's `next` link carries the next cursor, so a category of
+ * any size is read whole. With `after`, `page` must be 1 (or absent).
+ */
 export const analysisFarmsQuery = z.object({
   page: pageNumber,
   page_size: pageSize,
+  after: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z.coerce
+      .number({ error: 'after must be a row number' })
+      .int('after must be a row number')
+      .min(0, 'after must be a row number (0 or more)')
+      .max(2_147_483_647, 'after must be a row number')
+      .optional()
+      .describe(
+        'Cursor: the row_number of the last row read (0 for the start). The page holds the rows after it in the list\'s order (row number; overlapping: group, then row number), and `next` carries the cursor of the next page (null at the end).',
+      ),
+  ),
+});
+export type AnalysisFarmsQuery = z.infer<typeof analysisFarmsQuery>;
+
+/** A page of a result list: the list envelope, and with a cursor (`after`), `next_after`: the next page's cursor, or null at the end. */
+export const analysisFarmPage = listOf(analysisFarm).extend({
+  next_after: z.number().int().nullable().optional().describe('With `after`: the cursor of the next page (the row_number of this page\'s last row), or null when this page ends the list.'),
 });

@@ -533,6 +533,9 @@ export const tenantConfigurations = pgTable('tenant_configurations', {
   tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
   minimumFarmSize: doublePrecision('minimum_farm_size').notNull().default(100),
   recognitionThreshold: doublePrecision('recognition_threshold').notNull().default(0.5),
+  // Overlap tolerance (drizzle/0024): a pair overlaps when its intersection reaches both; smaller pairs are slivers.
+  overlapMinAreaSqm: doublePrecision('overlap_min_area_sqm').notNull().default(1),
+  overlapMinShare: doublePrecision('overlap_min_share').notNull().default(0.01),
   settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
   updatedAt: updatedAt(),
 });
@@ -551,6 +554,9 @@ export const customAnalyses = pgTable(
     minimumFarmSize: doublePrecision('minimum_farm_size').notNull(),
     requireFarmRecognition: boolean('require_farm_recognition').notNull().default(true),
     recognitionThreshold: doublePrecision('recognition_threshold').notNull().default(0.5),
+    // The overlap tolerance the analysis runs with (the tenant's at upload; drizzle/0024).
+    overlapMinAreaSqm: doublePrecision('overlap_min_area_sqm').notNull().default(1),
+    overlapMinShare: doublePrecision('overlap_min_share').notNull().default(0.01),
     totalUploadedDataCount: integer('total_uploaded_data_count').notNull().default(0),
     totalArea: doublePrecision('total_area').notNull().default(0),
     withinCount: integer('within_count').notNull().default(0),
@@ -581,6 +587,23 @@ export const customAnalyses = pgTable(
     unique('custom_analyses_tenant_id_id_uq').on(t.tenantId, t.id),
     index('custom_analyses_parent_idx').on(t.tenantId, t.parentAnalysisId).where(sql`${t.parentAnalysisId} IS NOT NULL`),
   ],
+);
+
+/** Every overlapping pair of rows an analysis found (a < b), slivers included, with its measures (drizzle/0024). */
+export const customAnalysisOverlaps = pgTable(
+  'custom_analysis_overlaps',
+  {
+    analysisId: uuid('analysis_id').notNull().references(() => customAnalyses.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    a: integer('a').notNull(),
+    b: integer('b').notNull(),
+    areaSqm: doublePrecision('area_sqm').notNull(),
+    shareA: doublePrecision('share_a').notNull(),
+    shareB: doublePrecision('share_b').notNull(),
+    iou: doublePrecision('iou').notNull(),
+    isSliver: boolean('is_sliver').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.analysisId, t.a, t.b] }), index('custom_analysis_overlaps_b_idx').on(t.analysisId, t.b)],
 );
 
 export const customAnalysisAreas = pgTable(

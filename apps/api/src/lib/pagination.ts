@@ -155,6 +155,23 @@ export async function listPage<T>(read: Reader, plan: ListPlan, limit: number, o
   return { rows: uncounted(rows), total };
 }
 
+/**
+ * A page read by cursor (keyset): the envelope with `next` as the same path carrying the next cursor (`after`, and
+ * page_size) and `next_after`, or null at the end. `previous` is null: a cursor reads forward. `count` is the list's
+ * total (exact, from the caller).
+ */
+export function cursorPage<T>(results: T[], count: number, nextAfter: number | null, pageSize: number, url: string): Page<T> & { next_after: number | null } {
+  let next: string | null = null;
+  if (nextAfter !== null) {
+    const u = new URL(url, 'http://local');
+    u.searchParams.delete('page');
+    u.searchParams.set('after', String(nextAfter));
+    u.searchParams.set('page_size', String(pageSize));
+    next = `${u.pathname}${u.search}`;
+  }
+  return { count, next, previous: null, results, next_after: nextAfter };
+}
+
 export function paginate<T>(results: T[], total: number | Total, page: number, pageSize: number, url: string): Page<T> {
   const { count, estimated } = typeof total === 'number' ? { count: total, estimated: false } : total;
   const link = (p: number) => {

@@ -87,3 +87,47 @@ export function multipart(fields: Record<string, string | string[] | undefined>,
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/**
+ * A completed analysis of `rows` rows written straight into the tables, as the pipeline's classify and overlap steps
+ * leave them (for list and export tests of large results; a real run of 20,000+ rows would take most of a minute
+ * embedded). Row n: an error when n % 40 = 0; within the area when n % 20 = 0; else outside. Every 8th good row
+ * overlaps, in one of 37 groups taken in turn (so the grouped order is not the row order); every 7th good row is
+ * unrecognized. row_data carries `pad` characters, to make the rows as large as a test needs.
+ */
+export async function syntheticAnalysis(env: TestEnv, t: { tenantId: string; adminId: string; areaIds: string[] }, rows: number, pad = 0): Promise<string> {
+  const [a] = await env.sql<{ id: string }>(sql`
+    INSERT INTO custom_analyses (tenant_id, name, minimum_farm_size, total_uploaded_data_count, created_by, status, progress, completed_at)
+    VALUES (${t.tenantId}, ${`Synthetic ${rows}`}, 100, ${rows}, ${t.adminId}, 'completed', 100, now()) RETURNING id`);
+  const id = a!.id;
+  await env.sql(sql`INSERT INTO custom_analysis_areas (analysis_id, operational_area_id, tenant_id) VALUES (${id}, ${t.areaIds[0]!}, ${t.tenantId})`);
+  for (let from = 1; from <= rows; from += 5_000) {
+    const to = Math.min(rows, from + 4_999);
+    await env.sql(sql`
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, category,
+                                        operational_area_id, covered_fraction, is_unrecognized, is_overlapping, overlapping_id)
+      SELECT ${id}, n, ${t.tenantId}, CASE WHEN n % 1000 = 1 THEN '=HYPERLINK("x")' ELSE 'Farm ' || n END,
+             CASE WHEN n % 40 <> 0 THEN g END, CASE WHEN n % 40 <> 0 THEN ST_Area(g::geography) END,
+             jsonb_build_object('farm_id', 'F-' || n, 'pad', repeat('x', ${pad})),
+             CASE WHEN n % 40 = 0 THEN '[{"field":"farm_coordinates","code":"invalid_polygon","message":"farm_coordinates: the polygon is invalid"}]'::jsonb END,
+             CASE WHEN n % 40 = 0 THEN 'error' WHEN n % 20 = 0 THEN 'within' ELSE 'outside' END,
+             CASE WHEN n % 40 <> 0 AND n % 20 = 0 THEN ${t.areaIds[0]!}::uuid END,
+             CASE WHEN n % 40 = 0 THEN NULL WHEN n % 20 = 0 THEN 1.0 ELSE 0.0 END,
+             n % 40 <> 0 AND n % 7 = 0, n % 40 <> 0 AND n % 8 = 0, CASE WHEN n % 40 <> 0 AND n % 8 = 0 THEN 1 + (n / 8) % 37 END
+        FROM generate_series(${from}::int, ${to}::int) n
+        CROSS JOIN LATERAL (SELECT ST_MakeEnvelope(20 + (n % 500) * 0.002, 40 + (n / 500) * 0.002, 20.001 + (n % 500) * 0.002, 40.001 + (n / 500) * 0.002, 4326) AS g) s`);
+  }
+  await env.sql(sql`
+    UPDATE custom_analysis_rows r SET group_size = s.size
+      FROM (SELECT overlapping_id, count(*)::int AS size FROM custom_analysis_rows WHERE analysis_id = ${id} AND is_overlapping GROUP BY overlapping_id) s
+     WHERE r.analysis_id = ${id} AND r.is_overlapping AND r.overlapping_id = s.overlapping_id`);
+  await env.sql(sql`
+    UPDATE custom_analyses c SET within_count = s.within, outside_count = s.outside, error_count = s.errors, overlapping_count = s.overlapping,
+           unrecognized_count = s.unrecognized, total_area = s.area
+      FROM (SELECT count(*) FILTER (WHERE category = 'within')::int AS within, count(*) FILTER (WHERE category = 'outside')::int AS outside,
+                   count(*) FILTER (WHERE category = 'error')::int AS errors, count(*) FILTER (WHERE is_overlapping)::int AS overlapping,
+                   count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized, coalesce(sum(area_sqm), 0) AS area
+              FROM custom_analysis_rows WHERE analysis_id = ${id}) s
+     WHERE c.id = ${id}`);
+  return id;
+}

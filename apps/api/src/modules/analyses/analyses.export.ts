@@ -1,74 +1,117 @@
 // One category of an analysis's results as a file: CSV (one line per row, the geometry as GeoJSON text, the row's own
-// columns as JSON, cells formula-neutralised) or a GeoJSON FeatureCollection (EPSG:4326, 6 decimals; failed rows have a
-// null geometry). Each row's warning codes (issue 28): csv column `warnings` joined by ";", GeoJSON property `warnings`
-// (an array). Read in keyset chunks of 5,000 rows, each its own short statement, and built in memory: an analysis has
-// at most 100,000 rows.
+// columns as JSON, cells formula-neutralised by the exports' one CSV writer) or a GeoJSON FeatureCollection (EPSG:4326,
+// 6 decimals; failed rows have a null geometry). Streamed (issue 28): an analysis has up to 1,000,000 rows, so the file
+// is never built in memory. Rows are read in keyset chunks in the list's order, each chunk one short statement (sized
+// to ~40 ms) in its own implicit transaction (no cursor, nothing held open between chunks), and written as they are
+// read, with backpressure (exports.stream.ts). The columns are one table below: a column is one line in it.
 import type { AnalysisExportQuery } from '@farmland/contracts';
+import type { Readable } from 'node:stream';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
-import { withScope } from '../../db/client.js';
-import { csvLine } from '../exports/exports.csv.js';
+import { scopedReader, withScope } from '../../db/client.js';
+import { csvLine, type Cell } from '../exports/exports.csv.js';
+import { ChunkSizer, letOthersIn, textStream } from '../exports/exports.stream.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
 import * as q from './analyses.queries.js';
 
-const CHUNK = 5_000;
-const CSV_HEADER = [
-  'row_number', 'farm_name', 'category', 'overlapping', 'overlapping_id', 'conflicting_farmlands', 'unrecognized',
-  'area_sqm', 'hectares', 'operational_area', 'covered_fraction', 'errors', 'warnings', 'geometry', 'row_data',
+
+/** A column of the export: its name (CSV header, GeoJSON property), its CSV cell and its GeoJSON value (absent: not in that format). */
+type Column = { name: string; csv?: (r: q.ExportRow) => Cell; geojson?: (r: q.ExportRow) => unknown };
+
+const area = (r: q.ExportRow) => (r.area_sqm === null ? null : Number(r.area_sqm));
+
+/** The columns, in file order. */
+export const EXPORT_COLUMNS: readonly Column[] = [
+  { name: 'row_number', csv: (r) => r.row_number, geojson: (r) => r.row_number },
+  { name: 'farm_name', csv: (r) => r.farm_name, geojson: (r) => r.farm_name },
+  { name: 'category', csv: (r) => r.category, geojson: (r) => r.category },
+  { name: 'overlapping', csv: (r) => r.is_overlapping, geojson: (r) => r.is_overlapping },
+  { name: 'overlapping_id', csv: (r) => r.overlapping_id, geojson: (r) => r.overlapping_id },
+  { name: 'conflicting_farmlands', csv: (r) => r.group_size, geojson: (r) => r.group_size },
+  { name: 'unrecognized', csv: (r) => r.is_unrecognized, geojson: (r) => r.is_unrecognized },
+  { name: 'area_sqm', csv: (r) => area(r)?.toFixed(2), geojson: (r) => area(r) },
+  { name: 'hectares', csv: (r) => (area(r) === null ? null : (area(r)! / 10_000).toFixed(4)), geojson: (r) => (area(r) === null ? null : area(r)! / 10_000) },
+  { name: 'operational_area', csv: (r) => r.operational_area, geojson: (r) => r.operational_area },
+  { name: 'covered_fraction', csv: (r) => r.covered_fraction, geojson: (r) => r.covered_fraction },
+  { name: 'errors', csv: (r) => (r.errors ?? []).map((e) => e.message).join('; '), geojson: (r) => r.errors ?? [] },
+  // The row's warning codes (issue 28): joined by ";" in the csv, an array in GeoJSON.
+  { name: 'warnings', csv: (r) => (r.warnings ?? []).join(';'), geojson: (r) => r.warnings ?? [] },
+  { name: 'geometry', csv: (r) => r.geometry },
+  { name: 'row_data', csv: (r) => JSON.stringify(r.row_data ?? {}), geojson: (r) => r.row_data },
 ];
 
-export type ExportFile = { filename: string; mime: string; body: string };
+const CSV_COLUMNS = EXPORT_COLUMNS.filter((c) => c.csv);
+const GEOJSON_COLUMNS = EXPORT_COLUMNS.filter((c) => c.geojson);
+
+/** A file format: its opening text, one row as text (with its separator from the previous row), its closing text. */
+type Format = { head: string; row: (r: q.ExportRow, first: boolean) => string; tail: string };
+
+const FORMATS: Record<AnalysisExportQuery['format'], Format & { extension: string; mime: string }> = {
+  csv: {
+    extension: 'csv',
+    mime: 'text/csv; charset=utf-8',
+    head: csvLine(CSV_COLUMNS.map((c) => c.name)),
+    row: (r) => csvLine(CSV_COLUMNS.map((c) => c.csv!(r))),
+    tail: '',
+  },
+  geojson: {
+    extension: 'geojson',
+    mime: 'application/geo+json',
+    head: '{"type":"FeatureCollection","features":[',
+    // The geometry is PostGIS's GeoJSON text as it is (never parsed and written again).
+    row: (r, first) => {
+      const properties: Record<string, unknown> = {};
+      for (const c of GEOJSON_COLUMNS) properties[c.name] = c.geojson!(r);
+      return `${first ? '' : ','}{"type":"Feature","geometry":${r.geometry ?? 'null'},"properties":${JSON.stringify(properties)}}`;
+    },
+    tail: ']}',
+  },
+};
+
+export type ExportFile = { filename: string; mime: string; stream: Readable };
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'analysis';
 
+/**
+ * The file's text, chunk by chunk: the head at once (the first byte does not wait for a read), then each chunk of rows
+ * as it is read, then the tail. `read` gives the rows after a cursor.
+ */
+export async function* exportText(
+  format: Format,
+  read: ((after: q.Cursor, limit: number) => Promise<q.ExportRow[]>) | null,
+  pause: () => Promise<void>,
+  sizer = new ChunkSizer(),
+): AsyncGenerator<string> {
+  yield format.head;
+  let first = true;
+  for (let after = q.START; read; ) {
+    const { rows, limit } = await sizer.read((n) => read(after, n));
+    let text = '';
+    for (const r of rows) {
+      text += format.row(r, first);
+      first = false;
+    }
+    if (text) yield text;
+    if (rows.length < limit) break;
+    const last = rows[rows.length - 1]!;
+    after = { row: last.row_number, group: last.overlapping_id ?? 0 };
+    await pause();
+  }
+  yield format.tail;
+}
+
+/**
+ * Checks the analysis (404 before anything is sent), then answers the file as a stream. An analysis that has not
+ * completed exports an empty file (its rows are never shown half-written).
+ */
 export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: AnalysisExportQuery): Promise<ExportFile> {
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const scope = scopeOf(actor);
   const a = mustExist(actor, await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)));
-  const rows: q.ExportRow[] = [];
-  if (a.status === 'completed') {
-    for (let after = 0; ; ) {
-      const chunk = await withScope(deps.db, scope, (tx) => q.exportRows(tx, tenantId, id, query.category, after, CHUNK));
-      rows.push(...chunk);
-      if (chunk.length < CHUNK) break;
-      after = chunk[chunk.length - 1]!.row_number;
-    }
-  }
-  const base = `${slug(a.name)}-${query.category}`;
-  if (query.format === 'geojson') {
-    const features = rows.map((r) => ({
-      type: 'Feature',
-      geometry: r.geometry ? (JSON.parse(r.geometry) as unknown) : null,
-      properties: {
-        row_number: r.row_number,
-        farm_name: r.farm_name,
-        category: r.category,
-        overlapping: r.is_overlapping,
-        overlapping_id: r.overlapping_id,
-        conflicting_farmlands: r.group_size,
-        unrecognized: r.is_unrecognized,
-        area_sqm: r.area_sqm === null ? null : Number(r.area_sqm),
-        hectares: r.area_sqm === null ? null : Number(r.area_sqm) / 10_000,
-        operational_area: r.operational_area,
-        covered_fraction: r.covered_fraction,
-        errors: r.errors ?? [],
-        warnings: r.warnings ?? [],
-        row_data: r.row_data,
-      },
-    }));
-    return { filename: `${base}.geojson`, mime: 'application/geo+json', body: JSON.stringify({ type: 'FeatureCollection', features }) };
-  }
-  const lines = [csvLine(CSV_HEADER)];
-  for (const r of rows) {
-    const area = r.area_sqm === null ? null : Number(r.area_sqm);
-    lines.push(
-      csvLine([
-        r.row_number, r.farm_name, r.category, r.is_overlapping, r.overlapping_id, r.group_size, r.is_unrecognized,
-        area === null ? null : area.toFixed(2), area === null ? null : (area / 10_000).toFixed(4), r.operational_area,
-        r.covered_fraction, (r.errors ?? []).map((e) => e.message).join('; '), (r.warnings ?? []).join(';'), r.geometry, JSON.stringify(r.row_data ?? {}),
-      ]),
-    );
-  }
-  return { filename: `${base}.csv`, mime: 'text/csv; charset=utf-8', body: lines.join('') };
+  const format = FORMATS[query.format];
+  const reader = scopedReader(deps.db, scope);
+  const read = a.status === 'completed' ? (after: q.Cursor, limit: number) => q.exportRows(reader, tenantId, id, query.category, after, limit) : null;
+  const stream = textStream(deps, exportText(format, read, () => letOthersIn(deps)), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });
+  return { filename: `${slug(a.name)}-${query.category}.${format.extension}`, mime: format.mime, stream };
 }

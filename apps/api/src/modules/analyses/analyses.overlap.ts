@@ -4,7 +4,9 @@
 //
 // Candidates are found in this process: the classify statements report each probe row's bounding box, and an R-tree
 // over them (analyses.box-index.ts) answers "which rows' boxes meet this one" without a statement. The database decides
-// every candidate pair (ST_Relate '2********', through the primary key); only pairs are sent, never whole ranges.
+// every candidate pair (ST_Relate '2********', through the primary key); only pairs are sent, never whole ranges. A pair
+// whose interiors meet is grouped only when its intersection reaches the analysis's overlap tolerance (issue 28: an area
+// in m² and a share of the smaller row); every such pair is kept with its measures, slivers included.
 // 1. Exact twins (same polygon bytes, found while staging) are not probe rows: a twin overlaps its first copy and
 //    shares its group.
 // 2. Stage 1: each probe row looks at no more than `limit` other rows by bounding box (either direction), and its pairs
@@ -31,6 +33,9 @@ export type OverlapBounds = {
   /** First range size (rows per statement); adapted to targetMs afterwards. */
   firstRange: number;
 };
+
+/** The overlap tolerance's defaults (drizzle/0024, docs/decisions/overlap-tolerance.md): 1 m² and 1 % of the smaller row. */
+export const DEFAULT_TOLERANCE: q.Tolerance = { minAreaSqm: 1, minShare: 0.01 };
 
 export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 100 };
 
@@ -187,15 +192,15 @@ class Probe {
   }
 }
 
-async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds, probe: Probe): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
+async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds, probe: Probe, t: q.Tolerance): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
   const uf = new RowUnion(total);
   const pairs = new Slicer<[number, number]>(b, async (slice) => {
-    for (const p of await run((tx) => q.overlapPairsOf(tx, tenantId, id, slice))) uf.union(p.a, p.b);
+    for (const p of await run((tx) => q.overlapPairsOf(tx, tenantId, id, slice, t))) uf.union(p.a, p.b);
   });
   // Stage 1. A crowded row keeps up to 4 overlaps among the candidates it saw (either direction).
   const crowded: number[] = [];
   const seen = new Slicer<{ a: number; cands: number[] }>({ ...b, firstRange: Math.max(1, Math.round(b.firstRange / 8)) }, async (slice) => {
-    for (const p of await run((tx) => q.overlapHitsOf(tx, tenantId, id, slice, 4))) uf.union(p.a, p.b);
+    for (const p of await run((tx) => q.overlapHitsOf(tx, tenantId, id, slice, 4, t))) uf.union(p.a, p.b);
   });
   const pace = new Pacer();
   // In the index's order, not the rows': consecutive searches then walk the same parts of the tree (twice as fast at 1M
@@ -264,6 +269,7 @@ export async function findOverlapGroups(
   rows: ClassifiedRows,
   b: OverlapBounds = defaultOverlapBounds,
   onStatement?: (ms: number) => void,
+  tolerance: q.Tolerance = DEFAULT_TOLERANCE,
 ): Promise<OverlapResult> {
   const scope = { kind: 'tenant', tenantId } as const;
   // Its writes (rows turned into errors) commit without waiting for the disk, like the classified rows: the run's
@@ -279,7 +285,7 @@ export async function findOverlapGroups(
   let crowdedFirst = 0;
   const dropped = new Set<number>();
   for (let pass = 1; ; pass++) {
-    const { uf, unsettled, crowded } = await onePass(run, tenantId, id, total, b, new Probe(rows.boxes, total, dropped));
+    const { uf, unsettled, crowded } = await onePass(run, tenantId, id, total, b, new Probe(rows.boxes, total, dropped), tolerance);
     if (pass === 1) crowdedFirst = crowded.length;
     if (unsettled.length > 0) {
       const drop = pass >= 2 ? crowded : unsettled;

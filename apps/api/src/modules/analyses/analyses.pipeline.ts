@@ -74,7 +74,10 @@ export function linesOf(staged: Buffer): Buffer[] {
 /** Removes every row of the analysis in bounded statements (retry cleanup, failure, deletion). */
 export async function clearRows(deps: Deps, tenantId: string, id: string, writeRows: number): Promise<void> {
   const scope = { kind: 'tenant', tenantId } as const;
-  const max = await withScope(deps.db, scope, (tx) => q.maxRowNumber(tx, tenantId, id));
+  const max = await withScope(deps.db, scope, async (tx) => {
+    await q.deleteOverlapPairs(tx, tenantId, id);
+    return q.maxRowNumber(tx, tenantId, id);
+  });
   for (let from = 1; from <= max; from += writeRows) {
     await withScope(deps.db, scope, (tx) => q.deleteRowsRange(tx, tenantId, id, from, from + writeRows));
   }
@@ -251,7 +254,10 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     phase('classify');
     await step('overlaps');
 
-    const overlap = await findOverlapGroups(deps, tenantId, id, total, { boxes, twins }, hooks.overlap ?? defaultOverlapBounds, hooks.onStatement);
+    const overlap = await findOverlapGroups(deps, tenantId, id, total, { boxes, twins }, hooks.overlap ?? defaultOverlapBounds, hooks.onStatement, {
+      minAreaSqm: Number(a.overlap_min_area_sqm),
+      minShare: Number(a.overlap_min_share),
+    });
     hooks.onOverlap?.(overlap);
     await run((tx) => q.setProgress(tx, tenantId, id, 90));
     phase('overlaps');

@@ -1,7 +1,7 @@
 // Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
 // full URLs (config.publicUrl) so that the console can fetch them as given.
-import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisRowError, AnalysisRowWarningCode, AnalysisSummary } from '@farmland/contracts';
-import type { AnalysisLink, AnalysisRow, FarmRow } from './analyses.queries.js';
+import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisOverlap, AnalysisRowError, AnalysisRowWarningCode, AnalysisSummary } from '@farmland/contracts';
+import type { AnalysisLink, AnalysisRow, FarmRow, RowOverlap } from './analyses.queries.js';
 
 const iso = (d: string | Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -45,6 +45,8 @@ export function presentDetail(
     minimum_farm_size: a.minimum_farm_size,
     require_farm_recognition: a.require_farm_recognition,
     recognition_threshold: a.recognition_threshold,
+    overlap_min_area_sqm: Number(a.overlap_min_area_sqm),
+    overlap_min_share: Number(a.overlap_min_share),
     operational_areas: ctx.areas,
     within_operational_area: ref(a.within_count, 'within'),
     outside_operational_area: ref(a.outside_count, 'outside'),
@@ -67,7 +69,7 @@ function ringOf(g: FarmRow['geometry']): number[][] {
   return g.coordinates[0] ?? [];
 }
 
-export function presentFarm(r: FarmRow): AnalysisFarm {
+export function presentFarm(r: FarmRow, overlaps: AnalysisOverlap[] = []): AnalysisFarm {
   return {
     row_number: r.row_number,
     name: r.farm_name,
@@ -86,5 +88,17 @@ export function presentFarm(r: FarmRow): AnalysisFarm {
     row_data: r.row_data,
     errors: (r.errors ?? []) as AnalysisRowError[],
     warnings: (r.warnings ?? []) as AnalysisRowWarningCode[],
+    overlaps,
   };
+}
+
+/** A page's overlap pairs, by row number, from each row's side. */
+export function presentOverlaps(pairs: RowOverlap[]): Map<number, AnalysisOverlap[]> {
+  const out = new Map<number, AnalysisOverlap[]>();
+  for (const p of pairs) {
+    const list = out.get(p.n) ?? [];
+    list.push({ row_number: p.other, area_sqm: Number(p.area_sqm), share_of_this: Number(p.share_this), share_of_other: Number(p.share_other), iou: Number(p.iou), sliver: p.is_sliver });
+    out.set(p.n, list);
+  }
+  return out;
 }

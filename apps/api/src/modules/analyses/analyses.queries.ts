@@ -18,6 +18,8 @@ export type AnalysisRow = {
   minimum_farm_size: number;
   require_farm_recognition: boolean;
   recognition_threshold: number;
+  overlap_min_area_sqm: number;
+  overlap_min_share: number;
   total_uploaded_data_count: number;
   total_area: number;
   within_count: number;
@@ -50,12 +52,19 @@ export async function tenantAreaIds(tx: Executor, tenantId: string): Promise<str
   return rows.map((r) => r.id);
 }
 
-export async function tenantDefaults(tx: Executor, tenantId: string): Promise<{ minimumFarmSize: number; recognitionThreshold: number }> {
-  const [row] = await queryRows<{ minimum_farm_size: number; recognition_threshold: number }>(
+export type TenantDefaults = { minimumFarmSize: number; recognitionThreshold: number; overlapMinAreaSqm: number; overlapMinShare: number };
+
+export async function tenantDefaults(tx: Executor, tenantId: string): Promise<TenantDefaults> {
+  const [row] = await queryRows<{ minimum_farm_size: number; recognition_threshold: number; overlap_min_area_sqm: number; overlap_min_share: number }>(
     tx,
-    sql`SELECT minimum_farm_size, recognition_threshold FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
+    sql`SELECT minimum_farm_size, recognition_threshold, overlap_min_area_sqm, overlap_min_share FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
   );
-  return { minimumFarmSize: row?.minimum_farm_size ?? 100, recognitionThreshold: row?.recognition_threshold ?? 0.5 };
+  return {
+    minimumFarmSize: row?.minimum_farm_size ?? 100,
+    recognitionThreshold: row?.recognition_threshold ?? 0.5,
+    overlapMinAreaSqm: row?.overlap_min_area_sqm ?? 1,
+    overlapMinShare: row?.overlap_min_share ?? 0.01,
+  };
 }
 
 /**
@@ -83,14 +92,18 @@ export async function insertAnalysis(
     minimumFarmSize: number;
     requireRecognition: boolean;
     threshold: number;
+    overlapMinAreaSqm: number;
+    overlapMinShare: number;
     total: number;
     createdBy: string;
     parentId: string | null;
   },
 ): Promise<AnalysisRow> {
   const [row] = await queryRows<AnalysisRow>(tx, sql`
-    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold, total_uploaded_data_count, created_by, parent_analysis_id)
-    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold}, ${a.total}, ${a.createdBy}, ${a.parentId})
+    INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold,
+                                 overlap_min_area_sqm, overlap_min_share, total_uploaded_data_count, created_by, parent_analysis_id)
+    VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold},
+            ${a.overlapMinAreaSqm}, ${a.overlapMinShare}, ${a.total}, ${a.createdBy}, ${a.parentId})
     RETURNING *`);
   if (!row) throw new Error('analysis insert returned nothing');
   return row;
@@ -157,18 +170,53 @@ const kindFilter: Record<ListKind, SQL> = {
   errors: sql`AND r.category = 'error'`,
 };
 
-/** One page of a result list; overlaps come grouped (by overlapping_id, then row number). */
+const farmColumns = sql`
+    r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.category, r.operational_area_id, oa.name AS operational_area,
+    r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
+    CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
+    CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry`;
+
+/** A list's order: row number; overlaps come grouped (by overlapping_id, then row number: the partial index's order). */
+const listOrder = (kind: ListKind) => (kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`);
+
+/**
+ * Where a keyset read resumes: after row `row` in the list's order. For overlaps the order is (group, row number), so the
+ * cursor also holds that row's group (0 at the start: groups are numbered from 1).
+ */
+export type Cursor = { row: number; group: number };
+export const START: Cursor = { row: 0, group: 0 };
+
+/** The keyset condition: each kind walks its own index from the cursor (cat_idx, unrecognized_idx, overlap_idx), so a chunk reads its rows only. */
+function afterRow(kind: ListKind, c: Cursor): SQL {
+  return kind === 'overlapping' ? sql`AND (r.overlapping_id, r.row_number) > (${c.group}::int, ${c.row}::int)` : sql`AND r.row_number > ${c.row}`;
+}
+
+/** One page of a result list by page number (offset; pages start within the first rows of the list). */
 export async function listFarms(tx: Executor, tenantId: string, id: string, kind: ListKind, limit: number, offset: number): Promise<FarmRow[]> {
-  const order = kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`;
   return queryRows<FarmRow>(tx, sql`
-    SELECT r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.warnings, r.category, r.operational_area_id, oa.name AS operational_area,
-           r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
-           CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
-           CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry
+    SELECT ${farmColumns}
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]}
-     ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`);
+     ORDER BY ${listOrder(kind)} LIMIT ${limit} OFFSET ${offset}`);
+}
+
+/** The cursor at row `n` when it is a row of the list (a cursor must name one, or be 0), else null. */
+export async function cursorAt(tx: Executor, tenantId: string, id: string, kind: ListKind, n: number): Promise<Cursor | null> {
+  if (n === 0) return START;
+  const [row] = await queryRows<{ g: number | null }>(tx, sql`
+    SELECT r.overlapping_id AS g FROM custom_analysis_rows r WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = ${n} ${kindFilter[kind]}`);
+  return row ? { row: n, group: row.g ?? 0 } : null;
+}
+
+/** A page of a result list by cursor: the rows after the cursor in the list's order (keyset; see afterRow). */
+export async function listFarmsAfter(tx: Executor, tenantId: string, id: string, kind: ListKind, after: Cursor, limit: number): Promise<FarmRow[]> {
+  return queryRows<FarmRow>(tx, sql`
+    SELECT ${farmColumns}
+      FROM custom_analysis_rows r
+      LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} ${afterRow(kind, after)}
+     ORDER BY ${listOrder(kind)} LIMIT ${limit}`);
 }
 
 /**
@@ -247,16 +295,16 @@ export type ExportRow = {
   geometry: string | null;
 };
 
-/** A category's rows after `after` (keyset on row_number), for the export. */
-export async function exportRows(tx: Executor, tenantId: string, id: string, kind: ListKind, after: number, limit: number): Promise<ExportRow[]> {
-  return queryRows<ExportRow>(tx, sql`
+/** A category's rows after the cursor in the list's order (keyset, as listFarmsAfter), for the export. */
+export async function exportRows(run: Reader | Executor, tenantId: string, id: string, kind: ListKind, after: Cursor, limit: number): Promise<ExportRow[]> {
+  return readerOf(run)<ExportRow>(sql`
     SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
            CASE WHEN r.is_overlapping THEN r.group_size END AS group_size, r.area_sqm, oa.name AS operational_area,
            r.covered_fraction, r.errors, r.warnings, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
-     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} AND r.row_number > ${after}
-     ORDER BY r.row_number LIMIT ${limit}`);
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} ${afterRow(kind, after)}
+     ORDER BY ${listOrder(kind)} LIMIT ${limit}`);
 }
 
 export async function errorRows(tx: Executor, tenantId: string, id: string, limit: number) {
@@ -499,28 +547,72 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
 // found by a LATERAL probe of the primary key with LIMIT 1: a plain join of a long list of pairs could be planned as a
 // hash join over every row of the analysis, once per statement.
 
-const rowGeom = (tenantId: string, id: string, n: SQL) => sql`
-  SELECT r.geom FROM custom_analysis_rows r WHERE r.analysis_id = ${id} AND r.row_number = ${n} AND r.tenant_id = ${tenantId} LIMIT 1`;
-
 const intArray = (xs: readonly number[]) => `{${xs.join(',')}}`;
 
-/** Which of the given pairs of rows overlap (interiors share area: ST_Relate '2********'; touching is not overlap). */
-export async function overlapPairsOf(tx: Executor, tenantId: string, id: string, pairs: ReadonlyArray<readonly [number, number]>): Promise<Array<{ a: number; b: number }>> {
+/** The overlap tolerance an analysis runs with: a pair is grouped when its overlap reaches both (else it is a sliver). */
+export type Tolerance = { minAreaSqm: number; minShare: number };
+
+/**
+ * The measures of a pair whose interiors share area (ra, rb: the rows' geom and area_sqm), as a LATERAL subquery: the
+ * intersection's geodesic area (as rows' areas are measured: ST_Area on the spheroid), each row's share of it,
+ * intersection over union, and whether it is under the tolerance (a sliver).
+ */
+const pairMeasures = (t: Tolerance) => sql`
+  CROSS JOIN LATERAL (SELECT ST_Area(ST_Intersection(ra.geom, rb.geom)::geography) AS sqm) i
+  CROSS JOIN LATERAL (
+    SELECT i.sqm, i.sqm / nullif(ra.area_sqm, 0) AS share_a, i.sqm / nullif(rb.area_sqm, 0) AS share_b,
+           i.sqm / nullif(ra.area_sqm + rb.area_sqm - i.sqm, 0) AS iou,
+           NOT (i.sqm >= ${t.minAreaSqm}::float8 AND i.sqm >= ${t.minShare}::float8 * least(ra.area_sqm, rb.area_sqm)) AS sliver) m`;
+
+/** Keeps the measured pairs (a < b; a retry's pair is replaced), and answers the grouped ones. */
+const keepPairs = (tenantId: string, id: string) => sql`
+  kept AS (
+    INSERT INTO custom_analysis_overlaps (analysis_id, tenant_id, a, b, area_sqm, share_a, share_b, iou, is_sliver)
+    -- A pair can come twice in one statement (a crowded row and its candidate, each seen from the other): once is kept.
+    SELECT DISTINCT ON (least(h.a, h.b), greatest(h.a, h.b)) ${id}::uuid, ${tenantId}::uuid, least(h.a, h.b), greatest(h.a, h.b), h.sqm,
+           CASE WHEN h.a < h.b THEN coalesce(h.share_a, 0) ELSE coalesce(h.share_b, 0) END,
+           CASE WHEN h.a < h.b THEN coalesce(h.share_b, 0) ELSE coalesce(h.share_a, 0) END, coalesce(h.iou, 0), h.sliver
+      FROM hits h
+     ORDER BY least(h.a, h.b), greatest(h.a, h.b)
+    ON CONFLICT (analysis_id, a, b) DO UPDATE SET area_sqm = excluded.area_sqm, share_a = excluded.share_a, share_b = excluded.share_b,
+                                                   iou = excluded.iou, is_sliver = excluded.is_sliver
+  )
+  SELECT h.a, h.b FROM hits h WHERE NOT h.sliver`;
+
+const rowGeomArea = (tenantId: string, id: string, n: SQL) => sql`
+  SELECT r.geom, r.area_sqm FROM custom_analysis_rows r WHERE r.analysis_id = ${id} AND r.row_number = ${n} AND r.tenant_id = ${tenantId} LIMIT 1`;
+
+/**
+ * Which of the given pairs of rows overlap: interiors share area (ST_Relate '2********'; touching is not overlap), and
+ * the intersection reaches the tolerance. Every pair whose interiors meet is kept with its measures, slivers included.
+ */
+export async function overlapPairsOf(tx: Executor, tenantId: string, id: string, pairs: ReadonlyArray<readonly [number, number]>, t: Tolerance): Promise<Array<{ a: number; b: number }>> {
   if (pairs.length === 0) return [];
   return queryRows(tx, sql`
-    SELECT p.a, p.b
-      FROM unnest(${intArray(pairs.map((p) => p[0]))}::int[], ${intArray(pairs.map((p) => p[1]))}::int[]) AS p(a, b)
-      CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`p.a`)}) ra
-      CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`p.b`)}) rb
-     WHERE ST_Relate(ra.geom, rb.geom, '2********')`);
+    WITH hits AS MATERIALIZED (
+      SELECT p.a, p.b, m.sqm, m.share_a, m.share_b, m.iou, m.sliver
+        FROM unnest(${intArray(pairs.map((p) => p[0]))}::int[], ${intArray(pairs.map((p) => p[1]))}::int[]) AS p(a, b)
+        CROSS JOIN LATERAL (${rowGeomArea(tenantId, id, sql`p.a`)}) ra
+        CROSS JOIN LATERAL (${rowGeomArea(tenantId, id, sql`p.b`)}) rb
+        ${pairMeasures(t)}
+       WHERE ST_Relate(ra.geom, rb.geom, '2********')
+    ), ${keepPairs(tenantId, id)}`);
 }
 
 /**
- * For each given row a, up to `max` of its given candidates whose interiors share area with a's: the candidates are
+ * For each given row a, up to `max` of its given candidates that overlap it beyond the tolerance: the candidates are
  * tested as the array gives them, and no further once `max` are found (a crowded row: near-identical plots meet
- * hundreds of others). No ORDER BY: a sort would need every candidate tested first.
+ * hundreds of others). No ORDER BY: a sort would need every candidate tested first. The pairs found are kept with their
+ * measures (a crowded row's slivers are not: it is cut short at its first `max` overlaps).
  */
-export async function overlapHitsOf(tx: Executor, tenantId: string, id: string, rows: ReadonlyArray<{ a: number; cands: readonly number[] }>, max: number): Promise<Array<{ a: number; b: number }>> {
+export async function overlapHitsOf(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  rows: ReadonlyArray<{ a: number; cands: readonly number[] }>,
+  max: number,
+  t: Tolerance,
+): Promise<Array<{ a: number; b: number }>> {
   if (rows.length === 0) return [];
   const flat: number[] = [];
   const starts: number[] = [];
@@ -531,14 +623,39 @@ export async function overlapHitsOf(tx: Executor, tenantId: string, id: string, 
     ends.push(flat.length);
   }
   return queryRows(tx, sql`
-    SELECT x.a, h.b
-      FROM unnest(${intArray(rows.map((r) => r.a))}::int[], ${intArray(starts)}::int[], ${intArray(ends)}::int[]) AS x(a, s, e)
-      CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`x.a`)}) ra
-      CROSS JOIN LATERAL (
-        SELECT c.b FROM unnest((${intArray(flat)}::int[])[x.s:x.e]) AS c(b)
-          CROSS JOIN LATERAL (${rowGeom(tenantId, id, sql`c.b`)}) rb
-         WHERE ST_Relate(ra.geom, rb.geom, '2********')
-         LIMIT ${max}) h`);
+    WITH hits AS MATERIALIZED (
+      SELECT x.a, h.b, h.sqm, h.share_a, h.share_b, h.iou, h.sliver
+        FROM unnest(${intArray(rows.map((r) => r.a))}::int[], ${intArray(starts)}::int[], ${intArray(ends)}::int[]) AS x(a, s, e)
+        CROSS JOIN LATERAL (${rowGeomArea(tenantId, id, sql`x.a`)}) ra
+        CROSS JOIN LATERAL (
+          SELECT c.b, m.sqm, m.share_a, m.share_b, m.iou, m.sliver FROM unnest((${intArray(flat)}::int[])[x.s:x.e]) AS c(b)
+            CROSS JOIN LATERAL (${rowGeomArea(tenantId, id, sql`c.b`)}) rb
+            ${pairMeasures(t)}
+           WHERE ST_Relate(ra.geom, rb.geom, '2********') AND NOT m.sliver
+           LIMIT ${max}) h
+    ), ${keepPairs(tenantId, id)}`);
+}
+
+/** Removes the pairs an earlier attempt kept (a retry measures them again). */
+export async function deleteOverlapPairs(tx: Executor, tenantId: string, id: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM custom_analysis_overlaps WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+}
+
+export type RowOverlap = { n: number; other: number; area_sqm: number; share_this: number; share_other: number; iou: number; is_sliver: boolean };
+
+/** Each given row's overlap pairs from its side (grouped ones first, then by area), at most `perRow` a row: a page's details. */
+export async function overlapsOfRows(tx: Executor, tenantId: string, id: string, rows: readonly number[], perRow: number): Promise<RowOverlap[]> {
+  if (rows.length === 0) return [];
+  return queryRows<RowOverlap>(tx, sql`
+    SELECT x.n, o.* FROM unnest(${intArray(rows)}::int[]) AS x(n)
+     CROSS JOIN LATERAL (
+       SELECT * FROM (
+         SELECT o.b AS other, o.area_sqm, o.share_a AS share_this, o.share_b AS share_other, o.iou, o.is_sliver FROM custom_analysis_overlaps o
+          WHERE o.analysis_id = ${id} AND o.a = x.n AND o.tenant_id = ${tenantId}
+         UNION ALL
+         SELECT o.a, o.area_sqm, o.share_b, o.share_a, o.iou, o.is_sliver FROM custom_analysis_overlaps o
+          WHERE o.analysis_id = ${id} AND o.b = x.n AND o.tenant_id = ${tenantId}
+       ) p ORDER BY p.is_sliver, p.area_sqm DESC, p.other LIMIT ${perRow}) o`);
 }
 
 /**

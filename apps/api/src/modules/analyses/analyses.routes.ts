@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   analysisDetail,
-  analysisFarm,
+  analysisFarmPage,
   analysisFarmsQuery,
   analysisListKind,
   analysisExportQuery,
@@ -222,7 +222,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: admins,
     schema: {
       tags,
-      summary: 'One category of the results as a file: CSV (geometry as GeoJSON text, own columns as JSON) or a GeoJSON FeatureCollection',
+      summary: 'One category of the results as a file, streamed: CSV (geometry as GeoJSON text, own columns as JSON) or a GeoJSON FeatureCollection',
       params: idParam,
       querystring: analysisExportQuery,
       produces: ['text/csv', 'application/geo+json'],
@@ -232,8 +232,9 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('content-disposition', `attachment; filename="${file.filename}"`)
         .header('access-control-expose-headers', 'Content-Disposition')
+        .header('cache-control', 'no-store')
         .type(file.mime)
-        .send(file.body);
+        .send(file.stream);
     },
   });
 
@@ -259,10 +260,10 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: admins,
       schema: {
         tags,
-        summary: `The ${kind} farms of an analysis (page_size default 100)${kind === 'overlapping' ? ', grouped by overlapping_id' : ''}`,
+        summary: `The ${kind} farms of an analysis (page_size default 100)${kind === 'overlapping' ? ', grouped by overlapping_id' : ''}; by page (the first 10,000 rows) or by cursor with after=<row_number> (any depth; next carries the cursor)`,
         params: idParam,
         querystring: analysisFarmsQuery,
-        response: { 200: envelope(listOf(analysisFarm)) },
+        response: { 200: envelope(analysisFarmPage) },
       },
       handler: async (req) => ({ data: await analyses.listFarms(deps, req.ctx, req.params.id, kind, req.query, req.url) }),
     });

@@ -3,11 +3,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ANALYSIS_MAP_LIMIT, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
+import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { cursorPage, MAX_LIST_ROWS, pageOffset, paginate, type Page } from '../../lib/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { sha256 } from '../../lib/crypto.js';
@@ -18,7 +18,7 @@ import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from './analyses.parse.js';
 import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
-import { presentDetail, presentFarm, presentSummary } from './analyses.presenter.js';
+import { presentDetail, presentFarm, presentOverlaps, presentSummary } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
@@ -250,6 +250,8 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
       minimumFarmSize: input.minimumFarmSize ?? defaults.minimumFarmSize,
       requireRecognition: input.requireRecognition ?? true,
       threshold: defaults.recognitionThreshold,
+      overlapMinAreaSqm: defaults.overlapMinAreaSqm,
+      overlapMinShare: defaults.overlapMinShare,
       total: staged.total,
       createdBy: actor.userId,
       parentId: parent?.id ?? null,
@@ -312,24 +314,51 @@ const countOf: Record<AnalysisListKind, (a: q.AnalysisRow) => number> = {
   errors: (a) => a.error_count,
 };
 
-/** One page of a result list; empty until the analysis has completed (rows are never shown half-written). */
+/**
+ * One page of a result list; empty until the analysis has completed (rows are never shown half-written). By page number
+ * (a page starts within the first MAX_LIST_ROWS rows, as every list's), or with `after` by cursor: the rows after that
+ * row in the list's order, read through the kind's index however deep (issue 28), with a `next` link carrying the cursor.
+ */
 export async function listFarms(
   deps: Deps,
   ctx: Ctx,
   id: string,
   kind: AnalysisListKind,
-  query: { page: number; page_size?: number | undefined },
+  query: { page: number; page_size?: number | undefined; after?: number | undefined },
   url: string,
-): Promise<Page<AnalysisFarm>> {
+): Promise<Page<AnalysisFarm> & { next_after?: number | null }> {
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const size = query.page_size ?? 100;
+  const after = query.after;
+  if (after !== undefined && query.page !== 1) throw problems.field('after', 'Send either page or after, not both: after reads on from a row, page counts from the top');
+  if (after === undefined && (query.page - 1) * size >= MAX_LIST_ROWS) {
+    throw problems.field(
+      'page',
+      `Pages reach the first ${MAX_LIST_ROWS.toLocaleString('en-US')} rows of a list (page ${Math.ceil(MAX_LIST_ROWS / size)} at page_size ${size}); read further with after=<row_number> (after=0 starts at the top, each page's next link goes on)`,
+    );
+  }
   return withScope(deps.db, scopeOf(actor), async (tx) => {
     const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    if (after !== undefined) {
+      if (a.status !== 'completed') return cursorPage([], 0, null, size, url);
+      const cursor = await q.cursorAt(tx, tenantId, id, kind, after);
+      if (!cursor) throw problems.field('after', `after must be 0 or the row_number of a row of this list (${kind})`);
+      const rows = await q.listFarmsAfter(tx, tenantId, id, kind, cursor, size + 1);
+      const page = rows.slice(0, size);
+      return cursorPage(await withOverlaps(tx, tenantId, id, page), countOf[kind](a), rows.length > size ? page[page.length - 1]!.row_number : null, size, url);
+    }
     if (a.status !== 'completed') return paginate([], 0, query.page, size, url);
     const rows = await q.listFarms(tx, tenantId, id, kind, size, (query.page - 1) * size);
-    return paginate(rows.map(presentFarm), countOf[kind](a), query.page, size, url);
+    return paginate(await withOverlaps(tx, tenantId, id, rows), countOf[kind](a), query.page, size, url);
   });
+}
+
+/** A page's rows with their overlap pairs (issue 28: grouped ones and slivers, with their measures). */
+async function withOverlaps(tx: Executor, tenantId: string, id: string, rows: q.FarmRow[]): Promise<AnalysisFarm[]> {
+  const valid = rows.filter((r) => r.category !== 'error').map((r) => r.row_number);
+  const pairs = presentOverlaps(await q.overlapsOfRows(tx, tenantId, id, valid, ANALYSIS_OVERLAPS_PER_ROW));
+  return rows.map((r) => presentFarm(r, pairs.get(r.row_number)));
 }
 
 /** Rows read per statement for the map (keyset chunks: each statement stays short on the embedded engine). */

@@ -22,7 +22,8 @@ export const eudrExportRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('x-export-part', String(file.part))
         .header('access-control-expose-headers', 'X-Export-Parts, X-Export-Part, Content-Disposition')
         .type(file.mime)
-        .send(file.body);
+        .header('cache-control', 'no-store')
+        .send(file.stream);
     },
   });
 };

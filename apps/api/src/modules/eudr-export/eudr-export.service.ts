@@ -1,18 +1,59 @@
-// GET /farms/export/eudr: the tenant's farms as EUDR due-diligence geolocation. Reads in keyset batches, each its own
-// short scoped transaction (row-level security; provider staff may name a tenant), formats, splits into parts of at
-// most 25 MB, and returns the asked part with the number of parts. The export is recorded in the activity log.
+// GET /farms/export/eudr: the tenant's farms as EUDR due-diligence geolocation, in parts of at most 25 MB (the EU
+// information system's upload limit; the part count is a response header). Streamed (issue 28): a first pass reads
+// the farms in keyset batches, each its own short scoped transaction, formats each and keeps only its size, which plans
+// the parts (their bounds: where each starts and how many farms it holds; never the farms). The asked part is then read
+// again from its start, batch by batch, and written as it is read with backpressure (exports.stream.ts): memory stays at
+// about one batch whatever the registry's size. The export is recorded in the activity log before the file is sent.
+import type { Readable } from 'node:stream';
 import type { EudrExportQuery } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
+import { ChunkSizer, letOthersIn, textStream } from '../exports/exports.stream.js';
 import { readScope } from '../farms/farms.policy.js';
 import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
-import { FORMAT_INFO, formatter, PART_LIMIT_BYTES, splitParts } from './eudr-formats.js';
+import { FORMAT_INFO, formatter, PartPlanner, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
 
-const BATCH = 5000;
+export type EudrFile = { stream: Readable; filename: string; mime: string; parts: number; part: number };
 
-export type EudrFile = { body: string; filename: string; mime: string; parts: number; part: number };
+type Read = (after: string | null, limit: number) => Promise<EudrRow[]>;
+
+/** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: exports.stream.ts). */
+async function* batches(read: Read, pause: () => Promise<void>, after: string | null = null): AsyncGenerator<EudrRow[]> {
+  const sizer = new ChunkSizer();
+  for (let cursor = after; ; ) {
+    const { rows, limit } = await sizer.read((n) => read(cursor, n));
+    if (rows.length > 0) yield rows;
+    if (rows.length < limit) return;
+    cursor = rows[rows.length - 1]!.id;
+    await pause();
+  }
+}
+
+/** One part's text: its head, its farms (read from its start, at most its count and never past the limit), its tail. */
+async function* partText(read: Read, pause: () => Promise<void>, f: ReturnType<typeof formatter>, plan: PartPlanner, bound: PartBound): AsyncGenerator<string> {
+  yield f.head;
+  let used = Buffer.byteLength(f.head) + Buffer.byteLength(f.tail);
+  let count = 0;
+  outer: for await (const rows of batches(read, pause, bound.after)) {
+    let text = '';
+    for (const r of rows) {
+      const item = f.item(r);
+      const bytes = Buffer.byteLength(item);
+      // The plan's count, and the limit again: farms added since the first pass never push a part past 25 MB.
+      if (count >= bound.count || !plan.fits(used, count, bytes)) {
+        if (text) yield text;
+        break outer;
+      }
+      text += (count > 0 ? f.separator : '') + item;
+      used += bytes + (count > 0 ? Buffer.byteLength(f.separator) : 0);
+      count++;
+    }
+    if (text) yield text;
+  }
+  yield f.tail;
+}
 
 export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limitBytes = PART_LIMIT_BYTES): Promise<EudrFile> {
   const actor = ctx.actor;
@@ -20,22 +61,22 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   const { tenantId, scope } = readScope(ctx, q.tenant_id);
   if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
   const f = formatter(q.format);
-  const items: string[] = [];
-  let after: string | null = null;
-  for (;;) {
-    const cursor: string | null = after;
-    const rows: EudrRow[] = await withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, cursor, BATCH));
-    for (const r of rows) items.push(f.item(r));
-    if (rows.length < BATCH) break;
-    after = rows[rows.length - 1]!.id;
+  const read: Read = (after, limit) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, after, limit));
+  const pause = () => letOthersIn(deps);
+  const plan = new PartPlanner(f, limitBytes);
+  let total = 0;
+  for await (const rows of batches(read, pause)) {
+    for (const r of rows) plan.add(r.id, Buffer.byteLength(f.item(r)));
+    total += rows.length;
   }
-  const parts = splitParts(items, f, limitBytes);
-  if (q.part > parts.length) throw problems.field('part', `part must be at most ${parts.length}`);
+  const parts = plan.parts.length;
+  if (q.part > parts) throw problems.field('part', `part must be at most ${parts}`);
   const exporterTenant = tenantId ?? actor.tenantId;
   await withScope(deps.db, scope, (tx) =>
-    recordActivity(tx, ctx, { action: 'Export', description: `Exported ${items.length} farms as EUDR ${q.format.toUpperCase()} (part ${q.part} of ${parts.length})`, tenantId: exporterTenant }),
+    recordActivity(tx, ctx, { action: 'Export', description: `Exported ${total} farms as EUDR ${q.format.toUpperCase()} (part ${q.part} of ${parts})`, tenantId: exporterTenant }),
   );
   const info = FORMAT_INFO[q.format];
-  const suffix = parts.length > 1 ? `-part-${q.part}-of-${parts.length}` : '';
-  return { body: parts[q.part - 1]!, filename: `farms-eudr${suffix}.${info.extension}`, mime: info.mime, parts: parts.length, part: q.part };
+  const suffix = parts > 1 ? `-part-${q.part}-of-${parts}` : '';
+  const stream = textStream(deps, partText(read, pause, f, plan, plan.parts[q.part - 1]!), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
+  return { stream, filename: `farms-eudr${suffix}.${info.extension}`, mime: info.mime, parts, part: q.part };
 }

@@ -1,7 +1,13 @@
 // The EUDR export through the API: a valid GeoJSON FeatureCollection (RFC 7946: closed rings, exterior counter-clockwise,
 // 6 decimals) whose coordinates round-trip to the registry's; farms under 4 ha as points when asked; CSV and KML; the
 // tenant's farms only; 400 for a bad format or a part that does not exist; and the split into parts (unit).
+import { randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
+import { sql } from 'drizzle-orm';
+import type { EudrExportQuery } from '@farmland/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Ctx } from '../../context.js';
+import { exportEudr } from './eudr-export.service.js';
 import { freshSpot, insertFarmDirect, square, tenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { formatter, splitParts } from './eudr-formats.js';
@@ -115,5 +121,36 @@ describe('splitting into parts', () => {
     }
     expect(back).toEqual(items.map((s) => JSON.parse(s)));
     expect(splitParts([], f, 1000)).toEqual(['{"type":"FeatureCollection","features":[]}']);
+  });
+});
+
+describe('streamed parts', () => {
+  it('streams each planned part as a complete file within the limit, every farm once, in id order', async () => {
+    const [admin] = await env.sql<{ id: string; tenant_id: string }>(sql`SELECT id, tenant_id FROM users WHERE id = ${env.fx.adminA}`);
+    const ctx: Ctx = {
+      actor: { userId: admin!.id, sessionId: randomUUID(), role: 'tenant_admin', tenantId: admin!.tenant_id, name: 'Admin A', email: 'a@example.com' },
+      platform: 'web',
+      ip: '127.0.0.1',
+      country: null,
+      requestId: 'eudr-parts',
+    };
+    const limit = 4_000;
+    const first = await exportEudr(env.deps, ctx, { format: 'geojson', part: 1 } as EudrExportQuery, limit);
+    expect(first.parts).toBeGreaterThan(2);
+    const ids: string[] = [];
+    for (let part = 1; part <= first.parts; part++) {
+      const file = part === 1 ? first : await exportEudr(env.deps, ctx, { format: 'geojson', part } as EudrExportQuery, limit);
+      expect(file.parts).toBe(first.parts);
+      const text = (await buffer(file.stream)).toString('utf8');
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(limit);
+      const fc = JSON.parse(text) as { features: Feature[] };
+      expect(fc.features.length).toBeGreaterThan(0);
+      ids.push(...fc.features.map((f) => String(f.properties['farm_id'])));
+    }
+    const [n] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${env.fx.tenantA}`);
+    expect(ids).toHaveLength(n!.n);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    await expect(exportEudr(env.deps, ctx, { format: 'geojson', part: first.parts + 1 } as EudrExportQuery, limit)).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -58,26 +58,54 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
   };
 }
 
+/** Where a part starts (after the item with key `after`; null: at the first) and how many items it holds. */
+export type PartBound = { after: string | null; count: number };
+
 /**
- * Splits items into parts so that head + items (with separators) + tail stays within limitBytes (UTF-8). A single item
- * larger than the limit gets a part of its own. Always at least one part (an empty file when there are no items).
+ * Plans the parts from the items' sizes, one item at a time, holding only the parts' bounds (never the items): head +
+ * items (with separators) + tail stays within limitBytes (UTF-8). A single item larger than the limit gets a part of its
+ * own. Always at least one part (an empty file when there are no items).
  */
-export function splitParts(items: readonly string[], f: { head: string; tail: string; separator: string }, limitBytes: number): string[] {
-  const fixed = Buffer.byteLength(f.head) + Buffer.byteLength(f.tail);
-  const sep = Buffer.byteLength(f.separator);
-  const parts: string[] = [];
-  let current: string[] = [];
-  let size = fixed;
-  for (const item of items) {
-    const bytes = Buffer.byteLength(item) + (current.length ? sep : 0);
-    if (current.length && size + bytes > limitBytes) {
-      parts.push(f.head + current.join(f.separator) + f.tail);
-      current = [];
-      size = fixed;
-    }
-    size += Buffer.byteLength(item) + (current.length ? sep : 0);
-    current.push(item);
+export class PartPlanner {
+  readonly parts: PartBound[] = [{ after: null, count: 0 }];
+  private readonly fixed: number;
+  private readonly sep: number;
+  private size: number;
+  private lastKey: string | null = null;
+
+  constructor(f: { head: string; tail: string; separator: string }, private readonly limitBytes: number) {
+    this.fixed = Buffer.byteLength(f.head) + Buffer.byteLength(f.tail);
+    this.sep = Buffer.byteLength(f.separator);
+    this.size = this.fixed;
   }
-  parts.push(f.head + current.join(f.separator) + f.tail);
-  return parts;
+
+  /** Adds an item of `bytes` (UTF-8) with its key (the keyset value a part resumes after). */
+  add(key: string, bytes: number): void {
+    let current = this.parts[this.parts.length - 1]!;
+    if (current.count > 0 && this.size + bytes + this.sep > this.limitBytes) {
+      current = { after: this.lastKey, count: 0 };
+      this.parts.push(current);
+      this.size = this.fixed;
+    }
+    this.size += bytes + (current.count > 0 ? this.sep : 0);
+    current.count++;
+    this.lastKey = key;
+  }
+
+  /** Whether one more item of `bytes` fits in a part now holding `count` items of `used` bytes (head and tail included). */
+  fits(used: number, count: number, bytes: number): boolean {
+    return count === 0 || used + bytes + this.sep <= this.limitBytes;
+  }
+}
+
+/** The parts of a list of items, each a complete file (PartPlanner's rule; the unit test's reference). */
+export function splitParts(items: readonly string[], f: { head: string; tail: string; separator: string }, limitBytes: number): string[] {
+  const plan = new PartPlanner(f, limitBytes);
+  items.forEach((item, i) => plan.add(String(i), Buffer.byteLength(item)));
+  let at = 0;
+  return plan.parts.map((p) => {
+    const part = f.head + items.slice(at, at + p.count).join(f.separator) + f.tail;
+    at += p.count;
+    return part;
+  });
 }

@@ -1,9 +1,27 @@
-// Overlap groups of a tenant's farms: two farms overlap when their interiors meet with positive area (touching is not
-// overlap); groups are the connected components of that graph. PostGIS finds the pairs; the components are plain graph work.
+// Overlap groups of a tenant's farms: two farms overlap when their interiors meet (touching is not overlap) with an
+// intersection that reaches the tenant's overlap tolerance (issue 28: a minimum area in m², geodesic, and a minimum share
+// of the smaller farm; smaller pairs are slivers, never grouped); groups are the connected components of that graph.
+// PostGIS finds the pairs; the components are plain graph work.
 // Farms flagged 'vanished' by retain keep their last boundary for review but take no part in the graph.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { jsonb, queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { componentsOf } from '../../lib/union-find.js';
+
+/** The tenant's overlap tolerance as a one-row subquery (min_area, min_share): its configuration, else the defaults. */
+const tolerance = (tenantId: string) => sql`(SELECT coalesce(max(c.overlap_min_area_sqm), 1) AS min_area, coalesce(max(c.overlap_min_share), 0.01) AS min_share
+    FROM tenant_configurations c WHERE c.tenant_id = ${tenantId})`;
+
+/**
+ * Farms `a` and `b` (table aliases) overlap: their interiors share area (ST_Relate '2********', cheap, first), and the
+ * intersection's geodesic area (as farms' areas are measured) reaches the tolerance's area and share of the smaller farm.
+ */
+export function overlapHolds(a: string, b: string, tenantId: string): SQL {
+  const x = sql.raw(a);
+  const y = sql.raw(b);
+  return sql`(ST_Relate(${x}.geom, ${y}.geom, '2********')
+    AND (SELECT i.sqm >= t.min_area AND i.sqm >= t.min_share * least(${x}.area_sqm, ${y}.area_sqm)
+           FROM (SELECT ST_Area(ST_Intersection(${x}.geom, ${y}.geom)::geography) AS sqm) i, ${tolerance(tenantId)} t))`;
+}
 
 /** Pairs of overlapping farms of one tenant. The `&&` prefilter keeps the GiST index in play; ST_Relate '2********' = interiors share area. */
 export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: string[]): Promise<Array<[string, string]>> {
@@ -14,7 +32,7 @@ export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: str
       JOIN farms b ON b.tenant_id = a.tenant_id AND a.geom && b.geom AND a.id <> b.id
      WHERE a.tenant_id = ${tenantId} ${subset}
        AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-       AND ST_Relate(a.geom, b.geom, '2********')`);
+       AND ${overlapHolds('a', 'b', tenantId)}`);
   const seen = new Set<string>();
   const pairs: Array<[string, string]> = [];
   for (const r of res) {
@@ -74,7 +92,7 @@ async function componentsByBfs(tx: Executor, tenantId: string, ids: string[]): P
         SELECT b.id FROM farms b
          WHERE b.tenant_id = ${tenantId} AND b.id = ANY(${uuidArray([...remaining])})
            AND EXISTS (SELECT 1 FROM farms f WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(frontier)}) AND f.geom && b.geom
-                        AND ST_Relate(f.geom, b.geom, '2********'))`);
+                        AND ${overlapHolds('f', 'b', tenantId)})`);
       frontier = found.map((r) => r.id);
       for (const id of frontier) remaining.delete(id);
       members.push(...frontier);
@@ -103,7 +121,7 @@ export async function refreshOverlaps(tx: Executor, tenantId: string, changedIds
       JOIN farms b ON b.tenant_id = ${tenantId} AND b.geom && s.geom AND b.id <> s.id
      WHERE s.tenant_id = ${tenantId} AND s.id = ANY(${uuidArray(changedIds)})
        AND s.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-       AND ST_Relate(s.geom, b.geom, '2********')`);
+       AND ${overlapHolds('s', 'b', tenantId)}`);
   const [seedGroups] = await queryRows<{ n: number }>(tx, sql`
     SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)}) AND overlap_group_id IS NOT NULL`);
 

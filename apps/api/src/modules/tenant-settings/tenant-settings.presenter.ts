@@ -7,6 +7,8 @@ export function presentConfiguration(r: ConfigRow): TenantConfiguration {
     tenant_id: r.tenant_id,
     minimum_farm_size: Number(r.minimum_farm_size),
     recognition_threshold: Number(r.recognition_threshold),
+    overlap_min_area_sqm: Number(r.overlap_min_area_sqm),
+    overlap_min_share: Number(r.overlap_min_share),
     updated_at: new Date(r.updated_at).toISOString(),
   };
 }

@@ -1,28 +1,48 @@
-// All SQL of tenant configuration (minimum farm size, recognition threshold) and the settings summary.
+// All SQL of tenant configuration (minimum farm size, recognition threshold, overlap tolerance) and the settings summary.
 import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
 
-export type ConfigRow = { tenant_id: string; minimum_farm_size: number; recognition_threshold: number; updated_at: Date | string };
+export type ConfigRow = {
+  tenant_id: string;
+  minimum_farm_size: number;
+  recognition_threshold: number;
+  overlap_min_area_sqm: number;
+  overlap_min_share: number;
+  updated_at: Date | string;
+};
 
-/** The tenant's configuration; a tenant without a row gets the schema defaults (100 sqm, 0.5). */
+const COLUMNS = sql`tenant_id, minimum_farm_size, recognition_threshold, overlap_min_area_sqm, overlap_min_share, updated_at`;
+
+export type ConfigPatch = {
+  minimumFarmSize?: number | undefined;
+  recognitionThreshold?: number | undefined;
+  overlapMinAreaSqm?: number | undefined;
+  overlapMinShare?: number | undefined;
+};
+
+/** The tenant's configuration; a tenant without a row gets the schema defaults (100 sqm, 0.5, 1 m², 1 %). */
 export async function getConfiguration(tx: Executor, tenantId: string): Promise<ConfigRow> {
   const rows = await queryRows<ConfigRow>(
     tx,
-    sql`SELECT tenant_id, minimum_farm_size, recognition_threshold, updated_at FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
+    sql`SELECT ${COLUMNS} FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
   );
-  return rows[0] ?? { tenant_id: tenantId, minimum_farm_size: 100, recognition_threshold: 0.5, updated_at: new Date(0) };
+  return rows[0] ?? { tenant_id: tenantId, minimum_farm_size: 100, recognition_threshold: 0.5, overlap_min_area_sqm: 1, overlap_min_share: 0.01, updated_at: new Date(0) };
 }
 
-export async function upsertConfiguration(tx: Executor, tenantId: string, patch: { minimumFarmSize?: number | undefined; recognitionThreshold?: number | undefined }): Promise<ConfigRow> {
+export async function upsertConfiguration(tx: Executor, tenantId: string, patch: ConfigPatch): Promise<ConfigRow> {
+  const v = (x: number | undefined) => sql`${x ?? null}::float8`;
   const [row] = await queryRows<ConfigRow>(
     tx,
-    sql`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold, updated_at)
-        VALUES (${tenantId}, coalesce(${patch.minimumFarmSize ?? null}::float8, 100), coalesce(${patch.recognitionThreshold ?? null}::float8, 0.5), now())
+    sql`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold, overlap_min_area_sqm, overlap_min_share, updated_at)
+        VALUES (${tenantId}, coalesce(${v(patch.minimumFarmSize)}, 100), coalesce(${v(patch.recognitionThreshold)}, 0.5),
+                coalesce(${v(patch.overlapMinAreaSqm)}, 1), coalesce(${v(patch.overlapMinShare)}, 0.01), now())
         ON CONFLICT (tenant_id) DO UPDATE
-           SET minimum_farm_size = coalesce(${patch.minimumFarmSize ?? null}::float8, tenant_configurations.minimum_farm_size),
-               recognition_threshold = coalesce(${patch.recognitionThreshold ?? null}::float8, tenant_configurations.recognition_threshold),
+           SET minimum_farm_size = coalesce(${v(patch.minimumFarmSize)}, tenant_configurations.minimum_farm_size),
+               recognition_threshold = coalesce(${v(patch.recognitionThreshold)}, tenant_configurations.recognition_threshold),
+               overlap_min_area_sqm = coalesce(${v(patch.overlapMinAreaSqm)}, tenant_configurations.overlap_min_area_sqm),
+               overlap_min_share = coalesce(${v(patch.overlapMinShare)}, tenant_configurations.overlap_min_share),
                updated_at = now()
-        RETURNING tenant_id, minimum_farm_size, recognition_threshold, updated_at`,
+        RETURNING ${COLUMNS}`,
   );
   if (!row) throw new Error('configuration upsert returned nothing');
   return row;

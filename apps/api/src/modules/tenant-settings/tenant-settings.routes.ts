@@ -18,7 +18,7 @@ export const tenantSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: ['tenant_admin'] },
     schema: {
       tags,
-      summary: 'Change minimum_farm_size (sqm, ≥ 0) and/or recognition_threshold (0 < t ≤ 1)',
+      summary: 'Change minimum_farm_size (sqm, ≥ 0), recognition_threshold (0 < t ≤ 1), and the overlap tolerance: overlap_min_area_sqm (m², ≥ 0) and overlap_min_share (0–1 of the smaller farm); a new tolerance re-groups the registry',
       querystring: tenantSelectQuery,
       body: updateTenantConfigurationBody,
       response: { 200: envelope(tenantConfiguration) },

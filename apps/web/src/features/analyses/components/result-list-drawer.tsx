@@ -11,7 +11,7 @@ import Pagination from 'antd/es/pagination';
 import Skeleton from 'antd/es/skeleton';
 import type { AnalysisFarm, AnalysisListKind } from '@farmland/contracts';
 import { SideDrawer } from '../../../components/ui/side-drawer';
-import { formatHectares, formatNumber } from '../../../lib/formatters';
+import { formatHectares, formatNumber, formatSqm } from '../../../lib/formatters';
 import { RESULT_PAGE_SIZE, useAnalysisFarms } from '../api/get-analysis-farms';
 import { CategoryExportButtons } from './category-export-buttons';
 import { RowWarnings } from './row-warnings';
@@ -37,6 +37,29 @@ const firstPoint = (f: AnalysisFarm): [number, number] | undefined => {
   const p = f.coordinates[0];
   return p && p.length >= 2 ? [p[0]!, p[1]!] : undefined;
 };
+
+/** Pages reach the first 10,000 rows of a list (the API's rule for page numbers; its cursor reads further, and the exports hold every row). */
+const PAGED_ROWS = 10_000;
+
+const percent = (x: number) => `${(x * 100).toFixed(x < 0.01 ? 2 : 1)} %`;
+
+/**
+ * A row's overlaps with other rows (issue 28): the other row, the overlap's area, its share of each and intersection over
+ * union; a pair under the tenant's overlap tolerance is marked "touching or sliver" (shown, not grouped).
+ */
+export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
+  if (farm.overlaps.length === 0) return null;
+  return (
+    <ul style={{ margin: '4px 0 0', paddingLeft: 18, fontSize: 12 }} data-testid="overlap-pairs">
+      {farm.overlaps.map((o) => (
+        <li key={o.row_number} data-testid={o.sliver ? 'overlap-sliver' : 'overlap-pair'}>
+          {`Row ${o.row_number}: ${formatSqm(o.area_sqm)} · ${percent(o.share_of_this)} of this · ${percent(o.share_of_other)} of the other · IoU ${o.iou.toFixed(2)}`}
+          {o.sliver ? ' · touching or sliver' : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 type Props = { analysisId: string; kind: AnalysisListKind | null; total: number; onClose: () => void; onViewOnMap: (point: [number, number] | undefined) => void };
 
@@ -65,6 +88,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                 <RowWarnings codes={f.warnings} />
               </div>
             )}
+            <OverlapPairs farm={f} />
           </>
         }
       />
@@ -127,6 +151,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                                 <RowWarnings codes={f.warnings} />
                               </div>
                             )}
+                            <OverlapPairs farm={f} />
                           </>
                         }
                       />
@@ -140,7 +165,12 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
           <List size="small" dataSource={rows} renderItem={farmLine} />
         )}
         {total > RESULT_PAGE_SIZE && (
-          <Pagination style={{ marginTop: 16 }} current={page} pageSize={RESULT_PAGE_SIZE} total={total} showSizeChanger={false} onChange={setPage} />
+          <Pagination style={{ marginTop: 16 }} current={page} pageSize={RESULT_PAGE_SIZE} total={Math.min(total, PAGED_ROWS)} showSizeChanger={false} onChange={setPage} />
+        )}
+        {total > PAGED_ROWS && (
+          <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.62)' }} data-testid="result-list-paged-note">
+            Pages show the first {formatNumber(PAGED_ROWS)} farmlands; export the category to get all {formatNumber(total)}.
+          </div>
         )}
       </div>
     </SideDrawer>

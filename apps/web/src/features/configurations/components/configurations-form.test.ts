@@ -1,6 +1,6 @@
 // The configuration form's checks: numbers as people type them, and the limits the API also enforces.
 import { describe, expect, it } from 'vitest';
-import { minimumSizeProblem, readNumber, thresholdProblem } from './configurations-form';
+import { minimumSizeProblem, overlapAreaProblem, overlapSharePercentProblem, readNumber, sharePercent, thresholdProblem } from './configurations-form';
 
 describe('configuration checks', () => {
   it('reads numbers with separators, and nothing else', () => {
@@ -19,5 +19,16 @@ describe('configuration checks', () => {
     expect(thresholdProblem('1.01')).toMatch(/at most 1/);
     expect(thresholdProblem('x')).toMatch(/Enter a number/);
     expect(thresholdProblem('1')).toBeNull();
+  });
+  it('names a bad overlap tolerance, and shows a share as a percentage without float noise', () => {
+    expect(overlapAreaProblem('-0.5')).toBe('The minimum overlap area cannot be negative');
+    expect(overlapAreaProblem('x')).toMatch(/Enter a number/);
+    expect(overlapAreaProblem('0')).toBeNull();
+    expect(overlapSharePercentProblem('101')).toBe('The minimum overlap share must be at most 100 %');
+    expect(overlapSharePercentProblem('-1')).toBe('The minimum overlap share cannot be negative');
+    expect(overlapSharePercentProblem('2.5')).toBeNull();
+    expect(sharePercent(0.01)).toBe('1');
+    expect(sharePercent(0.07)).toBe('7');
+    expect(sharePercent(0.005)).toBe('0.5');
   });
 });
