@@ -110,8 +110,8 @@ describe('a category of 20,000+ rows', () => {
   it('keeps page numbers within the first 10,000 rows, and refuses bad cursors naming the field', async () => {
     const deep = await t.caller.get(`/api/custom-analysis/${id}/outside/?page=101&page_size=100`);
     expect(deep.status).toBe(400);
-    expect(deep.body.errors[0].field).toBe('page');
-    expect(deep.body.errors[0].message).toContain('after=');
+    expect(Object.keys(deep.body.errors)[0]).toBe('page');
+    expect(deep.body.errors.page[0]).toContain('after=');
     const last = await t.caller.get(`/api/custom-analysis/${id}/outside/?page=100&page_size=100`);
     expect(last.status).toBe(200);
     expect(last.body.data.next).toBeNull();
@@ -126,7 +126,7 @@ describe('a category of 20,000+ rows', () => {
     ] as const) {
       const res = await t.caller.get(`/api/custom-analysis/${id}/outside/?${query}`);
       expect(res.status, query).toBe(400);
-      expect(res.body.errors[0].field, query).toBe(field);
+      expect(Object.keys(res.body.errors)[0], query).toBe(field);
     }
     // The last row of the list: an empty page with no next.
     const [lastRow] = await env.sql<{ n: number }>(sql`SELECT max(row_number)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id} AND category = 'outside'`);
