@@ -171,7 +171,7 @@ const kindFilter: Record<ListKind, SQL> = {
 };
 
 const farmColumns = sql`
-    r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.category, r.operational_area_id, oa.name AS operational_area,
+    r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.warnings, r.category, r.operational_area_id, oa.name AS operational_area,
     r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
     CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
     CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry`;

@@ -82,7 +82,7 @@ describe('a category of 20,000+ rows', () => {
     const csv = await t.caller.get(`/api/custom-analysis/${id}/export/?category=outside&format=csv`);
     expect(csv.status).toBe(200);
     const lines = csv.raw.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,geometry,row_data');
+    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,warnings,geometry,row_data');
     expect(lines.slice(1).map((l) => Number(l.slice(0, l.indexOf(','))))).toEqual(numbers);
     // The one CSV writer neutralises a formula in a cell.
     expect(csv.raw).toContain(`1001,"'=HYPERLINK(""x"")",outside`);

@@ -154,9 +154,9 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   };
 
   return (
-    <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', minHeight: 640 }} data-testid="analysis-result">
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'stretch', minHeight: 640 }} data-testid="analysis-result">
       {panel && (
-        <aside style={{ width: 320, flex: '0 0 320px', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label="Analysis summary">
+        <aside style={{ width: 320, flex: '0 1 320px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label="Analysis summary">
           <div>
             <Typography.Title level={4} style={{ margin: 0 }}>
               {a.name}
@@ -223,8 +223,8 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           ))}
         </aside>
       )}
-      <div style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+      <div style={{ flex: '1 1 320px', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'space-between', alignItems: 'center' }}>
           <Button onClick={() => setPanel((p) => !p)}>{panel ? 'Hide panel' : 'Show panel'}</Button>
           {core.length < features.length && (
             <Typography.Text type="secondary" data-testid="map-outliers">
