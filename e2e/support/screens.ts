@@ -2,6 +2,7 @@
 // their path, the detail pages through an id the API gives (a tenant, an analysis), and a wait until a screen has
 // finished loading (no spinner, no skeleton, no request in flight, maps drawn).
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { consoleApi } from './api';
 import { motionsSettled } from './ui';
 
@@ -38,11 +39,34 @@ export async function providerDetailScreens(page: Page): Promise<Screen[]> {
   return first ? [{ name: 'tenant details', path: `/super-admin/tenant/${first.uuid}` }] : [];
 }
 
-/** The tenant's detail screens: the newest finished analysis's result page, when there is one. */
+/**
+ * The tenant's detail screens: a finished analysis's result page. When no other browser file has left one, a small
+ * analysis is made and waited for (its state, not a clock), so the screen is always walked whatever order files run in.
+ */
 export async function tenantDetailScreens(page: Page): Promise<Screen[]> {
-  const list = (await (await consoleApi(page)).get('/api/custom-analysis/?page_size=20')) as { results: { id: string; status?: string }[] };
-  const done = list.results.find((a) => a.status === undefined || /complete|done|finished|success/i.test(a.status)) ?? list.results[0];
-  return done ? [{ name: 'analysis result', path: `/admin/farm-analysis/${done.id}` }] : [];
+  const api = await consoleApi(page);
+  const list = (await api.get('/api/custom-analysis/?page_size=20')) as { results: { id: string; status: string }[] };
+  let id = list.results.find((a) => a.status === 'completed')?.id;
+  if (!id) {
+    const areas = (await api.get('/api/operational-areas/?page_size=100')) as { results: { id: string }[] };
+    // Two ~110 m squares near Ibadan, 7 decimals, closed.
+    const square = (x: number, y: number) => [[x, y], [x + 0.001, y], [x + 0.001, y + 0.001], [x, y + 0.001], [x, y]];
+    const created = await api.call('POST', '/api/custom-analysis/', {
+      name: `E2E screens ${Date.now().toString(36)}`,
+      operational_areas: areas.results.map((a) => a.id),
+      minimum_farm_size: 1,
+      require_farm_recognition: false,
+      locations: [
+        { farm_name: 'Screen plot 1', farm_coordinates: square(3.8012345, 7.6612345) },
+        { farm_name: 'Screen plot 2', farm_coordinates: square(3.8052345, 7.6612345) },
+      ],
+    });
+    if (created.status !== 201) throw new Error(`the screens' analysis was refused: ${JSON.stringify(created.body)}`);
+    id = created.body.data.id as string;
+    const made = id;
+    await expect.poll(async () => ((await api.get(`/api/custom-analysis/${made}/`)) as { status: string }).status, { timeout: 60_000 }).toBe('completed');
+  }
+  return [{ name: 'analysis result', path: `/admin/farm-analysis/${id}` }];
 }
 
 /** Waits until the screen has loaded: no request in flight, no spinner or skeleton, every map drawn, motions over. */

@@ -155,10 +155,12 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
 
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'stretch', minHeight: 640 }} data-testid="analysis-result">
+      {!panel && <h1 className="visually-hidden">{a.name}</h1>}
       {panel && (
         <aside style={{ width: 320, flex: '0 1 320px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label="Analysis summary">
           <div>
-            <Typography.Title level={4} style={{ margin: 0 }}>
+            {/* The page's one level-one heading, at the size of a panel title. */}
+            <Typography.Title level={1} style={{ margin: 0, fontSize: 20 }}>
               {a.name}
             </Typography.Title>
             {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
@@ -183,7 +185,17 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           </div>
           <div>
             <div style={{ fontWeight: 600, marginBottom: 4 }}>Filter by</div>
-            <Checkbox.Group value={filter} onChange={(v) => setFilter(v as MapCategory[])} options={FILTERS.map((f) => ({ ...f, label: <span style={{ color: CATEGORY_COLORS[f.value] }}>{f.label}</span> }))} />
+            <Checkbox.Group value={filter} onChange={(v) => setFilter(v as MapCategory[])} options={FILTERS.map((f) => ({
+                ...f,
+                // The category's colour as a swatch beside dark text: coloured text failed the contrast check.
+                label: (
+                  <span>
+                    <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, marginInlineEnd: 6, background: CATEGORY_COLORS[f.value] }} />
+                    {f.label}
+                  </span>
+                ),
+              }))}
+            />
           </div>
           <Card size="small">
             <div style={{ color: 'rgba(0,0,0,0.62)' }}>Total area</div>
