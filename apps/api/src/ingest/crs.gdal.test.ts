@@ -3,7 +3,7 @@
 // AUTHORITY: resolved by matching the WKT against the registry) and with the OGC WKT1 of the code (AUTHORITY). The files
 // are built here by ogr2ogr from WGS84 plots; the reference is ogr2ogr's reprojection of the same Shapefile.
 import { describe, expect, it } from 'vitest';
-import { parseFile } from '../modules/analyses/analyses.parse.js';
+import { parseFile } from './read.js';
 import { gdalShapefile, hasOgr2ogr, maxDistanceM, plotsNear } from './crs-gdal.js';
 import { definitionOf } from './crs.js';
 import { srsRegistry } from './srs-registry.js';

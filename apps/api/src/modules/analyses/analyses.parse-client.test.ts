@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFile } from './analyses.parse.js';
+import { parseFile } from '../../ingest/read.js';
 import { SPLIT_MIN_BYTES, stageInWorker } from './analyses.parse-client.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
@@ -116,7 +116,7 @@ describe.skipIf(Boolean(process.env['TEST_DATABASE_URL']))('parse threads (a fil
 describe('csv read in pieces', () => {
   it('reads any text cut anywhere exactly as the whole text (rows, or the same refusal)', async () => {
     const fc = await import('fast-check');
-    const { CsvRows, parseCsv } = await import('./analyses.parse.js');
+    const { CsvRows, parseCsv } = await import('../../ingest/csv.js');
     const outcome = (f: () => string[][]) => {
       try {
         return { rows: f() };

@@ -5,7 +5,9 @@
 // in memory, on either side.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../lib/worker-entry.js';
-import { extensionKind, type FileKind, type TableOptions } from './analyses.parse.js';
+import { extensionKind } from '../../ingest/file-type.js';
+import type { FileKind } from '../../ingest/limits.js';
+import type { TableOptions } from '../../ingest/table.js';
 import type { ParseFailure, StageMessage, StageRequest, TableReply, TableRequest } from './analyses.parse.worker.js';
 
 /**

@@ -4,7 +4,9 @@
 // parent in chunks of about a MB as they are produced; the parent writes each to storage and acknowledges it, and this
 // thread never runs more than STAGED_IN_FLIGHT chunks ahead, so neither side holds the file or its rows.
 import { parentPort } from 'node:worker_threads';
-import { readTable, ParseError, readAnalysisFile, type FileKind, type TableOptions } from './analyses.parse.js';
+import { ParseError, type FileKind } from '../../ingest/limits.js';
+import { readAnalysisFile } from '../../ingest/read.js';
+import { readTable, type TableOptions } from '../../ingest/table.js';
 import { STAGE_LINE_ROWS, stageRows, type Duplicates } from './analyses.rows.js';
 
 /**

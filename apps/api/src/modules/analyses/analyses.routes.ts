@@ -31,7 +31,7 @@ import * as analyses from './analyses.service.js';
 import { exportCategory } from './analyses.export.js';
 import { TEMPLATE_CSV, TEMPLATE_GEOJSON } from './analyses.template.js';
 import { prewarmParseWorker } from './analyses.parse-client.js';
-import { ACCEPTED } from './analyses.parse.js';
+import { ACCEPTED } from '../../ingest/limits.js';
 
 const tags = ['custom-analysis'];
 const admins = { access: ['tenant_admin'] } as const;

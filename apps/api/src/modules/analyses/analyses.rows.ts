@@ -4,6 +4,7 @@
 // areas and relations are PostGIS's.
 import crypto from 'node:crypto';
 import type { AnalysisRowError, AnalysisRowWarningCode } from '@farmland/contracts';
+import { canonicalKey, PLOT_BY_ROW } from '../../ingest/keys.js';
 import { readGeometry, toEwkbHex, Unreadable, Unsupported, type InputGeometry, type Position } from './analyses.geometry.js';
 
 /** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
@@ -29,12 +30,6 @@ export type StagedRow = {
   /** The row's warning codes (issue 28: repairs and doubtful input), in a fixed order. Absent when none. */
   wa?: AnalysisRowWarningCode[];
 };
-
-/**
- * Marks a row read from a GIS file whose feature has no name at all (no text, no number: analyses.gis-files.ts): it is
- * named "Plot <row number>" when staged. A symbol, so it never reaches row_data.
- */
-export const PLOT_BY_ROW = Symbol.for('farmland.plotByRow');
 
 /** Deepest nesting kept in row_data (a JSON location's own values); deeper values are replaced and reported. */
 export const MAX_VALUE_DEPTH = 16;
@@ -102,11 +97,6 @@ export function storableRow(row: Record<string, unknown>): { row: Record<string,
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Header or key → canonical name: trimmed, lower case, spaces and dashes as underscores. */
-export function canonicalKey(key: string): string {
-  return key.trim().toLowerCase().replace(/[\s-]+/g, '_');
-}
 
 const FIELD_ALIASES: Record<string, 'farm_name' | 'farm_coordinates' | 'operational_area_id'> = {
   farm_name: 'farm_name',

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { BulkUploadResult, FailedRow } from '@farmland/contracts';
 import { firstFile } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
-import { canonicalKey } from '../analyses/analyses.rows.js';
+import { canonicalKey } from '../../ingest/keys.js';
 import { parseTableInWorker } from '../analyses/analyses.parse-client.js';
 
 /** Most data rows one bulk upload accepts; a 3 MB file of farmers without farms holds about 30,000. */

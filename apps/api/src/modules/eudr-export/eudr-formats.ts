@@ -1,6 +1,6 @@
 // The three EUDR file formats, and the split into numbered parts of at most 25 MB (the EU information system's upload
 // limit). Each part is a complete file: its own FeatureCollection, CSV header or KML document.
-import { csvLine } from '../exports/exports.csv.js';
+import { csvLine } from '@farmland/contracts';
 import type { EudrRow } from './eudr-export.queries.js';
 
 export type EudrFormat = 'geojson' | 'csv' | 'kml';

@@ -1,10 +1,9 @@
 // How an exportable list is defined: its columns (labels and how to read them from a row), its column aliases
 // (agent_name → first_name, last_name), the filters it accepts, who may export it, and a batched, tenant-scoped query.
 import type { z } from 'zod';
-import type { FieldError, RoleName } from '@farmland/contracts';
+import type { CsvCell as Cell, FieldError, RoleName } from '@farmland/contracts';
 import type { Actor, Deps } from '../../context.js';
 import { problems } from '../../lib/problems.js';
-import type { Cell } from './exports.csv.js';
 
 /** The person-name aliases of spec §7: an export may ask for agent_name or farmer_name and get both name columns. */
 export const NAME_ALIASES = {

@@ -1,13 +1,12 @@
 // Exports a registered list as CSV: authorize → check the list, its columns and filters → record the Export in the
 // activity log → stream the rows batch by batch.
 import { Readable } from 'node:stream';
-import type { ExportBody } from '@farmland/contracts';
+import { csvLine, type CsvCell as Cell, type ExportBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { csvLine, type Cell } from './exports.csv.js';
 import { resolveColumns } from './exports.define.js';
 import { exportNames, findExport } from './exports.registry.js';
 

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { csvCell, csvLine } from './exports.csv.js';
+import { csvCell, csvLine } from '@farmland/contracts';
 import { NAME_ALIASES, resolveColumns } from './exports.define.js';
 
 let env: TestEnv;

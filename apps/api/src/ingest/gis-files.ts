@@ -1,20 +1,18 @@
 // Reads the GIS files an analysis accepts (issue 13) into plain rows, one per feature: a GeoJSON FeatureCollection, KML
 // (and KMZ, zipped KML), and a zipped Shapefile (.shp + .dbf, .prj reprojected to WGS84 with proj4). Each row holds the
 // feature's properties, farm_name (from the chosen property, else farm_name, name, or the first text property) and
-// farm_coordinates (the feature's geometry as GeoJSON), which analyses.rows.ts then checks like any other row. Runs in
+// farm_coordinates (the feature's geometry as GeoJSON), which the analysis module's row check (analyses.rows.ts) then checks like any other row. Runs in
 // the parse worker thread; every count is capped before the costly step, and hostile input is a ParseError (4xx).
 import { XMLParser } from 'fast-xml-parser';
-import { unzipSync } from 'fflate';
-import { CrsUnsupported, resolveGeoJsonCrs, resolvePrj, type ResolvedCrs } from '../../ingest/crs.js';
-import { canonicalKey, PLOT_BY_ROW } from './analyses.rows.js';
+import { CrsUnsupported, resolveGeoJsonCrs, resolvePrj, type ResolvedCrs } from './crs.js';
+import { canonicalKey, FORBIDDEN_KEYS, PLOT_BY_ROW } from './keys.js';
+import { inflateMembers, type ZipMember } from './zip.js';
 
-/** What the caller needs from analyses.parse.ts (no import cycle: passed in). */
+/** What the caller needs from read.ts (no import cycle: passed in). */
 export type Limits = { maxRows: number; fail: (status: number, code: string, message: string) => Error };
 
 type Row = Record<string, unknown>;
 type Geometry = { type: string; coordinates?: unknown; geometries?: unknown } | null;
-
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 
 /** A feature → a row: its properties first (farm_name added in front when none names it), then farm_coordinates. */
@@ -95,7 +93,7 @@ export function geoJsonProjection(crs: unknown, limits: Limits): ((p: number[]) 
 /**
  * A FeatureCollection (or one Feature, or one geometry) → rows. A JSON list is read as features, or as locations like
  * the JSON endpoint's (objects with farm_name and farm_coordinates), so a .json saved from either form can be uploaded.
- * The whole-file reader: an upload is read in a stream (analyses.geojson-stream.ts, which must agree with this one row
+ * The whole-file reader: an upload is read in a stream (geojson-stream.ts, which must agree with this one row
  * for row, as its property test checks); this one still reads a top-level object without a features list (a Feature or
  * a geometry, bounded there) and the whole-buffer parseFile.
  */
@@ -241,21 +239,9 @@ function placemarkRow(pm: XmlNode, nameField: string | undefined, limits: Limits
 
 // ---------- zip (KMZ, Shapefile) ----------
 
-export type ZipEntry = { name: string; size: number };
-
-/** Entry names that could escape a folder when unpacked ("../", absolute, drive letters, NUL): hostile, refused. */
-export function unsafeEntryName(name: string): boolean {
-  return name.includes('\0') || /^[/\\]/.test(name) || /^[A-Za-z]:/.test(name) || name.split(/[/\\]/).some((seg) => seg === '..');
-}
-
-/** Inflates the named entries only (the central directory was checked against the caps already). */
-export function unzipEntries(buf: Uint8Array, names: string[], label: string, limits: Limits): Record<string, Uint8Array> {
-  const wanted = new Set(names);
-  try {
-    return unzipSync(buf, { filter: (f) => wanted.has(f.name) });
-  } catch (err) {
-    throw limits.fail(400, 'file_unreadable', `The ${label} file is damaged (${err instanceof Error ? err.message.slice(0, 80) : 'cannot unpack'})`);
-  }
+/** The named members of a checked archive, inflated (ingest/zip.ts). */
+function unzipEntries(buf: Uint8Array, entries: readonly ZipMember[], names: string[], label: string, limits: Limits): Record<string, Uint8Array> {
+  return inflateMembers(buf, entries, names, { label: `The ${label} file`, fail: limits.fail });
 }
 
 function decodeUtf8OrLatin1(b: Uint8Array): string {
@@ -267,11 +253,11 @@ function decodeUtf8OrLatin1(b: Uint8Array): string {
 }
 
 /** KMZ: the zipped KML (doc.kml, else the first .kml at the top level, else the first anywhere). */
-export function readKmz(buf: Uint8Array, entries: ZipEntry[], nameField: string | undefined, limits: Limits): Row[] {
+export function readKmz(buf: Uint8Array, entries: ZipMember[], nameField: string | undefined, limits: Limits): Row[] {
   const kmls = entries.filter((e) => /\.kml$/i.test(e.name));
   const pick = kmls.find((e) => e.name.toLowerCase() === 'doc.kml') ?? kmls.find((e) => !/[/\\]/.test(e.name)) ?? kmls[0];
   if (!pick) throw limits.fail(400, 'file_unreadable', 'The .kmz file holds no .kml document');
-  const files = unzipEntries(buf, [pick.name], '.kmz', limits);
+  const files = unzipEntries(buf, entries, [pick.name], '.kmz', limits);
   const data = files[pick.name];
   if (!data) throw limits.fail(400, 'file_unreadable', 'The .kmz file is damaged');
   return readKml(decodeUtf8OrLatin1(data), nameField, limits);
@@ -394,7 +380,7 @@ function readDbf(b: Uint8Array, encoding: string | undefined, limits: Limits): R
 }
 
 /** A zipped Shapefile → rows (properties from the .dbf, geometries from the .shp, reprojected per the .prj). */
-export function readShapefileZip(buf: Uint8Array, entries: ZipEntry[], nameField: string | undefined, limits: Limits): Row[] {
+export function readShapefileZip(buf: Uint8Array, entries: ZipMember[], nameField: string | undefined, limits: Limits): Row[] {
   const shps = entries.filter((e) => /\.shp$/i.test(e.name) && !/(^|[/\\])__MACOSX[/\\]/.test(e.name));
   if (shps.length === 0) throw limits.fail(400, 'file_unreadable', 'The .zip file holds no Shapefile (.shp)');
   if (shps.length > 1) throw limits.fail(400, 'file_unreadable', `The .zip file holds ${shps.length} Shapefiles; send one layer per analysis`);
@@ -404,7 +390,7 @@ export function readShapefileZip(buf: Uint8Array, entries: ZipEntry[], nameField
   if (!dbfName) throw limits.fail(400, 'file_unreadable', 'The Shapefile has no .dbf (its attribute table); zip the .shp, .dbf and .prj together');
   const prjName = sibling('prj');
   const cpgName = sibling('cpg');
-  const files = unzipEntries(buf, [shps[0]!.name, dbfName, ...(prjName ? [prjName] : []), ...(cpgName ? [cpgName] : [])], '.zip', limits);
+  const files = unzipEntries(buf, entries, [shps[0]!.name, dbfName, ...(prjName ? [prjName] : []), ...(cpgName ? [cpgName] : [])], '.zip', limits);
   const shp = files[shps[0]!.name];
   const dbf = files[dbfName];
   if (!shp || !dbf) throw limits.fail(400, 'file_unreadable', 'The .zip file is damaged');

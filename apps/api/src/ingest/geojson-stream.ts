@@ -1,11 +1,11 @@
 // Reads a GeoJSON analysis upload in a stream (issue 15 §2): text is pushed in pieces, and each feature of a
 // FeatureCollection (or each item of a top-level JSON list) is cut out of the text by a small scanner that only tracks
-// strings and brackets, then parsed by JSON.parse and turned into a row by featureOf/featureRow (analyses.gis-files.ts),
+// strings and brackets, then parsed by JSON.parse and turned into a row by featureOf/featureRow (gis-files.ts),
 // exactly as the whole-file reader (readGeoJson) does. So one feature, never the file, is in memory at a time, and
 // JSON.parse keeps its exact semantics per feature (escapes, lone surrogates, 1e999 → Infinity, duplicate keys, a
 // "__proto__" key). The scanner bounds what it holds: one feature (MAX_FEATURE_CHARS), the nesting depth (MAX_DEPTH,
 // so nothing downstream can overflow the stack), and the rows (limits.maxRows: ANALYSIS_MAX_ROWS).
-import { featureOf, featureRow, geoJsonProjection, readGeoJson, type Limits } from './analyses.gis-files.js';
+import { featureOf, featureRow, geoJsonProjection, readGeoJson, type Limits } from './gis-files.js';
 
 /** Characters of one feature (or of the top-level members other than "features", together) at most. */
 export const MAX_FEATURE_CHARS = 16 * 1024 * 1024;

@@ -10,11 +10,12 @@ import * as XLSX from '@e965/xlsx';
 import fc from 'fast-check';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrangeTenant, multipart, rect, settled, square } from '../../test/analysis-fixtures.js';
-import { testEnv, type TestEnv } from '../../test/harness.js';
-import { zip } from '../../test/zip-fixture.js';
-import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_INFLATE_RATIO, ParseError, parseFile, readAnalysisFile } from './analyses.parse.js';
-import { readXlsxRows, type XlsxCell, type XlsxLimits } from './analyses.xlsx-stream.js';
+import { arrangeTenant, multipart, rect, settled, square } from '../test/analysis-fixtures.js';
+import { testEnv, type TestEnv } from '../test/harness.js';
+import { zip } from '../test/zip-fixture.js';
+import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_INFLATE_RATIO, ParseError } from './limits.js';
+import { parseFile, readAnalysisFile } from './read.js';
+import { readXlsxRows, type XlsxCell, type XlsxLimits } from './xlsx-stream.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-xlsx-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -2,14 +2,11 @@
 // like a csv: the zip's central directory is read from the end of the file, xl/sharedStrings.xml is inflated into a
 // compact store (UTF-8 bytes in blocks, counted against a cap), the first sheet is found through the workbook and its
 // relationships, and its XML is inflated and scanned as it comes (<row>/<c> elements read here, no DOM). Cell values are
-// read the way SheetJS reads them (analyses.parse.ts's whole-file reader, which xls, xlsb and bulk uploads keep), so a
-// file gives the same rows either way; analyses.xlsx-stream.test.ts compares the two on random workbooks.
-import fs from 'node:fs';
-import { pipeline, Readable } from 'node:stream';
-import zlib from 'node:zlib';
-import { unsafeEntryName } from './analyses.gis-files.js';
+// read the way SheetJS reads them (read.ts's whole-file reader, workbook.ts, which xls, xlsb and bulk uploads keep), so a
+// file gives the same rows either way; xlsx-stream.test.ts compares the two on random workbooks.
+import { bytesSource, fileSource, readZipDirectory, streamMember, type ZipMember, type ZipSource } from './zip.js';
 
-/** What the reader needs from analyses.parse.ts (passed in, so that this file imports nothing back from it). */
+/** What the reader needs from read.ts (passed in, so that this file imports nothing back from it). */
 export type XlsxFail = (status: number, code: string, message: string) => Error;
 export type XlsxCell = string | number | boolean;
 
@@ -23,65 +20,6 @@ const SMALL_PART_BYTES = 16 * 1024 * 1024;
 const MAX_TAG_CHARS = 64 * 1024;
 /** Bytes of one block of the shared-string store. */
 const BLOCK_BYTES = 16 * 1024 * 1024;
-const MAX_ENTRIES = 2000;
-const READ_BYTES = 256 * 1024;
-
-type Member = { name: string; flags: number; method: number; compressed: number; size: number; offset: number };
-
-/**
- * Where the zip's bytes are read from: a file on disk (analysis files) or bytes in memory (the bulk uploads' files of at
- * most a few MB); either way the members are inflated in a stream with the same caps.
- */
-type Source = {
-  size: number;
-  read(target: Buffer, length: number, position: number): Promise<number>;
-  /** Bytes start..end (inclusive) in pieces of READ_BYTES; bytesRead counts what was handed on so far. */
-  range(start: number, end: number): Readable & { bytesRead: number };
-  close(): Promise<void>;
-};
-
-async function fileSource(path: string): Promise<Source> {
-  const size = (await fs.promises.stat(path)).size;
-  const fh = await fs.promises.open(path, 'r');
-  return {
-    size,
-    read: async (target, length, position) => (await fh.read(target, 0, length, position)).bytesRead,
-    range: (start, end) => fs.createReadStream(path, { start, end, highWaterMark: READ_BYTES }),
-    close: () => fh.close(),
-  };
-}
-
-/** Bytes in memory, handed on in pieces of READ_BYTES (a pull stream, so inflating is held back as from a file). */
-class SliceStream extends Readable {
-  bytesRead = 0;
-  constructor(
-    private readonly bytes: Buffer,
-    private at: number,
-    private readonly end: number,
-  ) {
-    super();
-  }
-  override _read(): void {
-    if (this.at > this.end) {
-      this.push(null);
-      return;
-    }
-    const piece = this.bytes.subarray(this.at, Math.min(this.end + 1, this.at + READ_BYTES));
-    this.at += piece.length;
-    this.bytesRead += piece.length;
-    this.push(piece);
-  }
-}
-
-function bufferSource(data: Uint8Array): Source {
-  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return {
-    size: bytes.length,
-    read: async (target, length, position) => bytes.copy(target, 0, position, Math.min(bytes.length, position + length)),
-    range: (start, end) => new SliceStream(bytes, start, Math.min(end, bytes.length - 1)),
-    close: async () => undefined,
-  };
-}
 
 export type XlsxLimits = {
   maxInflateRatio: number;
@@ -95,83 +33,12 @@ export type XlsxLimits = {
 
 const LABEL = 'The .xlsx file';
 
-/** The zip's members, from its central directory at the end of the file (nothing is inflated). */
-async function readDirectory(src: Source, limits: XlsxLimits): Promise<Member[]> {
-  const { fail } = limits;
-  const size = src.size;
-  const tailLength = Math.min(size, 22 + 65_535);
-  const tail = Buffer.alloc(tailLength);
-  await src.read(tail, tailLength, size - tailLength);
-  let eocd = -1;
-  for (let i = tailLength - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw fail(400, 'file_unreadable', `${LABEL} is damaged (no zip directory)`);
-  const entries = tail.readUInt16LE(eocd + 10);
-  const dirSize = tail.readUInt32LE(eocd + 12);
-  const dirOffset = tail.readUInt32LE(eocd + 16);
-  if (entries > MAX_ENTRIES) throw fail(413, 'file_too_complex', `${LABEL} has too many parts`);
-  if (dirOffset === 0xffffffff || dirSize === 0xffffffff) throw fail(413, 'file_too_complex', `${LABEL} is too large once unpacked`);
-  if (dirOffset + dirSize > size) throw fail(400, 'file_unreadable', `${LABEL} is damaged (bad zip directory)`);
-  const dir = Buffer.alloc(dirSize);
-  await src.read(dir, dirSize, dirOffset);
-  const out: Member[] = [];
-  let p = 0;
-  for (let e = 0; e < entries; e++) {
-    if (p + 46 > dir.length || dir.readUInt32LE(p) !== 0x02014b50) throw fail(400, 'file_unreadable', `${LABEL} is damaged (bad zip directory)`);
-    const compressed = dir.readUInt32LE(p + 20);
-    const memberSize = dir.readUInt32LE(p + 24);
-    const nameLength = dir.readUInt16LE(p + 28);
-    if (compressed === 0xffffffff || memberSize === 0xffffffff) throw fail(413, 'file_too_complex', `${LABEL} is too large once unpacked`);
-    if (p + 46 + nameLength > dir.length) throw fail(400, 'file_unreadable', `${LABEL} is damaged (bad zip directory)`);
-    const name = dir.toString('utf8', p + 46, p + 46 + nameLength);
-    if (unsafeEntryName(name)) throw fail(400, 'file_unsafe', `${LABEL} holds an entry named ${JSON.stringify(name.slice(0, 80))}, which points outside the archive; it was refused`);
-    out.push({ name, flags: dir.readUInt16LE(p + 8), method: dir.readUInt16LE(p + 10), compressed, size: memberSize, offset: dir.readUInt32LE(p + 42) });
-    p += 46 + nameLength + dir.readUInt16LE(p + 30) + dir.readUInt16LE(p + 32);
-  }
-  return out;
-}
-
-/**
- * A member's bytes, inflated as they are read from disk (node's zlib), in pieces. The declared sizes were checked
- * before; here the actual output is counted against the cap and against the inflate ratio of the input read so far
- * (zip-bomb guard: a member that lies about its size is stopped as it grows), and a damaged stream is a 400.
- */
-async function* memberBytes(src: Source, m: Member, cap: number, limits: XlsxLimits): AsyncGenerator<Buffer> {
-  const { fail } = limits;
-  if (m.flags & 1) throw fail(400, 'file_unreadable', `${LABEL} is encrypted; save it without a password and upload it again`);
-  if (m.method !== 0 && m.method !== 8) throw fail(400, 'file_unreadable', `${LABEL} uses a compression this reader does not know (method ${m.method}); save it again with Excel`);
-  if (m.size > cap) throw fail(413, 'file_too_complex', `${LABEL}'s ${m.name} unpacks to more than ${Math.round(cap / 1048576)} MB; split the list into several files`);
-  if (m.size > 1024 * 1024 && m.size / Math.max(1, m.compressed) > limits.maxInflateRatio) throw fail(413, 'file_too_complex', `${LABEL} unpacks to far more data than a farm list holds (a zip bomb?)`);
-  const local = Buffer.alloc(30);
-  const bytesRead = await src.read(local, 30, m.offset);
-  if (bytesRead < 30 || local.readUInt32LE(0) !== 0x04034b50) throw fail(400, 'file_unreadable', `${LABEL} is damaged (bad zip entry ${m.name})`);
-  const start = m.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-  if (m.compressed === 0) return;
-  const source = src.range(start, start + m.compressed - 1);
-  const bytes: NodeJS.ReadableStream & { destroy(): void } = m.method === 8 ? pipeline(source, zlib.createInflateRaw({ chunkSize: 64 * 1024 }), () => undefined) : source;
-  let out = 0;
-  try {
-    for await (const piece of bytes as AsyncIterable<Buffer>) {
-      out += piece.length;
-      if (out > m.size) throw fail(400, 'file_unreadable', `${LABEL} is damaged (${m.name} is longer than its zip directory says)`);
-      if (out > 1024 * 1024 && out / Math.max(1, source.bytesRead) > limits.maxInflateRatio) throw fail(413, 'file_too_complex', `${LABEL} unpacks to far more data than a farm list holds (a zip bomb?)`);
-      yield piece;
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code?.startsWith('Z_')) throw fail(400, 'file_unreadable', `${LABEL} is damaged (${m.name} cannot be unpacked)`);
-    throw err;
-  } finally {
-    source.destroy();
-    if (bytes !== source) bytes.destroy();
-  }
-}
+const directory = (src: ZipSource, limits: XlsxLimits) => readZipDirectory(src, { label: LABEL, fail: limits.fail });
+const memberBytes = (src: ZipSource, m: ZipMember, cap: number, limits: XlsxLimits) =>
+  streamMember(src, m, { label: LABEL, fail: limits.fail, cap, maxInflateRatio: limits.maxInflateRatio });
 
 /** A small part inflated whole into text (workbook.xml and relationships). */
-async function smallPart(src: Source, m: Member, limits: XlsxLimits): Promise<string> {
+async function smallPart(src: ZipSource, m: ZipMember, limits: XlsxLimits): Promise<string> {
   const pieces: Buffer[] = [];
   for await (const piece of memberBytes(src, m, SMALL_PART_BYTES, limits)) pieces.push(piece);
   return Buffer.concat(pieces).toString('utf8');
@@ -678,9 +545,9 @@ const relationships = (xml: string) =>
  */
 export async function readXlsxRows(file: string | Uint8Array, limits: XlsxLimits, onRow: (cells: XlsxCell[]) => void, after: () => Promise<void>): Promise<boolean> {
   const { fail } = limits;
-  const src = typeof file === 'string' ? await fileSource(file) : bufferSource(file);
+  const src = typeof file === 'string' ? await fileSource(file) : bytesSource(file);
   try {
-    const members = await readDirectory(src, limits);
+    const members = await directory(src, limits);
     const byName = new Map(members.map((m) => [m.name.toLowerCase(), m]));
     const member = (name: string) => byName.get(name.toLowerCase());
 
