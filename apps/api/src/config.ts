@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Config } from './lib/storage-s3.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -121,18 +122,7 @@ export type Config = {
   storage: StorageConfig;
 };
 
-export type StorageConfig =
-  | { driver: 'local'; dir: string }
-  | {
-      driver: 's3';
-      bucket: string;
-      /** null: AWS's own endpoint for the region. */
-      endpoint: string | null;
-      region: string;
-      /** null: the SDK's default chain (AWS_* variables, an instance or task role). */
-      credentials: { accessKeyId: string; secretAccessKey: string } | null;
-      forcePathStyle: boolean;
-    };
+export type StorageConfig = { driver: 'local'; dir: string } | S3Config;
 
 /** The analysis row cap per engine when ANALYSIS_MAX_ROWS is not set: what the measurements support (docs/decisions.md). */
 export const DEFAULT_MAX_ROWS = { postgres: 1_000_000, pglite: 1_000_000 } as const;

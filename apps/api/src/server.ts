@@ -1,14 +1,14 @@
 // Process entry: configuration, logger, database, HTTP listener and graceful shutdown. With API_PROCESSES above 1
 // (PostgreSQL only) this process becomes the primary of a node:cluster: it migrates and seeds once, then forks that many
-// API processes that share the port, replaces one that dies, and stops them all on SIGTERM (lib/cluster.ts).
+// API processes that share the port, replaces one that dies, and stops them all on SIGTERM (cluster.ts).
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { UnsafeDatabaseRoleError } from './db/client.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed/seed-demo.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/seed-demo.js';
 import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance-lock.js';
-import { runClusterPrimary } from './lib/cluster.js';
+import { runClusterPrimary } from './cluster.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 

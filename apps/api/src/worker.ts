@@ -2,7 +2,7 @@
 // mode. Run API replicas with ANALYSIS_WORKERS=off and as many of these as the analyses need; they share the queue.
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
-import { analysisJobs } from './jobs/analysis.job.js';
+import { analysisJobs } from './modules/analyses/analyses.job.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 
 async function main(): Promise<void> {

@@ -12,7 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/client.js';
-import { DEMO_ACCOUNTS } from '../db/seed/seed-demo.js';
+import { DEMO_ACCOUNTS } from '../seed/seed-demo.js';
 import { apiAt, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
 
 const args = process.argv.slice(2);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
-import { recomputeTenantOverlaps } from '../modules/farms/farms.overlap.js';
+import { recomputeTenantOverlaps } from '../modules/farm-overlaps/farm-overlaps.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { resolveSecret } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
-import { backupEmbeddedAtRest, backupPostgres } from '../lib/backup.js';
+import { backupEmbeddedAtRest, backupPostgres } from '../db/backup.js';
 import { deriveKeys } from '../lib/crypto.js';
 import { internalKey, liveServer } from '../lib/instance-lock.js';
 

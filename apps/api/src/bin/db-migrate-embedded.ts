@@ -1,12 +1,12 @@
 // npm run db:migrate-embedded -- --to postgres://owner@host:5432/farmland
 // Copies the embedded installation (DATA_DIR/pglite, the server stopped) into a PostgreSQL database: creates the database
 // if missing, applies the migrations, copies every table and checks each one's row count and checksum before it commits
-// (lib/migrate-embedded.ts). Then run db:setup on the same URL for the login role, and start in PostgreSQL mode.
+// (db/migrate-embedded.ts). Then run db:setup on the same URL for the login role, and start in PostgreSQL mode.
 import { loadConfig } from '../config.js';
 import { openDatabase, runPgMigrations } from '../db/client.js';
 import { liveServer } from '../lib/instance-lock.js';
-import { copyEmbeddedToPostgres, MigrateRefusal } from '../lib/migrate-embedded.js';
-import { createDatabaseIfMissing } from '../lib/pg-admin.js';
+import { copyEmbeddedToPostgres, MigrateRefusal } from '../db/migrate-embedded.js';
+import { createDatabaseIfMissing } from '../db/pg-admin.js';
 
 const i = process.argv.indexOf('--to');
 const to = i >= 0 ? process.argv[i + 1] : undefined;

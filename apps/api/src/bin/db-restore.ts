@@ -4,7 +4,7 @@
 // PostgreSQL: pg_restore into a new database first, then the current one (DATABASE_ADMIN_URL's) is renamed
 // <name>_before_<time> and the new one takes its name. A failure changes nothing.
 import { loadConfig } from '../config.js';
-import { restoreEmbedded, restorePostgres } from '../lib/backup.js';
+import { restoreEmbedded, restorePostgres } from '../db/backup.js';
 import { liveServer } from '../lib/instance-lock.js';
 
 const file = process.argv[2];

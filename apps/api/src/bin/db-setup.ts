@@ -4,8 +4,8 @@
 // farmland_app (never a superuser, never BYPASSRLS). Prints the DATABASE_URL and DATABASE_ADMIN_URL to use.
 import pg from 'pg';
 import { runPgMigrations, type Database } from '../db/client.js';
-import { seedLookupsIfEmpty } from '../db/seed/seed-lookups.js';
-import { createDatabaseIfMissing } from '../lib/pg-admin.js';
+import { seedLookupsIfEmpty } from '../seed/seed-lookups.js';
+import { createDatabaseIfMissing } from '../db/pg-admin.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

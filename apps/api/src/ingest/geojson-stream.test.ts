@@ -1,4 +1,4 @@
-// The streaming GeoJSON reader (analyses.geojson-stream.ts) against the whole-file reader it replaces for uploads
+// The streaming GeoJSON reader (geojson-stream.ts) against the whole-file reader it replaces for uploads
 // (readGeoJson): random FeatureCollections, lists and single Features, written as raw JSON text (white space, key
 // order, escaped keys, duplicate keys, 1e999, lone surrogates, NUL escapes, points, antimeridian rings, non-features),
 // cut into random pieces, give the same rows and the same staged lines both ways, and cut-off texts the same refusal.

@@ -74,7 +74,7 @@ async function fileIsUtf8(file: string): Promise<boolean> {
 export type RowWindow = (rows: Array<Record<string, unknown>>, first: number) => Promise<void>;
 
 /**
- * An xlsx analysis file read in a stream (analyses.xlsx-stream.ts): its first sheet's rows, keyed by the header, handed
+ * An xlsx analysis file read in a stream (xlsx-stream.ts): its first sheet's rows, keyed by the header, handed
  * to onRows a window at a time, with the csv's caps (maxRows: ANALYSIS_MAX_ROWS). null: not a workbook that reader knows
  * (a binary .xlsb, or no workbook part), which is then read whole.
  */
@@ -152,7 +152,7 @@ function windows(window: number, onRows: RowWindow) {
 }
 
 /**
- * A GeoJSON file (or a JSON list of features or locations) read in a stream (analyses.geojson-stream.ts): one feature at
+ * A GeoJSON file (or a JSON list of features or locations) read in a stream (geojson-stream.ts): one feature at
  * a time, with the rows capped by maxRows (ANALYSIS_MAX_ROWS). Each row is the one readGeoJson would make.
  */
 async function streamGeoJson(file: string, opts: { nameField?: string | undefined; maxRows: number; window: number }, onRows: RowWindow): Promise<{ kind: 'geojson'; total: number }> {

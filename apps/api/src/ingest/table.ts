@@ -51,7 +51,7 @@ function tableKind(buf: Uint8Array, filename: string): 'csv' | 'xls' | 'xlsx' {
 
 /**
  * parseTable for the bulk uploads (run in the parse worker): an xlsx is read by the analysis files' stream reader
- * (analyses.xlsx-stream.ts) with the same caps (inflate ratio, columns, cell size, and the actual inflated bytes
+ * (xlsx-stream.ts) with the same caps (inflate ratio, columns, cell size, and the actual inflated bytes
  * counted as they come, so a directory that lies about its sizes is stopped as it grows); a workbook that reader does
  * not know (xlsb) and xls are read by SheetJS after checkZip, a csv as before.
  */

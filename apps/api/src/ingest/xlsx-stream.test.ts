@@ -1,4 +1,4 @@
-// The streaming xlsx reader (analyses.xlsx-stream.ts) against SheetJS, the whole-file reader it replaces for analysis
+// The streaming xlsx reader (xlsx-stream.ts) against SheetJS, the whole-file reader it replaces for analysis
 // uploads: random workbooks written by SheetJS (shared strings or not) and hand-written sheet XML (shared formulas,
 // inline and rich strings, namespaces, gaps, CDATA, dates) give the same rows both ways; and hostile workbooks (zip
 // bombs, lying sizes, malformed XML, a missing sheet, encryption, huge rows) end as a 4xx naming the file; through the

@@ -5,8 +5,9 @@
 // 0..99, and another tenant's first job takes the head's round and runs next (docs/decisions.md, "Fair queues").
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database, type Executor } from '../db/client.js';
-// A cycle with queue.ts (which installs this index): BOSS_SCHEMA is read only when a function runs.
-import { BOSS_SCHEMA } from './queue.js';
+
+/** The schema pg-boss's tables live in (queue.ts installs them there). */
+export const BOSS_SCHEMA = 'pgboss';
 
 /**
  * The index fairPriority reads (owner's connection, at boot; idempotent, serialised across processes that boot at once).

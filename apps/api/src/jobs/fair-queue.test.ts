@@ -11,7 +11,7 @@ import type { Ctx } from '../context.js';
 import { createAnalysis } from '../modules/analyses/analyses.service.js';
 import { arrangeTenant, multipart, rect, settled, square } from '../test/analysis-fixtures.js';
 import { testEnv, type TestEnv } from '../test/harness.js';
-import { sendFair } from './analysis.job.js';
+import { sendFair } from '../modules/analyses/analyses.job.js';
 import { startBoss } from './queue.js';
 
 /** Every stored file of a tenant (staged rows and source files live under its id). */

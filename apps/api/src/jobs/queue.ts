@@ -5,9 +5,7 @@ import PgBoss from 'pg-boss';
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROLE, type Database } from '../db/client.js';
-import { installFairIndex } from './fair-queue.queries.js';
-
-export const BOSS_SCHEMA = 'pgboss';
+import { BOSS_SCHEMA, installFairIndex } from './fair-queue.queries.js';
 
 export type QueueSpec = { name: string; retryLimit: number; retryDelay: number; expireInSeconds: number; deadLetter?: string };
 

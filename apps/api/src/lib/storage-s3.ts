@@ -14,10 +14,19 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { StorageConfig } from '../config.js';
 import { checkKey, StorageError, trackSource, type Storage, type StorageFailure } from './storage.js';
 
-type S3Config = Extract<StorageConfig, { driver: 's3' }>;
+/** Where an S3-compatible bucket is (config.ts reads it from the environment). */
+export type S3Config = {
+  driver: 's3';
+  bucket: string;
+  /** null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** null: the SDK's default chain (AWS_* variables, an instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+};
 
 /** The size of one part of a multipart upload (S3's minimum is 5 MiB for every part but the last). */
 export const PART_BYTES = 8 * 1024 * 1024;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { migrationsFolder, openDatabase, runPgMigrations, type Database } from '../db/client.js';
-import { seedLookupsIfEmpty } from '../db/seed/seed-lookups.js';
+import { seedLookupsIfEmpty } from '../seed/seed-lookups.js';
 import { pgTemplateName, PG_TEST_ROLE, pgliteTemplatePath, withDatabase } from './engine.js';
 
 function fingerprint(): string {
@@ -15,7 +15,7 @@ function fingerprint(): string {
     const p = path.join(migrationsFolder, f);
     if (fs.statSync(p).isFile()) h.update(f).update(fs.readFileSync(p));
   }
-  for (const f of ['../db/seed/lookups-data.ts', '../db/seed/seed-lookups.ts', '../db/seed/lookups.worker.ts', '../db/seed/uuid-v5.ts']) h.update(fs.readFileSync(path.resolve(import.meta.dirname, f)));
+  for (const f of ['../seed/lookups-data.ts', '../seed/seed-lookups.ts', '../seed/lookups.worker.ts', '../seed/uuid-v5.ts']) h.update(fs.readFileSync(path.resolve(import.meta.dirname, f)));
   return h.digest('hex').slice(0, 16);
 }
 

@@ -11,7 +11,7 @@ import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Deps } from '../context.js';
 import { openDatabase, queryRows, withScope, type Database } from '../db/client.js';
-import { DEMO_ACCOUNTS, seedDemoIfEmpty } from '../db/seed/seed-demo.js';
+import { DEMO_ACCOUNTS, seedDemoIfEmpty } from '../seed/seed-demo.js';
 import { deriveKeys, randomToken, sha256 } from '../lib/crypto.js';
 import { localStorage } from '../lib/storage.js';
 import { insertRefreshToken, insertSession } from '../modules/auth/auth.queries.js';

@@ -14,7 +14,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../db/seed/seed-demo.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/seed-demo.js';
 import { s3Client } from '../lib/storage-s3.js';
 import { PG_TEST_ROLE, pgTemplateName, withDatabase } from './engine.js';
 import { startS3Server, type S3TestServer } from './s3-server.js';

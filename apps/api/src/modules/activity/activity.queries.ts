@@ -3,7 +3,7 @@ import { and, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import { readerOf, type Executor, type Reader } from '../../db/client.js';
 import { activityLogs } from '../../db/schema.js';
 import { containsPattern } from '../../db/like.js';
-import { listPage } from '../../lib/pagination.js';
+import { listPage } from '../../db/pagination.js';
 
 export type NewActivity = typeof activityLogs.$inferInsert;
 
@@ -51,7 +51,7 @@ export type ActivityRow = {
 
 /**
  * tenantId null lists every tenant (provider scope); the database's row-level security enforces the same. The page
- * and, when the page is full, its bounded count in one statement (lib/pagination.ts).
+ * and, when the page is full, its bounded count in one statement (db/pagination.ts).
  */
 export async function listActivities(run: Reader | Executor, tenantId: string | null, f: ActivityFilter, limit: number, offset: number) {
   const where = and(...activityConditions(tenantId, f));

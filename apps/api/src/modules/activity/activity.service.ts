@@ -3,7 +3,7 @@ import type { ActivityAction } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { scopedReader, type Executor } from '../../db/client.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { insertActivity, listActivities } from './activity.queries.js';
 import { canListActivity } from './activity.policy.js';
 import { presentActivity } from './activity.presenter.js';
@@ -37,7 +37,7 @@ export async function listActivity(deps: Deps, ctx: Ctx, q: ActivityListQuery, u
   const actor = requireActor(ctx);
   canListActivity(actor);
   const size = q.page_size ?? 30;
-  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await listActivities(
     scopedReader(deps.db, scopeOf(actor), ctx),
     actor.role === 'super_admin' ? null : actor.tenantId,

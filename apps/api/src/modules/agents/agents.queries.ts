@@ -4,7 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { listPage, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../db/pagination.js';
 
 export type AgentRow = {
   id: string;
@@ -64,7 +64,7 @@ const agentJoins = sql`
     LEFT JOIN agent_stats st ON st.tenant_id = u.tenant_id AND st.user_id = u.id`;
 const details = sql`${agentColumns} FROM users u ${agentJoins}`;
 
-/** One page of agents (newest first) with their totals, and the count (lib/pagination.ts), in one statement. */
+/** One page of agents (newest first) with their totals, and the count (db/pagination.ts), in one statement. */
 export async function listAgents(run: Reader | Executor, tenantId: string | null, f: AgentFilter, limit: number, offset: number): Promise<{ rows: AgentRow[]; total: Total }> {
   const where = conditions(tenantId, f);
   const join = f.region ? from : sql`FROM users u`;

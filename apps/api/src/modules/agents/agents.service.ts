@@ -5,7 +5,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
 import type { UploadedFile } from '../../lib/form.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -23,7 +23,7 @@ const tenantScope = (tenantId: string) => ({ kind: 'tenant', tenantId }) as cons
 export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: string): Promise<Page<Agent>> {
   const { tenantId, scope } = canReadAgents(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
-  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listAgents(
     scopedReader(deps.db, scope, ctx),
     tenantId,

@@ -4,7 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnalysisGeometry } from '@farmland/contracts';
 import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
-import { listPage, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../db/pagination.js';
 import { containsPattern } from '../../db/like.js';
 
 export type AnalysisRow = {
@@ -115,7 +115,7 @@ export async function insertAnalysisAreas(tx: Executor, tenantId: string, analys
     SELECT ${analysisId}, x, ${tenantId} FROM unnest(${uuidArray(areaIds)}) AS x ON CONFLICT DO NOTHING`);
 }
 
-/** One page of the tenant's analyses (newest first) with the count (lib/pagination.ts), in one statement. */
+/** One page of the tenant's analyses (newest first) with the count (db/pagination.ts), in one statement. */
 export async function listAnalyses(run: Reader | Executor, tenantId: string, search: string | undefined, limit: number, offset: number): Promise<{ rows: AnalysisRow[]; total: Total }> {
   const where = search ? sql`AND (a.name ILIKE ${containsPattern(search)} OR a.description ILIKE ${containsPattern(search)})` : sql``;
   const from = sql`FROM custom_analyses a WHERE a.tenant_id = ${tenantId} ${where}`;

@@ -23,7 +23,7 @@ import {
   text,
   type AnalysisListKind,
 } from '@farmland/contracts';
-import { analysisJobs } from '../../jobs/analysis.job.js';
+import { analysisJobs } from './analyses.job.js';
 import type { Deps } from '../../context.js';
 import { multipartParts, partToFile } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';

@@ -7,7 +7,7 @@ import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, type AnalysisDetail, typ
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
-import { cursorPage, MAX_LIST_ROWS, pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { cursorPage, MAX_LIST_ROWS, pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { sha256 } from '../../lib/crypto.js';
@@ -286,7 +286,7 @@ export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; 
   const actor = requireActor(ctx);
   const tenantId = analysisTenant(actor);
   const size = query.page_size ?? 10;
-  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listAnalyses(scopedReader(deps.db, scopeOf(actor), ctx), tenantId, query.search, size, pageOffset(query.page, size));
   return paginate(rows.map(presentSummary), total, query.page, size, url);
 }

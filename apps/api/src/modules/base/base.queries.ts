@@ -3,7 +3,7 @@ import { and, asc, eq, ilike, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { cities, countries, regions, states } from '../../db/schema.js';
 import { prefixPattern } from '../../db/like.js';
-import { countList } from '../../lib/pagination.js';
+import { countList } from '../../db/pagination.js';
 
 export async function listCountries(tx: Executor) {
   return tx.select().from(countries).orderBy(asc(countries.name));

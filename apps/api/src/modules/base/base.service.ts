@@ -2,7 +2,7 @@
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { pageOffset, paginate } from '../../lib/pagination.js';
+import { pageOffset, paginate } from '../../db/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import * as q from './base.queries.js';

@@ -10,7 +10,7 @@ import { recordActivity } from '../activity/activity.service.js';
 import { tenantAreaIds } from '../agents/agents.queries.js';
 import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
 import { canManageFarms } from '../farms/farms.policy.js';
-import { refreshOverlaps } from '../farms/farms.overlap.js';
+import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { insertFarms, lockTenantFarms } from '../farms/farms.queries.js';
 import { checkPolygons } from '../geometry/geometry.queries.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';

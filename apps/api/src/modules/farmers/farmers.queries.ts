@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, readerOf, type Executor, type Reader } from '../../db/client.js';
 import { matchesSearch, type SearchTerms } from '../../db/search.js';
-import { listPage, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../db/pagination.js';
 
 export type FarmerRow = {
   id: string;
@@ -81,7 +81,7 @@ function farmerTotal(tenantId: string | null, which: 'farmers' | 'mapped' | 'unm
   return sql`(SELECT coalesce(${sum}, 0)::int FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``})`;
 }
 
-/** One page of farmers (newest first) with their farm totals, and the count (lib/pagination.ts), in one statement. */
+/** One page of farmers (newest first) with their farm totals, and the count (db/pagination.ts), in one statement. */
 export async function listFarmers(run: Reader | Executor, tenantId: string | null, f: FarmerFilter, limit: number, offset: number): Promise<{ rows: FarmerRow[]; total: Total }> {
   const where = farmerConditions(tenantId, f);
   return listPage<FarmerRow>(

@@ -6,9 +6,9 @@ import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { searchTerms } from '../../db/search.js';
 import type { UploadedFile } from '../../lib/form.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
-import { refreshOverlaps } from '../farms/farms.overlap.js';
+import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -107,7 +107,7 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const { tenantId, scope } = readScope(ctx);
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
-  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const search = query.search && (await searchTerms(deps.db, query.search, q.FARMER_SEARCH));
   const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search, isMapped: query.is_mapped, region: query.region }, size, offset);
   return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);

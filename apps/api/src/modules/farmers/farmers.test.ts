@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, insertFarmDirect, multipart, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { queryRows, withScope } from '../../db/client.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { COUNT_EXACT_UP_TO } from '../../lib/pagination.js';
+import { COUNT_EXACT_UP_TO } from '../../db/pagination.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;

@@ -1,10 +1,10 @@
-// The farms list's counts through the API (lib/pagination.ts; issue 15): a page that is not full is its own count; the
+// The farms list's counts through the API (db/pagination.ts; issue 15): a page that is not full is its own count; the
 // unfiltered list and one farmer's farms are exact at any size (tenant_stats, farmers.farm_count); a filter without a
 // counter is counted exactly up to 10,000 matches, and past that estimated with count_estimated: true; a page must start
 // within the first 10,000 rows. Tenant A's counts never include tenant B's farms. Runs on both engines.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_EXACT_UP_TO } from '../../lib/pagination.js';
+import { COUNT_EXACT_UP_TO } from '../../db/pagination.js';
 import { freshSpot, insertAreaDirect, square, tenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 

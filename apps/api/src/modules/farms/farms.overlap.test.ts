@@ -7,7 +7,7 @@ import { withScope } from '../../db/client.js';
 import { offset } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { componentsOf as components } from '../../lib/union-find.js';
-import { recomputeTenantOverlaps, refreshOverlaps } from './farms.overlap.js';
+import { recomputeTenantOverlaps, refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 
 let env: TestEnv;
 let tenantId: string;

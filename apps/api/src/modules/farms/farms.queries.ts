@@ -6,7 +6,7 @@ import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
 import { matchesSearch, type SearchTerms } from '../../db/search.js';
-import { countList, listPage, type Total } from '../../lib/pagination.js';
+import { countList, listPage, type Total } from '../../db/pagination.js';
 
 /** Everything the presenter needs for one farm. */
 export type FarmRow = {
@@ -72,7 +72,7 @@ function farmConditions(tenantId: string | null, f: FarmFilter): SQL {
     // across the join could use no index, and scanned every farm of the tenant (4.1 s with 1M farms; issue 15).
     const terms = f.search;
     // IS TRUE: the tenant is a filter on the few candidates, never an index condition. The search's plan is generic
-    // (lib/pagination.ts, narrow), and a generic plan that does not know the tenant's size ANDed the trigram bitmap
+    // (db/pagination.ts, narrow), and a generic plan that does not know the tenant's size ANDed the trigram bitmap
     // with the tenant index: every farm of a 1M-farm tenant (27 ms instead of 0.6).
     const t = tenantId ? sql`AND (s.tenant_id = ${tenantId}) IS TRUE` : sql``;
     conds.push(sql`f.id IN (
@@ -101,7 +101,7 @@ const farmFrom = sql`FROM farms f JOIN farmers fr ON fr.id = f.farmer_id LEFT JO
 const farmTotal = (tenantId: string | null) => sql`(SELECT coalesce(sum(farms), 0)::int FROM tenant_stats ${tenantId ? sql`WHERE tenant_id = ${tenantId}` : sql``})`;
 
 /**
- * The details of the farms in `page` (id, created_at), as one SELECT for lib/pagination.ts: the farmer, the area, who
+ * The details of the farms in `page` (id, created_at), as one SELECT for db/pagination.ts: the farmer, the area, who
  * mapped it, the latest mapping record and the snapshots. Geometries come as GeoJSON text (parsed by farmRow): a
  * jsonb cast cost PGlite a parse and a re-serialisation, and the database thread a parse and the copy of every
  * coordinate array to the API's thread (a quarter of the farm list's database time).
@@ -133,7 +133,7 @@ function farmRow(r: FarmRecord): FarmRow {
 }
 
 /**
- * One page of farms (newest first) with their details and the total (lib/pagination.ts), in one statement. With a
+ * One page of farms (newest first) with their details and the total (db/pagination.ts), in one statement. With a
  * farmer (his farms), a page that comes back empty does not say whether the farmer exists: the caller checks that.
  */
 export async function listFarms(run: Reader | Executor, tenantId: string | null, filter: FarmFilter, limit: number, offset: number): Promise<{ rows: FarmRow[]; total: Total }> {
@@ -215,6 +215,19 @@ export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter
 }
 
 // ---------- writes ----------
+
+/** The farmer a farm is written for: what a capture or an edit reads of it (the farmers module owns the rest). */
+export type FarmFarmer = { id: string; first_name: string; last_name: string; location: string | null; country_id: string | null; number_of_farm: number };
+
+/** A farmer of the tenant (null tenant = provider scope) with its farm count, or null. */
+export async function farmerOfFarm(tx: Executor, tenantId: string | null, id: string): Promise<FarmFarmer | null> {
+  const rows = await queryRows<FarmFarmer>(
+    tx,
+    sql`SELECT fr.id, fr.first_name, fr.last_name, fr.location, fr.country_id, (SELECT count(*)::int FROM farms f WHERE f.farmer_id = fr.id) AS number_of_farm
+        FROM farmers fr WHERE fr.id = ${id} ${tenantId ? sql`AND fr.tenant_id = ${tenantId}` : sql``}`,
+  );
+  return rows[0] ?? null;
+}
 
 /** The fields a write needs to reason about a farm before changing it. */
 export type FarmCore = { id: string; farmer_id: string; overlap_group_id: string | null; is_overlapping: boolean; flag: string | null; area_sqm: number };

@@ -5,15 +5,14 @@ import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { searchTerms } from '../../db/search.js';
 import type { UploadedFile } from '../../lib/form.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage, type ImageType } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { findFarmer } from '../farmers/farmers.queries.js';
 import { storeFile } from '../files/files.service.js';
 import { assertValidPolygon } from '../geometry/geometry.service.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
-import { refreshOverlaps } from './farms.overlap.js';
+import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { canManageFarms, capturerOf, readScope, tenantScope, type Capturer } from './farms.policy.js';
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
@@ -39,7 +38,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
-  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listFarms(
     scopedReader(deps.db, scope, ctx),
     tenantId,
@@ -48,7 +47,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
     offset,
   );
   // A farmer's farms: a farm on the page is the farmer's, so only an empty page asks whether the farmer exists.
-  if (farmerId && rows.length === 0 && !(await withScope(deps.db, scope, (tx) => findFarmer(tx, tenantId, farmerId)))) throw problems.notFound('Farmer');
+  if (farmerId && rows.length === 0 && !(await withScope(deps.db, scope, (tx) => q.farmerOfFarm(tx, tenantId, farmerId)))) throw problems.notFound('Farmer');
   return paginate(rows.map((r) => presentFarm(deps, r, { tenantName: scope.kind === 'provider' })), total, query.page, size, url);
 }
 
@@ -154,7 +153,7 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
   const c = capturerOf(ctx, ['agent']);
   const snapshots = checkSnapshots(files);
   return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
-    const farmer = await findFarmer(tx, c.tenantId, body.farmer_id);
+    const farmer = await q.farmerOfFarm(tx, c.tenantId, body.farmer_id);
     if (!farmer) throw problems.field('farmer_id', 'No such farmer in your organisation');
     await assertValidPolygon(tx, body.coordinates);
     await q.lockTenantFarms(tx, c.tenantId);
@@ -192,7 +191,7 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
   return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
     const before = await q.findFarmCore(tx, c.tenantId, id);
     if (!before) throw problems.notFound('Farm');
-    const farmer = await findFarmer(tx, c.tenantId, body.farmer_id ?? before.farmer_id);
+    const farmer = await q.farmerOfFarm(tx, c.tenantId, body.farmer_id ?? before.farmer_id);
     if (!farmer) throw problems.field('farmer_id', 'No such farmer in your organisation');
     if (body.coordinates) await assertValidPolygon(tx, body.coordinates);
     await q.lockTenantFarms(tx, c.tenantId);

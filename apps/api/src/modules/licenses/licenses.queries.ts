@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.js';
 import { containsPattern, prefixPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { countList, type Total } from '../../db/pagination.js';
 
 export type LicenseRow = {
   id: string;

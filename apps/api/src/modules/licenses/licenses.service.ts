@@ -6,11 +6,11 @@
 import type { License, LicensesQuery, RotatedLicense } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { canManageTenants } from '../tenants/tenants.policy.js';
-import { licenseKeyColumns, newLicenseKey } from './license-key.js';
+import { licenseKeyColumns, newLicenseKey } from '../../lib/license-key.js';
 import { presentLicense } from './licenses.presenter.js';
 import * as q from './licenses.queries.js';
 

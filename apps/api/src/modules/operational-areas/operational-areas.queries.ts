@@ -5,7 +5,7 @@ import type { PolygonRings } from '@farmland/contracts';
 import { queryRows, readerOf, type Executor, type Reader } from '../../db/client.js';
 import { polygonSql } from '../geometry/geometry.queries.js';
 import { containsPattern } from '../../db/like.js';
-import { listPage, type Total } from '../../lib/pagination.js';
+import { listPage, type Total } from '../../db/pagination.js';
 
 export type AreaRow = {
   id: string;
@@ -37,7 +37,7 @@ const areaSelect = sql`${areaColumns} FROM operational_areas oa ${areaJoins}`;
 
 export type AreaFilter = { search?: string | undefined; region?: string | undefined };
 
-/** One page of areas (newest first) with the count (lib/pagination.ts), in one statement. */
+/** One page of areas (newest first) with the count (db/pagination.ts), in one statement. */
 export async function listAreas(run: Reader | Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: Total }> {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`oa.tenant_id = ${tenantId}`);

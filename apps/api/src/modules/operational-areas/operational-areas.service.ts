@@ -3,7 +3,7 @@
 import type { OperationalArea, OperationalAreaBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { readScope, tenantScope } from '../farms/farms.policy.js';
@@ -19,7 +19,7 @@ export type AreaListQuery = { page: number; page_size?: number | undefined; sear
 export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url: string): Promise<Page<OperationalArea>> {
   const { tenantId, scope } = readScope(ctx, query.tenant_id);
   const size = query.page_size ?? 10;
-  // The page and its total in one statement, sent with the scope in one round trip (lib/pagination.ts).
+  // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listAreas(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
   return paginate(rows.map(presentArea), total, query.page, size, url);
 }

@@ -4,7 +4,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { recomputeTenantOverlaps } from '../farms/farms.overlap.js';
+import { recomputeTenantOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { tenantToChange, tenantToRead } from './tenant-settings.policy.js';
 import { presentConfiguration, presentSettings } from './tenant-settings.presenter.js';
 import * as q from './tenant-settings.queries.js';

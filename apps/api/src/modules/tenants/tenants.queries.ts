@@ -4,7 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, type Executor } from '../../db/client.js';
 import { containsPattern } from '../../db/like.js';
-import { countList, type Total } from '../../lib/pagination.js';
+import { countList, type Total } from '../../db/pagination.js';
 
 export type TenantRow = {
   id: string;

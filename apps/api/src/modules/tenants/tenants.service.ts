@@ -6,12 +6,12 @@ import type { CreatedTenant, DeletedTenants, SuspendDeactivateBody, Tenant, Tena
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor, type Tx } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
-import { pageOffset, paginate, type Page } from '../../lib/pagination.js';
+import { pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { revokeTenantSessions } from '../auth/auth.queries.js';
 import { createInvitation, invitationLink } from '../auth/auth.service.js';
-import { licenseKeyColumns, newLicenseKey } from '../licenses/license-key.js';
+import { licenseKeyColumns, newLicenseKey } from '../../lib/license-key.js';
 import { queueMail } from '../mail/mail.service.js';
 import { takenEmails } from '../agents/agents.queries.js';
 import { canManageTenants } from './tenants.policy.js';

@@ -3,13 +3,13 @@
 // the reason a user sees is the first real one, never a later generic message.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Ctx } from '../context.js';
-import { arrangeTenant, rect, square } from '../test/analysis-fixtures.js';
-import { testEnv, type TestEnv } from '../test/harness.js';
-import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
-import { createAnalysis } from '../modules/analyses/analyses.service.js';
-import { STALE_RUN_SECONDS } from '../modules/analyses/analyses.queries.js';
-import { recoverStaleRuns, type AnalysisJobData } from './analysis.job.js';
+import type { Ctx } from '../../context.js';
+import { arrangeTenant, rect, square } from '../../test/analysis-fixtures.js';
+import { testEnv, type TestEnv } from '../../test/harness.js';
+import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from './analyses.pipeline.js';
+import { createAnalysis } from './analyses.service.js';
+import { STALE_RUN_SECONDS } from './analyses.queries.js';
+import { recoverStaleRuns, type AnalysisJobData } from './analyses.job.js';
 
 describe('analysis runs: claims, crashes and reasons', () => {
   let env: TestEnv;

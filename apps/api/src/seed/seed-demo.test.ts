@@ -2,7 +2,7 @@
 // of Oyo State, where they lie, and an area's city is close to it (PostGIS distance on the spheroid), never "Aba".
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEnv, type TestEnv } from '../../test/harness.js';
+import { testEnv, type TestEnv } from '../test/harness.js';
 
 let env: TestEnv;
 

@@ -4,9 +4,9 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, runPgMigrations, type Database } from '../db/client.js';
-import { seedDemoIfEmpty } from '../db/seed/seed-demo.js';
-import { seedLookupsIfEmpty } from '../db/seed/seed-lookups.js';
+import { openDatabase, runPgMigrations, type Database } from './client.js';
+import { seedDemoIfEmpty } from '../seed/seed-demo.js';
+import { seedLookupsIfEmpty } from '../seed/seed-lookups.js';
 import { withDatabase } from '../test/engine.js';
 import { copyEmbeddedToPostgres, MigrateRefusal } from './migrate-embedded.js';
 import { createDatabaseIfMissing } from './pg-admin.js';

@@ -1,6 +1,6 @@
 // Deterministic demo data for seeding: farm boundary polygons, operational-area polygons and Nigerian people.
 // Pure functions of their options (seeded PRNG, no I/O); coordinates are [longitude, latitude] rounded to 7 decimals.
-import { createRng, type Rng } from '../../lib/prng.js';
+import { createRng, type Rng } from '../lib/prng.js';
 
 /** [longitude, latitude] in degrees (WGS 84). */
 export type LngLat = [number, number];

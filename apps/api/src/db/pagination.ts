@@ -7,8 +7,8 @@
 // A page starts within the first MAX_LIST_ROWS rows of a list's order (offset < MAX_LIST_ROWS); a deeper page is a 400
 // naming `page`, so no request walks more than that many index entries (+ a page) to find its page.
 import { sql, type SQL } from 'drizzle-orm';
-import { readerOf, type Executor, type Reader } from '../db/client.js';
-import { problems } from './problems.js';
+import { readerOf, type Executor, type Reader } from './client.js';
+import { problems } from '../lib/problems.js';
 
 /** Counts are exact up to this many matches (a bounded count reads at most this many rows + 1). */
 export const COUNT_EXACT_UP_TO = 10_000;

@@ -8,12 +8,12 @@
 // it holds across `npm run worker` processes); pg-boss fetches by priority, so its retries and expiry are unchanged.
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
-import type { Deps } from '../context.js';
-import { withScope } from '../db/client.js';
-import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
-import { requeueCrashed, staleRuns } from '../modules/analyses/analyses.queries.js';
-import { fairPriority } from './fair-queue.queries.js';
-import { startBoss, type QueueSpec } from './queue.js';
+import type { Deps } from '../../context.js';
+import { withScope } from '../../db/client.js';
+import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from './analyses.pipeline.js';
+import { requeueCrashed, staleRuns } from './analyses.queries.js';
+import { fairPriority } from '../../jobs/fair-queue.queries.js';
+import { startBoss, type QueueSpec } from '../../jobs/queue.js';
 
 export const ANALYSIS_QUEUE = 'custom-analysis';
 export const ANALYSIS_DEAD_QUEUE = 'custom-analysis-failed';

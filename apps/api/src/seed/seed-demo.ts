@@ -2,13 +2,13 @@
 // agents, farmers, farms with realistic boundaries around Ogbomosho/Oyo (lat 7.6466, lng 3.7717, some overlapping),
 // operational areas and a few hundred activity entries. Deterministic (seeded PRNG), so every machine gets the same demo.
 import { sql } from 'drizzle-orm';
-import type { Database, Tx } from '../client.js';
-import { jsonb, queryRows, withScope } from '../client.js';
-import { activityLogs, farmers, licenses, regions, tenantConfigurations, tenants, users } from '../schema.js';
-import { hashPassword } from '../../lib/passwords.js';
-import { createRng } from '../../lib/prng.js';
-import { recomputeTenantOverlaps } from '../../modules/farms/farms.overlap.js';
-import { licenseKeyColumns, newLicenseKey } from '../../modules/licenses/license-key.js';
+import type { Database, Tx } from '../db/client.js';
+import { jsonb, queryRows, withScope } from '../db/client.js';
+import { activityLogs, farmers, licenses, regions, tenantConfigurations, tenants, users } from '../db/schema.js';
+import { hashPassword } from '../lib/passwords.js';
+import { createRng } from '../lib/prng.js';
+import { recomputeTenantOverlaps } from '../modules/farm-overlaps/farm-overlaps.js';
+import { licenseKeyColumns, newLicenseKey } from '../lib/license-key.js';
 import { buildDemoAreas, buildDemoFarms, buildPeople, type LngLat } from './demo-data.js';
 import { uuidV5 } from './uuid-v5.js';
 

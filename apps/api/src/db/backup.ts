@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import pg from 'pg';
-import { leakproofStatements } from '../db/leakproof.js';
-import { openDatabase } from '../db/client.js';
+import { leakproofStatements } from './leakproof.js';
+import { openDatabase } from './client.js';
 
 export class BackupError extends Error {}
 

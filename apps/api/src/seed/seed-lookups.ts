@@ -4,8 +4,8 @@
 // statement (was 25,000 rows; a first start also reopens the database afterwards: docs/decisions.md, "Embedded footprint").
 // Runs with the migrating role: the app role may only read lookups.
 import type { Worker } from 'node:worker_threads';
-import type { Database } from '../client.js';
-import { startWorker } from '../../lib/worker-entry.js';
+import type { Database } from '../db/client.js';
+import { startWorker } from '../lib/worker-entry.js';
 import type { LookupBatch } from './lookups.worker.js';
 
 /** Asks the thread for its next batch (null at the end). */

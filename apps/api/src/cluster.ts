@@ -6,7 +6,7 @@
 // gracefully (each drains its requests, with its own 10 s limit), then the primary.
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 
 const RESTART_DELAY_MS = 1000;
 const CRASH_LOOP = { deaths: 5, withinMs: 60_000 };

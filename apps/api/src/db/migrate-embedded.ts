@@ -7,7 +7,7 @@
 // off during the copy (session_replication_role = replica): the rows are copied as they were, derived tables included.
 // Afterwards each table's row count and a checksum of every row's text are compared on both sides.
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import type { Database } from './client.js';
 
 export type CopyLog = (line: string) => void;
 export type TableReport = { table: string; rows: number; ms: number };

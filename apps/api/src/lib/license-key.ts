@@ -1,6 +1,6 @@
 // License activation keys: generated here, stored as a SHA-256 hash with a 10-character hint, shown in full once.
 // A key is 32 random bytes (base64url) after a type prefix, so an unsalted hash cannot be reversed by guessing.
-import { randomToken, sha256 } from '../../lib/crypto.js';
+import { randomToken, sha256 } from './crypto.js';
 
 export type LicenseTypeName = 'Platform' | 'SDK';
 
