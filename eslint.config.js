@@ -1,7 +1,38 @@
 // Lint for the whole monorepo: typescript-eslint's recommended rules, zero warnings allowed (npm run lint).
+import path from 'node:path';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { noFolderCycle } from './eslint/no-folder-cycle.js';
+
+// The API's layering (docs/decisions/api-layering.md), relative to the repository root.
+const api = 'apps/api/src';
+const upward = (target, allowed, message) => ({ target: `${api}/${target}`, from: api, except: allowed.map((a) => `./${a}`), message });
+export const apiLayering = {
+  basePath: import.meta.dirname,
+  zones: [
+    upward('lib', ['lib'], 'lib/ is a leaf: it imports nothing from the app (move what it needs into lib/, or the code that needs the app out of lib/).'),
+    upward('db', ['db', 'lib'], 'db/ uses lib/ only: modules, jobs and the seed sit above it.'),
+    upward('ingest', ['ingest', 'db', 'lib'], 'ingest/ (the file readers) uses lib/ and db/ only: modules use it, never the reverse.'),
+    {
+      target: `${api}/jobs`,
+      from: `${api}/modules/**`,
+      except: ['**/modules/*/*.job.ts'],
+      message: "jobs/ reaches a module only through the module's *.job.ts.",
+    },
+    {
+      target: `${api}/modules`,
+      from: [`${api}/app.ts`, `${api}/server.ts`, `${api}/bootstrap.ts`, `${api}/worker.ts`, `${api}/cluster.ts`, `${api}/seed`, `${api}/bin`, `${api}/bench`, `${api}/plugins`, `${api}/test`],
+      message: 'A module uses lib/, db/, ingest/, jobs/ and other modules; the app, its plugins, the seed and the entries sit above it.',
+    },
+    {
+      target: `${api}/seed`,
+      from: `${api}/modules/**/*.{queries,routes,policy,presenter}.ts`,
+      message: "The seed uses a module's public functions (its service, or a module's own exported operation) or its own SQL, never a module's queries, routes, policy or presenter.",
+    },
+  ],
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.test-data/**', '**/artifacts/**', 'apps/api/drizzle/**', '**/*.d.ts'] },
@@ -16,6 +47,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'xlsx', message: 'Use @e965/xlsx (the xlsx package is stuck at 0.18.5 with unpatched CVEs).' }] }],
       eqeqeq: ['error', 'always'],
     },
+  },
+  {
+    // The API's import graph: no cycle between files (so none between folders), and the layering above.
+    files: [`${api}/**/*.ts`],
+    plugins: { 'import-x': importX, layering: { rules: { 'no-folder-cycle': noFolderCycle } } },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true, maxDepth: Infinity }],
+      'import-x/no-restricted-paths': ['error', apiLayering],
+      'layering/no-folder-cycle': ['error', { root: path.join(import.meta.dirname, api) }],
+    },
+  },
+  {
+    // Tests and benchmarks may reach across layers (a test arranges state through any module); cycles stay forbidden.
+    files: [`${api}/**/*.test.ts`, `${api}/test/**/*.ts`, `${api}/bench/**/*.ts`],
+    rules: { 'import-x/no-restricted-paths': 'off' },
   },
   {
     // Tests read loosely typed JSON bodies.

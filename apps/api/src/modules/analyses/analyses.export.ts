@@ -3,13 +3,13 @@
 // 6 decimals; failed rows have a null geometry). Streamed (issue 28): an analysis has up to 1,000,000 rows, so the file
 // is never built in memory. Rows are read in keyset chunks in the list's order, each chunk one short statement (sized
 // to ~40 ms) in its own implicit transaction (no cursor, nothing held open between chunks), and written as they are
-// read, with backpressure (exports.stream.ts). The columns are one table below: a column is one line in it.
+// read, with backpressure (lib/export-stream.ts). The columns are one table below: a column is one line in it.
 import { csvLine, type AnalysisExportQuery, type CsvCell as Cell } from '@farmland/contracts';
 import type { Readable } from 'node:stream';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { scopedReader, withScope } from '../../db/client.js';
-import { ChunkSizer, letOthersIn, textStream } from '../exports/exports.stream.js';
+import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
 import { analysisTenant, mustExist } from './analyses.policy.js';
 import * as q from './analyses.queries.js';
 

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrangeTenant, rect, syntheticAnalysis } from '../../test/analysis-fixtures.js';
 import { testEnv, type Caller, type TestEnv } from '../../test/harness.js';
-import { streamStats } from '../exports/exports.stream.js';
+import { streamStats } from '../../lib/export-stream.js';
 
 let env: TestEnv;
 let t: Awaited<ReturnType<typeof arrangeTenant>>;

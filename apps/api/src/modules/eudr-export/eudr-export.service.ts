@@ -2,7 +2,7 @@
 // information system's upload limit; the part count is a response header). Streamed (issue 28): a first pass reads
 // the farms in keyset batches, each its own short scoped transaction, formats each and keeps only its size, which plans
 // the parts (their bounds: where each starts and how many farms it holds; never the farms). The asked part is then read
-// again from its start, batch by batch, and written as it is read with backpressure (exports.stream.ts): memory stays at
+// again from its start, batch by batch, and written as it is read with backpressure (lib/export-stream.ts): memory stays at
 // about one batch whatever the registry's size. The export is recorded in the activity log before the file is sent.
 import type { Readable } from 'node:stream';
 import type { EudrExportQuery } from '@farmland/contracts';
@@ -10,7 +10,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { ChunkSizer, letOthersIn, textStream } from '../exports/exports.stream.js';
+import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
 import { readScope } from '../farms/farms.policy.js';
 import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
 import { FORMAT_INFO, formatter, PartPlanner, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
@@ -19,7 +19,7 @@ export type EudrFile = { stream: Readable; filename: string; mime: string; parts
 
 type Read = (after: string | null, limit: number) => Promise<EudrRow[]>;
 
-/** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: exports.stream.ts). */
+/** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: lib/export-stream.ts). */
 async function* batches(read: Read, pause: () => Promise<void>, after: string | null = null): AsyncGenerator<EudrRow[]> {
   const sizer = new ChunkSizer();
   for (let cursor = after; ; ) {

@@ -4,7 +4,7 @@
 // the stream; the generator is then returned at its next step (the read in flight completes, its short transaction
 // ends) and no further read starts. streamStats counts the reads, for the log and the disconnect test.
 import { Readable } from 'node:stream';
-import type { Deps } from '../../context.js';
+import type { FastifyBaseLogger } from 'fastify';
 
 /** Bytes buffered ahead of the socket before the stream stops pulling rows. */
 export const HIGH_WATER_MARK = 64 * 1024;
@@ -44,7 +44,7 @@ export class ChunkSizer {
  * On the embedded engine (one connection, statements served in arrival order) a short pause after each chunk lets a
  * request's statements in first: a request then waits behind one chunk's statement, not one per statement it sends.
  */
-export async function letOthersIn(deps: Pick<Deps, 'database'>): Promise<void> {
+export async function letOthersIn(deps: { database: { kind: string } }): Promise<void> {
   if (deps.database.kind === 'pglite') await new Promise((r) => setTimeout(r, 2));
 }
 
@@ -52,7 +52,7 @@ export async function letOthersIn(deps: Pick<Deps, 'database'>): Promise<void> {
  * The text of `parts` as a byte stream with backpressure. `what` names the export in the log: an export that ends
  * before its last chunk (the client went away) is logged at info, a failing read at error (the response is then cut).
  */
-export function textStream(deps: Pick<Deps, 'log'>, parts: AsyncGenerator<string>, what: Record<string, unknown>): Readable {
+export function textStream(deps: { log: Pick<FastifyBaseLogger, 'info' | 'error'> }, parts: AsyncGenerator<string>, what: Record<string, unknown>): Readable {
   let done = false;
   async function* counted(): AsyncGenerator<string> {
     streamStats.active++;
