@@ -129,7 +129,7 @@ export function decide(rule: Rule, who: Principals, resource?: Resource | null):
   if (resource === null) return deny(problems.notFound(rule.hidden));
   if (resource !== undefined) {
     const reach = rule.reach?.[role] ?? (provider ? 'all' : 'tenant');
-    const inReach = reach === 'all' || (reach === 'tenant' ? resource.tenantId === tenantId : resource.userId != null && resource.userId === userId);
+    const inReach = reach === 'all' || (reach === 'tenant' ? resource.tenantId === tenantId : userId !== null && resource.userId === userId);
     if (!inReach) return deny(problems.notFound(rule.hidden));
     if (rule.notSelf && userId !== null && resource.userId === userId) return deny(problems.forbidden(rule.notSelf));
   }
@@ -154,8 +154,8 @@ export function authorize<T extends Table, A extends keyof T & string>(ctx: Prin
 
 /** authorize() for a record read first (null: it does not exist); answers the record itself, known to exist and in reach. */
 export function authorizeRow<T extends Table, R>(ctx: Principals, policy: Policy<T>, action: keyof T & string, row: R | null | undefined, resourceOf: (row: R) => Resource): R {
-  authorize(ctx, policy, action, row == null ? null : resourceOf(row));
-  return row!;
+  authorize(ctx, policy, action, row === null || row === undefined ? null : resourceOf(row));
+  return row!; // a missing row has thrown its 404 (or the 401/403 before it)
 }
 
 /** A tenant a request names (?tenant_id=), as a resource; none named: no resource. */
