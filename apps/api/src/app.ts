@@ -73,7 +73,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      app.routeTable.push({ method, url: route.url, access: route.config?.access });
+      app.routeTable.push({ method, url: route.url, access: route.config?.access, action: route.config?.action });
     }
   });
   app.addHook('onSend', async (req, reply) => {

@@ -1,9 +1,10 @@
 // What every service call receives: the process-wide dependencies and the request's actor and origin.
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlatformName, RoleName } from '@farmland/contracts';
+import type { PlatformName } from '@farmland/contracts';
 import type { Config } from './config.js';
 import type { Database, Db, PendingCheck, Scope } from './db/client.js';
 import type { Keys } from './lib/crypto.js';
+import type { Actor, LicenseActor, Who } from './lib/policy.js';
 import type { Storage } from './lib/storage.js';
 
 export type Deps = {
@@ -15,17 +16,7 @@ export type Deps = {
   log: FastifyBaseLogger;
 };
 
-export type Actor = {
-  userId: string;
-  sessionId: string;
-  role: RoleName;
-  tenantId: string | null;
-  name: string;
-  email: string;
-};
-
-/** A tenant's SDK license key acting for field capture (no user behind it). */
-export type LicenseActor = { licenseId: string; tenantId: string; tenantName: string; keyHint: string };
+export type { Actor, LicenseActor } from './lib/policy.js';
 
 export type Ctx = {
   actor: Actor | null;
@@ -45,7 +36,7 @@ export type Ctx = {
 };
 
 /** 'sdk_license' in a role list admits a tenant's SDK license key (X-License-Key header) as well as the listed roles' sessions. */
-export type AccessRole = RoleName | 'sdk_license';
+export type AccessRole = Who;
 
 /** Route access, declared on every route and enforced by plugins/auth.ts before the handler runs. */
 export type Access = 'public' | 'authenticated' | readonly AccessRole[];
@@ -70,12 +61,14 @@ declare module 'fastify' {
      * the session check goes to the database with that read, in one round trip, instead of before the handler.
      */
     sessionWithRead?: boolean;
+    /** The policy action whose rule gave this route its access (lib/policy.ts gate): `<module>.<action>`. */
+    action?: string;
   }
   interface FastifyRequest {
     ctx: Ctx;
   }
   interface FastifyInstance {
     deps: Deps;
-    routeTable: Array<{ method: string; url: string; access: Access | undefined }>;
+    routeTable: Array<{ method: string; url: string; access: Access | undefined; action?: string | undefined }>;
   }
 }

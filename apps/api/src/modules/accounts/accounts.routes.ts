@@ -4,16 +4,17 @@ import { z } from 'zod';
 import { envelope, idParam, messageOnly, updateUserBody, userProfile } from '@farmland/contracts';
 import { problems } from '../../lib/problems.js';
 import { firstFile } from '../../lib/form.js';
+import { gate } from '../../lib/policy.js';
+import { accountsPolicy } from './accounts.policy.js';
 import * as accounts from './accounts.service.js';
 
 const tags = ['accounts'];
-const anyone = { access: 'authenticated' } as const;
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
 
   app.put('/accounts/users/upload-image/', {
-    config: anyone,
+    config: gate(accountsPolicy, 'edit-own'),
     schema: {
       tags,
       summary: 'Upload the profile image (multipart field "image"; PNG, JPEG, WebP or GIF checked by content; size capped)',
@@ -32,19 +33,19 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/accounts/users/:id/', {
-    config: anyone,
+    config: gate(accountsPolicy, 'see'),
     schema: { tags, summary: 'A user profile (yourself, or a user you administer)', params: idParam, response: { 200: envelope(userProfile) } },
     handler: async (req) => ({ data: await accounts.getUser(deps, req.ctx, req.params.id) }),
   });
 
   app.patch('/accounts/users/:id/', {
-    config: anyone,
+    config: gate(accountsPolicy, 'edit'),
     schema: { tags, summary: 'Edit a user profile', params: idParam, body: updateUserBody, response: { 200: envelope(userProfile) } },
     handler: async (req) => ({ data: await accounts.updateUser(deps, req.ctx, req.params.id, req.body), message: 'Profile updated successfully' }),
   });
 
   app.put('/accounts/users/:id/reset', {
-    config: { access: ['super_admin', 'tenant_admin'] },
+    config: gate(accountsPolicy, 'reset'),
     schema: { tags, summary: 'Reset an account: end its sessions, clear password and two-factor, mail a new invitation', params: idParam, body: z.object({}).optional(), response: { 200: messageOnly } },
     handler: async (req) => {
       await accounts.resetAccount(deps, req.ctx, req.params.id);

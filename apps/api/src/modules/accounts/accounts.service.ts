@@ -3,6 +3,7 @@ import type { UserProfile } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -12,16 +13,16 @@ import { createInvitation, invitationLink } from '../auth/auth.service.js';
 import { storeFile } from '../files/files.service.js';
 import { queueMail } from '../mail/mail.service.js';
 import { clearCredentials, findProfile, updateProfile } from './accounts.queries.js';
-import { canEditUser, canResetUser, canSeeUser } from './accounts.policy.js';
+import { accountsPolicy } from './accounts.policy.js';
 import { presentProfile } from './accounts.presenter.js';
 
-const target = (p: Awaited<ReturnType<typeof findProfile>>) => (p ? { id: p.user.id, tenantId: p.user.tenantId } : null);
+const target = (p: Awaited<ReturnType<typeof findProfile>>) => (p ? { userId: p.user.id, tenantId: p.user.tenantId } : null);
 
 export async function getUser(deps: Deps, ctx: Ctx, userId: string): Promise<UserProfile> {
   const actor = requireActor(ctx);
   return withScope(deps.db, scopeOf(actor), async (tx) => {
     const p = await findProfile(tx, userId);
-    canSeeUser(actor, target(p));
+    authorize(ctx, accountsPolicy, 'see', target(p));
     return presentProfile(deps, p!.user, p!.tenantName);
   });
 }
@@ -32,7 +33,7 @@ export async function updateUser(deps: Deps, ctx: Ctx, userId: string, body: Pro
   const actor = requireActor(ctx);
   return withScope(deps.db, scopeOf(actor), async (tx) => {
     const before = await findProfile(tx, userId);
-    canEditUser(actor, target(before));
+    authorize(ctx, accountsPolicy, 'edit', target(before));
     const patch = {
       ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
       ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),
@@ -75,7 +76,7 @@ export async function resetAccount(deps: Deps, ctx: Ctx, userId: string): Promis
   const actor = requireActor(ctx);
   await withScope(deps.db, scopeOf(actor), async (tx) => {
     const p = await findProfile(tx, userId);
-    canResetUser(actor, target(p));
+    authorize(ctx, accountsPolicy, 'reset', target(p));
     const u = p!.user;
     await clearCredentials(tx, u.id);
     await clearMfa(tx, u.id);

@@ -1,7 +1,6 @@
 // Who may read the activity log: provider staff (every tenant) and tenant admins (their own tenant). Agents may not.
-import type { Actor } from '../../context.js';
-import { problems } from '../../lib/problems.js';
+import { definePolicy } from '../../lib/policy.js';
 
-export function canListActivity(actor: Actor): void {
-  if (actor.role !== 'super_admin' && actor.role !== 'tenant_admin') throw problems.forbidden();
-}
+export const activityPolicy = definePolicy('activity', {
+  list: { who: ['super_admin', 'tenant_admin'] },
+});

@@ -1,11 +1,12 @@
 // Writes and lists activity-log entries. recordActivity is called by every mutating service inside its own transaction.
 import type { ActivityAction } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
-import { requireActor, scopeOf } from '../../context.js';
+import { scopeOf } from '../../context.js';
 import { scopedReader, type Executor } from '../../db/client.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize } from '../../lib/policy.js';
+import { activityPolicy } from './activity.policy.js';
 import { insertActivity, listActivities } from './activity.queries.js';
-import { canListActivity } from './activity.policy.js';
 import { presentActivity } from './activity.presenter.js';
 
 export type ActivityInput = {
@@ -34,8 +35,7 @@ export async function recordActivity(tx: Executor, ctx: Ctx, input: ActivityInpu
 export type ActivityListQuery = { page: number; page_size?: number | undefined; search?: string | undefined; action?: string | undefined; date_after?: string | undefined; date_before?: string | undefined };
 
 export async function listActivity(deps: Deps, ctx: Ctx, q: ActivityListQuery, url: string): Promise<Page<ReturnType<typeof presentActivity>>> {
-  const actor = requireActor(ctx);
-  canListActivity(actor);
+  const { actor } = authorize(ctx, activityPolicy, 'list');
   const size = q.page_size ?? 30;
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await listActivities(

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import { createAgentBody, type BulkUploadResult, type FailedRow } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize } from '../../lib/policy.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
 import * as q from './agents.queries.js';
-import { canManageAgents } from './agents.policy.js';
+import { agentsPolicy } from './agents.policy.js';
 import { assertEmailsFree, sendOnboarding, uniqueEmail } from './agents.service.js';
 
 /** The columns of agents-template.csv, in order; the required ones are also the header's required columns. */
@@ -19,7 +20,7 @@ export const AGENTS_TEMPLATE_CSV = [AGENT_COLUMNS.join(','), 'Amina,Bello,amina.
 const rowSchema = createAgentBody.extend({ operational_area_id: z.uuid('Use the id of one of your operational areas').optional() });
 
 export async function bulkUploadAgents(deps: Deps, ctx: Ctx, file: { filename: string; data: Buffer }): Promise<BulkUploadResult> {
-  const actor = canManageAgents(ctx);
+  const { actor } = authorize(ctx, agentsPolicy, 'manage');
   const { rows } = await readTable(file, REQUIRED, AGENT_COLUMNS.join(', '));
 
   type Checked = { index: number; errors: RowErrors; value: z.infer<typeof rowSchema> | null };

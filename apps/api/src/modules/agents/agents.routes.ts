@@ -5,13 +5,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { agent, agentDetail, agentsQuery, bulkUploadResult, createAgentBody, envelope, idParam, listOf, messageOnly, updateAgentBody } from '@farmland/contracts';
 import { parseWith, readForm } from '../../lib/form.js';
+import { gate } from '../../lib/policy.js';
 import { bulkMessage, readUploadFile } from '../bulk-upload/bulk-upload.js';
 import { AGENTS_TEMPLATE_CSV, bulkUploadAgents } from './agents.bulk.js';
+import { agentsPolicy } from './agents.policy.js';
 import * as agents from './agents.service.js';
 
 const tags = ['agents'];
-const readers = { access: ['super_admin', 'tenant_admin'] } as const;
-const admins = { access: ['tenant_admin'] } as const;
+const readers = gate(agentsPolicy, 'read');
+const admins = gate(agentsPolicy, 'manage');
 const doc = 'multipart/form-data (an optional photo in "image": PNG, JPEG, WebP or GIF, checked by content) or JSON.';
 
 export const agentsRoutes: FastifyPluginAsyncZod = async (app) => {

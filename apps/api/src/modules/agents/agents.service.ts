@@ -6,6 +6,7 @@ import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -15,13 +16,13 @@ import { storeFile } from '../files/files.service.js';
 import { queueMail } from '../mail/mail.service.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
 import * as q from './agents.queries.js';
-import { canManageAgents, canReadAgents } from './agents.policy.js';
+import { agentsPolicy } from './agents.policy.js';
 import { presentAgent, presentAgentDetail } from './agents.presenter.js';
 
 const tenantScope = (tenantId: string) => ({ kind: 'tenant', tenantId }) as const;
 
 export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: string): Promise<Page<Agent>> {
-  const { tenantId, scope } = canReadAgents(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, agentsPolicy, 'read', namedTenant(query.tenant_id));
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listAgents(
@@ -36,7 +37,7 @@ export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: 
 
 /** The agent drawer: the agent with its totals and its ten latest captures. */
 export async function getAgent(deps: Deps, ctx: Ctx, id: string): Promise<AgentDetail> {
-  const { tenantId, scope } = canReadAgents(ctx);
+  const { tenantId, scope } = authorize(ctx, agentsPolicy, 'read');
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findAgent(tx, tenantId, id);
     if (!row) throw problems.notFound('Agent');
@@ -89,7 +90,7 @@ export async function sendOnboarding(tx: Executor, deps: Deps, agent: { id: stri
 }
 
 export async function createAgent(deps: Deps, ctx: Ctx, body: CreateAgentBody, files: UploadedFile[]): Promise<Agent> {
-  const actor = canManageAgents(ctx);
+  const { actor } = authorize(ctx, agentsPolicy, 'manage');
   const image = checkImage(files);
   if ((await assertEmailsFree(deps, [body.email])).size > 0) throw emailTaken();
   return uniqueEmail(() =>
@@ -114,7 +115,7 @@ export async function createAgent(deps: Deps, ctx: Ctx, body: CreateAgentBody, f
 }
 
 export async function updateAgent(deps: Deps, ctx: Ctx, id: string, body: UpdateAgentBody, files: UploadedFile[]): Promise<Agent> {
-  const actor = canManageAgents(ctx);
+  const { actor } = authorize(ctx, agentsPolicy, 'manage');
   const image = checkImage(files);
   // Read first: an agent of another tenant is a 404 before anything about the email is said.
   const before = await withScope(deps.db, tenantScope(actor.tenantId), (tx) => q.findAgent(tx, actor.tenantId, id));
@@ -145,7 +146,7 @@ export async function updateAgent(deps: Deps, ctx: Ctx, id: string, body: Update
 
 /** One call toggles: a suspended agent is unsuspended and the other way round. Suspending ends every session at once. */
 export async function toggleSuspension(deps: Deps, ctx: Ctx, id: string): Promise<{ agent: Agent; suspended: boolean }> {
-  const actor = canManageAgents(ctx);
+  const { actor } = authorize(ctx, agentsPolicy, 'manage');
   return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     const before = await q.findAgent(tx, actor.tenantId, id);
     if (!before) throw problems.notFound('Agent');
@@ -158,7 +159,7 @@ export async function toggleSuspension(deps: Deps, ctx: Ctx, id: string): Promis
 }
 
 export async function deleteAgent(deps: Deps, ctx: Ctx, id: string): Promise<void> {
-  const actor = canManageAgents(ctx);
+  const { actor } = authorize(ctx, agentsPolicy, 'manage');
   await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     const before = await q.findAgent(tx, actor.tenantId, id);
     if (!before) throw problems.notFound('Agent');

@@ -7,10 +7,11 @@
 import { csvLine, type AnalysisExportQuery, type CsvCell as Cell } from '@farmland/contracts';
 import type { Readable } from 'node:stream';
 import type { Ctx, Deps } from '../../context.js';
-import { requireActor, scopeOf } from '../../context.js';
+import { scopeOf } from '../../context.js';
+import { authorize, authorizeRow, rowTenant } from '../../lib/policy.js';
 import { scopedReader, withScope } from '../../db/client.js';
 import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
-import { analysisTenant, mustExist } from './analyses.policy.js';
+import { analysesPolicy } from './analyses.policy.js';
 import * as q from './analyses.queries.js';
 
 
@@ -104,10 +105,9 @@ export async function* exportText(
  * completed exports an empty file (its rows are never shown half-written).
  */
 export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: AnalysisExportQuery): Promise<ExportFile> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const scope = scopeOf(actor);
-  const a = mustExist(actor, await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)));
+  const a = authorizeRow(ctx, analysesPolicy, 'manage', await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)), rowTenant);
   const format = FORMATS[query.format];
   const reader = scopedReader(deps.db, scope);
   const read = a.status === 'completed' ? (after: q.Cursor, limit: number) => q.exportRows(reader, tenantId, id, query.category, after, limit) : null;

@@ -26,7 +26,9 @@ import {
 import { analysisJobs } from './analyses.job.js';
 import type { Deps } from '../../context.js';
 import { multipartParts, partToFile } from '../../lib/form.js';
+import { gate } from '../../lib/policy.js';
 import { Problem, problems } from '../../lib/problems.js';
+import { analysesPolicy } from './analyses.policy.js';
 import * as analyses from './analyses.service.js';
 import { exportCategory } from './analyses.export.js';
 import { TEMPLATE_CSV, TEMPLATE_GEOJSON } from './analyses.template.js';
@@ -34,7 +36,7 @@ import { prewarmParseWorker } from './analyses.parse-client.js';
 import { ACCEPTED } from '../../ingest/limits.js';
 
 const tags = ['custom-analysis'];
-const admins = { access: ['tenant_admin'] } as const;
+const admins = gate(analysesPolicy, 'manage');
 
 const multipartFields = z.object({
   name: text().trim().max(200).optional(),

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
-import { requireActor, scopeOf } from '../../context.js';
+import { scopeOf } from '../../context.js';
+import { authorize, authorizeRow, rowTenant } from '../../lib/policy.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { cursorPage, MAX_LIST_ROWS, pageOffset, paginate, type Page } from '../../db/pagination.js';
 import { Problem, problems } from '../../lib/problems.js';
@@ -18,7 +19,7 @@ import { MAX_ROWS } from '../../ingest/limits.js';
 import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from '../../ingest/limits.js';
 import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
-import { analysisTenant, mustExist } from './analyses.policy.js';
+import { analysesPolicy } from './analyses.policy.js';
 import { presentDetail, presentFarm, presentOverlaps, presentSummary } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
@@ -168,8 +169,7 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
 }
 
 async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput & { source: DiskFile | { kind: 'json'; locations: Array<Record<string, unknown>> } }): Promise<AnalysisDetail> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const scope = scopeOf(actor);
   const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) throw problems.field('operational_areas', 'Choose at least one operational area');
@@ -283,8 +283,7 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
 }
 
 export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; page_size?: number | undefined; search?: string | undefined }, url: string): Promise<Page<AnalysisSummary>> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listAnalyses(scopedReader(deps.db, scopeOf(actor), ctx), tenantId, query.search, size, pageOffset(query.page, size));
@@ -292,10 +291,9 @@ export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; 
 }
 
 export async function getAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<AnalysisDetail> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   return withScope(deps.db, scopeOf(actor), async (tx) => {
-    const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    const a = authorizeRow(ctx, analysesPolicy, 'manage', await q.findAnalysis(tx, tenantId, id), rowTenant);
     const done = a.status === 'completed';
     return presentDetail(a, {
       publicUrl: deps.config.publicUrl,
@@ -328,8 +326,7 @@ export async function listFarms(
   query: { page: number; page_size?: number | undefined; after?: number | undefined },
   url: string,
 ): Promise<Page<AnalysisFarm> & { next_after?: number | null }> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const size = query.page_size ?? 100;
   const after = query.after;
   if (after !== undefined && query.page !== 1) throw problems.field('after', 'Send either page or after, not both: after reads on from a row, page counts from the top');
@@ -340,7 +337,7 @@ export async function listFarms(
     );
   }
   return withScope(deps.db, scopeOf(actor), async (tx) => {
-    const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    const a = authorizeRow(ctx, analysesPolicy, 'manage', await q.findAnalysis(tx, tenantId, id), rowTenant);
     if (after !== undefined) {
       if (a.status !== 'completed') return cursorPage([], 0, null, size, url);
       const cursor = await q.cursorAt(tx, tenantId, id, kind, after);
@@ -371,11 +368,10 @@ const MAP_CHUNK = 5_000;
  * JSON.stringify, which cost more than the reads at 20,000 features: docs/decisions.md, issue 10).
  */
 export async function analysisMapJson(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<string> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const scope = scopeOf(actor);
   const { status, count } = await withScope(deps.db, scope, async (tx) => {
-    const a = mustExist(actor, await q.findAnalysis(tx, tenantId, id));
+    const a = authorizeRow(ctx, analysesPolicy, 'manage', await q.findAnalysis(tx, tenantId, id), rowTenant);
     return { status: a.status, count: a.status === 'completed' ? await q.countMapRows(tx, tenantId, id, bbox) : 0 };
   });
   if (status !== 'completed') return '{"count":0,"truncated":false,"features":[]}';
@@ -393,10 +389,9 @@ export async function analysisMapJson(deps: Deps, ctx: Ctx, id: string, bbox?: [
 }
 
 export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<void> {
-  const actor = requireActor(ctx);
-  const tenantId = analysisTenant(actor);
+  const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const scope = scopeOf(actor);
-  const a = mustExist(actor, await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)));
+  const a = authorizeRow(ctx, analysesPolicy, 'manage', await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)), rowTenant);
   // Rows first, in bounded statements (a single cascading delete of 100k rows would hold PGlite too long).
   await clearRows(deps, tenantId, id, tuningFor(deps.database.kind).writeRows);
   const key = await withScope(deps.db, scope, async (tx) => {

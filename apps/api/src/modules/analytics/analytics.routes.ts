@@ -17,11 +17,13 @@ import {
   tenantsStatusCount,
   yearQuery,
 } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { analyticsPolicy } from './analytics.policy.js';
 import * as analytics from './analytics.service.js';
 
 const tags = ['analytics'];
-const readers = { access: ['super_admin', 'tenant_admin'] } as const;
-const provider = { access: ['super_admin'] } as const;
+const readers = gate(analyticsPolicy, 'tenant');
+const provider = gate(analyticsPolicy, 'provider');
 const providerYear = yearQuery.pick({ year: true });
 
 /** The single counts a tenant admin reads for its own tenant, and provider staff for all tenants or one. */

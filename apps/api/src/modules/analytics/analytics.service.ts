@@ -13,13 +13,14 @@ import type {
 } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader } from '../../db/client.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
 import { rankAgents } from '../agents/agents.queries.js';
 import { progressOf } from '../agents/agents.presenter.js';
-import { analyticsScope, providerAnalytics } from './analytics.policy.js';
+import { analyticsPolicy } from './analytics.policy.js';
 import * as q from './analytics.queries.js';
 
 export async function getCounts(deps: Deps, ctx: Ctx, tenantIdParam?: string): Promise<AnalyticsCounts> {
-  const { tenantId, scope } = analyticsScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, analyticsPolicy, 'tenant', namedTenant(tenantIdParam));
   const c = await q.counts(scopedReader(deps.db, scope, ctx), tenantId);
   return { ...c, unmapped_farmers: c.farmers - c.mapped_farmers };
 }
@@ -31,7 +32,7 @@ export async function getMappedCount(
   ctx: Ctx,
   query: { range_type: MappedCount['range_type']; range_value: number; tenant_id?: string | undefined },
 ): Promise<MappedCount> {
-  const { tenantId, scope } = analyticsScope(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, analyticsPolicy, 'tenant', namedTenant(query.tenant_id));
   const { buckets, previous } = await q.mappedSeries(scopedReader(deps.db, scope, ctx), tenantId, UNIT[query.range_type], query.range_value);
   const total = buckets.reduce((n, b) => n + b.count, 0);
   return {
@@ -49,7 +50,7 @@ export async function getMappedCount(
  * agent_stats rollup; the top `limit`. Provider staff rank one tenant's agents with tenant_id, or all agents.
  */
 export async function getAgentRanking(deps: Deps, ctx: Ctx, query: { limit: number; tenant_id?: string | undefined }): Promise<AgentRanking> {
-  const { tenantId, scope } = analyticsScope(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, analyticsPolicy, 'tenant', namedTenant(query.tenant_id));
   const { rows, total } = await rankAgents(scopedReader(deps.db, scope, ctx), tenantId, query.limit);
   return {
     total_agents: total,
@@ -74,17 +75,17 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** agents-count, farms-count, operational-areas-count, mapped- and unmapped-farms-count: a tenant admin reads its own. */
 export async function getCount(deps: Deps, ctx: Ctx, name: Exclude<q.CountName, 'tenants'>, tenantIdParam?: string): Promise<CountResult> {
-  const { tenantId, scope } = analyticsScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, analyticsPolicy, 'tenant', namedTenant(tenantIdParam));
   return { count: await q.singleCount(scopedReader(deps.db, scope, ctx), name, tenantId) };
 }
 
 export async function getTenantsCount(deps: Deps, ctx: Ctx): Promise<CountResult> {
-  const scope = providerAnalytics(ctx);
+  const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   return { count: await q.singleCount(scopedReader(deps.db, scope, ctx), 'tenants', null) };
 }
 
 export async function getMappingData(deps: Deps, ctx: Ctx, query: { year: number; tenant_id?: string | undefined }): Promise<MappingData> {
-  const { tenantId, scope } = analyticsScope(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, analyticsPolicy, 'tenant', namedTenant(query.tenant_id));
   const rows = await q.mappingByMonth(scopedReader(deps.db, scope, ctx), tenantId, query.year);
   const byMonth = new Map(rows.map((r) => [r.m, r]));
   const months = MONTHS.map((label, i) => ({ month: monthKey(query.year, i + 1), label, count: byMonth.get(i + 1)?.n ?? 0, area_sqm: round2(byMonth.get(i + 1)?.area ?? 0) }));
@@ -92,13 +93,13 @@ export async function getMappingData(deps: Deps, ctx: Ctx, query: { year: number
 }
 
 export async function getMappingRanking(deps: Deps, ctx: Ctx, year: number): Promise<MappingRanking> {
-  const scope = providerAnalytics(ctx);
+  const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   const rows = await q.mappingRanking(scopedReader(deps.db, scope, ctx), year);
   return { year, results: rows.map((r, i) => ({ rank: i + 1, tenant_id: r.tenant_id, tenant_name: r.tenant_name, mapped_farms: r.n, area_sqm: round2(r.area) })) };
 }
 
 export async function getTenantsDashboardCount(deps: Deps, ctx: Ctx, year: number): Promise<TenantsDashboardCount> {
-  const scope = providerAnalytics(ctx);
+  const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   const { months, total } = await q.tenantsByMonth(scopedReader(deps.db, scope, ctx), year);
   const byMonth = new Map(months.map((r) => [r.m, r.n]));
   const series = MONTHS.map((label, i) => ({ month: monthKey(year, i + 1), label, count: byMonth.get(i + 1) ?? 0 }));
@@ -106,18 +107,18 @@ export async function getTenantsDashboardCount(deps: Deps, ctx: Ctx, year: numbe
 }
 
 export async function getTenantsStatusCount(deps: Deps, ctx: Ctx): Promise<TenantsStatusCount> {
-  const scope = providerAnalytics(ctx);
+  const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   return q.tenantStatusCounts(scopedReader(deps.db, scope, ctx));
 }
 
 export async function getLicensesCount(deps: Deps, ctx: Ctx): Promise<LicensesCount> {
-  const scope = providerAnalytics(ctx);
+  const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   return q.licenseCounts(scopedReader(deps.db, scope, ctx));
 }
 
 /** Reports: per tenant, per month of the year, farms mapped, area mapped and agents active; every live tenant, by name. */
 export async function getTenantProgress(deps: Deps, ctx: Ctx, year: number): Promise<TenantProgress> {
-  const scope = providerAnalytics(ctx);
+  const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   const read = scopedReader(deps.db, scope, ctx);
   const [rows, tenants] = await Promise.all([q.progressRows(read, year), q.tenantsWithAgents(read)]);
   const cell = new Map<string, q.ProgressRow>();

@@ -27,7 +27,9 @@ import {
 } from '@farmland/contracts';
 import type { Deps } from '../../context.js';
 import { isInternalCaller } from '../../lib/instance-lock.js';
+import { gate } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
+import { authPolicy } from './auth.policy.js';
 import * as auth from './auth.service.js';
 
 export const REFRESH_COOKIE = 'farmland_refresh';
@@ -111,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/auth/logout/', {
-    config: { access: 'authenticated' },
+    config: gate(authPolicy, 'sign-out'),
     schema: { tags, summary: 'End the current session', body: logoutBody.optional(), response: messageResponse },
     handler: async (req, reply) => {
       await auth.logout(deps, req.ctx);
@@ -131,7 +133,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/auth/:id/reset-mfa/', {
-    config: { access: ['super_admin', 'tenant_admin'] },
+    config: gate(authPolicy, 'reset-mfa'),
     schema: { tags, summary: "Reset a user's two-factor authentication; they enrol again at next sign-in", params: idParam, body: z.object({}).optional(), response: messageResponse },
     handler: async (req) => {
       await auth.resetMfa(deps, req.ctx, req.params.id);
@@ -140,7 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/auth/password/update/', {
-    config: { access: 'authenticated' },
+    config: gate(authPolicy, 'change-password'),
     schema: { tags, summary: 'Change the password (ends the other sessions)', body: passwordUpdateBody, response: messageResponse },
     handler: async (req) => {
       await auth.updatePassword(deps, req.ctx, req.body);

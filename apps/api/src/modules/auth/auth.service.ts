@@ -6,10 +6,12 @@ import { requireActor } from '../../context.js';
 import { withScope, type Tx } from '../../db/client.js';
 import { decrypt, encrypt, randomToken, sha256, sign, successorToken, verifySigned } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword, assertUncommonPassword } from '../../lib/passwords.js';
+import { authorizeRow } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { matchTotp, newTotpSecret, TOTP_ISSUER, totpUri } from '../../lib/totp.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { queueMail } from '../mail/mail.service.js';
+import { authPolicy } from './auth.policy.js';
 import * as q from './auth.queries.js';
 import { presentSessionUser } from './auth.presenter.js';
 import { assertTenantGate } from './tenant-gate.js';
@@ -265,10 +267,8 @@ export async function adminLogin(deps: Deps, ctx: Ctx, requestId: string): Promi
 export async function resetMfa(deps: Deps, ctx: Ctx, userId: string): Promise<void> {
   const actor = requireActor(ctx);
   await withScope(deps.db, system, async (tx) => {
-    const user = await q.findUserById(tx, userId);
-    // Provider staff may reset anyone; tenant admins their own tenant's users; everyone themselves. Others see 404.
-    const allowed = user && (actor.role === 'super_admin' || user.id === actor.userId || (actor.role === 'tenant_admin' && user.tenantId === actor.tenantId));
-    if (!user || !allowed) throw problems.notFound('User');
+    // Provider staff may reset anyone; tenant admins their own tenant's users (themselves included). Others see 404.
+    const user = authorizeRow(ctx, authPolicy, 'reset-mfa', await q.findUserById(tx, userId), (u) => ({ userId: u.id, tenantId: u.tenantId }));
     await q.clearMfa(tx, user.id);
     await q.revokeUserSessions(tx, user.id, 'mfa_reset', user.id === actor.userId ? actor.sessionId : undefined);
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} reset two-factor authentication for ${fullName(user)}`, tenantId: user.tenantId });

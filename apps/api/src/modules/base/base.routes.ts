@@ -2,10 +2,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { cityRef, countryRef, createRegionBody, emptyToUndefined, envelope, idParam, listOf, pageQuery, region, regionsQuery, stateRef, text } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { basePolicy } from './base.policy.js';
 import * as base from './base.service.js';
 
 const tags = ['base'];
-const anyone = { access: 'authenticated' } as const;
+const anyone = gate(basePolicy, 'lookups');
 
 export const baseRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -35,13 +37,13 @@ export const baseRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/base/regions/', {
-    config: anyone,
+    config: gate(basePolicy, 'read-regions'),
     schema: { tags, summary: "The tenant's regions (provider staff: every tenant's)", querystring: pageQuery.pick({ page: true, page_size: true }).extend(regionsQuery.shape), response: { 200: envelope(listOf(region)) } },
     handler: async (req) => ({ data: await base.listRegions(deps, req.ctx, req.query, req.url) }),
   });
 
   app.post('/base/regions/', {
-    config: { access: ['tenant_admin'] },
+    config: gate(basePolicy, 'create-region'),
     schema: { tags, summary: 'Create a region of the tenant', body: createRegionBody, response: { 201: envelope(region) } },
     handler: async (req, reply) => reply.status(201).send({ data: await base.createRegion(deps, req.ctx, req.body), message: 'Region created successfully' }),
   });

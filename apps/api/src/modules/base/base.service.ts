@@ -1,12 +1,13 @@
 // Lookup and region use cases.
 import type { Ctx, Deps } from '../../context.js';
-import { requireActor, scopeOf } from '../../context.js';
+import { scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { pageOffset, paginate } from '../../db/pagination.js';
+import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
+import { basePolicy } from './base.policy.js';
 import * as q from './base.queries.js';
-import { canCreateRegion } from './base.policy.js';
 
 const system = { kind: 'system' } as const;
 
@@ -41,7 +42,7 @@ export async function citiesOf(deps: Deps, countryId: string, search: string | u
 }
 
 export async function listRegions(deps: Deps, ctx: Ctx, query: { page: number; page_size?: number | undefined; country_id?: string | undefined }, url: string) {
-  const actor = requireActor(ctx);
+  const { actor } = authorize(ctx, basePolicy, 'read-regions');
   const size = query.page_size ?? 100;
   return withScope(deps.db, scopeOf(actor), async (tx) => {
     const { rows, total } = await q.listRegions(tx, actor.role === 'super_admin' ? null : actor.tenantId, query.country_id, size, pageOffset(query.page, size));
@@ -56,8 +57,7 @@ export async function listRegions(deps: Deps, ctx: Ctx, query: { page: number; p
 }
 
 export async function createRegion(deps: Deps, ctx: Ctx, body: { country_id: string; name: string }) {
-  const actor = requireActor(ctx);
-  canCreateRegion(actor);
+  const { actor } = authorize(ctx, basePolicy, 'create-region');
   return withScope(deps.db, scopeOf(actor), async (tx) => {
     const country = await q.findCountry(tx, body.country_id);
     if (!country) throw problems.field('country_id', 'Unknown country');

@@ -1,11 +1,13 @@
 // GET /farms/export/eudr: EUDR-ready geolocation of the registry (GeoJSON, CSV or KML; parts of at most 25 MB).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eudrExportQuery } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { eudrExportPolicy } from './eudr-export.policy.js';
 import { exportEudr } from './eudr-export.service.js';
 
 export const eudrExportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/farms/export/eudr', {
-    config: { access: ['super_admin', 'tenant_admin'] },
+    config: gate(eudrExportPolicy, 'export'),
     schema: {
       tags: ['farms'],
       summary:

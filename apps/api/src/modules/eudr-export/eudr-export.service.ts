@@ -8,10 +8,11 @@ import type { Readable } from 'node:stream';
 import type { EudrExportQuery } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
-import { readScope } from '../farms/farms.policy.js';
+import { eudrExportPolicy } from './eudr-export.policy.js';
 import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
 import { FORMAT_INFO, formatter, PartPlanner, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
 
@@ -56,9 +57,7 @@ async function* partText(read: Read, pause: () => Promise<void>, f: ReturnType<t
 }
 
 export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limitBytes = PART_LIMIT_BYTES): Promise<EudrFile> {
-  const actor = ctx.actor;
-  if (!actor || (actor.role !== 'tenant_admin' && actor.role !== 'super_admin')) throw problems.forbidden('Only administrators can export farms.');
-  const { tenantId, scope } = readScope(ctx, q.tenant_id);
+  const { actor, tenantId, scope } = authorize(ctx, eudrExportPolicy, 'export', namedTenant(q.tenant_id));
   if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
   const f = formatter(q.format);
   const read: Read = (after, limit) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, after, limit));

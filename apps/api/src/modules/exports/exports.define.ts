@@ -1,9 +1,10 @@
 // How an exportable list is defined: its columns (labels and how to read them from a row), its column aliases
 // (agent_name → first_name, last_name), the filters it accepts, who may export it, and a batched, tenant-scoped query.
 import type { z } from 'zod';
-import type { CsvCell as Cell, FieldError, RoleName } from '@farmland/contracts';
+import type { CsvCell as Cell, FieldError } from '@farmland/contracts';
 import type { Actor, Deps } from '../../context.js';
 import { problems } from '../../lib/problems.js';
+import type { ExportAction } from './exports.policy.js';
 
 /** The person-name aliases of spec §7: an export may ask for agent_name or farmer_name and get both name columns. */
 export const NAME_ALIASES = {
@@ -17,7 +18,8 @@ export type ExportDefinition<R, F> = {
   name: string;
   /** How the activity log names what was exported: "the activity log". */
   subject: string;
-  roles: readonly RoleName[];
+  /** Who may export it: its rule in exports.policy.ts. */
+  action: ExportAction;
   columns: Record<string, ExportColumn<R>>;
   aliases?: Readonly<Record<string, readonly string[]>>;
   filters: z.ZodType<F>;
@@ -29,7 +31,7 @@ export type ExportDefinition<R, F> = {
 export type ExportableList = {
   name: string;
   subject: string;
-  roles: readonly RoleName[];
+  action: ExportAction;
   columns: readonly { key: string; label: string }[];
   aliases: Readonly<Record<string, readonly string[]>>;
   /** Checks the filters (400 naming filters.<field>) and returns the rows, as cells of the chosen columns. */
@@ -40,7 +42,7 @@ export function defineExport<R, F>(def: ExportDefinition<R, F>): ExportableList 
   return {
     name: def.name,
     subject: def.subject,
-    roles: def.roles,
+    action: def.action,
     columns: Object.entries(def.columns).map(([key, c]) => ({ key, label: c.label })),
     aliases: def.aliases ?? {},
     prepare: (deps, actor, raw) => {

@@ -2,11 +2,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportBody, exportName } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { exportsPolicy } from './exports.policy.js';
 import { exportList } from './exports.service.js';
 
 export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/base/export/:name/', {
-    config: { access: ['super_admin', 'tenant_admin'] },
+    config: gate(exportsPolicy, 'export'),
     schema: {
       tags: ['exports'],
       summary: 'Export a list as CSV (name: activity-logs, mappings, farmers, agents); column_list chooses the columns, filters narrows the rows as the list does',

@@ -5,9 +5,11 @@ import { csvLine, type CsvCell as Cell, type ExportBody } from '@farmland/contra
 import type { Ctx, Deps } from '../../context.js';
 import { requireActor, scopeOf } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { resolveColumns } from './exports.define.js';
+import { exportsPolicy } from './exports.policy.js';
 import { exportNames, findExport } from './exports.registry.js';
 
 export type ExportStream = { filename: string; stream: Readable };
@@ -25,7 +27,7 @@ export async function exportList(deps: Deps, ctx: Ctx, name: string, body: Expor
   const actor = requireActor(ctx);
   const list = findExport(name);
   if (!list) throw problems.field('name', `Unknown export "${name}". Available: ${exportNames().join(', ')}`);
-  if (!list.roles.includes(actor.role)) throw problems.forbidden();
+  authorize(ctx, exportsPolicy, list.action);
   const columns = resolveColumns(list, body.column_list);
   const prepared = list.prepare(deps, actor, body.filters ?? {});
   const labels = columns.map((k) => list.columns.find((c) => c.key === k)?.label ?? k);

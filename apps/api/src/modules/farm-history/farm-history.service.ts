@@ -3,15 +3,16 @@
 import type { FarmBoundary } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
-import { readScope } from '../farms/farms.policy.js';
+import { farmsPolicy } from '../farms/farms.policy.js';
 import { findFarm } from '../farms/farms.queries.js';
 import { boundaryHistory } from './farm-history.queries.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function farmHistory(deps: Deps, ctx: Ctx, farmId: string): Promise<FarmBoundary[]> {
-  const { tenantId, scope } = readScope(ctx);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read');
   return withScope(deps.db, scope, async (tx) => {
     if (!(await findFarm(tx, tenantId, farmId))) throw problems.notFound('Farm');
     const rows = await boundaryHistory(tx, tenantId, farmId);

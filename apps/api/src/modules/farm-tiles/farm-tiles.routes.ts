@@ -3,11 +3,13 @@
 // Anyone signed in reads their own tenant's farms.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { tenantScopedQuery, tileParams } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { farmsPolicy } from '../farms/farms.policy.js';
 import { farmTile } from './farm-tiles.service.js';
 
 export const farmTilesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/farms/tiles/:z/:x/:y.mvt', {
-    config: { access: 'authenticated' },
+    config: gate(farmsPolicy, 'read'),
     schema: {
       tags: ['farms'],
       summary:

@@ -7,7 +7,8 @@
 import crypto from 'node:crypto';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
-import { readScope } from '../farms/farms.policy.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
+import { farmsPolicy } from '../farms/farms.policy.js';
 import { encodeTile, type TileFeature } from './mvt-encode.js';
 import { clusterTileRows, mvtClusterTile, mvtTile, tileRows, type ClusterRow, type TileQuery } from './farm-tiles.queries.js';
 import { EXTENT, cleanRing, clipRing, clusterCells, projector, signedArea, tileBounds } from './tile-math.js';
@@ -72,7 +73,7 @@ function encodeClusters(z: number, x: number, y: number, rows: ClusterRow[]): Bu
 }
 
 export async function farmTile(deps: Deps, ctx: Ctx, z: number, x: number, y: number, tenantIdParam?: string): Promise<Tile> {
-  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
   const q: TileQuery = { z, x, y, polygons: z >= POLYGON_MIN_ZOOM, cap: TILE_FEATURE_CAP };
   const pg = deps.database.kind === 'postgres';
   const body = await withScope(deps.db, scope, async (tx) => {

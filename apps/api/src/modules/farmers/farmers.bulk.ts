@@ -6,14 +6,15 @@ import { z } from 'zod';
 import { createFarmerBody, normalizePolygonInput, textProblem, type BulkUploadResult, type FailedRow, type PolygonRings } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize } from '../../lib/policy.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { tenantAreaIds } from '../agents/agents.queries.js';
 import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
-import { canManageFarms } from '../farms/farms.policy.js';
 import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { insertFarms, lockTenantFarms } from '../farms/farms.queries.js';
 import { checkPolygons } from '../geometry/geometry.queries.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
+import { farmersPolicy } from './farmers.policy.js';
 import * as q from './farmers.queries.js';
 import { newFolio } from './farmers.service.js';
 
@@ -72,7 +73,7 @@ function checkRow(row: Record<string, string>, index: number): Checked {
 }
 
 export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: string; data: Buffer }): Promise<BulkUploadResult> {
-  const actor = canManageFarms(ctx);
+  const { actor } = authorize(ctx, farmersPolicy, 'manage');
   const tenantId = actor.tenantId;
   const { rows } = await readTable(file, ['first_name', 'last_name'], FARMER_COLUMNS.join(', '));
   const checked = await mapInSlices(rows, checkRow);

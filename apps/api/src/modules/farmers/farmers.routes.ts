@@ -5,13 +5,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bulkUploadResult, createFarmerBody, envelope, farm, farmer, farmersQuery, idParam, listOf, messageOnly, pageQuery, updateFarmerBody, uuid } from '@farmland/contracts';
 import { parseWith, readForm } from '../../lib/form.js';
+import { gate } from '../../lib/policy.js';
 import * as farms from '../farms/farms.service.js';
 import { bulkMessage, readUploadFile } from '../bulk-upload/bulk-upload.js';
 import { bulkUploadFarmers, FARMERS_TEMPLATE_CSV } from './farmers.bulk.js';
+import { farmersPolicy } from './farmers.policy.js';
 import * as farmers from './farmers.service.js';
 
 const tags = ['farmers'];
-const writers = { access: ['tenant_admin', 'agent', 'sdk_license'] } as const;
+const readers = gate(farmersPolicy, 'read');
+const writers = gate(farmersPolicy, 'write');
+const admins = gate(farmersPolicy, 'manage');
 const doc = 'multipart/form-data (an optional photo in "image": PNG, JPEG, WebP or GIF, checked by content) or JSON. A session, or the SDK license key in X-License-Key.';
 
 export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -26,13 +30,13 @@ export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/farmers/', {
-    config: { access: 'authenticated', sessionWithRead: true },
+    config: { ...readers, sessionWithRead: true },
     schema: { tags, summary: "The tenant's farmers (provider staff: every tenant's) with number_of_farm, total_farm_size and is_mapped", querystring: farmersQuery, response: { 200: envelope(listOf(farmer)) } },
     handler: async (req) => ({ data: await farmers.listFarmers(deps, req.ctx, req.query, req.url) }),
   });
 
   app.post('/farmers/bulk-upload/', {
-    config: { access: ['tenant_admin'] },
+    config: admins,
     schema: {
       tags,
       summary: 'Create farmers (and their farms) from a file (multipart "file": .csv, .xls or .xlsx, by content); every refused row comes back in failed_rows with every error per cell',
@@ -47,13 +51,13 @@ export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/farmers/:id/', {
-    config: { access: 'authenticated' },
+    config: readers,
     schema: { tags, summary: 'One farmer', params: idParam, response: { 200: envelope(farmer) } },
     handler: async (req) => ({ data: await farmers.getFarmer(deps, req.ctx, req.params.id) }),
   });
 
   app.delete('/farmers/:id/', {
-    config: { access: ['tenant_admin'] },
+    config: admins,
     schema: {
       tags,
       summary: 'Delete a farmer; one with farms is refused (409 farmer_has_farms) unless delete_farms=true, which deletes the farms too',
@@ -89,13 +93,13 @@ export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/farmers/:id/farms/', {
-    config: { access: 'authenticated' },
+    config: readers,
     schema: { tags, summary: "A farmer's farms", params: idParam, querystring: pageQuery.pick({ page: true, page_size: true }), response: { 200: envelope(listOf(farm)) } },
     handler: async (req) => ({ data: await farms.listFarms(deps, req.ctx, req.query, req.url, req.params.id) }),
   });
 
   app.get('/farmers/:id/farms/:farmId/', {
-    config: { access: 'authenticated' },
+    config: readers,
     schema: { tags, summary: 'One farm of a farmer', params: z.object({ id: uuid, farmId: uuid }), response: { 200: envelope(farm) } },
     handler: async (req) => ({ data: await farms.getFarm(deps, req.ctx, req.params.farmId, req.params.id) }),
   });

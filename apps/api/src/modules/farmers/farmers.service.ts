@@ -7,17 +7,17 @@ import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { searchTerms } from '../../db/search.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize } from '../../lib/policy.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
 import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
-import type { Capturer } from '../farms/farms.policy.js';
-import { canManageFarms, readScope, tenantScope } from '../farms/farms.policy.js';
+import { capturer, tenantScope, type Capturer } from '../farms/farms.policy.js';
 import { storeFile } from '../files/files.service.js';
 import { findTenant } from '../tenant-settings/tenant-settings.queries.js';
 import * as q from './farmers.queries.js';
-import { canWriteFarmers } from './farmers.policy.js';
+import { farmersPolicy } from './farmers.policy.js';
 import { presentFarmer } from './farmers.presenter.js';
 
 function checkImage(files: UploadedFile[]) {
@@ -48,7 +48,7 @@ async function placeOf(tx: Executor, tenantId: string, regionId: string | undefi
 export const newFolio = (): string => `FRM-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
 
 export async function createFarmer(deps: Deps, ctx: Ctx, body: CreateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
-  const c = canWriteFarmers(ctx);
+  const c = capturer(authorize(ctx, farmersPolicy, 'write'));
   const image = checkImage(files);
   return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
     const { regionCountry } = await placeOf(tx, c.tenantId, body.region_id, body.country_id);
@@ -75,7 +75,7 @@ export async function createFarmer(deps: Deps, ctx: Ctx, body: CreateFarmerBody,
 }
 
 export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: UpdateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
-  const c = canWriteFarmers(ctx);
+  const c = capturer(authorize(ctx, farmersPolicy, 'write'));
   const image = checkImage(files);
   return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
     const before = await q.findFarmer(tx, c.tenantId, id);
@@ -104,7 +104,7 @@ export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: Updat
 }
 
 export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url: string): Promise<Page<Farmer>> {
-  const { tenantId, scope } = readScope(ctx);
+  const { tenantId, scope } = authorize(ctx, farmersPolicy, 'read');
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
@@ -114,7 +114,7 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
 }
 
 export async function getFarmer(deps: Deps, ctx: Ctx, id: string): Promise<Farmer> {
-  const { tenantId, scope } = readScope(ctx);
+  const { tenantId, scope } = authorize(ctx, farmersPolicy, 'read');
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findFarmer(tx, tenantId, id);
     if (!row) throw problems.notFound('Farmer');
@@ -127,7 +127,7 @@ export async function getFarmer(deps: Deps, ctx: Ctx, id: string): Promise<Farme
  * the farms go too (with their history, snapshots and mapping records) and the overlap groups they were in are recomputed.
  */
 export async function deleteFarmer(deps: Deps, ctx: Ctx, id: string, deleteFarms: boolean): Promise<{ farmsDeleted: number }> {
-  const actor = canManageFarms(ctx);
+  const { actor } = authorize(ctx, farmersPolicy, 'manage');
   return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     const before = await q.findFarmer(tx, actor.tenantId, id);
     if (!before) throw problems.notFound('Farmer');

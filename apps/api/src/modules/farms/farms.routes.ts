@@ -20,12 +20,14 @@ import {
   updateFarmBody,
 } from '@farmland/contracts';
 import { parseWith, readForm } from '../../lib/form.js';
+import { gate } from '../../lib/policy.js';
+import { farmsPolicy } from './farms.policy.js';
 import * as farms from './farms.service.js';
 
 const tags = ['farms'];
-const readers = { access: 'authenticated' } as const;
-const capture = { access: ['agent', 'sdk_license'] } as const;
-const admins = { access: ['tenant_admin'] } as const;
+const readers = gate(farmsPolicy, 'read');
+const capture = gate(farmsPolicy, 'capture');
+const admins = gate(farmsPolicy, 'manage');
 const captureDoc =
   'JSON, or multipart/form-data with the same fields (coordinates as JSON text) and up to 10 image files in "snapshots" (PNG, JPEG, WebP or GIF, checked by content). ' +
   'Send a field agent\'s bearer token, or the tenant\'s SDK license key in X-License-Key.';

@@ -6,6 +6,7 @@ import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { searchTerms } from '../../db/search.js';
 import type { UploadedFile } from '../../lib/form.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { extensionOf, sniffImage, type ImageType } from '../../lib/sniff.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -13,7 +14,7 @@ import { storeFile } from '../files/files.service.js';
 import { assertValidPolygon } from '../geometry/geometry.service.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
 import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
-import { canManageFarms, capturerOf, readScope, tenantScope, type Capturer } from './farms.policy.js';
+import { capturer, farmsPolicy, tenantScope, type Capturer } from './farms.policy.js';
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 
@@ -35,7 +36,7 @@ async function audit(tx: Executor, ctx: Ctx, tenantId: string, action: 'Create' 
 }
 
 export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url: string, farmerId?: string): Promise<Page<Farm>> {
-  const { tenantId, scope } = readScope(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(query.tenant_id));
   const size = query.page_size ?? 10;
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
@@ -53,7 +54,7 @@ export async function listFarms(deps: Deps, ctx: Ctx, query: FarmListQuery, url:
 
 /** GET /farms/?all=true: the map layer as GeoJSON text (built in SQL; too large to validate object by object). */
 export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): Promise<string> {
-  const { tenantId, scope } = readScope(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(query.tenant_id));
   const search = query.search && (await searchTerms(deps.db, query.search, q.FARM_SEARCH));
   return withScope(deps.db, scope, (tx) =>
     q.farmsGeoJson(tx, tenantId, { search, region: query.region, operationalAreaId: query.operational_area, bbox: query.bbox }, deps.config.farmsGeoJsonCap),
@@ -61,7 +62,7 @@ export async function farmsGeoJson(deps: Deps, ctx: Ctx, query: FarmListQuery): 
 }
 
 export async function getFarm(deps: Deps, ctx: Ctx, id: string, farmerId?: string): Promise<Farm> {
-  const { tenantId, scope } = readScope(ctx);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read');
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findFarm(tx, tenantId, id);
     if (!row || (farmerId && row.farmer_id !== farmerId)) throw problems.notFound('Farm');
@@ -71,7 +72,7 @@ export async function getFarm(deps: Deps, ctx: Ctx, id: string, farmerId?: strin
 
 /** The farms of a farm's overlap group (itself included); an empty list when it overlaps nothing. */
 export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: { page: number; page_size?: number | undefined }, url: string): Promise<Page<Farm>> {
-  const { tenantId, scope } = readScope(ctx);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read');
   const size = query.page_size ?? 100;
   const offset = pageOffset(query.page, size);
   return withScope(deps.db, scope, async (tx) => {
@@ -85,7 +86,7 @@ export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: 
 }
 
 export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
-  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
   const o = await q.overview(scopedReader(deps.db, scope, ctx), tenantId);
   return {
     total_farms: o.total_farms,
@@ -97,12 +98,12 @@ export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
 }
 
 export async function perCountry(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
-  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
   return withScope(deps.db, scope, (tx) => q.perCountry(tx, tenantId));
 }
 
 export async function regional(deps: Deps, ctx: Ctx, countryName: string, tenantIdParam?: string) {
-  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
   return withScope(deps.db, scope, async (tx) => {
     const country = await q.findCountryByName(tx, countryName);
     if (!country) throw problems.field('name', `Unknown country: ${countryName}`);
@@ -111,7 +112,7 @@ export async function regional(deps: Deps, ctx: Ctx, countryName: string, tenant
 }
 
 export async function perState(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
-  const { tenantId, scope } = readScope(ctx, tenantIdParam);
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
   return withScope(deps.db, scope, (tx) => q.perState(tx, tenantId, null));
 }
 
@@ -150,7 +151,7 @@ async function farmerCountry(tx: Executor, tenantId: string, farmerCountryId: st
 
 /** POST /farms/: a new farm with its mapping record and snapshots; overlap and operational area computed in the same transaction. */
 export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, files: UploadedFile[]): Promise<Farm> {
-  const c = capturerOf(ctx, ['agent']);
+  const c = capturer(authorize(ctx, farmsPolicy, 'capture'));
   const snapshots = checkSnapshots(files);
   return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
     const farmer = await q.farmerOfFarm(tx, c.tenantId, body.farmer_id);
@@ -186,7 +187,7 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
 
 /** PUT /farms/{id}/: a re-walk (new boundary: history kept, new mapping record) and/or corrected details and added snapshots. */
 export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateFarmBody, files: UploadedFile[]): Promise<Farm> {
-  const c = capturerOf(ctx, ['agent']);
+  const c = capturer(authorize(ctx, farmsPolicy, 'capture'));
   const snapshots = checkSnapshots(files);
   return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
     const before = await q.findFarmCore(tx, c.tenantId, id);
@@ -225,7 +226,7 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
 
 /** DELETE /farms/{id}/: the farm goes (with its records); its former overlap group is recomputed. */
 export async function deleteFarm(deps: Deps, ctx: Ctx, id: string): Promise<void> {
-  const actor = canManageFarms(ctx);
+  const { actor } = authorize(ctx, farmsPolicy, 'manage');
   await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     await q.lockTenantFarms(tx, actor.tenantId);
     const before = await q.findFarm(tx, actor.tenantId, id);
@@ -243,7 +244,7 @@ export async function deleteFarm(deps: Deps, ctx: Ctx, id: string): Promise<void
  * (history kept, area recomputed; vanished or below-minimum remainders are flagged). Returns the group's farms that still overlap.
  */
 export async function retainFarm(deps: Deps, ctx: Ctx, id: string): Promise<Farm[]> {
-  const actor = canManageFarms(ctx);
+  const { actor } = authorize(ctx, farmsPolicy, 'manage');
   const tenantId = actor.tenantId;
   return withScope(deps.db, tenantScope(tenantId), async (tx) => {
     await q.lockTenantFarms(tx, tenantId);

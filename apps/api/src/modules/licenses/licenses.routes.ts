@@ -4,16 +4,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, idParam, license, licensesQuery, listOf, rotatedLicense } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { licensesPolicy } from './licenses.policy.js';
 import * as licenses from './licenses.service.js';
 
 const tags = ['licenses'];
-const provider = { access: ['super_admin'] } as const;
+const provider = gate(licensesPolicy, 'manage');
 
 export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
 
   app.get('/base/licenses/', {
-    config: { access: ['super_admin', 'tenant_admin'] },
+    config: gate(licensesPolicy, 'list'),
     schema: {
       tags,
       summary: 'Licenses (latest issued first) with the derived status; search (tenant name or key prefix), is_revoked, is_expired, type, issued_date, status, tenant_id',

@@ -7,18 +7,19 @@ import type { License, LicensesQuery, RotatedLicense } from '@farmland/contracts
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor } from '../../db/client.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { canManageTenants } from '../tenants/tenants.policy.js';
 import { licenseKeyColumns, newLicenseKey } from '../../lib/license-key.js';
+import { licensesPolicy } from './licenses.policy.js';
 import { presentLicense } from './licenses.presenter.js';
 import * as q from './licenses.queries.js';
 
 const provider = { kind: 'provider' } as const;
 
 export async function listLicenses(deps: Deps, ctx: Ctx, query: LicensesQuery, url: string): Promise<Page<License>> {
-  const own = ctx.actor?.role === 'tenant_admin' && ctx.actor.tenantId ? ctx.actor.tenantId : null;
-  if (!own) canManageTenants(ctx);
+  // A tenant admin's grant is bound to its own tenant; provider staff's to none (every tenant).
+  const { tenantId: own } = authorize(ctx, licensesPolicy, 'list');
   const size = query.page_size ?? 10;
   // A tenant admin reads in its tenant's scope (row-level security), and the tenant filter is its own, whatever was sent.
   return withScope(deps.db, own ? { kind: 'tenant', tenantId: own } : provider, async (tx) => {
@@ -41,7 +42,7 @@ async function lockedLicense(tx: Executor, id: string): Promise<q.LicenseRow> {
 }
 
 export async function revokeLicense(deps: Deps, ctx: Ctx, id: string): Promise<License> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, licensesPolicy, 'manage');
   return withScope(deps.db, provider, async (tx) => {
     const before = await lockedLicense(tx, id);
     if (!before.is_revoked) {
@@ -53,7 +54,7 @@ export async function revokeLicense(deps: Deps, ctx: Ctx, id: string): Promise<L
 }
 
 export async function reissueLicense(deps: Deps, ctx: Ctx, id: string): Promise<License> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, licensesPolicy, 'manage');
   return withScope(deps.db, provider, async (tx) => {
     const before = await lockedLicense(tx, id);
     if (before.type !== 'SDK') throw problems.licenseNotReissuable();
@@ -76,7 +77,7 @@ export async function reissueLicense(deps: Deps, ctx: Ctx, id: string): Promise<
  * new key is answered this once; only its hash and hint are stored.
  */
 export async function rotateLicenseKey(deps: Deps, ctx: Ctx, id: string): Promise<RotatedLicense> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, licensesPolicy, 'manage');
   return withScope(deps.db, provider, async (tx) => {
     const before = await lockedLicense(tx, id);
     if ((await q.currentLicenseId(tx, before.tenant_id)) !== id) throw problems.licenseSuperseded();

@@ -1,10 +1,8 @@
-// Operational areas: tenant admins create, edit and delete their tenant's; agents read their tenant's; provider staff read all.
-import type { Actor, Ctx } from '../../context.js';
-import { problems } from '../../lib/problems.js';
+// Operational areas: tenant admins create, edit and delete their tenant's; agents read their tenant's; provider staff
+// read all (optionally narrowed by tenant_id; a tenant user naming another tenant gets a 404).
+import { definePolicy } from '../../lib/policy.js';
 
-export function canWriteAreas(ctx: Ctx): Actor & { tenantId: string } {
-  const actor = ctx.actor;
-  if (!actor) throw problems.unauthenticated();
-  if (actor.role !== 'tenant_admin' || !actor.tenantId) throw problems.forbidden('Only a tenant administrator can change operational areas.');
-  return actor as Actor & { tenantId: string };
-}
+export const areasPolicy = definePolicy('operational-areas', {
+  read: { who: ['super_admin', 'tenant_admin', 'agent'], hidden: 'Tenant' },
+  write: { who: ['tenant_admin'], denied: 'Only a tenant administrator can change operational areas.' },
+});

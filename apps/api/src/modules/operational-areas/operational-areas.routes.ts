@@ -1,11 +1,13 @@
 // Operational areas: GET and POST /operational-areas/, GET, PUT and DELETE /operational-areas/{id}/.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope, idParam, listOf, messageOnly, operationalArea, operationalAreaBody, operationalAreaQuery } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { areasPolicy } from './operational-areas.policy.js';
 import * as areas from './operational-areas.service.js';
 
 const tags = ['operational-areas'];
-const readers = { access: 'authenticated' } as const;
-const admins = { access: ['tenant_admin'] } as const;
+const readers = gate(areasPolicy, 'read');
+const admins = gate(areasPolicy, 'write');
 
 export const operationalAreasRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;

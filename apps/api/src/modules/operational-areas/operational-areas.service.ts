@@ -4,20 +4,21 @@ import type { OperationalArea, OperationalAreaBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { readScope, tenantScope } from '../farms/farms.policy.js';
+import { tenantScope } from '../farms/farms.policy.js';
 import { lockTenantFarms } from '../farms/farms.queries.js';
 import { assertValidPolygon } from '../geometry/geometry.service.js';
 import { findTenant } from '../tenant-settings/tenant-settings.queries.js';
-import { canWriteAreas } from './operational-areas.policy.js';
+import { areasPolicy } from './operational-areas.policy.js';
 import { presentArea } from './operational-areas.presenter.js';
 import * as q from './operational-areas.queries.js';
 
 export type AreaListQuery = { page: number; page_size?: number | undefined; search?: string | undefined; region?: string | undefined; tenant_id?: string | undefined };
 
 export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url: string): Promise<Page<OperationalArea>> {
-  const { tenantId, scope } = readScope(ctx, query.tenant_id);
+  const { tenantId, scope } = authorize(ctx, areasPolicy, 'read', namedTenant(query.tenant_id));
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const { rows, total } = await q.listAreas(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
@@ -25,7 +26,7 @@ export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url:
 }
 
 export async function getArea(deps: Deps, ctx: Ctx, id: string): Promise<OperationalArea> {
-  const { tenantId, scope } = readScope(ctx);
+  const { tenantId, scope } = authorize(ctx, areasPolicy, 'read');
   return withScope(deps.db, scope, async (tx) => {
     const row = await q.findArea(tx, tenantId, id);
     if (!row) throw problems.notFound('Operational area');
@@ -46,7 +47,7 @@ async function assertPlace(tx: Executor, tenantId: string, body: OperationalArea
 }
 
 export async function createArea(deps: Deps, ctx: Ctx, body: OperationalAreaBody): Promise<OperationalArea> {
-  const actor = canWriteAreas(ctx);
+  const { actor } = authorize(ctx, areasPolicy, 'write');
   return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     await assertPlace(tx, actor.tenantId, body);
     await assertValidPolygon(tx, body.coordinates);
@@ -59,7 +60,7 @@ export async function createArea(deps: Deps, ctx: Ctx, body: OperationalAreaBody
 }
 
 export async function updateArea(deps: Deps, ctx: Ctx, id: string, body: OperationalAreaBody): Promise<OperationalArea> {
-  const actor = canWriteAreas(ctx);
+  const { actor } = authorize(ctx, areasPolicy, 'write');
   return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     const before = await q.findArea(tx, actor.tenantId, id);
     if (!before) throw problems.notFound('Operational area');
@@ -74,7 +75,7 @@ export async function updateArea(deps: Deps, ctx: Ctx, id: string, body: Operati
 }
 
 export async function deleteArea(deps: Deps, ctx: Ctx, id: string): Promise<void> {
-  const actor = canWriteAreas(ctx);
+  const { actor } = authorize(ctx, areasPolicy, 'write');
   await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
     const before = await q.findArea(tx, actor.tenantId, id);
     if (!before) throw problems.notFound('Operational area');

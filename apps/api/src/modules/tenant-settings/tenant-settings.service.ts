@@ -2,18 +2,23 @@
 import type { TenantConfiguration, UpdateTenantConfigurationBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
+import { authorize, namedTenant } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { recomputeTenantOverlaps } from '../farm-overlaps/farm-overlaps.js';
-import { tenantToChange, tenantToRead } from './tenant-settings.policy.js';
+import { tenantSettingsPolicy } from './tenant-settings.policy.js';
 import { presentConfiguration, presentSettings } from './tenant-settings.presenter.js';
 import * as q from './tenant-settings.queries.js';
 
 const scopeFor = (ctx: Ctx, tenantId: string) =>
   ctx.actor?.role === 'super_admin' ? ({ kind: 'provider' } as const) : ({ kind: 'tenant', tenantId } as const);
 
+/** Provider staff read one tenant's configuration at a time: they must name it. */
+const nameTheTenant = () => problems.field('tenant_id', 'Name the tenant (tenant_id)');
+
 export async function getConfiguration(deps: Deps, ctx: Ctx, tenantIdParam?: string): Promise<TenantConfiguration> {
-  const tenantId = tenantToRead(ctx, tenantIdParam, ['tenant_admin', 'agent']);
+  const { tenantId } = authorize(ctx, tenantSettingsPolicy, 'read', namedTenant(tenantIdParam));
+  if (tenantId === null) throw nameTheTenant();
   return withScope(deps.db, scopeFor(ctx, tenantId), async (tx) => {
     if (!(await q.findTenant(tx, tenantId))) throw problems.notFound('Tenant');
     return presentConfiguration(await q.getConfiguration(tx, tenantId));
@@ -21,7 +26,7 @@ export async function getConfiguration(deps: Deps, ctx: Ctx, tenantIdParam?: str
 }
 
 export async function updateConfiguration(deps: Deps, ctx: Ctx, body: UpdateTenantConfigurationBody, tenantIdParam?: string): Promise<TenantConfiguration> {
-  const tenantId = tenantToChange(ctx, tenantIdParam);
+  const { tenantId } = authorize(ctx, tenantSettingsPolicy, 'change', namedTenant(tenantIdParam));
   return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
     const before = await q.getConfiguration(tx, tenantId);
     const row = await q.upsertConfiguration(tx, tenantId, {
@@ -47,7 +52,8 @@ export async function updateConfiguration(deps: Deps, ctx: Ctx, body: UpdateTena
 }
 
 export async function getSettings(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
-  const tenantId = tenantToRead(ctx, tenantIdParam, ['tenant_admin']);
+  const { tenantId } = authorize(ctx, tenantSettingsPolicy, 'settings', namedTenant(tenantIdParam));
+  if (tenantId === null) throw nameTheTenant();
   return withScope(deps.db, scopeFor(ctx, tenantId), async (tx) => {
     const tenant = await q.findTenant(tx, tenantId);
     if (!tenant) throw problems.notFound('Tenant');

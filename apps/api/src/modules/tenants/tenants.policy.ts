@@ -1,10 +1,6 @@
 // Who may manage tenants: provider staff (super-admins) only. Everyone else is refused with 403 before anything is read.
-import type { Actor, Ctx } from '../../context.js';
-import { problems } from '../../lib/problems.js';
+import { definePolicy } from '../../lib/policy.js';
 
-export function canManageTenants(ctx: Ctx): Actor {
-  const actor = ctx.actor;
-  if (!actor) throw problems.unauthenticated();
-  if (actor.role !== 'super_admin') throw problems.forbidden('Only provider staff can manage tenants and licenses.');
-  return actor;
-}
+export const tenantsPolicy = definePolicy('tenants', {
+  manage: { who: ['super_admin'], denied: 'Only provider staff can manage tenants and licenses.' },
+});

@@ -2,10 +2,12 @@
 // (uuids, all or nothing) and PUT /base/tenants/{id}/suspend-deactivate/. Provider staff only.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createdTenant, deleteTenantsBody, deletedTenants, envelope, idParam, listOf, suspendDeactivateBody, tenant, tenantBody, tenantListItem, tenantsQuery, updatedTenant } from '@farmland/contracts';
+import { gate } from '../../lib/policy.js';
+import { tenantsPolicy } from './tenants.policy.js';
 import * as tenants from './tenants.service.js';
 
 const tags = ['tenants'];
-const provider = { access: ['super_admin'] } as const;
+const provider = gate(tenantsPolicy, 'manage');
 
 const messages = {
   suspended: 'Tenant suspended successfully',

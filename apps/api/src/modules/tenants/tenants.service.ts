@@ -7,6 +7,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor, type Tx } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
+import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { revokeTenantSessions } from '../auth/auth.queries.js';
@@ -14,14 +15,14 @@ import { createInvitation, invitationLink } from '../auth/auth.service.js';
 import { licenseKeyColumns, newLicenseKey } from '../../lib/license-key.js';
 import { queueMail } from '../mail/mail.service.js';
 import { takenEmails } from '../agents/agents.queries.js';
-import { canManageTenants } from './tenants.policy.js';
+import { tenantsPolicy } from './tenants.policy.js';
 import { presentTenant, presentTenantListItem } from './tenants.presenter.js';
 import * as q from './tenants.queries.js';
 
 const provider = { kind: 'provider' } as const;
 
 export async function listTenants(deps: Deps, ctx: Ctx, query: TenantsQuery, url: string): Promise<Page<TenantListItem>> {
-  canManageTenants(ctx);
+  authorize(ctx, tenantsPolicy, 'manage');
   const size = query.page_size ?? 20;
   return withScope(deps.db, provider, async (tx) => {
     const { rows, total } = await q.listTenants(
@@ -35,7 +36,7 @@ export async function listTenants(deps: Deps, ctx: Ctx, query: TenantsQuery, url
 }
 
 export async function getTenant(deps: Deps, ctx: Ctx, id: string): Promise<Tenant> {
-  canManageTenants(ctx);
+  authorize(ctx, tenantsPolicy, 'manage');
   return withScope(deps.db, provider, async (tx) => {
     const row = await q.findTenant(tx, id);
     if (!row) throw problems.notFound('Tenant');
@@ -109,7 +110,7 @@ async function adminEmailFree(deps: Deps, email: string, exceptUserId: string | 
 }
 
 export async function createTenant(deps: Deps, ctx: Ctx, body: TenantBody): Promise<CreatedTenant> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, tenantsPolicy, 'manage');
   if (!(await adminEmailFree(deps, body.admin.email, null))) throw adminEmailTaken();
   const key = newLicenseKey(body.license.type);
   return uniqueEmails(() =>
@@ -135,7 +136,7 @@ export async function createTenant(deps: Deps, ctx: Ctx, body: TenantBody): Prom
  * once as license_key) and revokes the old one, which stays in the history.
  */
 export async function updateTenant(deps: Deps, ctx: Ctx, id: string, body: TenantBody): Promise<UpdatedTenant> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, tenantsPolicy, 'manage');
   const before = await withScope(deps.db, provider, (tx) => q.findTenant(tx, id));
   if (!before) throw problems.notFound('Tenant');
   if (body.admin.email !== before.admin_email?.toLowerCase() && !(await adminEmailFree(deps, body.admin.email, before.admin_id))) throw adminEmailTaken();
@@ -182,7 +183,7 @@ export type FlagChange = 'suspended' | 'unsuspended' | 'deactivated' | 'activate
  * the same sessions their access back.
  */
 export async function suspendDeactivate(deps: Deps, ctx: Ctx, id: string, body: SuspendDeactivateBody): Promise<{ tenant: Tenant; change: FlagChange }> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, tenantsPolicy, 'manage');
   return withScope(deps.db, provider, async (tx) => {
     if (!(await q.lockTenant(tx, id))) throw problems.notFound('Tenant');
     const before = (await q.findTenant(tx, id))!;
@@ -203,7 +204,7 @@ export async function suspendDeactivate(deps: Deps, ctx: Ctx, id: string, body: 
  * deletes none of them. Sessions of their users end; their data stays in the database, hidden; the activity log stays.
  */
 export async function deleteTenants(deps: Deps, ctx: Ctx, uuids: string[]): Promise<DeletedTenants> {
-  const actor = canManageTenants(ctx);
+  const { actor } = authorize(ctx, tenantsPolicy, 'manage');
   const ids = [...new Set(uuids.map((u) => u.toLowerCase()))];
   return withScope(deps.db, provider, async (tx) => {
     const live = await q.lockLiveTenants(tx, ids);

@@ -11,7 +11,7 @@ const ROLE_LABELS: Record<string, string> = { super_admin: 'Super admin', tenant
 export const activityLogsExport = defineExport<ActivityExportRow, { search?: string | undefined; action?: string | undefined; date_after?: string | undefined; date_before?: string | undefined }>({
   name: 'activity-logs',
   subject: 'the activity log',
-  roles: ['super_admin', 'tenant_admin'],
+  action: 'activity-logs',
   columns: {
     user: { label: 'User', value: (r) => r.userName },
     role: { label: 'Role', value: (r) => (r.role ? (ROLE_LABELS[r.role] ?? r.role) : 'System') },

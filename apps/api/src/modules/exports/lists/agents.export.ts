@@ -15,7 +15,7 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export const agentsExport = defineExport<AgentRow, { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined; tenant_id?: string | undefined }>({
   name: 'agents',
   subject: 'the agents',
-  roles: ['super_admin', 'tenant_admin'],
+  action: 'agents',
   columns: {
     id: { label: 'Id', value: (r) => r.id },
     first_name: { label: 'First name', value: (r) => r.first_name },

@@ -12,7 +12,7 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export const farmersExport = defineExport<FarmerRow, { search?: string | undefined; is_mapped?: boolean | undefined; region?: string | undefined }>({
   name: 'farmers',
   subject: 'the farmers',
-  roles: ['super_admin', 'tenant_admin'],
+  action: 'farmers',
   columns: {
     id: { label: 'Id', value: (r) => r.id },
     first_name: { label: 'First name', value: (r) => r.first_name },

@@ -21,7 +21,7 @@ type Filters = {
 export const licensesExport = defineExport<LicenseRow, Filters>({
   name: 'licenses',
   subject: 'the licenses',
-  roles: ['super_admin'],
+  action: 'licenses',
   columns: {
     id: { label: 'Id', value: (r) => r.id },
     tenant: { label: 'Tenant', value: (r) => r.tenant_name },

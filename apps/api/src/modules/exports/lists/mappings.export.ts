@@ -26,7 +26,7 @@ const filters = z
 export const mappingsExport = defineExport<FarmRow, z.infer<typeof filters>>({
   name: 'mappings',
   subject: 'the farmlands',
-  roles: ['super_admin', 'tenant_admin'],
+  action: 'mappings',
   columns: {
     id: { label: 'Farm id', value: (r) => r.id },
     tenant_id: { label: 'Tenant id', value: (r) => r.tenant_id },

@@ -14,7 +14,7 @@ const adminName = (r: TenantRow) => (r.admin_id ? `${r.admin_first_name ?? ''} $
 export const tenantsExport = defineExport<TenantRow, { search?: string | undefined; is_active?: boolean | undefined; is_suspended?: boolean | undefined; license_type?: 'Platform' | 'SDK' | undefined; status?: 'Active' | 'Inactive' | 'Suspended' | undefined }>({
   name: 'tenants',
   subject: 'the tenants',
-  roles: ['super_admin'],
+  action: 'tenants',
   columns: {
     id: { label: 'Id', value: (r) => r.id },
     name: { label: 'Organisation', value: (r) => r.name },
