@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { bulkUploadResult, createFarmerBody, envelope, farm, farmer, farmersQuery, idParam, listOf, messageOnly, pageQuery, updateFarmerBody, uuid } from '@farmland/contracts';
 import { parseWith, readForm } from '../../lib/form.js';
 import * as farms from '../farms/farms.service.js';
+import { idempotent } from '../idempotency/idempotency.js';
 import { bulkMessage, readUploadFile } from '../bulk-upload/bulk-upload.js';
 import { bulkUploadFarmers, FARMERS_TEMPLATE_CSV } from './farmers.bulk.js';
 import * as farmers from './farmers.service.js';
@@ -71,11 +72,13 @@ export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/farmers/', {
     config: writers,
-    schema: { tags, summary: 'Create a farmer', description: doc, consumes: ['multipart/form-data', 'application/json'], response: { 201: envelope(farmer) } },
+    schema: { tags, summary: 'Create a farmer', description: `${doc} Optional Idempotency-Key header: see POST /farms/.`, consumes: ['multipart/form-data', 'application/json'], response: { 201: envelope(farmer) } },
     handler: async (req, reply) => {
-      const { fields, files } = await form(req);
-      const data = await farmers.createFarmer(deps, req.ctx, parseWith(createFarmerBody, fields), files);
-      return reply.status(201).send({ data, message: 'Farmer created successfully' });
+      const input = await form(req);
+      return idempotent(deps, req, reply, input, async () => ({
+        status: 201,
+        body: { data: await farmers.createFarmer(deps, req.ctx, parseWith(createFarmerBody, input.fields), input.files), message: 'Farmer created successfully' },
+      }));
     },
   });
 
