@@ -30,6 +30,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { consoleConfigRoutes } from './modules/console-config/console-config.routes.js';
 import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
+import { fieldRoutes } from './modules/field/field.routes.js';
 import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
 import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
 import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
@@ -140,6 +141,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(farmHistoryRoutes);
       await api.register(farmsRoutes);
       await api.register(farmersRoutes);
+      await api.register(fieldRoutes);
       await api.register(tenantSettingsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mailRoutes);

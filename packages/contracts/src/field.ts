@@ -47,11 +47,22 @@ export const FIELD_PROBLEM_CODES = {
  */
 export const DEVICE_SESSION_DEFAULTS = { ttl_days: 30, idle_days: 14 } as const;
 
-/** GET /api/field/areas/: the operational areas the agent may download (every area of the agent's tenant). */
-export const fieldArea = z.object({ id: uuid, name: z.string(), region: z.string().nullable(), farm_count: z.number().int(), area_sqm: z.number() });
+/**
+ * GET /api/field/areas/ → { data: FieldArea[] }: the operational areas the agent may download (every area of the agent's
+ * tenant, the agent's assigned area first, at most 1,000).
+ */
+export const fieldArea = z.object({
+  id: uuid,
+  name: z.string(),
+  region: z.string().nullable(),
+  farm_count: z.number().int(),
+  area_sqm: z.number(),
+  /** The agent's assigned operational area. */
+  assigned: z.boolean(),
+});
 export type FieldArea = z.infer<typeof fieldArea>;
 
-/** GET /api/field/bundle/?area_id=… */
+/** GET /api/field/bundle/?area_id=… → { data: FieldBundle } (agents and tenant admins; another tenant's area: 404). */
 export const fieldBundleQuery = z.object({ area_id: text({ error: 'area_id is required' }).pipe(z.uuid('area_id must be an operational area id')) });
 export type FieldBundleQuery = z.infer<typeof fieldBundleQuery>;
 
@@ -85,7 +96,7 @@ export const fieldBundle = z.object({
   /** More farms than FIELD_BUNDLE_FARMS_CAP lay in the box; the nearest to the area's centre were sent. */
   truncated: z.boolean(),
   farms_limit: z.number().int(),
-  /** The farmers the signed-in agent registered (a tenant admin: none), newest first, with the spec's farmer fields. */
+  /** The farmers the signed-in user registered (created_by), newest first, with the spec's farmer fields. */
   farmers: z.array(farmer),
   farmers_truncated: z.boolean(),
   settings: z.object({
