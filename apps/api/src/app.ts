@@ -31,6 +31,7 @@ import { consoleConfigRoutes } from './modules/console-config/console-config.rou
 import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
 import { fieldRoutes } from './modules/field/field.routes.js';
+import { registerFieldApp } from './modules/field/field.web.js';
 import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
 import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
 import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
@@ -152,11 +153,18 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     { prefix: '/api' },
   );
 
+  if (opts.serveWeb) {
+    const webRoot = path.resolve(deps.config.webDistDir);
+    const built = fs.existsSync(webRoot);
+    // serve: false — @fastify/static only lends reply.sendFile; the public routes below serve every file, so no
+    // route without an access rule exists (plugins/auth.ts refuses those).
+    if (built) await app.register(fastifyStatic, { root: webRoot, serve: false });
+    // The field app (issue 31): /field and /field/*, a 404 until its build exists (modules/field/field.web.ts).
+    registerFieldApp(app, webRoot, built);
+  }
+
   if (opts.serveWeb && fs.existsSync(path.join(deps.config.webDistDir, 'index.html'))) {
     const webRoot = path.resolve(deps.config.webDistDir);
-    // serve: false — @fastify/static only lends reply.sendFile; the one public route below serves every file, so no
-    // route without an access rule exists (plugins/auth.ts refuses those).
-    await app.register(fastifyStatic, { root: webRoot, serve: false });
     // The console is a single-page app: unknown non-API GETs get index.html; unknown API paths stay JSON 404s.
     app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
       let rel: string;
