@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, multipart, PNG_BYTES, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type Caller, type TestEnv } from '../../test/harness.js';
 import { queryRows, withScope } from '../../db/client.js';
+import { sha256 } from '../../lib/crypto.js';
 import { pruneAllKeys } from './idempotency.queries.js';
 
 let env: TestEnv;
@@ -160,6 +161,31 @@ describe('Idempotency-Key on POST /api/farms/', () => {
     await env.sql(sql`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = ${key}`);
     expect(await pruneAllKeys(env.deps.db)).toBeGreaterThanOrEqual(1);
     expect(await env.sql(sql`SELECT 1 FROM idempotency_keys WHERE key = ${key}`)).toEqual([]);
+  });
+});
+
+describe('Idempotency-Key with an SDK license key', () => {
+  it('keeps the answer per license: a replay with the key, and the license\'s key never meets an agent\'s', async () => {
+    // Keys are stored hashed, so the test gives tenant B an older SDK license whose key it knows (as farms.capture.test.ts).
+    const licenseKey = `SDK-ik-${crypto.randomUUID()}`;
+    await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint, is_revoked)
+                      VALUES (${env.fx.tenantB}, 'SDK', '2021-01-01', '2099-01-01', ${sha256(licenseKey)}, ${licenseKey.slice(0, 10)}, false)`);
+    const key = newKey();
+    const name = `IK sdk ${key}`;
+    const body = captureBody(name, geoB.farmerId);
+    const send = () => env.as('anonymous').post('/api/farms/', body, { 'x-license-key': licenseKey, 'idempotency-key': key });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await send();
+    expect([again.status, again.headers['idempotent-replayed'], again.body.data.id]).toEqual([201, 'true', first.body.data.id]);
+    expect(await farmsNamed(name)).toBe(1);
+    // Tenant B's agent with the same key value: its own request, not the license's answer.
+    const agent = await agentB.post('/api/farms/', body, { 'idempotency-key': key });
+    expect(agent.status).toBe(201);
+    expect(agent.headers['idempotent-replayed']).toBeUndefined();
+    expect(await farmsNamed(name)).toBe(2);
+    const actors = await env.sql<{ actor: string }>(sql`SELECT actor FROM idempotency_keys WHERE key = ${key} ORDER BY actor`);
+    expect(actors.map((a) => a.actor.split(':')[0])).toEqual(['license', 'user']);
   });
 });
 
