@@ -30,6 +30,8 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { consoleConfigRoutes } from './modules/console-config/console-config.routes.js';
 import { farmersRoutes } from './modules/farmers/farmers.routes.js';
 import { farmsRoutes } from './modules/farms/farms.routes.js';
+import { fieldRoutes } from './modules/field/field.routes.js';
+import { registerFieldApp } from './modules/field/field.web.js';
 import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
 import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
 import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
@@ -140,6 +142,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(farmHistoryRoutes);
       await api.register(farmsRoutes);
       await api.register(farmersRoutes);
+      await api.register(fieldRoutes);
       await api.register(tenantSettingsRoutes);
       await api.register(analyticsRoutes);
       await api.register(mailRoutes);
@@ -150,11 +153,18 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     { prefix: '/api' },
   );
 
+  if (opts.serveWeb) {
+    const webRoot = path.resolve(deps.config.webDistDir);
+    const built = fs.existsSync(webRoot);
+    // serve: false — @fastify/static only lends reply.sendFile; the public routes below serve every file, so no
+    // route without an access rule exists (plugins/auth.ts refuses those).
+    if (built) await app.register(fastifyStatic, { root: webRoot, serve: false });
+    // The field app (issue 31): /field and /field/*, a 404 until its build exists (modules/field/field.web.ts).
+    registerFieldApp(app, webRoot, built);
+  }
+
   if (opts.serveWeb && fs.existsSync(path.join(deps.config.webDistDir, 'index.html'))) {
     const webRoot = path.resolve(deps.config.webDistDir);
-    // serve: false — @fastify/static only lends reply.sendFile; the one public route below serves every file, so no
-    // route without an access rule exists (plugins/auth.ts refuses those).
-    await app.register(fastifyStatic, { root: webRoot, serve: false });
     // The console is a single-page app: unknown non-API GETs get index.html; unknown API paths stay JSON 404s.
     app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (req, reply) => {
       let rel: string;

@@ -30,6 +30,12 @@ const schema = z.object({
   /** A session whose console has not refreshed its token for this long ends (0: never). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 14).default(30),
   /**
+   * Device sessions (the field app's sign-in with device: true; agents only; docs/decisions/field-app-device-session.md):
+   * the session's whole life from sign-in, and how long the device may stay offline (no refresh) before it ends.
+   */
+  DEVICE_SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
+  DEVICE_SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /**
    * The refresh token's reuse interval: a token presented again this soon after it was rotated gets the same successor
    * instead of ending the session (an aborted page load never stored the new cookie). 0: any reuse ends the session.
    */
@@ -83,7 +89,7 @@ export type Config = {
   dataDir: string;
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; adminUrl: string; poolSize: number };
   secret: string;
-  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number; idleSeconds: number; reuseIntervalSeconds: number };
+  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number; idleSeconds: number; reuseIntervalSeconds: number; deviceTtl: number; deviceIdleSeconds: number };
   cookieSecure: boolean;
   bodyLimit: number;
   uploadLimit: number;
@@ -173,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     // Development falls back to a secret kept in the data directory (see db/secret.ts); tests pass their own.
     secret: e.APP_SECRET ?? '',
-    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS, idleSeconds: e.SESSION_IDLE_MINUTES * 60, reuseIntervalSeconds: e.REFRESH_REUSE_INTERVAL_SECONDS },
+    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS, idleSeconds: e.SESSION_IDLE_MINUTES * 60, reuseIntervalSeconds: e.REFRESH_REUSE_INTERVAL_SECONDS, deviceTtl: e.DEVICE_SESSION_TTL_DAYS * 86_400, deviceIdleSeconds: e.DEVICE_SESSION_IDLE_DAYS * 86_400 },
     cookieSecure: e.COOKIE_SECURE ?? true,
     bodyLimit: e.BODY_LIMIT_BYTES,
     uploadLimit: e.UPLOAD_LIMIT_BYTES,

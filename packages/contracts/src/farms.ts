@@ -18,6 +18,8 @@ export const captureFarmBody = z.object({
   gps_device_id: optionalText(100),
   location: optionalText(300),
   address: optionalText(300),
+  /** Why the agent saved a capture the device warned about (overlap, outside the area, below the minimum); stored, returned in mapping_record. */
+  capture_note: optionalText(500),
 });
 export type CaptureFarmBody = z.infer<typeof captureFarmBody>;
 
@@ -75,6 +77,8 @@ export const mappingRecord = z.object({
   mapped_by: z.string().nullable(),
   source: z.string(),
   coordinate: z.array(lngLatPair),
+  /** The agent's reason for saving despite a device warning (capture_note), or null. */
+  capture_note: z.string().nullable(),
   updated_at: z.string(),
 });
 

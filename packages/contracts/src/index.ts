@@ -17,3 +17,4 @@ export * from './analytics.js';
 export * from './tenants.js';
 export * from './licenses.js';
 export * from './csv.js';
+export * from './field.js';

@@ -188,6 +188,8 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
+    /** A device session (the field app, drizzle/0025): its own lifetime and idle limit. */
+    device: boolean('device').notNull().default(false),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_tenant_idx').on(t.tenantId)],
 );
@@ -235,6 +237,26 @@ export const payloadJtis = pgTable('payload_jtis', {
   jti: text('jti').primaryKey(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 }, (t) => [index('payload_jtis_expires_idx').on(t.expiresAt)]);
+
+/** The Idempotency-Key store (drizzle/0025, modules/idempotency): one row per key claimed by an actor of a tenant. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    /** 'user:<id>' or 'license:<id>'. */
+    actor: text('actor').notNull(),
+    key: text('key').notNull(),
+    /** Method and path, e.g. 'POST /api/farms/'. */
+    request: text('request').notNull(),
+    bodyHash: text('body_hash').notNull(),
+    /** Null while the first request runs. */
+    status: integer('status'),
+    response: text('response'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.tenantId, t.actor, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
 
 // ---------- activity log and mail outbox ----------
 export const activityLogs = pgTable(
@@ -523,6 +545,8 @@ export const mappingRecords = pgTable(
     location: text('location'),
     countryId: uuid('country_id').references(() => countries.id),
     source: text('source', { enum: ['agent', 'sdk', 'seed'] }).notNull().default('agent'),
+    /** Why the agent saved a capture the device warned about (drizzle/0025). */
+    captureNote: text('capture_note'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -43,6 +43,19 @@ export const problems = {
   codeReused: () => new Problem(400, 'mfa_code_reused', 'This code has already been used. Wait for the next code.', [{ field: 'code', message: 'This code has already been used. Wait for the next code' }]),
   mfaAlreadyEnabled: () => new Problem(409, 'mfa_already_enabled', 'Two-factor authentication is already set up for this account.'),
   refreshInvalid: () => new Problem(401, 'refresh_token_invalid', 'Your session has expired. Please sign in again.'),
+  // Idempotency-Key (issue 31, modules/idempotency): the header's problems, named for the header as a field.
+  idempotencyKeyInvalid: () =>
+    new Problem(400, 'validation_failed', 'Idempotency-Key: must be 1 to 255 visible ASCII characters (send one header)', [
+      { field: 'Idempotency-Key', message: 'Must be 1 to 255 visible ASCII characters (send one header)' },
+    ]),
+  idempotencyKeyReused: () =>
+    new Problem(409, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', [
+      { field: 'Idempotency-Key', message: 'Already used with a different body or route' },
+    ]),
+  idempotencyKeyInProgress: () =>
+    Object.assign(new Problem(409, 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed. Retry shortly.'), { retryAfterSeconds: 1 }),
+  /** A session ended on purpose (sign-out, account or two-factor reset, suspension revokes, an admin's revocation): sign in again. */
+  sessionRevoked: () => new Problem(401, 'session_revoked', 'This session was ended. Please sign in again.'),
   refreshReused: () => new Problem(401, 'refresh_token_reused', 'This session was ended because its refresh token was used twice. Please sign in again.'),
   tooManyAttempts: (retryAfterSeconds: number) =>
     Object.assign(new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`), {

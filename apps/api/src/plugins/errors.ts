@@ -71,7 +71,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     const problem = toProblem(error, request.routeOptions.bodyLimit ?? bodyLimit);
     if (problem) {
       if (problem.code === 'transaction_conflict') request.log.warn({ err: error, requestId: request.id, route: request.routeOptions.url }, 'transaction conflict after retries');
-      if (problem.status === 429 && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
+      if ((problem.status === 429 || problem.status === 409) && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
       return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });
     }
     if (isStorageError(error)) {

@@ -229,6 +229,13 @@ export const matrix: Record<string, Row> = {
     expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 404 },
   },
 
+  // ---- the field app's download (issue 31): agents and tenant admins of the tenant; provider staff have no field app ----
+  'GET /api/field/areas/': { expect: { anonymous: 401, super: 403, adminA: 200, agentA: 200, adminB: 200 } },
+  'GET /api/field/bundle/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/field/bundle/?area_id=${c['areaId']}` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 200, adminB: 404 },
+  },
+
   // ---- farm registry: reads for everyone of the tenant and provider staff; captures by agents (or SDK keys); retain/delete by admins ----
   'GET /api/farms/': { expect: signedIn(200) },
   'GET /api/farms/overview': { expect: signedIn(200) },

@@ -51,13 +51,15 @@ export async function tenantGateRow(tx: Executor, tenantId: string): Promise<Ten
 export type SessionActorRow = {
   sessionId: string;
   revokedAt: Date | null;
+  revokedReason: string | null;
+  device: boolean;
   expiresAt: Date;
   user: UserRow;
 };
 
 export async function findSession(tx: Executor, sessionId: string): Promise<SessionActorRow | null> {
   const rows = await tx
-    .select({ sessionId: sessions.id, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt, user: users })
+    .select({ sessionId: sessions.id, revokedAt: sessions.revokedAt, revokedReason: sessions.revokedReason, device: sessions.device, expiresAt: sessions.expiresAt, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sessionId))
@@ -157,7 +159,7 @@ export async function findSessionCheck(db: Db, sessionId: string): Promise<Sessi
 
 export async function insertSession(
   tx: Executor,
-  v: { userId: string; tenantId: string | null; platform: string; ip: string; userAgent: string | null; expiresAt: Date },
+  v: { userId: string; tenantId: string | null; platform: string; ip: string; userAgent: string | null; expiresAt: Date; device?: boolean },
 ): Promise<string> {
   const [row] = await tx.insert(sessions).values(v).returning({ id: sessions.id });
   if (!row) throw new Error('session insert returned nothing');

@@ -34,13 +34,15 @@ import * as auth from './auth.service.js';
 
 export const REFRESH_COOKIE = 'farmland_refresh';
 
-function setRefreshCookie(reply: FastifyReply, deps: Deps, token: string): void {
+/** The refresh cookie lives as long as its session (a device session's is longer: DEVICE_SESSION_TTL_DAYS). */
+function setRefreshCookie(reply: FastifyReply, deps: Deps, token: string, sessionExpiresAt?: Date | string): void {
+  const until = sessionExpiresAt ? new Date(sessionExpiresAt).getTime() : NaN;
   reply.setCookie(REFRESH_COOKIE, token, {
     httpOnly: true,
     secure: deps.config.cookieSecure,
     sameSite: 'strict',
     path: '/api/auth',
-    maxAge: deps.config.jwt.refreshTtl,
+    maxAge: Number.isFinite(until) ? Math.max(0, Math.ceil((until - Date.now()) / 1000)) : deps.config.jwt.refreshTtl,
   });
 }
 
@@ -74,17 +76,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { tags, security: [], summary: 'Confirm enrolment with a first code; signs the user in', body: confirmMfaBody, response: { 200: envelope(sessionResult) } },
     handler: async (req, reply) => {
       const data = await auth.confirmMfa(deps, req.ctx, req.body);
-      setRefreshCookie(reply, deps, data.refresh);
+      setRefreshCookie(reply, deps, data.refresh, data.session_expires_at);
       return { data, message: 'Login successful' };
     },
   });
 
   app.post('/auth/login/confirm', {
     config: pub,
-    schema: { tags, security: [], summary: 'Second factor: mfa_token, user_token and the 6-digit code; returns the session', body: loginConfirmBody, response: { 200: envelope(sessionResult) } },
+    schema: { tags, security: [], summary: 'Second factor: mfa_token, user_token and the 6-digit code; returns the session (device: true, agents only: a device session for the field app, DEVICE_SESSION_TTL_DAYS long)', body: loginConfirmBody, response: { 200: envelope(sessionResult) } },
     handler: async (req, reply) => {
       const data = await auth.loginConfirm(deps, req.ctx, req.body);
-      setRefreshCookie(reply, deps, data.refresh);
+      setRefreshCookie(reply, deps, data.refresh, data.session_expires_at);
       return { data, message: 'Login successful' };
     },
   });
@@ -102,8 +104,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (req, reply) => {
       const token = req.body?.refresh ?? req.cookies[REFRESH_COOKIE];
       try {
-        const data = await auth.refreshTokens(deps, req.ctx, token);
-        setRefreshCookie(reply, deps, data.refresh);
+        const { expiresAt, ...data } = await auth.refreshTokens(deps, req.ctx, token);
+        setRefreshCookie(reply, deps, data.refresh, expiresAt);
         return { data };
       } catch (err) {
         clearRefreshCookie(reply, deps);

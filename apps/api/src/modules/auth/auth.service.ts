@@ -40,16 +40,17 @@ async function assertUserMaySignIn(tx: Tx, user: q.UserRow): Promise<SignInTenan
   return gate ? { id: gate.tenantId, name: gate.tenantName, country: gate.countryName } : null;
 }
 
-async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenant: SignInTenant | null, how: string): Promise<SessionResult> {
+async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenant: SignInTenant | null, how: string, device = false): Promise<SessionResult> {
   const refresh = randomToken();
-  const expiresAt = new Date(Date.now() + deps.config.jwt.refreshTtl * 1000);
-  const sessionId = await q.insertSession(tx, { userId: user.id, tenantId: user.tenantId, platform: ctx.platform, ip: ctx.ip, userAgent: null, expiresAt });
+  // A device session (the field app) lives DEVICE_SESSION_TTL_DAYS; docs/decisions/field-app-device-session.md.
+  const expiresAt = new Date(Date.now() + (device ? deps.config.jwt.deviceTtl : deps.config.jwt.refreshTtl) * 1000);
+  const sessionId = await q.insertSession(tx, { userId: user.id, tenantId: user.tenantId, platform: ctx.platform, ip: ctx.ip, userAgent: null, expiresAt, device });
   await q.insertRefreshToken(tx, sessionId, sha256(refresh), expiresAt);
   await q.touchLastLogin(tx, user.id);
   // Before a session exists the country comes from the header or, as for every later call, the user's tenant.
-  await recordActivity(tx, { ...ctx, country: ctx.country ?? tenant?.country ?? null }, { action: 'Login', description: `${fullName(user)} signed in${how}`, user: who(user) });
+  await recordActivity(tx, { ...ctx, country: ctx.country ?? tenant?.country ?? null }, { action: 'Login', description: `${fullName(user)} signed in${how}${device ? ' on a field device' : ''}`, user: who(user) });
   const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: sessionId, role: user.role, tid: user.tenantId });
-  return { user: presentSessionUser(deps, user, tenant), access, refresh };
+  return { user: presentSessionUser(deps, user, tenant), access, refresh, session_expires_at: expiresAt.toISOString(), device };
 }
 
 // ---------- password step ----------
@@ -124,7 +125,9 @@ async function verifyCode(tx: Tx, deps: Deps, userId: string, code: string, requ
   if (!(await q.consumeTotpStep(tx, userId, step))) throw problems.codeReused();
 }
 
-async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }, enrolling: boolean): Promise<SessionResult> {
+type CodeBody = { mfa_token: string; user_token: string; code: string; device?: boolean | undefined };
+
+async function completeWithCode(deps: Deps, ctx: Ctx, body: CodeBody, enrolling: boolean): Promise<SessionResult> {
   let challengeId: string | null = null;
   let signingIn: q.UserRow | null = null;
   try {
@@ -132,6 +135,8 @@ async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string;
       const { challenge, user } = await liveLoginChallenge(tx, body);
       challengeId = challenge.id;
       signingIn = user;
+      // Device sessions are the field app's, for agents; refused before the code is checked, so the challenge stays usable.
+      if (body.device && user.role !== 'agent') throw problems.field('device', 'Only field agents can sign in a device');
       await assertCodeAttemptAllowed(tx, user.id, ctx.ip);
       if (enrolling && user.mfaEnabled) throw problems.mfaAlreadyEnabled();
       if (!enrolling && !user.mfaEnabled) throw problems.badRequest('mfa_setup_required', 'Two-factor authentication is not set up yet for this account.');
@@ -144,7 +149,7 @@ async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string;
         await recordActivity(tx, ctx, { action: 'Update', description: `${fullName(user)} set up two-factor authentication`, user: who(user) });
         user.mfaEnabled = true;
       }
-      return issueSession(tx, deps, ctx, user, tenant, '');
+      return issueSession(tx, deps, ctx, user, tenant, '', body.device === true);
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -153,8 +158,8 @@ async function completeWithCode(deps: Deps, ctx: Ctx, body: { mfa_token: string;
   }
 }
 
-export const confirmMfa = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }) => completeWithCode(deps, ctx, body, true);
-export const loginConfirm = (deps: Deps, ctx: Ctx, body: { mfa_token: string; user_token: string; code: string }) => completeWithCode(deps, ctx, body, false);
+export const confirmMfa = (deps: Deps, ctx: Ctx, body: CodeBody) => completeWithCode(deps, ctx, body, true);
+export const loginConfirm = (deps: Deps, ctx: Ctx, body: CodeBody) => completeWithCode(deps, ctx, body, false);
 
 // ---------- tokens ----------
 /**
@@ -183,13 +188,28 @@ async function withinReuseInterval(tx: Tx, deps: Deps, token: string, sessionId:
   return null;
 }
 
-export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undefined): Promise<{ access: string; refresh: string }> {
+/**
+ * Why a session's refresh failed, as the problem the client shows: a suspended or deactivated account says so (the field
+ * app keeps its queue and tells the agent), a session ended on purpose (sign-out, a reset) is session_revoked, and an
+ * expired or idle one asks to sign in again.
+ */
+function endedProblem(reason: string | null, user: q.UserRow) {
+  if (user.isSuspended || reason === 'agent_suspended') return problems.accountSuspended();
+  if (!user.isActive || reason === 'agent_deleted') return problems.accountInactive();
+  if (reason === 'refresh_token_reused') return problems.refreshReused();
+  if (reason === null || reason === 'idle') return problems.refreshInvalid();
+  return problems.sessionRevoked();
+}
+
+export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undefined): Promise<{ access: string; refresh: string; expiresAt: Date }> {
   if (!token) throw problems.refreshInvalid();
   const outcome = await withScope(deps.db, system, async (tx) => {
     const row = await q.findRefreshToken(tx, sha256(token));
     if (!row) return { kind: 'invalid' as const };
     const session = await q.findSession(tx, row.sessionId);
-    if (!session || session.revokedAt || session.expiresAt < new Date() || row.expiresAt < new Date()) return { kind: 'invalid' as const };
+    if (!session) return { kind: 'invalid' as const };
+    if (session.revokedAt) return { kind: 'ended' as const, reason: session.revokedReason, user: session.user };
+    if (session.expiresAt < new Date() || row.expiresAt < new Date()) return { kind: 'invalid' as const };
     let refresh: string;
     if (row.usedAt || !(await q.markRefreshTokenUsed(tx, row.id))) {
       // Used already (or by a concurrent request a moment ago, whose successor is committed by now): within the reuse
@@ -199,8 +219,10 @@ export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undef
       refresh = current;
     } else {
       // Idle: the console refreshes on its next call after the access token expires; a refresh token older than the idle
-      // limit means nobody used the console for that long, and the session ends.
-      if (deps.config.jwt.idleSeconds > 0 && Date.now() - row.createdAt.getTime() > deps.config.jwt.idleSeconds * 1000) {
+      // limit means nobody used the console for that long, and the session ends. A device session (the field app) has
+      // its own, longer limit (DEVICE_SESSION_IDLE_DAYS): a phone may stay offline for days.
+      const idleSeconds = session.device ? deps.config.jwt.deviceIdleSeconds : deps.config.jwt.idleSeconds;
+      if (idleSeconds > 0 && Date.now() - row.createdAt.getTime() > idleSeconds * 1000) {
         await q.revokeSession(tx, row.sessionId, 'idle');
         return { kind: 'invalid' as const };
       }
@@ -208,10 +230,10 @@ export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undef
       await q.insertRefreshToken(tx, row.sessionId, sha256(refresh), session.expiresAt);
     }
     const user = session.user;
-    if (!user.isActive || user.isSuspended) return { kind: 'invalid' as const };
+    if (!user.isActive || user.isSuspended) return { kind: 'ended' as const, reason: null, user };
     if (user.tenantId) assertTenantGate(await q.tenantGateRow(tx, user.tenantId));
     const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: row.sessionId, role: user.role, tid: user.tenantId });
-    return { kind: 'ok' as const, access, refresh };
+    return { kind: 'ok' as const, access, refresh, expiresAt: session.expiresAt };
   });
   if (outcome.kind === 'reused') {
     // Reuse of a rotated token after the reuse interval means it was stolen or replayed: end the whole family (the session).
@@ -220,7 +242,8 @@ export async function refreshTokens(deps: Deps, _ctx: Ctx, token: string | undef
     throw problems.refreshReused();
   }
   if (outcome.kind === 'invalid') throw problems.refreshInvalid();
-  return { access: outcome.access, refresh: outcome.refresh };
+  if (outcome.kind === 'ended') throw endedProblem(outcome.reason, outcome.user);
+  return { access: outcome.access, refresh: outcome.refresh, expiresAt: outcome.expiresAt };
 }
 
 export async function logout(deps: Deps, ctx: Ctx): Promise<void> {

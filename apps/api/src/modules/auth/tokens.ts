@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 
 export type AccessClaims = { sub: string; sid: string; role: RoleName; tid: string | null };
 
-export async function signAccessToken(key: Uint8Array, jwt: Config['jwt'], claims: AccessClaims): Promise<string> {
+export async function signAccessToken(key: Uint8Array, jwt: Pick<Config['jwt'], 'issuer' | 'audience' | 'accessTtl'>, claims: AccessClaims): Promise<string> {
   return new SignJWT({ sid: claims.sid, role: claims.role, tid: claims.tid, typ: 'access' })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
@@ -38,7 +38,7 @@ function jsonSegment(segment: string): Record<string, unknown> | null {
  * options it had (algorithms ['HS256'], issuer, audience, required exp/sub/sid, no clock tolerance), stricter where
  * jose is lenient: the header may hold only alg and typ, and the signature must be the canonical base64url.
  */
-export async function verifyAccessToken(key: Uint8Array, jwt: Config['jwt'], token: string): Promise<AccessClaims | null> {
+export async function verifyAccessToken(key: Uint8Array, jwt: Pick<Config['jwt'], 'issuer' | 'audience'>, token: string): Promise<AccessClaims | null> {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [head, body, signature] = parts as [string, string, string];

@@ -225,3 +225,11 @@ export async function takenFolios(tx: Executor, tenantId: string, folios: readon
   );
   return new Set(rows.map((r) => r.folio_id));
 }
+
+/** The farmers a user registered (created_by) in the tenant, newest first, at most `limit` (the field app's download). */
+export async function farmersRegisteredBy(tx: Executor, tenantId: string, userId: string, limit: number): Promise<FarmerRow[]> {
+  return queryRows<FarmerRow>(
+    tx,
+    sql`${farmerSelect} WHERE fr.tenant_id = ${tenantId} AND fr.created_by = ${userId} ORDER BY fr.created_at DESC, fr.id DESC LIMIT ${limit}`,
+  );
+}

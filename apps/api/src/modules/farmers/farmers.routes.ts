@@ -7,6 +7,7 @@ import { bulkUploadResult, createFarmerBody, envelope, farm, farmer, farmersQuer
 import { parseWith, readForm } from '../../lib/form.js';
 import { gate } from '../../lib/policy.js';
 import * as farms from '../farms/farms.service.js';
+import { idempotent } from '../idempotency/idempotency.js';
 import { bulkMessage, readUploadFile } from '../bulk-upload/bulk-upload.js';
 import { bulkUploadFarmers, FARMERS_TEMPLATE_CSV } from './farmers.bulk.js';
 import { farmersPolicy } from './farmers.policy.js';
@@ -75,11 +76,13 @@ export const farmersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/farmers/', {
     config: writers,
-    schema: { tags, summary: 'Create a farmer', description: doc, consumes: ['multipart/form-data', 'application/json'], response: { 201: envelope(farmer) } },
+    schema: { tags, summary: 'Create a farmer', description: `${doc} Optional Idempotency-Key header: see POST /farms/.`, consumes: ['multipart/form-data', 'application/json'], response: { 201: envelope(farmer) } },
     handler: async (req, reply) => {
-      const { fields, files } = await form(req);
-      const data = await farmers.createFarmer(deps, req.ctx, parseWith(createFarmerBody, fields), files);
-      return reply.status(201).send({ data, message: 'Farmer created successfully' });
+      const input = await form(req);
+      return idempotent(deps, req, reply, input, async () => ({
+        status: 201,
+        body: { data: await farmers.createFarmer(deps, req.ctx, parseWith(createFarmerBody, input.fields), input.files), message: 'Farmer created successfully' },
+      }));
     },
   });
 

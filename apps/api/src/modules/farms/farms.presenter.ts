@@ -61,6 +61,7 @@ export function presentFarm(deps: Deps, r: FarmRow, opts: { tenantName?: boolean
           mapped_by: r.mr_mapped_by_name || (r.mr_source === 'sdk' ? 'SDK' : null),
           source: r.mr_source ?? 'agent',
           coordinate: r.mr_geojson?.coordinates[0] ?? [],
+          capture_note: r.mr_capture_note ?? null,
           updated_at: iso(r.mr_updated_at ?? r.updated_at),
         }
       : null,

@@ -39,6 +39,7 @@ export type FarmRow = {
   mr_mapped_by_name: string | null;
   mr_geojson: { type: 'Polygon'; coordinates: [number, number][][] } | null;
   mr_updated_at: Date | string | null;
+  mr_capture_note: string | null;
   snapshot_ids: string[];
 };
 
@@ -113,7 +114,7 @@ const farmDetailsSql = sql`SELECT f.id, f.tenant_id, tn.name AS tenant_name, f.n
                trim(mu.first_name || ' ' || mu.last_name) AS mapped_by_name,
                mr.id AS mr_id, mr.time_taken_seconds AS mr_seconds, mr.gps_device_id AS mr_device, mr.location AS mr_location,
                mc.name AS mr_country, mr.source AS mr_source, trim(mru.first_name || ' ' || mru.last_name) AS mr_mapped_by_name,
-               ST_AsGeoJSON(mr.geom, 7) AS mr_geojson, mr.updated_at AS mr_updated_at,
+               ST_AsGeoJSON(mr.geom, 7) AS mr_geojson, mr.updated_at AS mr_updated_at, mr.capture_note AS mr_capture_note,
                coalesce((SELECT json_agg(s.file_id ORDER BY s.created_at, s.file_id) FROM farm_snapshots s WHERE s.farm_id = f.id), '[]'::json) AS snapshot_ids
           FROM page p
           JOIN farms f ON f.id = p.id
@@ -323,13 +324,13 @@ export async function updateFarmFields(
      WHERE tenant_id = ${tenantId} AND id = ${id}`);
 }
 
-export type MappingInput = { mappedBy: string | null; seconds: number | null; gpsDeviceId: string | null; location: string | null; countryId: string | null; source: 'agent' | 'sdk' };
+export type MappingInput = { mappedBy: string | null; seconds: number | null; gpsDeviceId: string | null; location: string | null; countryId: string | null; source: 'agent' | 'sdk'; captureNote?: string | null };
 
 /** A mapping record of the farm's current boundary (one per capture or re-capture). */
 export async function insertMappingRecord(tx: Executor, tenantId: string, farmId: string, m: MappingInput): Promise<void> {
   await tx.execute(sql`
-    INSERT INTO mapping_records (tenant_id, farm_id, mapped_by, geom, time_taken_seconds, gps_device_id, location, country_id, source)
-    SELECT tenant_id, id, ${m.mappedBy}, geom, ${m.seconds}, ${m.gpsDeviceId}, ${m.location}, ${m.countryId}, ${m.source}
+    INSERT INTO mapping_records (tenant_id, farm_id, mapped_by, geom, time_taken_seconds, gps_device_id, location, country_id, source, capture_note)
+    SELECT tenant_id, id, ${m.mappedBy}, geom, ${m.seconds}, ${m.gpsDeviceId}, ${m.location}, ${m.countryId}, ${m.source}, ${m.captureNote ?? null}
       FROM farms WHERE tenant_id = ${tenantId} AND id = ${farmId}`);
 }
 

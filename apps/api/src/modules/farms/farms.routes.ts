@@ -22,6 +22,7 @@ import {
 import { parseWith, readForm } from '../../lib/form.js';
 import { gate } from '../../lib/policy.js';
 import { farmsPolicy } from './farms.policy.js';
+import { idempotent } from '../idempotency/idempotency.js';
 import * as farms from './farms.service.js';
 
 const tags = ['farms'];
@@ -31,6 +32,9 @@ const admins = gate(farmsPolicy, 'manage');
 const captureDoc =
   'JSON, or multipart/form-data with the same fields (coordinates as JSON text) and up to 10 image files in "snapshots" (PNG, JPEG, WebP or GIF, checked by content). ' +
   'Send a field agent\'s bearer token, or the tenant\'s SDK license key in X-License-Key.';
+const idempotencyDoc =
+  ' Optional Idempotency-Key header (1–255 visible ASCII characters): for 24 hours, the same key with the same body answers the first result again ' +
+  '(with Idempotent-Replayed: true); with another body, 409 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress.';
 
 export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -99,11 +103,13 @@ export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/farms/', {
     config: capture,
-    schema: { tags, summary: 'Capture a farm with its mapping record', description: captureDoc, consumes: ['application/json', 'multipart/form-data'], response: { 201: envelope(farm) } },
+    schema: { tags, summary: 'Capture a farm with its mapping record', description: captureDoc + idempotencyDoc, consumes: ['application/json', 'multipart/form-data'], response: { 201: envelope(farm) } },
     handler: async (req, reply) => {
-      const { fields, files } = await form(req);
-      const data = await farms.captureFarm(deps, req.ctx, parseWith(captureFarmBody, fields), files);
-      return reply.status(201).send({ data, message: 'Farm captured successfully' });
+      const input = await form(req);
+      return idempotent(deps, req, reply, input, async () => ({
+        status: 201,
+        body: { data: await farms.captureFarm(deps, req.ctx, parseWith(captureFarmBody, input.fields), input.files), message: 'Farm captured successfully' },
+      }));
     },
   });
 

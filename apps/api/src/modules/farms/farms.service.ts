@@ -176,6 +176,7 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
       location: body.location ?? null,
       countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
       source: c.source,
+      captureNote: body.capture_note ?? null,
     });
     await storeSnapshots(tx, deps, c, farmId, snapshots);
     await refreshOverlaps(tx, c.tenantId, [farmId]);
