@@ -39,7 +39,9 @@ export function addFix(state: WalkState, fix: Fix, limits: WalkLimits): { state:
   const lastAt = state.times[state.times.length - 1];
   if (last && lastAt !== undefined) {
     const d = distance(last, p);
-    const dt = Math.max(0.001, (fix.at - lastAt) / 1000);
+    // Receivers deliver about one fix a second; closer fixes are counted as a second apart, so a burst of fixes (or a
+    // replay) is not taken for a spike.
+    const dt = Math.max(1, (fix.at - lastAt) / 1000);
     if (d > limits.maxJumpM || d / dt > limits.maxSpeedMs) {
       return { state: { ...state, spikes: state.spikes + 1, lastSpike: { at: p, jumpM: d } }, verdict: 'spike' };
     }

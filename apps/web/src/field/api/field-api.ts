@@ -1,0 +1,18 @@
+// The field app's calls, through the console's API client (JWE bodies, token refresh).
+import { api } from '../../lib/api-client';
+import type { FieldArea, FieldBundle } from './types';
+
+/** GET /api/field/areas/: the agent's operational areas ({ data: [...] }, or a list page). */
+export async function fetchAreas(): Promise<FieldArea[]> {
+  const res = await api<{ data?: FieldArea[] | { results: FieldArea[] }; results?: FieldArea[] }>('/field/areas/');
+  const d = res.data;
+  if (Array.isArray(d)) return d;
+  if (d && Array.isArray(d.results)) return d.results;
+  return res.results ?? [];
+}
+
+/** GET /api/field/bundle/?area_id=: the area, its farms, the agent's farmers and the tenant's check settings. */
+export async function fetchBundle(areaId: string): Promise<{ bundle: FieldBundle; bytes: number }> {
+  const res = await api<{ data: FieldBundle }>('/field/bundle/', { query: { area_id: areaId } });
+  return { bundle: res.data, bytes: JSON.stringify(res.data).length };
+}
