@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { roleName, text, uuid } from './common.js';
 
+/** Device sign-in (the field app, agents only): a long session; docs/decisions/field-app-device-session.md. */
+const device = z.boolean('device must be true or false').optional();
+
 /** Opaque tokens the API issued (sign-in challenges, refresh tokens): never longer than this. */
 const token = text().min(1).max(2000);
 const email = z.email().max(254).transform((v) => v.toLowerCase());
@@ -25,12 +28,13 @@ export const loginResult = z.object({
 
 export const setupMfaBody = z.object({ mfa_token: token, user_token: token });
 export const setupMfaResult = z.object({ secret: z.string(), otpauth_url: z.string(), issuer: z.string(), account: z.string() });
-export const confirmMfaBody = setupMfaBody.extend({ code: totpCode });
+export const confirmMfaBody = setupMfaBody.extend({ code: totpCode, device });
 
 export const loginConfirmBody = z.object({
   mfa_token: token,
   user_token: token,
   code: totpCode,
+  device,
 });
 
 export const tenantSummary = z.object({ id: uuid, uuid: uuid, name: z.string() }).nullable();
@@ -46,7 +50,15 @@ export const sessionUser = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 
-export const sessionResult = z.object({ user: sessionUser, access: z.string(), refresh: z.string() });
+export const sessionResult = z.object({
+  user: sessionUser,
+  access: z.string(),
+  refresh: z.string(),
+  /** When the session ends at the latest (a device session: 30 days by default; docs/decisions/field-app-device-session.md). */
+  session_expires_at: z.string().optional(),
+  /** A device session (signed in with device: true). */
+  device: z.boolean().optional(),
+});
 export type SessionResult = z.infer<typeof sessionResult>;
 
 export const refreshBody = z.object({ refresh: token.optional() });

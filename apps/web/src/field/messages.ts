@@ -35,6 +35,7 @@ const catalogue = defineMessages({
   areasEmpty: { id: 'areas.empty', defaultMessage: 'No operational area is assigned to you. Ask your administrator.' },
   areasOffline: { id: 'areas.offline', defaultMessage: 'Offline: showing what is on this device.' },
   areasLoadFailed: { id: 'areas.loadFailed', defaultMessage: 'The list of areas could not be loaded: {reason}' },
+  assigned: { id: 'areas.assigned', defaultMessage: 'Yours' },
   download: { id: 'areas.download', defaultMessage: 'Download' },
   refresh: { id: 'areas.refresh', defaultMessage: 'Update' },
   remove: { id: 'areas.remove', defaultMessage: 'Remove' },

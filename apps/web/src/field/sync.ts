@@ -56,6 +56,8 @@ export function captureBody(c: QueuedCapture, farmerId: string) {
     time_taken_to_map: c.timeTakenToMap,
     gps_device_id: c.gpsDeviceId,
     location: c.location || undefined,
+    // Why the agent saved despite the device's warnings; the server keeps it with the mapping record.
+    capture_note: c.saveReason ? c.saveReason.slice(0, 500) : undefined,
   };
 }
 

@@ -2,13 +2,9 @@
 import { api } from '../../lib/api-client';
 import type { FieldArea, FieldBundle } from './types';
 
-/** GET /api/field/areas/: the agent's operational areas ({ data: [...] }, or a list page). */
+/** GET /api/field/areas/: the areas the agent may download, its assigned area first. */
 export async function fetchAreas(): Promise<FieldArea[]> {
-  const res = await api<{ data?: FieldArea[] | { results: FieldArea[] }; results?: FieldArea[] }>('/field/areas/');
-  const d = res.data;
-  if (Array.isArray(d)) return d;
-  if (d && Array.isArray(d.results)) return d.results;
-  return res.results ?? [];
+  return (await api<{ data: FieldArea[] }>('/field/areas/')).data;
 }
 
 /** GET /api/field/bundle/?area_id=: the area, its farms, the agent's farmers and the tenant's check settings. */

@@ -11,10 +11,12 @@ const area: LngLat[] = [[3.89, 7.39], [3.91, 7.39], [3.91, 7.41], [3.89, 7.41], 
 const settings = { minimum_farm_size: 100, overlap_min_area_sqm: 1, overlap_min_share: 0.01 };
 const bundle = (farms: FieldBundle['farms'], s = settings): FieldBundle => ({
   generated_at: '2026-11-27T00:00:00Z',
-  area: { id: 'a', name: 'Area', geometry: { type: 'Polygon', coordinates: [area] } },
+  area: { id: 'a', name: 'Area', geometry: { type: 'Polygon', coordinates: [area] }, bbox: [3.89, 7.39, 3.91, 7.41] },
   farms,
   truncated: false,
+  farms_limit: 20000,
   farmers: [],
+  farmers_truncated: false,
   settings: s,
 });
 
@@ -25,7 +27,7 @@ describe('device checks', () => {
   });
 
   it('reports a registry overlap with its area (PostGIS: 5113.917807731777 m²)', () => {
-    const r = runChecks(farmOyo, bundle([{ id: 'f1', name: 'North plot', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }]), []);
+    const r = runChecks(farmOyo, bundle([{ id: 'f1', name: 'North plot', farmer_id: 'p1', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }]), []);
     expect(r.overlaps).toHaveLength(1);
     expect(r.overlaps[0]!.label).toBe('North plot');
     expect(Math.abs(r.overlaps[0]!.areaSqm - 5113.917807731777) / 5113.917807731777).toBeLessThan(1e-4);
@@ -33,7 +35,7 @@ describe('device checks', () => {
   });
 
   it('applies the tenant tolerance: a 5114 m² overlap is a sliver when the share limit is 20 %', () => {
-    const r = runChecks(farmOyo, bundle([{ id: 'f1', name: 'x', farmer_name: null, geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }], { ...settings, overlap_min_share: 0.2 }), []);
+    const r = runChecks(farmOyo, bundle([{ id: 'f1', name: 'x', farmer_id: 'p1', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }], { ...settings, overlap_min_share: 0.2 }), []);
     expect(r.overlaps).toEqual([]);
     expect(overlapCounts(10, 1000, 2000, { ...settings, overlap_min_share: 0.01 })).toBe(true);
     expect(overlapCounts(0.5, 1000, 2000, settings)).toBe(false);

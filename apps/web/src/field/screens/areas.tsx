@@ -60,7 +60,10 @@ export function Areas(props: { online: boolean; bundles: CachedBundle[]; current
           const b = byId.get(a.id);
           return (
             <li key={a.id} className="field-card" data-testid="area-row">
-              <h2>{a.name}</h2>
+              <h2>
+                {a.name}
+                {a.assigned && <span className="field-badge field-badge-sent"> {intl.formatMessage(m.assigned)}</span>}
+              </h2>
               {b ? (
                 <p data-testid="area-cached">
                   {intl.formatMessage(m.cachedSummary, {

@@ -51,10 +51,10 @@ export function SignIn(props: { onSignedIn: (r: SessionResult) => void; notice?:
           setStep({ kind: 'enrol', challenge: res.data, secret: setup.data.secret });
         } else setStep({ kind: 'code', challenge: res.data });
       } else if (step.kind === 'code') {
-        const res = await loginConfirm({ mfa_token: step.challenge.mfa_token, user_token: step.challenge.user_token, code });
+        const res = await loginConfirm({ mfa_token: step.challenge.mfa_token, user_token: step.challenge.user_token, code, device: true });
         finish(res.data);
       } else {
-        const res = await confirmMfa({ mfa_token: step.challenge.mfa_token, user_token: step.challenge.user_token, code });
+        const res = await confirmMfa({ mfa_token: step.challenge.mfa_token, user_token: step.challenge.user_token, code, device: true });
         finish(res.data);
       }
     } catch (err) {
