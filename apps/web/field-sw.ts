@@ -47,7 +47,12 @@ export function fieldServiceWorker(): Plugin {
       const precache = [...files, ...STATIC];
       const version = crypto.createHash('sha256').update(precache.join('\n')).digest('hex').slice(0, 12);
       const template = fs.readFileSync(path.join(root, 'src/field/sw/sw-template.js'), 'utf8');
-      const sw = template.replace('__FIELD_VERSION__', JSON.stringify(version)).replace('__FIELD_PRECACHE__', JSON.stringify(precache, null, 1));
+      // The template's first line names its globals for the linter; the output does not need it.
+      const sw = template
+        .replace(/^\/\* global [^*]*\*\/\n/, '')
+        .replace('const VERSION = __FIELD_VERSION__;', `const VERSION = ${JSON.stringify(version)};`)
+        .replace('const PRECACHE = __FIELD_PRECACHE__;', `const PRECACHE = ${JSON.stringify(precache, null, 1)};`);
+      if (sw.includes('__FIELD_')) throw new Error('field service worker: a placeholder was not filled');
       fs.mkdirSync(path.join(outDir, 'field'), { recursive: true });
       fs.writeFileSync(path.join(outDir, 'field/sw.js'), sw);
       fs.writeFileSync(path.join(outDir, 'field/precache.json'), JSON.stringify({ version, files: precache }, null, 1));

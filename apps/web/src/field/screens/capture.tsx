@@ -46,6 +46,7 @@ export function Capture(props: Props) {
   // Time spent mapping: the clock runs from the first action to the close, without pauses.
   const clock = useRef<{ since: number | null; ms: number }>({ since: null, ms: 0 });
   const [duration, setDuration] = useState(props.editing?.timeTakenToMap ?? '00:00:00');
+  const [savedNotice, setSavedNotice] = useState(false);
 
   useEffect(() => {
     void getKv<number>('accuracyM').then((v) => typeof v === 'number' && setAccuracyM(v));
@@ -151,6 +152,7 @@ export function Capture(props: Props) {
               className={mode === k ? 'field-tab field-tab-on' : 'field-tab'}
               onClick={() => {
                 reset();
+                setSavedNotice(false);
                 setMode(k);
                 if (k !== 'walk') startClock();
               }}
@@ -180,6 +182,11 @@ export function Capture(props: Props) {
       </Suspense>
 
       <section className="field-panel" aria-live="polite">
+        {savedNotice && phase === 'capture' && (
+          <p className="field-alert field-alert-ok" role="status">
+            {intl.formatMessage(m.saved)}
+          </p>
+        )}
         <p className="field-stats" data-testid="live-stats" data-points={positions.length} data-sqm={Math.round(live.sqm)} data-fixes={fixes}>
           {intl.formatMessage(m.walkStats, { points: positions.length, ha: fmt(live.sqm / 10000, 2), sqm: fmt(live.sqm), perimeter: fmt(live.perimeter) })}
         </p>
@@ -293,6 +300,11 @@ export function Capture(props: Props) {
               } else setPositions(positions.slice(0, Math.max(0, positions.length - n)));
             }}
             onDiscard={reset}
+            onSaved={() => {
+              reset();
+              setSavedNotice(true);
+              props.onSaved();
+            }}
           />
         )}
       </section>
@@ -322,7 +334,6 @@ function Review(props: ReviewProps) {
   const [location, setLocation] = useState(editing?.location ?? props.bundle.area.name);
   const [reason, setReason] = useState(editing?.saveReason ?? '');
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const drop = c.crossings.length > 0 ? pointsToDropForValidRing(props.positions) : 0;
 
   const localFarmers = props.farmers.filter((f) => f.state !== 'refused');
@@ -397,11 +408,8 @@ function Review(props: ReviewProps) {
       sentAt: null,
     };
     await putCapture(capture);
-    setSaved(true);
     props.onSaved();
   };
-
-  if (saved) return <p className="field-alert field-alert-ok" role="status">{intl.formatMessage(m.saved)}</p>;
 
   return (
     <div className="field-review" data-testid="review">
