@@ -94,9 +94,9 @@ export default function CaptureMap(props: CaptureMapProps) {
     });
   }, [map, props.line, props.closed, props.crossings, props.overlapShapes, props.position, props.drawing]);
 
-  // Follow the walker.
+  // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom).
   useEffect(() => {
-    if (map && props.position && !props.drawing) map.easeTo({ center: [props.position.lng, props.position.lat], duration: 0 });
+    if (map && props.position && !props.drawing) map.easeTo({ center: [props.position.lng, props.position.lat], zoom: Math.max(map.getZoom(), 17), duration: 0 });
   }, [map, props.position, props.drawing]);
 
   // Draw or adjust with terra-draw.
