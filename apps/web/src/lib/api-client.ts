@@ -19,6 +19,8 @@ export type RequestOptions = {
   /** false for the sign-in calls: no bearer token, and a 401 there is an answer, not an ended session. */
   session?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (the field app's Idempotency-Key). */
+  headers?: Record<string, string>;
 };
 
 /** The response body of a failed call; the API sends ProblemBody, other shapes are handled by the notifier. */
@@ -72,7 +74,7 @@ export function buildUrl(path: string, query?: Query): string {
 
 async function buildInit(url: string, opts: RequestOptions, withToken: boolean): Promise<RequestInit> {
   const method = opts.method ?? (opts.form || opts.body !== undefined ? 'POST' : 'GET');
-  const headers = new Headers({ Accept: 'application/json', 'X-Platform': 'web' });
+  const headers = new Headers({ ...opts.headers, Accept: 'application/json', 'X-Platform': 'web' });
   const token = withToken ? getAccessToken() : null;
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const crypto = await payloadSession();

@@ -1,0 +1,190 @@
+/* global indexedDB, window, requestAnimationFrame */
+// The field app's benchmark (issue 31 targets), printed, never asserted in a timed test:
+// 1. First-load JS and CSS, gzip: field.html's entry chunk with its static imports and CSS (target ≤ 250 KB). The map,
+//    terra-draw and the basemap data are lazy chunks (loaded with the capture screen, precached by the service worker):
+//    reported beside it. Also the console's entry, to show that the second entry did not make it grow.
+// 2. With BENCH_URL (a running server that serves /field/, e.g. http://localhost:3800): an offline start on a 4×
+//    CPU-throttled Chromium phone profile. The page is loaded once online (the service worker caches the shell), a
+//    signed-in agent and one downloaded area are written to the device store as the app writes them, the network is cut,
+//    and the page is reloaded: the time to the capture screen's controls, and to a drawn map. Then a 200-point walk with
+//    emulated GPS: the time from each fix to the live area showing it (includes the DevTools round trip), and frame times.
+// Run: npm run build -w @farmland/web && npm run bench:field -w @farmland/web [-- --json]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const dist = path.resolve(import.meta.dirname, '../dist');
+const manifestFile = path.join(dist, '.vite/manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  console.error('No build manifest: run `npm run build -w @farmland/web` first.');
+  process.exit(2);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+/** The files a page loads at first: the entry, its static imports (transitively) and their CSS. */
+function firstLoad(entryKey) {
+  const files = new Set();
+  const walk = (key) => {
+    const c = manifest[key];
+    if (!c || files.has(c.file)) return;
+    files.add(c.file);
+    (c.css ?? []).forEach((f) => files.add(f));
+    (c.imports ?? []).forEach(walk);
+  };
+  walk(entryKey);
+  const rows = [...files].map((f) => ({ file: f, gzip: gz(f) }));
+  return { rows, js: rows.filter((r) => r.file.endsWith('.js')).reduce((s, r) => s + r.gzip, 0), css: rows.filter((r) => r.file.endsWith('.css')).reduce((s, r) => s + r.gzip, 0) };
+}
+
+const field = firstLoad('field.html');
+const consoleEntry = firstLoad('index.html');
+const precache = JSON.parse(fs.readFileSync(path.join(dist, 'field/precache.json'), 'utf8'));
+const precacheBytes = precache.files.filter((f) => fs.existsSync(path.join(dist, f))).reduce((s, f) => s + gz(f.slice(1)), 0);
+const result = {
+  field_first_load_gzip_kb: Number(kb(field.js + field.css)),
+  field_first_load_js_gzip_kb: Number(kb(field.js)),
+  field_first_load_css_gzip_kb: Number(kb(field.css)),
+  field_first_load_files: field.rows.length,
+  field_target_kb: 250,
+  field_precache_files: precache.files.length,
+  field_precache_gzip_kb: Number(kb(precacheBytes)),
+  console_entry_gzip_kb: Number(kb(consoleEntry.js + consoleEntry.css)),
+};
+
+async function offlineStart(baseUrl) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
+  });
+  try {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    await page.goto('/field/');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    });
+    // The device as the app leaves it after a sign-in and one download (db.ts's stores).
+    await page.evaluate(async () => {
+      const req = indexedDB.open('farmland-field', 1);
+      const db = await new Promise((resolve, reject) => {
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const ring = [[3.76, 7.64], [3.79, 7.64], [3.79, 7.67], [3.76, 7.67], [3.76, 7.64]];
+      const farms = Array.from({ length: 2000 }, (_, i) => {
+        const x = 3.76 + (i % 50) * 0.0006;
+        const y = 7.64 + Math.floor(i / 50) * 0.0007;
+        return { id: `f${i}`, name: `Farm ${i}`, farmer_id: 'p', farmer_name: 'Bench', area_sqm: 1200, geometry: { type: 'Polygon', coordinates: [[[x, y], [x + 0.0004, y], [x + 0.0004, y + 0.0004], [x, y + 0.0004], [x, y]]] } };
+      });
+      const tx = db.transaction(['kv', 'bundles'], 'readwrite');
+      tx.objectStore('kv').put({ id: '00000000-0000-4000-8000-000000000001', email: 'bench@agents.example', first_name: 'Bench', last_name: 'Agent', image: null, roles: ['agent'], tenant: null }, 'user');
+      tx.objectStore('bundles').put({
+        generated_at: new Date().toISOString(),
+        area: { id: 'bench-area', name: 'Bench area', geometry: { type: 'Polygon', coordinates: [ring] }, bbox: [3.76, 7.64, 3.79, 7.67] },
+        farms,
+        truncated: false,
+        farms_limit: 20000,
+        farmers: [],
+        farmers_truncated: false,
+        settings: { minimum_farm_size: 100, overlap_min_area_sqm: 1, overlap_min_share: 0.01 },
+        cachedAt: Date.now(),
+        bytes: 0,
+      });
+      await new Promise((r) => (tx.oncomplete = r));
+      db.close();
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await context.setOffline(true);
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = Date.now();
+      await page.reload();
+      await page.getByRole('tab', { name: 'Walk' }).waitFor({ timeout: 30_000 });
+      const controls = Date.now() - t0;
+      await page.locator('[data-testid="field-map"][data-ready="true"]').waitFor({ timeout: 60_000 });
+      runs.push({ controls_ms: controls, map_ms: Date.now() - t0 });
+    }
+    const median = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[1];
+
+    // A 200-point walk (still throttled 4×): the time from each GPS fix to the live figures showing it, and the longest
+    // frame while walking (requestAnimationFrame intervals).
+    await context.grantPermissions(['geolocation'], { origin: baseUrl });
+    const [x0, y0] = [3.7705, 7.6405];
+    await context.setGeolocation({ longitude: x0, latitude: y0, accuracy: 4 });
+    await page.getByRole('button', { name: 'Start walking' }).click();
+    const stats = page.getByTestId('live-stats');
+    const points = async () => Number(await stats.getAttribute('data-points'));
+    const waitPoints = async (n) => {
+      const until = Date.now() + 30_000;
+      while ((await points()) < n) {
+        if (Date.now() > until) throw new Error(`the walk did not reach ${n} points (${await points()}; ${await page.getByTestId('gps').innerText()})`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    await waitPoints(1);
+    await page.evaluate(() => {
+      const w = window;
+      w.__frames = [];
+      let last = performance.now();
+      const tick = (t) => {
+        w.__frames.push(t - last);
+        last = t;
+        if (!w.__stopFrames) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const latencies = [];
+    // A 61 m × 61 m square walked in 1.2 m steps (steps under 1 m add no vertex): 200 positions.
+    for (let i = 1; i < 200; i++) {
+      const side = Math.floor(i / 50);
+      const k = i % 50;
+      const d = 0.000011;
+      const p = [[x0 + k * d, y0], [x0 + 50 * d, y0 + k * d], [x0 + (50 - k) * d, y0 + 50 * d], [x0, y0 + (50 - k) * d]][side];
+      const t = performance.now();
+      await context.setGeolocation({ longitude: p[0], latitude: p[1], accuracy: 4 });
+      await waitPoints(i + 1);
+      latencies.push(performance.now() - t);
+    }
+    const frames = await page.evaluate(() => {
+      window.__stopFrames = true;
+      return window.__frames.slice(1);
+    });
+    latencies.sort((a, b) => a - b);
+    frames.sort((a, b) => a - b);
+    const pct = (arr, q) => Math.round(arr[Math.min(arr.length - 1, Math.floor(arr.length * q))]);
+    return {
+      offline_start_capture_controls_ms: median('controls_ms'),
+      offline_start_map_drawn_ms: median('map_ms'),
+      offline_start_runs: runs,
+      cpu_throttle: 4,
+      walk_points: (await points()),
+      walk_fix_to_figures_ms_p50: pct(latencies, 0.5),
+      walk_fix_to_figures_ms_p95: pct(latencies, 0.95),
+      walk_frame_ms_p95: pct(frames, 0.95),
+      walk_frame_ms_max: Math.round(frames[frames.length - 1] ?? 0),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+if (process.env['BENCH_URL']) Object.assign(result, await offlineStart(process.env['BENCH_URL']));
+
+if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
+else {
+  for (const r of field.rows.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${kb(r.gzip).padStart(7)} KB gz  ${r.file}`);
+  console.log(`field app first load: ${field.rows.length} files, JS ${kb(field.js)} KB + CSS ${kb(field.css)} KB = ${kb(field.js + field.css)} KB gzip (target ≤ 250 KB)`);
+  console.log(`service worker precache: ${precache.files.length} files, ${kb(precacheBytes)} KB gzip (map, basemap data and worker included)`);
+  console.log(`console entry (index.html) first load: ${kb(consoleEntry.js + consoleEntry.css)} KB gzip`);
+  if (result.offline_start_capture_controls_ms !== undefined) {
+    console.log(`offline start, 4× CPU throttle (median of 3): capture controls ${result.offline_start_capture_controls_ms} ms (target ≤ 1000 ms), map drawn ${result.offline_start_map_drawn_ms} ms`);
+    console.log(`walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 (target ≤ 100 ms); frames ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`);
+  } else console.log('offline start: set BENCH_URL to a running server (it must serve /field/) to measure it');
+}
+if (field.js + field.css > 250 * 1024) process.exitCode = 1;

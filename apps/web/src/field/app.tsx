@@ -1,0 +1,233 @@
+// The field app's shell: the signed-in agent (from the device when offline), the online state, the areas on the
+// device, the queue, and three screens (Areas, Capture, Queue) behind a bottom bar reachable with one thumb.
+// The queue syncs when the network returns, when the app starts online, and on "Send now".
+import { useCallback, useEffect, useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { SessionResult, SessionUser } from '@farmland/contracts';
+import { deviceId as loadDeviceId, getKv, listBundles, listCaptures, listFarmers, setKv, type CachedBundle, type QueuedCapture, type QueuedFarmer } from './db';
+import { m } from './messages';
+import { Areas } from './screens/areas';
+import { Capture } from './screens/capture';
+import { Queue } from './screens/queue';
+import { SignIn } from './screens/sign-in';
+import { beginDeviceSession, markSessionEnded, onSessionEnded, renewDeviceSession, sessionEndedFlag, signOut, storedUser } from './session';
+import { recoverInterrupted, syncQueue, type SyncResult } from './sync';
+
+type Tab = 'areas' | 'capture' | 'queue';
+
+function useOnline(): boolean {
+  const [online, setOnline] = useState(navigator.onLine);
+  useEffect(() => {
+    const up = () => setOnline(true);
+    const down = () => setOnline(false);
+    window.addEventListener('online', up);
+    window.addEventListener('offline', down);
+    return () => {
+      window.removeEventListener('online', up);
+      window.removeEventListener('offline', down);
+    };
+  }, []);
+  return online;
+}
+
+export function FieldApp(props: { updateReady: boolean }) {
+  const intl = useIntl();
+  const online = useOnline();
+  const [loaded, setLoaded] = useState(false);
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [ended, setEnded] = useState(false);
+  const [sessionLive, setSessionLive] = useState(false);
+  const [device, setDevice] = useState('');
+  const [tab, setTab] = useState<Tab>('areas');
+  const [bundles, setBundles] = useState<CachedBundle[]>([]);
+  const [areaId, setAreaId] = useState<string | null>(null);
+  const [captures, setCaptures] = useState<QueuedCapture[]>([]);
+  const [farmers, setFarmers] = useState<QueuedFarmer[]>([]);
+  const [syncing, setSyncing] = useState(false);
+  const [lastSync, setLastSync] = useState<SyncResult | null>(null);
+  const [editing, setEditing] = useState<QueuedCapture | null>(null);
+  const [captureKey, setCaptureKey] = useState(0);
+
+  const reload = useCallback(async () => {
+    const [b, c, f, a] = await Promise.all([listBundles(), listCaptures(), listFarmers(), getKv<string>('areaId')]);
+    setBundles(b);
+    setCaptures(c);
+    setFarmers(f);
+    setAreaId(a ?? b[0]?.area.id ?? null);
+  }, []);
+
+  useEffect(() => {
+    onSessionEnded(() => {
+      setEnded(true);
+      setSessionLive(false);
+    });
+    void (async () => {
+      await recoverInterrupted();
+      setDevice(await loadDeviceId());
+      const u = await storedUser();
+      setUser(u);
+      setEnded(await sessionEndedFlag());
+      await reload();
+      if (u) setTab((await listBundles()).length ? 'capture' : 'areas');
+      setLoaded(true);
+    })();
+  }, [reload]);
+
+  // Online with a stored agent: renew the access token from the refresh cookie, then send the queue.
+  const sync = useCallback(async () => {
+    if (!user || ended) return;
+    const renewed = await renewDeviceSession(user);
+    if (renewed === 'ended') {
+      setEnded(true);
+      return;
+    }
+    if (renewed !== 'ok') return;
+    setSessionLive(true);
+    setSyncing(true);
+    try {
+      const result = await syncQueue(() => void reload());
+      setLastSync(result);
+      if (result.stopped === 'session_ended') {
+        await markSessionEnded();
+        setEnded(true);
+      }
+    } finally {
+      setSyncing(false);
+      await reload();
+    }
+  }, [user, ended, reload]);
+
+  useEffect(() => {
+    if (loaded && online && user && !ended) void sync();
+    if (!online) setSessionLive(false);
+    // Only on becoming online (or signing in), not on every queue change.
+  }, [loaded, online, user, ended]);
+
+  const signedIn = async (r: SessionResult) => {
+    await beginDeviceSession(r);
+    setUser(r.user);
+    setEnded(false);
+    setSessionLive(true);
+    await reload();
+    setTab('areas');
+  };
+
+  if (!loaded) return <p className="field-screen" aria-busy="true">{intl.formatMessage(m.busy)}</p>;
+
+  const pending = captures.filter((c) => c.state !== 'sent').length + farmers.filter((f) => f.state !== 'sent').length;
+  if (!user || ended) {
+    return (
+      <>
+        <Header online={online} user={null} onSignOut={null} />
+        <SignIn onSignedIn={(r) => void signedIn(r)} notice={ended ? intl.formatMessage(m.sessionEnded, { count: pending }) : null} />
+      </>
+    );
+  }
+
+  const bundle = bundles.find((b) => b.area.id === areaId) ?? null;
+  return (
+    <div className="field-app">
+      <Header
+        online={online}
+        user={user}
+        onSignOut={() =>
+          void signOut().then(() => {
+            setUser(null);
+            setSessionLive(false);
+          })
+        }
+      />
+      {props.updateReady && (
+        <p className="field-alert field-alert-info">
+          {intl.formatMessage(m.updateReady)}{' '}
+          <button type="button" className="field-link" onClick={() => window.location.reload()}>
+            {intl.formatMessage(m.reload)}
+          </button>
+        </p>
+      )}
+      {tab === 'areas' && (
+        <Areas
+          online={online}
+          bundles={bundles}
+          currentAreaId={areaId}
+          onChanged={() => void reload()}
+          onUse={(id) => {
+            setAreaId(id);
+            void setKv('areaId', id);
+          }}
+        />
+      )}
+      {tab === 'capture' &&
+        (bundle ? (
+          <Capture
+            key={`${captureKey}-${editing?.localId ?? ''}`}
+            bundle={bundle}
+            user={user}
+            deviceId={device}
+            captures={captures}
+            farmers={farmers}
+            editing={editing}
+            onSaved={() => {
+              setEditing(null);
+              void reload();
+              if (online) void sync();
+            }}
+          />
+        ) : (
+          <main className="field-screen">
+            <p className="field-empty">{intl.formatMessage(m.noArea)}</p>
+          </main>
+        ))}
+      {tab === 'queue' && (
+        <Queue
+          online={online}
+          canSync={sessionLive || online}
+          captures={captures}
+          farmers={farmers}
+          lastSync={lastSync}
+          syncing={syncing}
+          onSync={() => void sync()}
+          onFix={(c) => {
+            setEditing(c);
+            setAreaId(c.areaId);
+            setTab('capture');
+          }}
+        />
+      )}
+      <nav className="field-nav" aria-label={intl.formatMessage(m.appTitle)}>
+        {(['areas', 'capture', 'queue'] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            className={tab === t ? 'field-nav-btn field-nav-on' : 'field-nav-btn'}
+            aria-current={tab === t ? 'page' : undefined}
+            onClick={() => {
+              if (t === 'capture' && tab === 'capture') setCaptureKey((k) => k + 1);
+              if (t !== 'capture') setEditing(null);
+              setTab(t);
+            }}
+          >
+            {t === 'areas' ? intl.formatMessage(m.navAreas) : t === 'capture' ? intl.formatMessage(m.navCapture) : intl.formatMessage(m.navQueue, { count: pending })}
+          </button>
+        ))}
+      </nav>
+    </div>
+  );
+}
+
+function Header(props: { online: boolean; user: SessionUser | null; onSignOut: (() => void) | null }) {
+  const intl = useIntl();
+  return (
+    <header className="field-header">
+      <strong>{intl.formatMessage(m.appTitle)}</strong>
+      <span className={props.online ? 'field-status field-status-on' : 'field-status field-status-off'} data-testid="net-status">
+        {intl.formatMessage(props.online ? m.online : m.offline)}
+      </span>
+      {props.user && props.onSignOut && (
+        <button type="button" className="field-link" onClick={props.onSignOut}>
+          {intl.formatMessage(m.signOut)}
+        </button>
+      )}
+    </header>
+  );
+}

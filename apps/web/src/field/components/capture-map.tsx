@@ -1,0 +1,145 @@
+// The capture map: the one map component's MapLibre map (components/map/use-map, offline reference style when no
+// configured style answers) with the area's outline, the registry farms and earlier device captures (farm layers), the
+// walk as it grows, crossings in red, overlaps in orange and the GPS position. In draw mode terra-draw lets the agent
+// place corners and then drag them. Loaded lazily: maplibre is not part of the app's first load.
+import { useEffect, useRef } from 'react';
+import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
+import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
+import { useMapLibre } from '../../components/map/use-map';
+import { setFarmLayers } from '../../components/map/farm-layers';
+import type { MapFeature } from '../../components/map/map-constants';
+import type { FieldBundle } from '../api/types';
+import { geometryRings } from '../geo/checks';
+import { bboxOf, closeRing, type LngLat, type PolygonRings } from '../geo/geodesy';
+
+export type CaptureMapProps = {
+  bundle: FieldBundle;
+  devicePlots: { id: string; label: string; coordinates: LngLat[] }[];
+  drawing: boolean;
+  line: LngLat[];
+  closed: boolean;
+  crossings: LngLat[];
+  overlapShapes: PolygonRings[];
+  position: { lng: number; lat: number; accuracy: number } | null;
+  /** Every finished or adjusted drawn boundary (open ring). */
+  onDrawn?: (ring: LngLat[]) => void;
+  /** The map centre after each move (the point plot's "use the map centre"). */
+  onCentre?: (c: LngLat) => void;
+  label: string;
+};
+
+const empty: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
+
+function ensureLayers(map: MapLibreMap): void {
+  if (map.getSource('field-live')) return;
+  for (const id of ['field-area', 'field-live', 'field-overlap', 'field-crossings', 'field-position']) map.addSource(id, { type: 'geojson', data: empty });
+  map.addLayer({ id: 'field-area-line', type: 'line', source: 'field-area', paint: { 'line-color': '#1d3557', 'line-width': 3, 'line-dasharray': [2, 1] } });
+  map.addLayer({ id: 'field-overlap-fill', type: 'fill', source: 'field-overlap', paint: { 'fill-color': '#f77f00', 'fill-opacity': 0.6 } });
+  map.addLayer({ id: 'field-live-fill', type: 'fill', source: 'field-live', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#7b2cbf', 'fill-opacity': 0.25 } });
+  map.addLayer({ id: 'field-live-line', type: 'line', source: 'field-live', paint: { 'line-color': '#5a189a', 'line-width': 3 } });
+  map.addLayer({ id: 'field-live-points', type: 'circle', source: 'field-live', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 4, 'circle-color': '#5a189a' } });
+  map.addLayer({ id: 'field-crossings', type: 'circle', source: 'field-crossings', paint: { 'circle-radius': 10, 'circle-color': '#d00000', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 } });
+  map.addLayer({ id: 'field-position', type: 'circle', source: 'field-position', paint: { 'circle-radius': 9, 'circle-color': '#0077ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 } });
+}
+
+const setData = (map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection) => map.getSource<GeoJSONSource>(id)?.setData(data);
+
+export default function CaptureMap(props: CaptureMapProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const areaBox = bboxOf(geometryRings(props.bundle.area.geometry));
+  const { map, error } = useMapLibre(container, { center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2], zoom: 14 });
+  const onDrawn = useRef(props.onDrawn);
+  onDrawn.current = props.onDrawn;
+  const onCentre = useRef(props.onCentre);
+  onCentre.current = props.onCentre;
+
+  // The area and the farms, once per bundle.
+  useEffect(() => {
+    if (!map) return;
+    ensureLayers(map);
+    setData(map, 'field-area', { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: props.bundle.area.geometry }] });
+    const features: MapFeature[] = [
+      ...props.bundle.farms.map((f): MapFeature => ({ id: f.id, name: f.name ?? '', category: 'within', rings: geometryRings(f.geometry).flat() })),
+      ...props.devicePlots.map((p): MapFeature => ({ id: p.id, name: p.label, category: 'unrecognized', rings: [closeRing(p.coordinates)] })),
+    ];
+    setFarmLayers(map, { kind: 'geojson', features }, { markers: false });
+    const b = bboxOf(geometryRings(props.bundle.area.geometry));
+    map.fitBounds([b[0], b[1], b[2], b[3]], { padding: 24, duration: 0, maxZoom: 17 });
+    const moveEnd = () => {
+      const c = map.getCenter();
+      onCentre.current?.([c.lng, c.lat]);
+    };
+    map.on('moveend', moveEnd);
+    moveEnd();
+    return () => {
+      map.off('moveend', moveEnd);
+    };
+  }, [map, props.bundle, props.devicePlots]);
+
+  // The live boundary, crossings, overlaps and position on every change (cheap: a few hundred vertices at most).
+  useEffect(() => {
+    if (!map) return;
+    ensureLayers(map);
+    const line = props.line;
+    const features: GeoJSON.Feature[] = line.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } }));
+    if (line.length >= 3 && props.closed) features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [closeRing(line)] } });
+    else if (line.length >= 2) features.push({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: line } });
+    setData(map, 'field-live', { type: 'FeatureCollection', features: props.drawing ? [] : features });
+    setData(map, 'field-crossings', { type: 'FeatureCollection', features: props.crossings.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } })) });
+    setData(map, 'field-overlap', { type: 'FeatureCollection', features: props.overlapShapes.map((rings) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: rings } })) });
+    setData(map, 'field-position', {
+      type: 'FeatureCollection',
+      features: props.position ? [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [props.position.lng, props.position.lat] } }] : [],
+    });
+  }, [map, props.line, props.closed, props.crossings, props.overlapShapes, props.position, props.drawing]);
+
+  // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom).
+  useEffect(() => {
+    if (map && props.position && !props.drawing) map.easeTo({ center: [props.position.lng, props.position.lat], zoom: Math.max(map.getZoom(), 17), duration: 0 });
+  }, [map, props.position, props.drawing]);
+
+  // Draw or adjust with terra-draw.
+  useEffect(() => {
+    if (!map || !props.drawing) return;
+    const draw = new TerraDraw({
+      adapter: new TerraDrawMapLibreGLAdapter({ map }),
+      modes: [
+        new TerraDrawPolygonMode({ styles: { fillColor: '#7b2cbf', outlineColor: '#5a189a', fillOpacity: 0.25, outlineWidth: 3 } }),
+        new TerraDrawSelectMode({ flags: { polygon: { feature: { draggable: false, coordinates: { draggable: true, midpoints: true, deletable: true } } } } }),
+      ],
+    });
+    draw.start();
+    const initial = props.line;
+    if (initial.length >= 3) {
+      const [res] = draw.addFeatures([{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [closeRing(initial)] }, properties: { mode: 'polygon' } }]);
+      draw.setMode('select');
+      if (res?.id !== undefined) draw.selectFeature(res.id);
+    } else draw.setMode('polygon');
+    draw.on('finish', (id, ctx) => {
+      const f = draw.getSnapshotFeature(id);
+      if (!f || f.geometry.type !== 'Polygon') return;
+      const ring = (f.geometry.coordinates[0] as number[][]).map(([x, y]) => [x!, y!] as LngLat);
+      if (ctx.action === 'draw') {
+        draw.setMode('select');
+        draw.selectFeature(id);
+      }
+      onDrawn.current?.(ring.slice(0, -1));
+    });
+    return () => {
+      try {
+        draw.stop();
+      } catch {
+        // the map may be gone already
+      }
+    };
+    // The drawing starts from the line at the moment draw mode is entered; later changes come from terra-draw itself.
+  }, [map, props.drawing]);
+
+  return (
+    <div className="field-map-wrap">
+      <div ref={container} className="field-map" data-testid="field-map" data-ready={map ? 'true' : 'false'} role="region" aria-label={props.label} />
+      {error && <p className="field-alert field-alert-error">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,510 @@
+// Capture: walk the boundary (GPS), draw or adjust it on the map, or place a point plot with its declared area; then
+// the device checks, the farmer (picked or registered offline), the farm's name, and save to the queue.
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import type { SessionUser } from '@farmland/contracts';
+import type { FieldBundle } from '../api/types';
+import { checksPass, runChecks, type DevicePlot } from '../geo/checks';
+import { circlePolygon, closeRing, hhmmss, intersection, pointsToDropForValidRing, polygonArea, polygonPerimeter, type LngLat } from '../geo/geodesy';
+import { addFix, DEFAULT_WALK_LIMITS, dropLast, emptyWalk, type WalkState } from '../geo/walk';
+import { getKv, newId, nextSeq, putCapture, putFarmer, setKv, type CaptureMode, type QueuedCapture, type QueuedFarmer } from '../db';
+import { m } from '../messages';
+
+const CaptureMap = lazy(() => import('../components/capture-map'));
+
+const MAX_POINT_HA = 4;
+
+type Props = {
+  bundle: FieldBundle;
+  user: SessionUser;
+  deviceId: string;
+  captures: QueuedCapture[];
+  farmers: QueuedFarmer[];
+  /** A refused capture being fixed (fix and send again). */
+  editing: QueuedCapture | null;
+  onSaved: () => void;
+};
+
+type Phase = 'capture' | 'review';
+
+export function Capture(props: Props) {
+  const intl = useIntl();
+  const fmt = (n: number, digits = 0) => intl.formatNumber(n, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const [mode, setMode] = useState<CaptureMode>(props.editing?.mode ?? 'walk');
+  const [phase, setPhase] = useState<Phase>(props.editing ? 'review' : 'capture');
+  const [positions, setPositions] = useState<LngLat[]>(props.editing?.coordinates.slice(0, -1) ?? []);
+  const [walk, setWalk] = useState<WalkState>(emptyWalk);
+  const walkRef = useRef(walk);
+  const [walking, setWalking] = useState<'idle' | 'running' | 'paused'>('idle');
+  const [fix, setFix] = useState<{ lng: number; lat: number; accuracy: number } | null>(null);
+  const [fixes, setFixes] = useState(0);
+  const [geoError, setGeoError] = useState<string | null>(null);
+  const [accuracyM, setAccuracyM] = useState(DEFAULT_WALK_LIMITS.accuracyM);
+  const [centre, setCentre] = useState<LngLat | null>(null);
+  const [pointAt, setPointAt] = useState<LngLat | null>(null);
+  const [declaredHa, setDeclaredHa] = useState('');
+  // Time spent mapping: the clock runs from the first action to the close, without pauses.
+  const clock = useRef<{ since: number | null; ms: number }>({ since: null, ms: 0 });
+  const [duration, setDuration] = useState(props.editing?.timeTakenToMap ?? '00:00:00');
+  const [savedNotice, setSavedNotice] = useState(false);
+
+  useEffect(() => {
+    void getKv<number>('accuracyM').then((v) => typeof v === 'number' && setAccuracyM(v));
+  }, []);
+
+  const startClock = () => {
+    if (clock.current.since === null) clock.current.since = Date.now();
+  };
+  const stopClock = () => {
+    if (clock.current.since !== null) clock.current.ms += Date.now() - clock.current.since;
+    clock.current.since = null;
+  };
+
+  // GPS: watch while walking (running); each fix goes through the accuracy and spike filter.
+  const limits = useMemo(() => ({ ...DEFAULT_WALK_LIMITS, accuracyM }), [accuracyM]);
+  const limitsRef = useRef(limits);
+  limitsRef.current = limits;
+  useEffect(() => {
+    if (walking !== 'running' && !(mode === 'point' && phase === 'capture')) return;
+    if (!('geolocation' in navigator)) {
+      setGeoError('no geolocation');
+      return;
+    }
+    const id = navigator.geolocation.watchPosition(
+      (p) => {
+        const f = { lng: p.coords.longitude, lat: p.coords.latitude, accuracy: p.coords.accuracy, at: p.timestamp || Date.now() };
+        setFix(f);
+        setGeoError(null);
+        if (walking === 'running') {
+          const next = addFix(walkRef.current, f, limitsRef.current).state;
+          walkRef.current = next;
+          setWalk(next);
+          setPositions(next.positions);
+        }
+        setFixes((n) => n + 1);
+      },
+      (err) => setGeoError(err.message || String(err.code)),
+      { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 },
+    );
+    return () => navigator.geolocation.clearWatch(id);
+  }, [walking, mode, phase]);
+
+  const live = useMemo(() => {
+    if (positions.length < 3) return { sqm: 0, perimeter: positions.length === 2 ? polygonPerimeter([positions]) / 2 : 0 };
+    const ring = closeRing(positions);
+    return { sqm: polygonArea([ring]), perimeter: polygonPerimeter([ring]) };
+  }, [positions]);
+
+  const devicePlots: DevicePlot[] = useMemo(
+    () =>
+      props.captures
+        .filter((c) => c.state !== 'refused' && c.localId !== props.editing?.localId && c.areaId === props.bundle.area.id)
+        .map((c) => ({ id: c.localId, label: c.name, coordinates: c.coordinates, areaSqm: c.areaSqm })),
+    [props.captures, props.editing, props.bundle.area.id],
+  );
+
+  const checks = useMemo(() => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots) : null), [phase, positions, props.bundle, devicePlots]);
+  const overlapShapes = useMemo(() => {
+    if (!checks || checks.overlaps.length === 0) return [];
+    const ring = [closeRing(positions)];
+    const shapes = [];
+    for (const o of checks.overlaps) {
+      const other = o.kind === 'registry' ? props.bundle.farms.find((f) => f.id === o.id)?.geometry : null;
+      const rings = other ? (other.type === 'Polygon' ? other.coordinates : other.coordinates.flat()) : devicePlots.find((p) => p.id === o.id) ? [closeRing(devicePlots.find((p) => p.id === o.id)!.coordinates)] : [];
+      shapes.push(...intersection(ring, rings as LngLat[][]).shape);
+    }
+    return shapes;
+  }, [checks, positions, props.bundle.farms, devicePlots]);
+
+  const toReview = () => {
+    stopClock();
+    setDuration(hhmmss(clock.current.ms / 1000));
+    setWalking('idle');
+    setPhase('review');
+  };
+
+  const reset = () => {
+    clock.current = { since: null, ms: 0 };
+    walkRef.current = emptyWalk();
+    setWalk(walkRef.current);
+    setPositions([]);
+    setWalking('idle');
+    setPointAt(null);
+    setDeclaredHa('');
+    setPhase('capture');
+  };
+
+  const declared = Number(declaredHa.replace(',', '.'));
+  const declaredOk = declaredHa !== '' && Number.isFinite(declared) && declared > 0 && declared <= MAX_POINT_HA;
+
+  const mapLabel = intl.formatMessage(m.captureTitle);
+  return (
+    <main className="field-screen field-capture">
+      <h1 className="field-sr-only">{mapLabel}</h1>
+      {phase === 'capture' && !props.editing && (
+        <div className="field-tabs" role="tablist">
+          {(['walk', 'draw', 'point'] as const).map((k) => (
+            <button
+              key={k}
+              role="tab"
+              type="button"
+              aria-selected={mode === k}
+              className={mode === k ? 'field-tab field-tab-on' : 'field-tab'}
+              onClick={() => {
+                reset();
+                setSavedNotice(false);
+                setMode(k);
+                if (k !== 'walk') startClock();
+              }}
+            >
+              {intl.formatMessage(k === 'walk' ? m.modeWalk : k === 'draw' ? m.modeDraw : m.modePoint)}
+            </button>
+          ))}
+        </div>
+      )}
+      <Suspense fallback={<div className="field-map-wrap field-map-loading">{intl.formatMessage(m.busy)}</div>}>
+        <CaptureMap
+          bundle={props.bundle}
+          devicePlots={devicePlots}
+          drawing={mode === 'draw' && phase === 'capture'}
+          line={positions}
+          closed={phase === 'review' || mode === 'walk'}
+          crossings={checks?.crossings.map((c) => c.at) ?? []}
+          overlapShapes={overlapShapes}
+          position={mode === 'draw' ? null : fix}
+          onDrawn={(ring) => {
+            startClock();
+            setPositions(ring);
+          }}
+          onCentre={setCentre}
+          label={mapLabel}
+        />
+      </Suspense>
+
+      <section className="field-panel" aria-live="polite">
+        {savedNotice && phase === 'capture' && (
+          <p className="field-alert field-alert-ok" role="status">
+            {intl.formatMessage(m.saved)}
+          </p>
+        )}
+        <p className="field-stats" data-testid="live-stats" data-points={positions.length} data-sqm={Math.round(live.sqm)} data-fixes={fixes}>
+          {intl.formatMessage(m.walkStats, { points: positions.length, ha: fmt(live.sqm / 10000, 2), sqm: fmt(live.sqm), perimeter: fmt(live.perimeter) })}
+        </p>
+
+        {phase === 'capture' && mode === 'walk' && (
+          <>
+            <p className="field-gps" data-testid="gps">
+              {fix ? intl.formatMessage(m.accuracy, { metres: fmt(fix.accuracy) }) : walking === 'running' ? intl.formatMessage(m.noFix) : ''}
+              {walking === 'paused' && <strong> · {intl.formatMessage(m.paused)}</strong>}
+            </p>
+            {geoError && <p className="field-alert field-alert-error">{intl.formatMessage(m.geoDenied, { reason: geoError })}</p>}
+            {walk.spikes > 0 && (
+              <p className="field-alert field-alert-warn" data-testid="spike-notice">
+                {intl.formatMessage(m.spikeNotice, { count: walk.spikes, metres: fmt(walk.lastSpike?.jumpM ?? 0) })}
+              </p>
+            )}
+            {walk.inaccurate > 0 && <p className="field-alert field-alert-info">{intl.formatMessage(m.inaccurateNotice, { count: walk.inaccurate, limit: accuracyM })}</p>}
+            <label className="field-inline">
+              {intl.formatMessage(m.threshold)}
+              <input
+                type="number"
+                min={1}
+                max={100}
+                value={accuracyM}
+                onChange={(e) => {
+                  const v = Math.max(1, Math.min(100, Number(e.target.value) || DEFAULT_WALK_LIMITS.accuracyM));
+                  setAccuracyM(v);
+                  void setKv('accuracyM', v);
+                }}
+              />
+            </label>
+            <div className="field-row">
+              {walking === 'idle' && (
+                <button type="button" className="field-btn field-btn-primary" onClick={() => (startClock(), setWalking('running'))}>
+                  {intl.formatMessage(m.start)}
+                </button>
+              )}
+              {walking === 'running' && (
+                <button type="button" className="field-btn" onClick={() => (stopClock(), setWalking('paused'))}>
+                  {intl.formatMessage(m.pause)}
+                </button>
+              )}
+              {walking === 'paused' && (
+                <button type="button" className="field-btn field-btn-primary" onClick={() => (startClock(), setWalking('running'))}>
+                  {intl.formatMessage(m.resume)}
+                </button>
+              )}
+              <button type="button" className="field-btn field-btn-primary" disabled={positions.length < 3} onClick={toReview}>
+                {intl.formatMessage(m.closeRing)}
+              </button>
+            </div>
+          </>
+        )}
+
+        {phase === 'capture' && mode === 'draw' && (
+          <>
+            <p>{intl.formatMessage(m.drawHint)}</p>
+            <div className="field-row">
+              <button type="button" className="field-btn field-btn-primary" disabled={positions.length < 3} onClick={toReview}>
+                {intl.formatMessage(m.drawDone)}
+              </button>
+            </div>
+          </>
+        )}
+
+        {phase === 'capture' && mode === 'point' && (
+          <>
+            <p>{intl.formatMessage(m.pointHint)}</p>
+            {pointAt && <p data-testid="point-centre">{intl.formatMessage(m.pointCentre, { lat: pointAt[1].toFixed(6), lng: pointAt[0].toFixed(6) })}</p>}
+            <div className="field-row">
+              <button type="button" className="field-btn" disabled={!fix} onClick={() => fix && setPointAt([fix.lng, fix.lat])}>
+                {intl.formatMessage(m.pointUseGps)}
+              </button>
+              <button type="button" className="field-btn" disabled={!centre} onClick={() => centre && setPointAt(centre)}>
+                {intl.formatMessage(m.pointUseMap)}
+              </button>
+            </div>
+            <label>
+              {intl.formatMessage(m.declaredArea)}
+              <input inputMode="decimal" value={declaredHa} onChange={(e) => setDeclaredHa(e.target.value)} />
+            </label>
+            {declaredHa !== '' && !declaredOk && <p className="field-alert field-alert-error">{intl.formatMessage(m.declaredTooLarge)}</p>}
+            <button
+              type="button"
+              className="field-btn field-btn-primary"
+              disabled={!pointAt || !declaredOk}
+              onClick={() => {
+                setPositions(circlePolygon(pointAt!, declared * 10000).slice(0, -1));
+                toReview();
+              }}
+            >
+              {intl.formatMessage(m.pointDone)}
+            </button>
+          </>
+        )}
+
+        {phase === 'review' && checks && (
+          <Review
+            {...props}
+            mode={mode}
+            positions={positions}
+            checks={checks}
+            duration={duration}
+            declaredSqm={mode === 'point' ? declared * 10000 || props.editing?.declaredAreaSqm || null : null}
+            onRemoveLast={(n) => {
+              if (mode === 'walk') {
+                const next = dropLast(walkRef.current.positions.length ? walkRef.current : { ...emptyWalk(), positions, times: positions.map(() => 0) }, n);
+                walkRef.current = next;
+                setWalk(next);
+                setPositions(next.positions);
+              } else setPositions(positions.slice(0, Math.max(0, positions.length - n)));
+            }}
+            onDiscard={reset}
+            onSaved={() => {
+              reset();
+              setSavedNotice(true);
+              props.onSaved();
+            }}
+          />
+        )}
+      </section>
+    </main>
+  );
+}
+
+type ReviewProps = Props & {
+  mode: CaptureMode;
+  positions: LngLat[];
+  checks: NonNullable<ReturnType<typeof runChecks>>;
+  duration: string;
+  declaredSqm: number | null;
+  onRemoveLast: (n: number) => void;
+  onDiscard: () => void;
+};
+
+function Review(props: ReviewProps) {
+  const intl = useIntl();
+  const fmt = (n: number) => intl.formatNumber(n, { maximumFractionDigits: 0 });
+  const c = props.checks;
+  const ok = checksPass(c);
+  const editing = props.editing;
+  const [farmerChoice, setFarmerChoice] = useState<string>(editing ? ('serverId' in editing.farmer ? `s:${editing.farmer.serverId}` : `l:${editing.farmer.localId}`) : '');
+  const [newFarmer, setNewFarmer] = useState({ first_name: '', last_name: '', phone_number: '', gender: '' });
+  const [name, setName] = useState(editing?.name ?? '');
+  const [location, setLocation] = useState(editing?.location ?? props.bundle.area.name);
+  const [reason, setReason] = useState(editing?.saveReason ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const drop = c.crossings.length > 0 ? pointsToDropForValidRing(props.positions) : 0;
+
+  const localFarmers = props.farmers.filter((f) => f.state !== 'refused');
+  const warnings = [
+    ...(c.crossings.length ? [intl.formatMessage(m.crossing, { count: c.crossings.length })] : []),
+    ...(c.tooSmall ? [intl.formatMessage(m.tooSmall, { min: fmt(c.minimumSqm) })] : []),
+    ...(c.outsideSqm > 0 ? [intl.formatMessage(m.outside, { sqm: fmt(c.outsideSqm) })] : []),
+    ...c.overlaps.map((o) => intl.formatMessage(m.overlap, { kind: o.kind, label: o.label, sqm: fmt(o.areaSqm) })),
+  ];
+
+  const save = async () => {
+    setError(null);
+    let farmer: QueuedCapture['farmer'] | null = null;
+    if (farmerChoice === 'new') {
+      const first = newFarmer.first_name.trim();
+      const last = newFarmer.last_name.trim();
+      if (!first || !last) return setError(intl.formatMessage(m.needName));
+      const f: QueuedFarmer = {
+        localId: newId(),
+        idempotencyKey: newId(),
+        createdAt: Date.now(),
+        body: {
+          first_name: first,
+          last_name: last,
+          ...(newFarmer.phone_number.trim() ? { phone_number: newFarmer.phone_number.trim() } : {}),
+          ...(newFarmer.gender === 'Male' || newFarmer.gender === 'Female' ? { gender: newFarmer.gender } : {}),
+          location: location.trim() || props.bundle.area.name,
+        },
+        state: 'waiting',
+        reason: null,
+        serverId: null,
+      };
+      await putFarmer(f);
+      farmer = { localId: f.localId, name: `${first} ${last}` };
+    } else if (farmerChoice.startsWith('s:')) {
+      const id = farmerChoice.slice(2);
+      const bf = props.bundle.farmers.find((x) => x.id === id);
+      const lf = props.farmers.find((x) => x.serverId === id);
+      farmer = { serverId: id, name: bf?.farmer_name ?? (lf ? `${lf.body.first_name} ${lf.body.last_name}` : id) };
+    } else if (farmerChoice.startsWith('l:')) {
+      const lf = props.farmers.find((x) => x.localId === farmerChoice.slice(2));
+      if (lf) farmer = lf.serverId ? { serverId: lf.serverId, name: `${lf.body.first_name} ${lf.body.last_name}` } : { localId: lf.localId, name: `${lf.body.first_name} ${lf.body.last_name}` };
+    }
+    if (!farmer) return setError(intl.formatMessage(m.needFarmer));
+    if (!ok && !reason.trim()) return setError(intl.formatMessage(m.needReason));
+    const ring = closeRing(props.positions);
+    const capture: QueuedCapture = {
+      localId: editing?.localId ?? newId(),
+      // A refused capture made nothing on the server: its fixed version gets a new key (the old one would answer 409).
+      idempotencyKey: newId(),
+      seq: editing?.seq ?? (await nextSeq()),
+      createdAt: editing?.createdAt ?? Date.now(),
+      mode: props.mode,
+      areaId: props.bundle.area.id,
+      farmer,
+      name: name.trim() || `${farmer.name} ${new Date().toISOString().slice(0, 10)}`,
+      coordinates: ring,
+      timeTakenToMap: props.duration,
+      gpsDeviceId: props.deviceId,
+      location: location.trim(),
+      region: props.bundle.area.name,
+      mappedBy: props.user.email,
+      areaSqm: c.areaSqm,
+      perimeterM: polygonPerimeter([ring]),
+      declaredAreaSqm: props.declaredSqm,
+      warnings,
+      overlaps: c.overlaps.map((o) => ({ with: o.label, kind: o.kind, areaSqm: o.areaSqm })),
+      saveReason: ok ? null : reason.trim(),
+      state: 'waiting',
+      reason: null,
+      serverId: null,
+      sentAt: null,
+    };
+    await putCapture(capture);
+    props.onSaved();
+  };
+
+  return (
+    <div className="field-review" data-testid="review">
+      <h2>{intl.formatMessage(m.checksTitle)}</h2>
+      {ok ? (
+        <p className="field-alert field-alert-ok" data-testid="checks-ok">{intl.formatMessage(m.checksOk)}</p>
+      ) : (
+        <ul className="field-warnings" data-testid="warnings">
+          {warnings.map((w) => (
+            <li key={w} className="field-alert field-alert-warn">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
+      {c.partialRegistry && <p className="field-alert field-alert-info">{intl.formatMessage(m.partialRegistry)}</p>}
+      {drop > 0 && (
+        <button type="button" className="field-btn" onClick={() => props.onRemoveLast(drop)}>
+          {intl.formatMessage(m.removeLast, { count: drop })}
+        </button>
+      )}
+      {!ok && (
+        <label>
+          {intl.formatMessage(m.saveReason)}
+          <textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+      )}
+      <h2>{intl.formatMessage(m.farmerTitle)}</h2>
+      <label>
+        {intl.formatMessage(m.farmerPick)}
+        <select value={farmerChoice} onChange={(e) => setFarmerChoice(e.target.value)}>
+          <option value="">{intl.formatMessage(m.farmerNone)}</option>
+          {props.bundle.farmers.map((f) => (
+            <option key={f.id} value={`s:${f.id}`}>
+              {f.farmer_name}
+            </option>
+          ))}
+          {localFarmers
+            .filter((f) => !f.serverId || !props.bundle.farmers.some((b) => b.id === f.serverId))
+            .map((f) => (
+              <option key={f.localId} value={`l:${f.localId}`}>
+                {intl.formatMessage(m.onDevice, { name: `${f.body.first_name} ${f.body.last_name}` })}
+              </option>
+            ))}
+          <option value="new">{intl.formatMessage(m.farmerNew)}</option>
+        </select>
+      </label>
+      {farmerChoice === 'new' && (
+        <fieldset className="field-fieldset">
+          <legend>{intl.formatMessage(m.farmerNew)}</legend>
+          <label>
+            {intl.formatMessage(m.firstName)}
+            <input value={newFarmer.first_name} onChange={(e) => setNewFarmer({ ...newFarmer, first_name: e.target.value })} />
+          </label>
+          <label>
+            {intl.formatMessage(m.lastName)}
+            <input value={newFarmer.last_name} onChange={(e) => setNewFarmer({ ...newFarmer, last_name: e.target.value })} />
+          </label>
+          <label>
+            {intl.formatMessage(m.phone)}
+            <input type="tel" value={newFarmer.phone_number} onChange={(e) => setNewFarmer({ ...newFarmer, phone_number: e.target.value })} />
+          </label>
+          <label>
+            {intl.formatMessage(m.gender)}
+            <select value={newFarmer.gender} onChange={(e) => setNewFarmer({ ...newFarmer, gender: e.target.value })}>
+              <option value="">—</option>
+              <option value="Male">{intl.formatMessage(m.male)}</option>
+              <option value="Female">{intl.formatMessage(m.female)}</option>
+            </select>
+          </label>
+        </fieldset>
+      )}
+      <label>
+        {intl.formatMessage(m.farmName)}
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        {intl.formatMessage(m.location)}
+        <input value={location} onChange={(e) => setLocation(e.target.value)} />
+      </label>
+      {error && (
+        <p className="field-alert field-alert-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="field-row">
+        <button type="button" className="field-btn field-btn-primary" onClick={() => void save()}>
+          {intl.formatMessage(ok ? m.save : m.saveAnyway)}
+        </button>
+        {!editing && (
+          <button type="button" className="field-btn" onClick={props.onDiscard}>
+            {intl.formatMessage(m.discard)}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
