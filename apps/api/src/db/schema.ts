@@ -91,6 +91,8 @@ export const tenants = pgTable(
     enableFarmSync: boolean('enable_farm_sync').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     isSuspended: boolean('is_suspended').notNull().default(false),
+    /** The registry's overlap groups wait for a re-grouping under the tolerance (migration 0029, farms.regroup.ts). */
+    overlapRegroupPending: boolean('overlap_regroup_pending').notNull().default(false),
     /** Soft delete (POST /base/tenants/delete/): the tenant and its data are hidden, its users shut out; the activity log stays. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
