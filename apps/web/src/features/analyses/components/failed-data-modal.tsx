@@ -65,14 +65,14 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
         <Input
           size="small"
-          aria-label={`Row ${r.row_number} ${f}`}
+          aria-label={`${rowKind.title} ${rowKind.value(r.row_number)} ${f}`}
           value={valueOf(r, f)}
           status={problem && !changed ? 'error' : undefined}
           onChange={(e) => setEdits((all) => ({ ...all, [r.row_number]: { ...all[r.row_number], [f]: e.target.value } }))}
         />
         {problem && !changed ? (
           <Tooltip title={problem.message}>
-            <InfoCircleOutlined aria-label={`Why row ${r.row_number} ${f} failed`} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined aria-label={`Why ${rowKind.title.toLowerCase()} ${rowKind.value(r.row_number)} ${f} failed`} style={{ color: '#d62828', cursor: 'help' }} />
           </Tooltip>
         ) : (
           <CheckCircleFilled aria-label="Valid" style={{ color: '#2b9348' }} />
