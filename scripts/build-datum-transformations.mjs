@@ -1,7 +1,7 @@
 // Writes apps/api/src/ingest/datum-transformations.data.ts: every EPSG Helmert transformation from a geographic 2D
 // CRS to WGS 84 (EPSG:4326) that PROJ would consider (not deprecated, not superseded by another transformation between
 // the same two CRS), with its accuracy and area of use. The CRS reader picks among them per position the way PROJ does
-// (docs/decisions/crs-registry-from-postgis-spatial-ref-sys.md).
+// (docs/decisions/0037-crs-registry-from-postgis-spatial-ref-sys.md).
 // Source: PROJ's proj.db (EPSG dataset), read with the sqlite3 command. Run: node scripts/build-datum-transformations.mjs
 // [path/to/proj.db] (default /usr/share/proj/proj.db, Debian's proj-data).
 import { execFileSync } from 'node:child_process';

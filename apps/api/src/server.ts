@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     writeServerRecord(config.dataDir, { pid: process.pid, port: typeof address === 'object' && address ? address.port : config.port });
     process.on('exit', () => clearServerRecord(config.dataDir));
   }
-  // Where the memory is at start (docs/decisions.md, "Embedded footprint"): the process, this thread's JS heap, and on
+  // Where the memory is at start (docs/decisions/0012-embedded-footprint.md): the process, this thread's JS heap, and on
   // PGlite the database thread's JS heap and WebAssembly heap.
   const main = process.memoryUsage();
   const db = database.memory ? await database.memory() : null;

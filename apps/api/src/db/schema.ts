@@ -117,7 +117,7 @@ export const licenses = pgTable(
     expiryDate: date('expiry_date', { mode: 'string' }).notNull(),
     price: numeric('price', { precision: 14, scale: 2 }).notNull().default('0'),
     currency: text('currency').notNull().default('NGN'),
-    /** SHA-256 (hex) of the activation key: the key itself is shown once, when it is issued (docs/decisions.md). */
+    /** SHA-256 (hex) of the activation key: the key itself is shown once, when it is issued (docs/decisions/0013-provider-area-api.md). */
     keyHash: text('key_hash').notNull(),
     /** The key's first 10 characters, shown in lists (the spec truncates the key to 10 characters). */
     keyHint: text('key_hint').notNull(),

@@ -52,7 +52,7 @@ describe.skipIf(!hasOgr2ogr())('coordinate systems against PROJ (ogr2ogr)', () =
     const ogc = geometriesOf(g.zip(g.ogcWkt));
     const vsHelmert = maxDistanceM(esri, g.helmert);
     const vsDefault = maxDistanceM(esri, g.default);
-    // Recorded per grid (docs/decisions/crs-registry-from-postgis-spatial-ref-sys.md).
+    // Recorded per grid (docs/decisions/0037-crs-registry-from-postgis-spatial-ref-sys.md).
     console.info(`EPSG:${code} ${what} (${chosen?.name ?? 'the registry\'s towgs84'}): max vertex distance to PROJ's default for EPSG:${code} ${vsDefault.toFixed(4)} m, to PROJ with the same Helmert ${vsHelmert.toFixed(4)} m`);
     expect(vsDefault, `${what} vs PROJ's default for EPSG:${code} (ogr2ogr)`).toBeLessThan(0.05);
     expect(vsHelmert, `${what} vs PROJ with the same Helmert transformation`).toBeLessThan(0.05);

@@ -1,7 +1,7 @@
 // The EPSG registry the file readers resolve coordinate systems against: the rows of PostGIS's spatial_ref_sys, read
 // from the install script of the PostGIS bundle the project ships (@electric-sql/pglite-postgis). Both engines use
 // this one copy, so a file is placed the same way on PGlite and on PostgreSQL whatever PostGIS version the server has
-// (docs/decisions/crs-registry-from-postgis-spatial-ref-sys.md). Read once per process, in the thread that needs it,
+// (docs/decisions/0037-crs-registry-from-postgis-spatial-ref-sys.md). Read once per process, in the thread that needs it,
 // and cached on disk as JSON (about 2 MB) beside the trimmed PostGIS bundle.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

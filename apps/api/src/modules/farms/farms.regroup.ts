@@ -1,6 +1,6 @@
 // Re-grouping a whole registry (a new overlap tolerance; registries grouped before the tolerance existed) in short
 // transactions, so a large registry never holds the embedded engine's one connection, or a PostgreSQL row lock, for the
-// whole run (docs/decisions/registry-regroup-in-batches.md). The pairs are read a batch of farms at a time, the groups
+// whole run (docs/decisions/0058-registry-regroup-in-batches.md). The pairs are read a batch of farms at a time, the groups
 // are found in memory, and the changes are written a batch at a time. A farm written while this runs is checked again
 // at the end with the incremental refresh, so a concurrent capture or edit is not left with a stale group.
 import { sql } from 'drizzle-orm';

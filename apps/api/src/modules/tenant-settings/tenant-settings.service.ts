@@ -36,7 +36,7 @@ export async function updateConfiguration(deps: Deps, ctx: Ctx, body: UpdateTena
     return { row, regroup };
   }, { retry: true });
   // A new overlap tolerance re-groups the registry before the answer, in short batched transactions (farms.regroup.ts,
-  // measured in docs/decisions/registry-regroup-in-batches.md), so other requests run between the batches.
+  // measured in docs/decisions/0058-registry-regroup-in-batches.md), so other requests run between the batches.
   const regrouped = saved.regroup ? await regroupTenantFarms(deps.db, tenantId) : null;
   const changes = [
     body.minimum_farm_size !== undefined ? `minimum farm size ${body.minimum_farm_size} sqm` : null,
