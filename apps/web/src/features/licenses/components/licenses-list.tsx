@@ -19,7 +19,7 @@ import { notifySuccess } from '../../../lib/notifier';
 import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
 import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
 import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
-import { useRotateKeyFlow } from './rotate-key-flow';
+import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
 
 export const LICENSES_TITLE = 'All Licenses';
 

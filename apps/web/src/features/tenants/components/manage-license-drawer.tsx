@@ -9,7 +9,7 @@ import Typography from 'antd/es/typography';
 import { KeyHint } from '../../../components/ui/copy-key';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatCurrency, formatDate } from '../../../lib/formatters';
-import { useRotateKeyFlow } from '../../licenses/components/rotate-key-flow';
+import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
 import { LICENSE_STATUS_COLOR, licenseStatus } from '../../../lib/license-status';
 import type { Tenant } from '../api/tenant-types';
 import type { TenantAction } from './tenant-confirm';

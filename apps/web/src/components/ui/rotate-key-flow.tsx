@@ -1,11 +1,12 @@
-// Rotate key (issue 33): the one flow, used by the license list's row action and by the Manage License drawer. A
+// Rotate key (issue 33): the one flow, used by the license list's row action and by the Manage License drawer (two
+// features, so it lives here). A
 // confirmation first (the current key stops working at once), then the new key shown once with a working copy
 // ('License Key copied'); the old license is revoked and stays in the list.
 import { useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { LicenseKeyModal } from '../../../components/ui/copy-key';
-import { notifySuccess } from '../../../lib/notifier';
-import { LICENSE_KEY_ROTATED, useRotateLicenseKey } from '../api/rotate-license-key';
+import { notifySuccess } from '../../lib/notifier';
+import { ConfirmDialog } from './confirm-dialog';
+import { LicenseKeyModal } from './copy-key';
+import { LICENSE_KEY_ROTATED, useRotateLicenseKey } from '../../lib/rotate-license-key';
 
 /** What the flow needs to know of a license: its id, type, key hint and tenant's name. */
 export type RotatableLicense = { id: string; type: string; key: string; tenant_name: string };

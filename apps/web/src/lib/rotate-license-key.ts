@@ -1,9 +1,10 @@
-// POST /base/licenses/{id}/rotate-key/: Rotate key from the license list. The answer carries the new key (license_key),
+// POST /base/licenses/{id}/rotate-key/: Rotate key, from the license list and the Manage License drawer (shared by two
+// features, so it lives in lib/). The answer carries the new key (license_key),
 // shown once; the old license is revoked and stays in the list.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RotatedLicense } from '@farmland/contracts';
-import { api } from '../../../lib/api-client';
-import type { Envelope } from '../../../lib/contract-types';
+import { api } from './api-client';
+import type { Envelope } from './contract-types';
 
 export const LICENSE_KEY_ROTATED = 'License key rotated successfully';
 
