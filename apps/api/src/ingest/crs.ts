@@ -280,7 +280,7 @@ function resolveEntry(e: SrsEntry, datumLabel?: string): ResolvedCrs {
     const grid = /\+nadgrids=/.test(e.proj4) ? ' (it needs a correction grid)' : '';
     throw new CrsUnsupported(datum, `the datum ${datum} of EPSG:${e.srid} (${e.name}) has no known transformation to WGS84${grid}`);
   }
-  const alternatives = transformationsOf(e.geog).filter((x) => !/\+(nadgrids|datum=WGS84)\b/.test(e.proj4) && e.a > 0);
+  const alternatives = /\+(nadgrids|datum=WGS84)\b/.test(e.proj4) || !(e.a > 0) ? [] : transformationsOf(e.geog);
   if (t === 'null' && alternatives.length === 0 && isGeographic(e.proj4) && !/\+pm=/.test(e.proj4)) return { code: e.srid, name: e.name, toWgs84: null };
   const converter = proj4(definitionOf(e), 'WGS84');
   // enforceAxis: a south-orientated grid (+axis=wsu, the Lo grids) counts westing and southing.
