@@ -1,4 +1,4 @@
-// Encrypted request and response bodies (spec platform-and-provider.md §7; DESIGN.md; decisions "Encrypted bodies").
+// Encrypted request and response bodies (docs/requirements.md §7; docs/design-rules.md; docs/decisions/0009-hardening.md, "Encrypted bodies").
 // JWE compact serialisation, ECDH-ES key agreement on P-256, A256GCM content encryption:
 // - the server's key pair is derived from APP_SECRET and PAYLOAD_KEY_VERSION (rotation: raise the version; the
 //   previous version's key still decrypts, so that a console opened before the rotation keeps working);

@@ -1,4 +1,4 @@
-// 'Failed Data' (spec §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
+// 'Failed Data' (docs/requirements.md §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
 // farm_coordinates, operational_area_id), each failed cell's reason on hover and a green tick on valid cells. Beyond the
 // spec: 'Re-analyse fixed rows' sends the edited rows as a follow-up analysis with the same operational areas and options,
 // linked to this one (parent_analysis_id; its description names the rows), and opens it.

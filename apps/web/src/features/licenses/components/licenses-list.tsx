@@ -1,4 +1,4 @@
-// /super-admin/license (spec §2): search, the filter (status, type, issued date), Export table, and a table with the key
+// /super-admin/license (docs/requirements.md §2): search, the filter (status, type, issued date), Export table, and a table with the key
 // hint (its first 10 characters, labelled as a hint: the key is stored hashed); per row Revoke (not yet revoked),
 // Re-issue (SDK only: one more year), Rotate key (a new key shown once with a working copy, 'License Key copied'; the
 // old license is revoked and stays in the list) and View tenant, the first three behind a confirmation.

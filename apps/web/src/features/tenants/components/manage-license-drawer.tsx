@@ -1,4 +1,4 @@
-// Manage License (spec §2): a side drawer with the license's status and expiry, the company and the license details,
+// Manage License (docs/requirements.md §2): a side drawer with the license's status and expiry, the company and the license details,
 // and Revoke License / Re-issue License (SDK only) / Rotate key (the license list's flow: the new key shown once), each
 // behind its confirmation.
 import Button from 'antd/es/button';
