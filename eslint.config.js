@@ -78,7 +78,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
-    // Console features stay apart (CONVENTIONS §10): a feature imports lib/ and components/, never another feature.
+    // Console features stay apart (docs/design-rules.md, "Console features stay apart"): a feature imports lib/ and components/, never another feature.
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [

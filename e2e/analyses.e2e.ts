@@ -119,7 +119,7 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     expect(await modal.innerText()).toContain('Hover on the icon to see reason for the failed cell');
     expect(await modal.locator('.ant-table-row').count()).toBe(3);
     await screenshot(page, '86-analysis-failed-data');
-    await modal.getByLabel('Row 3 farm_coordinates', { exact: true }).fill('[[3.78,7.65],[3.781,7.65],[3.781,7.651],[3.78,7.651]]');
+    await modal.getByLabel('File row 4 farm_coordinates', { exact: true }).fill('[[3.78,7.65],[3.781,7.65],[3.781,7.651],[3.78,7.651]]');
     const first = new URL(page.url()).pathname;
     await modal.getByRole('button', { name: /Re-analyse fixed rows \(1\)/ }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/admin/farm-analysis/') && url.pathname !== first);

@@ -1,6 +1,6 @@
 // The basemap in a real browser (issue 33, item 17), as a demo tenant admin: the Farmlands map draws on the offline
 // reference map with labelled places (country and town names, drawn from the browser's fonts: no glyph server) and
-// rivers, with the
+// rivers and lakes, with the
 // tenant's operational areas as labelled outlines; and, when MAP_STYLE_URL names a satellite style, a switch chooses
 // between it and the reference map and keeps the farms and outlines on either.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -77,11 +77,13 @@ describe('the basemap', () => {
     const names = places.map((p) => p.name);
     expect(names).toContain('Nigeria');
     expect(names.length).toBeGreaterThan(3);
-    // And Africa's major rivers (GSHHG), the Niger among them.
+    // And Africa's major rivers (GSHHG), the Niger among them, and the large lakes (Natural Earth): Volta, Chad.
     expect((await rendered(['rivers'])).length).toBeGreaterThan(0);
+    const lakeNames = (await rendered(['lakes'])).map((l) => l.name);
+    expect(lakeNames.some((n) => n === 'Lake Volta' || n === 'Lake Chad'), lakeNames.join(', ')).toBe(true);
     await screenshot(page, 'basemap-country-labels');
 
-    // Closer, over south-west Nigeria: populated places with their names (GeoNames), the largest ones among them.
+    // Closer, over south-west Nigeria: populated places with their names (Natural Earth), the largest ones among them.
     // (An operational area's name wins over a town's where they collide, so either of the two cities will do.)
     await view([3.6, 6.9], 7);
     const towns = (await rendered(['places-label'])).map((p) => p.name);

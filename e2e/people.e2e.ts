@@ -235,10 +235,10 @@ describe("Agents' List (/admin/agents)", () => {
     await modal.getByRole('button', { name: 'Upload' }).click();
     await page.getByTestId('agents-bulk-upload-failed-rows').waitFor();
     expect(await page.getByTestId('agents-bulk-upload-failed-rows').locator('.ant-table-row').count()).toBe(1);
-    expect(await modal.getByRole('img', { name: 'Why row 2 email failed' }).getAttribute('data-error')).toMatch(/email/i);
+    expect(await modal.getByRole('img', { name: 'Why file row 3 email failed' }).getAttribute('data-error')).toMatch(/email/i);
     await expect.poll(count).toBe(start + 1);
     await screenshot(page, 'p08-agents-bulk-failed');
-    await modal.getByLabel('Row 2 email', { exact: true }).fill(`ike.${TAG}@agents.example`);
+    await modal.getByLabel('File row 3 email', { exact: true }).fill(`ike.${TAG}@agents.example`);
     await modal.getByRole('button', { name: 'Submit fixed rows (1)' }).click();
     await toast('Bulk upload successful').waitFor();
     await modal.waitFor({ state: 'hidden' });
@@ -385,13 +385,13 @@ describe("Farmer's List (/admin/farmers)", () => {
       if (shot) await screenshot(page, shot);
       await page.mouse.move(0, 0);
     };
-    await reason('Why row 6 email failed', 'Enter a valid email address');
-    await reason('Why row 7 last_name failed', 'Last name is required', 'p21-bulk-failed-rows-hover');
-    await reason('Why row 7 gender failed', 'Gender must be Male or Female');
-    const coords = await modal.getByRole('img', { name: 'Why row 8 farm_coordinates failed', exact: true }).getAttribute('data-error');
+    await reason('Why file row 7 email failed', 'Enter a valid email address');
+    await reason('Why file row 8 last_name failed', 'Last name is required', 'p21-bulk-failed-rows-hover');
+    await reason('Why file row 8 gender failed', 'Gender must be Male or Female');
+    const coords = await modal.getByRole('img', { name: 'Why file row 9 farm_coordinates failed', exact: true }).getAttribute('data-error');
     expect(coords).toMatch(/3/);
-    await reason('Why row 8 farm_coordinates failed', coords!);
-    expect(await modal.getByRole('img', { name: 'Row 6 first_name valid' }).count()).toBe(1);
+    await reason('Why file row 9 farm_coordinates failed', coords!);
+    expect(await modal.getByRole('img', { name: 'File row 7 first_name valid' }).count()).toBe(1);
     expect(await modal.getByRole('img', { name: /valid$/ }).count()).toBe(3 * 11 - 4);
     await screenshot(page, 'p21-bulk-failed-rows');
 
@@ -409,10 +409,10 @@ describe("Farmer's List (/admin/farmers)", () => {
       expect(await table.locator('.ant-table-row').count()).toBe(3);
     }
 
-    await modal.getByLabel('Row 6 email', { exact: true }).fill(`tola.${TAG}@example.com`);
-    await modal.getByLabel('Row 7 last_name', { exact: true }).fill('Ibe');
-    await modal.getByLabel('Row 7 gender', { exact: true }).fill('Male');
-    await modal.getByLabel('Row 8 farm_coordinates', { exact: true }).fill(ring(3.92, 7.92));
+    await modal.getByLabel('File row 7 email', { exact: true }).fill(`tola.${TAG}@example.com`);
+    await modal.getByLabel('File row 8 last_name', { exact: true }).fill('Ibe');
+    await modal.getByLabel('File row 8 gender', { exact: true }).fill('Male');
+    await modal.getByLabel('File row 9 farm_coordinates', { exact: true }).fill(ring(3.92, 7.92));
     expect(await modal.getByRole('img', { name: /failed$/ }).count()).toBe(0);
     await screenshot(page, 'p22-bulk-fixed-rows');
     await modal.getByRole('button', { name: 'Submit fixed rows (3)' }).click();

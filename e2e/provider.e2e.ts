@@ -128,7 +128,7 @@ describe('provider area (/super-admin)', () => {
     await page.getByRole('button', { name: 'New Tenant' }).click();
     const wizard = page.getByRole('dialog').filter({ hasText: 'Create Tenant' });
     await wizard.getByText('Organization Information').waitFor();
-    // Submit stays disabled until the third step (spec §4).
+    // Submit stays disabled until the third step (docs/requirements.md §4).
     expect(await wizard.getByRole('button', { name: 'Create Tenant' }).isDisabled()).toBe(true);
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByText('Organization name is required').waitFor();

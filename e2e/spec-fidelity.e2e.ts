@@ -1,4 +1,5 @@
-// Issue 33's spec-fidelity checks in a real browser: Rotate key on the license list shows a new key once, its copy
+// Issue 33's spec-fidelity checks in a real browser: Rotate key on the license list (and in the Manage License drawer)
+// shows a new key once, its copy
 // button copies the full key ('License Key copied'), and that key signs an SDK capture (POST /api/farms/ with
 // X-License-Key) while the old key is refused; the Analysis Report deletes one analysis by its own row action; and the
 // walk's findings: Agent Ranking from the server, what Mapped/Unmapped count, the agents table at 1440 px with its
@@ -118,6 +119,26 @@ describe('License keys (/super-admin/license)', () => {
     await provider.locator('tr', { hasText: name }).filter({ hasText: 'Active' }).getByLabel(`Key hint ${newKey.slice(0, 10)}`).waitFor();
     expect(await provider.locator('body').innerText()).not.toContain(newKey);
     await screenshot(provider, 's3-license-list-after-rotation');
+
+    // The same flow from the tenant's Manage License drawer: a third key, shown once; the second is refused from then on
+    await provider.goto(`/super-admin/tenant/${created.body.data.id}`);
+    await provider.getByRole('button', { name: 'Manage License' }).click();
+    const drawer = provider.locator('.ant-drawer').filter({ has: provider.getByTestId('manage-license') });
+    await drawer.getByRole('button', { name: 'Rotate key' }).click();
+    const again = provider.getByRole('dialog').filter({ hasText: 'stops working at once' });
+    await again.waitFor();
+    expect(await again.innerText()).toContain(newKey.slice(0, 10));
+    await again.getByRole('button', { name: 'Rotate key' }).click();
+    await toast(provider, 'License key rotated successfully');
+    const thirdKey = (await keyModal.getByTestId('created-license-key').innerText()).trim();
+    expect(thirdKey).toMatch(/^SDK-[A-Za-z0-9_-]{43}$/);
+    expect(thirdKey).not.toBe(newKey);
+    await screenshot(provider, 's4-rotated-from-manage-license');
+    await keyModal.getByRole('button', { name: 'Done' }).click();
+    await keyModal.waitFor({ state: 'hidden' });
+    expect(await capture(api, thirdKey, 3)).toEqual([201, 201]);
+    const second = await api.call('POST', '/api/farmers/', { first_name: 'Old', last_name: 'Key' }, { auth: false, headers: { 'x-license-key': newKey } });
+    expect([second.status, second.body.code]).toEqual([403, 'license_revoked']);
   });
 });
 

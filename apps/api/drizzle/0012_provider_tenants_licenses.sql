@@ -1,5 +1,5 @@
 -- Issue 11 (provider area). License keys are stored hashed (SHA-256, hex) with their first 10 characters as a hint:
--- the key is shown once, when it is issued (docs/decisions.md). Existing keys are hashed in place.
+-- the key is shown once, when it is issued (docs/decisions/0013-provider-area-api.md). Existing keys are hashed in place.
 ALTER TABLE "licenses" ADD COLUMN "key_hash" text;--> statement-breakpoint
 ALTER TABLE "licenses" ADD COLUMN "key_hint" text;--> statement-breakpoint
 UPDATE "licenses" SET "key_hash" = encode(sha256(convert_to("key", 'UTF8')), 'hex'), "key_hint" = left("key", 10);--> statement-breakpoint

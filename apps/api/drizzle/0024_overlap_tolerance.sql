@@ -1,6 +1,6 @@
 -- Issue 28, overlap tolerance: two plots overlap only when their intersection reaches both the tenant's minimum area
 -- (m², geodesic) and the minimum share of the smaller plot; smaller pairs are slivers (digitising noise along shared
--- edges), shown but never grouped. Defaults 1 m² and 1 % (docs/decisions/overlap-tolerance.md). An analysis keeps the
+-- edges), shown but never grouped. Defaults 1 m² and 1 % (docs/decisions/0055-overlap-tolerance.md). An analysis keeps the
 -- tolerance it ran with, as it keeps its minimum farm size. Every pair an analysis found (slivers included) is kept
 -- with its measures: overlap area, each row's share, intersection over union.
 ALTER TABLE "tenant_configurations" ADD COLUMN "overlap_min_area_sqm" double precision DEFAULT 1 NOT NULL;--> statement-breakpoint

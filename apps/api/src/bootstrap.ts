@@ -33,7 +33,7 @@ export function loggerOptions(level: string): LoggerOptions {
 
 /**
  * JSON lines on stdout, written in batches of about 4 KB by a background write (never one write per line on the event
- * loop: at one access line per request that was a large share of a request's cost, docs/decisions.md "API processes"),
+ * loop: at one access line per request that was a large share of a request's cost, docs/decisions/0028-page-1-throughput-on-postgresql-where-a-requests-cpu.md),
  * and at the latest every second. pino writes what is left synchronously when the process exits, a crash included;
  * only a SIGKILL can lose the last second's lines.
  */
@@ -104,8 +104,7 @@ export async function bootstrap(config: Config, log: Logger, opts: { seed?: bool
   }
   // Embedded: what the first start wrote (PostGIS's spatial_ref_sys, 150k lookup rows, the demo) is vacuumed and analysed
   // now, before the server listens. Left to the maintenance schedule (PGlite runs no autovacuum), the cities table
-  // alone would hold the one connection for several seconds at the first quiet moment (docs/decisions.md, "Embedded
-  // maintenance").
+  // alone would hold the one connection for several seconds at the first quiet moment (docs/decisions/0025-embedded-maintenance-and-the-farmers-mapped-flag.md).
   if (database.maintenance && (lookups.seeded || demoSeeded)) {
     t = Date.now();
     const passes = await database.maintenance.settle();
@@ -115,7 +114,7 @@ export async function bootstrap(config: Config, log: Logger, opts: { seed?: bool
   // A first start (initdb, CREATE EXTENSION postgis, 150k lookup rows, the demo) grows the embedded database's
   // WebAssembly heap, and that heap never shrinks; PGlite's initdb step also leaves memory behind in its thread. Opening
   // the data directory again in a new thread starts from a clean heap: the first start then sits where a restart does
-  // (docs/decisions.md, "Embedded footprint"). Only for a data directory on disk (an in-memory one would be lost).
+  // (docs/decisions/0012-embedded-footprint.md). Only for a data directory on disk (an in-memory one would be lost).
   if (database.kind === 'pglite' && config.database.kind === 'pglite' && config.database.dataDir && !opts.loadDataDir && (lookups.seeded || demoSeeded)) {
     t = Date.now();
     await database.close();

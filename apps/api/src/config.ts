@@ -20,7 +20,7 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_ADMIN_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /** API processes sharing the port (node:cluster); 'auto': one per CPU. PostgreSQL only (docs/decisions.md, "API processes"). */
+  /** API processes sharing the port (node:cluster); 'auto': one per CPU. PostgreSQL only (docs/decisions/0028-page-1-throughput-on-postgresql-where-a-requests-cpu.md). */
   API_PROCESSES: z.preprocess(blank, z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1)),
   APP_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default('farmland-platform'),
@@ -52,13 +52,13 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: bool.default(false),
   ANALYSIS_WORKERS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
-  /** Analyses one tenant may have waiting to start; the next upload gets 429 (docs/decisions.md, "Fair queues"). */
+  /** Analyses one tenant may have waiting to start; the next upload gets 429 (docs/decisions/0017-fair-queues.md). */
   ANALYSIS_MAX_QUEUED_PER_TENANT: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Seconds without a heartbeat (one every 5 s) after which a run is taken for dead and requeued by the sweep. */
   ANALYSIS_STALE_RUN_SECONDS: z.coerce.number().int().min(15).max(3600).default(45),
   /**
    * Most data rows of one analysis (a csv; the formats read whole keep 100,000); default by engine: 1,000,000 on
-   * PostgreSQL, 100,000 embedded (docs/decisions.md, "Million-row analyses").
+   * PostgreSQL, 100,000 embedded (docs/decisions/0022-million-row-analyses.md).
    */
   ANALYSIS_MAX_ROWS: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000_000).optional()),
   MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
@@ -130,7 +130,7 @@ export type Config = {
 
 export type StorageConfig = { driver: 'local'; dir: string } | S3Config;
 
-/** The analysis row cap per engine when ANALYSIS_MAX_ROWS is not set: what the measurements support (docs/decisions.md). */
+/** The analysis row cap per engine when ANALYSIS_MAX_ROWS is not set: what the measurements support (docs/decisions/0034-targets-measured-at-rest-and-the-embedded-row-cap.md). */
 export const DEFAULT_MAX_ROWS = { postgres: 1_000_000, pglite: 1_000_000 } as const;
 
 export class ConfigError extends Error {}

@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/seed-demo.js';
 import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance-lock.js';
 import { runClusterPrimary } from './cluster.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
+import { regroupPendingTenants } from './modules/farm-overlaps/farm-overlaps.regroup.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 
 async function main(): Promise<void> {
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     writeServerRecord(config.dataDir, { pid: process.pid, port: typeof address === 'object' && address ? address.port : config.port });
     process.on('exit', () => clearServerRecord(config.dataDir));
   }
-  // Where the memory is at start (docs/decisions.md, "Embedded footprint"): the process, this thread's JS heap, and on
+  // Where the memory is at start (docs/decisions/0012-embedded-footprint.md): the process, this thread's JS heap, and on
   // PGlite the database thread's JS heap and WebAssembly heap.
   const main = process.memoryUsage();
   const db = database.memory ? await database.memory() : null;
@@ -60,6 +61,9 @@ async function main(): Promise<void> {
   const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
   // Embedded only (PGlite runs no autovacuum); PostgreSQL's own autovacuum does this there.
   database.maintenance?.start({ idleMs: config.embeddedMaintenanceIdleMs, log });
+  // Registries waiting for a re-grouping under the overlap tolerance (migration 0029, or a change cut short by a stop):
+  // once, in the background, in short batched transactions (modules/farms/farm-overlaps.regroup.ts).
+  if (first) void regroupPendingTenants(deps.db, log).catch((err: unknown) => log.error({ err }, 're-grouping the pending registries failed'));
   const mailTimer = config.mail.smtpUrl && first ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
 
   let closing = false;

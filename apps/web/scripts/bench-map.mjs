@@ -1,6 +1,6 @@
 // npm run bench:map [-- --farms 10000 --runs 3 --no-markers --workers N]: builds the map benchmark page (apps/web/bench), serves it on a free
 // loopback port, and draws N synthetic farms with the console's farm layers in headless Chromium (WebGL on SwiftShader),
-// printing the time from data to a fully drawn map (MapLibre "idle"). Target (DESIGN.md): 10,000 farms in <= 2 s.
+// printing the time from data to a fully drawn map (MapLibre "idle"). Target (docs/design-rules.md): 10,000 farms in <= 2 s.
 /* global window */
 // Not part of CI: it needs Debian's Chromium and takes a while on a busy machine.
 import http from 'node:http';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { listOf, pageNumber, pageSize, text, uuid } from './common.js';
 
-/** Stable codes of the row errors (DESIGN "Custom analysis semantics"). */
+/** Stable codes of the row errors (docs/design-rules.md, "Custom analysis"). */
 export const analysisRowErrorCode = z.enum([
   'name_missing',
   'coordinates_missing',

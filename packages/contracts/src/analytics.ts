@@ -59,14 +59,14 @@ export const agentRanking = z.object({
       farmers_count: z.number().int(),
       mapped_farms_count: z.number().int(),
       total_mapped_area: z.number(),
-      /** Mapped farms ÷ farmers registered × 100, one decimal (spec §9); above 100 when an agent maps several farms per farmer. */
+      /** Mapped farms ÷ farmers registered × 100, one decimal (docs/requirements.md §9); above 100 when an agent maps several farms per farmer. */
       progress: z.number(),
     }),
   ),
 });
 export type AgentRanking = z.infer<typeof agentRanking>;
 
-// ---------- provider analytics (spec §7 "Analytics"; issue 11) ----------
+// ---------- provider analytics (docs/requirements.md §7 "Analytics"; issue 11) ----------
 // Provider staff read every tenant's, or one tenant's with tenant_id; a tenant admin reads only its own (where the route
 // admits tenant admins at all: the tenant and license counts and the ranking of tenants are the provider's).
 

@@ -32,7 +32,7 @@ export const text = (opts: { multiline?: boolean; error?: string } = {}) =>
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value, continue: false });
   });
 
-/** A query value that the console may send empty: empty strings are ignored (DESIGN: "empty query values are ignored"). */
+/** A query value that the console may send empty: empty strings are ignored (docs/design-rules.md, "API contract": empty query values are ignored). */
 export const emptyToUndefined = (v: unknown): unknown => (v === '' || v === null ? undefined : v);
 
 /**
@@ -128,7 +128,7 @@ export function isCalendarDate(y: number, m: number, d: number): boolean {
   return d <= days;
 }
 
-/** YYYY-MM-DD, as DESIGN fixes for date-only inputs, and a real day: 2026-02-30 is refused, naming the field. */
+/** YYYY-MM-DD, as docs/design-rules.md fixes for date-only inputs, and a real day: 2026-02-30 is refused, naming the field. */
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Use the format YYYY-MM-DD', abort: true })

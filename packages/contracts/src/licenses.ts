@@ -1,5 +1,5 @@
 // The provider's licenses: the list (search, is_revoked, is_expired, type, issued_date), revoke, and re-issue (SDK only,
-// one more year). Status is derived: Revoked > Expired > Active (spec §4).
+// one more year). Status is derived: Revoked > Expired > Active (docs/requirements.md §4).
 import { z } from 'zod';
 import { emptyToUndefined, isoDate, pageNumber, pageSize, text, uuid } from './common.js';
 import { license, licenseStatus, licenseType, looseBoolean } from './tenants.js';

@@ -37,7 +37,7 @@ export const updateTenantConfigurationBody = z
   );
 export type UpdateTenantConfigurationBody = z.infer<typeof updateTenantConfigurationBody>;
 
-/** The overlap tolerance's defaults: digitising slivers along shared edges stay below them (docs/decisions/overlap-tolerance.md). */
+/** The overlap tolerance's defaults: digitising slivers along shared edges stay below them (docs/decisions/0055-overlap-tolerance.md). */
 export const OVERLAP_TOLERANCE_DEFAULTS = { overlap_min_area_sqm: 1, overlap_min_share: 0.01 } as const;
 
 /** Provider staff name the tenant; a tenant's own users may omit it (any other tenant's id is a 404). */

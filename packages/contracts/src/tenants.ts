@@ -1,5 +1,5 @@
 // The provider's tenants (client organisations): the list with the license merged in, details, the create/edit payload
-// (organisation, admin, license), suspend/deactivate and the all-or-nothing bulk delete (spec §3, §4, §7 "Base").
+// (organisation, admin, license), suspend/deactivate and the all-or-nothing bulk delete (docs/requirements.md §3, §4, §7 "Base").
 import { z } from 'zod';
 import { emptyToUndefined, isoDate, pageNumber, pageSize, text, uuid } from './common.js';
 import { PHONE_RE } from './accounts.js';

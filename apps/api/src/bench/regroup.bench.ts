@@ -1,13 +1,16 @@
 // `node apps/api/dist/bench/regroup.bench.js [--farms 10000,50000] [--engine pglite|postgres]` (after npm run build)
 // Issue 28: how long saving a new overlap tolerance takes to re-group a registry. A tenant's farms are laid on a grid of
 // ~1 ha squares 100 m apart; every 20th overlaps its west neighbour by half, every 20th (others) by a 3 mm sliver. The tolerance then
-// goes to zero (every sliver joins a group) and back to the defaults, each in one transaction, as the configuration
-// service does it (recomputeTenantOverlaps). Not part of CI.
+// goes to zero (every sliver joins a group) and back to the defaults. `--mode single` re-groups in one transaction
+// (recomputeTenantOverlaps, as the configuration service did before session 3); `--mode batched` (the default) as it does
+// now (regroupTenantFarms: short transactions). Meanwhile a probe runs a one-row read every 20 ms and reports its longest
+// wait: how long another request would have waited. Not part of CI.
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, queryRows, runPgMigrations, withScope, type Database } from '../db/client.js';
 import { recomputeTenantOverlaps } from '../modules/farm-overlaps/farm-overlaps.js';
+import { regroupTenantFarms } from '../modules/farm-overlaps/farm-overlaps.regroup.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -16,6 +19,7 @@ const arg = (name: string, dflt: string) => {
 };
 const SIZES = arg('farms', '10000').split(',').map(Number);
 const ENGINE = arg('engine', 'pglite');
+const MODE = arg('mode', 'batched');
 const PG_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function open(): Promise<{ database: Database; close: () => Promise<void> }> {
@@ -73,14 +77,28 @@ async function main(): Promise<void> {
         ['zero (every sliver counts)', 0, 0],
         ['defaults again', 1, 0.01],
       ] as const) {
+        await withScope(database.db, scope, (tx) =>
+          tx.execute(sql`INSERT INTO tenant_configurations (tenant_id, overlap_min_area_sqm, overlap_min_share, minimum_farm_size) VALUES (${tenantId}, ${area}, ${share}, 100)
+                         ON CONFLICT (tenant_id) DO UPDATE SET overlap_min_area_sqm = ${area}, overlap_min_share = ${share}`),
+        );
+        // The probe: a one-row read every 20 ms, as another request would make; its longest wait is recorded.
+        let probing = true;
+        let worstWait = 0;
+        const probe = (async () => {
+          while (probing) {
+            const p0 = performance.now();
+            await withScope(database.db, scope, (tx) => queryRows(tx, sql`SELECT 1`));
+            worstWait = Math.max(worstWait, performance.now() - p0);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })();
         const s0 = performance.now();
-        const r = await withScope(database.db, scope, async (tx) => {
-          await tx.execute(sql`INSERT INTO tenant_configurations (tenant_id, overlap_min_area_sqm, overlap_min_share, minimum_farm_size) VALUES (${tenantId}, ${area}, ${share}, 100)
-                               ON CONFLICT (tenant_id) DO UPDATE SET overlap_min_area_sqm = ${area}, overlap_min_share = ${share}`);
-          return recomputeTenantOverlaps(tx, tenantId);
-        });
+        const r = MODE === 'single' ? await withScope(database.db, scope, (tx) => recomputeTenantOverlaps(tx, tenantId)) : await regroupTenantFarms(database.db, tenantId);
+        const took = performance.now() - s0;
+        probing = false;
+        await probe;
         const [c] = await withScope(database.db, scope, (tx) => queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND is_overlapping`));
-        process.stdout.write(`  ${label.padEnd(28)} re-grouped in ${((performance.now() - s0) / 1000).toFixed(2)} s: ${r.overlapping} overlapping farms in ${r.groups} groups (stored: ${c!.n})\n`);
+        process.stdout.write(`  ${MODE} ${label.padEnd(28)} re-grouped in ${(took / 1000).toFixed(2)} s: ${r.overlapping} overlapping farms in ${r.groups} groups (stored: ${c!.n}); longest wait of a parallel read ${worstWait.toFixed(0)} ms\n`);
       }
     }
   } finally {

@@ -5,7 +5,7 @@
 // 10 % of the run, at least 10 s) and at the end, and the longest event-loop block the server reported.
 // Exit code 1 on any 5xx, a request that failed without an answer, or RSS growth above --max-growth % (CI runs 60 s).
 // The base rate (1x) is 20 requests/s: a large cooperative's busy hour (about 200 agents syncing and 20 admins at
-// their lists), written down in docs/decisions.md; --rate 2x is 40/s.
+// their lists), written down in docs/decisions/0009-hardening.md; --rate 2x is 40/s.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

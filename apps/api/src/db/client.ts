@@ -175,7 +175,7 @@ export type ScopeOptions = { asyncCommit?: boolean; retry?: boolean };
  * callbacks that are safe to re-run: everything they do is in the transaction (rows, audit, the mail outbox), and they
  * keep no state outside it between attempts (a file put in storage before a rolled-back attempt is left unreferenced,
  * as after any rollback). When the attempts run out the last error is thrown: plugins/errors.ts answers it with 409
- * `transaction_conflict`, never a 500. docs/decisions/retry-deadlocks-and-serialisation-failures.md.
+ * `transaction_conflict`, never a 500. docs/decisions/0036-retry-deadlocks-and-serialisation-failures.md.
  */
 export const TRANSACTION_ATTEMPTS = 4;
 const RETRYABLE_STATES = new Set(['40001', '40P01']);

@@ -1,5 +1,5 @@
-// The list envelope of DESIGN.md: { count, next, previous, results }, with next/previous as relative URLs, and the one
-// way every list counts (issue 15, docs/decisions.md "Counts and pages of a 1M-farm registry"):
+// The list envelope of docs/design-rules.md: { count, next, previous, results }, with next/previous as relative URLs, and the one
+// way every list counts (issue 15, docs/decisions/0021-counts-pages-and-rollups-of-a-1m-farm-registry.md):
 //  1. a page that is not full ends the list: count = offset + rows shown, and no count statement runs;
 //  2. else an exact total kept by a rollup (tenant_stats, farmers.farm_count), when the list has one for its filter;
 //  3. else a bounded count: exact up to COUNT_EXACT_UP_TO (it reads at most that many rows + 1);

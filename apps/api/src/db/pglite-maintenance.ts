@@ -1,6 +1,6 @@
 // Autovacuum for the embedded database. PGlite runs PostgreSQL as a single backend with no autovacuum launcher, so on its
 // own it never vacuums or analyses: dead row versions pile up, visibility maps go stale (no index-only scans) and the
-// planner's statistics drift after bulk writes (docs/decisions.md, "Embedded maintenance"). This does what autovacuum
+// planner's statistics drift after bulk writes (docs/decisions/0025-embedded-maintenance-and-the-farmers-mapped-flag.md). This does what autovacuum
 // would, with PostgreSQL's own rules and default thresholds, from the statistics PGlite keeps (pg_stat_user_tables):
 //  * VACUUM a table when its dead rows pass 50 + 20 % of its rows, or its rows inserted since the last vacuum pass
 //    1,000 + 20 % (the visibility map, for index-only scans);
@@ -9,7 +9,7 @@
 // PGlite is one connection: while a VACUUM runs every other statement waits. So a pass runs only after the database has
 // had no statement for a while (EMBEDDED_MAINTENANCE_IDLE_MS), and runs one statement on one table, the one furthest past
 // its threshold: VACUUM and ANALYZE of a table are two passes (autovacuum runs both at once), so the longest wait a pass
-// can add is one of the two, not their sum (docs/decisions.md, "Embedded maintenance").
+// can add is one of the two, not their sum (docs/decisions/0025-embedded-maintenance-and-the-farmers-mapped-flag.md).
 // The pass runs in the database thread (pglite.worker.ts, holding the connection's lock); the schedule runs here, in the
 // API's thread, which sees every statement go out.
 

@@ -42,7 +42,7 @@ let lightened = false;
  * PGlite compiles PostgreSQL (10 MB of WebAssembly) and PostGIS (17 MB) at start. By default V8 validates every
  * function of a module up front on as many background threads as it likes, and each thread's allocations stay in its
  * own malloc arena afterwards (~30 MB of RSS for good). Validating a function when it is first compiled, on one
- * background thread, leaves that behind without slowing the statements (docs/decisions.md, "Embedded footprint").
+ * background thread, leaves that behind without slowing the statements (docs/decisions/0012-embedded-footprint.md).
  * These are process-wide V8 flags that only affect WebAssembly compiled after they are set.
  */
 function lightenWasmCompilation(): void {
@@ -102,7 +102,7 @@ export class RemotePglite {
     const worker = startWorker(import.meta.url, './pglite.worker', {
       workerData: { dataDir: opts.dataDir, loadDataDir, settings: opts.settings ?? {} },
       // The thread's young generation: V8's default lets it grow to 3 × 16 MB, which a thread that mostly passes rows
-      // through never needs (measured in docs/decisions.md, "Embedded footprint").
+      // through never needs (measured in docs/decisions/0012-embedded-footprint.md).
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       transferList: loadDataDir ? [loadDataDir] : [],
     });

@@ -2,7 +2,7 @@
 // buffers and every backend allocation live in that heap, and a WebAssembly heap never shrinks, so whatever a setting
 // lets it reach once stays in the process's RSS until it ends. initdb writes a server's defaults (shared_buffers
 // 128 MB, maintenance_work_mem 64 MB) into postgresql.conf; these override them at every start, on old and new data
-// directories alike. Measured in docs/decisions.md, "Embedded footprint".
+// directories alike. Measured in docs/decisions/0012-embedded-footprint.md.
 
 /** Settings passed as `-c name=value` at start (they win over postgresql.conf). */
 export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {

@@ -5,7 +5,7 @@
 // Statements reach PostgreSQL through PGlite's wire-protocol entry (execProtocol) rather than its query()/exec():
 // those spend ~250 µs of JavaScript per call around 20–40 µs of PostgreSQL (six protocol round trips into the
 // WebAssembly module per query, and a copy of PGlite's ~320 type parsers on every result), which made a list request's
-// ten statements cost more than its SQL (docs/decisions.md, "Fewer round trips per request"). Here a statement is
+// ten statements cost more than its SQL (docs/decisions/0018-fewer-round-trips-per-request.md). Here a statement is
 // one call into the module (Bind, Describe, Execute, Sync) once it is prepared: the statements the app repeats are
 // kept as named prepared statements (PostgreSQL's own plan cache, at most MAX_PREPARED), and a batch of statements
 // (the row-level-security scope and a query; BEGIN and the scope) goes in as one call. Parameters are serialised and

@@ -1,7 +1,7 @@
 // The embedded database loads PostGIS from a tarball that PGlite unpacks into its in-memory file system, and PGlite
 // compiles and instantiates every shared library in it at start. The published bundle (90 MB unpacked) also carries
 // postgis_raster, postgis_topology, the tiger geocoder and ~150 upgrade scripts, none of which the app uses; loaded whole
-// they cost about 570 MB of the process's memory (docs/decisions.md, "Embedded footprint"). This builds, once, a bundle
+// they cost about 570 MB of the process's memory (docs/decisions/0012-embedded-footprint.md). This builds, once, a bundle
 // with only what the app needs (postgis-3.so, its control file, the install script, PROJ's data) and caches it on disk.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

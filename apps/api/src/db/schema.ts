@@ -91,6 +91,8 @@ export const tenants = pgTable(
     enableFarmSync: boolean('enable_farm_sync').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     isSuspended: boolean('is_suspended').notNull().default(false),
+    /** The registry's overlap groups wait for a re-grouping under the tolerance (migration 0029, farm-overlaps.regroup.ts). */
+    overlapRegroupPending: boolean('overlap_regroup_pending').notNull().default(false),
     /** Soft delete (POST /base/tenants/delete/): the tenant and its data are hidden, its users shut out; the activity log stays. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -115,7 +117,7 @@ export const licenses = pgTable(
     expiryDate: date('expiry_date', { mode: 'string' }).notNull(),
     price: numeric('price', { precision: 14, scale: 2 }).notNull().default('0'),
     currency: text('currency').notNull().default('NGN'),
-    /** SHA-256 (hex) of the activation key: the key itself is shown once, when it is issued (docs/decisions.md). */
+    /** SHA-256 (hex) of the activation key: the key itself is shown once, when it is issued (docs/decisions/0013-provider-area-api.md). */
     keyHash: text('key_hash').notNull(),
     /** The key's first 10 characters, shown in lists (the spec truncates the key to 10 characters). */
     keyHint: text('key_hint').notNull(),

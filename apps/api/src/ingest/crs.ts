@@ -6,6 +6,7 @@
 // (towgs84) included. Whatever cannot be resolved to a transformation is a CrsUnsupported naming the CRS or datum; it is
 // never read as if it were WGS84. KML is WGS84 by definition and needs none of this.
 import proj4 from 'proj4';
+import { DATUM_TRANSFORMATIONS } from './datum-transformations.data.js';
 import { srsRegistry, type SrsEntry } from './srs-registry.js';
 
 /** A CRS that cannot be resolved, or has no known transformation to WGS84: the message names it and says why. */
@@ -151,16 +152,68 @@ const ellipsoids = new Map<string, { a: number; es: number } | null>();
  * The definition a registry entry is transformed with: its PROJ.4 projection, with the ellipsoid and the towgs84 of its
  * WKT (EPSG's exact values: the PROJ.4 text rounds some, such as Clarke 1880 (RGS) written "+ellps=clrk80", 0.1 m off).
  */
-export function definitionOf(e: SrsEntry): string {
+export function definitionOf(e: SrsEntry, towgs84: string | null = e.towgs84): string {
   if (/\+datum=WGS84\b|\+nadgrids=/.test(e.proj4) || !(e.a > 0)) return e.proj4;
   const datum = /\+datum=(\S+)/.exec(e.proj4)?.[0];
   const base = e.proj4
     .replace(/\+(ellps|datum|a|b|rf|towgs84)=\S+/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  if (!e.towgs84 && datum) return `${base} ${datum}`;
+  if (!towgs84 && datum) return `${base} ${datum}`;
   const ellipsoid = e.rf > 0 ? `+a=${e.a} +rf=${e.rf}` : `+a=${e.a} +b=${e.a}`;
-  return `${base} ${ellipsoid}${e.towgs84 ? ` +towgs84=${e.towgs84}` : ''}`;
+  return `${base} ${ellipsoid}${towgs84 ? ` +towgs84=${towgs84}` : ''}`;
+}
+
+// ---------- the datum transformation, chosen per position as PROJ does ----------
+
+/** One EPSG Helmert transformation to WGS 84 (datum-transformations.data.ts) and its area of use. */
+export type DatumTransformation = { code: number; name: string; accuracy: number; towgs84: string; w: number; s: number; e: number; n: number; offshore: boolean };
+
+let byGeographic: Map<number, DatumTransformation[]> | null = null;
+
+/**
+ * The EPSG Helmert transformations from a geographic CRS to WGS 84, in PROJ's order of preference: known accuracy
+ * first, the most accurate first, then the larger area, then the name read backwards ("Amersfoort to WGS 84 (4)" before
+ * "(3)", as PROJ 9.1 picks for the Netherlands: the two differ by 5 mm).
+ */
+export function transformationsOf(geog: number | null): DatumTransformation[] {
+  if (geog === null) return [];
+  if (!byGeographic) {
+    byGeographic = new Map();
+    for (const [source, code, name, accuracy, towgs84, w, s, e, n, offshore] of DATUM_TRANSFORMATIONS) {
+      const list = byGeographic.get(source) ?? [];
+      list.push({ code, name, accuracy, towgs84, w, s, e, n, offshore: offshore === 1 });
+      byGeographic.set(source, list);
+    }
+    const size = (t: DatumTransformation) => (t.n - t.s) * (t.e >= t.w ? t.e - t.w : t.e + 360 - t.w);
+    for (const list of byGeographic.values()) {
+      list.sort((x, y) => (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) || x.accuracy - y.accuracy || size(y) - size(x) || y.name.localeCompare(x.name, 'en', { numeric: true }));
+    }
+  }
+  return byGeographic.get(geog) ?? [];
+}
+
+const holds = (t: DatumTransformation, lon: number, lat: number) => lat >= t.s && lat <= t.n && (t.w <= t.e ? lon >= t.w && lon <= t.e : lon >= t.w || lon <= t.e);
+const inside = (x: DatumTransformation, y: DatumTransformation) => x.w >= y.w && x.s >= y.s && x.e <= y.e && x.n <= y.n && (x.w !== y.w || x.s !== y.s || x.e !== y.e || x.n !== y.n);
+
+/**
+ * The transformation PROJ applies at a position (longitude, latitude on the source datum), as proj_trans picks among
+ * the operations proj_create_crs_to_crs found: of those whose area of use holds the position, the most accurate; at equal
+ * accuracy the one whose area lies inside the other's; an offshore-only area never displaces another. null: no area holds
+ * the position (the registry's own towgs84 is used then).
+ */
+export function transformationAt(list: DatumTransformation[], lon: number, lat: number): DatumTransformation | null {
+  let best: DatumTransformation | null = null;
+  for (const t of list) {
+    if (!holds(t, lon, lat)) continue;
+    if (!best) {
+      best = t;
+      continue;
+    }
+    if (t.offshore || t.accuracy < 0) continue;
+    if (best.accuracy < 0 || t.accuracy < best.accuracy || (t.accuracy === best.accuracy && inside(t, best))) best = t;
+  }
+  return best;
 }
 
 function projectionOf(e: SrsEntry): Projection | null {
@@ -227,10 +280,34 @@ function resolveEntry(e: SrsEntry, datumLabel?: string): ResolvedCrs {
     const grid = /\+nadgrids=/.test(e.proj4) ? ' (it needs a correction grid)' : '';
     throw new CrsUnsupported(datum, `the datum ${datum} of EPSG:${e.srid} (${e.name}) has no known transformation to WGS84${grid}`);
   }
-  if (t === 'null' && isGeographic(e.proj4) && !/\+pm=/.test(e.proj4)) return { code: e.srid, name: e.name, toWgs84: null };
+  const alternatives = /\+(nadgrids|datum=WGS84)\b/.test(e.proj4) || !(e.a > 0) ? [] : transformationsOf(e.geog);
+  if (t === 'null' && alternatives.length === 0 && isGeographic(e.proj4) && !/\+pm=/.test(e.proj4)) return { code: e.srid, name: e.name, toWgs84: null };
   const converter = proj4(definitionOf(e), 'WGS84');
   // enforceAxis: a south-orientated grid (+axis=wsu, the Lo grids) counts westing and southing.
-  return { code: e.srid, name: e.name, toWgs84: (pt) => converter.forward([pt[0]!, pt[1]!], true) };
+  if (alternatives.length === 0) return { code: e.srid, name: e.name, toWgs84: (pt) => converter.forward([pt[0]!, pt[1]!], true) };
+  // Several EPSG transformations, each for an area: the one PROJ would apply at each position (found from the position's
+  // longitude and latitude on the file's own datum), else the registry's towgs84.
+  const ellipsoid = e.rf > 0 ? `+a=${e.a} +rf=${e.rf}` : `+a=${e.a} +b=${e.a}`;
+  const own = e.towgs84 ? ` +towgs84=${e.towgs84}` : '';
+  const toLonLat = proj4(definitionOf(e), `+proj=longlat ${ellipsoid}${own} +no_defs`);
+  const converters = new Map<number, typeof converter>();
+  const via = (x: DatumTransformation) => {
+    let c = converters.get(x.code);
+    if (!c) {
+      c = proj4(definitionOf(e, x.towgs84), 'WGS84');
+      converters.set(x.code, c);
+    }
+    return c;
+  };
+  return {
+    code: e.srid,
+    name: e.name,
+    toWgs84: (pt) => {
+      const ll = toLonLat.forward([pt[0]!, pt[1]!], true);
+      const pick = transformationAt(alternatives, ll[0]!, ll[1]!);
+      return (pick ? via(pick) : converter).forward([pt[0]!, pt[1]!], true);
+    },
+  };
 }
 
 /** An EPSG code → the resolved CRS; CrsUnsupported when the registry lacks it or it has no transformation. */

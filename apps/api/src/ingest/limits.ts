@@ -3,7 +3,7 @@
 /**
  * Most data rows of the formats read whole in memory (xls, xlsb, KML, KMZ, zipped Shapefile) and of JSON locations, and
  * the embedded engine's default analysis cap. A csv, an xlsx or a GeoJSON file is read in a stream up to
- * ANALYSIS_MAX_ROWS (config.ts; docs/decisions.md, "Million-row analyses", "GeoJSON read in a stream").
+ * ANALYSIS_MAX_ROWS (config.ts; docs/decisions/0022-million-row-analyses.md, "GeoJSON read in a stream").
  */
 export const MAX_ROWS = 100_000;
 /** Largest file of a format that is read whole (every format but csv, xlsx and GeoJSON); larger ones get 413 file_too_large. */

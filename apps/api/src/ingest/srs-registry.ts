@@ -1,7 +1,7 @@
 // The EPSG registry the file readers resolve coordinate systems against: the rows of PostGIS's spatial_ref_sys, read
 // from the install script of the PostGIS bundle the project ships (@electric-sql/pglite-postgis). Both engines use
 // this one copy, so a file is placed the same way on PGlite and on PostgreSQL whatever PostGIS version the server has
-// (docs/decisions/crs-registry-from-postgis-spatial-ref-sys.md). Read once per process, in the thread that needs it,
+// (docs/decisions/0037-crs-registry-from-postgis-spatial-ref-sys.md). Read once per process, in the thread that needs it,
 // and cached on disk as JSON (about 2 MB) beside the trimmed PostGIS bundle.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +15,25 @@ import { publishedBundle } from '../db/postgis-bundle.js';
  * and inverse flattening and the TOWGS84 parameters as its WKT (srtext) gives them (EPSG's exact values), and its PROJ.4
  * definition (whose +ellps / +datum names can be rounder than the WKT: "+ellps=clrk80" stands for Clarke 1880 (RGS)).
  */
-export type SrsEntry = { srid: number; auth: string; name: string; datum: string; a: number; rf: number; towgs84: string | null; proj4: string };
+export type SrsEntry = { srid: number; auth: string; name: string; datum: string; a: number; rf: number; towgs84: string | null; proj4: string; geog: number | null };
+
+/** The EPSG code of a WKT1's geographic CRS (itself, or a PROJCS's GEOGCS): the last AUTHORITY inside that node. */
+export function geographicCode(srtext: string): number | null {
+  const start = srtext.indexOf('GEOGCS[');
+  if (start < 0) return null;
+  let depth = 0;
+  let end = start;
+  for (let i = start + 6; i < srtext.length; i++) {
+    const c = srtext[i];
+    if (c === '[') depth++;
+    else if (c === ']' && --depth === 0) {
+      end = i;
+      break;
+    }
+  }
+  const own = /AUTHORITY\["EPSG","(\d+)"\]\]$/.exec(srtext.slice(start, end + 1));
+  return own ? Number(own[1]) : null;
+}
 
 const BLOCK = 512;
 
@@ -74,6 +92,7 @@ export function parseSpatialRefSys(sql: string): SrsEntry[] {
       rf: spheroid ? Number(spheroid[2]) : 0,
       towgs84: /TOWGS84\[([^\]]*)\]/.exec(srtext)?.[1]?.replace(/\s+/g, '') ?? null,
       proj4: m[5]!.replace(/''/g, "'").trim(),
+      geog: geographicCode(srtext),
     });
   }
   return out;
@@ -87,7 +106,7 @@ export function srsRegistry(cacheDir = path.join(os.tmpdir(), 'farmland-pglite')
   const source = publishedBundle();
   const st = fs.statSync(source);
   const key = crypto.createHash('sha256').update(`${source}:${st.size}:${st.mtimeMs}`).digest('hex').slice(0, 16);
-  const target = path.join(cacheDir, `spatial-ref-sys-v2-${key}.json`);
+  const target = path.join(cacheDir, `spatial-ref-sys-v3-${key}.json`);
   let entries: SrsEntry[] | null = null;
   try {
     entries = JSON.parse(fs.readFileSync(target, 'utf8')) as SrsEntry[];

@@ -2,7 +2,7 @@
 // or works jobs. pg-boss 10 fetches `ORDER BY priority DESC, created_on`; a job's priority is minus its round number,
 // start-time fair queueing with one unit per job: a tenant's job goes one round after that tenant's last waiting or
 // running job, and never before the round now at the head of the queue. So a tenant that queued 100 jobs holds rounds
-// 0..99, and another tenant's first job takes the head's round and runs next (docs/decisions.md, "Fair queues").
+// 0..99, and another tenant's first job takes the head's round and runs next (docs/decisions/0017-fair-queues.md).
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database, type Executor } from '../db/client.js';
 
@@ -12,7 +12,7 @@ export const BOSS_SCHEMA = 'pgboss';
 /**
  * The index fairPriority reads (owner's connection, at boot; idempotent, serialised across processes that boot at once).
  * On pg-boss's job table, partial to the jobs not yet finished: without it the statement scans every job the queue kept
- * (completed ones stay 12 hours), 9.6 ms for 50,000 against 0.6 ms with it (docs/decisions.md, "Fair queues").
+ * (completed ones stay 12 hours), 9.6 ms for 50,000 against 0.6 ms with it (docs/decisions/0017-fair-queues.md).
  */
 export async function installFairIndex(database: Database): Promise<void> {
   await database.adminExec(`

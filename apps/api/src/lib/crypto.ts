@@ -17,7 +17,7 @@ export const sha256 = (value: string | Buffer): string => crypto.createHash('sha
 /**
  * The refresh token that follows `token` in its family: HMAC-SHA256 of the token under the refresh key. Deterministic,
  * so that a token presented again within the reuse interval gets the same successor without the successor being stored
- * anywhere but as its hash (docs/decisions/refresh-token-reuse-interval.md); unguessable without APP_SECRET.
+ * anywhere but as its hash (docs/decisions/0047-refresh-token-reuse-interval.md); unguessable without APP_SECRET.
  */
 export const successorToken = (key: Buffer, token: string): string => crypto.createHmac('sha256', key).update(`refresh-successor:${token}`).digest('base64url');
 

@@ -1,6 +1,6 @@
 // What request logging may never write: the query values that can carry a secret (a reset token, an invitation key, a
 // signed file link's signature, an admin link's id, a refresh token sent the wrong way). One list, used by the access
-// line (app.ts) and by the logger's own redaction (bootstrap.ts); docs/decisions/secrets-out-of-request-logs.md.
+// line (app.ts) and by the logger's own redaction (bootstrap.ts); docs/decisions/0048-secrets-out-of-request-logs.md.
 
 /** Query parameter names (compared without case) whose values are replaced in every logged URL. */
 export const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set([

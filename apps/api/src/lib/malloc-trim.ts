@@ -1,7 +1,7 @@
 // Gives the C heap's free pages back to the operating system on Linux, on a timer. The embedded database thread's
 // WebAssembly compilation, the parse threads and V8's compiler zones allocate through glibc's malloc; when they free,
 // glibc keeps the pages in its per-thread arenas, so the process's RSS stays at its high-water mark (measured: an idle
-// embedded server at 450 MB, of which `malloc_trim(0)` gave back 138 MB; docs/decisions.md, "Embedded footprint").
+// embedded server at 450 MB, of which `malloc_trim(0)` gave back 138 MB; docs/decisions/0012-embedded-footprint.md).
 // glibc only trims the top of the main arena by itself; `malloc_trim` walks every arena and releases whole free pages.
 // It is called through koffi (a C FFI shipped with prebuilt binaries), loaded only on Linux; where libc.so.6 has no
 // malloc_trim (musl, macOS, Windows) this does nothing.

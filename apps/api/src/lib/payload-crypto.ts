@@ -1,10 +1,10 @@
-// Encrypted request and response bodies (spec platform-and-provider.md §7; DESIGN.md; decisions "Encrypted bodies").
+// Encrypted request and response bodies (docs/requirements.md §7; docs/design-rules.md; docs/decisions/0009-hardening.md, "Encrypted bodies").
 // JWE compact serialisation, ECDH-ES key agreement on P-256, A256GCM content encryption:
 // - the server's key pair is derived from APP_SECRET and PAYLOAD_KEY_VERSION (rotation: raise the version; the
 //   previous version's key still decrypts, so that a console opened before the rotation keeps working);
 // - a request body is encrypted to the server's public key, with the method and path in its protected header, and
 //   iat, jti and (with a bearer token) ath, so that it is taken once, within the replay window, and only with the
-//   session it was made for (docs/decisions/encrypted-body-replay.md);
+//   session it was made for (docs/decisions/0045-encrypted-body-replay.md);
 // - a response is encrypted to the client's ephemeral public key, which the client sends in X-Client-Key.
 import crypto from 'node:crypto';
 import { CompactEncrypt, compactDecrypt, decodeProtectedHeader, type CompactJWEHeaderParameters } from 'jose';

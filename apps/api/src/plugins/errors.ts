@@ -1,4 +1,4 @@
-// Maps every error to the body shape of DESIGN.md once: Problems as they are, zod validation as 400 with the fields named,
+// Maps every error to the body shape of docs/design-rules.md once: Problems as they are, zod validation as 400 with the fields named,
 // oversized bodies as 413, and anything unexpected as a 500 that hides details and is logged with the request id.
 import http from 'node:http';
 import type { Socket } from 'node:net';

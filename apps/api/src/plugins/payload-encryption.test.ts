@@ -220,7 +220,7 @@ describe('encrypted bodies', () => {
       const list = await app.inject({ method: 'GET', url: '/api/farms/', headers: { ...auth, 'x-client-key': client.clientKey } });
       expect(list.statusCode).toBe(200);
       expect(((await client.decrypt(list.body)) as { data: { count: number } }).data.count).toBeGreaterThan(0);
-      // A file upload is excepted from body encryption (spec §7); its JSON answer is still encrypted.
+      // A file upload is excepted from body encryption (docs/requirements.md §7); its JSON answer is still encrypted.
       const form = multipart({}, 'farmers.csv', Buffer.from('first_name,last_name\n'), 'text/csv');
       const upload = await app.inject({ method: 'POST', url: '/api/farmers/bulk-upload/', payload: form.payload, headers: { ...form.headers, ...auth, 'x-client-key': client.clientKey } });
       expect(upload.headers['content-type']).toMatch(/^application\/jose/);

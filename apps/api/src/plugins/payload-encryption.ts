@@ -1,4 +1,4 @@
-// Encrypted request and response bodies on top of TLS (lib/payload-crypto.ts has the scheme; decisions.md the threat
+// Encrypted request and response bodies on top of TLS (lib/payload-crypto.ts has the scheme; docs/decisions/0009-hardening.md the threat
 // model). PAYLOAD_ENCRYPTION:
 // - optional (default): a JSON body may come as `application/jose` (JWE to the server's key) or as plain JSON; a call
 //   that sends X-Client-Key gets its JSON answers encrypted to that key, others get plain JSON (SDKs, curl);

@@ -1,7 +1,7 @@
 // Loads countries, states and cities into their tables once (about 150k rows), in unnest() statements of 5,000 rows.
 // The rows are built in a short-lived thread (lookups.worker.ts) and arrive one batch at a time, so this thread never
 // holds them all, and the embedded database's WebAssembly heap (which never shrinks) only has to hold one batch's
-// statement (was 25,000 rows; a first start also reopens the database afterwards: docs/decisions.md, "Embedded footprint").
+// statement (was 25,000 rows; a first start also reopens the database afterwards: docs/decisions/0012-embedded-footprint.md).
 // Runs with the migrating role: the app role may only read lookups.
 import type { Worker } from 'node:worker_threads';
 import type { Database } from '../db/client.js';

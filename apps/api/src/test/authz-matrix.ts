@@ -353,7 +353,7 @@ export const matrix: Record<string, Row> = {
   },
   'POST /api/base/tenants/delete/': { probe: { setup: disposableTenant, body: (_fx, c) => ({ uuids: [c['tenantId']] }) }, expect: providerOnly(200) },
   // The one exception to "403 on every /base/tenants and /base/licenses route" (issue 11's check), decided in
-  // docs/decisions.md (Provider area API, Routes): spec tenant-admin §7 has the tenant dashboard's license card read
+  // docs/decisions/0013-provider-area-api.md (Routes): docs/requirements.md §7 has the tenant dashboard's license card read
   // GET /base/licenses/, so a tenant admin reads its own organisation's licenses there (forced to its own tenant);
   // agents do not. Revoke and re-issue stay 403 for a tenant admin, its own license included (tenants.test.ts).
   'GET /api/base/licenses/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },

@@ -1,4 +1,4 @@
-// Canary for the PGlite trap (DESIGN.md): an overlay on an invalid polygon must be refused or impossible on both engines.
+// Canary for the PGlite trap (docs/design-rules.md, "Engine traps"): an overlay on an invalid polygon must be refused or impossible on both engines.
 // PGlite's PostGIS swallows GEOS errors (the overlay yields nothing, silently); PostgreSQL raises. Either way the registry
 // never runs one: invalid boundaries cannot be stored (CHECK constraint), captures refuse them (ST_IsValid), and retain
 // re-checks validity before its ST_Difference.

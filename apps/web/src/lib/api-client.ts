@@ -47,7 +47,7 @@ export class NetworkError extends Error {
   override name = 'NetworkError';
 }
 
-/** The request could not even be built (spec §8: "Something went wrong"). */
+/** The request could not even be built (docs/requirements.md §8: "Something went wrong"). */
 export class RequestSetupError extends Error {
   override name = 'RequestSetupError';
 }
@@ -63,7 +63,7 @@ export function setSessionEndedHandler(handler: () => void): void {
 export function buildUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
-    // List calls drop empty parameters (spec §7).
+    // List calls drop empty parameters (docs/requirements.md §7).
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value)) value.forEach((v) => params.append(key, v));
     else params.append(key, String(value));
@@ -190,7 +190,7 @@ export function isTenantGateError(err: unknown): boolean {
   return err instanceof ApiError && err.status === 403 && typeof err.code === 'string' && (TENANT_GATE_CODES as readonly string[]).includes(err.code);
 }
 
-/** Ends the session locally and returns to / (spec §8: a 401 clears the session and goes to /). */
+/** Ends the session locally and returns to / (docs/requirements.md §8: a 401 clears the session and goes to /). */
 export function endSession(): void {
   clearSession();
   onSessionEnded();

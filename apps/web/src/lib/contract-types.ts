@@ -5,7 +5,7 @@ import type { z } from 'zod';
 export type Out<T extends z.ZodType> = z.output<T>;
 export type In<T extends z.ZodType> = z.input<T>;
 
-/** The success envelope of DESIGN.md: { data, message? }. */
+/** The success envelope of docs/design-rules.md: { data, message? }. */
 export type Envelope<T> = { data: T; message?: string };
 
 /** A message-only success answer. */

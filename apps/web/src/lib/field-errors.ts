@@ -1,5 +1,5 @@
 // The API's field errors, as every 4xx sends them: `errors` keyed by field name (a dotted path for a nested field), each
-// with its messages (`errors.city[0]`, spec §8). One reader for the forms that put them on their fields and for the
+// with its messages (`errors.city[0]`, docs/requirements.md §8). One reader for the forms that put them on their fields and for the
 // notifier; anything else in `errors` (a text about no field) is not a field error.
 import { ApiError } from './api-client';
 

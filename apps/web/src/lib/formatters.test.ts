@@ -1,4 +1,4 @@
-// The display formats of spec §9.
+// The display formats of docs/requirements.md §9.
 import { describe, expect, it } from 'vitest';
 import { formatArea, formatCompact, formatCurrency, formatDate, formatDateTime, formatDuration, formatHectares, formatNumber, formatSqm, formatTime } from './formatters';
 

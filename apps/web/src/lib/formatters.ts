@@ -1,4 +1,4 @@
-// Display formats of spec §9: dates DD/MM/YYYY and h:mm A, numbers grouped with commas, compact numbers to 2 decimals,
+// Display formats of docs/requirements.md §9: dates DD/MM/YYYY and h:mm A, numbers grouped with commas, compact numbers to 2 decimals,
 // areas in sqm to 2 decimals with hectares, hh:mm:ss as "x hr, y m, z s", and prices in Nigerian naira (NGN).
 import dayjs from 'dayjs';
 
@@ -73,7 +73,7 @@ export function formatDuration(value: string | number | null | undefined): strin
   return `${h} hr, ${min} m, ${s} s`;
 }
 
-/** 220000 → "₦220,000.00" (Nigerian naira by default, spec §9). */
+/** 220000 → "₦220,000.00" (Nigerian naira by default, docs/requirements.md §9). */
 export function formatCurrency(amount: number | string | null | undefined, currency: string = DEFAULT_CURRENCY): string {
   const n = typeof amount === 'string' ? Number(amount.replace(/,/g, '')) : amount;
   if (n === null || n === undefined || !Number.isFinite(n)) return EMPTY;

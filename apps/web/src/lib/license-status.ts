@@ -1,4 +1,4 @@
-// A license's displayed status (spec §4): Revoked if revoked (it takes precedence), otherwise Expired if expired,
+// A license's displayed status (docs/requirements.md §4): Revoked if revoked (it takes precedence), otherwise Expired if expired,
 // otherwise Active; with the tag colour each screen uses.
 export type LicenseStatus = 'Revoked' | 'Expired' | 'Active';
 
@@ -10,5 +10,5 @@ export function licenseStatus(l: { is_revoked: boolean; is_expired: boolean }): 
 
 export const LICENSE_STATUS_COLOR: Record<LicenseStatus, string> = { Revoked: 'error', Expired: 'warning', Active: 'success' };
 
-/** A license key shown truncated to 10 characters (spec §2). */
+/** A license key shown truncated to 10 characters (docs/requirements.md §2). */
 export const truncateKey = (key: string, length = 10): string => (key.length > length ? `${key.slice(0, length)}…` : key);

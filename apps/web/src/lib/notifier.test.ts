@@ -1,4 +1,4 @@
-// Every branch of the error catalogue (spec §8), and the toast sink.
+// Every branch of the error catalogue (docs/requirements.md §8), and the toast sink.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, RequestSetupError, type ErrorBody } from './api-client';
 import { errorMessages, humanizeField, PAGE_NOT_FOUND_TOAST, setToastSink, toast, type Toast } from './notifier';

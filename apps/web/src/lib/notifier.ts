@@ -1,4 +1,4 @@
-// The one error notifier of spec §8: every failed call is turned into toasts here, top right, closing after 3,500 ms.
+// The one error notifier of docs/requirements.md §8: every failed call is turned into toasts here, top right, closing after 3,500 ms.
 // It also carries the success and info toasts so that every message of the console looks and times the same.
 import type { ReactNode } from 'react';
 import { ApiError, NetworkError, RequestSetupError } from './api-client';
@@ -30,7 +30,7 @@ export function toast(kind: ToastKind, text: ReactNode, key?: string, durationMs
 export const notifySuccess = (text: string): void => toast('success', text);
 export const notifyInfo = (text: string, key?: string): void => toast('info', text, key);
 
-/** 'first_name' → 'First name' (spec §8: underscores become spaces, first letter capitalised). */
+/** 'first_name' → 'First name' (docs/requirements.md §8: underscores become spaces, first letter capitalised). */
 export function humanizeField(field: string): string {
   const spaced = field.replace(/_/g, ' ').trim();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
@@ -97,7 +97,7 @@ export function errorMessages(error: unknown): string[] {
   return [message || error.message || SETUP_FAILURE_TOAST];
 }
 
-/** The shared handler: every failed call of the console ends here (spec §8). */
+/** The shared handler: every failed call of the console ends here (docs/requirements.md §8). */
 export function notifyError(error: unknown): void {
   for (const text of errorMessages(error)) toast('error', text);
 }

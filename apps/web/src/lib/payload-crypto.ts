@@ -1,4 +1,4 @@
-// Encrypted bodies (spec platform-and-provider.md §7; the server side is apps/api/src/plugins/payload-encryption.ts):
+// Encrypted bodies (docs/requirements.md §7; the server side is apps/api/src/plugins/payload-encryption.ts):
 // every JSON body the console sends is a compact JWE (ECDH-ES on P-256, A256GCM) to the server's published key,
 // bound to the call's method and path, made once (iat, a fresh jti) and for this session (ath: the access token's
 // hash), and every JSON answer comes back encrypted to this page's own ephemeral key,

@@ -92,7 +92,7 @@ export function primaryRole(user: Pick<SessionUser, 'roles'> | null): RoleName |
   return user.roles.includes('agent') ? 'agent' : null;
 }
 
-/** Where a role lands after sign-in. Agents have no console (spec §6). */
+/** Where a role lands after sign-in. Agents have no console (docs/requirements.md §6). */
 export function landingPath(role: RoleName | null): string {
   if (role === 'super_admin') return '/super-admin/dashboard';
   if (role === 'tenant_admin') return '/admin/dashboard';

@@ -1,4 +1,4 @@
-// A value that settles only after the user stops changing it; list searches use 400 ms (spec §9).
+// A value that settles only after the user stops changing it; list searches use 400 ms (docs/requirements.md §9).
 import { useEffect, useState } from 'react';
 
 export const SEARCH_DEBOUNCE_MS = 400;

@@ -6,7 +6,7 @@ import type { AgentRow, CaptureRow } from './agents.queries.js';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** Mapped farms ÷ farmers × 100, to one decimal; 0 with no farmers (spec §9). */
+/** Mapped farms ÷ farmers × 100, to one decimal; 0 with no farmers (docs/requirements.md §9). */
 export function progressOf(mappedFarms: number, farmers: number): number {
   return farmers > 0 ? Math.round((mappedFarms / farmers) * 1000) / 10 : 0;
 }

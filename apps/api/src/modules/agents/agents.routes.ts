@@ -1,4 +1,4 @@
-// Agents (spec §7 "Agents and users"): GET and POST /accounts/agents/, GET, PUT and DELETE /accounts/agents/{id}/,
+// Agents (docs/requirements.md §7 "Agents and users"): GET and POST /accounts/agents/, GET, PUT and DELETE /accounts/agents/{id}/,
 // PUT /accounts/agents/{id}/suspend (toggles), POST /accounts/agents/bulk-upload/ and the agents-template download.
 // Account reset is PUT /accounts/users/{id}/reset (accounts module).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -115,7 +115,7 @@ describe('custom analysis: GIS geometry forms (issue 13)', () => {
     // Spot checks of the semantics the reference encodes.
     expect(byName('Multi within').category).toBe('within');
     expect(byName('Multi across').category).toBe('outside');
-    // Each part lies in a different area: covered by their union, by neither alone (DESIGN: outside).
+    // Each part lies in a different area: covered by their union, by neither alone (docs/design-rules.md: outside).
     expect(byName('Multi across').covered_fraction).toBeCloseTo(1, 6);
     expect(byName('Multi parts overlap').errors).toEqual(['invalid_polygon']);
     expect(byName('Bow-tie part').errors).toEqual(['invalid_polygon']);

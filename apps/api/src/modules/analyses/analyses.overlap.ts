@@ -34,7 +34,7 @@ export type OverlapBounds = {
   firstRange: number;
 };
 
-/** The overlap tolerance's defaults (drizzle/0024, docs/decisions/overlap-tolerance.md): 1 m² and 1 % of the smaller row. */
+/** The overlap tolerance's defaults (drizzle/0024, docs/decisions/0055-overlap-tolerance.md): 1 m² and 1 % of the smaller row. */
 export const DEFAULT_TOLERANCE: q.Tolerance = { minAreaSqm: 1, minShare: 0.01 };
 
 export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 100 };

@@ -50,7 +50,7 @@ export type StageOutcome = { ok: true; kind: FileKind; total: number } | ParseFa
 /**
  * A parse thread's young generation. Every format is read in a stream or in a bounded thread, so what it allocates is
  * short-lived (a row, a feature, a staged line): 16 MB instead of 64 MB lowered a staging thread's peak by 65-95 MB
- * for ~5 % more CPU (docs/decisions.md, "GeoJSON uploads read in a stream").
+ * for ~5 % more CPU (docs/decisions/0030-geojson-uploads-read-in-a-stream.md).
  */
 const YOUNG_GENERATION_MB = 16;
 
@@ -61,8 +61,7 @@ const spawn = (): Worker =>
 
 // Workers started ahead of the next upload, so that starting a thread and loading the parser (SheetJS; tsx from
 // sources) is off the upload's path. They hold no request until taken, and each worker parses exactly one file.
-// Each idle one is a whole V8 isolate with the parser loaded (about 25 MB of RSS, docs/decisions.md "Embedded
-// footprint"), so none is started with the API: an upload request starts them as it arrives (prewarmParseWorker from
+// Each idle one is a whole V8 isolate with the parser loaded (about 25 MB of RSS, docs/decisions/0012-embedded-footprint.md), so none is started with the API: an upload request starts them as it arrives (prewarmParseWorker from
 // its onRequest hook, while the body is still being received), a finished parse starts the next ones, and they end
 // after SPARE_IDLE_MS without a parse.
 const spares: Worker[] = [];

@@ -1,6 +1,6 @@
 // Reads one input row of a custom analysis (a spreadsheet line or a JSON location) into a staged row: the name, the
 // polygon as hex EWKB for PostGIS, the declared operational area and every input problem PostGIS need not see. No geometry is
-// computed here: rings are only closed and de-duplicated as DESIGN prescribes, each repair a warning (issue 28); validity,
+// computed here: rings are only closed and de-duplicated as docs/design-rules.md prescribes, each repair a warning (issue 28); validity,
 // areas and relations are PostGIS's.
 import crypto from 'node:crypto';
 import type { AnalysisRowError, AnalysisRowWarningCode } from '@farmland/contracts';
@@ -119,7 +119,7 @@ export function fieldsOf(row: Record<string, unknown>): RowFields {
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** What tidying found in a row's rings: each repair is a warning (DESIGN; issue 28). */
+/** What tidying found in a row's rings: each repair is a warning (docs/design-rules.md; issue 28). */
 type Repairs = { closed: boolean; duplicates: boolean };
 
 /**
@@ -219,7 +219,7 @@ function longEdge(rings: Position[][], part: string): AnalysisRowError | null {
   return null;
 }
 
-/** Most longitude a polygon read across the antimeridian may span (farms span far less; DESIGN's farm extent is 1°). */
+/** Most longitude a polygon read across the antimeridian may span (farms span far less than 1°). */
 const ANTIMERIDIAN_SPAN = 10;
 
 /**

@@ -138,7 +138,7 @@ export async function stageSource(deps: Pick<Deps, 'config' | 'storage' | 'datab
     return { total: source.locations.length, kind: 'json' };
   }
   if (source.size === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
-  // Embedded, the database shares the process: one staging thread keeps the peak lower (docs/decisions.md).
+  // Embedded, the database shares the process: one staging thread keeps the peak lower (docs/decisions/0022-million-row-analyses.md).
   const split = deps.database.kind === 'postgres';
   const r = await stageInWorker({ path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows }, source.size, (staged) => deps.storage.put(key, staged), undefined, split);
   if (!r.ok) throw r.code === 'crs_unsupported' ? problems.crsUnsupported(r.message) : fileProblem(r.status, r.code, r.message);
@@ -365,7 +365,7 @@ const MAP_CHUNK = 5_000;
 /**
  * The result map: every row with a polygon (or those in bbox), up to ANALYSIS_MAP_LIMIT, with the total count, as the
  * JSON text of an AnalysisMap (built in SQL in keyset chunks; a string body skips the response schema's check and
- * JSON.stringify, which cost more than the reads at 20,000 features: docs/decisions.md, issue 10).
+ * JSON.stringify, which cost more than the reads at 20,000 features: docs/decisions/0008-custom-farm-analysis-screens-and-configurations.md).
  */
 export async function analysisMapJson(deps: Deps, ctx: Ctx, id: string, bbox?: [number, number, number, number]): Promise<string> {
   const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');

@@ -1,4 +1,4 @@
-// Custom analysis through the API: the golden fixtures of DESIGN's semantics (bow-tie, unclosed ring, < 3 points,
+// Custom analysis through the API: the golden fixtures of the semantics in docs/design-rules.md (bow-tie, unclosed ring, < 3 points,
 // repeats, metres and swapped coordinates, a hole, touching, a chain of overlaps, below minimum, partly inside,
 // recognition), file uploads, the result lists, deletion, hostile files, and every route against another tenant.
 import crypto from 'node:crypto';
@@ -21,7 +21,7 @@ describe('custom analysis', () => {
     ]);
   });
 
-  it('classifies the golden fixtures exactly as DESIGN says', async () => {
+  it('classifies the golden fixtures exactly as docs/design-rules.md says', async () => {
     const bowTie = [[10.02, 10.02], [10.021, 10.021], [10.021, 10.02], [10.02, 10.021], [10.02, 10.02]];
     const withHole = { type: 'Polygon', coordinates: [rect(10.04, 10.04, 10.042, 10.042), rect(10.0405, 10.0405, 10.0415, 10.0415)] };
     const locations = [

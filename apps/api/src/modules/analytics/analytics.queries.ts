@@ -79,7 +79,7 @@ const monthOf = (column: string) => sql`extract(month FROM ${sql.raw(column)} AT
 
 export type CountName = 'agents' | 'farms' | 'operational_areas' | 'mapped_farms' | 'unmapped_farms' | 'tenants';
 
-/** One count. Mapped farms are farmers with at least one farm, unmapped farms farmers without (docs/decisions.md, issue 10). */
+/** One count. Mapped farms are farmers with at least one farm, unmapped farms farmers without (docs/decisions/0008-custom-farm-analysis-screens-and-configurations.md). */
 export async function singleCount(run: Reader | Executor, name: CountName, tenantId: string | null): Promise<number> {
   const query: Record<CountName, SQL> = {
     agents: sql`SELECT count(*)::int AS n FROM users u WHERE u.role = 'agent' AND ${scoped('u.tenant_id', tenantId)}`,

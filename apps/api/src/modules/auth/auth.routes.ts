@@ -1,4 +1,4 @@
-// Sign-in routes (spec §2, §7 Authentication). The console's refresh token travels in an httpOnly, Secure, SameSite=Strict cookie;
+// Sign-in routes (docs/requirements.md §2, §7 Authentication). The console's refresh token travels in an httpOnly, Secure, SameSite=Strict cookie;
 // API clients may send it in the body instead.
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -6,7 +6,7 @@ import type { TenantGateRow } from './auth.queries.js';
 
 export type LicenseStatusName = 'Active' | 'Expired' | 'Revoked';
 
-/** The derived license status (spec §4): Revoked takes precedence over Expired, otherwise Active. */
+/** The derived license status (docs/requirements.md §4): Revoked takes precedence over Expired, otherwise Active. */
 export function licenseStatusOf(isRevoked: boolean, isExpired: boolean): LicenseStatusName {
   if (isRevoked) return 'Revoked';
   if (isExpired) return 'Expired';

@@ -34,7 +34,7 @@ function jsonSegment(segment: string): Record<string, unknown> | null {
  * Returns the claims, or null for any token that is malformed, forged, expired, not yet valid, for another issuer or
  * audience, or of another type. Every authenticated request verifies one, so this checks the compact HS256 JWS with
  * node:crypto's HMAC at once instead of jose's WebCrypto job on the thread pool (~10% of the API thread's time per
- * request under load; docs/decisions.md, "Fewer round trips per request"). The rules are jose's jwtVerify with the
+ * request under load; docs/decisions/0018-fewer-round-trips-per-request.md). The rules are jose's jwtVerify with the
  * options it had (algorithms ['HS256'], issuer, audience, required exp/sub/sid, no clock tolerance), stricter where
  * jose is lenient: the header may hold only alg and typ, and the signature must be the canonical base64url.
  */

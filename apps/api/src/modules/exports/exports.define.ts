@@ -6,7 +6,7 @@ import type { Actor, Deps } from '../../context.js';
 import { problems } from '../../lib/problems.js';
 import type { ExportAction } from './exports.policy.js';
 
-/** The person-name aliases of spec §7: an export may ask for agent_name or farmer_name and get both name columns. */
+/** The person-name aliases of docs/requirements.md §7: an export may ask for agent_name or farmer_name and get both name columns. */
 export const NAME_ALIASES = {
   agent_name: ['first_name', 'last_name'],
   farmer_name: ['first_name', 'last_name'],

@@ -1,4 +1,4 @@
-// POST /base/export/{name}/: downloads a list as {name}.csv with the columns of column_list (spec §7 Base).
+// POST /base/export/{name}/: downloads a list as {name}.csv with the columns of column_list (docs/requirements.md §7 Base).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportBody, exportName } from '@farmland/contracts';

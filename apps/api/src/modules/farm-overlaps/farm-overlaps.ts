@@ -63,7 +63,7 @@ export async function recomputeTenantOverlaps(tx: Executor, tenantId: string): P
 }
 
 /** Writes each farm's group (null: overlapping nothing), only where it changed. */
-async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ id: string; gid: string | null }>): Promise<void> {
+export async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ id: string; gid: string | null }>): Promise<void> {
   if (rows.length === 0) return;
   await tx.execute(sql`
     UPDATE farms f SET is_overlapping = (g.gid IS NOT NULL), overlap_group_id = g.gid

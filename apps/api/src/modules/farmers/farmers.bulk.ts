@@ -112,7 +112,7 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
     const good = checked.filter((c) => c.farmer && !c.errors.has());
     // The tenant's farm lock before the first write: inserting farmers takes the tenant_stats row (rollup trigger), and
     // a farm writer (PUT /farms/{id}) holds the farm lock while its own trigger waits for that row. Taken after the
-    // farmers, the two waited on each other (40P01; docs/decisions/retry-deadlocks-and-serialisation-failures.md).
+    // farmers, the two waited on each other (40P01; docs/decisions/0036-retry-deadlocks-and-serialisation-failures.md).
     const withFarms = good.some((c) => c.farm);
     if (withFarms) await lockTenantFarms(tx, tenantId);
     const countryId = good.length > 0 ? ((await findTenant(tx, tenantId))?.country_id ?? null) : null;

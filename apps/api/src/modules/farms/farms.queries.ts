@@ -498,7 +498,7 @@ export async function perState(tx: Executor, tenantId: string | null, countryId:
   // farm belongs to the state of the city (of its country) nearest to its centroid: a Voronoi partition by the
   // lookups' cities (424 in Nigeria, about 11 a state), which follows state borders far better than the nearest state
   // centroid, still the fallback for a country without cities. Centroids are snapped to a 0.01° grid (about 1 km) so
-  // each cell is placed once, however many farms it holds (docs/decisions/farm-state-by-geometry.md).
+  // each cell is placed once, however many farms it holds (docs/decisions/0051-farm-state-by-geometry.md).
   return queryRows<{ code: string; name: string; country: string; total_farms: number }>(
     tx,
     sql`WITH ff AS (

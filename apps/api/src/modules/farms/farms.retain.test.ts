@@ -1,4 +1,4 @@
-// Retain (POST /farms/{id}/intersect) as DESIGN.md fixes it: the retained farm keeps its boundary, the farms of its group
+// Retain (POST /farms/{id}/intersect) as docs/design-rules.md fixes it: the retained farm keeps its boundary, the farms of its group
 // that overlap it are cut (history kept, area recomputed), vanishing or below-minimum remainders are flagged, and the
 // response lists the group's farms that still overlap.
 import { sql } from 'drizzle-orm';

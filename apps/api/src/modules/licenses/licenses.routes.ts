@@ -1,4 +1,4 @@
-// Licenses (spec §7 "Base"): GET /base/licenses/, PUT /base/licenses/{id}/revoke/, POST /base/licenses/{id}/reissue/,
+// Licenses (docs/requirements.md §7 "Base"): GET /base/licenses/, PUT /base/licenses/{id}/revoke/, POST /base/licenses/{id}/reissue/,
 // and POST /base/licenses/{id}/rotate-key/ (issue 33: a new key shown once, the old one revoked).
 // Provider staff; a tenant admin reads its own organisation's licenses (the dashboard's license card) and nothing more.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

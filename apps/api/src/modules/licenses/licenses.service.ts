@@ -1,5 +1,5 @@
 // License use cases: the list (provider staff: every tenant's; a tenant admin: its own organisation's, for the
-// dashboard's license card, spec tenant-admin.md §7), revoke (the tenant's users and its SDK key are refused with
+// dashboard's license card, docs/requirements.md §7), revoke (the tenant's users and its SDK key are refused with
 // license_revoked from their next call), re-issue (SDK licenses only: one more year, revocation lifted) and key
 // rotation (a new key shown once; the old license revoked, kept in the history). Each change locks the tenant row
 // first (lockLicenseTenant), so it serialises with a tenant delete or edit: 404 or 409, never a half-read row.

@@ -101,7 +101,7 @@ describe('Tenant edit and the license dates', () => {
     const t = await create({ issued_date: day(-40), expiry_date: day(300) });
     expect(t.license.issued_date).toBe(day(-40));
     const who = { name: t.name, email: t.email, adminEmail: t.admin.email };
-    // The console sends today's date as issued_date on every submit (spec §4): the license keeps its own.
+    // The console sends today's date as issued_date on every submit (docs/requirements.md §4): the license keeps its own.
     const edit = await env.as('super').put(`/api/base/tenants/${t.id}/`, body(who, { issued_date: day(0), expiry_date: day(500), price: '250000' }));
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     expect(edit.body.data.license).toMatchObject({ id: t.license.id, issued_date: day(-40), expiry_date: day(500), price: '250000.00', key: t.license.key });

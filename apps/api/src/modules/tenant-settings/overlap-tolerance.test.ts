@@ -7,7 +7,10 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrangeTenant, outcome } from '../../test/analysis-fixtures.js';
 import { offset, square, type Ring } from '../../test/geo-fixtures.js';
+import { withScope } from '../../db/client.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
+import { recomputeTenantOverlaps } from '../farm-overlaps/farm-overlaps.js';
+import { regroupPendingTenants, regroupTenantFarms } from '../farm-overlaps/farm-overlaps.regroup.js';
 
 let env: TestEnv;
 let t: Awaited<ReturnType<typeof arrangeTenant>>;
@@ -140,5 +143,33 @@ describe('the registry', () => {
     const other = await env.as('adminB').put(`/api/base/tenant-configurations?tenant_id=${t.tenantId}`, { overlap_min_share: 0.5 });
     expect([403, 404]).toContain(other.status);
     expect((await t.caller.get('/api/base/tenant-configurations')).body.data.overlap_min_share).toBe(0);
+  }, 120_000);
+
+  it('re-groups in short batches as one transaction would, and finishes the registries flagged pending (migration 0029)', async () => {
+    const state = async () =>
+      env.sql<{ id: string; is_overlapping: boolean; overlap_group_id: string | null }>(sql`
+        SELECT id, is_overlapping, overlap_group_id FROM farms WHERE tenant_id = ${t.tenantId} ORDER BY id`);
+    await t.caller.put('/api/base/tenant-configurations', { overlap_min_area_sqm: 0, overlap_min_share: 0 });
+    // The reference: the whole registry in one transaction.
+    await withScope(env.deps.db, { kind: 'tenant', tenantId: t.tenantId }, (tx) => recomputeTenantOverlaps(tx, t.tenantId));
+    const reference = await state();
+    expect(reference.filter((r) => r.is_overlapping).length).toBeGreaterThanOrEqual(6);
+    // Groups wiped and the registry flagged, as a registry grouped before the tolerance is after migration 0029.
+    await env.sql(sql`UPDATE farms SET is_overlapping = false, overlap_group_id = NULL WHERE tenant_id = ${t.tenantId}`);
+    await env.sql(sql`UPDATE tenants SET overlap_regroup_pending = (id = ${t.tenantId})`);
+    // Batches of two farms: many short transactions.
+    const r = await regroupTenantFarms(env.deps.db, t.tenantId, 2);
+    expect(r.batches).toBeGreaterThan(4);
+    expect(await state()).toEqual(reference);
+    const [flag] = await env.sql<{ p: boolean }>(sql`SELECT overlap_regroup_pending AS p FROM tenants WHERE id = ${t.tenantId}`);
+    expect(flag!.p).toBe(false);
+    // The start-up pass finds the flagged registries only, and leaves the others' groups alone.
+    await env.sql(sql`UPDATE farms SET is_overlapping = false, overlap_group_id = NULL WHERE tenant_id = ${t.tenantId}`);
+    await env.sql(sql`UPDATE tenants SET overlap_regroup_pending = (id = ${t.tenantId})`);
+    const others = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id <> ${t.tenantId} AND is_overlapping`);
+    expect(await regroupPendingTenants(env.deps.db)).toBe(1);
+    expect(await state()).toEqual(reference);
+    expect(await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id <> ${t.tenantId} AND is_overlapping`)).toEqual(others);
+    expect(await regroupPendingTenants(env.deps.db), 'nothing is left pending').toBe(0);
   }, 120_000);
 });

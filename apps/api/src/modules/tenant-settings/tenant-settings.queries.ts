@@ -70,3 +70,8 @@ export async function currentLicense(tx: Executor, tenantId: string): Promise<Li
   );
   return rows[0] ?? null;
 }
+
+/** Flags the tenant's registry for re-grouping under a new overlap tolerance (cleared by farm-overlaps.regroup.ts when done). */
+export async function markRegroupPending(tx: Executor, tenantId: string): Promise<void> {
+  await tx.execute(sql`UPDATE tenants SET overlap_regroup_pending = true WHERE id = ${tenantId}`);
+}

@@ -1,4 +1,4 @@
-// Tenants (spec §7 "Base"): GET and POST /base/tenants/, GET and PUT /base/tenants/{id}/, POST /base/tenants/delete/
+// Tenants (docs/requirements.md §7 "Base"): GET and POST /base/tenants/, GET and PUT /base/tenants/{id}/, POST /base/tenants/delete/
 // (uuids, all or nothing) and PUT /base/tenants/{id}/suspend-deactivate/. Provider staff only.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createdTenant, deleteTenantsBody, deletedTenants, envelope, idParam, listOf, suspendDeactivateBody, tenant, tenantBody, tenantListItem, tenantsQuery, updatedTenant } from '@farmland/contracts';

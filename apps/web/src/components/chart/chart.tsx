@@ -1,6 +1,6 @@
 // The one chart wrapper of the console: Chart.js (canvas) with only the pieces the console uses registered, so the
 // library tree-shakes; loaded lazily with the pages that draw charts (lazy-chart.tsx), never on the sign-in route.
-// Line/bar charts get at most 8 y-ticks (spec §9). ISO period labels ("2026-03", "2026-11-27") are shown as month and
+// Line/bar charts get at most 8 y-ticks (docs/requirements.md §9). ISO period labels ("2026-03", "2026-11-27") are shown as month and
 // day names (period-label.ts), on the axis and in the tooltips.
 import { useEffect, useRef } from 'react';
 import { periodLabel } from './period-label';

@@ -1,4 +1,4 @@
-// The frame of every sign-in screen: the promotional panel (spec §1) beside a centred card.
+// The frame of every sign-in screen: the promotional panel (docs/requirements.md §1) beside a centred card.
 import type { ReactNode } from 'react';
 import { BRAND_GREEN } from '../../app/theme';
 

@@ -1,7 +1,7 @@
-// The header's search box (spec §2: "a search box"), searching what users look for by name through the existing list
-// APIs, three results each, debounced by 400 ms (spec §9): in the tenant area farms, farmers and agents; in the provider
+// The header's search box (docs/requirements.md §2: "a search box"), searching what users look for by name through the existing list
+// APIs, three results each, debounced by 400 ms (docs/requirements.md §9): in the tenant area farms, farmers and agents; in the provider
 // area tenants and farms of every tenant. Picking a result opens it where its screen shows it (issue 33: the
-// box only ever opened the activity log). Decided in docs/decisions/header-search.md.
+// box only ever opened the activity log). Decided in docs/decisions/0052-header-search.md.
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import AutoComplete from 'antd/es/auto-complete';

@@ -1,4 +1,4 @@
-// The provider (super-admin) frame: sidebar items of spec §2 in their order.
+// The provider (super-admin) frame: sidebar items of docs/requirements.md §2 in their order.
 import { AppstoreOutlined, BankOutlined, BarChartOutlined, EnvironmentOutlined, HistoryOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { ConsoleFrame, type NavItem } from './console-frame';
 

@@ -1,4 +1,4 @@
-// The tenant-admin frame: sidebar items of tenant-admin spec §2 in their order (Farmlands is /admin/mapping).
+// The tenant-admin frame: sidebar items of tenant-admin docs/requirements.md §2 in their order (Farmlands is /admin/mapping).
 import { AppstoreOutlined, BarChartOutlined, EnvironmentOutlined, ExperimentOutlined, GatewayOutlined, HistoryOutlined, SettingOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useSession } from '../../lib/session-store';
 import { ConsoleFrame, type NavItem } from './console-frame';

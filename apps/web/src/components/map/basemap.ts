@@ -1,8 +1,9 @@
 // The basemap: the deployment's style URL (MAP_STYLE_URL, read from GET /api/config), or, when none is configured or it
 // cannot be reached (no network, as on the test machines), the offline reference style: water, land, country borders
-// and country names from Natural Earth 1:50m (world-atlas), Africa's major rivers (GSHHG, LGPL-3+: data/rivers.json) and
-// populated places with their names (GeoNames, CC BY 4.0: data/places.json; see data/NOTICE.md), all bundled with the
-// console and loaded only with a map.
+// and country names from Natural Earth 1:50m (world-atlas), Africa's major rivers (GSHHG, LGPL-3+: data/rivers.json),
+// the lakes of Africa and Europe (Natural Earth 1:10m, public domain: data/lakes.json) and populated places with their
+// names (Natural Earth 1:10m, public domain: data/places.json; see data/NOTICE.md), all bundled with the console and
+// loaded only with a map.
 // A map never shows a blank error for want of tiles.
 //
 // Labels need no glyph server: the style has no `glyphs` URL, so MapLibre (6.x) draws every label with the browser's
@@ -45,7 +46,7 @@ function detailedCountries(): Promise<GeoJSON.FeatureCollection> {
 
 type PlaceRow = [name: string, lng: number, lat: number, rank: number, kind: string];
 
-/** Populated places (GeoNames, CC BY 4.0; data/NOTICE.md): a lazy chunk of its own, as GeoJSON points. */
+/** Populated places (Natural Earth 1:10m, public domain; data/NOTICE.md): a lazy chunk of its own, as GeoJSON points. */
 function populatedPlaces(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> {
   return import('./data/places.json').then((mod) => {
     const rows = mod.default as unknown as PlaceRow[];
@@ -68,6 +69,26 @@ function majorRivers(): Promise<GeoJSON.FeatureCollection<GeoJSON.LineString>> {
         const coordinates: [number, number][] = [];
         for (let i = 0; i + 1 < flat.length; i += 2) coordinates.push([flat[i]!, flat[i + 1]!]);
         return { type: 'Feature', properties: { level: level ?? 1 }, geometry: { type: 'LineString', coordinates } };
+      }),
+    };
+  });
+}
+
+type LakeRow = [rank: number, name: string, ...rings: number[][]];
+
+/** The lakes of Africa and Europe (Natural Earth 1:10m, public domain; data/NOTICE.md): a lazy chunk of its own, as polygons. */
+function lakes(): Promise<GeoJSON.FeatureCollection<GeoJSON.Polygon>> {
+  return import('./data/lakes.json').then((mod) => {
+    const rows = mod.default as unknown as LakeRow[];
+    return {
+      type: 'FeatureCollection',
+      features: rows.map(([rank, name, ...rings]) => {
+        const coordinates = rings.map((flat) => {
+          const ring: [number, number][] = [];
+          for (let i = 0; i + 1 < flat.length; i += 2) ring.push([flat[i]!, flat[i + 1]!]);
+          return ring;
+        });
+        return { type: 'Feature', properties: { rank, name }, geometry: { type: 'Polygon', coordinates } };
       }),
     };
   });
@@ -116,7 +137,7 @@ export const OFFLINE_STYLE_NAME = 'Reference map (offline, Natural Earth 1:50m)'
  * names (sorted by size, so the largest win where names collide). No glyphs, sprites or remote tiles.
  */
 export function offlineStyle(): Promise<StyleSpecification> {
-  offlinePromise ??= Promise.all([detailedCountries(), populatedPlaces(), majorRivers()]).then(([countries, places, rivers]) => {
+  offlinePromise ??= Promise.all([detailedCountries(), populatedPlaces(), majorRivers(), lakes()]).then(([countries, places, rivers, lakeShapes]) => {
     // A place shows from a zoom that depends on its size: the largest cities on a world view, towns near the farms.
     const minZoom: ExpressionSpecification = ['match', ['get', 'rank'], 1, 2, 2, 4, 3, 5.5, 7];
     return {
@@ -126,12 +147,15 @@ export function offlineStyle(): Promise<StyleSpecification> {
         countries: { type: 'geojson', data: countries, attribution: 'Natural Earth (public domain)' },
         'country-labels': { type: 'geojson', data: countryLabelPoints(countries) },
         rivers: { type: 'geojson', data: rivers, attribution: 'Rivers: GSHHG (LGPL-3+)' },
-        places: { type: 'geojson', data: places, attribution: 'Places © GeoNames (CC BY 4.0)' },
+        lakes: { type: 'geojson', data: lakeShapes },
+        places: { type: 'geojson', data: places },
       },
       layers: [
         { id: 'background', type: 'background', paint: { 'background-color': '#cfe3f2' } },
         { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f5f3ec' } },
         { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#8a96a3', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 8, 1.4], 'line-dasharray': [4, 2] } },
+        // Lakes of 100 km² and more (243 polygons): all drawn at every zoom, in the sea's colour.
+        { id: 'lakes', type: 'fill', source: 'lakes', paint: { 'fill-color': '#cfe3f2', 'fill-outline-color': '#7fb0d6' } },
         {
           id: 'rivers',
           type: 'line',

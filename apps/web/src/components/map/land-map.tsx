@@ -1,7 +1,7 @@
-// The landmap of the dashboards (spec §2, §9): GLOBAL colours each country by its mapped farms (Natural Earth 1:110m
+// The landmap of the dashboards (docs/requirements.md §2, §9): GLOBAL colours each country by its mapped farms (Natural Earth 1:110m
 // shapes, bundled, so it works offline on any basemap), with the legend 'Mapped Farmlands' and the spec's classes;
 // REGIONAL shows one country's states as circles at their centroids, sized by farms (no openly licensed state boundary
-// set ships in an npm package we can use; see docs/decisions.md). Loaded lazily with the map chunk.
+// set ships in an npm package we can use; see docs/decisions/0008-custom-farm-analysis-screens-and-configurations.md). Loaded lazily with the map chunk.
 import { useEffect, useRef } from 'react';
 import type { ExpressionSpecification } from 'maplibre-gl';
 import { worldCountries } from './basemap';

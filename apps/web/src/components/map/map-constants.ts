@@ -7,7 +7,7 @@ export const MAP_ZOOM = { farm: 18, areaEditor: 12, dashboard: 8 } as const;
 /** [longitude, latitude]: the spec's 7.6466 N, 3.7717 E. */
 export const DEFAULT_CENTER: [number, number] = [3.7717, 7.6466];
 
-/** Purple within, red outside, green overlap, orange unrecognized (spec §4, §9). */
+/** Purple within, red outside, green overlap, orange unrecognized (docs/requirements.md §4, §9). */
 export const CATEGORY_COLORS = {
   within: '#7b2cbf',
   outside: '#d62828',
@@ -36,7 +36,7 @@ export type MapFeature = {
 /** What a click on a polygon or a marker hands to the page: the feature's id, name, category and properties. */
 export type PickedFeature = { id: string; name: string; category: MapCategory; lngLat: [number, number]; properties: Record<string, unknown> };
 
-/** Legend classes by mapped farm count (spec §9; its ranges overlap, so each count takes the first class it fits). */
+/** Legend classes by mapped farm count (docs/requirements.md §9; its ranges overlap, so each count takes the first class it fits). */
 export const LANDMAP_CLASSES = [
   { label: 'Above 50,000', min: 50_001, color: '#1b4332' },
   { label: '2,000 to 50,000', min: 2_000, color: '#2d6a4f' },
@@ -47,7 +47,7 @@ export const LANDMAP_CLASSES = [
 
 export const classOf = (n: number) => LANDMAP_CLASSES.find((c) => n >= c.min) ?? LANDMAP_CLASSES[LANDMAP_CLASSES.length - 1]!;
 
-/** The landmap's colour scale: classes 1 to 30 (spec §9), from the lightest green (fewest farms) to the darkest. */
+/** The landmap's colour scale: classes 1 to 30 (docs/requirements.md §9), from the lightest green (fewest farms) to the darkest. */
 export const LANDMAP_SCALE_STEPS = 30;
 const SCALE_FROM = [0xd8, 0xf3, 0xdc];
 const SCALE_TO = [0x08, 0x1c, 0x15];

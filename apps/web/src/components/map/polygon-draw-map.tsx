@@ -1,6 +1,6 @@
 // The operational-area editor's map (zoom 12): draws one polygon with terra-draw (click each point, click the first
 // point again or double-click to close), lets its vertices be dragged or midpoints inserted, and offers "Undo" back to
-// the coordinates before the last drag (spec §4). Other areas show underneath for reference. The page renders the
+// the coordinates before the last drag (docs/requirements.md §4). Other areas show underneath for reference. The page renders the
 // popup that offers to proceed (overlay), so its messages and calls stay with the feature.
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import Button from 'antd/es/button';

@@ -132,6 +132,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
     }
   };
 
+  // Cells are named for a screen reader by the row the user sees (issue 33): "File row 3 email", not the internal number.
   const cell = (column: string) => (_: unknown, r: FailedRow) => {
     const edited = edits[r.row]?.[column];
     const value = cellValue(r, column, edits);
@@ -141,17 +142,17 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
       <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: column === 'farm_coordinates' ? 220 : 120 }}>
         <Input
           size="small"
-          aria-label={`Row ${r.row} ${column}`}
+          aria-label={`File row ${r.row + 1} ${column}`}
           value={value}
           status={problem ? 'error' : undefined}
           onChange={(e) => setEdits((all) => ({ ...all, [r.row]: { ...all[r.row], [column]: e.target.value } }))}
         />
         {problem ? (
           <Tooltip title={problem}>
-            <InfoCircleOutlined role="img" aria-label={`Why row ${r.row} ${column} failed`} data-error={problem} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined role="img" aria-label={`Why file row ${r.row + 1} ${column} failed`} data-error={problem} style={{ color: '#d62828', cursor: 'help' }} />
           </Tooltip>
         ) : (
-          <CheckCircleFilled role="img" aria-label={`Row ${r.row} ${column} valid`} style={{ color: '#2b9348' }} />
+          <CheckCircleFilled role="img" aria-label={`File row ${r.row + 1} ${column} valid`} style={{ color: '#2b9348' }} />
         )}
       </div>
     );

@@ -1,5 +1,5 @@
 // The filter modal of the lists: selects, single dates and date ranges. Apply stays disabled until something is chosen; Reset
-// clears every filter. Empty values never reach a request (spec §5).
+// clears every filter. Empty values never reach a request (docs/requirements.md §5).
 import { useEffect, useRef, useState } from 'react';
 import Button from 'antd/es/button';
 import DatePicker from 'antd/es/date-picker';

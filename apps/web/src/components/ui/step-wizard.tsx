@@ -1,5 +1,5 @@
 // The three-step modal wizard (Create/Edit Tenant, Add Agent…): Back and Next between steps; Submit is enabled only on
-// the third step (spec §4). A step may check its fields before Next.
+// the third step (docs/requirements.md §4). A step may check its fields before Next.
 import { useState, type ReactNode } from 'react';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';

@@ -1,7 +1,7 @@
 // The one file drop zone (analysis upload, and the agents' and farmers' bulk uploads): drag-and-drop or select, only the
 // listed extensions and at most maxBytes, first file only. A rejected file is not taken, and the drop zone says why (its
 // type or its size against the limit; issue 33: the spec's "silently ignored" left users guessing). After
-// a file is taken, a progress ring advances 10 every 80 ms ("Loading..." then "Processed", spec §4, §9), then the chosen
+// a file is taken, a progress ring advances 10 every 80 ms ("Loading..." then "Processed", docs/requirements.md §4, §9), then the chosen
 // file shows in a row with a remove icon. The API checks everything again: it is the authority.
 import { useEffect, useRef, useState } from 'react';
 import { CloseOutlined, InboxOutlined } from '@ant-design/icons';

@@ -1,4 +1,4 @@
-// The Farmlands table as an export (spec §7: POST /base/export/mappings/): the screen's columns plus hectares, farmer id,
+// The Farmlands table as an export (docs/requirements.md §7: POST /base/export/mappings/): the screen's columns plus hectares, farmer id,
 // coordinates and mapping details (the captures of a tenant's details page); the list's search, region and operational-area
 // filters, and for provider staff tenant_id (one tenant's farms); tenant admins and provider staff.
 import { z } from 'zod';

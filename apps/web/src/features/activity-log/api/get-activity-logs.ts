@@ -1,4 +1,4 @@
-// GET /activity-logs/: the activity log with search, action and date-range filters (page size 30 by default, spec §9).
+// GET /activity-logs/: the activity log with search, action and date-range filters (page size 30 by default, docs/requirements.md §9).
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ActivityAction, ActivityEntry } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

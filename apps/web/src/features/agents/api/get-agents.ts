@@ -1,4 +1,4 @@
-// GET /accounts/agents/: one page of the tenant's agents (search, region, operational area), 10 a page (spec §9), with
+// GET /accounts/agents/: one page of the tenant's agents (search, region, operational area), 10 a page (docs/requirements.md §9), with
 // farmers, mapped farms, area mapped and progress.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Agent } from '@farmland/contracts';

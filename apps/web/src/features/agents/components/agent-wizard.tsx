@@ -1,4 +1,4 @@
-// Add or edit an agent in the three-step wizard (spec §2, §4): Details (photo, names, email, phone, gender), Assign
+// Add or edit an agent in the three-step wizard (docs/requirements.md §2, §4): Details (photo, names, email, phone, gender), Assign
 // location (a region narrows the list, then the operational area), Confirm Entries. Multipart; the API's field errors
 // land on their fields and are toasted, naming the field.
 import { useEffect, useMemo, useRef, useState } from 'react';

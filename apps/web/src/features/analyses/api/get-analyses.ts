@@ -1,4 +1,4 @@
-// GET /custom-analysis/: the tenant's past analyses (name, rows, total area, status), searchable, 10 a page (spec §9).
+// GET /custom-analysis/: the tenant's past analyses (name, rows, total area, status), searchable, 10 a page (docs/requirements.md §9).
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AnalysisSummary } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

@@ -1,6 +1,6 @@
 // "Analysis Report": the tenant's past custom analyses (name, uploaded rows, total area in sqm and hectares, status,
 // date) with a debounced search; per row View (the analysis page, like a row click) and Delete, and row selection whose
-// delete icon deletes several; every delete asks for confirmation first (spec §2, §4, §8).
+// delete icon deletes several; every delete asks for confirmation first (docs/requirements.md §2, §4, §8).
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';

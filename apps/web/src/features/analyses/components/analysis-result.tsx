@@ -1,4 +1,4 @@
-// /admin/farm-analysis/{analysis} (spec §2, §4, §8): a side panel that can be hidden (name and description, the analysis
+// /admin/farm-analysis/{analysis} (docs/requirements.md §2, §4, §8): a side panel that can be hidden (name and description, the analysis
 // it re-analyses or its own re-analyses, as links, 'Filter by', totals in sqm and ha, five cards) beside the result map.
 // Each card opens its list drawer (Errors opens the Failed Data modal); a marker's popup opens the farm drawer. lat and
 // lng in the address centre the map at zoom 18; with no farm within an area, the map centres on the browser's position
@@ -127,7 +127,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   const lng = Number(params.get('lng'));
   const pinned: [number, number] | undefined = params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
 
-  // No farm within an area: centre on the user's own position (spec §7), or say it could not be found.
+  // No farm within an area: centre on the user's own position (docs/requirements.md §7), or say it could not be found.
   useEffect(() => {
     if (pinned || a.within_operational_area.count > 0) return;
     if (!('geolocation' in navigator)) {

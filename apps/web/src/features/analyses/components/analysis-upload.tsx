@@ -1,4 +1,4 @@
-// "Upload Farmlands Data" (spec §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
+// "Upload Farmlands Data" (docs/requirements.md §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
 // is chosen), an 'or' divider and 'Upload via Endpoint'. Both paths go through the drawers in order: 'Analysis Details'
 // (title, description, and for a file the optional farm name property of GIS files), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
 // selection; Reset), then 'Proceed to Analyse' for a file, or the 'Endpoint Upload' drawer for JSON.
@@ -22,7 +22,7 @@ import { downloadTemplate } from '../api/download-template';
 import { useAreaChoices, useRegionChoices } from '../api/get-analysis-options';
 import { EndpointUploadDrawer } from './endpoint-upload-drawer';
 
-/** The drop zone's limits (spec §5, §9): the API checks them again and is the authority. */
+/** The drop zone's limits (docs/requirements.md §5, §9): the API checks them again and is the authority. */
 export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx', '.geojson', '.json', '.kml', '.kmz', '.zip'] as const;
 /** GIS formats since issue 13: a .zip holds a Shapefile (.shp, .dbf, .prj). */
 const ANALYSIS_FILE_HINT = 'CSV, XLS, XLSX, GeoJSON, KML, KMZ or a zipped Shapefile (.zip)';
@@ -60,7 +60,7 @@ export function AnalysisUpload() {
           reset();
         },
         onError: (err) => {
-          // A server error on the file is a toast (spec §5); the drawers close so the user can choose another file.
+          // A server error on the file is a toast (docs/requirements.md §5); the drawers close so the user can choose another file.
           notifyError(err);
           if (firstFieldError(err, 'file') !== null) reset();
         },

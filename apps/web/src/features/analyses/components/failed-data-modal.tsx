@@ -1,4 +1,4 @@
-// 'Failed Data' (spec §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
+// 'Failed Data' (docs/requirements.md §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
 // farm_coordinates, operational_area_id), each failed cell's reason on hover and a green tick on valid cells. Beyond the
 // spec: 'Re-analyse fixed rows' sends the edited rows as a follow-up analysis with the same operational areas and options,
 // linked to this one (parent_analysis_id; its description names the rows), and opens it.
@@ -65,14 +65,14 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
         <Input
           size="small"
-          aria-label={`Row ${r.row_number} ${f}`}
+          aria-label={`${rowKind.title} ${rowKind.value(r.row_number)} ${f}`}
           value={valueOf(r, f)}
           status={problem && !changed ? 'error' : undefined}
           onChange={(e) => setEdits((all) => ({ ...all, [r.row_number]: { ...all[r.row_number], [f]: e.target.value } }))}
         />
         {problem && !changed ? (
           <Tooltip title={problem.message}>
-            <InfoCircleOutlined aria-label={`Why row ${r.row_number} ${f} failed`} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined aria-label={`Why ${rowKind.title.toLowerCase()} ${rowKind.value(r.row_number)} ${f} failed`} style={{ color: '#d62828', cursor: 'help' }} />
           </Tooltip>
         ) : (
           <CheckCircleFilled aria-label="Valid" style={{ color: '#2b9348' }} />

@@ -1,4 +1,4 @@
-// The farm drawer of the result map (spec §2): name, 'Farm Coordinate' with its points (longitude, latitude), 'Copy
+// The farm drawer of the result map (docs/requirements.md §2): name, 'Farm Coordinate' with its points (longitude, latitude), 'Copy
 // Coordinates' ('Coordinates copied'), the size in hectares, the area in sqm, and the operational area or 'Not Available'.
 import Button from 'antd/es/button';
 import Descriptions from 'antd/es/descriptions';

@@ -1,4 +1,4 @@
-// The back-to-sign-in link that every other authentication screen offers (spec §2).
+// The back-to-sign-in link that every other authentication screen offers (docs/requirements.md §2).
 import { Link } from 'react-router';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 

@@ -1,4 +1,4 @@
-// The two-factor dialog of spec §2: a 6-digit code from the authenticator app, with Resend code, Cancel and Submit.
+// The two-factor dialog of docs/requirements.md §2: a 6-digit code from the authenticator app, with Resend code, Cancel and Submit.
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import type { SessionResult } from '@farmland/contracts';

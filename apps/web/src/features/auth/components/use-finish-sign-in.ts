@@ -1,5 +1,5 @@
 // What happens once the API answers a session: keep it, greet, and land by role (agents are turned away: the
-// console is not for them, spec §6).
+// console is not for them, docs/requirements.md §6).
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { SessionResult } from '@farmland/contracts';

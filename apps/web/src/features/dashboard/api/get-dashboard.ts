@@ -28,7 +28,7 @@ export function useMappedCount(range: RangeKey) {
   });
 }
 
-/** The organisation's licenses (spec §7: GET /base/licenses/ for the dashboard license card); the first is the current. */
+/** The organisation's licenses (docs/requirements.md §7: GET /base/licenses/ for the dashboard license card); the first is the current. */
 export function useLicenses() {
   return useQuery({ queryKey: ['licenses', 'own'], queryFn: ({ signal }) => api<Envelope<ListPage<License>>>('/base/licenses/', { query: { page: 1, page_size: 20 }, signal }) });
 }

@@ -1,4 +1,4 @@
-// GET /farmers/: one page of the tenant's farmers (search, is_mapped, region), 10 a page (spec §9), with the number of
+// GET /farmers/: one page of the tenant's farmers (search, is_mapped, region), 10 a page (docs/requirements.md §9), with the number of
 // farms, the total farm size and the mapped status.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Farmer } from '@farmland/contracts';

@@ -1,4 +1,4 @@
-// GET /farms/: one page of the tenant's farms (search, region, operational area), 10 a page (spec §9).
+// GET /farms/: one page of the tenant's farms (search, region, operational area), 10 a page (docs/requirements.md §9).
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

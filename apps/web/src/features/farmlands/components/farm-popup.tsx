@@ -1,5 +1,5 @@
 // The marker popup of a farm: name, farmer, area and status, "View Details", and for an overlapping farm "Retain"
-// (POST /farms/{id}/intersect). A string error from the API shows in the popup for 3 s (spec §8); others go to the notifier.
+// (POST /farms/{id}/intersect). A string error from the API shows in the popup for 3 s (docs/requirements.md §8); others go to the notifier.
 import { useEffect, useState } from 'react';
 import Button from 'antd/es/button';
 import Space from 'antd/es/space';

@@ -1,7 +1,7 @@
 // /admin/mapping, "All Mapped Farmlands": search and Export Table, then three tabs: Table View (the list), Combined View
 // (the map at 40% beside a list panel) and Map View (the map alone). The map shows GeoJSON up to the deployment's tile
 // threshold (5,000 farms by default) and vector tiles above it; moving it writes ?lat&lng. Overlapping farms open the
-// Overlapping Farmlands drawer; others the farm drawer. A Filter (region, operational area: spec §3's farmland query)
+// Overlapping Farmlands drawer; others the farm drawer. A Filter (region, operational area: docs/requirements.md §3's farmland query)
 // narrows the table, the list panel, the map and the export alike.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';

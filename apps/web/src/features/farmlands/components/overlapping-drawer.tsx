@@ -1,6 +1,6 @@
 // "Overlapping Farmlands": the farm's overlap group on a map (marker popups offer Retain) and, per farm, its farmer,
 // coordinates, size, operational area and snapshots. After Retain the group is re-read; when nothing overlaps any more
-// the drawer closes (spec §4).
+// the drawer closes (docs/requirements.md §4).
 import { useMemo } from 'react';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';

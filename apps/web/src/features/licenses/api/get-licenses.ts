@@ -1,5 +1,5 @@
 // GET /base/licenses/: every tenant's licenses with search (tenant name or key), status, type and issued date, 10 a page
-// (spec §9).
+// (docs/requirements.md §9).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { License, LicenseStatus, LicenseType } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

@@ -1,4 +1,4 @@
-// /super-admin/license (spec §2): search, the filter (status, type, issued date), Export table, and a table with the key
+// /super-admin/license (docs/requirements.md §2): search, the filter (status, type, issued date), Export table, and a table with the key
 // hint (its first 10 characters, labelled as a hint: the key is stored hashed); per row Revoke (not yet revoked),
 // Re-issue (SDK only: one more year), Rotate key (a new key shown once with a working copy, 'License Key copied'; the
 // old license is revoked and stays in the list) and View tenant, the first three behind a confirmation.
@@ -10,7 +10,7 @@ import Tag from 'antd/es/tag';
 import { MoreOutlined } from '@ant-design/icons';
 import type { License, LicenseStatus, LicenseType } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { KeyHint, LicenseKeyModal } from '../../../components/ui/copy-key';
+import { KeyHint } from '../../../components/ui/copy-key';
 import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { formatCurrency, formatDate } from '../../../lib/formatters';
@@ -19,7 +19,7 @@ import { notifySuccess } from '../../../lib/notifier';
 import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
 import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
 import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
-import { LICENSE_KEY_ROTATED, useRotateLicenseKey } from '../api/rotate-license-key';
+import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
 
 export const LICENSES_TITLE = 'All Licenses';
 
@@ -46,13 +46,12 @@ const FILTER_FIELDS: readonly FilterField[] = [
   { kind: 'date', name: 'issued_date', label: 'Issued date' },
 ];
 
-type Action = 'revoke' | 'reissue' | 'rotate';
+type Action = 'revoke' | 'reissue';
 type Pending = { action: Action; license: License } | null;
 
 const DIALOG: Record<Action, { title: string; confirm: string }> = {
   revoke: { title: 'Revoke License', confirm: 'Revoke' },
   reissue: { title: 'Re-issue License', confirm: 'Re-issue' },
-  rotate: { title: 'Rotate key', confirm: 'Rotate key' },
 };
 
 export function LicensesList() {
@@ -65,8 +64,7 @@ export function LicensesList() {
   const [pending, setPending] = useState<Pending>(null);
   const revoke = useRevokeLicense();
   const reissue = useReissueLicense();
-  const rotate = useRotateLicenseKey();
-  const [newKey, setNewKey] = useState<{ key: string; tenant: string } | null>(null);
+  const rotation = useRotateKeyFlow();
 
   const filterQuery = useMemo(() => {
     const pick = (k: string) => (typeof filters[k] === 'string' ? (filters[k] as string) : undefined);
@@ -101,7 +99,8 @@ export function LicensesList() {
                 ...(r.is_revoked ? [] : [{ key: 'rotate', label: 'Rotate key' }]),
                 { key: 'tenant', label: 'View tenant' },
               ],
-              onClick: ({ key }) => (key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : setPending({ action: key as Action, license: r })),
+              onClick: ({ key }) =>
+                key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : key === 'rotate' ? rotation.ask(r) : setPending({ action: key as Action, license: r }),
             }}
           >
             <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />
@@ -109,24 +108,14 @@ export function LicensesList() {
         ),
       },
     ],
-    [navigate],
+    [navigate, rotation.ask],
   );
 
   const run = () => {
     if (!pending) return;
     const done = { onSettled: () => setPending(null) };
     if (pending.action === 'revoke') revoke.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REVOKED) });
-    else if (pending.action === 'reissue') reissue.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REISSUED) });
-    else {
-      const tenant = pending.license.tenant_name;
-      rotate.mutate(pending.license.id, {
-        ...done,
-        onSuccess: (res) => {
-          notifySuccess(LICENSE_KEY_ROTATED);
-          setNewKey({ key: res.data.license_key, tenant });
-        },
-      });
-    }
+    else reissue.mutate(pending.license.id, { ...done, onSuccess: () => notifySuccess(LICENSE_REISSUED) });
   };
 
   return (
@@ -174,17 +163,15 @@ export function LicensesList() {
         title={DIALOG[pending?.action ?? 'revoke'].title}
         confirmLabel={DIALOG[pending?.action ?? 'revoke'].confirm}
         danger={pending?.action !== 'reissue'}
-        loading={revoke.isPending || reissue.isPending || rotate.isPending}
+        loading={revoke.isPending || reissue.isPending}
         onCancel={() => setPending(null)}
         onConfirm={run}
       >
         {pending?.action === 'reissue'
           ? `Re-issue the SDK license of ${pending.license.tenant_name}? It is extended by one year (it now expires on ${formatDate(pending.license.expiry_date)}).`
-          : pending?.action === 'rotate'
-            ? `Issue a new key for the ${pending.license.type} license of ${pending.license.tenant_name}? The current key (${pending.license.key}…) stops working at once: every app that uses it needs the new key.`
-            : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
+          : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
       </ConfirmDialog>
-      <LicenseKeyModal licenseKey={newKey?.key ?? null} intro={`The new license key of ${newKey?.tenant ?? ''}; the old key no longer works.`} onClose={() => setNewKey(null)} />
+      {rotation.element}
     </>
   );
 }

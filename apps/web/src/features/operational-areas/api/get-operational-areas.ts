@@ -1,4 +1,4 @@
-// GET /operational-areas/: the tenant's areas (search, region, page; 10 a page, spec §9), and all of them for the map.
+// GET /operational-areas/: the tenant's areas (search, region, page; 10 a page, docs/requirements.md §9), and all of them for the map.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { OperationalArea } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

@@ -1,4 +1,4 @@
-// "Creating operational area" (or editing one), in two steps (spec §2, §4, §5): step 1 is the form (Area Name, Region,
+// "Creating operational area" (or editing one), in two steps (docs/requirements.md §2, §4, §5): step 1 is the form (Area Name, Region,
 // City / Town / District) with "Proceed to Map"; step 2 is the map (zoom 12, centred on the chosen city, ?lat&lng in the
 // address) with Back. Once a polygon of at least 3 points is drawn a popup offers Proceed, then asks 'Are you sure you
 // want to create this operational area' ('update' when editing); confirming submits. An error shows the server's city
@@ -32,7 +32,7 @@ type Ring = [number, number][];
 type FormValues = { name: string; region_id: string; city_id: string };
 type Phase = 'drawing' | 'ready' | 'confirm' | 'error';
 
-/** The message of a failed save: errors.city first (spec §8), else the first field message, else the message. */
+/** The message of a failed save: errors.city first (docs/requirements.md §8), else the first field message, else the message. */
 export function saveErrorText(err: unknown): string {
   if (err instanceof ApiError) {
     const errors = err.body?.errors;

@@ -1,4 +1,4 @@
-// "Create Region": a name and a searchable country select; 'Region created successfully' on success (spec §2, §8).
+// "Create Region": a name and a searchable country select; 'Region created successfully' on success (docs/requirements.md §2, §8).
 import { useEffect } from 'react';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';

@@ -1,4 +1,4 @@
-// The single-count analytics (spec §7): GET /analytics/tenants-count/, agents-count/, farms-count/,
+// The single-count analytics (docs/requirements.md §7): GET /analytics/tenants-count/, agents-count/, farms-count/,
 // operational-areas-count/, mapped-farms-count/ and unmapped-farms-count/, each { count } over every tenant.
 import { useQuery } from '@tanstack/react-query';
 import type { CountResult } from '@farmland/contracts';

@@ -1,4 +1,4 @@
-// /super-admin/dashboard (spec §2, §7): the counts over every tenant (tenants and their statuses, licenses, agents,
+// /super-admin/dashboard (docs/requirements.md §2, §7): the counts over every tenant (tenants and their statuses, licenses, agents,
 // farms, operational areas, mapped and unmapped farms), the farms mapped per month of a chosen year with the tenants
 // registered that year, and the tenants ranked by farms mapped in the year.
 import { useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-// GET /farms/ as provider staff: one page of every tenant's farms (or one tenant's with tenant_id), 10 a page (spec §9).
+// GET /farms/ as provider staff: one page of every tenant's farms (or one tenant's with tenant_id), 10 a page (docs/requirements.md §9).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

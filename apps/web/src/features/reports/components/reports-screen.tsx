@@ -1,4 +1,4 @@
-// /super-admin/reports (beyond the spec, which does not show it; see docs/decisions.md): each tenant's mapping progress in
+// /super-admin/reports (beyond the spec, which does not show it; see docs/decisions/0014-provider-console-screens.md): each tenant's mapping progress in
 // a chosen year: farms mapped per month, agents active and area mapped, as a chart (the totals per month, or one tenant's
 // months when a row is picked) and a table with each tenant's months, downloadable as CSV.
 import { useMemo, useState } from 'react';

@@ -1,5 +1,5 @@
-// GET /accounts/agents/?tenant_id=: one tenant's agents for the provider's agents drawer (spec §2 "Agents drawer"),
-// searched (debounced by the list page) and paged, 10 a page (spec §9).
+// GET /accounts/agents/?tenant_id=: one tenant's agents for the provider's agents drawer (docs/requirements.md §2 "Agents drawer"),
+// searched (debounced by the list page) and paged, 10 a page (docs/requirements.md §9).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Agent } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

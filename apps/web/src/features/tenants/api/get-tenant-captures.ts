@@ -1,5 +1,5 @@
 // GET /farms/?tenant_id=: a tenant's captures (its farms with their mapping records) on the details page, page 1 of 10
-// to start (spec §9).
+// to start (docs/requirements.md §9).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';

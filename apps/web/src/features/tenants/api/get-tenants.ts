@@ -1,4 +1,4 @@
-// GET /base/tenants/: the tenants list with search, license type and status filters, 20 a page (spec §9), each row with
+// GET /base/tenants/: the tenants list with search, license type and status filters, 20 a page (docs/requirements.md §9), each row with
 // its license merged in.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';

@@ -5,7 +5,7 @@ import type { MessageEnvelope } from '../../../lib/contract-types';
 
 export type TenantStateChange = { is_active: boolean } | { is_suspended: boolean };
 
-/** The success texts of spec §8. */
+/** The success texts of docs/requirements.md §8. */
 export function stateChangeMessage(change: TenantStateChange): string {
   if ('is_active' in change) return change.is_active ? 'Tenant activated successfully' : 'Tenant deactivated successfully';
   return change.is_suspended ? 'Tenant suspended successfully' : 'Tenant unsuspended successfully';

@@ -1,6 +1,6 @@
-// The provider's agents drawer (spec §2, "Agents drawer ... shared with tenant admins"): one tenant's agents with the
+// The provider's agents drawer (docs/requirements.md §2, "Agents drawer ... shared with tenant admins"): one tenant's agents with the
 // Agents' List columns, a debounced search, paging and Export table. Provider staff read here; creating, editing,
-// suspending and deleting agents stay with the tenant's admin (the API's roles, spec §6).
+// suspending and deleting agents stay with the tenant's admin (the API's roles, docs/requirements.md §6).
 import { useMemo, useState } from 'react';
 import type { Agent } from '@farmland/contracts';
 import { AgentProgressBar } from '../../../components/ui/agent-progress';

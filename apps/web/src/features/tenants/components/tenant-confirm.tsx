@@ -1,4 +1,4 @@
-// The confirmations before a tenant or license changes (spec §2, §4): Suspend / Unsuspend, Deactivate / Activate,
+// The confirmations before a tenant or license changes (docs/requirements.md §2, §4): Suspend / Unsuspend, Deactivate / Activate,
 // Revoke License and Re-issue License, each with its own warning; the success toast is the spec's text.
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate } from '../../../lib/formatters';
@@ -74,7 +74,7 @@ export function TenantConfirm({ pending, onDone }: { pending: PendingAction; onD
   );
 }
 
-/** The row actions a tenant offers now (spec §2): Suspend or Unsuspend, Deactivate or Activate, Revoke, Re-issue (SDK). */
+/** The row actions a tenant offers now (docs/requirements.md §2): Suspend or Unsuspend, Deactivate or Activate, Revoke, Re-issue (SDK). */
 export function availableActions(t: Tenant): TenantAction[] {
   const out: TenantAction[] = [t.is_suspended ? 'unsuspend' : 'suspend', t.is_active ? 'deactivate' : 'activate'];
   if (t.license && !t.license.is_revoked) out.push('revoke');

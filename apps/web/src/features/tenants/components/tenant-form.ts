@@ -1,4 +1,4 @@
-// The Create/Edit Tenant form's values and how they become the request (spec §4, §5): the price is sent with its
+// The Create/Edit Tenant form's values and how they become the request (docs/requirements.md §4, §5): the price is sent with its
 // thousands separators removed, dates as YYYY-MM-DD, ids as strings, the issued date is today's on submit, and the
 // Sync farm details choice (enable_farm_sync) counts only for an SDK license.
 import dayjs, { type Dayjs } from 'dayjs';

@@ -1,4 +1,4 @@
-// The Create/Edit Tenant modal in three steps (spec §2, §4, §5): Organization Information, Admin Information, License
+// The Create/Edit Tenant modal in three steps (docs/requirements.md §2, §4, §5): Organization Information, Admin Information, License
 // Information. Country, state and city are searchable selects, and the cities (searched on the server) and states follow
 // the chosen country. Sync farm details shows only for an SDK license. Submit is enabled on the third step only. After a
 // create, the license key is shown in full this once (the API stores it hashed).
