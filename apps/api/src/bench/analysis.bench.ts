@@ -33,7 +33,7 @@ import { loadMallocTrim, startMallocTrim, trimOnce } from '../lib/malloc-trim.js
 import { localStorage } from '../lib/storage.js';
 import { batchText, linesOf, runAnalysis, tuningFor } from '../modules/analyses/analyses.pipeline.js';
 import { prewarmParseWorker } from '../modules/analyses/analyses.parse-client.js';
-import { classifySql } from '../modules/analyses/analyses.queries.js';
+import { classifySql } from '../modules/analyses/analyses.run.queries.js';
 import { analysisMapJson, createAnalysis, stageSource } from '../modules/analyses/analyses.service.js';
 
 const args = process.argv.slice(2);

@@ -191,6 +191,7 @@ async function explainRoutes(appUrl: string, tenantId: string): Promise<void> {
   const { sql } = await import('drizzle-orm');
   const { withScope } = await import('../db/client.js');
   const farms = await import('../modules/farms/farms.queries.js');
+  const farmStats = await import('../modules/farms/farms.stats.queries.js');
   const farmers = await import('../modules/farmers/farmers.queries.js');
   const agents = await import('../modules/agents/agents.queries.js');
   const areas = await import('../modules/operational-areas/operational-areas.queries.js');
@@ -214,7 +215,7 @@ async function explainRoutes(appUrl: string, tenantId: string): Promise<void> {
     ['agents page 1', (tx) => agents.listAgents(tx, tenantId, {}, 10, 0)],
     ['operational areas page 1', (tx) => areas.listAreas(tx, tenantId, {}, 10, 0)],
     ['activity log page 1', (tx) => activity.listActivities(tx, tenantId, {}, 30, 0)],
-    ['farms overview', (tx) => farms.overview(tx, tenantId)],
+    ['farms overview', (tx) => farmStats.overview(tx, tenantId)],
     ['/analytics/', (tx) => analytics.counts(tx, tenantId)],
     ['tenant-mapped-count months 12', (tx) => analytics.mappedSeries(tx, tenantId, 'month', 12)],
     [`mapping-data ${year}`, (tx) => analytics.mappingByMonth(tx, tenantId, year)],

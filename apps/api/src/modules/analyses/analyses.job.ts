@@ -11,7 +11,7 @@ import type PgBoss from 'pg-boss';
 import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from './analyses.pipeline.js';
-import { requeueCrashed, staleRuns } from './analyses.queries.js';
+import { requeueCrashed, staleRuns } from './analyses.run.queries.js';
 import { fairPriority } from '../../jobs/fair-queue.queries.js';
 import { startBoss, type QueueSpec } from '../../jobs/queue.js';
 

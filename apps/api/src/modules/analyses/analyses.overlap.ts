@@ -21,7 +21,7 @@
 import type { Deps } from '../../context.js';
 import { withScope, type Tx } from '../../db/client.js';
 import { BoxIndex, type RowBoxes } from './analyses.box-index.js';
-import * as q from './analyses.queries.js';
+import * as qo from './analyses.overlap.queries.js';
 
 export type OverlapBounds = {
   /** Candidates (by bounding box) one row looks at in stage 1. */
@@ -35,7 +35,7 @@ export type OverlapBounds = {
 };
 
 /** The overlap tolerance's defaults (drizzle/0024, docs/decisions/0055-overlap-tolerance.md): 1 m² and 1 % of the smaller row. */
-export const DEFAULT_TOLERANCE: q.Tolerance = { minAreaSqm: 1, minShare: 0.01 };
+export const DEFAULT_TOLERANCE: qo.Tolerance = { minAreaSqm: 1, minShare: 0.01 };
 
 export const defaultOverlapBounds: OverlapBounds = { limit: 96, denseLimit: 256, targetMs: 80, firstRange: 100 };
 
@@ -192,15 +192,15 @@ class Probe {
   }
 }
 
-async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds, probe: Probe, t: q.Tolerance): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
+async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds, probe: Probe, t: qo.Tolerance): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
   const uf = new RowUnion(total);
   const pairs = new Slicer<[number, number]>(b, async (slice) => {
-    for (const p of await run((tx) => q.overlapPairsOf(tx, tenantId, id, slice, t))) uf.union(p.a, p.b);
+    for (const p of await run((tx) => qo.overlapPairsOf(tx, tenantId, id, slice, t))) uf.union(p.a, p.b);
   });
   // Stage 1. A crowded row keeps up to 4 overlaps among the candidates it saw (either direction).
   const crowded: number[] = [];
   const seen = new Slicer<{ a: number; cands: number[] }>({ ...b, firstRange: Math.max(1, Math.round(b.firstRange / 8)) }, async (slice) => {
-    for (const p of await run((tx) => q.overlapHitsOf(tx, tenantId, id, slice, 4, t))) uf.union(p.a, p.b);
+    for (const p of await run((tx) => qo.overlapHitsOf(tx, tenantId, id, slice, 4, t))) uf.union(p.a, p.b);
   });
   const pace = new Pacer();
   // In the index's order, not the rows': consecutive searches then walk the same parts of the tree (twice as fast at 1M
@@ -269,7 +269,7 @@ export async function findOverlapGroups(
   rows: ClassifiedRows,
   b: OverlapBounds = defaultOverlapBounds,
   onStatement?: (ms: number) => void,
-  tolerance: q.Tolerance = DEFAULT_TOLERANCE,
+  tolerance: qo.Tolerance = DEFAULT_TOLERANCE,
 ): Promise<OverlapResult> {
   const scope = { kind: 'tenant', tenantId } as const;
   // Its writes (rows turned into errors) commit without waiting for the disk, like the classified rows: the run's
@@ -291,7 +291,7 @@ export async function findOverlapGroups(
       const drop = pass >= 2 ? crowded : unsettled;
       tooDense += drop.length;
       for (const n of drop) dropped.add(n);
-      const marks = new Slicer<number>(b, async (slice) => run((tx) => q.markTooDense(tx, tenantId, id, slice, b.denseLimit)));
+      const marks = new Slicer<number>(b, async (slice) => run((tx) => qo.markTooDense(tx, tenantId, id, slice, b.denseLimit)));
       for (const n of drop) await marks.push(n);
       await marks.flush();
       continue;

@@ -10,6 +10,8 @@ import { sqlState } from '../../db/errors.js';
 import { RowBoxes } from './analyses.box-index.js';
 import { defaultOverlapBounds, findOverlapGroups, yieldConnection, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
 import * as q from './analyses.queries.js';
+import * as qr from './analyses.run.queries.js';
+import * as qo from './analyses.overlap.queries.js';
 import { STAGE_LINE_ROWS, type StagedRow } from './analyses.rows.js';
 
 export type PipelineTuning = {
@@ -75,11 +77,11 @@ export function linesOf(staged: Buffer): Buffer[] {
 export async function clearRows(deps: Deps, tenantId: string, id: string, writeRows: number): Promise<void> {
   const scope = { kind: 'tenant', tenantId } as const;
   const max = await withScope(deps.db, scope, async (tx) => {
-    await q.deleteOverlapPairs(tx, tenantId, id);
-    return q.maxRowNumber(tx, tenantId, id);
+    await qo.deleteOverlapPairs(tx, tenantId, id);
+    return qr.maxRowNumber(tx, tenantId, id);
   });
   for (let from = 1; from <= max; from += writeRows) {
-    await withScope(deps.db, scope, (tx) => q.deleteRowsRange(tx, tenantId, id, from, from + writeRows));
+    await withScope(deps.db, scope, (tx) => qr.deleteRowsRange(tx, tenantId, id, from, from + writeRows));
   }
 }
 
@@ -153,14 +155,14 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   if (a.status === 'completed' || a.status === 'failed') return 'skipped';
   const runId = crypto.randomUUID();
   // Only one run holds an analysis; a second delivery of the job (a retry after a crash was requeued) skips.
-  if (!(await run((tx) => q.claimRun(tx, tenantId, id, runId, deps.config.analysisStaleRunSeconds)))) return 'skipped';
+  if (!(await run((tx) => qr.claimRun(tx, tenantId, id, runId, deps.config.analysisStaleRunSeconds)))) return 'skipped';
   let lost = false;
   const step = async (name: string) => {
-    if (!(await run((tx) => q.beat(tx, tenantId, id, runId, name)))) lost = true;
+    if (!(await run((tx) => qr.beat(tx, tenantId, id, runId, name)))) lost = true;
     if (lost) throw new LostClaim('this run no longer holds the analysis');
   };
   const heartbeat = setInterval(() => {
-    void run((tx) => q.beat(tx, tenantId, id, runId))
+    void run((tx) => qr.beat(tx, tenantId, id, runId))
       .then((ok) => {
         if (!ok) lost = true;
       })
@@ -189,7 +191,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     phase('prepare');
     await step('classify');
 
-    const params: q.ClassifyParams = {
+    const params: qr.ClassifyParams = {
       analysisId: id,
       allAreas: tenantAreas.every((x) => chosen.has(x)),
       minimumFarmSize: a.minimum_farm_size,
@@ -200,7 +202,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     // The overlap step's input, reported by the classify statements (analyses.box-index.ts).
     const boxes = new RowBoxes();
     const twins: Array<[number, number]> = [];
-    const add = (s: q.ClassifyResult) => {
+    const add = (s: qr.ClassifyResult) => {
       sum.within += s.within;
       sum.outside += s.outside;
       sum.errors += s.errors;
@@ -214,12 +216,12 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     /** Classifies rows; a batch a row of which the database refuses is halved until that row is found and reported. */
     const classify = async (text: string, rows?: StagedRow[]): Promise<void> => {
       try {
-        add(await run((tx) => q.classifyBatch(tx, tenantId, params, text), true));
+        add(await run((tx) => qr.classifyBatch(tx, tenantId, params, text), true));
       } catch (err) {
         if (!isDataError(err)) throw err;
         const list = rows ?? (JSON.parse(text) as StagedRow[]);
         if (list.length === 1) {
-          add(await run((tx) => q.classifyBatch(tx, tenantId, params, JSON.stringify([rejectedRow(list[0]!, err)])), true));
+          add(await run((tx) => qr.classifyBatch(tx, tenantId, params, JSON.stringify([rejectedRow(list[0]!, err)])), true));
           return;
         }
         const half = Math.ceil(list.length / 2);
@@ -244,7 +246,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
         const progress = Math.min(80, Math.floor((done / lineCount) * 80));
         if (progress >= lastProgress + 10) {
           lastProgress = progress;
-          await run((tx) => q.setProgress(tx, tenantId, id, progress));
+          await run((tx) => qr.setProgress(tx, tenantId, id, progress));
         }
       }
     };
@@ -259,7 +261,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
       minShare: Number(a.overlap_min_share),
     });
     hooks.onOverlap?.(overlap);
-    await run((tx) => q.setProgress(tx, tenantId, id, 90));
+    await run((tx) => qr.setProgress(tx, tenantId, id, 90));
     phase('overlaps');
     await step('groups');
 
@@ -307,5 +309,5 @@ export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, 
 
 /** An attempt failed and will be retried by the queue: the analysis goes back to queued, keeping the first reason. */
 export async function releaseAnalysisRun(deps: Deps, tenantId: string, id: string, reason: string): Promise<void> {
-  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => q.releaseRun(tx, tenantId, id, reason.slice(0, 500)));
+  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => qr.releaseRun(tx, tenantId, id, reason.slice(0, 500)));
 }

@@ -1,7 +1,8 @@
 // Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
 // full URLs (config.publicUrl) so that the console can fetch them as given.
 import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisOverlap, AnalysisRowError, AnalysisRowWarningCode, AnalysisSummary } from '@farmland/contracts';
-import type { AnalysisLink, AnalysisRow, FarmRow, RowOverlap } from './analyses.queries.js';
+import type { RowOverlap } from './analyses.overlap.queries.js';
+import type { AnalysisLink, AnalysisRow, FarmRow } from './analyses.queries.js';
 
 const iso = (d: string | Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 

@@ -8,7 +8,7 @@ import { arrangeTenant, rect, square } from '../../test/analysis-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from './analyses.pipeline.js';
 import { createAnalysis } from './analyses.service.js';
-import { STALE_RUN_SECONDS } from './analyses.queries.js';
+import { STALE_RUN_SECONDS } from './analyses.run.queries.js';
 import { recoverStaleRuns, type AnalysisJobData } from './analyses.job.js';
 
 describe('analysis runs: claims, crashes and reasons', () => {

@@ -22,6 +22,7 @@ import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysesPolicy } from './analyses.policy.js';
 import { presentDetail, presentFarm, presentOverlaps, presentSummary } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
+import * as qo from './analyses.overlap.queries.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 /** Failed rows shown inline in the analysis (the errors list has them all). */
@@ -355,7 +356,7 @@ export async function listFarms(
 /** A page's rows with their overlap pairs (issue 28: grouped ones and slivers, with their measures). */
 async function withOverlaps(tx: Executor, tenantId: string, id: string, rows: q.FarmRow[]): Promise<AnalysisFarm[]> {
   const valid = rows.filter((r) => r.category !== 'error').map((r) => r.row_number);
-  const pairs = presentOverlaps(await q.overlapsOfRows(tx, tenantId, id, valid, ANALYSIS_OVERLAPS_PER_ROW));
+  const pairs = presentOverlaps(await qo.overlapsOfRows(tx, tenantId, id, valid, ANALYSIS_OVERLAPS_PER_ROW));
   return rows.map((r) => presentFarm(r, pairs.get(r.row_number)));
 }
 

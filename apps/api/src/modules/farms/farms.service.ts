@@ -17,6 +17,7 @@ import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { capturer, farmsPolicy, tenantScope, type Capturer } from './farms.policy.js';
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
+import * as stats from './farms.stats.queries.js';
 
 export const MAX_SNAPSHOTS = 10;
 
@@ -87,7 +88,7 @@ export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: 
 
 export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
   const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
-  const o = await q.overview(scopedReader(deps.db, scope, ctx), tenantId);
+  const o = await stats.overview(scopedReader(deps.db, scope, ctx), tenantId);
   return {
     total_farms: o.total_farms,
     total_within_operational_area: o.within,
@@ -99,21 +100,21 @@ export async function overview(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
 
 export async function perCountry(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
   const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
-  return withScope(deps.db, scope, (tx) => q.perCountry(tx, tenantId));
+  return withScope(deps.db, scope, (tx) => stats.perCountry(tx, tenantId));
 }
 
 export async function regional(deps: Deps, ctx: Ctx, countryName: string, tenantIdParam?: string) {
   const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
   return withScope(deps.db, scope, async (tx) => {
-    const country = await q.findCountryByName(tx, countryName);
+    const country = await stats.findCountryByName(tx, countryName);
     if (!country) throw problems.field('name', `Unknown country: ${countryName}`);
-    return q.perState(tx, tenantId, country.id);
+    return stats.perState(tx, tenantId, country.id);
   });
 }
 
 export async function perState(deps: Deps, ctx: Ctx, tenantIdParam?: string) {
   const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read', namedTenant(tenantIdParam));
-  return withScope(deps.db, scope, (tx) => q.perState(tx, tenantId, null));
+  return withScope(deps.db, scope, (tx) => stats.perState(tx, tenantId, null));
 }
 
 // ---------- captures ----------

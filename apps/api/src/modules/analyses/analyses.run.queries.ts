@@ -1,0 +1,231 @@
+// A run's statements: claim and heartbeat (a run that stops beating is taken for dead), progress, row ranges, and the
+// classify statement of one batch of staged rows. Each is bounded to a batch or a range, so that none holds PGlite's
+// one connection for long. The tenant id is always the first argument.
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.js';
+
+// ---------- pipeline ----------
+
+/** The default of ANALYSIS_STALE_RUN_SECONDS: seconds without a heartbeat after which a run is taken for dead (its process ended). */
+export const STALE_RUN_SECONDS = 45;
+
+/**
+ * Claims the analysis for one run: only a queued analysis, or one whose last run stopped beating (a crash), can be
+ * claimed, and only by one run at a time. The first real failure reason of an earlier attempt is kept.
+ */
+export async function claimRun(tx: Executor, tenantId: string, id: string, runId: string, staleSeconds: number): Promise<{ attempts: number } | null> {
+  const [row] = await queryRows<{ attempts: number }>(tx, sql`
+    UPDATE custom_analyses SET status = 'processing', progress = 0, started_at = now(), attempts = attempts + 1, run_id = ${runId},
+           heartbeat_at = now(), phase = 'prepare',
+           within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, warning_count = 0, total_area = 0
+     WHERE tenant_id = ${tenantId} AND id = ${id}
+       AND (status = 'queued' OR (status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${staleSeconds}))))
+    RETURNING attempts`);
+  return row ?? null;
+}
+
+/** The run's heartbeat (and the step it is in); false when the run no longer holds the analysis. */
+export async function beat(tx: Executor, tenantId: string, id: string, runId: string, phase?: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(tx, sql`
+    UPDATE custom_analyses SET heartbeat_at = now(), phase = coalesce(${phase ?? null}, phase)
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId} AND status = 'processing' RETURNING id`);
+  return rows.length > 0;
+}
+
+/** An attempt failed and will be retried: back to the queue, keeping the first real reason. */
+export async function releaseRun(tx: Executor, tenantId: string, id: string, reason: string): Promise<void> {
+  await tx.execute(sql`
+    UPDATE custom_analyses SET status = 'queued', heartbeat_at = NULL, run_id = NULL, failure_reason = coalesce(failure_reason, ${reason})
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'processing'`);
+}
+
+export type StaleRun = { id: string; tenant_id: string; crashes: number; phase: string | null; failure_reason: string | null };
+
+/** Runs (of every tenant: system scope) that stopped beating `seconds` ago or more. */
+export async function staleRuns(tx: Executor, seconds: number): Promise<StaleRun[]> {
+  return queryRows<StaleRun>(tx, sql`
+    SELECT id, tenant_id, crashes, phase, failure_reason FROM custom_analyses
+     WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at <= now() - make_interval(secs => ${seconds}))`);
+}
+
+/** A crashed run goes back to the queue (its crash counted); false when someone else settled it meanwhile. */
+export async function requeueCrashed(tx: Executor, tenantId: string, id: string, seconds: number): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(tx, sql`
+    UPDATE custom_analyses SET status = 'queued', crashes = crashes + 1, heartbeat_at = NULL, run_id = NULL
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'processing'
+       AND (heartbeat_at IS NULL OR heartbeat_at <= now() - make_interval(secs => ${seconds})) RETURNING id`);
+  return rows.length > 0;
+}
+
+export async function setProgress(tx: Executor, tenantId: string, id: string, progress: number): Promise<void> {
+  await tx.execute(sql`UPDATE custom_analyses SET progress = ${progress} WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'processing'`);
+}
+
+/** Deletes the rows of an analysis with row numbers in [from, to): partial work of an earlier attempt, or a deletion. */
+export async function deleteRowsRange(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<number> {
+  const rows = await queryRows<{ n: number }>(tx, sql`
+    WITH d AS (DELETE FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number >= ${from} AND row_number < ${to} RETURNING 1)
+    SELECT count(*)::int AS n FROM d`);
+  return rows[0]?.n ?? 0;
+}
+
+export async function maxRowNumber(tx: Executor, tenantId: string, id: string): Promise<number> {
+  const [r] = await queryRows<{ m: number | null }>(tx, sql`SELECT max(row_number) AS m FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+  return r?.m ?? 0;
+}
+
+/** warned: rows with at least one warning (issue 28). */
+export type BatchSummary = { within: number; outside: number; errors: number; unrecognized: number; warned: number; area: number };
+
+export type ClassifyParams = {
+  analysisId: string;
+  /** The analysis was given every operational area the tenant has: no per-candidate check of the choice is needed. */
+  allAreas: boolean;
+  minimumFarmSize: number;
+  requireRecognition: boolean;
+  threshold: number;
+};
+
+/**
+ * Classifies and stores one batch of staged rows in one statement: builds each polygon, checks it (ST_IsValid, the reason
+ * when not), measures it on the spheroid, finds the chosen area that covers it (else the covered fraction), and tests it
+ * against the tenant's registry (IoU). Invalid polygons are never passed to an overlay (PGlite would swallow the error).
+ */
+/**
+ * The batch's totals, and what the overlap step needs: each probe row (a polygon, no exact twin earlier) with its
+ * bounding box (rn, x0, y0, x1, y1 aligned), and each stored twin with the row it repeats (tn, td aligned). Null when
+ * the batch has none.
+ */
+export type ClassifyResult = BatchSummary & {
+  rn: number[] | null;
+  x0: number[] | null;
+  y0: number[] | null;
+  x1: number[] | null;
+  y1: number[] | null;
+  tn: number[] | null;
+  td: number[] | null;
+};
+
+export async function classifyBatch(tx: Executor, tenantId: string, p: ClassifyParams, batchJson: string): Promise<ClassifyResult> {
+  const [r] = await queryRows<ClassifyResult>(tx, classifySql(tenantId, p, batchJson));
+  return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, warned: 0, area: 0, rn: null, x0: null, y0: null, x1: null, y1: null, tn: null, td: null };
+}
+
+/**
+ * Restricts candidate areas (alias a) to the analysis's chosen ones. When it was given all of the tenant's areas, the
+ * tenant condition already says it. Otherwise one primary-key probe per candidate: a constant uuid[] of hundreds of ids
+ * cost ~7 ms of planning per statement (the planner estimates `= ANY` element by element), more than the probes.
+ */
+function chosenArea(p: ClassifyParams): SQL {
+  return p.allAreas
+    ? sql``
+    : sql`AND EXISTS (SELECT 1 FROM custom_analysis_areas ca WHERE ca.analysis_id = ${p.analysisId} AND ca.operational_area_id = a.id)`;
+}
+
+/** The classify statement itself (the benchmark reads its EXPLAIN ANALYZE). */
+export function classifySql(tenantId: string, p: ClassifyParams, batchJson: string): SQL {
+  const chosen = chosenArea(p);
+  // MATERIALIZED: each expensive value (the geometry, its validity, its geodesic area, the covering area) is computed
+  // once per row; an inlined CTE would repeat the expression wherever the column is used.
+  return sql`
+    WITH g AS MATERIALIZED (
+      -- wkb: hex EWKB (staged since 0006); wkt: staged files written before it, still queued after an upgrade.
+      -- w: a polygon staged across the antimeridian (longitudes up to 360), split at 180 here (issue 13). pt: a point.
+      -- wa: the row's warning codes (issue 28), absent when none.
+      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt, coalesce(s.wa, '{}'::text[]) AS wa,
+             CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
+        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean, wa text[])
+    ), tw AS MATERIALIZED (
+      -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
+      -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row. LATERAL
+      -- with LIMIT 1 keeps it a probe: a plain join was planned as a hash join over every stored row of the analysis,
+      -- once per batch (quadratic: 75,000 twins took 270 s instead of 45).
+      -- The twin's own warnings: the same polygon may have been written closed in one row and open in the other.
+      SELECT g.n, g.name, g.rd, g.d, g.wa, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
+        FROM g CROSS JOIN LATERAL (
+               SELECT r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
+                 FROM custom_analysis_rows r
+                WHERE r.analysis_id = ${p.analysisId} AND r.row_number = g.d AND r.tenant_id = ${tenantId}
+                LIMIT 1) r
+       WHERE g.d IS NOT NULL
+    ), v AS MATERIALIZED (
+      SELECT g.*, ST_IsValid(g.geom) AS ok FROM g WHERE NOT EXISTS (SELECT 1 FROM tw WHERE tw.n = g.n)
+    ), m AS MATERIALIZED (
+      SELECT v.*,
+             CASE WHEN v.ok THEN ST_Area(v.geom::geography) END AS area,
+             CASE WHEN v.ok = false THEN ST_IsValidReason(v.geom) END AS reason
+        FROM v
+    ), k AS MATERIALIZED (
+      SELECT m.*,
+             m.errs
+             || CASE WHEN m.ok = false THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'invalid_polygon',
+                  'message', 'farm_coordinates: the polygon is invalid: ' || m.reason)) ELSE '[]'::jsonb END
+             || CASE WHEN m.ok AND m.area < ${p.minimumFarmSize} AND NOT m.pt THEN jsonb_build_array(jsonb_build_object('field', 'farm_coordinates', 'code', 'below_minimum_size',
+                  'message', 'farm_coordinates: the farm measures ' || round(m.area::numeric, 2) || ' sqm, below the minimum farm size of ' || ${p.minimumFarmSize}::float8 || ' sqm')) ELSE '[]'::jsonb END
+             AS all_errs
+        FROM m
+    ), c AS MATERIALIZED (
+      SELECT k.*, (jsonb_array_length(k.all_errs) = 0) AS good, w.id AS within_id
+        FROM k
+        LEFT JOIN LATERAL (
+          SELECT a.id FROM operational_areas a
+           WHERE jsonb_array_length(k.all_errs) = 0 AND a.geom && k.geom AND a.tenant_id = ${tenantId} ${chosen} AND ST_Covers(a.geom, k.geom)
+           ORDER BY (a.id = k.oa) DESC, a.name, a.id LIMIT 1) w ON true
+    ), ins AS (
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, warnings, category,
+                                        operational_area_id, covered_fraction, is_unrecognized, dup_of)
+      SELECT ${p.analysisId}, c.n, ${tenantId}, c.name,
+             CASE WHEN c.good THEN c.geom END,
+             c.area,
+             coalesce(c.rd, '{}'::jsonb),
+             CASE WHEN c.good THEN NULL ELSE c.all_errs END,
+             c.wa,
+             CASE WHEN NOT c.good THEN 'error' WHEN c.within_id IS NOT NULL THEN 'within' ELSE 'outside' END,
+             c.within_id,
+             CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 WHEN c.pt THEN 0.0 ELSE
+               -- A ratio of areas: planar is as good as geodesic at farm scale, and several times cheaper. The union of the
+               -- farm's pieces in each area equals the farm cut by the union of the areas, without uniting whole areas;
+               -- one piece (the usual case) needs no union at all.
+               least(1.0, coalesce((SELECT CASE WHEN count(*) = 1 THEN ST_Area((array_agg(ST_Intersection(a.geom, c.geom)))[1])
+                                                ELSE ST_Area(ST_Union(array_agg(ST_Intersection(a.geom, c.geom)))) END
+                                      FROM operational_areas a
+                                     WHERE a.geom && c.geom AND a.tenant_id = ${tenantId} ${chosen} AND ST_Intersects(a.geom, c.geom)), 0) / ST_Area(c.geom))
+             END,
+             c.good AND ${p.requireRecognition} AND NOT EXISTS (
+               SELECT 1 FROM farms f
+                WHERE f.geom && c.geom AND f.tenant_id = ${tenantId} AND ST_Intersects(f.geom, c.geom)
+                  -- IoU is a ratio of areas: planar in degrees equals geodesic to ~1e-5 at farm scale (the local map
+                  -- from degrees to metres is affine), and skips a spheroid area per candidate (6 % of classify on PGlite).
+                  -- A point has no area: it is recognized when a registry farm covers it (issue 13).
+                  AND (c.pt OR (SELECT i / nullif(ST_Area(f.geom) + ST_Area(c.geom) - i, 0)
+                         FROM (SELECT ST_Area(ST_Intersection(f.geom, c.geom)) AS i) x) >= ${p.threshold})),
+             -- An exact twin of an earlier good row has the same verdict; it stays out of the overlap probe index.
+             CASE WHEN c.good THEN c.d END
+        FROM c
+      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, warnings <> '{}' AS wr,
+                CASE WHEN geom IS NOT NULL AND dup_of IS NULL THEN box2d(geom) END AS bx
+    ), ins_twins AS (
+      INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, warnings, category,
+                                        operational_area_id, covered_fraction, is_unrecognized, dup_of)
+      SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.wa, tw.category,
+             tw.operational_area_id, tw.covered_fraction, tw.is_unrecognized, CASE WHEN tw.geom IS NOT NULL THEN tw.d END
+        FROM tw
+      RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, warnings <> '{}' AS wr, NULL::box2d AS bx
+    )
+    -- The aggregates of one Agg node see the rows in one order: the arrays stay aligned without ORDER BY.
+    SELECT count(*) FILTER (WHERE category = 'within')::int AS within,
+           count(*) FILTER (WHERE category = 'outside')::int AS outside,
+           count(*) FILTER (WHERE category = 'error')::int AS errors,
+           count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
+           count(*) FILTER (WHERE wr)::int AS warned,
+           coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area,
+           array_agg(n) FILTER (WHERE bx IS NOT NULL) AS rn,
+           array_agg(ST_XMin(bx)) FILTER (WHERE bx IS NOT NULL) AS x0,
+           array_agg(ST_YMin(bx)) FILTER (WHERE bx IS NOT NULL) AS y0,
+           array_agg(ST_XMax(bx)) FILTER (WHERE bx IS NOT NULL) AS x1,
+           array_agg(ST_YMax(bx)) FILTER (WHERE bx IS NOT NULL) AS y1,
+           array_agg(n) FILTER (WHERE d IS NOT NULL) AS tn,
+           array_agg(d) FILTER (WHERE d IS NOT NULL) AS td
+      FROM (SELECT * FROM ins UNION ALL SELECT * FROM ins_twins) x`;
+}
+
