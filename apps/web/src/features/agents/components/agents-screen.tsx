@@ -12,10 +12,11 @@ import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-des
 import { createAgentBody, type Agent } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { AgentProgressBar } from '../../../components/ui/agent-progress';
 import { StatusTag } from '../../../components/ui/status-tag';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
@@ -29,6 +30,7 @@ import { AgentWizard } from './agent-wizard';
 
 export const DELETE_AGENT_QUESTION = 'Are you sure you want to delete this agent? This action cannot be undone.';
 export const AGENT_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const;
+const AGENT_FILTERS = ['region', 'operational_area'] as const;
 type Pending = { kind: 'delete' | 'suspend' | 'reset'; agent: Agent };
 
 const formatTotal = (sqm: number) => `${formatNumber(sqm, 4)} sqm`;
@@ -60,13 +62,11 @@ function confirmText(p: Pending): { title: string; body: string; label: string; 
 export function AgentsScreen() {
   const [params, setParams] = useSearchParams();
   const client = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(AGENTS_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
-  const [filterOpen, setFilterOpen] = useState(false);
   // ?agent=<id> opens that agent's drawer (the header search links agents so).
-  const [openAgent, setOpenAgent] = useState<string | null>(() => params.get('agent'));
+  const state = useListState({ defaultPageSize: AGENTS_PAGE_SIZE, filters: AGENT_FILTERS, drawer: 'agent' });
+  const { search, page, pageSize, filters } = state;
+  const [filterOpen, setFilterOpen] = useState(false);
+  const openAgent = state.drawer;
   const [pending, setPending] = useState<Pending | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
 
@@ -106,7 +106,7 @@ export function AgentsScreen() {
       if (kind === 'delete') {
         const res = await remove.mutateAsync(agent.id);
         notifySuccess(res.message ?? 'Agent deleted successfully');
-        if (openAgent === agent.id) setOpenAgent(null);
+        if (openAgent === agent.id) state.closeDrawer();
       } else if (kind === 'suspend') {
         const res = await suspend.mutateAsync(agent.id);
         notifySuccess(res.message ?? (agent.is_suspended ? 'Agent unsuspended successfully' : 'Agent suspended successfully'));
@@ -180,14 +180,6 @@ export function AgentsScreen() {
     [params],
   );
 
-  const exportFilters = useMemo(() => {
-    const f: Record<string, string> = {};
-    if (search) f['search'] = search;
-    if (region) f['region'] = region;
-    if (area) f['operational_area'] = area;
-    return f;
-  }, [search, region, area]);
-
   const text = pending ? confirmText(pending) : null;
   const busy = remove.isPending || suspend.isPending || reset.isPending;
 
@@ -202,25 +194,14 @@ export function AgentsScreen() {
         loading={list.isFetching}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search name, email or phone"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         onOpenFilter={() => setFilterOpen(true)}
-        activeFilters={(region ? 1 : 0) + (area ? 1 : 0)}
         exportName="agents"
         exportLabel="Export"
-        exportFilters={exportFilters}
-        onRowClick={(r) => setOpenAgent(r.id)}
-        emptyText={search || region || area ? 'No agents match your search or filters' : 'No agents yet: add one with New Agent'}
+        exportFilters={state.query}
+        onRowClick={(r) => state.openDrawer(r.id)}
+        emptyText={state.narrowed ? 'No agents match your search or filters' : 'No agents yet: add one with New Agent'}
         storageKey="agents"
         actions={
           <Dropdown
@@ -243,23 +224,10 @@ export function AgentsScreen() {
         open={filterOpen}
         fields={filterFields}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
-      <AgentDrawer
-        agentId={openAgent}
-        onClose={() => {
-          setOpenAgent(null);
-          if (params.has('agent')) {
-            const next = new URLSearchParams(params);
-            next.delete('agent');
-            setParams(next, { replace: true });
-          }
-        }}
-      />
+      <AgentDrawer agentId={openAgent} onClose={state.closeDrawer} />
       <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
       <BulkUploadModal
         open={bulkOpen}

@@ -10,6 +10,7 @@ import { DeleteOutlined, EyeOutlined } from '@ant-design/icons';
 import type { AnalysisStatus, AnalysisSummary } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatHectares, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAnalyses } from '../api/delete-analysis';
@@ -25,9 +26,8 @@ const STATUS: Record<AnalysisStatus, { label: string; color: string }> = {
 export const DELETE_ANALYSIS_QUESTION = 'Are you sure you want to delete this analysis? This action cannot be undone.';
 
 export function AnalysisReportList() {
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(ANALYSES_PAGE_SIZE);
+  const state = useListState({ defaultPageSize: ANALYSES_PAGE_SIZE });
+  const { search, page, pageSize } = state;
   const [pendingDelete, setPendingDelete] = useState<string[] | null>(null);
   const query = useAnalyses({ page, page_size: pageSize, search: search || undefined });
   const remove = useDeleteAnalyses();
@@ -115,18 +115,8 @@ export function AnalysisReportList() {
         loading={query.isFetching && !query.data}
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search analyses by name"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         selectable
         onDeleteSelected={(keys) => setPendingDelete(keys)}
         onRowClick={(r) => navigate(`/admin/farm-analysis/${r.id}`)}

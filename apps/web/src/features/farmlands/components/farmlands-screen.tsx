@@ -23,8 +23,9 @@ import { MapLegend } from '../../../components/map/map-legend';
 import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
-import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
@@ -44,6 +45,7 @@ const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_a
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
 type View = 'table' | 'combined' | 'map';
 const VIEWS: readonly View[] = ['table', 'combined', 'map'];
+const FARM_FILTERS = ['region', 'operational_area'] as const;
 
 function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
   return farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>;
@@ -52,9 +54,8 @@ function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
 export function FarmlandsScreen() {
   const [params, setParams] = useSearchParams();
   const view: View = VIEWS.includes(params.get('view') as View) ? (params.get('view') as View) : 'table';
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(FARMS_PAGE_SIZE);
+  const state = useListState({ defaultPageSize: FARMS_PAGE_SIZE, filters: FARM_FILTERS });
+  const { search, page, pageSize, filters } = state;
   const [openFarm, setOpenFarm] = useState<{ id: string; overlapping: boolean } | null>(null);
   const [focus, setFocus] = useState<[number, number] | undefined>(() => {
     const lat = Number(params.get('lat'));
@@ -62,7 +63,6 @@ export function FarmlandsScreen() {
     return params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
   });
 
-  const [filters, setFilters] = useState<FilterValues>({});
   const [filterOpen, setFilterOpen] = useState(false);
   const region = typeof filters['region'] === 'string' ? filters['region'] : undefined;
   const area = typeof filters['operational_area'] === 'string' ? filters['operational_area'] : undefined;
@@ -75,14 +75,7 @@ export function FarmlandsScreen() {
     ],
     [regions.data, areas.data],
   );
-  const narrowing = useMemo(() => {
-    const f: Record<string, string> = {};
-    if (search) f['search'] = search;
-    if (region) f['region'] = region;
-    if (area) f['operational_area'] = area;
-    return f;
-  }, [search, region, area]);
-  const narrowed = Object.keys(narrowing).length > 0;
+  const { query: narrowing, narrowed } = state;
 
   const list = useFarms({ page, page_size: pageSize, search: search || undefined, region, operational_area: area });
   const overview = useFarmsOverview();
@@ -114,10 +107,7 @@ export function FarmlandsScreen() {
     },
     [setParams],
   );
-  const onSearch = (s: string) => {
-    setPage(1);
-    setSearch(s);
-  };
+  const onSearch = state.setSearch;
   const viewDetails = (id: string, overlapping: boolean) => setOpenFarm({ id, overlapping });
 
   const columns = useMemo<ListColumn<Farm>[]>(
@@ -186,7 +176,7 @@ export function FarmlandsScreen() {
       <div style={{ flex: 1 }} />
       <MapSearch value={search} onSearch={onSearch} />
       <Button icon={<FilterOutlined aria-hidden="true" />} onClick={() => setFilterOpen(true)}>
-        Filter{countFilters(filters) ? ` (${countFilters(filters)})` : ''}
+        Filter{state.activeFilters ? ` (${state.activeFilters})` : ''}
       </Button>
       <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={narrowing} />
       <EudrExportButton />
@@ -226,7 +216,7 @@ export function FarmlandsScreen() {
           pageSize={pageSize}
           total={list.data?.data.count ?? 0}
           showSizeChanger={false}
-          onChange={(p) => setPage(p)}
+          onChange={(p) => state.setPage(p)}
         />
       </div>
     </Card>
@@ -259,19 +249,11 @@ export function FarmlandsScreen() {
                 loading={list.isFetching && !list.data}
                 error={list.isError && !list.data}
                 onRetry={() => void list.refetch()}
-                search={search}
-                onSearch={onSearch}
+                {...state.listProps}
                 searchPlaceholder="Search by farm, farmer or farmer id"
-                page={page}
-                pageSize={pageSize}
-                onPageChange={(p, s) => {
-                  setPage(p);
-                  setPageSize(s);
-                }}
                 exportName="mappings"
                 exportFilters={narrowing}
                 onOpenFilter={() => setFilterOpen(true)}
-                activeFilters={countFilters(filters)}
                 actions={<EudrExportButton />}
                 emptyText={narrowed ? 'No farmlands match your search or filters' : 'No farmlands found'}
                 storageKey="farmlands"
@@ -295,10 +277,7 @@ export function FarmlandsScreen() {
         open={filterOpen}
         fields={filterFields}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
       <FarmDrawer farmId={openFarm && !openFarm.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />

@@ -19,6 +19,7 @@ import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { MapLegend } from '../../../components/map/map-legend';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -65,9 +66,8 @@ function TenantPicker({ value, onChange }: { value: string | undefined; onChange
 export function ProviderFarmlandsScreen() {
   const [params, setParams] = useSearchParams();
   const tenantId = params.get('tenant') ?? undefined;
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(ALL_FARMS_PAGE_SIZE);
+  const state = useListState({ defaultPageSize: ALL_FARMS_PAGE_SIZE });
+  const { search, page, pageSize } = state;
   // The address's lat/lng is read once: later map moves write it back without re-centring the map.
   const [focus] = useState(() => focusFrom(params));
 
@@ -80,18 +80,17 @@ export function ProviderFarmlandsScreen() {
   const mapData = useAllFarmsMap(filter, total !== undefined && config.data !== undefined && !useTiles);
   const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
 
-  const setTenant = (id: string | undefined) => {
-    setPage(1);
+  const setTenant = (id: string | undefined) =>
     setParams(
       (cur) => {
         const next = new URLSearchParams(cur);
         if (id) next.set('tenant', id);
         else next.delete('tenant');
+        next.delete('page');
         return next;
       },
       { replace: true },
     );
-  };
   const onMoveEnd = useCallback(
     ([lng, lat]: [number, number]) =>
       setParams(
@@ -199,18 +198,8 @@ export function ProviderFarmlandsScreen() {
         loading={list.isFetching && !list.data}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search by farm, farmer or farmer id"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         exportName="mappings"
         exportFilters={exportFilters}
         emptyText="No farmlands found"

@@ -155,7 +155,11 @@ export function TenantDetails() {
   const setAgentsOpen = (on: boolean) => {
     const next = new URLSearchParams(params);
     if (on) next.set('agents', '1');
-    else next.delete('agents');
+    else {
+      // Closing the drawer forgets its list's search and page (agents_search, agents_page...).
+      next.delete('agents');
+      for (const key of [...next.keys()]) if (key.startsWith('agents_')) next.delete(key);
+    }
     setParams(next, { replace: true });
   };
   const tenant = useTenant(id);
