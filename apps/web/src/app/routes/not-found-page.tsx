@@ -3,11 +3,12 @@ import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import { landingPath, primaryRole, useSession } from '../../lib/session-store';
+import { paths } from '../../lib/paths';
 
 function NotFound() {
   const session = useSession();
   const navigate = useNavigate();
-  const home = session.status === 'authenticated' ? landingPath(primaryRole(session.user)) : '/';
+  const home = session.status === 'authenticated' ? landingPath(primaryRole(session.user)) : paths.home;
   return (
     <Result
       status="404"

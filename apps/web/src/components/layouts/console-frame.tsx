@@ -18,6 +18,7 @@ import { useSession } from '../../lib/session-store';
 import { PageLoader } from '../ui/page-loader';
 import { HeaderSearch } from './header-search';
 import { LogoMark } from './auth-layout';
+import { paths } from '../../lib/paths';
 
 export const SIDER_WIDTH = 200;
 export const SIDER_COLLAPSED_WIDTH = 80;
@@ -69,7 +70,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
 
   const signOut = async () => {
     await logout();
-    navigate('/login', { replace: true });
+    navigate(paths.login, { replace: true });
   };
 
   const initials = user ? `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.toUpperCase() : '';

@@ -18,15 +18,15 @@ import { AgentProgressBar } from '../../../components/ui/agent-progress';
 import { StatusTag } from '../../../components/ui/status-tag';
 import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber } from '../../../lib/formatters';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
 import { AGENTS_PAGE_SIZE, useAgents } from '../api/get-agents';
-import { useOperationalAreaOptions } from '../api/get-operational-areas';
-import { useRegions } from '../api/get-regions';
 import { useResetAgentAccount } from '../api/reset-agent-account';
 import { useToggleSuspension } from '../api/suspend-agent';
 import { AgentDrawer } from './agent-drawer';
 import { AgentWizard } from './agent-wizard';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const DELETE_AGENT_QUESTION = 'Are you sure you want to delete this agent? This action cannot be undone.';
 export const AGENT_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const;
@@ -94,7 +94,7 @@ export function AgentsScreen() {
   const filterFields = useMemo<FilterField[]>(
     () => [
       { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
-      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id })) },
+      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
     ],
     [regions.data, areas.data],
   );
@@ -237,8 +237,8 @@ export function AgentsScreen() {
         columns={AGENT_BULK_COLUMNS}
         validateCell={validateAgentCell}
         onCreated={() => {
-          void client.invalidateQueries({ queryKey: ['agents'] });
-          void client.invalidateQueries({ queryKey: ['analytics'] });
+          void client.invalidateQueries({ queryKey: queryKeys.agents.all });
+          void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
         }}
         onClose={() => setBulkOpen(false)}
         testId="agents-bulk-upload"

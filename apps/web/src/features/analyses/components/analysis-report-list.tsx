@@ -15,6 +15,7 @@ import { formatDate, formatHectares, formatNumber, formatSqm, formatTime } from 
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAnalyses } from '../api/delete-analysis';
 import { ANALYSES_PAGE_SIZE, useAnalyses } from '../api/get-analyses';
+import { paths } from '../../../lib/paths';
 
 const STATUS: Record<AnalysisStatus, { label: string; color: string }> = {
   queued: { label: 'Queued', color: 'default' },
@@ -79,7 +80,7 @@ export function AnalysisReportList() {
                 icon={<EyeOutlined aria-hidden="true" />}
                 onClick={(e) => {
                   e.stopPropagation();
-                  navigate(`/admin/farm-analysis/${r.id}`);
+                  navigate(paths.tenant.analysis(r.id));
                 }}
               >
                 View
@@ -119,7 +120,7 @@ export function AnalysisReportList() {
         searchPlaceholder="Search analyses by name"
         selectable
         onDeleteSelected={(keys) => setPendingDelete(keys)}
-        onRowClick={(r) => navigate(`/admin/farm-analysis/${r.id}`)}
+        onRowClick={(r) => navigate(paths.tenant.analysis(r.id))}
         emptyText="No analyses yet"
         storageKey="custom-analysis"
       />

@@ -25,6 +25,7 @@ import { useAnalysisMap, type Bbox } from '../api/get-analysis-map';
 import { FailedDataModal } from './failed-data-modal';
 import { ResultFarmDrawer } from './result-farm-drawer';
 import { ResultListDrawer } from './result-list-drawer';
+import { paths } from '../../../lib/paths';
 
 export const GEOLOCATION_ERROR = 'Error getting location';
 const FILTERS: { value: MapCategory; label: string }[] = [
@@ -166,7 +167,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
             {a.parent_analysis && (
               <div data-testid="analysis-parent">
-                Re-analysis of <Link to={`/admin/farm-analysis/${a.parent_analysis.id}`}>{a.parent_analysis.name}</Link>
+                Re-analysis of <Link to={paths.tenant.analysis(a.parent_analysis.id)}>{a.parent_analysis.name}</Link>
               </div>
             )}
             {a.re_analyses.length > 0 && (
@@ -175,7 +176,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
                 <ul style={{ margin: 0, paddingLeft: 18 }}>
                   {a.re_analyses.map((r) => (
                     <li key={r.id}>
-                      <Link to={`/admin/farm-analysis/${r.id}`}>{r.name}</Link>
+                      <Link to={paths.tenant.analysis(r.id)}>{r.name}</Link>
                       {r.status !== 'completed' && <span style={{ color: 'rgba(0,0,0,0.62)' }}> ({r.status})</span>}
                     </li>
                   ))}

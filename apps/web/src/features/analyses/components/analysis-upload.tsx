@@ -19,7 +19,7 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCreateAnalysis } from '../api/create-analysis';
 import { downloadTemplate } from '../api/download-template';
-import { useAreaChoices, useRegionChoices } from '../api/get-analysis-options';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { EndpointUploadDrawer } from './endpoint-upload-drawer';
 
 /** The drop zone's limits (spec §5, §9): the API checks them again and is the authority. */
@@ -172,8 +172,8 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
   const [region, setRegion] = useState<string | undefined>(undefined);
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim());
-  const regions = useRegionChoices(open);
-  const areas = useAreaChoices({ region, search: debounced || undefined }, open);
+  const regions = useRegions(open);
+  const areas = useOperationalAreaOptions({ region, search: debounced || undefined }, open);
   const ids = useMemo(() => (areas.data ?? []).map((a) => a.id), [areas.data]);
   const all = ids.length > 0 && ids.every((id) => selected.includes(id));
   const some = selected.length > 0 && !all;

@@ -10,6 +10,7 @@ import { notifyInfo } from '../../../lib/notifier';
 import { useLogin, type LoginBody, type LoginChallenge } from '../api/login';
 import { TwoFactorDialog } from './two-factor-dialog';
 import { useFinishSignIn } from './use-finish-sign-in';
+import { paths } from '../../../lib/paths';
 
 const MfaEnrolmentDialog = lazy(async () => ({ default: (await import('./mfa-enrolment-dialog')).MfaEnrolmentDialog }));
 
@@ -46,7 +47,7 @@ export function SignInForm() {
           <Input.Password autoComplete="current-password" size="large" />
         </Form.Item>
         <div style={{ textAlign: 'right', marginBottom: 16 }}>
-          <Link to="/forgot-password">Forgot password?</Link>
+          <Link to={paths.forgotPassword}>Forgot password?</Link>
         </div>
         <Button type="primary" htmlType="submit" size="large" block loading={login.isPending && !challenge}>
           Sign in

@@ -7,6 +7,7 @@ import { notifyError } from '../../../lib/notifier';
 import { adminLogin } from '../api/admin-login';
 import { SERVICE_PROVIDER_MESSAGES } from './service-provider-messages';
 import { useFinishSignIn } from './use-finish-sign-in';
+import { paths } from '../../../lib/paths';
 
 /** A link is single-use: remember the ids already tried, so a re-render (or StrictMode) never sends one twice. */
 const tried = new Set<string>();
@@ -20,13 +21,13 @@ export function useAdminLinkLogin(requestId: string | null): { running: boolean 
     tried.add(requestId);
     setRunning(true);
     adminLogin(requestId)
-      .then((res) => finish(res.data, '/super-admin/dashboard'))
+      .then((res) => finish(res.data, paths.provider.dashboard))
       .catch((err: unknown) => {
         const code = err instanceof ApiError ? err.code : undefined;
-        if (code && code in SERVICE_PROVIDER_MESSAGES) navigate(`/?ec=${code}`, { replace: true });
+        if (code && code in SERVICE_PROVIDER_MESSAGES) navigate(`${paths.home}?ec=${code}`, { replace: true });
         else {
           notifyError(err);
-          navigate('/', { replace: true });
+          navigate(paths.home, { replace: true });
         }
       })
       .finally(() => setRunning(false));

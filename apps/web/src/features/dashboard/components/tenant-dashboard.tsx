@@ -30,6 +30,7 @@ import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../.
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
 import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
+import { paths } from '../../../lib/paths';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
@@ -264,12 +265,12 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
       style={{ height: '100%' }}
       data-testid="agents-card"
       extra={
-        <Button type="primary" size="small" onClick={() => navigate('/admin/agents?new=1')}>
+        <Button type="primary" size="small" onClick={() => navigate(paths.tenant.agents({ new: true }))}>
           Add New
         </Button>
       }
       actions={[
-        <Link key="all" to="/admin/agents">
+        <Link key="all" to={paths.tenant.agents()}>
           See all
         </Link>,
       ]}
@@ -292,7 +293,7 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
                     { key: 'edit', label: 'Edit Agent' },
                     { key: 'delete', label: 'Delete Agent', danger: true },
                   ],
-                  onClick: ({ key }) => (key === 'edit' ? navigate(`/admin/agents?edit=${a.id}`) : setPending(a)),
+                  onClick: ({ key }) => (key === 'edit' ? navigate(paths.tenant.agents({ edit: a.id })) : setPending(a)),
                 }}
               >
                 <Button type="text" size="small" aria-label={`Actions for ${a.agent_name}`} icon={<MoreOutlined />} />

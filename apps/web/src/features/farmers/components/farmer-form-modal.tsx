@@ -13,7 +13,7 @@ import { createFarmerBody, type Farmer } from '@farmland/contracts';
 import { formFieldErrors } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useFarmer } from '../api/get-farmer';
-import { useRegions } from '../api/get-regions';
+import { useRegions } from '../../../lib/lookups';
 import { useSaveFarmer, type FarmerFields } from '../api/save-farmer';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];

@@ -16,12 +16,13 @@ import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { StatusTag } from '../../../components/ui/status-tag';
 import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber } from '../../../lib/formatters';
+import { useRegions } from '../../../lib/lookups';
 import { FARMERS_PAGE_SIZE, useFarmers } from '../api/get-farmers';
-import { useRegions } from '../api/get-regions';
 import { DeleteFarmerDialog } from './delete-farmer-dialog';
 import { FarmerDrawer, type FarmerView } from './farmer-drawer';
 import { FarmerFarmDrawer } from './farmer-farm-drawer';
 import { FarmerFormModal } from './farmer-form-modal';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The columns a farmer row needs for creation (the bulk correction table): the farmer's, then the farm's. */
 export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates'] as const;
@@ -221,9 +222,9 @@ export function FarmersScreen() {
         columns={FARMER_BULK_COLUMNS}
         validateCell={validateFarmerCell}
         onCreated={() => {
-          void client.invalidateQueries({ queryKey: ['farmers'] });
-          void client.invalidateQueries({ queryKey: ['farms'] });
-          void client.invalidateQueries({ queryKey: ['analytics'] });
+          void client.invalidateQueries({ queryKey: queryKeys.farmers.all });
+          void client.invalidateQueries({ queryKey: queryKeys.farms.all });
+          void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
         }}
         onClose={() => setBulkOpen(false)}
         testId="farmers-bulk-upload"

@@ -27,10 +27,10 @@ import { FilterModal, type FilterField } from '../../../components/ui/filter-mod
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
 import { useFarmsMap } from '../api/get-farms-map';
-import { useAreaOptions, useRegionOptions } from '../api/get-filter-options';
 import { useFarmsOverview } from '../api/get-farms-overview';
 import { collectionToFeatures } from '../../../components/map/farm-features';
 import { EudrExportButton } from './eudr-export-button';
@@ -38,6 +38,7 @@ import { FarmDrawer } from './farm-drawer';
 import { FarmPopup } from './farm-popup';
 import { useAreaOutlines } from '../api/get-area-outlines';
 import { OverlappingDrawer } from './overlapping-drawer';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const FARMLANDS_TITLE = 'All Mapped Farmlands';
 const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
@@ -66,12 +67,12 @@ export function FarmlandsScreen() {
   const [filterOpen, setFilterOpen] = useState(false);
   const region = typeof filters['region'] === 'string' ? filters['region'] : undefined;
   const area = typeof filters['operational_area'] === 'string' ? filters['operational_area'] : undefined;
-  const regions = useRegionOptions();
-  const areas = useAreaOptions();
+  const regions = useRegions();
+  const areas = useOperationalAreaOptions();
   const filterFields = useMemo<FilterField[]>(
     () => [
       { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
-      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id })) },
+      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
     ],
     [regions.data, areas.data],
   );
@@ -79,7 +80,7 @@ export function FarmlandsScreen() {
 
   const list = useFarms({ page, page_size: pageSize, search: search || undefined, region, operational_area: area });
   const overview = useFarmsOverview();
-  const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const config = useQuery({ queryKey: queryKeys.consoleConfig, queryFn: loadConsoleConfig, staleTime: Infinity });
   const outlines = useAreaOutlines();
   const total = overview.data?.data.total_farms;
   // Vector tiles carry every farm: a search or a filter reads the narrowed farms as GeoJSON instead.

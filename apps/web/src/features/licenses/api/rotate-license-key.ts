@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RotatedLicense } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const LICENSE_KEY_ROTATED = 'License key rotated successfully';
 
@@ -14,6 +15,6 @@ export function useRotateLicenseKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: rotateLicenseKey,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['tenants'] }), client.invalidateQueries({ queryKey: ['licenses'] })]),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

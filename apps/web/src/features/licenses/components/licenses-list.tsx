@@ -21,6 +21,7 @@ import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
 import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
 import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
 import { LICENSE_KEY_ROTATED, useRotateLicenseKey } from '../api/rotate-license-key';
+import { paths } from '../../../lib/paths';
 
 export const LICENSES_TITLE = 'All Licenses';
 
@@ -100,7 +101,7 @@ export function LicensesList() {
                 ...(r.is_revoked ? [] : [{ key: 'rotate', label: 'Rotate key' }]),
                 { key: 'tenant', label: 'View tenant' },
               ],
-              onClick: ({ key }) => (key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : setPending({ action: key as Action, license: r })),
+              onClick: ({ key }) => (key === 'tenant' ? navigate(paths.provider.tenant(r.tenant)) : setPending({ action: key as Action, license: r })),
             }}
           >
             <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />

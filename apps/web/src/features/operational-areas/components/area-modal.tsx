@@ -20,8 +20,7 @@ import { ApiError } from '../../../lib/api-client';
 import { fieldErrorsOf, firstFieldError } from '../../../lib/field-errors';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useCities } from '../api/lookups';
-import { useRegions } from '../api/regions';
+import { useCities, useRegions } from '../../../lib/lookups';
 import { useSaveOperationalArea } from '../api/save-operational-area';
 
 export const RETRY_HINT = 'Please edit any point on the polygon and try again';

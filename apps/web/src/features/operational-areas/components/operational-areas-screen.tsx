@@ -23,7 +23,7 @@ import { formatNumber, formatSqm } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteOperationalArea } from '../api/delete-operational-area';
 import { AREAS_PAGE_SIZE, useAllOperationalAreas, useOperationalAreas } from '../api/get-operational-areas';
-import { useRegions } from '../api/regions';
+import { useRegions } from '../../../lib/lookups';
 import { AreaModal } from './area-modal';
 import { CreateRegionModal } from './create-region-modal';
 

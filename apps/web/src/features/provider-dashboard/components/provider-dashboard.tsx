@@ -22,6 +22,7 @@ import { useMappingData } from '../api/get-mapping-data';
 import { useMappingRanking } from '../api/get-mapping-ranking';
 import { useTenantsDashboardCount } from '../api/get-tenants-dashboard-count';
 import { useTenantsStatusCount } from '../api/get-tenants-status-count';
+import { paths } from '../../../lib/paths';
 
 type RankRow = MappingRanking['results'][number];
 
@@ -160,7 +161,7 @@ function Ranking({ year }: { year: number }) {
           locale={{ emptyText: <Empty description={`No farms mapped in ${year}`} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
           columns={[
             { title: '#', dataIndex: 'rank', width: 48 },
-            { title: 'Tenant', render: (_: unknown, r: RankRow) => <Link to={`/super-admin/tenant/${r.tenant_id}`}>{r.tenant_name}</Link> },
+            { title: 'Tenant', render: (_: unknown, r: RankRow) => <Link to={paths.provider.tenant(r.tenant_id)}>{r.tenant_name}</Link> },
             { title: 'Farms mapped', render: (_: unknown, r: RankRow) => formatNumber(r.mapped_farms) },
             { title: 'Area', render: (_: unknown, r: RankRow) => formatHectares(r.area_sqm) },
           ]}

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Only the fields the picker reads. */
 export type TenantOption = { id: string; name: string };
@@ -11,5 +12,5 @@ export const getTenantOptions = (search: string, signal?: AbortSignal) =>
   api<Envelope<ListPage<TenantOption>>>('/base/tenants/', { query: { search, page: 1, page_size: 50 }, ...(signal ? { signal } : {}) });
 
 export function useTenantOptions(search: string) {
-  return useQuery({ queryKey: ['tenants', 'options', search], queryFn: ({ signal }) => getTenantOptions(search, signal), placeholderData: keepPreviousData, staleTime: 60_000 });
+  return useQuery({ queryKey: queryKeys.tenants.options(search), queryFn: ({ signal }) => getTenantOptions(search, signal), placeholderData: keepPreviousData, staleTime: 60_000 });
 }

@@ -27,6 +27,7 @@ import { ALL_FARMS_PAGE_SIZE, useAllFarms } from '../api/get-all-farms';
 import { useAllFarmsMap } from '../api/get-all-farms-map';
 import { useAllFarmsOverview } from '../api/get-all-farms-overview';
 import { useTenantOptions } from '../api/get-tenant-options';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const PROVIDER_FARMLANDS_TITLE = 'Farmlands';
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
@@ -74,7 +75,7 @@ export function ProviderFarmlandsScreen() {
   const filter = { search: search || undefined, tenant_id: tenantId };
   const list = useAllFarms({ page, page_size: pageSize, ...filter });
   const overview = useAllFarmsOverview(tenantId);
-  const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const config = useQuery({ queryKey: queryKeys.consoleConfig, queryFn: loadConsoleConfig, staleTime: Infinity });
   const total = overview.data?.data.total_farms;
   const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !search;
   const mapData = useAllFarmsMap(filter, total !== undefined && config.data !== undefined && !useTiles);

@@ -34,6 +34,7 @@ import { ManageLicenseDrawer } from './manage-license-drawer';
 import { TenantAgentsDrawer } from './tenant-agents-drawer';
 import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
+import { paths } from '../../../lib/paths';
 
 export const CAPTURES_EMPTY_TITLE = 'This list is empty';
 export const CAPTURES_EMPTY_TEXT = 'Coordinates taken by your agents will be displayed here';
@@ -171,7 +172,7 @@ export function TenantDetails() {
   const actions = useMemo(() => (t ? availableActions(t) : []), [t]);
 
   const back = (
-    <Link to="/super-admin/tenant">
+    <Link to={paths.provider.tenants}>
       <ArrowLeftOutlined aria-hidden="true" /> All Tenants
     </Link>
   );

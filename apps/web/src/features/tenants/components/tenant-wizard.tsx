@@ -15,7 +15,7 @@ import { notifySuccess } from '../../../lib/notifier';
 import { LicenseKeyModal } from '../../../components/ui/copy-key';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useTenant } from '../api/get-tenant';
-import { useCities, useCountries, useStates } from '../api/lookups';
+import { useCities, useCountries, useStates } from '../../../lib/lookups';
 import { TENANT_CREATED, TENANT_EDITED, useSaveTenant } from '../api/save-tenant';
 import { fromTenant, PRICE_RE, toTenantBody, type TenantFormValues } from './tenant-form';
 

@@ -20,6 +20,7 @@ import type { LicenseType, Tenant, TenantListItem, TenantStatus } from '../api/t
 import { ManageLicenseDrawer } from './manage-license-drawer';
 import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
+import { paths } from '../../../lib/paths';
 
 export const TENANTS_TITLE = 'All Tenants';
 export const TENANTS_DELETED = 'Tenants deleted successfully';
@@ -126,7 +127,7 @@ export function TenantsList() {
         exportFilters={state.query}
         selectable
         onDeleteSelected={setToDelete}
-        onRowClick={(r) => navigate(`/super-admin/tenant/${r.uuid}`)}
+        onRowClick={(r) => navigate(paths.provider.tenant(r.uuid))}
         emptyText={state.narrowed ? 'No tenant matches your search or filters' : 'No tenants yet'}
         storageKey="tenants"
         actions={
