@@ -1,6 +1,7 @@
 // Lint for the whole monorepo: typescript-eslint's recommended rules, zero warnings allowed (npm run lint).
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -25,6 +26,11 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The rules of hooks and their dependency lists, with the React Compiler's checks of the recommended set (v7).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     // Console features stay apart (CONVENTIONS §10): a feature imports lib/ and components/, never another feature.

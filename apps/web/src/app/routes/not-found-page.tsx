@@ -12,7 +12,7 @@ function NotFound() {
   return (
     <Result
       status="404"
-      title={<h1 style={{ fontSize: 24, margin: 0 }}>Page not found</h1>}
+      title={<h1 className="page-title">Page not found</h1>}
       subTitle="The page you are looking for does not exist or has moved."
       extra={
         <Button type="primary" onClick={() => navigate(home)}>

@@ -25,7 +25,7 @@ export function TenantGatePage({ code, message }: { code: TenantGateCode; messag
     <main style={{ minHeight: '100%', display: 'grid', placeItems: 'center', background: '#fff' }}>
       <Result
         status="403"
-        title={<h1 style={{ fontSize: 24, margin: 0 }}>{GATE_TITLES[code]}</h1>}
+        title={<h1 className="page-title">{GATE_TITLES[code]}</h1>}
         subTitle={message}
         extra={
           <Button type="primary" onClick={() => void back()}>

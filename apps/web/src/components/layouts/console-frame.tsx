@@ -2,7 +2,7 @@
 // its bottom, and a header with a breadcrumb, a search box (header-search.tsx), a bell (activity log) and an avatar (profile).
 // Below a tablet width (768 px, Ant Design's md) the sidebar is a drawer opened by a hamburger in the header, the
 // header's search narrows and the page padding shrinks, so a 390 px phone never scrolls sideways.
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import Avatar from 'antd/es/avatar';
 import Breadcrumb from 'antd/es/breadcrumb';
@@ -49,9 +49,10 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   const { user } = useSession();
   // md is false below 768 px; undefined before the first measure (then the desktop frame shows, as before).
   const phone = Grid.useBreakpoint().md === false;
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  // A page chosen in the drawer closes it.
-  useEffect(() => setDrawerOpen(false), [location.pathname]);
+  // The drawer is open on the page it was opened on: a page chosen in it closes it.
+  const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
+  const drawerOpen = drawerOpenOn === location.pathname;
+  const setDrawerOpen = (open: boolean) => setDrawerOpenOn(open ? location.pathname : null);
 
   const rest = location.pathname.slice(basePath.length).replace(/^\/+/, '');
   const [section = 'dashboard', ...deeper] = rest.split('/');

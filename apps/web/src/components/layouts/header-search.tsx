@@ -60,7 +60,7 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
     staleTime: 10_000,
     meta: { silent: true },
   });
-  const groups = search.length >= 2 ? (found.data ?? []) : [];
+  const groups = useMemo(() => (search.length >= 2 ? (found.data ?? []) : []), [search, found.data]);
   const hits = useMemo(() => new Map(groups.flatMap((g) => g.hits).map((h) => [h.value, h])), [groups]);
   const options = groups
     .filter((g) => g.hits.length > 0)

@@ -24,8 +24,8 @@ const FILTER_FIELDS: readonly FilterField[] = [
 
 function timestampCell(iso: string) {
   return (
-    <time dateTime={iso} style={{ whiteSpace: 'nowrap' }}>
-      {formatDate(iso)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(iso)}</span>
+    <time dateTime={iso} className="nowrap">
+      {formatDate(iso)} <span className="text-muted">{formatTime(iso)}</span>
     </time>
   );
 }

@@ -2,7 +2,7 @@
 // search debounced by 400 ms, a filter by region and operational area, the column-visibility menu, the spec's columns,
 // pages of 10. A row opens the agent drawer; the row menu has Edit Agent, Reset Agent Account, Suspend or Unsuspend Agent
 // and Delete Agent, each confirmed first. ?new=1 and ?edit=<id> (the dashboard's agents card) open the wizard.
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
@@ -82,14 +82,21 @@ export function AgentsScreen() {
   // The wizard: ?new=1 creates, ?edit=<id> edits (so the dashboard's card can open it).
   const editId = params.get('edit');
   const wizardOpen = params.get('new') === '1' || Boolean(editId);
-  const setWizard = (value: { new: true } | { edit: string } | null) => {
-    const next = new URLSearchParams(params);
-    next.delete('new');
-    next.delete('edit');
-    if (value && 'new' in value) next.set('new', '1');
-    if (value && 'edit' in value) next.set('edit', value.edit);
-    setParams(next, { replace: true });
-  };
+  const setWizard = useCallback(
+    (value: { new: true } | { edit: string } | null) =>
+      setParams(
+        (cur) => {
+          const next = new URLSearchParams(cur);
+          next.delete('new');
+          next.delete('edit');
+          if (value && 'new' in value) next.set('new', '1');
+          if (value && 'edit' in value) next.set('edit', value.edit);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
 
   const filterFields = useMemo<FilterField[]>(
     () => [
@@ -130,13 +137,13 @@ export function AgentsScreen() {
         width: 180,
         render: (r) => (
           <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
-            <span style={{ overflowWrap: 'anywhere' }}>{r.agent_name}</span>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
+            <span className="wrap-anywhere">{r.agent_name}</span>
           </span>
         ),
       },
-      { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
-      { key: 'email', title: 'Email', render: (r) => <span style={{ overflowWrap: 'anywhere' }}>{r.email}</span> },
+      { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span className="nowrap">{r.phone_number ?? '--'}</span> },
+      { key: 'email', title: 'Email', render: (r) => <span className="wrap-anywhere">{r.email}</span> },
       { key: 'farmers', title: 'Farmers', width: 76, render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 88, render: (r) => formatNumber(r.mapped_farms_count) },
       {
@@ -145,7 +152,7 @@ export function AgentsScreen() {
         width: 108,
         render: (r) => <AgentProgressBar size="small" progress={r.progress} mapped={r.mapped_farms_count} farmers={r.farmers_count} />,
       },
-      { key: 'operational_area', title: 'Operational area', width: 130, render: (r) => <span style={{ overflowWrap: 'anywhere' }}>{r.operational_area ?? '--'}</span> },
+      { key: 'operational_area', title: 'Operational area', width: 130, render: (r) => <span className="wrap-anywhere">{r.operational_area ?? '--'}</span> },
       { key: 'status', title: 'Status', width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
       // The area wraps before "sqm" rather than widening the column.
       { key: 'total_area_mapped', title: 'Total area mapped', width: 112, render: (r) => formatTotal(r.total_mapped_area) },
@@ -176,8 +183,7 @@ export function AgentsScreen() {
         ),
       },
     ],
-    // setWizard reads the current params: the menu is rebuilt with them.
-    [params],
+    [setWizard],
   );
 
   const text = pending ? confirmText(pending) : null;

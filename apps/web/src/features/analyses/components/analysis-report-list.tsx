@@ -42,8 +42,8 @@ export function AnalysisReportList() {
         key: 'total_area',
         title: 'Total area',
         render: (r) => (
-          <span style={{ whiteSpace: 'nowrap' }}>
-            {formatSqm(r.total_area)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>({formatHectares(r.total_area)})</span>
+          <span className="nowrap">
+            {formatSqm(r.total_area)} <span className="text-muted">({formatHectares(r.total_area)})</span>
           </span>
         ),
       },
@@ -62,8 +62,8 @@ export function AnalysisReportList() {
         key: 'created_at',
         title: 'Created',
         render: (r) => (
-          <time dateTime={r.created_at} style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(r.created_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.created_at)}</span>
+          <time dateTime={r.created_at} className="nowrap">
+            {formatDate(r.created_at)} <span className="text-muted">{formatTime(r.created_at)}</span>
           </time>
         ),
       },

@@ -26,6 +26,7 @@ import { FailedDataModal } from './failed-data-modal';
 import { ResultFarmDrawer } from './result-farm-drawer';
 import { ResultListDrawer } from './result-list-drawer';
 import { paths } from '../../../lib/paths';
+import { useLatest } from '../../../lib/use-latest';
 
 export const GEOLOCATION_ERROR = 'Error getting location';
 const FILTERS: { value: MapCategory; label: string }[] = [
@@ -85,7 +86,7 @@ export function AnalysisResult({ id }: { id: string }) {
       <Card title={a.name} data-testid="analysis-running">
         <div style={{ textAlign: 'center', padding: 32 }}>
           <Progress type="circle" percent={a.status === 'queued' ? 0 : a.progress} />
-          <p style={{ marginTop: 16 }}>{a.status === 'queued' ? 'Waiting to start…' : `Analysing ${formatNumber(a.total_uploaded_data_count)} rows…`}</p>
+          <p className="mt-16">{a.status === 'queued' ? 'Waiting to start…' : `Analysing ${formatNumber(a.total_uploaded_data_count)} rows…`}</p>
         </div>
       </Card>
     );
@@ -129,8 +130,10 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   const pinned: [number, number] | undefined = params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
 
   // No farm within an area: centre on the user's own position (spec §7), or say it could not be found.
+  const start = useLatest({ pinned, within: a.within_operational_area.count });
   useEffect(() => {
-    if (pinned || a.within_operational_area.count > 0) return;
+    // once per analysis, from what the page showed then
+    if (start.current.pinned || start.current.within > 0) return;
     if (!('geolocation' in navigator)) {
       toast('error', GEOLOCATION_ERROR);
       return;
@@ -140,8 +143,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
       () => toast('error', GEOLOCATION_ERROR),
       { timeout: 8000 },
     );
-    // once per analysis
-  }, [a.id]);
+  }, [a.id, start]);
 
   const center = pinned ?? located ?? undefined;
   const openCard = (kind: AnalysisListKind) => {
@@ -172,12 +174,12 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             )}
             {a.re_analyses.length > 0 && (
               <div data-testid="analysis-re-analyses">
-                <div style={{ fontWeight: 600 }}>Re-analyses of fixed rows</div>
+                <div className="strong">Re-analyses of fixed rows</div>
                 <ul style={{ margin: 0, paddingLeft: 18 }}>
                   {a.re_analyses.map((r) => (
                     <li key={r.id}>
                       <Link to={paths.tenant.analysis(r.id)}>{r.name}</Link>
-                      {r.status !== 'completed' && <span style={{ color: 'rgba(0,0,0,0.62)' }}> ({r.status})</span>}
+                      {r.status !== 'completed' && <span className="text-muted"> ({r.status})</span>}
                     </li>
                   ))}
                 </ul>
@@ -199,11 +201,11 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             />
           </div>
           <Card size="small">
-            <div style={{ color: 'rgba(0,0,0,0.62)' }}>Total area</div>
+            <div className="text-muted">Total area</div>
             <div data-testid="analysis-total-area" style={{ fontSize: 18, fontWeight: 600 }}>
               {formatSqm(a.total_area)}
             </div>
-            <div style={{ color: 'rgba(0,0,0,0.62)' }}>{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
+            <div className="text-muted">{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
           </Card>
           {a.with_warnings > 0 && (
             <Alert
@@ -271,7 +273,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               return (
                 <div data-testid="result-popup" style={{ minWidth: 180 }}>
                   <strong>{picked.name}</strong>
-                  <div style={{ color: 'rgba(0,0,0,0.62)' }}>{f?.operational_area ?? 'Not Available'}</div>
+                  <div className="text-muted">{f?.operational_area ?? 'Not Available'}</div>
                   <Button
                     size="small"
                     type="primary"

@@ -116,16 +116,16 @@ export function AnalysisUpload() {
         }
       >
         <label style={{ display: 'block', marginBottom: 16 }}>
-          <div style={{ marginBottom: 4 }}>Title</div>
+          <div className="mb-4">Title</div>
           <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="e.g. Cocoa farms, March survey" aria-label="Title" />
         </label>
-        <label style={{ display: 'block' }}>
-          <div style={{ marginBottom: 4 }}>Description</div>
+        <label className="block">
+          <div className="mb-4">Description</div>
           <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label="Description" />
         </label>
         {mode === 'file' && (
           <label style={{ display: 'block', marginTop: 16 }}>
-            <div style={{ marginBottom: 4 }}>Farm name property (optional)</div>
+            <div className="mb-4">Farm name property (optional)</div>
             <Input value={nameField} onChange={(e) => setNameField(e.target.value)} maxLength={200} placeholder="e.g. plot_name" aria-label="Farm name property" />
             <div style={{ marginTop: 4, color: 'rgba(0,0,0,0.62)', fontSize: 12 }} data-testid="name-field-help">
               GeoJSON, KML, KMZ and Shapefile: the property that names each farm. Left empty, farm_name is used, then name,
@@ -192,7 +192,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
         </Space>
       }
     >
-      <Space direction="vertical" style={{ width: '100%' }}>
+      <Space direction="vertical" className="full-width">
         <Select
           allowClear
           placeholder="Filter by region"

@@ -140,7 +140,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       ]}
     >
       <p>{FAILED_DATA_INSTRUCTION}</p>
-      {analysis.error_details_truncated && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="The first 1,000 failed rows are shown." />}
+      {analysis.error_details_truncated && <Alert type="info" showIcon className="mb-12" message="The first 1,000 failed rows are shown." />}
       <Table<AnalysisErrorRow>
         size="small"
         scroll={{ x: 'max-content' }}

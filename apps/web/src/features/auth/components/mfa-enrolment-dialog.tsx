@@ -68,7 +68,7 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
           </div>
           <div style={{ flex: '1 1 160px', minWidth: 0 }}>
             <Typography.Text strong>Can't scan it?</Typography.Text>
-            <Typography.Paragraph style={{ marginBottom: 4 }}>Enter this key in the app:</Typography.Paragraph>
+            <Typography.Paragraph className="mb-4">Enter this key in the app:</Typography.Paragraph>
             <Typography.Text code copyable={{ text: setup.data.data.secret }} data-testid="mfa-secret" style={{ whiteSpace: 'normal', lineHeight: 1.9 }}>
               {groupSecret(setup.data.data.secret)}
             </Typography.Text>

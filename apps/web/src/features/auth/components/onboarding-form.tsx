@@ -36,10 +36,10 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
       ) : (
         <Form<Values> layout="vertical" requiredMark="optional" onFinish={submit}>
           <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item label="First name" name="first_name" style={{ flex: 1 }}>
+            <Form.Item label="First name" name="first_name" className="grow">
               <Input autoComplete="given-name" size="large" />
             </Form.Item>
-            <Form.Item label="Last name" name="last_name" style={{ flex: 1 }}>
+            <Form.Item label="Last name" name="last_name" className="grow">
               <Input autoComplete="family-name" size="large" />
             </Form.Item>
           </div>

@@ -43,7 +43,7 @@ export function SignInForm() {
         <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Enter your email' }, { type: 'email', message: 'Enter a valid email' }]}>
           <Input type="email" autoComplete="username" size="large" placeholder="you@example.com" />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} style={{ marginBottom: 8 }}>
+        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} className="mb-8">
           <Input.Password autoComplete="current-password" size="large" />
         </Form.Item>
         <div style={{ textAlign: 'right', marginBottom: 16 }}>

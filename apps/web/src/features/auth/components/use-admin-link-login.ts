@@ -15,11 +15,12 @@ const tried = new Set<string>();
 export function useAdminLinkLogin(requestId: string | null): { running: boolean } {
   const navigate = useNavigate();
   const finish = useFinishSignIn();
-  const [running, setRunning] = useState(Boolean(requestId));
+  // The link that has finished (signed in or refused); the hook runs until the current link has.
+  const [finished, setFinished] = useState<string | null>(null);
+  const running = Boolean(requestId) && finished !== requestId;
   useEffect(() => {
     if (!requestId || tried.has(requestId)) return;
     tried.add(requestId);
-    setRunning(true);
     adminLogin(requestId)
       .then((res) => finish(res.data, paths.provider.dashboard))
       .catch((err: unknown) => {
@@ -30,7 +31,7 @@ export function useAdminLinkLogin(requestId: string | null): { running: boolean 
           navigate(paths.home, { replace: true });
         }
       })
-      .finally(() => setRunning(false));
+      .finally(() => setFinished(requestId));
   }, [requestId, finish, navigate]);
   return { running };
 }

@@ -6,7 +6,7 @@ import type { Agent, AgentRanking, AnalyticsCounts, License, MappedCount } from 
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage, Out } from '../../../lib/contract-types';
 import { countriesQuery, statesQuery } from '../../../lib/lookups';
-import type { farmsPerState } from '@farmland/contracts';
+import type { farmsPerCountry, farmsPerState } from '@farmland/contracts';
 import { queryKeys } from '../../../lib/query-keys';
 
 export type RangeKey = '1Y' | '6M' | '30D' | '7D';
@@ -54,7 +54,7 @@ export function useAgentRanking() {
   });
 }
 
-export type CountryFarms = { code: string; name: string; total_farms: number; total_farmers: number };
+export type CountryFarms = Out<typeof farmsPerCountry>[number];
 export function useFarmsPerCountry(enabled: boolean) {
   return useQuery({ queryKey: queryKeys.farms.global, queryFn: ({ signal }) => api<Envelope<CountryFarms[]>>('/farms/global', { signal }), enabled });
 }

@@ -99,7 +99,7 @@ export function FarmersScreen() {
         title: 'Farmer name',
         render: (r) => (
           <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
             {r.farmer_name}
           </span>
         ),
@@ -108,7 +108,7 @@ export function FarmersScreen() {
       { key: 'folio_id', title: 'Farmer id', render: (r) => r.folio_id },
       { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true, tooltip: (r) => r.address },
       { key: 'number_of_farm', title: 'Number of farms', render: (r) => formatNumber(r.number_of_farm) },
-      { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.total_farm_size, 4)} sqm</span> },
+      { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span className="nowrap">{formatNumber(r.total_farm_size, 4)} sqm</span> },
       { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag> },
       {
         key: 'actions',

@@ -39,6 +39,7 @@ import { FarmPopup } from './farm-popup';
 import { useAreaOutlines } from '../api/get-area-outlines';
 import { OverlappingDrawer } from './overlapping-drawer';
 import { queryKeys } from '../../../lib/query-keys';
+import { useLatest } from '../../../lib/use-latest';
 
 export const FARMLANDS_TITLE = 'All Mapped Farmlands';
 const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
@@ -115,14 +116,14 @@ export function FarmlandsScreen() {
     () => [
       { key: 'name', title: 'Name', render: (r) => r.name },
       { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
-      { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
+      { key: 'area', title: 'Area (sqm)', render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
       {
         key: 'updated_at',
         title: 'Updated at',
         render: (r) => (
-          <time dateTime={r.updated_at} style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(r.updated_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.updated_at)}</span>
+          <time dateTime={r.updated_at} className="nowrap">
+            {formatDate(r.updated_at)} <span className="text-muted">{formatTime(r.updated_at)}</span>
           </time>
         ),
       },
@@ -169,12 +170,12 @@ export function FarmlandsScreen() {
   );
 
   const header = (
-    <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
-      <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="inline-12 mb-16">
+      <Typography.Title level={1} className="page-title">
         {FARMLANDS_TITLE}
       </Typography.Title>
       <CountBadge count={list.data?.data.count} estimated={list.data?.data.count_estimated === true} label="farmlands" />
-      <div style={{ flex: 1 }} />
+      <div className="grow" />
       <MapSearch value={search} onSearch={onSearch} />
       <Button icon={<FilterOutlined aria-hidden="true" />} onClick={() => setFilterOpen(true)}>
         Filter{state.activeFilters ? ` (${state.activeFilters})` : ''}
@@ -185,7 +186,7 @@ export function FarmlandsScreen() {
   );
 
   const sidePanel = (
-    <Card size="small" title="Farmlands" styles={{ body: { padding: 0 } }} style={{ height: '100%' }}>
+    <Card size="small" title="Farmlands" styles={{ body: { padding: 0 } }} className="full-height">
       <List<Farm>
         loading={list.isFetching && !list.data}
         dataSource={list.data?.data.results ?? []}
@@ -228,7 +229,7 @@ export function FarmlandsScreen() {
     <>
       {view !== 'table' && header}
       {overlapping !== undefined && (
-        <div style={{ marginBottom: 8 }} data-testid="overlap-count">
+        <div className="mb-8" data-testid="overlap-count">
           <Tag color={overlapping ? 'green' : 'default'}>{formatNumber(overlapping)} overlapping farmlands</Tag>
           <Typography.Text type="secondary">of {formatNumber(total)} mapped</Typography.Text>
         </div>
@@ -292,13 +293,12 @@ function MapSearch({ value, onSearch }: { value: string; onSearch: (s: string) =
   const [text, setText] = useState(value);
   const debounced = useDebouncedValue(text);
   const sent = useRef(value);
-  const send = useRef(onSearch);
-  send.current = onSearch;
+  const send = useLatest(onSearch);
   useEffect(() => {
     if (debounced.trim() === sent.current) return;
     sent.current = debounced.trim();
     send.current(debounced.trim());
-  }, [debounced]);
+  }, [debounced, send]);
   return (
     <Input
       aria-label="Search farmlands"

@@ -62,12 +62,12 @@ export function OperationalAreasScreen() {
 
   return (
     <section aria-labelledby="oa-title">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
-        <Typography.Title level={1} id="oa-title" style={{ fontSize: 24, margin: 0 }}>
+      <div className="inline-12 mb-16">
+        <Typography.Title level={1} id="oa-title" className="page-title">
           Operational Areas
         </Typography.Title>
         <CountBadge count={list.data?.data.count} label="operational areas" />
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <Button onClick={() => setRegionOpen(true)}>Create Region</Button>
         <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setEditing({ area: null })}>
           Create Area
@@ -146,7 +146,7 @@ export function OperationalAreasScreen() {
                   ]}
                 >
                   {/* Not List.Item.Meta: its title is an h4, which would skip heading levels under the page's h1. */}
-                  <div style={{ flex: 1, minWidth: 0 }}>
+                  <div className="grow-shrink">
                     <div style={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{a.label || a.name}</div>
                     <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>{`${a.address} · ${a.region} · ${formatNumber(a.farm_count)} farms · ${formatSqm(a.area_sqm)}`}</div>
                   </div>

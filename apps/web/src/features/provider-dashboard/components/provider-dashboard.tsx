@@ -133,8 +133,8 @@ function MappingChart({ year }: { year: number }) {
               </span>{' '}
               farms mapped in {year}
             </span>
-            <span style={{ color: 'rgba(0,0,0,0.62)' }}>{d ? formatHectares(d.total_area_sqm) : '…'} mapped</span>
-            <span style={{ color: 'rgba(0,0,0,0.62)' }} data-testid="tenants-registered">
+            <span className="text-muted">{d ? formatHectares(d.total_area_sqm) : '…'} mapped</span>
+            <span className="text-muted" data-testid="tenants-registered">
               {t ? `${formatNumber(t.new_tenants)} tenants registered in ${year}, ${formatNumber(t.total_tenants)} at its end` : ''}
             </span>
           </div>
@@ -174,7 +174,7 @@ function Ranking({ year }: { year: number }) {
 export function ProviderDashboard() {
   const [year, setYear] = useState(currentYear);
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="provider-dashboard">
+    <div className="stack-16" data-testid="provider-dashboard">
       <Counts />
       <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 8 }}>
         <span id="dashboard-year">Year</span>

@@ -112,15 +112,15 @@ export function ProviderFarmlandsScreen() {
       // The API names each row's tenant for provider staff (tenant_name), whichever tenant it is.
       { key: 'tenant', title: 'Tenant', render: (r) => r.tenant_name ?? '--' },
       { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
-      { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
+      { key: 'area', title: 'Area (sqm)', render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
       { key: 'mapped_by', title: 'Mapped by', render: (r) => r.mapped_by ?? '--', defaultHidden: true },
       {
         key: 'updated_at',
         title: 'Updated at',
         render: (r) => (
-          <time dateTime={r.updated_at} style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(r.updated_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.updated_at)}</span>
+          <time dateTime={r.updated_at} className="nowrap">
+            {formatDate(r.updated_at)} <span className="text-muted">{formatTime(r.updated_at)}</span>
           </time>
         ),
       },
@@ -133,12 +133,12 @@ export function ProviderFarmlandsScreen() {
   const exportFilters: Record<string, string> = { ...(search ? { search } : {}), ...(tenantId ? { tenant_id: tenantId } : {}) };
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="provider-farmlands">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="stack-16" data-testid="provider-farmlands">
+      <div className="inline-12">
+        <Typography.Title level={1} className="page-title">
           Farmland Overview
         </Typography.Title>
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <TenantPicker value={tenantId} onChange={setTenant} />
       </div>
       {overview.isError && <Alert type="error" showIcon message="The overview could not be loaded" action={<Button onClick={() => void overview.refetch()}>Try again</Button>} />}

@@ -23,7 +23,7 @@ export function TenantAgentsDrawer({ tenantId, tenantName, open, onClose }: Prop
   const columns = useMemo<ListColumn<Agent>[]>(
     () => [
       { key: 'agent_name', title: 'Agent name', render: (r) => <span style={wrap}>{r.agent_name}</span> },
-      { key: 'phone_number', title: 'Phone', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
+      { key: 'phone_number', title: 'Phone', render: (r) => <span className="nowrap">{r.phone_number ?? '--'}</span> },
       { key: 'email', title: 'Email', render: (r) => <span style={wrap}>{r.email}</span> },
       { key: 'farmers', title: 'Farmers', render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: 'Mapped farmlands', render: (r) => formatNumber(r.mapped_farms_count) },

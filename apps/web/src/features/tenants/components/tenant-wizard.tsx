@@ -183,7 +183,7 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
                     />
                   </Form.Item>
                   <Form.Item label="Expiry date" name="expiry_date" rules={[{ required: true, message: 'Expiry date is required' }]} htmlFor="tenant-expiry">
-                    <DatePicker id="tenant-expiry" format="DD/MM/YYYY" style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
+                    <DatePicker id="tenant-expiry" format="DD/MM/YYYY" className="full-width" disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
                   </Form.Item>
                   <Form.Item
                     label="Price (NGN)"
