@@ -3,6 +3,7 @@ import path from 'node:path';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { noFolderCycle } from './eslint/no-folder-cycle.js';
 
@@ -76,6 +77,11 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The rules of hooks and their dependency lists, with the React Compiler's checks of the recommended set (v7).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     // Console features stay apart (docs/design-rules.md, "Console features stay apart"): a feature imports lib/ and components/, never another feature.

@@ -10,12 +10,13 @@ import { createQueryClient } from '../lib/query-client';
 import { restoreSession } from '../lib/session';
 import { AppRoutes } from './router';
 import { theme } from './theme';
+import { paths } from '../lib/paths';
 
 /** Lets non-React code (the API client) navigate inside the single-page app. */
 function NavigationBridge() {
   const navigate = useNavigate();
   useEffect(() => {
-    setSessionEndedHandler(() => navigate('/', { replace: true }));
+    setSessionEndedHandler(() => navigate(paths.home, { replace: true }));
   }, [navigate]);
   return null;
 }

@@ -4,12 +4,13 @@ import { Navigate, useLocation } from 'react-router';
 import type { RoleName } from '@farmland/contracts';
 import { PageLoader } from '../components/ui/page-loader';
 import { landingPath, primaryRole, useSession } from '../lib/session-store';
+import { paths } from '../lib/paths';
 
 export function RequireRole({ role, children }: { role: RoleName; children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (session.status === 'restoring') return <PageLoader label="Restoring your session" />;
-  if (session.status === 'anonymous') return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  if (session.status === 'anonymous') return <Navigate to={paths.home} replace state={{ from: location.pathname }} />;
   const mine = primaryRole(session.user);
   if (mine !== role) return <Navigate to={landingPath(mine)} replace />;
   return <>{children}</>;

@@ -3,6 +3,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoader } from '../components/ui/page-loader';
+import { paths, PROVIDER_BASE, PROVIDER_SECTIONS, TENANT_BASE, TENANT_SECTIONS } from '../lib/paths';
 import { RequireRole } from './require-role';
 import { TenantGateBoundary } from './tenant-gate-boundary';
 
@@ -43,39 +44,39 @@ export function AppRoutes() {
   return (
     <TenantGateBoundary>
       <Routes>
-        <Route path="/" element={page(<LoginPage />)} />
-        <Route path="/login" element={page(<LoginPage />)} />
-        <Route path="/forgot-password" element={page(<ForgotPasswordPage />)} />
-        <Route path="/reset-password" element={page(<ResetPasswordPage />)} />
-        <Route path="/onboarding" element={page(<OnboardingPage />)} />
-        <Route path="/not-for-agents" element={page(<NotForAgentsPage />)} />
+        <Route path={paths.home} element={page(<LoginPage />)} />
+        <Route path={paths.login} element={page(<LoginPage />)} />
+        <Route path={paths.forgotPassword} element={page(<ForgotPasswordPage />)} />
+        <Route path={paths.resetPassword} element={page(<ResetPasswordPage />)} />
+        <Route path={paths.onboarding} element={page(<OnboardingPage />)} />
+        <Route path={paths.notForAgents} element={page(<NotForAgentsPage />)} />
 
-        <Route path="/super-admin" element={<RequireRole role="super_admin">{page(<ProviderFrame />)}</RequireRole>}>
-          <Route index element={<Navigate to="dashboard" replace />} />
-          <Route path="dashboard" element={page(<ProviderDashboardPage />)} />
-          <Route path="tenant" element={page(<TenantsPage />)} />
-          <Route path="tenant/:uuid" element={page(<TenantDetailsPage />)} />
-          <Route path="license" element={page(<LicensesPage />)} />
-          <Route path="farmlands" element={page(<ProviderFarmlandsPage />)} />
-          <Route path="reports" element={page(<ReportsPage />)} />
-          <Route path="activity-log" element={page(<ActivityLogPage />)} />
-          <Route path="profile" element={page(<ProfilePage />)} />
+        <Route path={PROVIDER_BASE} element={<RequireRole role="super_admin">{page(<ProviderFrame />)}</RequireRole>}>
+          <Route index element={<Navigate to={PROVIDER_SECTIONS.dashboard} replace />} />
+          <Route path={PROVIDER_SECTIONS.dashboard} element={page(<ProviderDashboardPage />)} />
+          <Route path={PROVIDER_SECTIONS.tenants} element={page(<TenantsPage />)} />
+          <Route path={`${PROVIDER_SECTIONS.tenants}/:uuid`} element={page(<TenantDetailsPage />)} />
+          <Route path={PROVIDER_SECTIONS.licenses} element={page(<LicensesPage />)} />
+          <Route path={PROVIDER_SECTIONS.farmlands} element={page(<ProviderFarmlandsPage />)} />
+          <Route path={PROVIDER_SECTIONS.reports} element={page(<ReportsPage />)} />
+          <Route path={PROVIDER_SECTIONS.activityLog} element={page(<ActivityLogPage />)} />
+          <Route path={PROVIDER_SECTIONS.profile} element={page(<ProfilePage />)} />
           <Route path="*" element={page(<InFrameNotFound />)} />
         </Route>
 
-        <Route path="/admin" element={<RequireRole role="tenant_admin">{page(<TenantFrame />)}</RequireRole>}>
-          <Route index element={<Navigate to="dashboard" replace />} />
-          <Route path="dashboard" element={page(<TenantDashboardPage />)} />
-          <Route path="farmers" element={page(<FarmersPage />)} />
-          <Route path="agents" element={page(<AgentsPage />)} />
-          <Route path="mapping" element={page(<FarmlandsPage />)} />
-          <Route path="operational-areas" element={page(<OperationalAreasPage />)} />
-          <Route path="reports" element={soon('Reports')} />
-          <Route path="farm-analysis" element={page(<FarmAnalysisPage />)} />
-          <Route path="farm-analysis/:analysis" element={page(<FarmAnalysisResultPage />)} />
-          <Route path="configurations" element={page(<ConfigurationsPage />)} />
-          <Route path="activity-log" element={page(<ActivityLogPage />)} />
-          <Route path="profile" element={page(<ProfilePage />)} />
+        <Route path={TENANT_BASE} element={<RequireRole role="tenant_admin">{page(<TenantFrame />)}</RequireRole>}>
+          <Route index element={<Navigate to={TENANT_SECTIONS.dashboard} replace />} />
+          <Route path={TENANT_SECTIONS.dashboard} element={page(<TenantDashboardPage />)} />
+          <Route path={TENANT_SECTIONS.farmers} element={page(<FarmersPage />)} />
+          <Route path={TENANT_SECTIONS.agents} element={page(<AgentsPage />)} />
+          <Route path={TENANT_SECTIONS.farmlands} element={page(<FarmlandsPage />)} />
+          <Route path={TENANT_SECTIONS.operationalAreas} element={page(<OperationalAreasPage />)} />
+          <Route path={TENANT_SECTIONS.reports} element={soon('Reports')} />
+          <Route path={TENANT_SECTIONS.farmAnalysis} element={page(<FarmAnalysisPage />)} />
+          <Route path={`${TENANT_SECTIONS.farmAnalysis}/:analysis`} element={page(<FarmAnalysisResultPage />)} />
+          <Route path={TENANT_SECTIONS.configurations} element={page(<ConfigurationsPage />)} />
+          <Route path={TENANT_SECTIONS.activityLog} element={page(<ActivityLogPage />)} />
+          <Route path={TENANT_SECTIONS.profile} element={page(<ProfilePage />)} />
           <Route path="*" element={page(<InFrameNotFound />)} />
         </Route>
 

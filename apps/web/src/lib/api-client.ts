@@ -4,6 +4,7 @@
 // JSON bodies go encrypted and JSON answers come back encrypted (lib/payload-crypto.ts); file uploads go as they are.
 import type { ProblemBody } from '@farmland/contracts';
 import { encryptBody, forgetServerKey, isJsonResponse, noteServerClock, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
+import { paths } from './paths';
 import { clearSession, getAccessToken, setAccessToken, setTenantGate, TENANT_GATE_CODES, type TenantGateCode } from './session-store';
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -53,7 +54,7 @@ export class RequestSetupError extends Error {
 }
 
 const API_PREFIX = '/api';
-let onSessionEnded: () => void = () => window.location.assign('/');
+let onSessionEnded: () => void = () => window.location.assign(paths.home);
 
 /** The router registers navigation here, so that an ended session returns to / without a full reload. */
 export function setSessionEndedHandler(handler: () => void): void {

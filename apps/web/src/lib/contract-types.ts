@@ -1,15 +1,17 @@
 // Type helpers over the shared zod contract (@farmland/contracts): request bodies are the schemas' input types,
-// responses their output types, wrapped in the API's envelope. Only types: no zod code reaches the bundle from here.
+// responses their output types, wrapped in the API's envelope. The envelope and the list page are the contract's own
+// schemas (envelope, listOf, messageOnly), inferred here, never written again. Only types: no zod code reaches the bundle.
 import type { z } from 'zod';
+import type { envelope, listOf, messageOnly } from '@farmland/contracts';
 
 export type Out<T extends z.ZodType> = z.output<T>;
 export type In<T extends z.ZodType> = z.input<T>;
 
-/** The success envelope of docs/design-rules.md: { data, message? }. */
-export type Envelope<T> = { data: T; message?: string };
+/** The success envelope: { data, message? } (the contract's envelope(), with the payload's type). */
+export type Envelope<T> = Omit<z.output<ReturnType<typeof envelope<z.ZodUnknown>>>, 'data'> & { data: T };
 
-/** A message-only success answer. */
-export type MessageEnvelope = { data?: null; message: string };
+/** A message-only success answer (the contract's messageOnly). */
+export type MessageEnvelope = z.output<typeof messageOnly>;
 
-/** A list page: { count, next, previous, results }. */
-export type ListPage<T> = { count: number; count_estimated?: true; next: string | null; previous: string | null; results: T[] };
+/** A list page: { count, count_estimated?, next, previous, results } (the contract's listOf(), with the row's type). */
+export type ListPage<T> = Omit<z.output<ReturnType<typeof listOf<z.ZodUnknown>>>, 'results'> & { results: T[] };

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RotatedLicense } from '@farmland/contracts';
 import { api } from './api-client';
 import type { Envelope } from './contract-types';
+import { queryKeys } from './query-keys';
 
 export const LICENSE_KEY_ROTATED = 'License key rotated successfully';
 
@@ -15,6 +16,6 @@ export function useRotateLicenseKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: rotateLicenseKey,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['tenants'] }), client.invalidateQueries({ queryKey: ['licenses'] })]),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

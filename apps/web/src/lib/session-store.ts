@@ -2,6 +2,7 @@
 // JavaScript (the API keeps it in an httpOnly cookie), so a reload restores the session through a refresh call.
 import { useSyncExternalStore } from 'react';
 import type { RoleName, SessionUser } from '@farmland/contracts';
+import { paths } from './paths';
 
 export type TenantGateCode = 'tenant_inactive' | 'tenant_suspended' | 'license_revoked' | 'license_expired';
 export const TENANT_GATE_CODES: readonly TenantGateCode[] = ['tenant_inactive', 'tenant_suspended', 'license_revoked', 'license_expired'];
@@ -94,8 +95,8 @@ export function primaryRole(user: Pick<SessionUser, 'roles'> | null): RoleName |
 
 /** Where a role lands after sign-in. Agents have no console (docs/requirements.md §6). */
 export function landingPath(role: RoleName | null): string {
-  if (role === 'super_admin') return '/super-admin/dashboard';
-  if (role === 'tenant_admin') return '/admin/dashboard';
-  if (role === 'agent') return '/not-for-agents';
-  return '/';
+  if (role === 'super_admin') return paths.provider.dashboard;
+  if (role === 'tenant_admin') return paths.tenant.dashboard;
+  if (role === 'agent') return paths.notForAgents;
+  return paths.home;
 }

@@ -11,6 +11,7 @@ import { useAdminLinkLogin } from '../../features/auth/components/use-admin-link
 import { useLinkSecret } from '../../features/auth/components/use-link-secret';
 import { toast } from '../../lib/notifier';
 import { landingPath, primaryRole, useSession } from '../../lib/session-store';
+import { paths } from '../../lib/paths';
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -24,7 +25,7 @@ export function LoginPage() {
     if (!ec) return;
     const text = SERVICE_PROVIDER_MESSAGES[ec];
     if (text) toast('error', text, `ec-${ec}`);
-    navigate('/', { replace: true });
+    navigate(paths.home, { replace: true });
   }, [ec, navigate]);
 
   if (q || running) return <PageLoader label="Signing you in" />;

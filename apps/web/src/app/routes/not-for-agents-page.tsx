@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import Alert from 'antd/es/alert';
 import Typography from 'antd/es/typography';
 import { AuthLayout } from '../../components/layouts/auth-layout';
+import { paths } from '../../lib/paths';
 
 export const NOT_FOR_AGENTS = 'This console is not for field agents.';
 
@@ -18,7 +19,7 @@ export function NotForAgentsPage() {
         title={NOT_FOR_AGENTS}
         description="Agents capture farm boundaries with the mobile app or their organisation's own app. Ask your administrator if you need console access."
       />
-      <Link to="/login" style={{ display: 'inline-block', marginTop: 16 }}>
+      <Link to={paths.login} style={{ display: 'inline-block', marginTop: 16 }}>
         Back to sign in
       </Link>
     </AuthLayout>

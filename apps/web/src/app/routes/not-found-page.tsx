@@ -3,15 +3,16 @@ import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import { landingPath, primaryRole, useSession } from '../../lib/session-store';
+import { paths } from '../../lib/paths';
 
 function NotFound() {
   const session = useSession();
   const navigate = useNavigate();
-  const home = session.status === 'authenticated' ? landingPath(primaryRole(session.user)) : '/';
+  const home = session.status === 'authenticated' ? landingPath(primaryRole(session.user)) : paths.home;
   return (
     <Result
       status="404"
-      title={<h1 style={{ fontSize: 24, margin: 0 }}>Page not found</h1>}
+      title={<h1 className="page-title">Page not found</h1>}
       subTitle="The page you are looking for does not exist or has moved."
       extra={
         <Button type="primary" onClick={() => navigate(home)}>

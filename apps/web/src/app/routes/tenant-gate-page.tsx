@@ -5,6 +5,7 @@ import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import { logout } from '../../lib/session';
 import { setTenantGate, type TenantGateCode } from '../../lib/session-store';
+import { paths } from '../../lib/paths';
 
 export const GATE_TITLES: Record<TenantGateCode, string> = {
   tenant_inactive: 'Your organisation is inactive',
@@ -18,13 +19,13 @@ export function TenantGatePage({ code, message }: { code: TenantGateCode; messag
   const back = async () => {
     await logout();
     setTenantGate(null);
-    navigate('/login', { replace: true });
+    navigate(paths.login, { replace: true });
   };
   return (
     <main style={{ minHeight: '100%', display: 'grid', placeItems: 'center', background: '#fff' }}>
       <Result
         status="403"
-        title={<h1 style={{ fontSize: 24, margin: 0 }}>{GATE_TITLES[code]}</h1>}
+        title={<h1 className="page-title">{GATE_TITLES[code]}</h1>}
         subTitle={message}
         extra={
           <Button type="primary" onClick={() => void back()}>

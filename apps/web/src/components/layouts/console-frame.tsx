@@ -2,7 +2,7 @@
 // its bottom, and a header with a breadcrumb, a search box (header-search.tsx), a bell (activity log) and an avatar (profile).
 // Below a tablet width (768 px, Ant Design's md) the sidebar is a drawer opened by a hamburger in the header, the
 // header's search narrows and the page padding shrinks, so a 390 px phone never scrolls sideways.
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import Avatar from 'antd/es/avatar';
 import Breadcrumb from 'antd/es/breadcrumb';
@@ -18,6 +18,7 @@ import { useSession } from '../../lib/session-store';
 import { PageLoader } from '../ui/page-loader';
 import { HeaderSearch } from './header-search';
 import { LogoMark } from './auth-layout';
+import { paths } from '../../lib/paths';
 
 export const SIDER_WIDTH = 200;
 export const SIDER_COLLAPSED_WIDTH = 80;
@@ -48,9 +49,10 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   const { user } = useSession();
   // md is false below 768 px; undefined before the first measure (then the desktop frame shows, as before).
   const phone = Grid.useBreakpoint().md === false;
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  // A page chosen in the drawer closes it.
-  useEffect(() => setDrawerOpen(false), [location.pathname]);
+  // The drawer is open on the page it was opened on: a page chosen in it closes it.
+  const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
+  const drawerOpen = drawerOpenOn === location.pathname;
+  const setDrawerOpen = (open: boolean) => setDrawerOpenOn(open ? location.pathname : null);
 
   const rest = location.pathname.slice(basePath.length).replace(/^\/+/, '');
   const [section = 'dashboard', ...deeper] = rest.split('/');
@@ -69,7 +71,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
 
   const signOut = async () => {
     await logout();
-    navigate('/login', { replace: true });
+    navigate(paths.login, { replace: true });
   };
 
   const initials = user ? `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.toUpperCase() : '';

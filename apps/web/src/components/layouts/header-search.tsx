@@ -12,6 +12,8 @@ import type { Agent, Farm, Farmer, TenantListItem } from '@farmland/contracts';
 import { api } from '../../lib/api-client';
 import type { Envelope, ListPage } from '../../lib/contract-types';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { queryKeys } from '../../lib/query-keys';
+import { paths, PROVIDER_BASE } from '../../lib/paths';
 
 const PER_KIND = 3;
 
@@ -28,9 +30,9 @@ async function searchTenantArea(search: string, signal: AbortSignal): Promise<Gr
     list<Agent>('/accounts/agents/', search, signal),
   ]);
   return [
-    { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: `/admin/farmers?farmer_id=${f.farmer_id}&view=list&farm_id=${f.id}` })) },
-    { kind: 'Farmers', hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: `/admin/farmers?farmer_id=${f.id}&view=list` })) },
-    { kind: 'Agents', hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: `/admin/agents?agent=${a.id}` })) },
+    { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: paths.tenant.farmers({ farmer: f.farmer_id, farm: f.id }) })) },
+    { kind: 'Farmers', hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: paths.tenant.farmers({ farmer: f.id }) })) },
+    { kind: 'Agents', hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: paths.tenant.agents({ agent: a.id }) })) },
   ];
 }
 
@@ -38,10 +40,10 @@ async function searchProviderArea(search: string, signal: AbortSignal): Promise<
   const [tenants, farms] = await Promise.all([list<TenantListItem>('/base/tenants/', search, signal), list<Farm>('/farms/', search, signal)]);
   const at = (f: Farm) => {
     const [lng, lat] = f.coordinates[0] ?? [undefined, undefined];
-    return lng === undefined || lat === undefined ? '/super-admin/farmlands' : `/super-admin/farmlands?lat=${lat}&lng=${lng}`;
+    return lng === undefined || lat === undefined ? paths.provider.farmlands() : paths.provider.farmlands({ lat, lng });
   };
   return [
-    { kind: 'Tenants', hits: tenants.map((t) => ({ value: `tenant:${t.id}`, label: t.name, to: `/super-admin/tenant/${t.id}` })) },
+    { kind: 'Tenants', hits: tenants.map((t) => ({ value: `tenant:${t.id}`, label: t.name, to: paths.provider.tenant(t.id) })) },
     { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: at(f) })) },
   ];
 }
@@ -50,15 +52,15 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const search = useDebouncedValue(text.trim());
-  const provider = basePath === '/super-admin';
+  const provider = basePath === PROVIDER_BASE;
   const found = useQuery({
-    queryKey: ['header-search', basePath, search],
+    queryKey: queryKeys.headerSearch(basePath, search),
     queryFn: ({ signal }) => (provider ? searchProviderArea(search, signal) : searchTenantArea(search, signal)),
     enabled: search.length >= 2,
     staleTime: 10_000,
     meta: { silent: true },
   });
-  const groups = search.length >= 2 ? (found.data ?? []) : [];
+  const groups = useMemo(() => (search.length >= 2 ? (found.data ?? []) : []), [search, found.data]);
   const hits = useMemo(() => new Map(groups.flatMap((g) => g.hits).map((h) => [h.value, h])), [groups]);
   const options = groups
     .filter((g) => g.hits.length > 0)

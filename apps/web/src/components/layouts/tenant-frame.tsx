@@ -2,21 +2,22 @@
 import { AppstoreOutlined, BarChartOutlined, EnvironmentOutlined, ExperimentOutlined, GatewayOutlined, HistoryOutlined, SettingOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useSession } from '../../lib/session-store';
 import { ConsoleFrame, type NavItem } from './console-frame';
+import { TENANT_BASE, TENANT_SECTIONS } from '../../lib/paths';
 
 export const TENANT_NAV: NavItem[] = [
-  { key: 'dashboard', label: 'Dashboard', icon: <AppstoreOutlined /> },
-  { key: 'farmers', label: 'Farmers', icon: <TeamOutlined /> },
-  { key: 'agents', label: 'Agents', icon: <UsergroupAddOutlined /> },
-  { key: 'mapping', label: 'Farmlands', icon: <EnvironmentOutlined /> },
-  { key: 'operational-areas', label: 'Operational Areas', icon: <GatewayOutlined /> },
-  { key: 'reports', label: 'Reports', icon: <BarChartOutlined /> },
-  { key: 'farm-analysis', label: 'Custom Farm Analysis', icon: <ExperimentOutlined /> },
-  { key: 'configurations', label: 'Configurations', icon: <SettingOutlined /> },
-  { key: 'activity-log', label: 'Activity Log', icon: <HistoryOutlined /> },
-  { key: 'profile', label: 'Profile', icon: <UserOutlined /> },
+  { key: TENANT_SECTIONS.dashboard, label: 'Dashboard', icon: <AppstoreOutlined /> },
+  { key: TENANT_SECTIONS.farmers, label: 'Farmers', icon: <TeamOutlined /> },
+  { key: TENANT_SECTIONS.agents, label: 'Agents', icon: <UsergroupAddOutlined /> },
+  { key: TENANT_SECTIONS.farmlands, label: 'Farmlands', icon: <EnvironmentOutlined /> },
+  { key: TENANT_SECTIONS.operationalAreas, label: 'Operational Areas', icon: <GatewayOutlined /> },
+  { key: TENANT_SECTIONS.reports, label: 'Reports', icon: <BarChartOutlined /> },
+  { key: TENANT_SECTIONS.farmAnalysis, label: 'Custom Farm Analysis', icon: <ExperimentOutlined /> },
+  { key: TENANT_SECTIONS.configurations, label: 'Configurations', icon: <SettingOutlined /> },
+  { key: TENANT_SECTIONS.activityLog, label: 'Activity Log', icon: <HistoryOutlined /> },
+  { key: TENANT_SECTIONS.profile, label: 'Profile', icon: <UserOutlined /> },
 ];
 
 export function TenantFrame() {
   const { user } = useSession();
-  return <ConsoleFrame areaLabel={user?.tenant?.name ?? 'Admin'} basePath="/admin" items={TENANT_NAV} />;
+  return <ConsoleFrame areaLabel={user?.tenant?.name ?? 'Admin'} basePath={TENANT_BASE} items={TENANT_NAV} />;
 }

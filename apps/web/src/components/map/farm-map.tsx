@@ -9,6 +9,7 @@ import { setAreaOutlines, type AreaOutline } from './area-outlines';
 import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmLayers } from './farm-layers';
 import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
 import { useMapLibre } from './use-map';
+import { useLatest } from '../../lib/use-latest';
 
 export type FarmMapProps = {
   features?: readonly MapFeature[];
@@ -39,8 +40,7 @@ export function FarmMap(props: FarmMapProps) {
   const { map, offline, error } = useMapLibre(container, { center: props.center, zoom: props.zoom });
   const [picked, setPicked] = useState<PickedFeature | null>(null);
   const [popupHost, setPopupHost] = useState<HTMLDivElement | null>(null);
-  const onMoveEnd = useRef(props.onMoveEnd);
-  onMoveEnd.current = props.onMoveEnd;
+  const onMoveEnd = useLatest(props.onMoveEnd);
   const fitted = useRef<string | null>(null);
   const maxFitZoom = props.maxFitZoom ?? MAP_ZOOM.farm;
 
@@ -75,12 +75,14 @@ export function FarmMap(props: FarmMapProps) {
   }, [map, outlines]);
 
   // Recentre when the page asks (a search picks a farm).
+  // (it depends on the centre's value, not its array identity: the view is read from the latest props)
   const centerKey = props.center ? props.center.join(',') : '';
+  const view = useLatest({ center: props.center, zoom: props.zoom });
   useEffect(() => {
-    if (!map || !props.center) return;
-    map.jumpTo({ center: props.center, ...(props.zoom !== undefined ? { zoom: props.zoom } : {}) });
-    // (depends on the centre's value, not its array identity)
-  }, [map, centerKey]);
+    const { center, zoom } = view.current;
+    if (!map || !center) return;
+    map.jumpTo({ center, ...(zoom !== undefined ? { zoom } : {}) });
+  }, [map, centerKey, view]);
 
   // Clicks on a marker or a polygon open the page's popup; the pointer shows what is clickable.
   useEffect(() => {
@@ -127,12 +129,15 @@ export function FarmMap(props: FarmMapProps) {
       }
       map.off('moveend', moveEnd);
     };
-  }, [map, features, tilesUrl]);
+  }, [map, features, tilesUrl, onMoveEnd]);
 
   // The popup: a MapLibre popup whose content is rendered by React through a portal.
+  const hasPopup = Boolean(props.renderPopup);
   useEffect(() => {
-    if (!map || !picked || !props.renderPopup) return;
+    if (!map || !picked || !hasPopup) return;
     const el = document.createElement('div');
+    // The host is the popup's DOM node, made here for MapLibre: React renders into it through a portal.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setPopupHost(el);
     const popup = new Popup({ closeOnClick: true, maxWidth: '320px', offset: 10 }).setLngLat(picked.lngLat).setDOMContent(el).addTo(map);
     popup.on('close', () => setPicked((cur) => (cur === picked ? null : cur)));
@@ -140,8 +145,7 @@ export function FarmMap(props: FarmMapProps) {
       popup.remove();
       setPopupHost(null);
     };
-    // (renderPopup changes identity on every render: not a dependency)
-  }, [map, picked]);
+  }, [map, picked, hasPopup]);
 
   const close = () => setPicked(null);
 

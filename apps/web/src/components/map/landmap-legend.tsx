@@ -11,7 +11,7 @@ export function LandmapLegend({ mode, max }: { mode: 'global' | 'regional'; max:
       <strong>Mapped Farmlands</strong>
       {mode === 'global' ? (
         LANDMAP_CLASSES.map((c) => (
-          <span key={c.label} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+          <span key={c.label} className="inline-flex-4">
             <span aria-hidden="true" style={{ width: 12, height: 12, background: c.color, border: '1px solid #9aa5b1', display: 'inline-block' }} />
             {c.label}
           </span>

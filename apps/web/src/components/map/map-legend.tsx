@@ -5,7 +5,7 @@ export function MapLegend({ unrecognizedLabel = 'Flagged (unrecognized)' }: { un
   return (
     <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', fontSize: 12, margin: '8px 0' }} aria-label="Map legend">
       {(Object.keys(CATEGORY_COLORS) as MapCategory[]).map((c) => (
-        <span key={c} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+        <span key={c} className="inline-flex-4">
           <span aria-hidden="true" style={{ width: 12, height: 12, borderRadius: 3, background: CATEGORY_COLORS[c], opacity: 0.8 }} />
           {c === 'unrecognized' ? unrecognizedLabel : CATEGORY_LABELS[c]}
         </span>

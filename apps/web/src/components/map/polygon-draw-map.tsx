@@ -10,6 +10,7 @@ import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { boundsOf, setFarmLayers } from './farm-layers';
 import { MAP_ZOOM, type MapFeature } from './map-constants';
 import { useMapLibre } from './use-map';
+import { useLatest } from '../../lib/use-latest';
 
 export type Ring = [number, number][];
 
@@ -45,10 +46,8 @@ export function PolygonDrawMap(props: PolygonDrawMapProps) {
   const current = useRef<Ring | null>(props.initial ? closeRing(props.initial) : null);
   const [undoRing, setUndoRing] = useState<Ring | null>(null);
   const [hasPolygon, setHasPolygon] = useState(Boolean(props.initial?.length));
-  const onChange = useRef(props.onChange);
-  onChange.current = props.onChange;
-  const onMoveEnd = useRef(props.onMoveEnd);
-  onMoveEnd.current = props.onMoveEnd;
+  const onChange = useLatest(props.onChange);
+  const onMoveEnd = useLatest(props.onMoveEnd);
 
   // Reference polygons underneath the drawing (no markers, no popups).
   useEffect(() => {
@@ -108,7 +107,7 @@ export function PolygonDrawMap(props: PolygonDrawMapProps) {
       }
       drawRef.current = null;
     };
-  }, [map]);
+  }, [map, onChange, onMoveEnd]);
 
   const undo = () => {
     const draw = drawRef.current;

@@ -19,7 +19,7 @@ export function progressExplanation({ progress, mapped, farmers }: Props): strin
 export function AgentProgressBar({ size, ...p }: Props & { size?: 'small' | 'default' }) {
   return (
     <Tooltip title={progressExplanation(p)}>
-      <span tabIndex={0} style={{ display: 'block' }} data-testid="agent-progress" aria-label={`Progress ${p.progress.toFixed(1)}%: ${progressExplanation(p)}`}>
+      <span tabIndex={0} className="block" data-testid="agent-progress" aria-label={`Progress ${p.progress.toFixed(1)}%: ${progressExplanation(p)}`}>
         <Progress percent={Math.min(p.progress, 100)} size={size ?? 'default'} format={() => percentText(p.progress)} aria-label={`Progress ${p.progress.toFixed(1)}%`} />
       </span>
     </Tooltip>

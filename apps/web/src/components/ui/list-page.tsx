@@ -16,6 +16,7 @@ import { ColumnMenu } from './column-menu';
 import { CountBadge } from './count-badge';
 import { pagerTotal, rangeText, readTotal, type ListTotal } from './list-total';
 import { ExportButton } from './export-button';
+import { useLatest } from '../../lib/use-latest';
 
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 
@@ -95,16 +96,17 @@ export function ListPage<T>(props: Props<T>) {
   const [text, setText] = useState(props.search);
   const debounced = useDebouncedValue(text);
   const lastSent = useRef(props.search);
-  const onSearchRef = useRef(props.onSearch);
-  onSearchRef.current = props.onSearch;
+  const onSearchRef = useLatest(props.onSearch);
   const [visible, setVisible] = useState<string[]>(() => initialVisible(columns, storageKey));
-  const [selected, setSelected] = useState<string[]>([]);
+  const [chosen, setSelected] = useState<string[]>([]);
+  // A selection only holds rows that are still on screen (a new search, filter or page replaces them).
+  const selected = useMemo(() => chosen.filter((k) => rows.some((r) => rowKey(r) === k)), [chosen, rows, rowKey]);
 
   useEffect(() => {
     if (debounced.trim() === lastSent.current.trim()) return;
     lastSent.current = debounced;
     onSearchRef.current(debounced.trim());
-  }, [debounced]);
+  }, [debounced, onSearchRef]);
 
   // A search box filled from elsewhere (the header search) follows the page's search.
   useEffect(() => {
@@ -114,13 +116,6 @@ export function ListPage<T>(props: Props<T>) {
     }
   }, [props.search]);
 
-  // A selection only holds rows that are still on screen (a new search, filter or page replaces them).
-  useEffect(() => {
-    setSelected((sel) => {
-      const next = sel.filter((k) => rows.some((r) => rowKey(r) === k));
-      return next.length === sel.length ? sel : next;
-    });
-  }, [rows, rowKey]);
 
   const changeVisible = (keys: string[]) => {
     setVisible(keys);
@@ -173,12 +168,12 @@ export function ListPage<T>(props: Props<T>) {
 
   return (
     <section aria-labelledby={headingId}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
+      <div className="inline-12 mb-16">
         <Typography.Title level={props.headingLevel ?? 1} id={headingId} style={{ fontSize: props.headingLevel === 2 ? 20 : 24, margin: 0 }}>
           {title}
         </Typography.Title>
         <CountBadge count={count} estimated={estimated} label="entries" />
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         {props.exportName && (
           <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
         )}
@@ -225,7 +220,7 @@ export function ListPage<T>(props: Props<T>) {
             }
           />
         ) : (
-          <div style={{ overflowX: 'auto' }}>
+          <div className="scroll-x">
           <Table<T>
             rowKey={rowKey}
             dataSource={rows as T[]}

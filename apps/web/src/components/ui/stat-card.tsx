@@ -9,7 +9,7 @@ type Props = { title: string; value: number | undefined; testId: string; icon?: 
 
 export function StatCard({ title, value, testId, icon, format = formatNumber, note }: Props) {
   return (
-    <Card size="small" style={{ height: '100%' }}>
+    <Card size="small" className="full-height">
       <div style={{ color: 'rgba(0,0,0,0.62)', display: 'flex', alignItems: 'center', gap: 6 }}>
         {icon}
         {title}
@@ -17,7 +17,7 @@ export function StatCard({ title, value, testId, icon, format = formatNumber, no
       <div style={{ fontSize: 24, fontWeight: 600 }} data-testid={testId}>
         {value === undefined ? '…' : format(value)}
       </div>
-      {note && <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>{note}</div>}
+      {note && <div className="text-muted small">{note}</div>}
     </Card>
   );
 }

@@ -82,7 +82,7 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
     return (
       <div data-testid={`${testId}-progress`} style={{ textAlign: 'center', padding: 24 }}>
         <Progress type="circle" percent={ring} size={88} />
-        <div style={{ marginTop: 8 }}>Loading...</div>
+        <div className="mt-8">Loading...</div>
       </div>
     );
   }
@@ -91,11 +91,11 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
     return (
       <div data-testid={`${testId}-file`} style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '12px 16px', border: '1px solid #d9d9d9', borderRadius: 8 }}>
         <Progress type="circle" percent={100} size={36} />
-        <div style={{ flex: 1, minWidth: 0 }}>
+        <div className="grow-shrink">
           <Typography.Text ellipsis strong>
             {file.name}
           </Typography.Text>
-          <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>
+          <div className="text-muted small">
             {formatNumber(Math.ceil(file.size / 1024))} KB · Processed
           </div>
         </div>

@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { ActivityAction, ActivityEntry } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const ACTIVITY_PAGE_SIZE = 30;
 
@@ -20,7 +21,7 @@ export const getActivityLogs = (params: ActivityLogParams, signal?: AbortSignal)
 
 export const activityLogsQuery = (params: ActivityLogParams) =>
   queryOptions({
-    queryKey: ['activity-logs', params],
+    queryKey: queryKeys.activityLogs.page(params),
     queryFn: ({ signal }) => getActivityLogs(params, signal),
     placeholderData: keepPreviousData,
   });

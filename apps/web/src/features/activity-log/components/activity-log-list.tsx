@@ -2,10 +2,10 @@
 // a table of user, role, description, platform, country and timestamp; rows open a details drawer; Export table
 // downloads activity-logs.csv with the visible columns and the same filters.
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { ActivityAction, ActivityEntry } from '@farmland/contracts';
-import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatTime } from '../../../lib/formatters';
 import { ACTIVITY_PAGE_SIZE, useActivityLogs, type ActivityLogParams } from '../api/get-activity-logs';
 import { ActivityEntryDrawer } from './activity-entry-drawer';
@@ -24,20 +24,16 @@ const FILTER_FIELDS: readonly FilterField[] = [
 
 function timestampCell(iso: string) {
   return (
-    <time dateTime={iso} style={{ whiteSpace: 'nowrap' }}>
-      {formatDate(iso)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(iso)}</span>
+    <time dateTime={iso} className="nowrap">
+      {formatDate(iso)} <span className="text-muted">{formatTime(iso)}</span>
     </time>
   );
 }
 
 export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
-  const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(ACTIVITY_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
+  const state = useListState({ defaultPageSize: ACTIVITY_PAGE_SIZE, filters: ['action', 'date'], rangeFilters: ['date'], drawer: 'entry' });
+  const { search, page, pageSize, filters } = state;
   const [filterOpen, setFilterOpen] = useState(false);
-  const [openEntry, setOpenEntry] = useState<ActivityEntry | null>(null);
 
   const filterQuery = useMemo(() => {
     const action = typeof filters['action'] === 'string' ? (filters['action'] as ActivityAction) : undefined;
@@ -53,6 +49,8 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
   }, [filters, search]);
 
   const query = useActivityLogs({ page, page_size: pageSize, ...filterQuery });
+  // ?entry=<id> opens that entry's drawer, while it is on the page shown.
+  const openEntry = (state.drawer && query.data?.data.results.find((r) => r.id === state.drawer)) || null;
 
   const columns = useMemo<ListColumn<ActivityEntry>[]>(
     () => [
@@ -68,8 +66,6 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
     [showTenant],
   );
 
-  const exportFilters = useMemo(() => Object.fromEntries(Object.entries(filterQuery).filter(([, v]) => Boolean(v))) as Record<string, string>, [filterQuery]);
-
   return (
     <>
       <ListPage<ActivityEntry>
@@ -81,24 +77,13 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
         loading={query.isFetching}
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setParams(s ? { search: s } : {}, { replace: true });
-        }}
+        {...state.listProps}
         searchPlaceholder="Search user, description, action or platform"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         onOpenFilter={() => setFilterOpen(true)}
-        activeFilters={countFilters(filters)}
         exportName="activity-logs"
-        exportFilters={exportFilters}
+        exportFilters={state.query}
         selectable
-        onRowClick={setOpenEntry}
+        onRowClick={(r) => state.openDrawer(r.id)}
         emptyText="No activity matches your search or filters"
         storageKey={showTenant ? 'activity-logs-provider' : 'activity-logs-tenant'}
       />
@@ -106,13 +91,10 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
         open={filterOpen}
         fields={FILTER_FIELDS}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
-      <ActivityEntryDrawer entry={openEntry} onClose={() => setOpenEntry(null)} />
+      <ActivityEntryDrawer entry={openEntry} onClose={state.closeDrawer} />
     </>
   );
 }

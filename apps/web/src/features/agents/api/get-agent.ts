@@ -3,9 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { AgentDetail } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const getAgent = (id: string, signal?: AbortSignal) => api<Envelope<AgentDetail>>(`/accounts/agents/${id}/`, signal ? { signal } : {});
 
 export function useAgent(id: string | null) {
-  return useQuery({ queryKey: ['agents', 'detail', id], queryFn: ({ signal }) => getAgent(id!, signal), enabled: Boolean(id) });
+  return useQuery({ queryKey: queryKeys.agents.detail(id), queryFn: ({ signal }) => getAgent(id!, signal), enabled: Boolean(id) });
 }

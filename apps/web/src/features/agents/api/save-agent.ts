@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Agent } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type AgentFields = {
   first_name: string;
@@ -29,8 +30,8 @@ export function useSaveAgent() {
   return useMutation({
     mutationFn: ({ id, fields, image }: { id: string | null; fields: AgentFields; image: File | null }) => saveAgent(id, fields, image),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['agents'] });
-      void client.invalidateQueries({ queryKey: ['analytics'] });
+      void client.invalidateQueries({ queryKey: queryKeys.agents.all });
+      void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
     },
   });
 }

@@ -26,10 +26,10 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
           <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
             <Avatar size={64} src={agent.image ?? undefined} icon={<UserOutlined />} alt="" />
             <div>
-              <Typography.Title level={2} style={{ fontSize: 20, margin: 0 }}>
+              <Typography.Title level={2} className="section-title">
                 {agent.agent_name}
               </Typography.Title>
-              <div style={{ marginTop: 4 }}>
+              <div className="mt-4">
                 <StatusTag tone={agent.is_suspended ? 'bad' : 'good'} testId="agent-status">
                   {agent.is_suspended ? 'Suspended' : 'Active'}
                 </StatusTag>
@@ -41,8 +41,8 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
             <Statistic title="Mapped farms" value={agent.mapped_farms_count} formatter={(v) => formatNumber(Number(v))} />
             <Statistic title="Area mapped" value={agent.total_mapped_area} formatter={(v) => formatSqm(Number(v))} />
           </div>
-          <div style={{ marginBottom: 16 }}>
-            <div style={{ marginBottom: 4 }}>Progress (mapped farms ÷ farmers)</div>
+          <div className="mb-16">
+            <div className="mb-4">Progress (mapped farms ÷ farmers)</div>
             <AgentProgressBar progress={agent.progress} mapped={agent.mapped_farms_count} farmers={agent.farmers_count} />
           </div>
           <Descriptions

@@ -15,8 +15,7 @@ import { formFieldErrors } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { StepWizard } from '../../../components/ui/step-wizard';
 import { useAgent } from '../api/get-agent';
-import { useOperationalAreaOptions } from '../api/get-operational-areas';
-import { useRegions } from '../api/get-regions';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { useSaveAgent, type AgentFields } from '../api/save-agent';
 
 type Values = AgentFields & { region?: string | undefined };
@@ -36,7 +35,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
   const save = useSaveAgent();
   const regions = useRegions();
   const region = Form.useWatch('region', form);
-  const areas = useOperationalAreaOptions(region);
+  const areas = useOperationalAreaOptions({ region });
   const [image, setImage] = useState<File | null>(null);
   const [summary, setSummary] = useState<Values | null>(null);
   const preview = useMemo(() => (image ? URL.createObjectURL(image) : null), [image]);
@@ -101,7 +100,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
     );
   };
 
-  const areaName = (id?: string) => areas.data?.data.results.find((a) => a.id === id)?.name ?? agent?.operational_area ?? '--';
+  const areaName = (id?: string) => areas.data?.find((a) => a.id === id)?.name ?? agent?.operational_area ?? '--';
   const loadingAgent = Boolean(agentId) && editing.isLoading;
 
   return (
@@ -134,7 +133,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                   >
                     <Button>{image || agent?.image ? 'Change photo' : 'Add photo'}</Button>
                   </Upload>
-                  {image && <span style={{ color: 'rgba(0,0,0,0.62)' }}>{image.name}</span>}
+                  {image && <span className="text-muted">{image.name}</span>}
                 </div>
                 <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
                   <Form.Item label="First name" name="first_name" required rules={[contractRule('first_name')]}>
@@ -179,7 +178,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                     placeholder="Select an operational area"
                     loading={areas.isLoading}
                     notFoundContent={areas.isLoading ? 'Loading…' : 'No operational areas'}
-                    options={(areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id }))}
+                    options={(areas.data ?? []).map((a) => ({ label: a.name, value: a.id }))}
                   />
                 </Form.Item>
               </>

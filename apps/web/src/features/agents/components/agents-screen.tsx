@@ -2,7 +2,7 @@
 // search debounced by 400 ms, a filter by region and operational area, the column-visibility menu, the spec's columns,
 // pages of 10. A row opens the agent drawer; the row menu has Edit Agent, Reset Agent Account, Suspend or Unsuspend Agent
 // and Delete Agent, each confirmed first. ?new=1 and ?edit=<id> (the dashboard's agents card) open the wizard.
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
@@ -12,23 +12,25 @@ import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-des
 import { createAgentBody, type Agent } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { AgentProgressBar } from '../../../components/ui/agent-progress';
 import { StatusTag } from '../../../components/ui/status-tag';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber } from '../../../lib/formatters';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
 import { AGENTS_PAGE_SIZE, useAgents } from '../api/get-agents';
-import { useOperationalAreaOptions } from '../api/get-operational-areas';
-import { useRegions } from '../api/get-regions';
 import { useResetAgentAccount } from '../api/reset-agent-account';
 import { useToggleSuspension } from '../api/suspend-agent';
 import { AgentDrawer } from './agent-drawer';
 import { AgentWizard } from './agent-wizard';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const DELETE_AGENT_QUESTION = 'Are you sure you want to delete this agent? This action cannot be undone.';
 export const AGENT_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const;
+const AGENT_FILTERS = ['region', 'operational_area'] as const;
 type Pending = { kind: 'delete' | 'suspend' | 'reset'; agent: Agent };
 
 const formatTotal = (sqm: number) => `${formatNumber(sqm, 4)} sqm`;
@@ -60,13 +62,11 @@ function confirmText(p: Pending): { title: string; body: string; label: string; 
 export function AgentsScreen() {
   const [params, setParams] = useSearchParams();
   const client = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(AGENTS_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
-  const [filterOpen, setFilterOpen] = useState(false);
   // ?agent=<id> opens that agent's drawer (the header search links agents so).
-  const [openAgent, setOpenAgent] = useState<string | null>(() => params.get('agent'));
+  const state = useListState({ defaultPageSize: AGENTS_PAGE_SIZE, filters: AGENT_FILTERS, drawer: 'agent' });
+  const { search, page, pageSize, filters } = state;
+  const [filterOpen, setFilterOpen] = useState(false);
+  const openAgent = state.drawer;
   const [pending, setPending] = useState<Pending | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
 
@@ -82,19 +82,26 @@ export function AgentsScreen() {
   // The wizard: ?new=1 creates, ?edit=<id> edits (so the dashboard's card can open it).
   const editId = params.get('edit');
   const wizardOpen = params.get('new') === '1' || Boolean(editId);
-  const setWizard = (value: { new: true } | { edit: string } | null) => {
-    const next = new URLSearchParams(params);
-    next.delete('new');
-    next.delete('edit');
-    if (value && 'new' in value) next.set('new', '1');
-    if (value && 'edit' in value) next.set('edit', value.edit);
-    setParams(next, { replace: true });
-  };
+  const setWizard = useCallback(
+    (value: { new: true } | { edit: string } | null) =>
+      setParams(
+        (cur) => {
+          const next = new URLSearchParams(cur);
+          next.delete('new');
+          next.delete('edit');
+          if (value && 'new' in value) next.set('new', '1');
+          if (value && 'edit' in value) next.set('edit', value.edit);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
 
   const filterFields = useMemo<FilterField[]>(
     () => [
       { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
-      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id })) },
+      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
     ],
     [regions.data, areas.data],
   );
@@ -106,7 +113,7 @@ export function AgentsScreen() {
       if (kind === 'delete') {
         const res = await remove.mutateAsync(agent.id);
         notifySuccess(res.message ?? 'Agent deleted successfully');
-        if (openAgent === agent.id) setOpenAgent(null);
+        if (openAgent === agent.id) state.closeDrawer();
       } else if (kind === 'suspend') {
         const res = await suspend.mutateAsync(agent.id);
         notifySuccess(res.message ?? (agent.is_suspended ? 'Agent unsuspended successfully' : 'Agent suspended successfully'));
@@ -130,13 +137,13 @@ export function AgentsScreen() {
         width: 180,
         render: (r) => (
           <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
-            <span style={{ overflowWrap: 'anywhere' }}>{r.agent_name}</span>
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
+            <span className="wrap-anywhere">{r.agent_name}</span>
           </span>
         ),
       },
-      { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{r.phone_number ?? '--'}</span> },
-      { key: 'email', title: 'Email', render: (r) => <span style={{ overflowWrap: 'anywhere' }}>{r.email}</span> },
+      { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span className="nowrap">{r.phone_number ?? '--'}</span> },
+      { key: 'email', title: 'Email', render: (r) => <span className="wrap-anywhere">{r.email}</span> },
       { key: 'farmers', title: 'Farmers', width: 76, render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 88, render: (r) => formatNumber(r.mapped_farms_count) },
       {
@@ -145,7 +152,7 @@ export function AgentsScreen() {
         width: 108,
         render: (r) => <AgentProgressBar size="small" progress={r.progress} mapped={r.mapped_farms_count} farmers={r.farmers_count} />,
       },
-      { key: 'operational_area', title: 'Operational area', width: 130, render: (r) => <span style={{ overflowWrap: 'anywhere' }}>{r.operational_area ?? '--'}</span> },
+      { key: 'operational_area', title: 'Operational area', width: 130, render: (r) => <span className="wrap-anywhere">{r.operational_area ?? '--'}</span> },
       { key: 'status', title: 'Status', width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
       // The area wraps before "sqm" rather than widening the column.
       { key: 'total_area_mapped', title: 'Total area mapped', width: 112, render: (r) => formatTotal(r.total_mapped_area) },
@@ -176,17 +183,8 @@ export function AgentsScreen() {
         ),
       },
     ],
-    // setWizard reads the current params: the menu is rebuilt with them.
-    [params],
+    [setWizard],
   );
-
-  const exportFilters = useMemo(() => {
-    const f: Record<string, string> = {};
-    if (search) f['search'] = search;
-    if (region) f['region'] = region;
-    if (area) f['operational_area'] = area;
-    return f;
-  }, [search, region, area]);
 
   const text = pending ? confirmText(pending) : null;
   const busy = remove.isPending || suspend.isPending || reset.isPending;
@@ -202,25 +200,14 @@ export function AgentsScreen() {
         loading={list.isFetching}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search name, email or phone"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         onOpenFilter={() => setFilterOpen(true)}
-        activeFilters={(region ? 1 : 0) + (area ? 1 : 0)}
         exportName="agents"
         exportLabel="Export"
-        exportFilters={exportFilters}
-        onRowClick={(r) => setOpenAgent(r.id)}
-        emptyText={search || region || area ? 'No agents match your search or filters' : 'No agents yet: add one with New Agent'}
+        exportFilters={state.query}
+        onRowClick={(r) => state.openDrawer(r.id)}
+        emptyText={state.narrowed ? 'No agents match your search or filters' : 'No agents yet: add one with New Agent'}
         storageKey="agents"
         actions={
           <Dropdown
@@ -243,23 +230,10 @@ export function AgentsScreen() {
         open={filterOpen}
         fields={filterFields}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
-      <AgentDrawer
-        agentId={openAgent}
-        onClose={() => {
-          setOpenAgent(null);
-          if (params.has('agent')) {
-            const next = new URLSearchParams(params);
-            next.delete('agent');
-            setParams(next, { replace: true });
-          }
-        }}
-      />
+      <AgentDrawer agentId={openAgent} onClose={state.closeDrawer} />
       <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
       <BulkUploadModal
         open={bulkOpen}
@@ -269,8 +243,8 @@ export function AgentsScreen() {
         columns={AGENT_BULK_COLUMNS}
         validateCell={validateAgentCell}
         onCreated={() => {
-          void client.invalidateQueries({ queryKey: ['agents'] });
-          void client.invalidateQueries({ queryKey: ['analytics'] });
+          void client.invalidateQueries({ queryKey: queryKeys.agents.all });
+          void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
         }}
         onClose={() => setBulkOpen(false)}
         testId="agents-bulk-upload"

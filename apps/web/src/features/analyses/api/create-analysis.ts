@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AnalysisDetail, CreateAnalysisBody } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** nameField: a GIS file's feature property that names each farm (sent only when set; the API's defaults otherwise). */
 export type AnalysisOptions = { name: string; description: string; operationalAreas: readonly string[]; nameField?: string };
@@ -25,6 +26,6 @@ export function useCreateAnalysis() {
   return useMutation({
     mutationFn: (input: { kind: 'file'; file: File; options: AnalysisOptions } | { kind: 'json'; body: CreateAnalysisBody }) =>
       input.kind === 'file' ? createAnalysisFromFile(input.file, input.options) : createAnalysisFromJson(input.body),
-    onSettled: () => client.invalidateQueries({ queryKey: ['custom-analysis'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.analyses.all }),
   });
 }

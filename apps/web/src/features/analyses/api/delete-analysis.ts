@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const deleteAnalysis = (id: string) => api<MessageEnvelope>(`/custom-analysis/${id}/`, { method: 'DELETE' });
 
@@ -12,6 +13,6 @@ export function useDeleteAnalyses() {
     mutationFn: async (ids: readonly string[]) => {
       for (const id of ids) await deleteAnalysis(id);
     },
-    onSettled: () => client.invalidateQueries({ queryKey: ['custom-analysis'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.analyses.all }),
   });
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AnalysisSummary } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const ANALYSES_PAGE_SIZE = 10;
 
@@ -13,7 +14,7 @@ export const getAnalyses = (params: AnalysesParams, signal?: AbortSignal) =>
 
 export const analysesQuery = (params: AnalysesParams) =>
   queryOptions({
-    queryKey: ['custom-analysis', params],
+    queryKey: queryKeys.analyses.page(params),
     queryFn: ({ signal }) => getAnalyses(params, signal),
     placeholderData: keepPreviousData,
     // While an analysis is queued or processing, poll so that its status and totals arrive without a reload.

@@ -4,6 +4,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AnalysisFarm, AnalysisListKind } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const RESULT_PAGE_SIZE = 20;
 
@@ -12,7 +13,7 @@ export const getAnalysisFarms = (id: string, kind: AnalysisListKind, page: numbe
 
 export const analysisFarmsQuery = (id: string, kind: AnalysisListKind, page: number, pageSize = RESULT_PAGE_SIZE) =>
   queryOptions({
-    queryKey: ['custom-analysis', 'farms', id, kind, page, pageSize],
+    queryKey: queryKeys.analyses.farms(id, kind, page, pageSize),
     queryFn: ({ signal }) => getAnalysisFarms(id, kind, page, pageSize, signal),
     placeholderData: keepPreviousData,
   });

@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AnalysisMap } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type Bbox = [number, number, number, number];
 
@@ -11,7 +12,7 @@ export const getAnalysisMap = (id: string, bbox: Bbox | null, signal?: AbortSign
 
 export const analysisMapQuery = (id: string, bbox: Bbox | null, enabled: boolean) =>
   queryOptions({
-    queryKey: ['custom-analysis', 'map', id, bbox],
+    queryKey: queryKeys.analyses.map(id, bbox),
     queryFn: ({ signal }) => getAnalysisMap(id, bbox, signal),
     placeholderData: keepPreviousData,
     enabled,

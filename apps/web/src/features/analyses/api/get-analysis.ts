@@ -3,12 +3,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AnalysisDetail } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const getAnalysis = (id: string, signal?: AbortSignal) => api<Envelope<AnalysisDetail>>(`/custom-analysis/${id}/`, signal ? { signal } : {});
 
 export const analysisQuery = (id: string) =>
   queryOptions({
-    queryKey: ['custom-analysis', 'one', id],
+    queryKey: queryKeys.analyses.one(id),
     queryFn: ({ signal }) => getAnalysis(id, signal),
     refetchInterval: (q) => (q.state.data && (q.state.data.data.status === 'queued' || q.state.data.data.status === 'processing') ? 1500 : false),
   });

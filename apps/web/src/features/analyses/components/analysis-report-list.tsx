@@ -10,10 +10,12 @@ import { DeleteOutlined, EyeOutlined } from '@ant-design/icons';
 import type { AnalysisStatus, AnalysisSummary } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatHectares, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAnalyses } from '../api/delete-analysis';
 import { ANALYSES_PAGE_SIZE, useAnalyses } from '../api/get-analyses';
+import { paths } from '../../../lib/paths';
 
 const STATUS: Record<AnalysisStatus, { label: string; color: string }> = {
   queued: { label: 'Queued', color: 'default' },
@@ -25,9 +27,8 @@ const STATUS: Record<AnalysisStatus, { label: string; color: string }> = {
 export const DELETE_ANALYSIS_QUESTION = 'Are you sure you want to delete this analysis? This action cannot be undone.';
 
 export function AnalysisReportList() {
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(ANALYSES_PAGE_SIZE);
+  const state = useListState({ defaultPageSize: ANALYSES_PAGE_SIZE });
+  const { search, page, pageSize } = state;
   const [pendingDelete, setPendingDelete] = useState<string[] | null>(null);
   const query = useAnalyses({ page, page_size: pageSize, search: search || undefined });
   const remove = useDeleteAnalyses();
@@ -41,8 +42,8 @@ export function AnalysisReportList() {
         key: 'total_area',
         title: 'Total area',
         render: (r) => (
-          <span style={{ whiteSpace: 'nowrap' }}>
-            {formatSqm(r.total_area)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>({formatHectares(r.total_area)})</span>
+          <span className="nowrap">
+            {formatSqm(r.total_area)} <span className="text-muted">({formatHectares(r.total_area)})</span>
           </span>
         ),
       },
@@ -61,8 +62,8 @@ export function AnalysisReportList() {
         key: 'created_at',
         title: 'Created',
         render: (r) => (
-          <time dateTime={r.created_at} style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(r.created_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.created_at)}</span>
+          <time dateTime={r.created_at} className="nowrap">
+            {formatDate(r.created_at)} <span className="text-muted">{formatTime(r.created_at)}</span>
           </time>
         ),
       },
@@ -79,7 +80,7 @@ export function AnalysisReportList() {
                 icon={<EyeOutlined aria-hidden="true" />}
                 onClick={(e) => {
                   e.stopPropagation();
-                  navigate(`/admin/farm-analysis/${r.id}`);
+                  navigate(paths.tenant.analysis(r.id));
                 }}
               >
                 View
@@ -115,21 +116,11 @@ export function AnalysisReportList() {
         loading={query.isFetching && !query.data}
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search analyses by name"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         selectable
         onDeleteSelected={(keys) => setPendingDelete(keys)}
-        onRowClick={(r) => navigate(`/admin/farm-analysis/${r.id}`)}
+        onRowClick={(r) => navigate(paths.tenant.analysis(r.id))}
         emptyText="No analyses yet"
         storageKey="custom-analysis"
       />

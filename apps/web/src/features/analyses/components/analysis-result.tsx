@@ -25,6 +25,8 @@ import { useAnalysisMap, type Bbox } from '../api/get-analysis-map';
 import { FailedDataModal } from './failed-data-modal';
 import { ResultFarmDrawer } from './result-farm-drawer';
 import { ResultListDrawer } from './result-list-drawer';
+import { paths } from '../../../lib/paths';
+import { useLatest } from '../../../lib/use-latest';
 
 export const GEOLOCATION_ERROR = 'Error getting location';
 const FILTERS: { value: MapCategory; label: string }[] = [
@@ -84,7 +86,7 @@ export function AnalysisResult({ id }: { id: string }) {
       <Card title={a.name} data-testid="analysis-running">
         <div style={{ textAlign: 'center', padding: 32 }}>
           <Progress type="circle" percent={a.status === 'queued' ? 0 : a.progress} />
-          <p style={{ marginTop: 16 }}>{a.status === 'queued' ? 'Waiting to start…' : `Analysing ${formatNumber(a.total_uploaded_data_count)} rows…`}</p>
+          <p className="mt-16">{a.status === 'queued' ? 'Waiting to start…' : `Analysing ${formatNumber(a.total_uploaded_data_count)} rows…`}</p>
         </div>
       </Card>
     );
@@ -128,8 +130,10 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   const pinned: [number, number] | undefined = params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
 
   // No farm within an area: centre on the user's own position (docs/requirements.md §7), or say it could not be found.
+  const start = useLatest({ pinned, within: a.within_operational_area.count });
   useEffect(() => {
-    if (pinned || a.within_operational_area.count > 0) return;
+    // once per analysis, from what the page showed then
+    if (start.current.pinned || start.current.within > 0) return;
     if (!('geolocation' in navigator)) {
       toast('error', GEOLOCATION_ERROR);
       return;
@@ -139,8 +143,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
       () => toast('error', GEOLOCATION_ERROR),
       { timeout: 8000 },
     );
-    // once per analysis
-  }, [a.id]);
+  }, [a.id, start]);
 
   const center = pinned ?? located ?? undefined;
   const openCard = (kind: AnalysisListKind) => {
@@ -166,17 +169,17 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
             {a.parent_analysis && (
               <div data-testid="analysis-parent">
-                Re-analysis of <Link to={`/admin/farm-analysis/${a.parent_analysis.id}`}>{a.parent_analysis.name}</Link>
+                Re-analysis of <Link to={paths.tenant.analysis(a.parent_analysis.id)}>{a.parent_analysis.name}</Link>
               </div>
             )}
             {a.re_analyses.length > 0 && (
               <div data-testid="analysis-re-analyses">
-                <div style={{ fontWeight: 600 }}>Re-analyses of fixed rows</div>
+                <div className="strong">Re-analyses of fixed rows</div>
                 <ul style={{ margin: 0, paddingLeft: 18 }}>
                   {a.re_analyses.map((r) => (
                     <li key={r.id}>
-                      <Link to={`/admin/farm-analysis/${r.id}`}>{r.name}</Link>
-                      {r.status !== 'completed' && <span style={{ color: 'rgba(0,0,0,0.62)' }}> ({r.status})</span>}
+                      <Link to={paths.tenant.analysis(r.id)}>{r.name}</Link>
+                      {r.status !== 'completed' && <span className="text-muted"> ({r.status})</span>}
                     </li>
                   ))}
                 </ul>
@@ -198,11 +201,11 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             />
           </div>
           <Card size="small">
-            <div style={{ color: 'rgba(0,0,0,0.62)' }}>Total area</div>
+            <div className="text-muted">Total area</div>
             <div data-testid="analysis-total-area" style={{ fontSize: 18, fontWeight: 600 }}>
               {formatSqm(a.total_area)}
             </div>
-            <div style={{ color: 'rgba(0,0,0,0.62)' }}>{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
+            <div className="text-muted">{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
           </Card>
           {a.with_warnings > 0 && (
             <Alert
@@ -270,7 +273,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               return (
                 <div data-testid="result-popup" style={{ minWidth: 180 }}>
                   <strong>{picked.name}</strong>
-                  <div style={{ color: 'rgba(0,0,0,0.62)' }}>{f?.operational_area ?? 'Not Available'}</div>
+                  <div className="text-muted">{f?.operational_area ?? 'Not Available'}</div>
                   <Button
                     size="small"
                     type="primary"

@@ -19,7 +19,7 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCreateAnalysis } from '../api/create-analysis';
 import { downloadTemplate } from '../api/download-template';
-import { useAreaChoices, useRegionChoices } from '../api/get-analysis-options';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { EndpointUploadDrawer } from './endpoint-upload-drawer';
 
 /** The drop zone's limits (docs/requirements.md §5, §9): the API checks them again and is the authority. */
@@ -116,16 +116,16 @@ export function AnalysisUpload() {
         }
       >
         <label style={{ display: 'block', marginBottom: 16 }}>
-          <div style={{ marginBottom: 4 }}>Title</div>
+          <div className="mb-4">Title</div>
           <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="e.g. Cocoa farms, March survey" aria-label="Title" />
         </label>
-        <label style={{ display: 'block' }}>
-          <div style={{ marginBottom: 4 }}>Description</div>
+        <label className="block">
+          <div className="mb-4">Description</div>
           <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label="Description" />
         </label>
         {mode === 'file' && (
           <label style={{ display: 'block', marginTop: 16 }}>
-            <div style={{ marginBottom: 4 }}>Farm name property (optional)</div>
+            <div className="mb-4">Farm name property (optional)</div>
             <Input value={nameField} onChange={(e) => setNameField(e.target.value)} maxLength={200} placeholder="e.g. plot_name" aria-label="Farm name property" />
             <div style={{ marginTop: 4, color: 'rgba(0,0,0,0.62)', fontSize: 12 }} data-testid="name-field-help">
               GeoJSON, KML, KMZ and Shapefile: the property that names each farm. Left empty, farm_name is used, then name,
@@ -172,8 +172,8 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
   const [region, setRegion] = useState<string | undefined>(undefined);
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim());
-  const regions = useRegionChoices(open);
-  const areas = useAreaChoices({ region, search: debounced || undefined }, open);
+  const regions = useRegions(open);
+  const areas = useOperationalAreaOptions({ region, search: debounced || undefined }, open);
   const ids = useMemo(() => (areas.data ?? []).map((a) => a.id), [areas.data]);
   const all = ids.length > 0 && ids.every((id) => selected.includes(id));
   const some = selected.length > 0 && !all;
@@ -192,7 +192,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
         </Space>
       }
     >
-      <Space direction="vertical" style={{ width: '100%' }}>
+      <Space direction="vertical" className="full-width">
         <Select
           allowClear
           placeholder="Filter by region"

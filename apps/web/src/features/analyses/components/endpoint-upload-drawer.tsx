@@ -2,7 +2,7 @@
 // description, operational_areas, minimum_farm_size, require_farm_recognition) merged with the drawers' values. 'Validate
 // Code' is disabled while the text is empty; a parse error names its line and column. Minimum land size is prefilled
 // from the tenant configuration and shown with thousands separators; 'Validate farmland recognition' is on by default.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input';
@@ -49,15 +49,13 @@ export function mergePayload(parsed: unknown, values: AnalysisOptions, minimumFa
 export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Props) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string[] | null>(null);
-  const [minSize, setMinSize] = useState<number | null>(null);
+  // The minimum size the user typed; until then (or once cleared) the configuration's, once it arrives.
+  const [minSizeTyped, setMinSize] = useState<number | null>(null);
   const [recognition, setRecognition] = useState(true);
   const config = useTenantConfiguration(open);
   const create = useCreateAnalysis();
 
-  // Prefilled from the configuration once it arrives (the user may still change it).
-  useEffect(() => {
-    if (open && minSize === null && config.data) setMinSize(config.data.data.minimum_farm_size);
-  }, [open, config.data, minSize]);
+  const minSize = minSizeTyped ?? (open && config.data ? config.data.data.minimum_farm_size : null);
 
   const close = () => {
     setText('');
@@ -109,9 +107,9 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
         </Button>
       }
     >
-      <Space direction="vertical" style={{ width: '100%' }} size="middle">
-        <label style={{ display: 'block' }}>
-          <div style={{ marginBottom: 4 }}>
+      <Space direction="vertical" className="full-width" size="middle">
+        <label className="block">
+          <div className="mb-4">
             <Tooltip title={MIN_SIZE_TOOLTIP}>
               <span>
                 Minimum land size (sqm) <InfoCircleOutlined />
@@ -132,8 +130,8 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
           <Switch checked={recognition} onChange={setRecognition} aria-label="Validate farmland recognition" />
           <span>Validate farmland recognition</span>
         </Space>
-        <label style={{ display: 'block' }}>
-          <div style={{ marginBottom: 4 }}>JSON payload</div>
+        <label className="block">
+          <div className="mb-4">JSON payload</div>
           <Input.TextArea
             aria-label="JSON payload"
             value={text}

@@ -16,6 +16,7 @@ import { formatNumber } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useCreateAnalysis } from '../api/create-analysis';
 import { CategoryExportButtons } from './category-export-buttons';
+import { paths } from '../../../lib/paths';
 
 export const FAILED_DATA_INSTRUCTION =
   'Kindly make changes to the failed data from the uploaded file in the table below. Please note only columns required for creation are shown. Hover on the icon to see reason for the failed cell';
@@ -113,7 +114,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
           notifySuccess(res.message ?? 'Upload successful');
           setEdits({});
           onClose();
-          navigate(`/admin/farm-analysis/${res.data.id}`);
+          navigate(paths.tenant.analysis(res.data.id));
         },
         onError: notifyError,
       },
@@ -139,7 +140,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       ]}
     >
       <p>{FAILED_DATA_INSTRUCTION}</p>
-      {analysis.error_details_truncated && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="The first 1,000 failed rows are shown." />}
+      {analysis.error_details_truncated && <Alert type="info" showIcon className="mb-12" message="The first 1,000 failed rows are shown." />}
       <Table<AnalysisErrorRow>
         size="small"
         scroll={{ x: 'max-content' }}

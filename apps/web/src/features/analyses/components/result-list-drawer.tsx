@@ -1,7 +1,7 @@
 // The list drawers of the result panel (docs/requirements.md §2): '{n} Farmlands within Op. Areas', '{n} Farmlands outside Op. Areas',
 // '{n} Overlapping Farmlands' (grouped by overlapping_id: '{count} conflicting farmlands', 'View on map', expandable
 // points) and '{n} Unrecognized Farmlands'. Paged from the API (20 a page), so a 100k-row analysis stays smooth.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Collapse from 'antd/es/collapse';
@@ -64,8 +64,10 @@ export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
 type Props = { analysisId: string; kind: AnalysisListKind | null; total: number; onClose: () => void; onViewOnMap: (point: [number, number] | undefined) => void };
 
 export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap }: Props) {
-  const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [kind]);
+  // The page belongs to the list it was chosen in: another list starts on its first page.
+  const [paging, setPaging] = useState<{ kind: AnalysisListKind | null; page: number }>({ kind, page: 1 });
+  const page = paging.kind === kind ? paging.page : 1;
+  const setPage = (p: number) => setPaging({ kind, page: p });
   const q = useAnalysisFarms(analysisId, kind, page);
   const rows = q.data?.data.results ?? [];
 
@@ -84,7 +86,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
           <>
             {`Row ${f.row_number} · ${formatHectares(f.area)} · ${f.operational_area ?? 'Not Available'}`}
             {f.warnings.length > 0 && (
-              <div style={{ marginTop: 4 }}>
+              <div className="mt-4">
                 <RowWarnings codes={f.warnings} />
               </div>
             )}
@@ -102,7 +104,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
     <SideDrawer open={kind !== null} title={kind ? resultListTitle(kind, total) : ''} onClose={onClose} width={520}>
       <div data-testid={`result-list-${kind ?? 'none'}`}>
         {kind && total > 0 && (
-          <div style={{ marginBottom: 12 }}>
+          <div className="mb-12">
             <CategoryExportButtons analysisId={analysisId} category={kind} />
           </div>
         )}
@@ -147,7 +149,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                               {f.coordinates.map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
                             </span>
                             {f.warnings.length > 0 && (
-                              <div style={{ marginTop: 4 }}>
+                              <div className="mt-4">
                                 <RowWarnings codes={f.warnings} />
                               </div>
                             )}
@@ -165,7 +167,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
           <List size="small" dataSource={rows} renderItem={farmLine} />
         )}
         {total > RESULT_PAGE_SIZE && (
-          <Pagination style={{ marginTop: 16 }} current={page} pageSize={RESULT_PAGE_SIZE} total={Math.min(total, PAGED_ROWS)} showSizeChanger={false} onChange={setPage} />
+          <Pagination className="mt-16" current={page} pageSize={RESULT_PAGE_SIZE} total={Math.min(total, PAGED_ROWS)} showSizeChanger={false} onChange={setPage} />
         )}
         {total > PAGED_ROWS && (
           <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.62)' }} data-testid="result-list-paged-note">

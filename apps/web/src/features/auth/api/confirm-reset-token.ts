@@ -2,13 +2,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const confirmResetToken = (token: string) =>
   api<MessageEnvelope>('/auth/password/confirm-reset-token/', { method: 'POST', body: { token }, session: false });
 
 export function useConfirmResetToken(token: string | null) {
   return useQuery({
-    queryKey: ['auth', 'reset-token', token],
+    queryKey: queryKeys.auth.resetToken(token),
     queryFn: () => confirmResetToken(token ?? ''),
     enabled: Boolean(token),
     retry: false,

@@ -60,7 +60,7 @@ export function CodeStepForm({ step, helpId, autoFocus = false }: { step: CodeSt
         step.submit();
       }}
     >
-      <Typography.Paragraph id={helpId} style={{ marginBottom: 8 }}>
+      <Typography.Paragraph id={helpId} className="mb-8">
         Enter the 6-digit code from your authenticator app.
       </Typography.Paragraph>
       <div role="group" aria-label="6-digit code" aria-describedby={helpId}>

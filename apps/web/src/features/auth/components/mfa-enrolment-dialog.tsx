@@ -11,6 +11,7 @@ import { useConfirmMfa } from '../api/confirm-mfa';
 import type { LoginChallenge } from '../api/login';
 import { setupMfa } from '../api/setup-mfa';
 import { CodeStepForm, useCodeStep } from './code-step';
+import { queryKeys } from '../../../lib/query-keys';
 
 type Props = {
   challenge: LoginChallenge;
@@ -24,7 +25,7 @@ const groupSecret = (s: string) => s.replace(/(.{4})/g, '$1 ').trim();
 
 export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired }: Props) {
   const setup = useQuery({
-    queryKey: ['auth', 'mfa-setup', challenge.user_token],
+    queryKey: queryKeys.auth.mfaSetup(challenge.user_token),
     queryFn: () => setupMfa({ mfa_token: challenge.mfa_token, user_token: challenge.user_token }),
     staleTime: Infinity,
     retry: false,
@@ -67,7 +68,7 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
           </div>
           <div style={{ flex: '1 1 160px', minWidth: 0 }}>
             <Typography.Text strong>Can't scan it?</Typography.Text>
-            <Typography.Paragraph style={{ marginBottom: 4 }}>Enter this key in the app:</Typography.Paragraph>
+            <Typography.Paragraph className="mb-4">Enter this key in the app:</Typography.Paragraph>
             <Typography.Text code copyable={{ text: setup.data.data.secret }} data-testid="mfa-secret" style={{ whiteSpace: 'normal', lineHeight: 1.9 }}>
               {groupSecret(setup.data.data.secret)}
             </Typography.Text>

@@ -9,6 +9,7 @@ import { notifySuccess } from '../../../lib/notifier';
 import { useAcceptInvitation } from '../api/accept-invitation';
 import { BackToSignIn } from './back-to-sign-in';
 import { NewPasswordFields } from './new-password-fields';
+import { paths } from '../../../lib/paths';
 
 type Values = { first_name?: string; last_name?: string; password: string };
 
@@ -20,7 +21,7 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
     accept.mutate(body, {
       onSuccess: (res) => {
         notifySuccess(res.message);
-        navigate('/login', { replace: true });
+        navigate(paths.login, { replace: true });
       },
     });
   };
@@ -35,10 +36,10 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
       ) : (
         <Form<Values> layout="vertical" requiredMark="optional" onFinish={submit}>
           <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item label="First name" name="first_name" style={{ flex: 1 }}>
+            <Form.Item label="First name" name="first_name" className="grow">
               <Input autoComplete="given-name" size="large" />
             </Form.Item>
-            <Form.Item label="Last name" name="last_name" style={{ flex: 1 }}>
+            <Form.Item label="Last name" name="last_name" className="grow">
               <Input autoComplete="family-name" size="large" />
             </Form.Item>
           </div>

@@ -10,6 +10,7 @@ import { useConfirmResetToken } from '../api/confirm-reset-token';
 import { useSetNewPassword } from '../api/set-new-password';
 import { BackToSignIn } from './back-to-sign-in';
 import { NewPasswordFields } from './new-password-fields';
+import { paths } from '../../../lib/paths';
 
 export function ResetPasswordForm({ token }: { token: string | null }) {
   const check = useConfirmResetToken(token);
@@ -27,10 +28,10 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
           type="error"
           showIcon
           title="This password reset link is invalid or has expired."
-          description={<Link to="/forgot-password">Ask for a new link</Link>}
+          description={<Link to={paths.forgotPassword}>Ask for a new link</Link>}
         />
       )}
-      {done && <Alert type="success" showIcon title={done} description={<Link to="/login">Sign in with your new password</Link>} />}
+      {done && <Alert type="success" showIcon title={done} description={<Link to={paths.login}>Sign in with your new password</Link>} />}
       {!invalid && check.isSuccess && !done && (
         <Form
           layout="vertical"

@@ -10,6 +10,7 @@ import { notifyInfo } from '../../../lib/notifier';
 import { useLogin, type LoginBody, type LoginChallenge } from '../api/login';
 import { TwoFactorDialog } from './two-factor-dialog';
 import { useFinishSignIn } from './use-finish-sign-in';
+import { paths } from '../../../lib/paths';
 
 const MfaEnrolmentDialog = lazy(async () => ({ default: (await import('./mfa-enrolment-dialog')).MfaEnrolmentDialog }));
 
@@ -42,11 +43,11 @@ export function SignInForm() {
         <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Enter your email' }, { type: 'email', message: 'Enter a valid email' }]}>
           <Input type="email" autoComplete="username" size="large" placeholder="you@example.com" />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} style={{ marginBottom: 8 }}>
+        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} className="mb-8">
           <Input.Password autoComplete="current-password" size="large" />
         </Form.Item>
         <div style={{ textAlign: 'right', marginBottom: 16 }}>
-          <Link to="/forgot-password">Forgot password?</Link>
+          <Link to={paths.forgotPassword}>Forgot password?</Link>
         </div>
         <Button type="primary" htmlType="submit" size="large" block loading={login.isPending && !challenge}>
           Sign in

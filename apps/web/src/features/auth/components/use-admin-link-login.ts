@@ -7,6 +7,7 @@ import { notifyError } from '../../../lib/notifier';
 import { adminLogin } from '../api/admin-login';
 import { SERVICE_PROVIDER_MESSAGES } from './service-provider-messages';
 import { useFinishSignIn } from './use-finish-sign-in';
+import { paths } from '../../../lib/paths';
 
 /** A link is single-use: remember the ids already tried, so a re-render (or StrictMode) never sends one twice. */
 const tried = new Set<string>();
@@ -14,22 +15,23 @@ const tried = new Set<string>();
 export function useAdminLinkLogin(requestId: string | null): { running: boolean } {
   const navigate = useNavigate();
   const finish = useFinishSignIn();
-  const [running, setRunning] = useState(Boolean(requestId));
+  // The link that has finished (signed in or refused); the hook runs until the current link has.
+  const [finished, setFinished] = useState<string | null>(null);
+  const running = Boolean(requestId) && finished !== requestId;
   useEffect(() => {
     if (!requestId || tried.has(requestId)) return;
     tried.add(requestId);
-    setRunning(true);
     adminLogin(requestId)
-      .then((res) => finish(res.data, '/super-admin/dashboard'))
+      .then((res) => finish(res.data, paths.provider.dashboard))
       .catch((err: unknown) => {
         const code = err instanceof ApiError ? err.code : undefined;
-        if (code && code in SERVICE_PROVIDER_MESSAGES) navigate(`/?ec=${code}`, { replace: true });
+        if (code && code in SERVICE_PROVIDER_MESSAGES) navigate(`${paths.home}?ec=${code}`, { replace: true });
         else {
           notifyError(err);
-          navigate('/', { replace: true });
+          navigate(paths.home, { replace: true });
         }
       })
-      .finally(() => setRunning(false));
+      .finally(() => setFinished(requestId));
   }, [requestId, finish, navigate]);
   return { running };
 }

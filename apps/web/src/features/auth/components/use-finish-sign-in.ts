@@ -6,6 +6,7 @@ import type { SessionResult } from '@farmland/contracts';
 import { notifySuccess } from '../../../lib/notifier';
 import { beginSession, logout } from '../../../lib/session';
 import { landingPath, primaryRole } from '../../../lib/session-store';
+import { paths } from '../../../lib/paths';
 
 export const LOGIN_SUCCESS = 'Login successful';
 
@@ -17,7 +18,7 @@ export function useFinishSignIn() {
       const role = primaryRole(result.user);
       if (role === 'agent' || role === null) {
         await logout();
-        navigate('/not-for-agents', { replace: true });
+        navigate(paths.notForAgents, { replace: true });
         return;
       }
       notifySuccess(LOGIN_SUCCESS);

@@ -30,6 +30,7 @@ import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../.
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../api/delete-agent';
 import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
+import { paths } from '../../../lib/paths';
 
 export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
 
@@ -76,8 +77,8 @@ function LicenseCard() {
         <div>
           <div style={{ fontSize: 18, fontWeight: 600 }}>{license.type} License</div>
           <div>Expires {monthYear(license.expiry_date)}</div>
-          <div style={{ color: 'rgba(0,0,0,0.62)' }}>Registered {formatDate(license.issued_date)}</div>
-          <Tag color={status!.color} style={{ marginTop: 8 }} data-testid="license-status">
+          <div className="text-muted">Registered {formatDate(license.issued_date)}</div>
+          <Tag color={status!.color} className="mt-8" data-testid="license-status">
             {status!.label}
           </Tag>
         </div>
@@ -130,7 +131,7 @@ function MostMappedArea() {
   const [picked, setPicked] = useState<string | null>(null);
   const shown = list.find((s) => s.code === picked) ?? list[0];
   return (
-    <Card size="small" title="Most Mapped Area" style={{ height: '100%' }} data-testid="most-mapped-area">
+    <Card size="small" title="Most Mapped Area" className="full-height" data-testid="most-mapped-area">
       {states.isLoading ? (
         <Skeleton active paragraph={{ rows: 1 }} />
       ) : !shown ? (
@@ -138,8 +139,8 @@ function MostMappedArea() {
       ) : (
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
           <span style={{ display: 'inline-grid', placeItems: 'center', width: 40, height: 40, borderRadius: 20, background: '#e7f3ec', color: '#1f6f3f', fontWeight: 700 }}>{shown.code.slice(0, 2)}</span>
-          <div style={{ flex: 1 }}>
-            <div style={{ fontWeight: 600 }}>{formatNumber(shown.total_farms)} farms</div>
+          <div className="grow">
+            <div className="strong">{formatNumber(shown.total_farms)} farms</div>
             <Select
               size="small"
               style={{ width: '100%' }}
@@ -169,7 +170,7 @@ function TotalMapped() {
       },
       options: { plugins: { legend: { display: false } } },
     }),
-    [d, range],
+    [d],
   );
   return (
     <Card
@@ -208,7 +209,7 @@ function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unm
     [mapped, unmapped],
   );
   return (
-    <Card title="Overall Activity" style={{ height: '100%' }} data-testid="overall-activity">
+    <Card title="Overall Activity" className="full-height" data-testid="overall-activity">
       {mapped === undefined ? <Skeleton active /> : mapped + (unmapped ?? 0) === 0 ? <Empty description="No farmers yet" /> : <LazyChart config={config} height={220} ariaLabel="Farmers with and without a mapped farm" />}
       <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>
         Counted in farmers: {mapped === undefined ? '…' : formatNumber(mapped)} with at least one mapped farm, {unmapped === undefined ? '…' : formatNumber(unmapped)} with none.
@@ -227,7 +228,7 @@ function AgentRankingCard() {
       title="Agent Ranking"
       style={{ height: '100%' }}
       data-testid="agent-ranking"
-      extra={d && <span style={{ color: 'rgba(0,0,0,0.62)' }}>{`Top ${Math.min(RANKING_SIZE, d.total_agents)} of ${formatNumber(d.total_agents)} agents`}</span>}
+      extra={d && <span className="text-muted">{`Top ${Math.min(RANKING_SIZE, d.total_agents)} of ${formatNumber(d.total_agents)} agents`}</span>}
     >
       {ranking.isError ? (
         <Alert type="error" showIcon message="The ranking could not be loaded" action={<Button onClick={() => void ranking.refetch()}>Try again</Button>} />
@@ -264,12 +265,12 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
       style={{ height: '100%' }}
       data-testid="agents-card"
       extra={
-        <Button type="primary" size="small" onClick={() => navigate('/admin/agents?new=1')}>
+        <Button type="primary" size="small" onClick={() => navigate(paths.tenant.agents({ new: true }))}>
           Add New
         </Button>
       }
       actions={[
-        <Link key="all" to="/admin/agents">
+        <Link key="all" to={paths.tenant.agents()}>
           See all
         </Link>,
       ]}
@@ -292,7 +293,7 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
                     { key: 'edit', label: 'Edit Agent' },
                     { key: 'delete', label: 'Delete Agent', danger: true },
                   ],
-                  onClick: ({ key }) => (key === 'edit' ? navigate(`/admin/agents?edit=${a.id}`) : setPending(a)),
+                  onClick: ({ key }) => (key === 'edit' ? navigate(paths.tenant.agents({ edit: a.id })) : setPending(a)),
                 }}
               >
                 <Button type="text" size="small" aria-label={`Actions for ${a.agent_name}`} icon={<MoreOutlined />} />
@@ -355,7 +356,7 @@ export function TenantDashboard() {
   const c = counts.data?.data;
   const list = agents.data?.data.results ?? [];
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="tenant-dashboard">
+    <div className="stack-16" data-testid="tenant-dashboard">
       {counts.isError && <Alert type="error" showIcon message="The dashboard counts could not be loaded" action={<Button onClick={() => void counts.refetch()}>Try again</Button>} />}
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
@@ -398,7 +399,7 @@ export function TenantDashboard() {
         </Col>
       </Row>
       <GlobalLandmap />
-      <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12 }}>Farm totals: {c ? formatCompact(c.farms) : '…'} farms mapped in all.</div>
+      <div className="text-muted small">Farm totals: {c ? formatCompact(c.farms) : '…'} farms mapped in all.</div>
     </div>
   );
 }

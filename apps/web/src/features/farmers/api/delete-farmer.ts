@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useDeleteFarmer() {
   const client = useQueryClient();
@@ -11,9 +12,9 @@ export function useDeleteFarmer() {
       api<MessageEnvelope>(`/farmers/${id}/`, { method: 'DELETE', query: deleteFarms ? { delete_farms: 'true' } : {} }),
     meta: { silent: true },
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['farmers'] });
-      void client.invalidateQueries({ queryKey: ['farms'] });
-      void client.invalidateQueries({ queryKey: ['analytics'] });
+      void client.invalidateQueries({ queryKey: queryKeys.farmers.all });
+      void client.invalidateQueries({ queryKey: queryKeys.farms.all });
+      void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
     },
   });
 }

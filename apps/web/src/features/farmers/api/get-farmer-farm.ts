@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export function useFarmerFarm(farmerId: string | null, farmId: string | null) {
   return useQuery({
-    queryKey: ['farmers', 'farm', farmerId, farmId],
+    queryKey: queryKeys.farmers.farm(farmerId, farmId),
     queryFn: ({ signal }) => api<Envelope<Farm>>(`/farmers/${farmerId}/farms/${farmId}/`, { signal }),
     enabled: Boolean(farmerId && farmId),
   });

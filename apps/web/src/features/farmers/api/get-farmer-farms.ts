@@ -4,12 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const FARMER_FARMS_LIMIT = 100;
 
 export function useFarmerFarms(farmerId: string | null) {
   return useQuery({
-    queryKey: ['farmers', 'farms', farmerId],
+    queryKey: queryKeys.farmers.farms(farmerId),
     queryFn: ({ signal }) => api<Envelope<ListPage<Farm>>>(`/farmers/${farmerId}/farms/`, { query: { page: 1, page_size: FARMER_FARMS_LIMIT }, signal }),
     enabled: Boolean(farmerId),
   });

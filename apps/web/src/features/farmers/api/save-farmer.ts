@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Farmer } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type FarmerFields = {
   first_name: string;
@@ -31,8 +32,8 @@ export function useSaveFarmer() {
   return useMutation({
     mutationFn: ({ id, fields, image }: { id: string | null; fields: FarmerFields; image: File | null }) => saveFarmer(id, fields, image),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['farmers'] });
-      void client.invalidateQueries({ queryKey: ['analytics'] });
+      void client.invalidateQueries({ queryKey: queryKeys.farmers.all });
+      void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
     },
   });
 }

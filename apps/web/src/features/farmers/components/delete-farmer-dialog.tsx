@@ -1,7 +1,7 @@
 // Delete Farmer: the spec's question. A farmer with farms cannot be deleted alone (the API answers 409
 // farmer_has_farms): the dialog says so before anything is sent, and Delete stays disabled until the user also chooses
 // to delete the farms (DELETE ?delete_farms=true). If farms arrived meanwhile, the API's refusal shows in the dialog.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'antd/es/alert';
 import Checkbox from 'antd/es/checkbox';
 import type { Farmer } from '@farmland/contracts';
@@ -17,10 +17,13 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
   const remove = useDeleteFarmer();
   const [withFarms, setWithFarms] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-  useEffect(() => {
+  // Another farmer starts with the choice cleared (state adjusted while rendering, not in an effect).
+  const [shownFor, setShownFor] = useState(farmer);
+  if (shownFor !== farmer) {
+    setShownFor(farmer);
     setWithFarms(false);
     setRefusal(null);
-  }, [farmer]);
+  }
 
   const hasFarms = (farmer?.number_of_farm ?? 0) > 0 || refusal !== null;
   const confirm = () => {

@@ -49,7 +49,7 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
   const farmer = useFarmer(farmerId);
   const farms = useFarmerFarms(farmerId);
   const f = farmer.data?.data;
-  const list = farms.data?.data.results ?? [];
+  const list = useMemo(() => farms.data?.data.results ?? [], [farms.data]);
   const features = useMemo(() => list.map(farmToFeature), [list]);
 
   const selectFarm = (
@@ -80,10 +80,10 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
           <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
             <Avatar size={72} src={f.image ?? undefined} icon={<UserOutlined />} alt={f.image ? `Photo of ${f.farmer_name}` : ''} />
             <div>
-              <Typography.Title level={2} style={{ fontSize: 20, margin: 0 }}>
+              <Typography.Title level={2} className="section-title">
                 {f.farmer_name}
               </Typography.Title>
-              <div style={{ marginTop: 4 }}>
+              <div className="mt-4">
                 <StatusTag tone={f.is_mapped ? 'good' : 'neutral'}>{f.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag>
               </div>
             </div>
@@ -125,8 +125,8 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
                     {list.map((farm) => (
                       <Card key={farm.id} size="small" data-testid="farm-card">
                         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-                          <div style={{ flex: 1, minWidth: 0 }}>
-                            <div style={{ fontWeight: 600 }}>{farm.name}</div>
+                          <div className="grow-shrink">
+                            <div className="strong">{farm.name}</div>
                             <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 13 }}>
                               {formatHectares(farm.area)} · {formatSqm(farm.area)} · {farm.operational_area_name ?? 'No operational area'}
                             </div>

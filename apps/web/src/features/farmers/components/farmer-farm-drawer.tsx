@@ -36,7 +36,7 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
             <Button onClick={() => setShowMap((v) => !v)}>{showMap ? 'Hide map' : 'View map'}</Button>
           </div>
           {showMap && (
-            <div style={{ marginBottom: 12 }}>
+            <div className="mb-12">
               <LazyFarmMap features={features} maxFitZoom={MAP_ZOOM.farm} height={280} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
             </div>
           )}
@@ -82,7 +82,7 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
               </div>
             </Image.PreviewGroup>
           ) : (
-            <span style={{ color: 'rgba(0,0,0,0.62)' }}>No snapshots</span>
+            <span className="text-muted">No snapshots</span>
           )}
         </div>
       )}

@@ -13,7 +13,7 @@ import { createFarmerBody, type Farmer } from '@farmland/contracts';
 import { formFieldErrors } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useFarmer } from '../api/get-farmer';
-import { useRegions } from '../api/get-regions';
+import { useRegions } from '../../../lib/lookups';
 import { useSaveFarmer, type FarmerFields } from '../api/save-farmer';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
@@ -122,7 +122,7 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
             >
               <Button>{image || farmer?.image ? 'Change photo' : 'Add photo'}</Button>
             </Upload>
-            {image && <span style={{ color: 'rgba(0,0,0,0.62)' }}>{image.name}</span>}
+            {image && <span className="text-muted">{image.name}</span>}
           </div>
           <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
             <Form.Item label="First name" name="first_name" required rules={[rule('first_name', true, 'First name')]}>

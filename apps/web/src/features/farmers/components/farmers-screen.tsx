@@ -2,7 +2,7 @@
 // Upload); a search debounced by 400 ms, the column chooser, and a Filter modal by country/region and status (All,
 // Mapped, Unmapped) applied on Apply Filter. A row goes to ?farmer_id={id}&view=list and opens the farmer drawer; its
 // farm opens on ?farm_id; the map view centres on ?lat&lng. The drawers live in the address, so a reload keeps them.
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
@@ -14,17 +14,22 @@ import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
 import { StatusTag } from '../../../components/ui/status-tag';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber } from '../../../lib/formatters';
+import { useRegions } from '../../../lib/lookups';
 import { FARMERS_PAGE_SIZE, useFarmers } from '../api/get-farmers';
-import { useRegions } from '../api/get-regions';
 import { DeleteFarmerDialog } from './delete-farmer-dialog';
 import { FarmerDrawer, type FarmerView } from './farmer-drawer';
 import { FarmerFarmDrawer } from './farmer-farm-drawer';
 import { FarmerFormModal } from './farmer-form-modal';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The columns a farmer row needs for creation (the bulk correction table): the farmer's, then the farm's. */
 export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates'] as const;
 const ALL = 'all';
+const FARMER_FILTERS = ['region', 'status'] as const;
+/** The farmer drawer's own parameters: its tab, the open farm, the map's centre. */
+const FARMER_DRAWER_PARAMS = ['farm_id', 'view', 'lat', 'lng'] as const;
 const STATUS_OPTIONS = [
   { label: 'All', value: ALL },
   { label: 'Mapped', value: 'true' },
@@ -52,47 +57,27 @@ export function validateFarmerCell(column: string, value: string): string | unde
 export function FarmersScreen() {
   const [params, setParams] = useSearchParams();
   const client = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(FARMERS_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
+  const state = useListState({ defaultPageSize: FARMERS_PAGE_SIZE, filters: FARMER_FILTERS, drawer: 'farmer_id', drawerParams: FARMER_DRAWER_PARAMS });
+  const { search, page, pageSize, filters } = state;
   const [filterOpen, setFilterOpen] = useState(false);
   const [form, setForm] = useState<{ id: string | null } | null>(null);
   const [deleting, setDeleting] = useState<Farmer | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
 
-  const farmerId = params.get('farmer_id');
+  const farmerId = state.drawer;
   const farmId = params.get('farm_id');
   const view: FarmerView = params.get('view') === 'map' ? 'map' : 'list';
   const lat = Number(params.get('lat'));
   const lng = Number(params.get('lng'));
   const centre: [number, number] | undefined = params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
 
-  const status = typeof filters['status'] === 'string' && filters['status'] !== ALL ? (filters['status'] as 'true' | 'false') : undefined;
-  const region = typeof filters['region'] === 'string' && filters['region'] !== ALL ? filters['region'] : undefined;
+  const status = filters['status'] === 'true' || filters['status'] === 'false' ? filters['status'] : undefined;
+  const region = typeof filters['region'] === 'string' ? filters['region'] : undefined;
   const list = useFarmers({ page, page_size: pageSize, search: search || undefined, is_mapped: status, region });
   const regions = useRegions();
 
-  const update = useCallback(
-    (change: (p: URLSearchParams) => void, replace = false) => {
-      setParams(
-        (cur) => {
-          const next = new URLSearchParams(cur);
-          change(next);
-          return next;
-        },
-        { replace },
-      );
-    },
-    [setParams],
-  );
-  const openFarmer = (id: string) =>
-    update((p) => {
-      for (const k of ['farm_id', 'lat', 'lng']) p.delete(k);
-      p.set('farmer_id', id);
-      p.set('view', 'list');
-    });
-  const closeFarmer = () => update((p) => ['farmer_id', 'farm_id', 'view', 'lat', 'lng'].forEach((k) => p.delete(k)));
+  const openFarmer = (id: string) => state.openDrawer(id, { view: 'list' });
+  const closeFarmer = state.closeDrawer;
 
   const filterFields = useMemo<FilterField[]>(
     () => [
@@ -114,7 +99,7 @@ export function FarmersScreen() {
         title: 'Farmer name',
         render: (r) => (
           <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" style={{ flex: 'none' }} />
+            <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
             {r.farmer_name}
           </span>
         ),
@@ -123,7 +108,7 @@ export function FarmersScreen() {
       { key: 'folio_id', title: 'Farmer id', render: (r) => r.folio_id },
       { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true, tooltip: (r) => r.address },
       { key: 'number_of_farm', title: 'Number of farms', render: (r) => formatNumber(r.number_of_farm) },
-      { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.total_farm_size, 4)} sqm</span> },
+      { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span className="nowrap">{formatNumber(r.total_farm_size, 4)} sqm</span> },
       { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag> },
       {
         key: 'actions',
@@ -160,6 +145,8 @@ export function FarmersScreen() {
     if (region) f['region'] = region;
     return f;
   }, [search, status, region]);
+  // 'All' is no filter: it stays out of the address and of the count.
+  const applyFilters = (v: FilterValues) => state.setFilters(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== ALL)));
 
   return (
     <>
@@ -172,20 +159,9 @@ export function FarmersScreen() {
         loading={list.isFetching}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search name, farmer id, phone or email"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         onOpenFilter={() => setFilterOpen(true)}
-        activeFilters={(status ? 1 : 0) + (region ? 1 : 0)}
         exportName="farmers"
         exportLabel="Export Table"
         exportFilters={exportFilters}
@@ -213,28 +189,23 @@ export function FarmersScreen() {
         open={filterOpen}
         fields={filterFields}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={applyFilters}
         onClose={() => setFilterOpen(false)}
       />
       <FarmerDrawer
         farmerId={farmerId}
         view={view}
         centre={centre}
-        onView={(v) => update((p) => p.set('view', v), true)}
-        onSelectFarm={([x, y]) =>
-          update((p) => {
-            p.set('view', 'map');
-            p.set('lat', y.toFixed(6));
-            p.set('lng', x.toFixed(6));
-          }, true)
-        }
-        onOpenFarm={(id) => update((p) => p.set('farm_id', id))}
+        onView={(v) => state.setDrawerParams({ view: v })}
+        onSelectFarm={([x, y]) => state.setDrawerParams({ view: 'map', lat: y.toFixed(6), lng: x.toFixed(6) })}
+        onOpenFarm={(id) => setParams((cur) => {
+          const next = new URLSearchParams(cur);
+          next.set('farm_id', id);
+          return next;
+        })}
         onClose={closeFarmer}
       />
-      <FarmerFarmDrawer farmerId={farmerId} farmId={farmId} onBack={() => update((p) => p.delete('farm_id'))} />
+      <FarmerFarmDrawer farmerId={farmerId} farmId={farmId} onBack={() => state.setDrawerParams({ farm_id: null })} />
       <FarmerFormModal open={Boolean(form)} farmerId={form?.id ?? null} onClose={() => setForm(null)} />
       <DeleteFarmerDialog
         farmer={deleting}
@@ -251,9 +222,9 @@ export function FarmersScreen() {
         columns={FARMER_BULK_COLUMNS}
         validateCell={validateFarmerCell}
         onCreated={() => {
-          void client.invalidateQueries({ queryKey: ['farmers'] });
-          void client.invalidateQueries({ queryKey: ['farms'] });
-          void client.invalidateQueries({ queryKey: ['analytics'] });
+          void client.invalidateQueries({ queryKey: queryKeys.farmers.all });
+          void client.invalidateQueries({ queryKey: queryKeys.farms.all });
+          void client.invalidateQueries({ queryKey: queryKeys.analytics.all });
         }}
         onClose={() => setBulkOpen(false)}
         testId="farmers-bulk-upload"

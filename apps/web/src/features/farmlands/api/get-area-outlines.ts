@@ -4,6 +4,7 @@ import type { OperationalArea } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
 import type { AreaOutline } from '../../../components/map/area-outlines';
+import { queryKeys } from '../../../lib/query-keys';
 
 async function getAreaOutlines(signal: AbortSignal): Promise<AreaOutline[]> {
   const all: AreaOutline[] = [];
@@ -16,5 +17,5 @@ async function getAreaOutlines(signal: AbortSignal): Promise<AreaOutline[]> {
 }
 
 export function useAreaOutlines() {
-  return useQuery({ queryKey: ['operational-areas', 'outlines'], queryFn: ({ signal }) => getAreaOutlines(signal), staleTime: 60_000 });
+  return useQuery({ queryKey: queryKeys.operationalAreas.outlines, queryFn: ({ signal }) => getAreaOutlines(signal), staleTime: 60_000 });
 }

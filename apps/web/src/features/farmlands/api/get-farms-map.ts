@@ -4,6 +4,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { farmFeatureCollection } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, Out } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type FarmCollection = Out<typeof farmFeatureCollection>;
 
@@ -13,7 +14,7 @@ export type FarmsMapFilter = { search?: string | undefined; region?: string | un
 export const getFarmsMap = (f: FarmsMapFilter, signal?: AbortSignal) => api<Envelope<FarmCollection>>('/farms/', { query: { all: true, ...f }, ...(signal ? { signal } : {}) });
 
 export const farmsMapQuery = (f: FarmsMapFilter, enabled: boolean) =>
-  queryOptions({ queryKey: ['farms', 'map', f.search ?? '', f.region ?? '', f.operational_area ?? ''], queryFn: ({ signal }) => getFarmsMap(f, signal), enabled, staleTime: 30_000 });
+  queryOptions({ queryKey: queryKeys.farms.map({ search: f.search ?? '', region: f.region ?? '', operational_area: f.operational_area ?? '' }), queryFn: ({ signal }) => getFarmsMap(f, signal), enabled, staleTime: 30_000 });
 
 export function useFarmsMap(f: FarmsMapFilter, enabled = true) {
   return useQuery(farmsMapQuery(f, enabled));

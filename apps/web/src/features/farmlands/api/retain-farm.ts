@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const RETAIN_SUCCESS = 'Farm coordinates retained successfully';
 
@@ -11,5 +12,5 @@ export const retainFarm = (id: string) => api<Envelope<Farm[]>>(`/farms/${id}/in
 
 export function useRetainFarm() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: retainFarm, onSettled: () => client.invalidateQueries({ queryKey: ['farms'] }) });
+  return useMutation({ mutationFn: retainFarm, onSettled: () => client.invalidateQueries({ queryKey: queryKeys.farms.all }) });
 }

@@ -47,7 +47,7 @@ export function EudrExportButton() {
           ]}
           optionType="button"
         />
-        <div style={{ marginTop: 16 }}>
+        <div className="mt-16">
           <Checkbox checked={points} onChange={(e) => setPoints(e.target.checked)}>
             Farms under 4 ha as points (their centroid)
           </Checkbox>

@@ -55,7 +55,7 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
           items={[{ key: 'pts', label: `Coordinate points (${farm.coordinates.length})`, children: <CoordinateTable coordinates={farm.coordinates} /> }]}
         />
       )}
-      <div style={{ marginTop: 12 }}>
+      <div className="mt-12">
         <div style={{ fontWeight: 600, marginBottom: 6 }}>Snapshots</div>
         {farm.snapshots.length ? (
           <Image.PreviewGroup>

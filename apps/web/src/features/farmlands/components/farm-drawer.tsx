@@ -23,7 +23,7 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
   const [showMap, setShowMap] = useState(true);
   const [showHistory, setShowHistory] = useState(false);
   const history = useFarmHistory(farmId);
-  const earlier = history.data?.data ?? [];
+  const earlier = useMemo(() => history.data?.data ?? [], [history.data]);
   const features = useMemo(() => {
     if (!farm) return [];
     const past: MapFeature[] = showHistory
@@ -42,7 +42,7 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
             <Button onClick={() => setShowMap((v) => !v)}>{showMap ? 'Hide map' : 'View map'}</Button>
           </div>
           {showMap && (
-            <div style={{ marginBottom: 12 }}>
+            <div className="mb-12">
               <LazyFarmMap features={features} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
             </div>
           )}
@@ -61,9 +61,9 @@ const REASONS: Record<string, string> = { retain: 'Cut by Retain', edit: 'Re-map
 
 function BoundaryHistory({ items, loading, showOnMap, onShowOnMap }: { items: readonly FarmBoundary[]; loading: boolean; showOnMap: boolean; onShowOnMap: (v: boolean) => void }) {
   return (
-    <div style={{ marginTop: 16 }} data-testid="boundary-history">
+    <div className="mt-16" data-testid="boundary-history">
       <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 6 }}>
-        <span style={{ fontWeight: 600 }}>Boundary history</span>
+        <span className="strong">Boundary history</span>
         {items.length > 0 && (
           <label style={{ display: 'inline-flex', gap: 8, alignItems: 'center', fontSize: 13 }}>
             <Switch size="small" checked={showOnMap} onChange={onShowOnMap} aria-label="Draw earlier boundaries on the map" />

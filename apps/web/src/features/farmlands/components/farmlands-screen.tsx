@@ -23,13 +23,14 @@ import { MapLegend } from '../../../components/map/map-legend';
 import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
-import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
+import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { FARMS_PAGE_SIZE, useFarms } from '../api/get-farms';
 import { useFarmsMap } from '../api/get-farms-map';
-import { useAreaOptions, useRegionOptions } from '../api/get-filter-options';
 import { useFarmsOverview } from '../api/get-farms-overview';
 import { collectionToFeatures } from '../../../components/map/farm-features';
 import { EudrExportButton } from './eudr-export-button';
@@ -37,6 +38,8 @@ import { FarmDrawer } from './farm-drawer';
 import { FarmPopup } from './farm-popup';
 import { useAreaOutlines } from '../api/get-area-outlines';
 import { OverlappingDrawer } from './overlapping-drawer';
+import { queryKeys } from '../../../lib/query-keys';
+import { useLatest } from '../../../lib/use-latest';
 
 export const FARMLANDS_TITLE = 'All Mapped Farmlands';
 const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
@@ -44,6 +47,7 @@ const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_a
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
 type View = 'table' | 'combined' | 'map';
 const VIEWS: readonly View[] = ['table', 'combined', 'map'];
+const FARM_FILTERS = ['region', 'operational_area'] as const;
 
 function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
   return farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>;
@@ -52,9 +56,8 @@ function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
 export function FarmlandsScreen() {
   const [params, setParams] = useSearchParams();
   const view: View = VIEWS.includes(params.get('view') as View) ? (params.get('view') as View) : 'table';
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(FARMS_PAGE_SIZE);
+  const state = useListState({ defaultPageSize: FARMS_PAGE_SIZE, filters: FARM_FILTERS });
+  const { search, page, pageSize, filters } = state;
   const [openFarm, setOpenFarm] = useState<{ id: string; overlapping: boolean } | null>(null);
   const [focus, setFocus] = useState<[number, number] | undefined>(() => {
     const lat = Number(params.get('lat'));
@@ -62,31 +65,23 @@ export function FarmlandsScreen() {
     return params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) ? [lng, lat] : undefined;
   });
 
-  const [filters, setFilters] = useState<FilterValues>({});
   const [filterOpen, setFilterOpen] = useState(false);
   const region = typeof filters['region'] === 'string' ? filters['region'] : undefined;
   const area = typeof filters['operational_area'] === 'string' ? filters['operational_area'] : undefined;
-  const regions = useRegionOptions();
-  const areas = useAreaOptions();
+  const regions = useRegions();
+  const areas = useOperationalAreaOptions();
   const filterFields = useMemo<FilterField[]>(
     () => [
       { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
-      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data?.data.results ?? []).map((a) => ({ label: a.name, value: a.id })) },
+      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
     ],
     [regions.data, areas.data],
   );
-  const narrowing = useMemo(() => {
-    const f: Record<string, string> = {};
-    if (search) f['search'] = search;
-    if (region) f['region'] = region;
-    if (area) f['operational_area'] = area;
-    return f;
-  }, [search, region, area]);
-  const narrowed = Object.keys(narrowing).length > 0;
+  const { query: narrowing, narrowed } = state;
 
   const list = useFarms({ page, page_size: pageSize, search: search || undefined, region, operational_area: area });
   const overview = useFarmsOverview();
-  const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const config = useQuery({ queryKey: queryKeys.consoleConfig, queryFn: loadConsoleConfig, staleTime: Infinity });
   const outlines = useAreaOutlines();
   const total = overview.data?.data.total_farms;
   // Vector tiles carry every farm: a search or a filter reads the narrowed farms as GeoJSON instead.
@@ -114,24 +109,21 @@ export function FarmlandsScreen() {
     },
     [setParams],
   );
-  const onSearch = (s: string) => {
-    setPage(1);
-    setSearch(s);
-  };
+  const onSearch = state.setSearch;
   const viewDetails = (id: string, overlapping: boolean) => setOpenFarm({ id, overlapping });
 
   const columns = useMemo<ListColumn<Farm>[]>(
     () => [
       { key: 'name', title: 'Name', render: (r) => r.name },
       { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
-      { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
+      { key: 'area', title: 'Area (sqm)', render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
       {
         key: 'updated_at',
         title: 'Updated at',
         render: (r) => (
-          <time dateTime={r.updated_at} style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(r.updated_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.updated_at)}</span>
+          <time dateTime={r.updated_at} className="nowrap">
+            {formatDate(r.updated_at)} <span className="text-muted">{formatTime(r.updated_at)}</span>
           </time>
         ),
       },
@@ -178,15 +170,15 @@ export function FarmlandsScreen() {
   );
 
   const header = (
-    <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
-      <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="inline-12 mb-16">
+      <Typography.Title level={1} className="page-title">
         {FARMLANDS_TITLE}
       </Typography.Title>
       <CountBadge count={list.data?.data.count} estimated={list.data?.data.count_estimated === true} label="farmlands" />
-      <div style={{ flex: 1 }} />
+      <div className="grow" />
       <MapSearch value={search} onSearch={onSearch} />
       <Button icon={<FilterOutlined aria-hidden="true" />} onClick={() => setFilterOpen(true)}>
-        Filter{countFilters(filters) ? ` (${countFilters(filters)})` : ''}
+        Filter{state.activeFilters ? ` (${state.activeFilters})` : ''}
       </Button>
       <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={narrowing} />
       <EudrExportButton />
@@ -194,7 +186,7 @@ export function FarmlandsScreen() {
   );
 
   const sidePanel = (
-    <Card size="small" title="Farmlands" styles={{ body: { padding: 0 } }} style={{ height: '100%' }}>
+    <Card size="small" title="Farmlands" styles={{ body: { padding: 0 } }} className="full-height">
       <List<Farm>
         loading={list.isFetching && !list.data}
         dataSource={list.data?.data.results ?? []}
@@ -226,7 +218,7 @@ export function FarmlandsScreen() {
           pageSize={pageSize}
           total={list.data?.data.count ?? 0}
           showSizeChanger={false}
-          onChange={(p) => setPage(p)}
+          onChange={(p) => state.setPage(p)}
         />
       </div>
     </Card>
@@ -237,7 +229,7 @@ export function FarmlandsScreen() {
     <>
       {view !== 'table' && header}
       {overlapping !== undefined && (
-        <div style={{ marginBottom: 8 }} data-testid="overlap-count">
+        <div className="mb-8" data-testid="overlap-count">
           <Tag color={overlapping ? 'green' : 'default'}>{formatNumber(overlapping)} overlapping farmlands</Tag>
           <Typography.Text type="secondary">of {formatNumber(total)} mapped</Typography.Text>
         </div>
@@ -259,19 +251,11 @@ export function FarmlandsScreen() {
                 loading={list.isFetching && !list.data}
                 error={list.isError && !list.data}
                 onRetry={() => void list.refetch()}
-                search={search}
-                onSearch={onSearch}
+                {...state.listProps}
                 searchPlaceholder="Search by farm, farmer or farmer id"
-                page={page}
-                pageSize={pageSize}
-                onPageChange={(p, s) => {
-                  setPage(p);
-                  setPageSize(s);
-                }}
                 exportName="mappings"
                 exportFilters={narrowing}
                 onOpenFilter={() => setFilterOpen(true)}
-                activeFilters={countFilters(filters)}
                 actions={<EudrExportButton />}
                 emptyText={narrowed ? 'No farmlands match your search or filters' : 'No farmlands found'}
                 storageKey="farmlands"
@@ -295,10 +279,7 @@ export function FarmlandsScreen() {
         open={filterOpen}
         fields={filterFields}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
       <FarmDrawer farmId={openFarm && !openFarm.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />
@@ -312,13 +293,12 @@ function MapSearch({ value, onSearch }: { value: string; onSearch: (s: string) =
   const [text, setText] = useState(value);
   const debounced = useDebouncedValue(text);
   const sent = useRef(value);
-  const send = useRef(onSearch);
-  send.current = onSearch;
+  const send = useLatest(onSearch);
   useEffect(() => {
     if (debounced.trim() === sent.current) return;
     sent.current = debounced.trim();
     send.current(debounced.trim());
-  }, [debounced]);
+  }, [debounced, send]);
   return (
     <Input
       aria-label="Search farmlands"

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { License, LicenseStatus, LicenseType } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const LICENSES_PAGE_SIZE = 10;
 
@@ -19,5 +20,5 @@ export type LicensesParams = {
 export const getLicenses = (params: LicensesParams, signal?: AbortSignal) => api<Envelope<ListPage<License>>>('/base/licenses/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useLicenses(params: LicensesParams) {
-  return useQuery({ queryKey: ['licenses', 'list', params], queryFn: ({ signal }) => getLicenses(params, signal), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: queryKeys.licenses.page(params), queryFn: ({ signal }) => getLicenses(params, signal), placeholderData: keepPreviousData });
 }

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const LICENSE_REVOKED = 'License revoked successfully';
 
@@ -11,6 +12,6 @@ export function useRevokeLicense() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: revokeLicense,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['tenants'] }), client.invalidateQueries({ queryKey: ['licenses'] })]),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

@@ -11,8 +11,9 @@ import { MoreOutlined } from '@ant-design/icons';
 import type { License, LicenseStatus, LicenseType } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { KeyHint } from '../../../components/ui/copy-key';
-import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatCurrency, formatDate } from '../../../lib/formatters';
 import { LICENSE_STATUS_COLOR } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
@@ -20,6 +21,7 @@ import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
 import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
 import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
 import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
+import { paths } from '../../../lib/paths';
 
 export const LICENSES_TITLE = 'All Licenses';
 
@@ -56,10 +58,8 @@ const DIALOG: Record<Action, { title: string; confirm: string }> = {
 
 export function LicensesList() {
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(LICENSES_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
+  const state = useListState({ defaultPageSize: LICENSES_PAGE_SIZE, filters: ['status', 'type', 'issued_date'] });
+  const { search, page, pageSize, filters } = state;
   const [filterOpen, setFilterOpen] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
   const revoke = useRevokeLicense();
@@ -100,7 +100,7 @@ export function LicensesList() {
                 { key: 'tenant', label: 'View tenant' },
               ],
               onClick: ({ key }) =>
-                key === 'tenant' ? navigate(`/super-admin/tenant/${r.tenant}`) : key === 'rotate' ? rotation.ask(r) : setPending({ action: key as Action, license: r }),
+                key === 'tenant' ? navigate(paths.provider.tenant(r.tenant)) : key === 'rotate' ? rotation.ask(r) : setPending({ action: key as Action, license: r }),
             }}
           >
             <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />
@@ -129,33 +129,19 @@ export function LicensesList() {
         loading={query.isFetching && !query.data}
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search by tenant or key"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         onOpenFilter={() => setFilterOpen(true)}
-        activeFilters={countFilters(filters)}
         exportName="licenses"
-        exportFilters={filterQuery}
-        emptyText={search || countFilters(filters) ? 'No license matches your search or filters' : 'No licenses yet'}
+        exportFilters={state.query}
+        emptyText={state.narrowed ? 'No license matches your search or filters' : 'No licenses yet'}
         storageKey="licenses"
       />
       <FilterModal
         open={filterOpen}
         fields={FILTER_FIELDS}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
       <ConfirmDialog

@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { OperationalArea } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const AREAS_PAGE_SIZE = 10;
 export type AreasParams = { page: number; page_size: number; search?: string | undefined; region?: string | undefined };
@@ -11,7 +12,7 @@ export const getOperationalAreas = (params: AreasParams, signal?: AbortSignal) =
   api<Envelope<ListPage<OperationalArea>>>('/operational-areas/', { query: params, ...(signal ? { signal } : {}) });
 
 export const operationalAreasQuery = (params: AreasParams) =>
-  queryOptions({ queryKey: ['operational-areas', 'page', params], queryFn: ({ signal }) => getOperationalAreas(params, signal), placeholderData: keepPreviousData });
+  queryOptions({ queryKey: queryKeys.operationalAreas.page(params), queryFn: ({ signal }) => getOperationalAreas(params, signal), placeholderData: keepPreviousData });
 
 export function useOperationalAreas(params: AreasParams) {
   return useQuery(operationalAreasQuery(params));
@@ -29,5 +30,5 @@ export async function getAllOperationalAreas(signal?: AbortSignal): Promise<Oper
 }
 
 export function useAllOperationalAreas() {
-  return useQuery({ queryKey: ['operational-areas', 'all'], queryFn: ({ signal }) => getAllOperationalAreas(signal) });
+  return useQuery({ queryKey: queryKeys.operationalAreas.every, queryFn: ({ signal }) => getAllOperationalAreas(signal) });
 }

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OperationalArea, operationalAreaBody } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, In } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 type OperationalAreaBody = In<typeof operationalAreaBody>;
 
@@ -15,6 +16,6 @@ export function useSaveOperationalArea() {
   return useMutation({
     mutationFn: ({ id, body }: { id: string | null; body: OperationalAreaBody }) => saveOperationalArea(id, body),
     meta: { silent: true },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['operational-areas'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.operationalAreas.all }),
   });
 }

@@ -20,8 +20,7 @@ import { ApiError } from '../../../lib/api-client';
 import { fieldErrorsOf, firstFieldError } from '../../../lib/field-errors';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useCities } from '../api/lookups';
-import { useRegions } from '../api/regions';
+import { useCities, useRegions } from '../../../lib/lookups';
 import { useSaveOperationalArea } from '../api/save-operational-area';
 
 export const RETRY_HINT = 'Please edit any point on the polygon and try again';
@@ -71,12 +70,19 @@ export function AreaModal({ open, area, others, onClose }: Props) {
   const save = useSaveOperationalArea();
   const verb = area ? 'update' : 'create';
 
+  // Each opening starts at the first step with the area's ring (state adjusted while rendering, not in an effect).
+  const [openedFor, setOpenedFor] = useState<{ open: boolean; area: OperationalArea | null }>({ open, area });
+  if (openedFor.open !== open || openedFor.area !== area) {
+    setOpenedFor({ open, area });
+    if (open) {
+      setStep(0);
+      setRing(area?.coordinates ?? null);
+      setPhase(area ? 'ready' : 'drawing');
+      setError(null);
+    }
+  }
   useEffect(() => {
     if (!open) return;
-    setStep(0);
-    setRing(area?.coordinates ?? null);
-    setPhase(area ? 'ready' : 'drawing');
-    setError(null);
     form.setFieldsValue(area ? { name: area.name, region_id: area.region_id, city_id: area.city_id } : { name: '', region_id: undefined, city_id: undefined });
   }, [open, area, form]);
 
@@ -170,7 +176,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
         )}
         {phase === 'error' && (
           <div role="alert">
-            <Typography.Text type="danger" style={{ display: 'block' }}>
+            <Typography.Text type="danger" className="block">
               {error}
             </Typography.Text>
             <Typography.Text>{RETRY_HINT}</Typography.Text>
@@ -181,7 +187,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
 
   return (
     <Modal open={open} title={area ? 'Editing operational area' : 'Creating operational area'} onCancel={close} footer={null} width={step === 0 ? 560 : 980} destroyOnHidden mask={{ closable: false }}>
-      <Steps size="small" current={step} items={[{ title: 'Details' }, { title: 'Draw on map' }]} style={{ marginBottom: 16 }} />
+      <Steps size="small" current={step} items={[{ title: 'Details' }, { title: 'Draw on map' }]} className="mb-16" />
       <div style={{ display: step === 0 ? 'block' : 'none' }}>
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item

@@ -5,7 +5,7 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import { notifySuccess } from '../../../lib/notifier';
-import { useCountries } from '../api/lookups';
+import { useCountries } from '../../../lib/lookups';
 import { useCreateRegion } from '../api/regions';
 
 export const REGION_CREATED = 'Region created successfully';

@@ -18,11 +18,12 @@ import { LazyFarmMap } from '../../../components/map/lazy-map';
 import type { MapFeature } from '../../../components/map/map-constants';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CountBadge } from '../../../components/ui/count-badge';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber, formatSqm } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteOperationalArea } from '../api/delete-operational-area';
 import { AREAS_PAGE_SIZE, useAllOperationalAreas, useOperationalAreas } from '../api/get-operational-areas';
-import { useRegions } from '../api/regions';
+import { useRegions } from '../../../lib/lookups';
 import { AreaModal } from './area-modal';
 import { CreateRegionModal } from './create-region-modal';
 
@@ -37,10 +38,10 @@ const toFeature = (a: OperationalArea): MapFeature => ({
 });
 
 export function OperationalAreasScreen() {
-  const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
-  const [region, setRegion] = useState<string | undefined>(undefined);
-  const [page, setPage] = useState(1);
+  const state = useListState({ defaultPageSize: AREAS_PAGE_SIZE, filters: ['region'] });
+  const { search, page } = state;
+  const region = typeof state.filters['region'] === 'string' ? state.filters['region'] : undefined;
+  const [text, setText] = useState(search);
   const [editing, setEditing] = useState<{ area: OperationalArea | null } | null>(null);
   const [regionOpen, setRegionOpen] = useState(false);
   const [deleting, setDeleting] = useState<OperationalArea | null>(null);
@@ -61,12 +62,12 @@ export function OperationalAreasScreen() {
 
   return (
     <section aria-labelledby="oa-title">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', marginBottom: 16 }}>
-        <Typography.Title level={1} id="oa-title" style={{ fontSize: 24, margin: 0 }}>
+      <div className="inline-12 mb-16">
+        <Typography.Title level={1} id="oa-title" className="page-title">
           Operational Areas
         </Typography.Title>
         <CountBadge count={list.data?.data.count} label="operational areas" />
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <Button onClick={() => setRegionOpen(true)}>Create Region</Button>
         <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setEditing({ area: null })}>
           Create Area
@@ -98,15 +99,11 @@ export function OperationalAreasScreen() {
               value={text}
               onChange={(e) => {
                 setText(e.target.value);
-                if (!e.target.value) {
-                  setSearch('');
-                  setPage(1);
-                }
+                if (!e.target.value) state.setSearch('');
               }}
               onSearch={(v) => {
                 if (!v.trim()) return;
-                setSearch(v.trim());
-                setPage(1);
+                state.setSearch(v.trim());
               }}
               style={{ width: 280 }}
             />
@@ -115,10 +112,7 @@ export function OperationalAreasScreen() {
               placeholder="All regions"
               allowClear
               value={region}
-              onChange={(v) => {
-                setRegion(v);
-                setPage(1);
-              }}
+              onChange={(v: string | undefined) => state.setFilters({ region: v })}
               options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
               style={{ width: 200 }}
             />
@@ -152,7 +146,7 @@ export function OperationalAreasScreen() {
                   ]}
                 >
                   {/* Not List.Item.Meta: its title is an h4, which would skip heading levels under the page's h1. */}
-                  <div style={{ flex: 1, minWidth: 0 }}>
+                  <div className="grow-shrink">
                     <div style={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{a.label || a.name}</div>
                     <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>{`${a.address} · ${a.region} · ${formatNumber(a.farm_count)} farms · ${formatSqm(a.area_sqm)}`}</div>
                   </div>
@@ -161,7 +155,7 @@ export function OperationalAreasScreen() {
             />
           )}
           <div style={{ display: 'flex', justifyContent: 'flex-end', marginTop: 12 }}>
-            <Pagination current={page} pageSize={AREAS_PAGE_SIZE} total={list.data?.data.count ?? 0} showSizeChanger={false} onChange={setPage} hideOnSinglePage={false} />
+            <Pagination current={page} pageSize={AREAS_PAGE_SIZE} total={list.data?.data.count ?? 0} showSizeChanger={false} onChange={(p) => state.setPage(p)} hideOnSinglePage={false} />
           </div>
         </Card>
       </div>

@@ -3,8 +3,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserProfile } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
-export const profileKey = (id: string) => ['profile', id] as const;
+/** The profile's key, from the console's key factory. */
+export const profileKey = queryKeys.profile;
 
 export const getProfile = (id: string, signal?: AbortSignal) => api<Envelope<UserProfile>>(`/accounts/users/${id}/`, signal ? { signal } : {});
 

@@ -98,7 +98,7 @@ export function ProfileView({ userId }: { userId: string }) {
                 { key: 'since', label: 'Member since', children: formatDate(p.created_at) },
               ]}
             />
-            <Space wrap style={{ marginTop: 16 }}>
+            <Space wrap className="mt-16">
               <Button type="primary" icon={<EditOutlined aria-hidden="true" />} onClick={() => setEditing(true)}>
                 Edit profile
               </Button>

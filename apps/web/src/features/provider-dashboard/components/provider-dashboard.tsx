@@ -22,6 +22,7 @@ import { useMappingData } from '../api/get-mapping-data';
 import { useMappingRanking } from '../api/get-mapping-ranking';
 import { useTenantsDashboardCount } from '../api/get-tenants-dashboard-count';
 import { useTenantsStatusCount } from '../api/get-tenants-status-count';
+import { paths } from '../../../lib/paths';
 
 type RankRow = MappingRanking['results'][number];
 
@@ -132,8 +133,8 @@ function MappingChart({ year }: { year: number }) {
               </span>{' '}
               farms mapped in {year}
             </span>
-            <span style={{ color: 'rgba(0,0,0,0.62)' }}>{d ? formatHectares(d.total_area_sqm) : '…'} mapped</span>
-            <span style={{ color: 'rgba(0,0,0,0.62)' }} data-testid="tenants-registered">
+            <span className="text-muted">{d ? formatHectares(d.total_area_sqm) : '…'} mapped</span>
+            <span className="text-muted" data-testid="tenants-registered">
               {t ? `${formatNumber(t.new_tenants)} tenants registered in ${year}, ${formatNumber(t.total_tenants)} at its end` : ''}
             </span>
           </div>
@@ -160,7 +161,7 @@ function Ranking({ year }: { year: number }) {
           locale={{ emptyText: <Empty description={`No farms mapped in ${year}`} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
           columns={[
             { title: '#', dataIndex: 'rank', width: 48 },
-            { title: 'Tenant', render: (_: unknown, r: RankRow) => <Link to={`/super-admin/tenant/${r.tenant_id}`}>{r.tenant_name}</Link> },
+            { title: 'Tenant', render: (_: unknown, r: RankRow) => <Link to={paths.provider.tenant(r.tenant_id)}>{r.tenant_name}</Link> },
             { title: 'Farms mapped', render: (_: unknown, r: RankRow) => formatNumber(r.mapped_farms) },
             { title: 'Area', render: (_: unknown, r: RankRow) => formatHectares(r.area_sqm) },
           ]}
@@ -173,7 +174,7 @@ function Ranking({ year }: { year: number }) {
 export function ProviderDashboard() {
   const [year, setYear] = useState(currentYear);
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="provider-dashboard">
+    <div className="stack-16" data-testid="provider-dashboard">
       <Counts />
       <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 8 }}>
         <span id="dashboard-year">Year</span>

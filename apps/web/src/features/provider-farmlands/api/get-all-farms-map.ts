@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { farmFeatureCollection } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, Out } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type AllFarmsCollection = Out<typeof farmFeatureCollection>;
 
@@ -11,5 +12,5 @@ export const getAllFarmsMap = (filter: { search?: string | undefined; tenant_id?
   api<Envelope<AllFarmsCollection>>('/farms/', { query: { all: true, ...filter }, ...(signal ? { signal } : {}) });
 
 export function useAllFarmsMap(filter: { search?: string | undefined; tenant_id?: string | undefined }, enabled: boolean) {
-  return useQuery({ queryKey: ['farms', 'provider', 'map', filter], queryFn: ({ signal }) => getAllFarmsMap(filter, signal), enabled, staleTime: 30_000 });
+  return useQuery({ queryKey: queryKeys.farms.provider.map(filter), queryFn: ({ signal }) => getAllFarmsMap(filter, signal), enabled, staleTime: 30_000 });
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { farmsOverview } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, Out } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type FarmsOverview = Out<typeof farmsOverview>;
 
@@ -11,5 +12,5 @@ export const getAllFarmsOverview = (tenantId: string | undefined, signal?: Abort
   api<Envelope<FarmsOverview>>('/farms/overview', { query: { tenant_id: tenantId }, ...(signal ? { signal } : {}) });
 
 export function useAllFarmsOverview(tenantId: string | undefined) {
-  return useQuery({ queryKey: ['farms', 'provider', 'overview', tenantId ?? ''], queryFn: ({ signal }) => getAllFarmsOverview(tenantId, signal) });
+  return useQuery({ queryKey: queryKeys.farms.provider.overview(tenantId ?? ''), queryFn: ({ signal }) => getAllFarmsOverview(tenantId, signal) });
 }

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const ALL_FARMS_PAGE_SIZE = 10;
 export type AllFarmsParams = { page: number; page_size: number; search?: string | undefined; tenant_id?: string | undefined };
@@ -10,5 +11,5 @@ export type AllFarmsParams = { page: number; page_size: number; search?: string 
 export const getAllFarms = (params: AllFarmsParams, signal?: AbortSignal) => api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useAllFarms(params: AllFarmsParams) {
-  return useQuery({ queryKey: ['farms', 'provider', 'page', params], queryFn: ({ signal }) => getAllFarms(params, signal), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: queryKeys.farms.provider.page(params), queryFn: ({ signal }) => getAllFarms(params, signal), placeholderData: keepPreviousData });
 }

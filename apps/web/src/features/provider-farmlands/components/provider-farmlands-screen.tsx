@@ -19,6 +19,7 @@ import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { MAP_ZOOM } from '../../../components/map/map-constants';
 import { MapLegend } from '../../../components/map/map-legend';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { StatCard } from '../../../components/ui/stat-card';
 import { formatDate, formatNumber, formatSqm, formatTime } from '../../../lib/formatters';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -26,6 +27,7 @@ import { ALL_FARMS_PAGE_SIZE, useAllFarms } from '../api/get-all-farms';
 import { useAllFarmsMap } from '../api/get-all-farms-map';
 import { useAllFarmsOverview } from '../api/get-all-farms-overview';
 import { useTenantOptions } from '../api/get-tenant-options';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const PROVIDER_FARMLANDS_TITLE = 'Farmlands';
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
@@ -65,33 +67,31 @@ function TenantPicker({ value, onChange }: { value: string | undefined; onChange
 export function ProviderFarmlandsScreen() {
   const [params, setParams] = useSearchParams();
   const tenantId = params.get('tenant') ?? undefined;
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(ALL_FARMS_PAGE_SIZE);
+  const state = useListState({ defaultPageSize: ALL_FARMS_PAGE_SIZE });
+  const { search, page, pageSize } = state;
   // The address's lat/lng is read once: later map moves write it back without re-centring the map.
   const [focus] = useState(() => focusFrom(params));
 
   const filter = { search: search || undefined, tenant_id: tenantId };
   const list = useAllFarms({ page, page_size: pageSize, ...filter });
   const overview = useAllFarmsOverview(tenantId);
-  const config = useQuery({ queryKey: ['console-config'], queryFn: loadConsoleConfig, staleTime: Infinity });
+  const config = useQuery({ queryKey: queryKeys.consoleConfig, queryFn: loadConsoleConfig, staleTime: Infinity });
   const total = overview.data?.data.total_farms;
   const useTiles = total !== undefined && config.data !== undefined && total > config.data.map_tile_threshold && !search;
   const mapData = useAllFarmsMap(filter, total !== undefined && config.data !== undefined && !useTiles);
   const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
 
-  const setTenant = (id: string | undefined) => {
-    setPage(1);
+  const setTenant = (id: string | undefined) =>
     setParams(
       (cur) => {
         const next = new URLSearchParams(cur);
         if (id) next.set('tenant', id);
         else next.delete('tenant');
+        next.delete('page');
         return next;
       },
       { replace: true },
     );
-  };
   const onMoveEnd = useCallback(
     ([lng, lat]: [number, number]) =>
       setParams(
@@ -112,15 +112,15 @@ export function ProviderFarmlandsScreen() {
       // The API names each row's tenant for provider staff (tenant_name), whichever tenant it is.
       { key: 'tenant', title: 'Tenant', render: (r) => r.tenant_name ?? '--' },
       { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
-      { key: 'area', title: 'Area (sqm)', render: (r) => <span style={{ whiteSpace: 'nowrap' }}>{formatNumber(r.area, 2)}</span> },
+      { key: 'area', title: 'Area (sqm)', render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
       { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
       { key: 'mapped_by', title: 'Mapped by', render: (r) => r.mapped_by ?? '--', defaultHidden: true },
       {
         key: 'updated_at',
         title: 'Updated at',
         render: (r) => (
-          <time dateTime={r.updated_at} style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(r.updated_at)} <span style={{ color: 'rgba(0,0,0,0.62)' }}>{formatTime(r.updated_at)}</span>
+          <time dateTime={r.updated_at} className="nowrap">
+            {formatDate(r.updated_at)} <span className="text-muted">{formatTime(r.updated_at)}</span>
           </time>
         ),
       },
@@ -133,12 +133,12 @@ export function ProviderFarmlandsScreen() {
   const exportFilters: Record<string, string> = { ...(search ? { search } : {}), ...(tenantId ? { tenant_id: tenantId } : {}) };
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="provider-farmlands">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="stack-16" data-testid="provider-farmlands">
+      <div className="inline-12">
+        <Typography.Title level={1} className="page-title">
           Farmland Overview
         </Typography.Title>
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <TenantPicker value={tenantId} onChange={setTenant} />
       </div>
       {overview.isError && <Alert type="error" showIcon message="The overview could not be loaded" action={<Button onClick={() => void overview.refetch()}>Try again</Button>} />}
@@ -199,18 +199,8 @@ export function ProviderFarmlandsScreen() {
         loading={list.isFetching && !list.data}
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search by farm, farmer or farmer id"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         exportName="mappings"
         exportFilters={exportFilters}
         emptyText="No farmlands found"

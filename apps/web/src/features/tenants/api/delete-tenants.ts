@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const deleteTenants = (uuids: string[]) => api<MessageEnvelope>('/base/tenants/delete/', { method: 'POST', body: { uuids } });
 
@@ -9,6 +10,6 @@ export function useDeleteTenants() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteTenants,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['tenants'] }), client.invalidateQueries({ queryKey: ['licenses'] })]),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

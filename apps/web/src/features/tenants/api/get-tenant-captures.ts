@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Farm } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const CAPTURES_PAGE_SIZE = 10;
 export type CapturesParams = { tenant_id: string; page: number; page_size: number; search?: string | undefined };
@@ -11,5 +12,5 @@ export type CapturesParams = { tenant_id: string; page: number; page_size: numbe
 export const getTenantCaptures = (params: CapturesParams, signal?: AbortSignal) => api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useTenantCaptures(params: CapturesParams) {
-  return useQuery({ queryKey: ['farms', 'tenant-captures', params], queryFn: ({ signal }) => getTenantCaptures(params, signal), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: queryKeys.farms.ofTenant(params), queryFn: ({ signal }) => getTenantCaptures(params, signal), placeholderData: keepPreviousData });
 }

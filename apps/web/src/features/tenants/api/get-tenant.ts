@@ -3,9 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
 import type { Tenant } from './tenant-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const getTenant = (id: string, signal?: AbortSignal) => api<Envelope<Tenant>>(`/base/tenants/${encodeURIComponent(id)}`, signal ? { signal } : {});
 
 export function useTenant(id: string | null | undefined) {
-  return useQuery({ queryKey: ['tenants', 'one', id], queryFn: ({ signal }) => getTenant(id!, signal), enabled: Boolean(id) });
+  return useQuery({ queryKey: queryKeys.tenants.one(id), queryFn: ({ signal }) => getTenant(id!, signal), enabled: Boolean(id) });
 }

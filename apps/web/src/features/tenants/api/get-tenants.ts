@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope, ListPage } from '../../../lib/contract-types';
 import type { LicenseType, TenantListItem, TenantStatus } from './tenant-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const TENANTS_PAGE_SIZE = 20;
 
@@ -19,5 +20,5 @@ export type TenantsParams = {
 export const getTenants = (params: TenantsParams, signal?: AbortSignal) => api<Envelope<ListPage<TenantListItem>>>('/base/tenants/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useTenants(params: TenantsParams) {
-  return useQuery({ queryKey: ['tenants', 'list', params], queryFn: ({ signal }) => getTenants(params, signal), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: queryKeys.tenants.page(params), queryFn: ({ signal }) => getTenants(params, signal), placeholderData: keepPreviousData });
 }

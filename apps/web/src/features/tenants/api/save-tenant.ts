@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
 import type { CreatedTenant, TenantBody, UpdatedTenant } from './tenant-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const TENANT_CREATED = 'Tenant created successfully';
 export const TENANT_EDITED = 'Tenant edited successfully';
@@ -19,6 +20,6 @@ export function useSaveTenant() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveTenant,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['tenants'] }), client.invalidateQueries({ queryKey: ['licenses'] })]),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

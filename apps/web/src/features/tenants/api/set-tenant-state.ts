@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type TenantStateChange = { is_active: boolean } | { is_suspended: boolean };
 
@@ -16,5 +17,5 @@ export const setTenantState = ({ id, change }: { id: string; change: TenantState
 
 export function useSetTenantState() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: setTenantState, onSuccess: () => client.invalidateQueries({ queryKey: ['tenants'] }) });
+  return useMutation({ mutationFn: setTenantState, onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.tenants.all }) });
 }

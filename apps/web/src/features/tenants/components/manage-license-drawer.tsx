@@ -44,7 +44,7 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
         {tenant && (
           <div data-testid="manage-license">
             {l && status ? (
-              <div style={{ marginBottom: 16 }}>
+              <div className="mb-16">
                 <Tag color={LICENSE_STATUS_COLOR[status]} data-testid="manage-license-status">
                   {status}
                 </Tag>

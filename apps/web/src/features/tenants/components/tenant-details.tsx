@@ -34,6 +34,7 @@ import { ManageLicenseDrawer } from './manage-license-drawer';
 import { TenantAgentsDrawer } from './tenant-agents-drawer';
 import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
+import { paths } from '../../../lib/paths';
 
 export const CAPTURES_EMPTY_TITLE = 'This list is empty';
 export const CAPTURES_EMPTY_TEXT = 'Coordinates taken by your agents will be displayed here';
@@ -96,7 +97,7 @@ function Captures({ tenantId }: { tenantId: string }) {
       {captures.isError && !captures.data ? (
         <Result status="warning" title="The captures could not be loaded." extra={<Button onClick={() => void captures.refetch()}>Try again</Button>} />
       ) : (
-        <div style={{ overflowX: 'auto' }}>
+        <div className="scroll-x">
           <Table<Farm>
             size="middle"
             rowKey="id"
@@ -114,7 +115,7 @@ function Captures({ tenantId }: { tenantId: string }) {
               {
                 title: 'Updated',
                 render: (_: unknown, r: Farm) => (
-                  <span style={{ whiteSpace: 'nowrap' }}>
+                  <span className="nowrap">
                     {formatDate(r.updated_at)} {formatTime(r.updated_at)}
                   </span>
                 ),
@@ -155,7 +156,11 @@ export function TenantDetails() {
   const setAgentsOpen = (on: boolean) => {
     const next = new URLSearchParams(params);
     if (on) next.set('agents', '1');
-    else next.delete('agents');
+    else {
+      // Closing the drawer forgets its list's search and page (agents_search, agents_page...).
+      next.delete('agents');
+      for (const key of [...next.keys()]) if (key.startsWith('agents_')) next.delete(key);
+    }
     setParams(next, { replace: true });
   };
   const tenant = useTenant(id);
@@ -167,7 +172,7 @@ export function TenantDetails() {
   const actions = useMemo(() => (t ? availableActions(t) : []), [t]);
 
   const back = (
-    <Link to="/super-admin/tenant">
+    <Link to={paths.provider.tenants}>
       <ArrowLeftOutlined aria-hidden="true" /> All Tenants
     </Link>
   );
@@ -184,16 +189,16 @@ export function TenantDetails() {
   }
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="tenant-details">
+    <div className="stack-16" data-testid="tenant-details">
       {back}
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+      <div className="inline-12">
+        <Typography.Title level={1} className="page-title">
           {t.name}
         </Typography.Title>
         <Tag color={t.status === 'Active' ? 'success' : t.status === 'Suspended' ? 'warning' : 'default'} data-testid="tenant-status">
           {t.status}
         </Tag>
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <Button onClick={() => setAgentsOpen(true)}>Agents ({formatNumber(t.number_of_agents)})</Button>
         <Button onClick={() => setEditing(true)}>Edit</Button>
         <Button onClick={() => setLicenseOpen(true)}>Manage License</Button>
@@ -208,7 +213,7 @@ export function TenantDetails() {
       </div>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
-          <Card title="Organization" size="small" style={{ height: '100%' }}>
+          <Card title="Organization" size="small" className="full-height">
             <Descriptions
               column={1}
               size="small"
@@ -226,7 +231,7 @@ export function TenantDetails() {
           </Card>
         </Col>
         <Col xs={24} lg={8}>
-          <Card title="Admin" size="small" style={{ height: '100%' }}>
+          <Card title="Admin" size="small" className="full-height">
             {t.admin ? (
               <Descriptions
                 column={1}
@@ -243,7 +248,7 @@ export function TenantDetails() {
           </Card>
         </Col>
         <Col xs={24} lg={8}>
-          <Card title="License" size="small" style={{ height: '100%' }}>
+          <Card title="License" size="small" className="full-height">
             {t.license && status ? (
               <Descriptions
                 column={1}

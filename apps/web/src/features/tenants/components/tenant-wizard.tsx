@@ -15,7 +15,7 @@ import { notifySuccess } from '../../../lib/notifier';
 import { LicenseKeyModal } from '../../../components/ui/copy-key';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useTenant } from '../api/get-tenant';
-import { useCities, useCountries, useStates } from '../api/lookups';
+import { useCities, useCountries, useStates } from '../../../lib/lookups';
 import { TENANT_CREATED, TENANT_EDITED, useSaveTenant } from '../api/save-tenant';
 import { fromTenant, PRICE_RE, toTenantBody, type TenantFormValues } from './tenant-form';
 
@@ -183,7 +183,7 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
                     />
                   </Form.Item>
                   <Form.Item label="Expiry date" name="expiry_date" rules={[{ required: true, message: 'Expiry date is required' }]} htmlFor="tenant-expiry">
-                    <DatePicker id="tenant-expiry" format="DD/MM/YYYY" style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
+                    <DatePicker id="tenant-expiry" format="DD/MM/YYYY" className="full-width" disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
                   </Form.Item>
                   <Form.Item
                     label="Price (NGN)"

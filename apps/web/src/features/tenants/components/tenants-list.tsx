@@ -9,8 +9,9 @@ import Dropdown from 'antd/es/dropdown';
 import Tag from 'antd/es/tag';
 import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { FilterModal, countFilters, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatNumber } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteTenants } from '../api/delete-tenants';
@@ -19,6 +20,7 @@ import type { LicenseType, Tenant, TenantListItem, TenantStatus } from '../api/t
 import { ManageLicenseDrawer } from './manage-license-drawer';
 import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
+import { paths } from '../../../lib/paths';
 
 export const TENANTS_TITLE = 'All Tenants';
 export const TENANTS_DELETED = 'Tenants deleted successfully';
@@ -49,10 +51,8 @@ const STATUS_COLOR: Record<TenantStatus, string> = { Active: 'success', Suspende
 
 export function TenantsList() {
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(TENANTS_PAGE_SIZE);
-  const [filters, setFilters] = useState<FilterValues>({});
+  const state = useListState({ defaultPageSize: TENANTS_PAGE_SIZE, filters: ['license_type', 'status'] });
+  const { search, page, pageSize, filters } = state;
   const [filterOpen, setFilterOpen] = useState(false);
   const [wizard, setWizard] = useState<{ open: boolean; id: string | null }>({ open: false, id: null });
   const [pending, setPending] = useState<PendingAction>(null);
@@ -66,7 +66,6 @@ export function TenantsList() {
     return { ...(search ? { search } : {}), ...(type ? { license_type: type } : {}), ...(status ? { status } : {}) };
   }, [filters, search]);
   const query = useTenants({ page, page_size: pageSize, ...filterQuery });
-  const exportFilters = useMemo(() => Object.fromEntries(Object.entries(filterQuery).map(([k, v]) => [k, String(v)])), [filterQuery]);
 
   const columns = useMemo<ListColumn<TenantListItem>[]>(
     () => [
@@ -121,26 +120,15 @@ export function TenantsList() {
         loading={query.isFetching && !query.data}
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
-        search={search}
-        onSearch={(s) => {
-          setPage(1);
-          setSearch(s);
-        }}
+        {...state.listProps}
         searchPlaceholder="Search by name or email"
-        page={page}
-        pageSize={pageSize}
-        onPageChange={(p, s) => {
-          setPage(p);
-          setPageSize(s);
-        }}
         onOpenFilter={() => setFilterOpen(true)}
-        activeFilters={countFilters(filters)}
         exportName="tenants"
-        exportFilters={exportFilters}
+        exportFilters={state.query}
         selectable
         onDeleteSelected={setToDelete}
-        onRowClick={(r) => navigate(`/super-admin/tenant/${r.uuid}`)}
-        emptyText={search || countFilters(filters) ? 'No tenant matches your search or filters' : 'No tenants yet'}
+        onRowClick={(r) => navigate(paths.provider.tenant(r.uuid))}
+        emptyText={state.narrowed ? 'No tenant matches your search or filters' : 'No tenants yet'}
         storageKey="tenants"
         actions={
           <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setWizard({ open: true, id: null })}>
@@ -152,10 +140,7 @@ export function TenantsList() {
         open={filterOpen}
         fields={FILTER_FIELDS}
         value={filters}
-        onApply={(v) => {
-          setPage(1);
-          setFilters(v);
-        }}
+        onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
       <TenantWizard open={wizard.open} tenantId={wizard.id} onClose={() => setWizard({ open: false, id: null })} />
