@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { version } from '../../version.js';
 import { operations } from './operations.js';
@@ -108,6 +109,18 @@ function completeDocument(doc: Doc, facts: Map<string, RouteFacts>): Doc {
       if (!route) continue;
       const row = operations[`${route.method} ${route.url}`];
       if (row) op.operationId = row.id;
+      if (row?.body && !op['requestBody']) {
+        // What the client sends (the schema's input side): JSON, or the same fields as multipart/form-data.
+        const schema = z.toJSONSchema(row.body, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+        delete schema['$schema'];
+        op['requestBody'] = {
+          required: true,
+          content: {
+            'application/json': { schema },
+            'multipart/form-data': { schema: { type: 'object', description: 'The same fields as the JSON body (objects and arrays as JSON text), and the files the operation describes.' } },
+          },
+        };
+      }
       // Capture routes that take an SDK license key say so: a bearer token or the key (plugins/auth.ts).
       if (Array.isArray(route.facts.access) && route.facts.access.includes('sdk_license')) op['security'] = [{ bearer: [] }, { licenseKey: [] }];
       const responses = (op.responses ??= {});

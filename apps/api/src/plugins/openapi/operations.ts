@@ -3,8 +3,16 @@
 // must not rename it. openapi.test.ts fails for a documented route without a row, for a row without a route, and for a
 // name used twice. `codes` lists the route's own Problem codes (by status) beyond the ones every route of its kind can
 // answer (plugins/openapi/problem-responses.ts); `statuses` adds a 4xx that its kind does not imply.
+import type { z } from 'zod';
+import { captureFarmBody, createAnalysisBody, updateFarmBody } from '@farmland/contracts';
+
 export type OperationRow = {
   id: string;
+  /**
+   * The JSON body of a route that reads its body itself (JSON or multipart/form-data, so no body schema on the route):
+   * documented from the same contract schema the route parses with.
+   */
+  body?: z.ZodType;
   /** Route-specific Problem codes by status (added to the generic ones). */
   codes?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429, readonly string[]>>;
 };
@@ -75,8 +83,8 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/farms/categorized-by-state': { id: 'getFarmsCategorizedByState' },
   'GET /api/farms/:id/': { id: 'getFarm' },
   'GET /api/farms/:id/overlapping/': { id: 'listFarmOverlapGroup' },
-  'POST /api/farms/': { id: 'captureFarm', codes: { 400: ['invalid_geometry'] } },
-  'PUT /api/farms/:id/': { id: 'updateFarm', codes: { 400: ['invalid_geometry'] } },
+  'POST /api/farms/': { id: 'captureFarm', body: captureFarmBody, codes: { 400: ['invalid_geometry'] } },
+  'PUT /api/farms/:id/': { id: 'updateFarm', body: updateFarmBody, codes: { 400: ['invalid_geometry'] } },
   'DELETE /api/farms/:id/': { id: 'deleteFarm' },
   'POST /api/farms/:id/intersect': { id: 'retainFarm', codes: { 400: ['not_overlapping', 'farm_vanished'] } },
   // farmers
@@ -124,7 +132,7 @@ export const operations: Record<string, OperationRow> = {
   // custom analyses
   'GET /api/custom-analysis/template.csv': { id: 'getAnalysisTemplateCsv' },
   'GET /api/custom-analysis/template.geojson': { id: 'getAnalysisTemplateGeojson' },
-  'POST /api/custom-analysis/': { id: 'createAnalysis', codes: { 400: ['crs_unsupported', 'invalid_multipart', 'multipart_too_many_parts'], 429: ['analysis_queue_full'] } },
+  'POST /api/custom-analysis/': { id: 'createAnalysis', body: createAnalysisBody, codes: { 400: ['crs_unsupported', 'invalid_multipart', 'multipart_too_many_parts'], 429: ['analysis_queue_full'] } },
   'GET /api/custom-analysis/': { id: 'listAnalyses' },
   'GET /api/custom-analysis/:id/': { id: 'getAnalysis' },
   'DELETE /api/custom-analysis/:id/': { id: 'deleteAnalysis' },
