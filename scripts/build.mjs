@@ -1,4 +1,4 @@
-// Builds the workspaces in dependency order: contracts, api, web. With --if-needed, skips a workspace whose
+// Builds the workspaces in dependency order: contracts, api, sdk, web. With --if-needed, skips a workspace whose
 // output is newer than all of its sources, so that a second `npm start` does not rebuild.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ function newest(dir) {
 const steps = [
   { name: 'contracts', dir: 'packages/contracts', out: 'packages/contracts/dist/index.js', cmd: 'npx tsc -b packages/contracts' },
   { name: 'api', dir: 'apps/api/src', out: 'apps/api/dist/server.js', cmd: 'npx tsc -b apps/api' },
+  { name: 'sdk', dir: 'packages/sdk/src', out: 'packages/sdk/dist/index.js', cmd: 'npx tsc -b packages/sdk' },
   { name: 'web', dir: 'apps/web', out: 'apps/web/dist/index.html', cmd: 'npm run build -w @farmland/web' },
 ];
 

@@ -17,6 +17,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerOpenApi } from './plugins/openapi/index.js';
 import { registerLoadShedding } from './plugins/load-shedding.js';
 import { registerMetrics } from './plugins/metrics.js';
+import { currentTracing, registerTracing } from './lib/tracing.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { agentsRoutes } from './modules/agents/agents.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
@@ -103,6 +104,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   await registerOpenApi(app, deps.config);
   // Before authentication: a shed request costs no session lookup, and the request metrics count it.
   registerMetrics(app, deps);
+  // OpenTelemetry: only when server.ts (or a test) started it (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing is loaded.
+  const tracing = currentTracing();
+  if (tracing) registerTracing(app, tracing);
   await registerLoadShedding(app, deps.config);
   registerPayloadEncryption(app, deps.config, deps.keys.payload, (jti, until) => rememberJti(deps.db, jti, until));
   registerAuth(app);

@@ -133,7 +133,7 @@ describe('client', () => {
     expect(err).toMatchObject({ status: 400, code: 'payload_encryption_required' });
   });
 
-  it('retries a capture whose connection failed with the same Idempotency-Key, in the key's tenant only', async () => {
+  it("retries a capture whose connection failed with the same Idempotency-Key, in the key's tenant only", async () => {
     const seen: Array<string | null> = [];
     let failNext = true;
     const client = createFarmlandClient({

@@ -12,6 +12,7 @@ import type { Deps } from '../context.js';
 import { sql } from 'drizzle-orm';
 import { scopedRows, withScope } from '../db/client.js';
 import { analysisRowsPerSecond, analysisRuns } from '../lib/metrics.js';
+import { inSpan } from '../lib/tracing.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from '../modules/analyses/analyses.pipeline.js';
 import { requeueCrashed, staleRuns } from '../modules/analyses/analyses.queries.js';
 import { fairPriority } from './fair-queue.queries.js';
@@ -102,7 +103,7 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       let longest = 0;
       let count = 0;
       let slow = 0;
-      const result = await runAnalysis(deps, tenantId, analysisId, undefined, {
+      const result = await inSpan('analysis.run', { 'farmland.analysis_id': analysisId, 'farmland.attempt': job.retryCount }, () => runAnalysis(deps, tenantId, analysisId, undefined, {
         onStatement: (ms) => {
           longest = Math.max(longest, ms);
           count++;
@@ -114,7 +115,7 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
           count = 0;
           slow = 0;
         },
-      });
+      }));
       log.info({ analysisId, result, phases }, 'custom analysis finished');
       if (result === 'completed') {
         const seconds = (performance.now() - started) / 1000;
