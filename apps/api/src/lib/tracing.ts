@@ -4,12 +4,15 @@
 // request id) in whose context the request runs; analysis runs get their own span (jobs/analysis.job.ts).
 // Database statements have no span of their own yet: pg is loaded before tracing can start (ESM), so its
 // instrumentation cannot patch it; see docs/decisions/opt-in-tracing.md.
+// Type-only imports: erased at build, so they load nothing.
+import type * as OtelApi from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { version } from '../version.js';
 
-type Api = typeof import('@opentelemetry/api');
-export type Tracing = { api: Api; tracer: import('@opentelemetry/api').Tracer; flush(): Promise<void>; shutdown(): Promise<void> };
+type Api = typeof OtelApi;
+export type Tracing = { api: Api; tracer: Tracer; flush(): Promise<void>; shutdown(): Promise<void> };
 
 let active: Tracing | null = null;
 
@@ -65,7 +68,7 @@ export async function inSpan<T>(name: string, attributes: Record<string, string 
 
 /** One server span per request, the request running in its context (so that spans made during it are its children). */
 export function registerTracing(app: FastifyInstance, t: Tracing): void {
-  const spans = new WeakMap<object, import('@opentelemetry/api').Span>();
+  const spans = new WeakMap<object, Span>();
   app.addHook('onRequest', (req, _reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     const span = t.tracer.startSpan(`${req.method} ${route}`, {

@@ -10,7 +10,8 @@ import { scopedRows } from '../db/client.js';
 import { addSampler, analysisQueue, dbPool, httpDuration, renderMetrics, requestEnded, requestStarted } from '../lib/metrics.js';
 import { problems } from '../lib/problems.js';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** 127.0.0.0/8, ::1, and 127.x mapped into IPv6. */
+const isLoopback = (ip: string): boolean => ip === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip);
 
 function sameSecret(given: string, expected: string): boolean {
   const a = crypto.createHash('sha256').update(given).digest();
@@ -23,7 +24,7 @@ export function metricsAllowed(req: FastifyRequest, token: string | null): boole
     const auth = req.headers.authorization;
     return typeof auth === 'string' && auth.startsWith('Bearer ') && sameSecret(auth.slice(7), token);
   }
-  return LOOPBACK.has(req.socket.remoteAddress ?? '') && req.headers['x-forwarded-for'] === undefined && req.headers['forwarded'] === undefined;
+  return isLoopback(req.socket.remoteAddress ?? '') && req.headers['x-forwarded-for'] === undefined && req.headers['forwarded'] === undefined;
 }
 
 export function registerMetrics(app: FastifyInstance, deps: Deps): void {
