@@ -1,4 +1,4 @@
-// Builds the workspaces in dependency order: contracts, api, web. With --if-needed, skips a workspace whose
+// Builds the workspaces in dependency order: contracts, api, sdk, web. With --if-needed, skips a workspace whose
 // output is newer than all of its sources and of the workspaces it depends on, so that a second `npm start` does not
 // rebuild. Build products are not sources: dist/, node_modules/ and TypeScript's *.tsbuildinfo (written after the
 // output, it made every start rebuild the contracts). After a build the output's time is set to the build's start, so a
@@ -25,6 +25,7 @@ function newest(dir) {
 const steps = [
   { name: 'contracts', dirs: ['packages/contracts'], out: 'packages/contracts/dist/index.js', cmd: 'npx tsc -b packages/contracts' },
   { name: 'api', dirs: ['apps/api/src', 'apps/api/tsconfig.json', 'packages/contracts'], out: 'apps/api/dist/server.js', cmd: 'npx tsc -b apps/api' },
+  { name: 'sdk', dirs: ['packages/sdk/src', 'packages/sdk/tsconfig.json'], out: 'packages/sdk/dist/index.js', cmd: 'npx tsc -b packages/sdk' },
   { name: 'web', dirs: ['apps/web', 'packages/contracts'], out: 'apps/web/dist/index.html', cmd: 'npm run build -w @farmland/web' },
 ];
 

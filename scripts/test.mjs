@@ -12,6 +12,8 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 const suites = [
   { name: 'api-pglite', cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
   ...(pgUrl ? [{ name: 'api-pg', cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: pgUrl } }] : []),
+  // The SDK against the built server (it starts one on the embedded database): its README examples and no drift.
+  { name: 'sdk', cwd: 'packages/sdk', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
   { name: 'web-unit', cwd: 'apps/web', args: ['vitest', 'run'], env: {} },
   ...(fs.existsSync(path.join(root, 'e2e/vitest.config.ts')) ? [{ name: 'e2e', cwd: '.', args: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], env: {} }] : []),
 ].filter((s) => !only || s.name === only || (only === 'api' && s.name.startsWith('api')));

@@ -4,10 +4,8 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from './context.js';
 import { problems } from './lib/problems.js';
 import { registerAuth } from './plugins/auth.js';
@@ -16,7 +14,10 @@ import { registerEmptyBody } from './plugins/empty-body.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { registerPayloadEncryption } from './plugins/payload-encryption.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
-import { version } from './version.js';
+import { registerOpenApi } from './plugins/openapi/index.js';
+import { registerLoadShedding } from './plugins/load-shedding.js';
+import { registerMetrics } from './plugins/metrics.js';
+import { currentTracing, registerTracing } from './lib/tracing.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { agentsRoutes } from './modules/agents/agents.routes.js';
 import { analysesRoutes } from './modules/analyses/analyses.routes.js';
@@ -101,6 +102,14 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, deps.config.bodyLimit);
+  // First: the document's own onRoute hook must see every route, the metrics route included.
+  await registerOpenApi(app, deps.config);
+  // Before authentication: a shed request costs no session lookup, and the request metrics count it.
+  registerMetrics(app, deps);
+  // OpenTelemetry: only when server.ts (or a test) started it (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing is loaded.
+  const tracing = currentTracing();
+  if (tracing) registerTracing(app, tracing);
+  await registerLoadShedding(app, deps.config);
   registerPayloadEncryption(app, deps.config, deps.keys.payload, (jti, until) => rememberJti(deps.db, jti, until));
   registerAuth(app);
   registerInputGuard(app);
@@ -112,16 +121,6 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
     limits: { fileSize: deps.config.uploadLimit, files: 1, fields: 50, parts: 60, fieldSize: 64 * 1024, headerPairs: 200 },
     throwFileSizeLimit: true,
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Farmland-mapping platform API', version },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   await app.register(

@@ -79,6 +79,17 @@ const schema = z.object({
     .int()
     .refine((v) => v === 0 || (v >= 100 && v <= 3_600_000), '0 (off), or 100 to 3600000 milliseconds')
     .default(2000),
+  /** GET /api/metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset: only direct calls from this machine (docs/decisions/metrics-access.md). */
+  METRICS_TOKEN: z.preprocess(blank, z.string().min(16, 'at least 16 characters').optional()),
+  /** Load shedding (@fastify/under-pressure; docs/decisions/load-shedding-thresholds.md): 0 turns a threshold off. */
+  LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
+  LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
+  LOAD_SHED_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),
+  LOAD_SHED_MAX_RSS_BYTES: z.coerce.number().int().min(0).default(0),
+  /** Seconds a shed request is told to wait (Retry-After). */
+  LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** OpenTelemetry traces go to this OTLP/HTTP endpoint; unset: tracing is not loaded at all (lib/tracing.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blank, z.url().optional()),
 });
 
 export type Config = {
@@ -126,6 +137,12 @@ export type Config = {
   payload: { mode: 'required' | 'optional' | 'off'; keyVersion: number };
   /** Where uploaded and staged files live: the data directory (one machine), or an S3-compatible bucket (several). */
   storage: StorageConfig;
+  /** null: /api/metrics answers direct calls from this machine only. */
+  metricsToken: string | null;
+  /** @fastify/under-pressure thresholds (0: off) and the Retry-After of a shed request. */
+  loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
+  /** OTLP endpoint for traces; null: tracing off (not loaded). */
+  otlpEndpoint: string | null;
 };
 
 export type StorageConfig = { driver: 'local'; dir: string } | S3Config;
@@ -202,6 +219,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mapTileThreshold: e.MAP_TILE_THRESHOLD,
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },
     storage,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    loadShedding: {
+      maxEventLoopDelayMs: e.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS,
+      maxEventLoopUtilization: e.LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION,
+      maxHeapUsedBytes: e.LOAD_SHED_MAX_HEAP_USED_BYTES,
+      maxRssBytes: e.LOAD_SHED_MAX_RSS_BYTES,
+      retryAfterSeconds: e.LOAD_SHED_RETRY_AFTER_SECONDS,
+    },
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
   };
   return { ...config, ...overrides };
 }

@@ -11,6 +11,7 @@ import { clearServerRecord, liveServer, writeServerRecord } from './lib/instance
 import { runClusterPrimary } from './cluster.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { regroupPendingTenants } from './modules/farm-overlaps/farm-overlaps.regroup.js';
+import { startTracing } from './lib/tracing.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 
 async function main(): Promise<void> {
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
   if (other && other.pid !== process.pid) {
     throw new ConfigError(`Another server (pid ${other.pid}, port ${other.port}) is using the embedded database in ${config.dataDir}. Stop it first, or set DATA_DIR.`);
   }
+  // Tracing first, so that the app's hooks see it (OTEL_EXPORTER_OTLP_ENDPOINT; unset: nothing is loaded).
+  const tracing = await startTracing(config);
+  if (tracing) log.info({ endpoint: config.otlpEndpoint }, 'OpenTelemetry tracing on');
   const { deps, database, timings } = await bootstrap(config, log);
   const app = await buildApp(deps, { logger: log, serveWeb: true });
   await app.listen({ host: config.host, port: config.port });

@@ -47,6 +47,13 @@ export type Database = {
   maintenance?: EmbeddedMaintenance;
   /** PGlite only: the data directory as a gzipped tarball (test templates). */
   dumpDataDir?(): Promise<Blob>;
+  /** PostgreSQL only: the app pool's connections (total, idle, requests waiting for one), for /api/metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * PostgreSQL only: how many migrations the database has applied (read with the owner's connection), for readiness.
+   * PGlite has none: the one process that holds the data directory migrated it at boot, or did not start.
+   */
+  appliedMigrations?(): Promise<number>;
   close(): Promise<void>;
 };
 
@@ -140,6 +147,8 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
     query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
     // On PostgreSQL admin statements use their own pool and role: nothing to seal.
     sealAdmin: () => undefined,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    appliedMigrations: async () => Number((await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations')).rows[0]?.n ?? 0),
     close: async () => {
       await Promise.allSettled([pool.end(), admin.end()]);
     },

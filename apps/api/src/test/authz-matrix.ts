@@ -71,6 +71,10 @@ const disposableTenant = async (env: TestEnv) => {
 export const matrix: Record<string, Row> = {
   // ---- operations ----
   'GET /api/health': { expect: all(200) },
+  'GET /api/health/ready': { expect: all(200) },
+  // Without METRICS_TOKEN, a direct call from this machine (inject's loopback peer) is answered whoever asks;
+  // plugins/ops.test.ts checks the token and the refusals.
+  'GET /api/metrics': { expect: all(200) },
   'GET /api/openapi.json': { expect: all(200) },
   'GET /api/config': { expect: all(200) },
   'GET /api/crypto/key': { expect: all(200) },

@@ -9,7 +9,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../../context.js';
-import { withScope } from '../../db/client.js';
+import { sql } from 'drizzle-orm';
+import { scopedRows, withScope } from '../../db/client.js';
+import { analysisRowsPerSecond, analysisRuns } from '../../lib/metrics.js';
+import { inSpan } from '../../lib/tracing.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from './analyses.pipeline.js';
 import { requeueCrashed, staleRuns } from './analyses.run.queries.js';
 import { fairPriority } from '../../jobs/fair-queue.queries.js';
@@ -26,6 +29,8 @@ export const analysisQueues: QueueSpec[] = [
 export type AnalysisJobData = { analysisId: string; tenantId: string };
 
 export type AnalysisJobs = {
+  /** Whether this process works analysis jobs: 'off' (left to `npm run worker`), 'running', or 'stopped' (not started, or ended). */
+  state(): 'off' | 'running' | 'stopped';
   start(): Promise<void>;
   stop(): Promise<void>;
   enqueue(data: AnalysisJobData): Promise<void>;
@@ -91,13 +96,14 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
   const handle = async ([job]: Array<PgBoss.JobWithMetadata<AnalysisJobData>>) => {
     if (!job) return;
     const { analysisId, tenantId } = job.data;
+    const started = performance.now();
     try {
       // Each phase's time and its longest statement (on PGlite: the longest any other request could wait behind it).
       const phases: Record<string, { ms: number; statements: number; over100ms: number; longestStatementMs: number }> = {};
       let longest = 0;
       let count = 0;
       let slow = 0;
-      const result = await runAnalysis(deps, tenantId, analysisId, undefined, {
+      const result = await inSpan('analysis.run', { 'farmland.analysis_id': analysisId, 'farmland.attempt': job.retryCount }, () => runAnalysis(deps, tenantId, analysisId, undefined, {
         onStatement: (ms) => {
           longest = Math.max(longest, ms);
           count++;
@@ -109,13 +115,20 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
           count = 0;
           slow = 0;
         },
-      });
+      }));
       log.info({ analysisId, result, phases }, 'custom analysis finished');
+      if (result === 'completed') {
+        const seconds = (performance.now() - started) / 1000;
+        analysisRuns.observe({ outcome: 'completed' }, seconds);
+        const [row] = await scopedRows<{ n: number }>(deps.db, { kind: 'tenant', tenantId }, sql`SELECT total_uploaded_data_count AS n FROM custom_analyses WHERE id = ${analysisId}`).catch(() => []);
+        if (row && row.n > 0 && seconds > 0) analysisRowsPerSecond.observe(row.n / seconds);
+      }
       // Embedded: the rows just written get planner statistics at the next quiet moment (PGlite runs no autovacuum).
       deps.database.maintenance?.wrote(['custom_analysis_rows']);
     } catch (err) {
       log.error({ err, analysisId, attempt: job.retryCount }, 'custom analysis attempt failed');
       const reason = `The analysis failed: ${reasonOf(err)}`;
+      analysisRuns.observe({ outcome: 'failed' }, (performance.now() - started) / 1000);
       if (job.retryCount >= job.retryLimit) await failAnalysisRun(deps, tenantId, analysisId, reason).catch(() => undefined);
       else await releaseAnalysisRun(deps, tenantId, analysisId, reason).catch(() => undefined);
       throw err;
@@ -152,7 +165,8 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
     return starting;
   };
 
-  return {
+  const jobs: AnalysisJobs = {
+    state: () => (!work ? 'off' : boss ? 'running' : 'stopped'),
     start: async () => {
       await ensure();
     },
@@ -170,4 +184,11 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       if (workerId) b.notifyWorker(workerId);
     },
   };
+  runners.set(deps, jobs);
+  return jobs;
 }
+
+const runners = new WeakMap<Deps, AnalysisJobs>();
+
+/** The analysis job runner made for these deps (by the analyses routes, or the worker), for readiness. */
+export const jobRunnerOf = (deps: Deps): AnalysisJobs | undefined => runners.get(deps);
