@@ -16,3 +16,4 @@ export * from './console-config.js';
 export * from './analytics.js';
 export * from './tenants.js';
 export * from './licenses.js';
+export * from './reference-layers.js';

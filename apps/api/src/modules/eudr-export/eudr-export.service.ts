@@ -61,7 +61,8 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   const { tenantId, scope } = readScope(ctx, q.tenant_id);
   if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
   const f = formatter(q.format);
-  const read: Read = (after, limit) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, after, limit));
+  const opts = { pointsBelow4ha: q.points_below_4ha ?? false, passingOnly: q.plots !== 'all', splitHoles: q.split_holes ?? false };
+  const read: Read = (after, limit) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, opts, after, limit));
   const pause = () => letOthersIn(deps);
   const plan = new PartPlanner(f, limitBytes);
   let total = 0;

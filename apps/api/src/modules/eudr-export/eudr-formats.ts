@@ -1,7 +1,8 @@
 // The three EUDR file formats, and the split into numbered parts of at most 25 MB (the EU information system's upload
 // limit). Each part is a complete file: its own FeatureCollection, CSV header or KML document.
 import { csvLine } from '../exports/exports.csv.js';
-import type { EudrRow } from './eudr-export.queries.js';
+import type { EudrWarning } from '@farmland/contracts';
+import { FOUR_HECTARES_SQM, type EudrRow } from './eudr-export.queries.js';
 
 export type EudrFormat = 'geojson' | 'csv' | 'kml';
 export const PART_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -9,7 +10,18 @@ export const PART_LIMIT_BYTES = 25 * 1024 * 1024;
 const hectares = (sqm: number) => Math.round((sqm / 10_000) * 10_000) / 10_000;
 const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
-type Geometry = { type: 'Polygon'; coordinates: number[][][] } | { type: 'Point'; coordinates: number[] };
+type Geometry = { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] } | { type: 'Point'; coordinates: number[] };
+
+/** A plot's geolocation warnings (issue 29, item 4), from the checks its row carries and the geometry written. */
+export function geolocationWarnings(r: EudrRow): EudrWarning[] {
+  const out: EudrWarning[] = [];
+  const written = JSON.parse(r.geometry) as Geometry;
+  if (r.holes > 0 && written.type === 'Polygon') out.push('has_holes');
+  if (!r.valid) out.push('invalid_geometry');
+  if (r.low_precision) out.push('low_precision');
+  if (written.type === 'Point' && r.area_sqm >= FOUR_HECTARES_SQM) out.push('point_over_4ha');
+  return out;
+}
 
 export const FORMAT_INFO: Record<EudrFormat, { extension: string; mime: string }> = {
   geojson: { extension: 'geojson', mime: 'application/geo+json' },
@@ -25,17 +37,17 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
       tail: ']}',
       separator: ',',
       item: (r) =>
-        `{"type":"Feature","geometry":${r.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country })}}`,
+        `{"type":"Feature","geometry":${r.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, warnings: geolocationWarnings(r) })}}`,
     };
   }
   if (format === 'csv') {
     return {
-      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry']),
+      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', 'warnings']),
       tail: '',
       separator: '',
       item: (r) => {
         const g = JSON.parse(r.geometry) as Geometry;
-        return csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', g.type, r.geometry]);
+        return csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', g.type, r.geometry, geolocationWarnings(r).join(';')]);
       },
     };
   }
@@ -46,14 +58,18 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
     item: (r) => {
       const g = JSON.parse(r.geometry) as Geometry;
       const coords = (pts: number[][]) => pts.map((p) => `${p[0]},${p[1]}`).join(' ');
+      const polygon = (rings: number[][][]) =>
+        `<Polygon>${rings
+          .map((ring, i) => `<${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}><LinearRing><coordinates>${coords(ring)}</coordinates></LinearRing></${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}>`)
+          .join('')}</Polygon>`;
       const shape =
         g.type === 'Point'
           ? `<Point><coordinates>${coords([g.coordinates])}</coordinates></Point>`
-          : `<Polygon>${g.coordinates
-              .map((ring, i) => `<${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}><LinearRing><coordinates>${coords(ring)}</coordinates></LinearRing></${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}>`)
-              .join('')}</Polygon>`;
+          : g.type === 'MultiPolygon'
+            ? `<MultiGeometry>${g.coordinates.map(polygon).join('')}</MultiGeometry>`
+            : polygon(g.coordinates);
       const data = (k: string, v: string | number | null) => `<Data name="${k}"><value>${xml(String(v ?? ''))}</value></Data>`;
-      return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}</ExtendedData>${shape}</Placemark>\n`;
+      return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${data('warnings', geolocationWarnings(r).join(';'))}</ExtendedData>${shape}</Placemark>\n`;
     },
   };
 }
