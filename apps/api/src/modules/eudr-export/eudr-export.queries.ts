@@ -25,12 +25,12 @@ export const FOUR_HECTARES_SQM = 40_000;
 export async function eudrBatch(tx: Executor, tenantId: string | null, opts: EudrOptions, after: string | null, limit: number): Promise<EudrRow[]> {
   // A plot with holes, split (split_holes): cut by a north-south line through a point inside each hole, so that every
   // hole opens onto the outside; the parts are hole-free polygons (a MultiPolygon).
-  const split = sql`(SELECT ST_Multi(ST_CollectionExtract(ST_Split(f.geom, ST_Collect(ST_MakeLine(
-                        ST_MakePoint(ST_X(p), ST_YMin(f.geom) - 1), ST_MakePoint(ST_X(p), ST_YMax(f.geom) + 1)))), 3))
+  const split = sql`(SELECT ST_Multi(ST_CollectionExtract(ST_Split(f.geom, ST_SetSRID(ST_Collect(ST_MakeLine(
+                        ST_MakePoint(ST_X(p), ST_YMin(f.geom) - 1), ST_MakePoint(ST_X(p), ST_YMax(f.geom) + 1))), 4326)), 3))
                        FROM (SELECT ST_PointOnSurface(ST_MakePolygon(ST_InteriorRingN(f.geom, i))) AS p
                                FROM generate_series(1, ST_NumInteriorRings(f.geom)) AS i) h)`;
   const shape = sql`CASE WHEN ${opts.pointsBelow4ha} AND f.area_sqm < ${FOUR_HECTARES_SQM} THEN ST_Centroid(f.geom)
-                         WHEN ${opts.splitHoles} AND ST_NumInteriorRings(f.geom) > 0 THEN ST_ForcePolygonCCW(${split})
+                         WHEN ${opts.splitHoles} AND ST_NumInteriorRings(f.geom) > 0 THEN ST_ForcePolygonCCW(coalesce(${split}, f.geom))
                          ELSE ST_ForcePolygonCCW(f.geom) END`;
   const rows = await queryRows<EudrRow>(
     tx,

@@ -87,7 +87,7 @@ describe('GET /farms/export/eudr', () => {
     const csv = await env.as('adminA').get('/api/farms/export/eudr?format=csv');
     expect(csv.headers['content-disposition']).toContain('farms-eudr.csv');
     const lines = csv.raw.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('farm_id,farm_name,farmer,area_ha,country,geometry_type,geometry,warnings');
+    expect(lines[0]).toBe('farm_id,farm_name,farmer,area_ha,country,geometry_type,geometry,warnings,part');
     expect(csv.raw).toContain(large);
     const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&points_below_4ha=true');
     expect(kml.headers['content-type']).toContain('kml');

@@ -29,6 +29,18 @@ export const FORMAT_INFO: Record<EudrFormat, { extension: string; mime: string }
   kml: { extension: 'kml', mime: 'application/vnd.google-earth.kml+xml' },
 };
 
+/**
+ * What one plot is written as: its geometry, or, for a plot with holes split into hole-free parts (split_holes), one
+ * polygon per part, each marked with its part ("1/3"): parts that share a cut edge are valid polygons each, but not a
+ * valid MultiPolygon together.
+ */
+function pieces(r: EudrRow): Array<{ type: string; geometry: string; part?: { part: string } }> {
+  const g = JSON.parse(r.geometry) as Geometry;
+  if (g.type !== 'MultiPolygon') return [{ type: g.type, geometry: r.geometry }];
+  const n = g.coordinates.length;
+  return g.coordinates.map((c, i) => ({ type: 'Polygon', geometry: JSON.stringify({ type: 'Polygon', coordinates: c }), part: { part: `${i + 1}/${n}` } }));
+}
+
 /** A file's opening and closing text, and one farm as text (a GeoJSON feature, a CSV line, a KML placemark). */
 export function formatter(format: EudrFormat): { head: string; tail: string; separator: string; item: (r: EudrRow) => string } {
   if (format === 'geojson') {
@@ -37,41 +49,46 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
       tail: ']}',
       separator: ',',
       item: (r) =>
-        `{"type":"Feature","geometry":${r.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, warnings: geolocationWarnings(r) })}}`,
+        pieces(r)
+          .map((p) => `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, warnings: geolocationWarnings(r), ...p.part })}}`)
+          .join(','),
     };
   }
   if (format === 'csv') {
     return {
-      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', 'warnings']),
+      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', 'warnings', 'part']),
       tail: '',
       separator: '',
-      item: (r) => {
-        const g = JSON.parse(r.geometry) as Geometry;
-        return csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', g.type, r.geometry, geolocationWarnings(r).join(';')]);
-      },
+      item: (r) =>
+        pieces(r)
+          .map((p) => csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', p.type, p.geometry, geolocationWarnings(r).join(';'), p.part?.part ?? '']))
+          .join(''),
     };
   }
   return {
     head: '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Farms (EUDR)</name>\n',
     tail: '</Document></kml>\n',
     separator: '',
-    item: (r) => {
-      const g = JSON.parse(r.geometry) as Geometry;
-      const coords = (pts: number[][]) => pts.map((p) => `${p[0]},${p[1]}`).join(' ');
-      const polygon = (rings: number[][][]) =>
-        `<Polygon>${rings
-          .map((ring, i) => `<${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}><LinearRing><coordinates>${coords(ring)}</coordinates></LinearRing></${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}>`)
-          .join('')}</Polygon>`;
-      const shape =
-        g.type === 'Point'
-          ? `<Point><coordinates>${coords([g.coordinates])}</coordinates></Point>`
-          : g.type === 'MultiPolygon'
-            ? `<MultiGeometry>${g.coordinates.map(polygon).join('')}</MultiGeometry>`
-            : polygon(g.coordinates);
-      const data = (k: string, v: string | number | null) => `<Data name="${k}"><value>${xml(String(v ?? ''))}</value></Data>`;
-      return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${data('warnings', geolocationWarnings(r).join(';'))}</ExtendedData>${shape}</Placemark>\n`;
-    },
+    item: (r) => pieces(r).map((p) => placemark(r, JSON.parse(p.geometry) as Geometry, p.part?.part)).join(''),
   };
+}
+
+/** One KML placemark (a split plot's part names its part, "1/3"). */
+function placemark(r: EudrRow, g: Geometry, part: string | undefined): string {
+  const coords = (pts: number[][]) => pts.map((p) => `${p[0]},${p[1]}`).join(' ');
+  const polygon = (rings: number[][][]) =>
+    `<Polygon>${rings
+      .map((ring, i) => `<${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}><LinearRing><coordinates>${coords(ring)}</coordinates></LinearRing></${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}>`)
+      .join('')}</Polygon>`;
+  const shape =
+    g.type === 'Point'
+      ? `<Point><coordinates>${coords([g.coordinates])}</coordinates></Point>`
+      : g.type === 'MultiPolygon'
+        ? `<MultiGeometry>${g.coordinates.map(polygon).join('')}</MultiGeometry>`
+        : polygon(g.coordinates);
+  const data = (k: string, v: string | number | null) => `<Data name="${k}"><value>${xml(String(v ?? ''))}</value></Data>`;
+  const partData = part ? data('part', part) : '';
+  return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${data('warnings', geolocationWarnings(r).join(';'))}${partData}</ExtendedData>${shape}</Placemark>\n`;
 }
 
 /** Where a part starts (after the item with key `after`; null: at the first) and how many items it holds. */
