@@ -3,7 +3,9 @@
 // (RFC 7946). With pointsBelow4ha, farms under 4 ha (40,000 sqm) are their centroid. Issue 29: each row's geolocation
 // checks, the passing plots only unless all are asked for, and plots with holes split into hole-free parts on request.
 import { sql } from 'drizzle-orm';
+import type { PlotRisk } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
+import type { RiskFigure } from '../reference-layers/plot-risk.js';
 
 export type EudrRow = {
   id: string;
@@ -12,10 +14,14 @@ export type EudrRow = {
   area_sqm: number;
   country: string | null;
   geometry: string;
-  /** Geolocation checks (issue 29): interior rings, validity, and whether every coordinate has at most 5 decimals. */
+  /** Geolocation checks (issue 29): interior rings and validity (the coordinates' precision is read from `geometry`). */
   holes: number;
   valid: boolean;
-  low_precision: boolean;
+  tenant_id: string;
+  /** The farm's screening figures (issue 29), for its plot-risk verdict. */
+  figures: RiskFigure[];
+  /** Set by the service from the figures and the tenant's thresholds. */
+  risk?: PlotRisk;
 };
 
 export type EudrOptions = { pointsBelow4ha: boolean; passingOnly: boolean; splitHoles: boolean };
@@ -37,9 +43,9 @@ export async function eudrBatch(tx: Executor, tenantId: string | null, opts: Eud
     sql`
     SELECT f.id::text AS id, f.name, fr.first_name || ' ' || fr.last_name AS farmer, f.area_sqm::float8 AS area_sqm, c.iso2 AS country,
            ST_AsGeoJSON(${shape}, 6) AS geometry,
-           ST_NumInteriorRings(f.geom) AS holes, ST_IsValid(f.geom) AS valid,
-           NOT EXISTS (SELECT 1 FROM ST_DumpPoints(f.geom) d
-                        WHERE round(ST_X(d.geom)::numeric, 5) <> ST_X(d.geom)::numeric OR round(ST_Y(d.geom)::numeric, 5) <> ST_Y(d.geom)::numeric) AS low_precision
+           ST_NumInteriorRings(f.geom) AS holes, ST_IsValid(f.geom) AS valid, f.tenant_id::text AS tenant_id,
+           (SELECT coalesce(jsonb_agg(jsonb_build_object('layer_id', s.layer_id, 'layer_name', l.name, 'kind', l.kind, 'overlap_sqm', s.overlap_sqm, 'share', s.share)), '[]'::jsonb)
+              FROM farm_screenings s JOIN reference_layers l ON l.id = s.layer_id WHERE s.farm_id = f.id AND l.version > 0) AS figures
     FROM farms f
     JOIN farmers fr ON fr.id = f.farmer_id
     JOIN tenants t ON t.id = f.tenant_id
@@ -49,7 +55,12 @@ export async function eudrBatch(tx: Executor, tenantId: string | null, opts: Eud
     ORDER BY f.id
     LIMIT ${limit}`,
   );
-  return rows.map((r) => ({ ...r, area_sqm: Number(r.area_sqm), holes: Number(r.holes) }));
+  return rows.map((r) => ({
+    ...r,
+    area_sqm: Number(r.area_sqm),
+    holes: Number(r.holes),
+    figures: (typeof r.figures === 'string' ? (JSON.parse(r.figures) as RiskFigure[]) : r.figures).map((f) => ({ ...f, overlap_sqm: Number(f.overlap_sqm), share: Number(f.share) })),
+  }));
 }
 
 /** Whether a tenant exists (provider staff may name any tenant; an unknown one is a 404, never an orphan log entry). */

@@ -12,13 +12,19 @@ const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&g
 
 type Geometry = { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] } | { type: 'Point'; coordinates: number[] };
 
+/** Whether no written coordinate has more than 5 decimals (the EU system asks for 6; 5 decimals is about 1 m). */
+function coarse(g: Geometry): boolean {
+  const fine = (c: unknown): boolean => (typeof c === 'number' ? Math.round(c * 1e5) / 1e5 !== c : Array.isArray(c) && c.some(fine));
+  return !fine(g.coordinates);
+}
+
 /** A plot's geolocation warnings (issue 29, item 4), from the checks its row carries and the geometry written. */
 export function geolocationWarnings(r: EudrRow): EudrWarning[] {
   const out: EudrWarning[] = [];
   const written = JSON.parse(r.geometry) as Geometry;
   if (r.holes > 0 && written.type === 'Polygon') out.push('has_holes');
   if (!r.valid) out.push('invalid_geometry');
-  if (r.low_precision) out.push('low_precision');
+  if (coarse(written)) out.push('low_precision');
   if (written.type === 'Point' && r.area_sqm >= FOUR_HECTARES_SQM) out.push('point_over_4ha');
   return out;
 }
@@ -28,6 +34,11 @@ export const FORMAT_INFO: Record<EudrFormat, { extension: string; mime: string }
   csv: { extension: 'csv', mime: 'text/csv; charset=utf-8' },
   kml: { extension: 'kml', mime: 'application/vnd.google-earth.kml+xml' },
 };
+
+/** The plot-risk verdict (issue 29) as export properties: the level and the reason codes. */
+function riskOf(r: EudrRow): { risk: string | null; risk_reasons: string[] } {
+  return { risk: r.risk?.level ?? null, risk_reasons: r.risk?.reasons.map((x) => x.code) ?? [] };
+}
 
 /**
  * What one plot is written as: its geometry, or, for a plot with holes split into hole-free parts (split_holes), one
@@ -50,18 +61,18 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
       separator: ',',
       item: (r) =>
         pieces(r)
-          .map((p) => `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, warnings: geolocationWarnings(r), ...p.part })}}`)
+          .map((p) => `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, warnings: geolocationWarnings(r), ...riskOf(r), ...p.part })}}`)
           .join(','),
     };
   }
   if (format === 'csv') {
     return {
-      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', 'warnings', 'part']),
+      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', 'warnings', 'part', 'risk', 'risk_reasons']),
       tail: '',
       separator: '',
       item: (r) =>
         pieces(r)
-          .map((p) => csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', p.type, p.geometry, geolocationWarnings(r).join(';'), p.part?.part ?? '']))
+          .map((p) => csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', p.type, p.geometry, geolocationWarnings(r).join(';'), p.part?.part ?? '', riskOf(r).risk ?? '', riskOf(r).risk_reasons.join(';')]))
           .join(''),
     };
   }
@@ -88,7 +99,7 @@ function placemark(r: EudrRow, g: Geometry, part: string | undefined): string {
         : polygon(g.coordinates);
   const data = (k: string, v: string | number | null) => `<Data name="${k}"><value>${xml(String(v ?? ''))}</value></Data>`;
   const partData = part ? data('part', part) : '';
-  return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${data('warnings', geolocationWarnings(r).join(';'))}${partData}</ExtendedData>${shape}</Placemark>\n`;
+  return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${data('warnings', geolocationWarnings(r).join(';'))}${partData}${data('risk', riskOf(r).risk)}${data('risk_reasons', riskOf(r).risk_reasons.join(';'))}</ExtendedData>${shape}</Placemark>\n`;
 }
 
 /** Where a part starts (after the item with key `after`; null: at the first) and how many items it holds. */

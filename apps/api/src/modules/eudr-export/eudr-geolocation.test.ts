@@ -46,6 +46,8 @@ describe('EUDR export: geolocation checks', () => {
     const byId = new Map(passing.map((f) => [f.properties.farm_id, f]));
     expect(byId.get(coarse)!.properties.warnings).toEqual(['low_precision']);
     expect(byId.get(plain)!.properties.warnings).toEqual([]);
+    // The plot-risk verdict rides along: with no forest layer loaded in this database, every plot is "review".
+    expect(byId.get(plain)!.properties).toMatchObject({ risk: 'review', risk_reasons: ['no_forest_layer'] });
     const all = await features('?plots=all');
     const h = all.find((f) => f.properties.farm_id === holed)!;
     expect(h.properties.warnings).toEqual(['has_holes']);
@@ -79,8 +81,8 @@ describe('EUDR export: geolocation checks', () => {
   it('carries the warnings in CSV and KML too', async () => {
     const csv = await env.as('adminA').get('/api/farms/export/eudr?format=csv&plots=all');
     expect(csv.raw.split('\n')[0]).toContain('warnings');
-    expect(csv.raw.split('\n').find((l) => l.startsWith(holed))).toMatch(/,has_holes,\r?$/);
-    expect(csv.raw.split('\n').find((l) => l.startsWith(coarse))).toMatch(/,low_precision,\r?$/);
+    expect(csv.raw.split('\n').find((l) => l.startsWith(holed))).toMatch(/,has_holes,,review,no_forest_layer\r?$/);
+    expect(csv.raw.split('\n').find((l) => l.startsWith(coarse))).toMatch(/,low_precision,,review,no_forest_layer\r?$/);
     const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&split_holes=true');
     const placemark = kml.raw.split('<Placemark>').find((p) => p.includes(holed))!;
     expect(placemark).toContain('<Data name="part"><value>1/');
