@@ -38,7 +38,7 @@ export const referenceLayerListQuery = z.object({
 export const referenceLayerProgress = z.object({
   id: uuid,
   status: referenceLayerStatus,
-  /** 0–100: loading is 0–50 (by features read, against the feature count when the file states it), screening 50–100 (by farm batches). */
+  /** 0–100: 0 while loading (features_loaded counts the features read: a streamed file's total is not known ahead), 50 once the version is in use, 50–100 over the screening's farm batches, 100 when ready. */
   progress: z.number().int(),
   /** Features read by the running load (or the last one). */
   features_loaded: z.number().int(),

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../context.js';
 import { withScope } from '../db/client.js';
-import { loadReferenceLayer } from '../modules/reference-layers/reference-layers.load.js';
+import { loadReferenceLayer, unfinishedLayers } from '../modules/reference-layers/reference-layers.load.js';
 import { deleteVersionFeatures, failLoad, layerById } from '../modules/reference-layers/reference-layers.queries.js';
 import { startBoss, type QueueSpec } from './queue.js';
 
@@ -66,6 +66,11 @@ export function layerJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseL
       if (work) {
         workerId = await b.work<LayerJobData>(LAYER_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, handle);
         await b.work<LayerJobData>(LAYER_DEAD_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, handleDead);
+        // Embedded: this process holds the data directory alone, so a load or screening left unfinished died with the
+        // last process; it is queued again (a load starts over, a screening resumes from the first farm).
+        if (deps.database.kind === 'pglite') {
+          for (const layerId of await unfinishedLayers(deps).catch(() => [] as string[])) await b.send(LAYER_QUEUE, { layerId });
+        }
       }
       boss = b;
       return b;

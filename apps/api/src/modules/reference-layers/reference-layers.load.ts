@@ -72,7 +72,13 @@ export type LoadOutcome = { status: 'ready' | 'failed' | 'skipped'; features?: n
 /** The job's work: load the layer's queued version, put it in use, screen the farms. Safe to re-run after a crash. */
 export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<LoadOutcome> {
   const layer = await withScope(deps.db, { kind: 'system' }, (tx) => q.layerById(tx, layerId));
-  if (!layer || layer.loading_version === null || !layer.file_key || !layer.filename) return { status: 'skipped' };
+  if (!layer) return { status: 'skipped' };
+  // A version put in use whose screening did not finish (the process ended, or an attempt failed): screen again.
+  if (layer.loading_version === null && layer.status === 'screening' && layer.version > 0) {
+    await screenAfterSwap(deps, { id: layer.id, tenantId: layer.tenant_id }, layer.version);
+    return { status: 'ready', features: Number(layer.feature_count), pieces: Number(layer.piece_count) };
+  }
+  if (layer.loading_version === null || !layer.file_key || !layer.filename) return { status: 'skipped' };
   const version = layer.loading_version;
   const ref = { id: layer.id, tenantId: layer.tenant_id };
   const scope = scopeOf(layer.tenant_id);
@@ -121,11 +127,23 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
     return { status: 'skipped' };
   }
   deps.database.maintenance?.wrote(['reference_layer_features']);
-  const screened = await screenLayerEverywhere(deps, { id: layer.id, tenantId: layer.tenant_id, version }, async (done, total) => {
+  await screenAfterSwap(deps, ref, version);
+  return { status: 'ready', features: counts.features, pieces: counts.pieces };
+}
+
+/** Screens every farm the layer applies to against the version just put in use, then marks the layer ready. */
+async function screenAfterSwap(deps: Deps, layer: { id: string; tenantId: string | null }, version: number): Promise<void> {
+  const scope = scopeOf(layer.tenantId);
+  const screened = await screenLayerEverywhere(deps, { id: layer.id, tenantId: layer.tenantId, version }, async (done, total) => {
     const progress = 50 + Math.floor((50 * done) / Math.max(1, total));
     await withScope(deps.db, scope, (tx) => q.setLoadState(tx, layer.id, { progress: Math.min(99, progress) }));
   });
   if (!screened.stopped) await withScope(deps.db, scope, (tx) => q.finishScreening(tx, layer.id, version));
   deps.database.maintenance?.wrote(['farm_screenings']);
-  return { status: 'ready', features: counts.features, pieces: counts.pieces };
+}
+
+/** Layers whose load or screening had not finished (an embedded start: the process that ran them has ended). */
+export async function unfinishedLayers(deps: Pick<Deps, 'db'>): Promise<string[]> {
+  const rows = await withScope(deps.db, { kind: 'system' }, (tx) => q.unfinishedLayerIds(tx));
+  return rows;
 }

@@ -182,6 +182,12 @@ export async function finishScreening(tx: Executor, id: string, version: number)
   await tx.execute(sql`UPDATE reference_layers SET status = 'ready', progress = 100, updated_at = now() WHERE id = ${id} AND version = ${version} AND status = 'screening'`);
 }
 
+/** Layers with a load queued or running, or a screening not finished. */
+export async function unfinishedLayerIds(tx: Executor): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM reference_layers WHERE loading_version IS NOT NULL OR status = 'screening' ORDER BY updated_at`);
+  return rows.map((r) => r.id);
+}
+
 export async function deleteLayer(tx: Executor, id: string): Promise<void> {
   await tx.execute(sql`DELETE FROM reference_layers WHERE id = ${id}`);
 }

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, TestEnv } from '../../test/harness.js';
 import { testEnv } from '../../test/harness.js';
 import { freshSpot, insertFarmDirect, multipart, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
+import { loadReferenceLayer, unfinishedLayers } from './reference-layers.load.js';
 
 let env: TestEnv;
 let farmerA: string;
@@ -239,6 +240,18 @@ describe('reference layers: provider layers and tenant isolation', () => {
       return [(f as unknown as { rows: Array<{ n: number }> }).rows[0]!.n, (s as unknown as { rows: Array<{ n: number }> }).rows[0]!.n];
     });
     expect(rows).toEqual([0, 0]);
+  });
+
+  it('a screening left unfinished (a process that ended) is resumed by the job and completes', async () => {
+    await env.sql(sql`UPDATE reference_layers SET status = 'screening', progress = 50 WHERE id = ${tenantLayer}`);
+    await env.sql(sql`DELETE FROM farm_screenings WHERE layer_id = ${tenantLayer}`);
+    expect(await unfinishedLayers(env.deps)).toContain(tenantLayer);
+    expect(await loadReferenceLayer(env.deps, tenantLayer)).toMatchObject({ status: 'ready' });
+    expect((await env.as('adminA').get(`/api/reference-layers/${tenantLayer}/`)).body.data).toMatchObject({ status: 'ready', progress: 100, version: 1 });
+    const [n] = await env.sql<{ screened: number; farms: number }>(sql`
+      SELECT (SELECT count(*)::int FROM farm_screenings WHERE layer_id = ${tenantLayer}) AS screened, (SELECT count(*)::int FROM farms WHERE tenant_id = ${env.fx.tenantA}) AS farms`);
+    expect(n!.screened).toBe(n!.farms);
+    expect(await unfinishedLayers(env.deps)).not.toContain(tenantLayer);
   });
 
   it('deleting a layer removes its features and figures', async () => {
