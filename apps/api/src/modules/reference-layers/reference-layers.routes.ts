@@ -73,7 +73,12 @@ async function withUpload<T>(fn: (temp: string[]) => Promise<T>): Promise<T> {
 export const referenceLayersRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const jobs = layerJobs(deps);
-  app.addHook('onReady', async () => jobs.start());
+  // Started after the analysis queue (whose onReady installs pg-boss's schema first), without holding the app's start:
+  // on the embedded engine a second queue install at start once went past Fastify's 10 s plugin timeout on a machine at
+  // load average 30. An upload in the meantime waits for it (jobs.enqueue).
+  app.addHook('onReady', async () => {
+    void jobs.start().catch((err: unknown) => deps.log.error({ err }, 'reference-layer queue did not start'));
+  });
   app.addHook('onClose', async () => jobs.stop());
 
   const routeSet = (prefix: string, access: readonly ['super_admin'] | readonly ['tenant_admin'], who: string) => {
