@@ -42,6 +42,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { mailRoutes } from './modules/mail/mail.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
+import { referenceLayersRoutes } from './modules/reference-layers/reference-layers.routes.js';
 import { redactUrl } from './lib/log-redaction.js';
 import { rememberJti } from './modules/auth/payload-replay.queries.js';
 
@@ -148,6 +149,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(tenantsRoutes);
       await api.register(licensesRoutes);
       await api.register(analysesRoutes);
+      await api.register(referenceLayersRoutes);
     },
     { prefix: '/api' },
   );

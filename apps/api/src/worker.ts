@@ -1,8 +1,9 @@
-// Worker process entry (`npm run worker`): runs the background jobs (custom analyses) apart from the API, in PostgreSQL
+// Worker process entry (`npm run worker`): runs the background jobs (custom analyses, reference-layer loads) apart from the API, in PostgreSQL
 // mode. Run API replicas with ANALYSIS_WORKERS=off and as many of these as the analyses need; they share the queue.
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { analysisJobs } from './modules/analyses/analyses.job.js';
+import { layerJobs } from './modules/reference-layers/reference-layers.job.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { startTracing } from './lib/tracing.js';
 
@@ -16,7 +17,9 @@ async function main(): Promise<void> {
   const { deps, database } = await bootstrap(config, log, { seed: false });
   const jobs = analysisJobs(deps, { work: true, log });
   await jobs.start();
-  log.info('worker started: custom-analysis jobs');
+  const layers = layerJobs(deps, { work: true, log });
+  await layers.start();
+  log.info('worker started: custom-analysis and reference-layer jobs');
   const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
 
   let closing = false;
@@ -29,6 +32,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await jobs.stop();
+      await layers.stop();
       await database.close();
       process.exit(0);
     } catch (err) {

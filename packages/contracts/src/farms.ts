@@ -160,8 +160,24 @@ export const eudrExportQuery = z.object({
   /** Which part to download (1-based); the response's X-Export-Parts header says how many there are. */
   part: z.preprocess(emptyToUndefined, z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').max(1_000_000, 'part must be at most 1000000').default(1)),
   tenant_id: optionalId,
+  /**
+   * Issue 29: 'passing' (default) writes only plots that pass the geolocation checks the EU information system applies
+   * (no holes, a valid boundary); 'all' writes every plot. Each plot carries its warning codes either way.
+   */
+  plots: z.preprocess(emptyToUndefined, z.enum(['passing', 'all'], { error: 'plots must be passing or all' }).default('passing')),
+  /** Issue 29: a plot with holes (refused by the EU system) is written as hole-free parts (a MultiPolygon) instead. */
+  split_holes: boolText,
 });
 export type EudrExportQuery = z.infer<typeof eudrExportQuery>;
+
+/**
+ * Geolocation warnings of a plot in the EUDR export (issue 29, item 4): has_holes (the EU system refuses polygons with
+ * holes; split_holes writes them as parts), invalid_geometry (self-intersection, unclosed or degenerate rings),
+ * low_precision (no coordinate has more than 5 decimals: the EU system asks for 6), point_over_4ha (a plot of 4 ha or
+ * more given as a point). Blocking ones leave the plot out of a 'passing' export.
+ */
+export const EUDR_WARNINGS = ['has_holes', 'invalid_geometry', 'low_precision', 'point_over_4ha'] as const;
+export type EudrWarning = (typeof EUDR_WARNINGS)[number];
 
 /** An earlier boundary of a farm (kept when it was re-mapped or cut by Retain): GET /farms/{id}/history/. */
 export const farmBoundary = z.object({

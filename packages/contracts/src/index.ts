@@ -18,3 +18,4 @@ export * from './tenants.js';
 export * from './licenses.js';
 export * from './csv.js';
 export * from './field.js';
+export * from './reference-layers.js';

@@ -18,9 +18,10 @@ async function callerFor(p: Persona): Promise<Caller> {
   return user ? env.sessionFor(user) : env.as('anonymous');
 }
 
-function multipartBody(m: { field: string; filename: string; content: Buffer; contentType: string }) {
+function multipartBody(m: { field: string; filename: string; content: Buffer; contentType: string; fields?: Record<string, string> }) {
   const boundary = `----matrix${Date.now()}`;
   const payload = Buffer.concat([
+    ...Object.entries(m.fields ?? {}).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)),
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${m.field}"; filename="${m.filename}"\r\nContent-Type: ${m.contentType}\r\n\r\n`),
     m.content,
     Buffer.from(`\r\n--${boundary}--\r\n`),

@@ -13,7 +13,7 @@ export type Probe = {
   url?: (fx: Fixtures, ctx: Record<string, string>) => string;
   body?: (fx: Fixtures, ctx: Record<string, string>) => unknown;
   /** Sent as multipart/form-data with one file field. */
-  multipart?: { field: string; filename: string; content: Buffer; contentType: string };
+  multipart?: { field: string; filename: string; content: Buffer; contentType: string; fields?: Record<string, string> };
 };
 export type Row = { probe?: Probe; expect: Expectation };
 
@@ -67,6 +67,25 @@ const disposableTenant = async (env: TestEnv) => {
   const [l] = await env.sql<{ id: string }>(sql`SELECT id FROM licenses WHERE tenant_id = ${t.id}`);
   return { tenantId: t.id, licenseId: l!.id };
 };
+
+// ---- reference layers (issue 29): a ready layer inserted directly (no load), tenant A's or the provider's ----
+const layerOf = async (env: TestEnv, tenantId: string | null) => {
+  const [l] = await env.sql<{ id: string }>(sql`
+    INSERT INTO reference_layers (tenant_id, name, kind, reference_date, source, licence, status, progress)
+    VALUES (${tenantId}, 'Matrix layer', 'forest_2020', '2020-12-31', 'Synthetic', 'CC0-1.0', 'ready', 100) RETURNING id`);
+  return { layerId: l!.id };
+};
+const layerA = (env: TestEnv) => layerOf(env, env.fx.tenantA);
+const providerLayer = (env: TestEnv) => layerOf(env, null);
+const LAYER_FILE = {
+  field: 'file',
+  filename: 'layer.geojson',
+  content: Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[30, -10], [30.001, -10], [30.001, -9.999], [30, -10]]] } }] })),
+  contentType: 'application/geo+json',
+};
+/** An upload's details with the file, so that the probe passes validation and reaches the service. */
+const LAYER_UPLOAD = { ...LAYER_FILE, fields: { name: 'Matrix layer', kind: 'forest_2020', reference_date: '2020-12-31', source: 'Synthetic', licence: 'CC0-1.0' } };
+const tenantAdmins = (ok: number): Expectation => ({ anonymous: 401, super: 403, adminA: ok, agentA: 403, adminB: ok });
 
 export const matrix: Record<string, Row> = {
   // ---- operations ----
@@ -197,6 +216,25 @@ export const matrix: Record<string, Row> = {
     expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 400 },
   },
   'GET /api/custom-analysis/': { expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 200 } },
+  // ---- reference layers and screening (issue 29) ----
+  'GET /api/base/reference-layers/': { expect: providerOnly(200) },
+  'POST /api/base/reference-layers/': { probe: { multipart: LAYER_UPLOAD }, expect: providerOnly(202) },
+  'GET /api/base/reference-layers/:id/': { probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/` }, expect: providerOnly(200) },
+  'GET /api/base/reference-layers/:id/progress/': { probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/progress/` }, expect: providerOnly(200) },
+  'POST /api/base/reference-layers/:id/replace/': {
+    probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/replace/`, multipart: LAYER_FILE },
+    expect: providerOnly(202),
+  },
+  'DELETE /api/base/reference-layers/:id/': { probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/` }, expect: providerOnly(200) },
+  'GET /api/reference-layers/': { expect: tenantAdmins(200) },
+  'POST /api/reference-layers/': { probe: { multipart: LAYER_UPLOAD }, expect: tenantAdmins(202) },
+  'GET /api/reference-layers/:id/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/` }, expect: adminAOnly(200) },
+  'GET /api/reference-layers/:id/progress/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/progress/` }, expect: adminAOnly(200) },
+  'POST /api/reference-layers/:id/replace/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/replace/`, multipart: LAYER_FILE }, expect: adminAOnly(202) },
+  'DELETE /api/reference-layers/:id/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/` }, expect: adminAOnly(200) },
+  'GET /api/reference-layers/risk-settings/': { expect: tenantAdmins(200) },
+  'PUT /api/reference-layers/risk-settings/': { probe: { body: () => ({ eudr_min_overlap_sqm: 10 }) }, expect: tenantAdmins(200) },
+  'GET /api/farms/:id/screening/': { probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/` }, expect: adminAOnly(200) },
   'GET /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'DELETE /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'GET /api/custom-analysis/:id/within/': analysisList('within'),

@@ -5,7 +5,7 @@
 // again from its start, batch by batch, and written as it is read with backpressure (lib/export-stream.ts): memory stays at
 // about one batch whatever the registry's size. The export is recorded in the activity log before the file is sent.
 import type { Readable } from 'node:stream';
-import type { EudrExportQuery } from '@farmland/contracts';
+import type { EudrExportQuery, PlotRiskSettings } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { authorize, namedTenant } from '../../lib/policy.js';
@@ -13,12 +13,16 @@ import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
 import { eudrExportPolicy } from './eudr-export.policy.js';
+import { plotRisk } from '../reference-layers/plot-risk.js';
+import { riskSettingsOf } from '../reference-layers/reference-layers.service.js';
+import { applicableLayers } from '../reference-layers/reference-layers.screening.js';
 import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
 import { FORMAT_INFO, formatter, PartPlanner, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
 
 export type EudrFile = { stream: Readable; filename: string; mime: string; parts: number; part: number };
 
 type Read = (after: string | null, limit: number) => Promise<EudrRow[]>;
+type RiskContext = { settings: PlotRiskSettings; layers: Set<string>; hasForestLayer: boolean };
 
 /** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: lib/export-stream.ts). */
 async function* batches(read: Read, pause: () => Promise<void>, after: string | null = null): AsyncGenerator<EudrRow[]> {
@@ -60,7 +64,25 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   const { actor, tenantId, scope } = authorize(ctx, eudrExportPolicy, 'export', namedTenant(q.tenant_id));
   if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
   const f = formatter(q.format);
-  const read: Read = (after, limit) => withScope(deps.db, scope, (tx) => eudrBatch(tx, tenantId, q.points_below_4ha ?? false, after, limit));
+  const opts = { pointsBelow4ha: q.points_below_4ha ?? false, passingOnly: q.plots !== 'all', splitHoles: q.split_holes ?? false };
+  // Each plot's verdict (issue 29): its figures, its tenant's thresholds and the layers that apply to the tenant.
+  const contexts = new Map<string, RiskContext>();
+  const read: Read = (after, limit) =>
+    withScope(deps.db, scope, async (tx) => {
+      const rows = await eudrBatch(tx, tenantId, opts, after, limit);
+      for (const r of rows) {
+        let c = contexts.get(r.tenant_id);
+        if (!c) {
+          const layers = await applicableLayers(tx, r.tenant_id);
+          c = { settings: await riskSettingsOf(tx, r.tenant_id), layers: new Set(layers.map((l) => l.id)), hasForestLayer: layers.some((l) => l.kind === 'forest_2020') };
+          contexts.set(r.tenant_id, c);
+        }
+        const have = new Set(r.figures.map((f) => f.layer_id));
+        const pendingLayers = [...c.layers].filter((id) => !have.has(id)).length;
+        r.risk = plotRisk(r.figures, c.settings, { pendingLayers, hasForestLayer: c.hasForestLayer });
+      }
+      return rows;
+    });
   const pause = () => letOthersIn(deps);
   const plan = new PartPlanner(f, limitBytes);
   let total = 0;

@@ -53,7 +53,7 @@ describe('GET /farms/export/eudr', () => {
       expect(ring[0]).toEqual(ring[ring.length - 1]);
       expect(signedArea(ring)).toBeGreaterThan(0); // RFC 7946: exterior rings counter-clockwise
       for (const [x, y] of ring) expect(Math.max(decimals(x!), decimals(y!))).toBeLessThanOrEqual(6);
-      expect(Object.keys(f.properties).sort()).toEqual(['area_ha', 'country', 'farm_id', 'farm_name', 'farmer']);
+      expect(Object.keys(f.properties).sort()).toEqual(['area_ha', 'country', 'farm_id', 'farm_name', 'farmer', 'risk', 'risk_reasons', 'warnings']);
     }
     const mine = fc.features.find((f) => f.properties['farm_id'] === large)!;
     expect(mine.properties['country']).toBe('NG');
@@ -87,7 +87,7 @@ describe('GET /farms/export/eudr', () => {
     const csv = await env.as('adminA').get('/api/farms/export/eudr?format=csv');
     expect(csv.headers['content-disposition']).toContain('farms-eudr.csv');
     const lines = csv.raw.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('farm_id,farm_name,farmer,area_ha,country,geometry_type,geometry');
+    expect(lines[0]).toBe('farm_id,farm_name,farmer,area_ha,country,geometry_type,geometry,warnings,part,risk,risk_reasons');
     expect(csv.raw).toContain(large);
     const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&points_below_4ha=true');
     expect(kml.headers['content-type']).toContain('kml');
@@ -134,7 +134,9 @@ describe('streamed parts', () => {
       country: null,
       requestId: 'eudr-parts',
     };
-    const limit = 4_000;
+    // Each plot now carries its warnings and verdict (issue 29), about a third more bytes: a larger limit keeps the
+    // number of parts (each a full planning pass over the farms) about what it was.
+    const limit = 6_000;
     const first = await exportEudr(env.deps, ctx, { format: 'geojson', part: 1 } as EudrExportQuery, limit);
     expect(first.parts).toBeGreaterThan(2);
     const ids: string[] = [];

@@ -17,6 +17,7 @@ import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings
 import { farmersPolicy } from './farmers.policy.js';
 import * as q from './farmers.queries.js';
 import { newFolio } from './farmers.service.js';
+import { screenFarms } from '../reference-layers/reference-layers.screening.js';
 
 const FARMER_FIELDS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id'] as const;
 const FARM_FIELDS = ['farm_name', 'operational_area_id', 'farm_coordinates'] as const;
@@ -169,6 +170,7 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
         );
       }
       await refreshOverlaps(tx, tenantId, farmIds);
+      await screenFarms(tx, tenantId, farmIds);
     }
 
     const failed: FailedRow[] = checked

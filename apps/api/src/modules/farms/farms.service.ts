@@ -18,6 +18,7 @@ import { capturer, farmsPolicy, tenantScope, type Capturer } from './farms.polic
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 import * as stats from './farms.stats.queries.js';
+import { screenFarms } from '../reference-layers/reference-layers.screening.js';
 
 export const MAX_SNAPSHOTS = 10;
 
@@ -181,6 +182,8 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
     });
     await storeSnapshots(tx, deps, c, farmId, snapshots);
     await refreshOverlaps(tx, c.tenantId, [farmId]);
+    // EUDR screening against every reference layer in use (issue 29), in the capture's transaction.
+    await screenFarms(tx, c.tenantId, [farmId]);
     const row = await q.findFarm(tx, c.tenantId, farmId);
     await audit(tx, ctx, c.tenantId, 'Create', `${c.name} mapped the farm ${name} of ${farmer.first_name} ${farmer.last_name}${row?.is_overlapping ? ' (overlapping)' : ''}`);
     return presentFarm(deps, row!);
@@ -214,6 +217,7 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
       await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
       await addMappingRecord();
       await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
+      await screenFarms(tx, c.tenantId, [id]);
     } else if (seconds !== undefined || body.gps_device_id !== undefined || body.location !== undefined) {
       const patched = await q.patchLatestMappingRecord(tx, c.tenantId, id, { seconds, gpsDeviceId: body.gps_device_id, location: body.location });
       if (!patched) await addMappingRecord();
@@ -265,6 +269,8 @@ export async function retainFarm(deps: Deps, ctx: Ctx, id: string): Promise<Farm
     const cuts = await q.cutGroupByRetained(tx, tenantId, { retainedId: id, groupId, minimumFarmSize: config.minimum_farm_size, by: actor.userId });
     await q.reassignOperationalAreas(tx, tenantId, cuts.filter((c) => c.outcome !== 'vanished').map((c) => c.id));
     await refreshOverlaps(tx, tenantId, [id, ...cuts.map((c) => c.id)], [groupId]);
+    // The cut farms' boundaries changed: their screening figures follow (issue 29).
+    await screenFarms(tx, tenantId, cuts.map((c) => c.id));
     const after = await q.farmDetails(tx, tenantId, members);
     const still = after.filter((f) => f.is_overlapping);
     const flagged = cuts.filter((c) => c.outcome !== 'cut');

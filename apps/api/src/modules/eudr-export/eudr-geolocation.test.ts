@@ -1,0 +1,97 @@
+// Issue 29, item 4: the geolocation checks of the EUDR export. A plot with a hole (refused by the EU information system)
+// is left out of the default export, written with has_holes when all plots are asked for, and written as hole-free
+// parts with split_holes (one polygon each; checked by PostGIS: valid, no interior ring, the same area); a plot whose coordinates have 5 decimals
+// carries low_precision; the warnings reach GeoJSON, CSV and KML; a bad option is a 400 naming it.
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshSpot, insertFarmDirect, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
+import { testEnv, type TestEnv } from '../../test/harness.js';
+
+let env: TestEnv;
+let holed = '';
+let coarse = '';
+let plain = '';
+const outer: Ring = [];
+const hole: Ring = [];
+
+type Feature = { geometry: { type: string; coordinates: any }; properties: { farm_id: string; warnings: string[] } };
+
+beforeAll(async () => {
+  env = await testEnv();
+  const g = await tenantGeo(env, env.fx.tenantA);
+  const [lng, lat] = freshSpot();
+  outer.push(...square(lng, lat, 300));
+  hole.push(...square(...offset(lng, lat, 100, 100), 50).reverse());
+  const geo = JSON.stringify({ type: 'Polygon', coordinates: [[...outer, outer[0]], [...hole, hole[0]]] });
+  const [row] = await env.sql<{ id: string }>(sql`
+    INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
+    SELECT ${env.fx.tenantA}, ${g.farmerId}, 'Holed plot', g, ST_Area(g::geography) FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${geo}), 4326) AS g) s RETURNING id`);
+  holed = row!.id;
+  // Coordinates with 5 decimals at most (about 1 m).
+  const r5 = (p: [number, number]): [number, number] => [Math.round(p[0] * 1e5) / 1e5, Math.round(p[1] * 1e5) / 1e5];
+  coarse = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(...offset(lng, lat, 1000, 0), 200).map(r5));
+  plain = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(...offset(lng, lat, 1000, 1000), 200));
+});
+
+const features = async (query = '') => {
+  const res = await env.as('adminA').get(`/api/farms/export/eudr${query}`);
+  expect(res.status, res.raw).toBe(200);
+  return (JSON.parse(res.raw) as { features: Feature[] }).features;
+};
+
+describe('EUDR export: geolocation checks', () => {
+  it('leaves a plot with holes out by default, and writes it with has_holes when all plots are asked for', async () => {
+    const passing = await features();
+    expect(passing.map((f) => f.properties.farm_id)).not.toContain(holed);
+    const byId = new Map(passing.map((f) => [f.properties.farm_id, f]));
+    expect(byId.get(coarse)!.properties.warnings).toEqual(['low_precision']);
+    expect(byId.get(plain)!.properties.warnings).toEqual([]);
+    // The plot-risk verdict rides along: with no forest layer loaded in this database, every plot is "review".
+    expect(byId.get(plain)!.properties).toMatchObject({ risk: 'review', risk_reasons: ['no_forest_layer'] });
+    const all = await features('?plots=all');
+    const h = all.find((f) => f.properties.farm_id === holed)!;
+    expect(h.properties.warnings).toEqual(['has_holes']);
+    expect(h.geometry.type).toBe('Polygon');
+    expect(h.geometry.coordinates).toHaveLength(2);
+    expect(all.length).toBe(passing.length + 1);
+  });
+
+  it('split_holes writes the plot as hole-free parts, each a valid polygon, covering the same area (PostGIS)', async () => {
+    const parts = (await features('?split_holes=true')).filter((f) => f.properties.farm_id === holed);
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    for (const [i, p] of parts.entries()) {
+      expect(p.geometry.type).toBe('Polygon');
+      expect(p.geometry.coordinates).toHaveLength(1);
+      expect(p.properties.warnings).toEqual([]);
+      expect((p.properties as unknown as { part: string }).part).toBe(`${i + 1}/${parts.length}`);
+    }
+    const [r] = await env.sql<{ valid: boolean; holes: number; exported: number; stored: number; sym: number }>(sql`
+      WITH p AS (SELECT ST_SetSRID(ST_GeomFromGeoJSON(g), 4326) AS g FROM jsonb_array_elements_text(${JSON.stringify(parts.map((x) => JSON.stringify(x.geometry)))}::jsonb) AS g),
+           e AS (SELECT ST_Union(g) AS g, bool_and(ST_IsValid(g)) AS valid, max(ST_NumInteriorRings(g)) AS holes FROM p),
+           f AS (SELECT geom FROM farms WHERE id = ${holed})
+      SELECT e.valid, e.holes, ST_Area(e.g::geography) AS exported, ST_Area(f.geom::geography) AS stored, ST_Area(ST_SymDifference(e.g, f.geom)::geography) AS sym
+        FROM e, f`);
+    expect(r!.valid).toBe(true);
+    expect(Number(r!.holes)).toBe(0);
+    // Within the 6-decimal rounding of the written coordinates (about 0.1 m along a 1.4 km boundary).
+    expect(Math.abs(Number(r!.exported) - Number(r!.stored)) / Number(r!.stored)).toBeLessThan(1e-3);
+    expect(Number(r!.sym)).toBeLessThan(200);
+  });
+
+  it('carries the warnings in CSV and KML too', async () => {
+    const csv = await env.as('adminA').get('/api/farms/export/eudr?format=csv&plots=all');
+    expect(csv.raw.split('\n')[0]).toContain('warnings');
+    expect(csv.raw.split('\n').find((l) => l.startsWith(holed))).toMatch(/,has_holes,,review,no_forest_layer\r?$/);
+    expect(csv.raw.split('\n').find((l) => l.startsWith(coarse))).toMatch(/,low_precision,,review,no_forest_layer\r?$/);
+    const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&split_holes=true');
+    const placemark = kml.raw.split('<Placemark>').find((p) => p.includes(holed))!;
+    expect(placemark).toContain('<Data name="part"><value>1/');
+    expect(kml.raw.split('<Placemark>').filter((p) => p.includes(holed)).every((p) => !p.includes('innerBoundaryIs'))).toBe(true);
+  });
+
+  it('a bad option is a 400 naming it', async () => {
+    const res = await env.as('adminA').get('/api/farms/export/eudr?plots=some');
+    expect(res.status).toBe(400);
+    expect(res.body.errors.plots[0]).toEqual(expect.any(String));
+  });
+});

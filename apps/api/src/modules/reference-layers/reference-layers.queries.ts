@@ -1,0 +1,193 @@
+// All SQL of reference layers (issue 29): the layer rows, the staged load of a version's features (repaired, subdivided),
+// the swap that puts a complete version in use, and removal. Screening SQL is in reference-layers.screening.ts.
+import { sql } from 'drizzle-orm';
+import { jsonb, queryRows, type Executor } from '../../db/client.js';
+import type { ReferenceLayerKind } from '@farmland/contracts';
+
+/** Vertices per stored piece (ST_Subdivide): small pieces keep each index probe and intersection cheap. */
+export const SUBDIVIDE_VERTICES = 256;
+
+export type LayerRow = {
+  id: string;
+  tenant_id: string | null;
+  name: string;
+  kind: ReferenceLayerKind;
+  reference_date: string;
+  source: string;
+  licence: string;
+  status: 'queued' | 'loading' | 'screening' | 'ready' | 'failed';
+  progress: number;
+  features_loaded: number;
+  version: number;
+  loading_version: number | null;
+  feature_count: number;
+  piece_count: number;
+  repaired_count: number;
+  filename: string | null;
+  file_key: string | null;
+  name_field: string | null;
+  pending_details: LayerDetails | null;
+  error: string | null;
+  error_feature: number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+export type LayerDetails = { name?: string; kind?: ReferenceLayerKind; reference_date?: string; source?: string; licence?: string; name_field?: string | null };
+
+const COLUMNS = sql`id, tenant_id, name, kind::text AS kind, reference_date::text AS reference_date, source, licence, status, progress, features_loaded,
+  version, loading_version, feature_count, piece_count, repaired_count, filename, file_key, name_field, pending_details, error, error_feature, created_at, updated_at`;
+
+/** Layers an actor may list: provider staff the provider's (tenant_id NULL); a tenant the provider's and its own. */
+export async function listLayers(tx: Executor, opts: { tenantId: string | null; owner?: 'provider' | 'tenant' | undefined; kind?: ReferenceLayerKind | undefined }): Promise<LayerRow[]> {
+  const owner =
+    opts.tenantId === null || opts.owner === 'provider'
+      ? sql`tenant_id IS NULL`
+      : opts.owner === 'tenant'
+        ? sql`tenant_id = ${opts.tenantId}`
+        : sql`(tenant_id IS NULL OR tenant_id = ${opts.tenantId})`;
+  return queryRows<LayerRow>(
+    tx,
+    sql`SELECT ${COLUMNS} FROM reference_layers WHERE ${owner} ${opts.kind ? sql`AND kind = ${opts.kind}::reference_layer_kind` : sql``}
+        ORDER BY created_at DESC, id DESC LIMIT 1000`,
+  );
+}
+
+/** One layer, provider's or the tenant's own (tenantId null: provider layers only). */
+export async function findLayer(tx: Executor, id: string, tenantId: string | null, opts: { lock?: boolean } = {}): Promise<LayerRow | null> {
+  const owner = tenantId === null ? sql`tenant_id IS NULL` : sql`(tenant_id IS NULL OR tenant_id = ${tenantId})`;
+  const rows = await queryRows<LayerRow>(tx, sql`SELECT ${COLUMNS} FROM reference_layers WHERE id = ${id} AND ${owner} ${opts.lock ? sql`FOR UPDATE` : sql``}`);
+  return rows[0] ?? null;
+}
+
+/** Any layer by id (the load job, system scope). */
+export async function layerById(tx: Executor, id: string): Promise<LayerRow | null> {
+  const rows = await queryRows<LayerRow>(tx, sql`SELECT ${COLUMNS} FROM reference_layers WHERE id = ${id}`);
+  return rows[0] ?? null;
+}
+
+export async function insertLayer(
+  tx: Executor,
+  v: { id: string; tenantId: string | null; name: string; kind: ReferenceLayerKind; referenceDate: string; source: string; licence: string; nameField: string | null; filename: string; fileKey: string; createdBy: string },
+): Promise<LayerRow> {
+  const [row] = await queryRows<LayerRow>(
+    tx,
+    sql`INSERT INTO reference_layers (id, tenant_id, name, kind, reference_date, source, licence, name_field, filename, file_key, created_by, status, loading_version)
+        VALUES (${v.id}, ${v.tenantId}, ${v.name}, ${v.kind}::reference_layer_kind, ${v.referenceDate}::date, ${v.source}, ${v.licence}, ${v.nameField},
+                ${v.filename}, ${v.fileKey}, ${v.createdBy}, 'queued', 1)
+        RETURNING ${COLUMNS}`,
+  );
+  return row!;
+}
+
+/** A replacement is queued: the next version number, the new file, and the details that apply once it is in use. */
+export async function queueReplacement(tx: Executor, id: string, v: { filename: string; fileKey: string; details: LayerDetails | null }): Promise<LayerRow> {
+  const [row] = await queryRows<LayerRow>(
+    tx,
+    sql`UPDATE reference_layers
+           SET status = 'queued', progress = 0, features_loaded = 0, error = NULL, error_feature = NULL,
+               loading_version = version + 1, filename = ${v.filename}, file_key = ${v.fileKey},
+               pending_details = ${v.details ? jsonb(v.details) : sql`NULL`}, updated_at = now()
+         WHERE id = ${id}
+     RETURNING ${COLUMNS}`,
+  );
+  return row!;
+}
+
+export async function setLoadState(tx: Executor, id: string, v: { status?: LayerRow['status']; progress?: number; featuresLoaded?: number }): Promise<void> {
+  await tx.execute(sql`
+    UPDATE reference_layers
+       SET status = coalesce(${v.status ?? null}, status), progress = coalesce(${v.progress ?? null}::int, progress),
+           features_loaded = coalesce(${v.featuresLoaded ?? null}::int, features_loaded), updated_at = now()
+     WHERE id = ${id}`);
+}
+
+export type FeatureInput = { n: number; ewkb: string };
+
+/**
+ * One batch of a version's features: each repaired (ST_MakeValid, keeping its polygonal part), subdivided to at most
+ * SUBDIVIDE_VERTICES vertices a piece and stored as polygons. Returns the pieces written, the features that were
+ * invalid (repaired), and the first feature left with no area (degenerate: nothing to screen against).
+ */
+export async function insertFeatures(
+  tx: Executor,
+  layer: { id: string; tenantId: string | null; version: number },
+  features: FeatureInput[],
+): Promise<{ pieces: number; repaired: number; empty: number | null }> {
+  const [r] = await queryRows<{ pieces: number; repaired: number; empty: number | null }>(
+    tx,
+    sql`WITH input AS (
+          SELECT x.n, ST_GeomFromEWKB(decode(x.ewkb, 'hex')) AS g FROM jsonb_to_recordset(${jsonb(features)}) AS x(n int, ewkb text)
+        ), fixed AS (
+          SELECT n, NOT ST_IsValid(g) AS repaired, ST_CollectionExtract(CASE WHEN ST_IsValid(g) THEN g ELSE ST_MakeValid(g) END, 3) AS g FROM input
+        ), pieces AS (
+          SELECT n, (ST_Dump(ST_Subdivide(g, ${SUBDIVIDE_VERTICES}))).geom AS g FROM fixed WHERE NOT ST_IsEmpty(g)
+        ), written AS (
+          INSERT INTO reference_layer_features (layer_id, version, tenant_id, feature, geom)
+          SELECT ${layer.id}, ${layer.version}, ${layer.tenantId}, n, ST_SetSRID(g, 4326) FROM pieces WHERE ST_GeometryType(g) = 'ST_Polygon' AND NOT ST_IsEmpty(g)
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM written)::int AS pieces, (SELECT count(*) FROM fixed WHERE repaired)::int AS repaired,
+               (SELECT min(n) FROM fixed WHERE ST_IsEmpty(g) OR ST_Area(g) = 0) AS empty`,
+  );
+  return r!;
+}
+
+/** Removes the features of one version (a failed or abandoned load); at most `limit` rows per call. */
+export async function deleteVersionFeatures(tx: Executor, layerId: string, version: number, limit = 50_000): Promise<number> {
+  const rows = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH gone AS (
+          DELETE FROM reference_layer_features WHERE ctid IN (SELECT ctid FROM reference_layer_features WHERE layer_id = ${layerId} AND version = ${version} LIMIT ${limit})
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Puts a loaded version in use, in one statement: from here every screening reads it. The pending details apply with
+ * it; the older versions' features are removed by the caller (they are no longer read).
+ */
+export async function swapVersion(tx: Executor, id: string, version: number, counts: { features: number; pieces: number; repaired: number }): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`UPDATE reference_layers
+           SET version = ${version}, loading_version = NULL, feature_count = ${counts.features}, piece_count = ${counts.pieces}, repaired_count = ${counts.repaired},
+               name = coalesce(pending_details->>'name', name),
+               kind = coalesce((pending_details->>'kind')::reference_layer_kind, kind),
+               reference_date = coalesce((pending_details->>'reference_date')::date, reference_date),
+               source = coalesce(pending_details->>'source', source),
+               licence = coalesce(pending_details->>'licence', licence),
+               pending_details = NULL, status = 'screening', progress = 50, error = NULL, error_feature = NULL, updated_at = now()
+         WHERE id = ${id} AND loading_version = ${version}
+     RETURNING id`,
+  );
+  return rows.length > 0;
+}
+
+export async function deleteOlderVersions(tx: Executor, id: string, version: number): Promise<void> {
+  await tx.execute(sql`DELETE FROM reference_layer_features WHERE layer_id = ${id} AND version < ${version}`);
+}
+
+/** A load that failed: the staged version is abandoned (its rows removed by the caller); an earlier version stays in use. */
+export async function failLoad(tx: Executor, id: string, version: number, error: string, feature: number | null): Promise<void> {
+  await tx.execute(sql`
+    UPDATE reference_layers
+       SET status = 'failed', loading_version = NULL, pending_details = NULL, error = ${error}, error_feature = ${feature}::int, updated_at = now()
+     WHERE id = ${id} AND loading_version = ${version}`);
+}
+
+export async function finishScreening(tx: Executor, id: string, version: number): Promise<void> {
+  await tx.execute(sql`UPDATE reference_layers SET status = 'ready', progress = 100, updated_at = now() WHERE id = ${id} AND version = ${version} AND status = 'screening'`);
+}
+
+/** Layers with a load queued or running, or a screening not finished. */
+export async function unfinishedLayerIds(tx: Executor): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM reference_layers WHERE loading_version IS NOT NULL OR status = 'screening' ORDER BY updated_at`);
+  return rows.map((r) => r.id);
+}
+
+export async function deleteLayer(tx: Executor, id: string): Promise<void> {
+  await tx.execute(sql`DELETE FROM reference_layers WHERE id = ${id}`);
+}

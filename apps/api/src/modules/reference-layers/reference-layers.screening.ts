@@ -1,0 +1,103 @@
+// Screening (issue 29): per registry farm and applicable reference layer, the geodesic overlap area (m²) and its share
+// of the farm. The overlap is the union of the farm's intersections with the layer's stored pieces (subdivided, so a
+// farm crossing several pieces of one feature, or features that overlap each other, counts each m² once), measured on
+// the spheroid (geography). Each statement reads one version of each layer (the one in use when it runs), so a farm's
+// figure is always from one complete version. Run at capture, re-walk, retain and bulk upload (in the writing
+// transaction), and for every farm when a layer version is put in use (batches of BATCH_FARMS, one transaction each).
+import { sql } from 'drizzle-orm';
+import { queryRows, uuidArray, withScope, type Executor } from '../../db/client.js';
+import type { Deps } from '../../context.js';
+import type { ScreeningFigure } from '@farmland/contracts';
+
+/** Farms per background screening transaction: a 100k-farm tenant is screened in 200 short transactions, not one. */
+export const BATCH_FARMS = 500;
+
+/**
+ * Screens the given farms of one tenant against every layer in use that applies to the tenant (the provider's and its
+ * own), or only against layerId. Upserts one row per farm and layer. Returns the rows written.
+ */
+export async function screenFarms(tx: Executor, tenantId: string, farmIds: readonly string[], layerId?: string): Promise<number> {
+  if (farmIds.length === 0) return 0;
+  const rows = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH written AS (
+          INSERT INTO farm_screenings (tenant_id, farm_id, layer_id, layer_version, overlap_sqm, share, computed_at)
+          SELECT f.tenant_id, f.id, l.id, l.version, o.sqm, CASE WHEN fa.a > 0 THEN least(1, o.sqm / fa.a) ELSE 0 END, now()
+            FROM farms f
+            CROSS JOIN LATERAL (SELECT ST_Area(f.geom::geography) AS a) fa
+            JOIN reference_layers l ON l.version > 0 AND (l.tenant_id IS NULL OR l.tenant_id = f.tenant_id) ${layerId ? sql`AND l.id = ${layerId}` : sql``}
+            CROSS JOIN LATERAL (
+              SELECT coalesce(ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, f.geom)), 3)::geography), 0) AS sqm
+                FROM reference_layer_features p
+               WHERE p.layer_id = l.id AND p.version = l.version AND p.geom && f.geom AND ST_Intersects(p.geom, f.geom)
+            ) o
+           WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(farmIds)})
+          ON CONFLICT (farm_id, layer_id) DO UPDATE
+             SET layer_version = EXCLUDED.layer_version, overlap_sqm = EXCLUDED.overlap_sqm, share = EXCLUDED.share, computed_at = EXCLUDED.computed_at
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM written`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+type FigureRow = Omit<ScreeningFigure, 'computed_at'> & { computed_at: Date | string };
+
+/** A farm's figures, with each layer's name and kind (layers in use only). */
+export async function farmFigures(tx: Executor, tenantId: string, farmId: string): Promise<ScreeningFigure[]> {
+  const rows = await queryRows<FigureRow>(
+    tx,
+    sql`SELECT s.layer_id, l.name AS layer_name, l.kind::text AS kind, CASE WHEN l.tenant_id IS NULL THEN 'provider' ELSE 'tenant' END AS owner,
+               s.layer_version, s.overlap_sqm, s.share, s.computed_at
+          FROM farm_screenings s JOIN reference_layers l ON l.id = s.layer_id
+         WHERE s.tenant_id = ${tenantId} AND s.farm_id = ${farmId} AND l.version > 0
+         ORDER BY l.kind, l.name`,
+  );
+  return rows.map((r) => ({ ...r, overlap_sqm: Number(r.overlap_sqm), share: Number(r.share), computed_at: new Date(r.computed_at).toISOString() }));
+}
+
+/** Layers in use that apply to the tenant: the provider's and its own. */
+export async function applicableLayers(tx: Executor, tenantId: string): Promise<Array<{ id: string; kind: string }>> {
+  return queryRows(tx, sql`SELECT id, kind::text AS kind FROM reference_layers WHERE version > 0 AND (tenant_id IS NULL OR tenant_id = ${tenantId}) ORDER BY id`);
+}
+
+/**
+ * Screens every farm the layer applies to (one tenant's, or every tenant's for a provider layer) against the layer's
+ * version in use, BATCH_FARMS farms a transaction, in farm id order. Stops early when the layer is replaced or removed
+ * meanwhile (the newer version's own screening covers the farms). onBatch gets the share of farms done.
+ */
+export async function screenLayerEverywhere(
+  deps: Pick<Deps, 'db'>,
+  layer: { id: string; tenantId: string | null; version: number },
+  onBatch: (done: number, total: number) => Promise<void>,
+): Promise<{ farms: number; stopped: boolean }> {
+  const scope = layer.tenantId ? ({ kind: 'tenant', tenantId: layer.tenantId } as const) : ({ kind: 'system' } as const);
+  const tenantFilter = layer.tenantId ? sql`WHERE tenant_id = ${layer.tenantId}` : sql``;
+  const [count] = await withScope(deps.db, scope, (tx) => queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms ${tenantFilter}`));
+  const total = count?.n ?? 0;
+  let done = 0;
+  let after: string | null = null;
+  for (;;) {
+    const cursor: string | null = after;
+    type Batch = Array<{ id: string; tenant_id: string }>;
+    const result: Batch | null = await withScope(deps.db, scope, async (tx): Promise<Batch | null> => {
+      const [current] = await queryRows<{ version: number }>(tx, sql`SELECT version FROM reference_layers WHERE id = ${layer.id}`);
+      if (!current || current.version !== layer.version) return null;
+      const batch: Batch = await queryRows<{ id: string; tenant_id: string }>(
+        tx,
+        sql`SELECT id, tenant_id FROM farms
+             WHERE ${layer.tenantId ? sql`tenant_id = ${layer.tenantId}` : sql`true`} ${cursor ? sql`AND id > ${cursor}` : sql``}
+             ORDER BY id LIMIT ${BATCH_FARMS}`,
+      );
+      const byTenant = new Map<string, string[]>();
+      for (const f of batch) byTenant.set(f.tenant_id, [...(byTenant.get(f.tenant_id) ?? []), f.id]);
+      for (const [tenantId, ids] of byTenant) await screenFarms(tx, tenantId, ids, layer.id);
+      return batch;
+    });
+    if (result === null) return { farms: done, stopped: true };
+    if (result.length === 0) return { farms: done, stopped: false };
+    done += result.length;
+    after = result[result.length - 1]!.id;
+    await onBatch(done, total);
+    if (result.length < BATCH_FARMS) return { farms: done, stopped: false };
+  }
+}
