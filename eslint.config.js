@@ -7,7 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { noFolderCycle } from './eslint/no-folder-cycle.js';
 
-// The API's layering (docs/decisions/api-layering.md), relative to the repository root.
+// The API's layering (docs/decisions/0066-api-layering.md), relative to the repository root.
 const api = 'apps/api/src';
 const upward = (target, allowed, message) => ({ target: `${api}/${target}`, from: api, except: allowed.map((a) => `./${a}`), message });
 export const apiLayering = {

@@ -67,7 +67,7 @@ function pathBetween(graph, start, goal) {
 export const noFolderCycle = {
   meta: {
     type: 'problem',
-    docs: { description: 'No import cycle between folders of the API (docs/decisions/api-layering.md).' },
+    docs: { description: 'No import cycle between folders of the API (docs/decisions/0066-api-layering.md).' },
     schema: [{ type: 'object', properties: { root: { type: 'string' } }, required: ['root'], additionalProperties: false }],
     messages: { cycle: 'Folder cycle: {{from}} imports {{to}}, and {{route}} leads back to {{from}}. Move the shared piece down (lib/, db/ or a small module both use).' },
   },

@@ -4,7 +4,7 @@
 --    form). status and response stay null while the first request runs; a successful answer is kept for 24 hours, then
 --    pruned. Tenant-scoped with row-level security as the other tenant tables (0002, 0007).
 -- 2. sessions.device: a device session (the field app's sign-in with device: true; agents only) has its own lifetime
---    and idle limit (docs/decisions/field-app-device-session.md).
+--    and idle limit (docs/decisions/0062-field-app-device-session.md).
 -- 3. mapping_records.capture_note: why the agent saved a capture the device warned about (overlap, outside, small).
 CREATE TABLE IF NOT EXISTS "idempotency_keys" (
   "tenant_id" uuid NOT NULL,

@@ -2,7 +2,7 @@
 -- tenant's own) is loaded by a background job into reference_layer_features as a new version: each feature repaired
 -- (ST_MakeValid), subdivided (ST_Subdivide, 256 vertices) and indexed. The layer's version column names the version in
 -- use; it changes in one statement once the new version is complete, so a failed or running load never shows, and a
--- replacement swaps atomically (docs/decisions/reference-layer-versions.md). farm_screenings holds, per registry farm
+-- replacement swaps atomically (docs/decisions/0073-reference-layer-versions.md). farm_screenings holds, per registry farm
 -- and layer, the geodesic overlap and its share of the farm, with the layer version it was computed from.
 CREATE TYPE "reference_layer_kind" AS ENUM ('forest_2020', 'tree_cover_loss', 'protected_area', 'indigenous_land', 'concession', 'other');
 --> statement-breakpoint

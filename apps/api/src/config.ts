@@ -30,7 +30,7 @@ const schema = z.object({
   /** A session whose console has not refreshed its token for this long ends (0: never). */
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 14).default(30),
   /**
-   * Device sessions (the field app's sign-in with device: true; agents only; docs/decisions/field-app-device-session.md):
+   * Device sessions (the field app's sign-in with device: true; agents only; docs/decisions/0062-field-app-device-session.md):
    * the session's whole life from sign-in, and how long the device may stay offline (no refresh) before it ends.
    */
   DEVICE_SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(30),
@@ -79,9 +79,9 @@ const schema = z.object({
     .int()
     .refine((v) => v === 0 || (v >= 100 && v <= 3_600_000), '0 (off), or 100 to 3600000 milliseconds')
     .default(2000),
-  /** GET /api/metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset: only direct calls from this machine (docs/decisions/metrics-access.md). */
+  /** GET /api/metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset: only direct calls from this machine (docs/decisions/0068-metrics-access.md). */
   METRICS_TOKEN: z.preprocess(blank, z.string().min(16, 'at least 16 characters').optional()),
-  /** Load shedding (@fastify/under-pressure; docs/decisions/load-shedding-thresholds.md): 0 turns a threshold off. */
+  /** Load shedding (@fastify/under-pressure; docs/decisions/0069-load-shedding-thresholds.md): 0 turns a threshold off. */
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   LOAD_SHED_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),

@@ -1,5 +1,5 @@
 // The API's layering is enforced by lint (eslint.config.js: import-x/no-cycle and import-x/no-restricted-paths, see
-// docs/decisions/api-layering.md). This runs ESLint's Node API on real files of the tree with one forbidden import
+// docs/decisions/0066-api-layering.md). This runs ESLint's Node API on real files of the tree with one forbidden import
 // added, and checks that the rule fires, and that the same file without it is clean (so the rule is not firing on
 // everything, nor silently resolving nothing).
 import fs from 'node:fs';

@@ -12,6 +12,7 @@ import { runClusterPrimary } from './cluster.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { regroupPendingTenants } from './modules/farm-overlaps/farm-overlaps.regroup.js';
 import { startTracing } from './lib/tracing.js';
+import { version } from './version.js';
 import { flushOutbox } from './modules/mail/mail.service.js';
 
 async function main(): Promise<void> {
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
     throw new ConfigError(`Another server (pid ${other.pid}, port ${other.port}) is using the embedded database in ${config.dataDir}. Stop it first, or set DATA_DIR.`);
   }
   // Tracing first, so that the app's hooks see it (OTEL_EXPORTER_OTLP_ENDPOINT; unset: nothing is loaded).
-  const tracing = await startTracing(config);
+  const tracing = await startTracing(config, 'farmland-api', version);
   if (tracing) log.info({ endpoint: config.otlpEndpoint }, 'OpenTelemetry tracing on');
   const { deps, database, timings } = await bootstrap(config, log);
   const app = await buildApp(deps, { logger: log, serveWeb: true });

@@ -6,6 +6,7 @@ import { analysisJobs } from './modules/analyses/analyses.job.js';
 import { layerJobs } from './modules/reference-layers/reference-layers.job.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { startTracing } from './lib/tracing.js';
+import { version } from './version.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   if (config.database.kind !== 'postgres') {
     throw new ConfigError('npm run worker needs DATABASE_URL (PostgreSQL). In embedded mode the API process runs the jobs itself.');
   }
-  if (await startTracing(config, 'farmland-worker')) log.info({ endpoint: config.otlpEndpoint }, 'OpenTelemetry tracing on');
+  if (await startTracing(config, 'farmland-worker', version)) log.info({ endpoint: config.otlpEndpoint }, 'OpenTelemetry tracing on');
   const { deps, database } = await bootstrap(config, log, { seed: false });
   const jobs = analysisJobs(deps, { work: true, log });
   await jobs.start();

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { roleName, text, uuid } from './common.js';
 
-/** Device sign-in (the field app, agents only): a long session; docs/decisions/field-app-device-session.md. */
+/** Device sign-in (the field app, agents only): a long session; docs/decisions/0062-field-app-device-session.md. */
 const device = z.boolean('device must be true or false').optional();
 
 /** Opaque tokens the API issued (sign-in challenges, refresh tokens): never longer than this. */
@@ -54,7 +54,7 @@ export const sessionResult = z.object({
   user: sessionUser,
   access: z.string(),
   refresh: z.string(),
-  /** When the session ends at the latest (a device session: 30 days by default; docs/decisions/field-app-device-session.md). */
+  /** When the session ends at the latest (a device session: 30 days by default; docs/decisions/0062-field-app-device-session.md). */
   session_expires_at: z.string().optional(),
   /** A device session (signed in with device: true). */
   device: z.boolean().optional(),

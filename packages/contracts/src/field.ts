@@ -43,7 +43,7 @@ export const FIELD_PROBLEM_CODES = {
 /**
  * Device sign-in: send `device: true` on the step that ends sign-in (POST /api/auth/login/confirm or /api/auth/confirm-mfa/).
  * Agents only. The session then lasts DEVICE_SESSION_TTL_DAYS (default 30) from sign-in and survives DEVICE_SESSION_IDLE_DAYS
- * (default 14) without a refresh; the refresh cookie lives as long. See docs/decisions/field-app-device-session.md.
+ * (default 14) without a refresh; the refresh cookie lives as long. See docs/decisions/0062-field-app-device-session.md.
  */
 export const DEVICE_SESSION_DEFAULTS = { ttl_days: 30, idle_days: 14 } as const;
 

@@ -77,7 +77,7 @@ export const PLOT_RISK_LEVELS = ['low', 'review', 'high'] as const;
 export const plotRiskLevel = z.enum(PLOT_RISK_LEVELS);
 export type PlotRiskLevel = z.infer<typeof plotRiskLevel>;
 
-/** Reason codes of the decision tree (docs/decisions/eudr-plot-risk.md). */
+/** Reason codes of the decision tree (docs/decisions/0072-eudr-plot-risk.md). */
 export const PLOT_RISK_REASONS = [
   'tree_cover_loss',
   'protected_area',

@@ -19,7 +19,7 @@ export function operations(client: Client<paths>) {
     captureFarm: (...init: Args<"/api/farms/", 'post'>): Promise<Data<"/api/farms/", 'post'>> => unwrap(client.POST("/api/farms/", ...(init as [never])) as never),
     /** POST /api/auth/password/confirm-reset-token/: Check that a reset token is still valid */
     checkPasswordResetToken: (...init: Args<"/api/auth/password/confirm-reset-token/", 'post'>): Promise<Data<"/api/auth/password/confirm-reset-token/", 'post'>> => unwrap(client.POST("/api/auth/password/confirm-reset-token/", ...(init as [never])) as never),
-    /** POST /api/auth/login/confirm: Second factor: mfa_token, user_token and the 6-digit code; returns the session */
+    /** POST /api/auth/login/confirm: Second factor: mfa_token, user_token and the 6-digit code; returns the session (device: true, agents only: a device session for the field app, DEVICE_SESSION_TTL_DAYS long) */
     confirmLogin: (...init: Args<"/api/auth/login/confirm", 'post'>): Promise<Data<"/api/auth/login/confirm", 'post'>> => unwrap(client.POST("/api/auth/login/confirm", ...(init as [never])) as never),
     /** POST /api/auth/confirm-mfa/: Confirm enrolment with a first code; signs the user in */
     confirmMfa: (...init: Args<"/api/auth/confirm-mfa/", 'post'>): Promise<Data<"/api/auth/confirm-mfa/", 'post'>> => unwrap(client.POST("/api/auth/confirm-mfa/", ...(init as [never])) as never),
@@ -45,6 +45,10 @@ export function operations(client: Client<paths>) {
     deleteFarmer: (...init: Args<"/api/farmers/{id}/", 'delete'>): Promise<Data<"/api/farmers/{id}/", 'delete'>> => unwrap(client.DELETE("/api/farmers/{id}/", ...(init as [never])) as never),
     /** DELETE /api/operational-areas/{id}/: Delete an operational area; its farms move to another covering area or to none */
     deleteOperationalArea: (...init: Args<"/api/operational-areas/{id}/", 'delete'>): Promise<Data<"/api/operational-areas/{id}/", 'delete'>> => unwrap(client.DELETE("/api/operational-areas/{id}/", ...(init as [never])) as never),
+    /** DELETE /api/base/reference-layers/{id}/: Provider: delete a layer, its features and the farms' figures against it */
+    deleteProviderReferenceLayer: (...init: Args<"/api/base/reference-layers/{id}/", 'delete'>): Promise<Data<"/api/base/reference-layers/{id}/", 'delete'>> => unwrap(client.DELETE("/api/base/reference-layers/{id}/", ...(init as [never])) as never),
+    /** DELETE /api/reference-layers/{id}/: Tenant: delete a layer, its features and the farms' figures against it */
+    deleteReferenceLayer: (...init: Args<"/api/reference-layers/{id}/", 'delete'>): Promise<Data<"/api/reference-layers/{id}/", 'delete'>> => unwrap(client.DELETE("/api/reference-layers/{id}/", ...(init as [never])) as never),
     /** POST /api/base/tenants/delete/: Soft-delete tenants, all or nothing: one unknown or already deleted uuid deletes none (400 on uuids); the activity log stays */
     deleteTenants: (...init: Args<"/api/base/tenants/delete/", 'post'>): Promise<Data<"/api/base/tenants/delete/", 'post'>> => unwrap(client.POST("/api/base/tenants/delete/", ...(init as [never])) as never),
     /** GET /api/custom-analysis/{id}/export/: One category of the results as a file, streamed: CSV (geometry as GeoJSON text, own columns as JSON) or a GeoJSON FeatureCollection */
@@ -89,10 +93,14 @@ export function operations(client: Client<paths>) {
     getFarmsCategorizedByState: (...init: Args<"/api/farms/categorized-by-state", 'get'>): Promise<Data<"/api/farms/categorized-by-state", 'get'>> => unwrap(client.GET("/api/farms/categorized-by-state", ...(init as [never])) as never),
     /** GET /api/analytics/farms-count/: Farms: provider staff all tenants (or tenant_id), a tenant admin its own */
     getFarmsCount: (...init: Args<"/api/analytics/farms-count/", 'get'>): Promise<Data<"/api/analytics/farms-count/", 'get'>> => unwrap(client.GET("/api/analytics/farms-count/", ...(init as [never])) as never),
+    /** GET /api/farms/{id}/screening/: A farm's overlap with each reference layer in use (m², share) and its plot-risk verdict with the reasons */
+    getFarmScreening: (...init: Args<"/api/farms/{id}/screening/", 'get'>): Promise<Data<"/api/farms/{id}/screening/", 'get'>> => unwrap(client.GET("/api/farms/{id}/screening/", ...(init as [never])) as never),
     /** GET /api/farms/overview: Totals: within / outside operational areas, overlapping, unrecognized (flagged by retain or below the minimum) */
     getFarmsOverview: (...init: Args<"/api/farms/overview", 'get'>): Promise<Data<"/api/farms/overview", 'get'>> => unwrap(client.GET("/api/farms/overview", ...(init as [never])) as never),
     /** GET /api/farms/tiles/{z}/{x}/{y}.mvt: A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area and farmer. From zoom 15, layers "farms" (polygons) and "farm_points". Provider staff may pass tenant_id */
     getFarmTile: (...init: Args<"/api/farms/tiles/{z}/{x}/{y}.mvt", 'get'>): Promise<Data<"/api/farms/tiles/{z}/{x}/{y}.mvt", 'get'>> => unwrap(client.GET("/api/farms/tiles/{z}/{x}/{y}.mvt", ...(init as [never])) as never),
+    /** GET /api/field/bundle/: One area's download for offline capture: its polygon, the registry's farms nearby, the user's farmers and the capture rules */
+    getFieldBundle: (...init: Args<"/api/field/bundle/", 'get'>): Promise<Data<"/api/field/bundle/", 'get'>> => unwrap(client.GET("/api/field/bundle/", ...(init as [never])) as never),
     /** GET /api/files/{id}: Read a stored file through its signed URL */
     getFile: (...init: Args<"/api/files/{id}", 'get'>): Promise<Data<"/api/files/{id}", 'get'>> => unwrap(client.GET("/api/files/{id}", ...(init as [never])) as never),
     /** GET /api/health: Liveness and database reachability */
@@ -111,8 +119,18 @@ export function operations(client: Client<paths>) {
     getOperationalAreasCount: (...init: Args<"/api/analytics/operational-areas-count/", 'get'>): Promise<Data<"/api/analytics/operational-areas-count/", 'get'>> => unwrap(client.GET("/api/analytics/operational-areas-count/", ...(init as [never])) as never),
     /** GET /api/crypto/key: How bodies are encrypted (PAYLOAD_ENCRYPTION) and the public key to encrypt them to: a compact JWE, ECDH-ES with A256GCM, with kid, htm, htu, iat, jti and (with a bearer token) ath in its protected header */
     getPayloadKey: (...init: Args<"/api/crypto/key", 'get'>): Promise<Data<"/api/crypto/key", 'get'>> => unwrap(client.GET("/api/crypto/key", ...(init as [never])) as never),
+    /** GET /api/reference-layers/risk-settings/: The tenant's plot-risk thresholds (docs/decisions/0072-eudr-plot-risk.md) */
+    getPlotRiskSettings: (...init: Args<"/api/reference-layers/risk-settings/", 'get'>): Promise<Data<"/api/reference-layers/risk-settings/", 'get'>> => unwrap(client.GET("/api/reference-layers/risk-settings/", ...(init as [never])) as never),
+    /** GET /api/base/reference-layers/{id}/: Provider: one reference layer */
+    getProviderReferenceLayer: (...init: Args<"/api/base/reference-layers/{id}/", 'get'>): Promise<Data<"/api/base/reference-layers/{id}/", 'get'>> => unwrap(client.GET("/api/base/reference-layers/{id}/", ...(init as [never])) as never),
+    /** GET /api/base/reference-layers/{id}/progress/: Provider: a layer's load and screening progress */
+    getProviderReferenceLayerProgress: (...init: Args<"/api/base/reference-layers/{id}/progress/", 'get'>): Promise<Data<"/api/base/reference-layers/{id}/progress/", 'get'>> => unwrap(client.GET("/api/base/reference-layers/{id}/progress/", ...(init as [never])) as never),
     /** GET /api/health/ready: Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness */
     getReadiness: (...init: Args<"/api/health/ready", 'get'>): Promise<Data<"/api/health/ready", 'get'>> => unwrap(client.GET("/api/health/ready", ...(init as [never])) as never),
+    /** GET /api/reference-layers/{id}/: Tenant: one reference layer */
+    getReferenceLayer: (...init: Args<"/api/reference-layers/{id}/", 'get'>): Promise<Data<"/api/reference-layers/{id}/", 'get'>> => unwrap(client.GET("/api/reference-layers/{id}/", ...(init as [never])) as never),
+    /** GET /api/reference-layers/{id}/progress/: Tenant: a layer's load and screening progress */
+    getReferenceLayerProgress: (...init: Args<"/api/reference-layers/{id}/progress/", 'get'>): Promise<Data<"/api/reference-layers/{id}/progress/", 'get'>> => unwrap(client.GET("/api/reference-layers/{id}/progress/", ...(init as [never])) as never),
     /** GET /api/base/tenants/{id}/: One tenant: organisation, admin, current license */
     getTenant: (...init: Args<"/api/base/tenants/{id}/", 'get'>): Promise<Data<"/api/base/tenants/{id}/", 'get'>> => unwrap(client.GET("/api/base/tenants/{id}/", ...(init as [never])) as never),
     /** GET /api/base/tenant-configurations: The tenant's configuration (provider staff name the tenant with tenant_id) */
@@ -167,10 +185,16 @@ export function operations(client: Client<paths>) {
     listFarmOverlapGroup: (...init: Args<"/api/farms/{id}/overlapping/", 'get'>): Promise<Data<"/api/farms/{id}/overlapping/", 'get'>> => unwrap(client.GET("/api/farms/{id}/overlapping/", ...(init as [never])) as never),
     /** GET /api/farms/: The tenant's farms (provider staff: every tenant's), newest first; with all=true a GeoJSON FeatureCollection (optional bbox) */
     listFarms: (...init: Args<"/api/farms/", 'get'>): Promise<Data<"/api/farms/", 'get'>> => unwrap(client.GET("/api/farms/", ...(init as [never])) as never),
+    /** GET /api/field/areas/: The operational areas the field app may download: the tenant's, the agent's assigned area first (at most 1,000) */
+    listFieldAreas: (...init: Args<"/api/field/areas/", 'get'>): Promise<Data<"/api/field/areas/", 'get'>> => unwrap(client.GET("/api/field/areas/", ...(init as [never])) as never),
     /** GET /api/base/licenses/: Licenses (latest issued first) with the derived status; search (tenant name or key prefix), is_revoked, is_expired, type, issued_date, status, tenant_id */
     listLicenses: (...init: Args<"/api/base/licenses/", 'get'>): Promise<Data<"/api/base/licenses/", 'get'>> => unwrap(client.GET("/api/base/licenses/", ...(init as [never])) as never),
     /** GET /api/operational-areas/: The tenant's operational areas (provider staff: every tenant's), newest first */
     listOperationalAreas: (...init: Args<"/api/operational-areas/", 'get'>): Promise<Data<"/api/operational-areas/", 'get'>> => unwrap(client.GET("/api/operational-areas/", ...(init as [never])) as never),
+    /** GET /api/base/reference-layers/: Provider: reference layers, newest first */
+    listProviderReferenceLayers: (...init: Args<"/api/base/reference-layers/", 'get'>): Promise<Data<"/api/base/reference-layers/", 'get'>> => unwrap(client.GET("/api/base/reference-layers/", ...(init as [never])) as never),
+    /** GET /api/reference-layers/: Tenant: reference layers, newest first */
+    listReferenceLayers: (...init: Args<"/api/reference-layers/", 'get'>): Promise<Data<"/api/reference-layers/", 'get'>> => unwrap(client.GET("/api/reference-layers/", ...(init as [never])) as never),
     /** GET /api/base/regions/: The tenant's regions (provider staff: every tenant's) */
     listRegions: (...init: Args<"/api/base/regions/", 'get'>): Promise<Data<"/api/base/regions/", 'get'>> => unwrap(client.GET("/api/base/regions/", ...(init as [never])) as never),
     /** GET /api/base/tenants/: Tenants (newest first) with the current license merged in, number of agents and status; search, is_active, is_suspended, license_type, status */
@@ -183,6 +207,10 @@ export function operations(client: Client<paths>) {
     refreshToken: (...init: Args<"/api/auth/token/refresh/", 'post'>): Promise<Data<"/api/auth/token/refresh/", 'post'>> => unwrap(client.POST("/api/auth/token/refresh/", ...(init as [never])) as never),
     /** POST /api/base/licenses/{id}/reissue/: Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable; a superseded one: 409 license_superseded) */
     reissueLicense: (...init: Args<"/api/base/licenses/{id}/reissue/", 'post'>): Promise<Data<"/api/base/licenses/{id}/reissue/", 'post'>> => unwrap(client.POST("/api/base/licenses/{id}/reissue/", ...(init as [never])) as never),
+    /** POST /api/base/reference-layers/{id}/replace/: Provider: replace a layer's features with a new file (and optionally its details); the new version is put in use at once when complete */
+    replaceProviderReferenceLayer: (...init: Args<"/api/base/reference-layers/{id}/replace/", 'post'>): Promise<Data<"/api/base/reference-layers/{id}/replace/", 'post'>> => unwrap(client.POST("/api/base/reference-layers/{id}/replace/", ...(init as [never])) as never),
+    /** POST /api/reference-layers/{id}/replace/: Tenant: replace a layer's features with a new file (and optionally its details); the new version is put in use at once when complete */
+    replaceReferenceLayer: (...init: Args<"/api/reference-layers/{id}/replace/", 'post'>): Promise<Data<"/api/reference-layers/{id}/replace/", 'post'>> => unwrap(client.POST("/api/reference-layers/{id}/replace/", ...(init as [never])) as never),
     /** POST /api/auth/password/reset/: Mail a single-use reset link valid for one hour */
     requestPasswordReset: (...init: Args<"/api/auth/password/reset/", 'post'>): Promise<Data<"/api/auth/password/reset/", 'post'>> => unwrap(client.POST("/api/auth/password/reset/", ...(init as [never])) as never),
     /** PUT /api/accounts/users/{id}/reset: Reset an account: end its sessions, clear password and two-factor, mail a new invitation */
@@ -213,6 +241,8 @@ export function operations(client: Client<paths>) {
     updateOperationalArea: (...init: Args<"/api/operational-areas/{id}/", 'put'>): Promise<Data<"/api/operational-areas/{id}/", 'put'>> => unwrap(client.PUT("/api/operational-areas/{id}/", ...(init as [never])) as never),
     /** POST /api/auth/password/update/: Change the password (ends the other sessions) */
     updatePassword: (...init: Args<"/api/auth/password/update/", 'post'>): Promise<Data<"/api/auth/password/update/", 'post'>> => unwrap(client.POST("/api/auth/password/update/", ...(init as [never])) as never),
+    /** PUT /api/reference-layers/risk-settings/: Change the tenant's plot-risk thresholds */
+    updatePlotRiskSettings: (...init: Args<"/api/reference-layers/risk-settings/", 'put'>): Promise<Data<"/api/reference-layers/risk-settings/", 'put'>> => unwrap(client.PUT("/api/reference-layers/risk-settings/", ...(init as [never])) as never),
     /** PUT /api/base/tenants/{id}/: Edit a tenant: the same payload as create. The license keeps its issued date (only expiry and price change); a type change issues a new license (its key in license_key, this once) and revokes the old one */
     updateTenant: (...init: Args<"/api/base/tenants/{id}/", 'put'>): Promise<Data<"/api/base/tenants/{id}/", 'put'>> => unwrap(client.PUT("/api/base/tenants/{id}/", ...(init as [never])) as never),
     /** PUT /api/base/tenant-configurations: Change minimum_farm_size (sqm, ≥ 0), recognition_threshold (0 < t ≤ 1), and the overlap tolerance: overlap_min_area_sqm (m², ≥ 0) and overlap_min_share (0–1 of the smaller farm); a new tolerance re-groups the registry */
@@ -221,6 +251,10 @@ export function operations(client: Client<paths>) {
     updateUser: (...init: Args<"/api/accounts/users/{id}/", 'patch'>): Promise<Data<"/api/accounts/users/{id}/", 'patch'>> => unwrap(client.PATCH("/api/accounts/users/{id}/", ...(init as [never])) as never),
     /** PUT /api/accounts/users/upload-image/: Upload the profile image (multipart field "image"; PNG, JPEG, WebP or GIF checked by content; size capped) */
     uploadProfileImage: (...init: Args<"/api/accounts/users/upload-image/", 'put'>): Promise<Data<"/api/accounts/users/upload-image/", 'put'>> => unwrap(client.PUT("/api/accounts/users/upload-image/", ...(init as [never])) as never),
+    /** POST /api/base/reference-layers/: Provider: upload a layer (multipart: file = GeoJSON, KML, KMZ or zipped Shapefile; name, kind, reference_date, source, licence, name_field); it loads in the background */
+    uploadProviderReferenceLayer: (...init: Args<"/api/base/reference-layers/", 'post'>): Promise<Data<"/api/base/reference-layers/", 'post'>> => unwrap(client.POST("/api/base/reference-layers/", ...(init as [never])) as never),
+    /** POST /api/reference-layers/: Tenant: upload a layer (multipart: file = GeoJSON, KML, KMZ or zipped Shapefile; name, kind, reference_date, source, licence, name_field); it loads in the background */
+    uploadReferenceLayer: (...init: Args<"/api/reference-layers/", 'post'>): Promise<Data<"/api/reference-layers/", 'post'>> => unwrap(client.POST("/api/reference-layers/", ...(init as [never])) as never),
   };
 }
 
@@ -247,6 +281,8 @@ export const operationRoutes = {
   deleteFarm: { method: 'delete', path: "/api/farms/{id}/" },
   deleteFarmer: { method: 'delete', path: "/api/farmers/{id}/" },
   deleteOperationalArea: { method: 'delete', path: "/api/operational-areas/{id}/" },
+  deleteProviderReferenceLayer: { method: 'delete', path: "/api/base/reference-layers/{id}/" },
+  deleteReferenceLayer: { method: 'delete', path: "/api/reference-layers/{id}/" },
   deleteTenants: { method: 'post', path: "/api/base/tenants/delete/" },
   exportAnalysisCategory: { method: 'get', path: "/api/custom-analysis/{id}/export/" },
   exportEudrGeolocation: { method: 'get', path: "/api/farms/export/eudr" },
@@ -269,8 +305,10 @@ export const operationRoutes = {
   getFarmsByState: { method: 'get', path: "/api/farms/regional" },
   getFarmsCategorizedByState: { method: 'get', path: "/api/farms/categorized-by-state" },
   getFarmsCount: { method: 'get', path: "/api/analytics/farms-count/" },
+  getFarmScreening: { method: 'get', path: "/api/farms/{id}/screening/" },
   getFarmsOverview: { method: 'get', path: "/api/farms/overview" },
   getFarmTile: { method: 'get', path: "/api/farms/tiles/{z}/{x}/{y}.mvt" },
+  getFieldBundle: { method: 'get', path: "/api/field/bundle/" },
   getFile: { method: 'get', path: "/api/files/{id}" },
   getHealth: { method: 'get', path: "/api/health" },
   getLicensesCount: { method: 'get', path: "/api/analytics/licenses-count/" },
@@ -280,7 +318,12 @@ export const operationRoutes = {
   getOperationalArea: { method: 'get', path: "/api/operational-areas/{id}/" },
   getOperationalAreasCount: { method: 'get', path: "/api/analytics/operational-areas-count/" },
   getPayloadKey: { method: 'get', path: "/api/crypto/key" },
+  getPlotRiskSettings: { method: 'get', path: "/api/reference-layers/risk-settings/" },
+  getProviderReferenceLayer: { method: 'get', path: "/api/base/reference-layers/{id}/" },
+  getProviderReferenceLayerProgress: { method: 'get', path: "/api/base/reference-layers/{id}/progress/" },
   getReadiness: { method: 'get', path: "/api/health/ready" },
+  getReferenceLayer: { method: 'get', path: "/api/reference-layers/{id}/" },
+  getReferenceLayerProgress: { method: 'get', path: "/api/reference-layers/{id}/progress/" },
   getTenant: { method: 'get', path: "/api/base/tenants/{id}/" },
   getTenantConfiguration: { method: 'get', path: "/api/base/tenant-configurations" },
   getTenantMappedCount: { method: 'get', path: "/api/analytics/tenant-mapped-count/" },
@@ -308,14 +351,19 @@ export const operationRoutes = {
   listFarmHistory: { method: 'get', path: "/api/farms/{id}/history/" },
   listFarmOverlapGroup: { method: 'get', path: "/api/farms/{id}/overlapping/" },
   listFarms: { method: 'get', path: "/api/farms/" },
+  listFieldAreas: { method: 'get', path: "/api/field/areas/" },
   listLicenses: { method: 'get', path: "/api/base/licenses/" },
   listOperationalAreas: { method: 'get', path: "/api/operational-areas/" },
+  listProviderReferenceLayers: { method: 'get', path: "/api/base/reference-layers/" },
+  listReferenceLayers: { method: 'get', path: "/api/reference-layers/" },
   listRegions: { method: 'get', path: "/api/base/regions/" },
   listTenants: { method: 'get', path: "/api/base/tenants/" },
   login: { method: 'post', path: "/api/auth/login/" },
   logout: { method: 'post', path: "/api/auth/logout/" },
   refreshToken: { method: 'post', path: "/api/auth/token/refresh/" },
   reissueLicense: { method: 'post', path: "/api/base/licenses/{id}/reissue/" },
+  replaceProviderReferenceLayer: { method: 'post', path: "/api/base/reference-layers/{id}/replace/" },
+  replaceReferenceLayer: { method: 'post', path: "/api/reference-layers/{id}/replace/" },
   requestPasswordReset: { method: 'post', path: "/api/auth/password/reset/" },
   resetUserAccount: { method: 'put', path: "/api/accounts/users/{id}/reset" },
   resetUserMfa: { method: 'post', path: "/api/auth/{id}/reset-mfa/" },
@@ -331,8 +379,11 @@ export const operationRoutes = {
   updateFarmer: { method: 'put', path: "/api/farmers/{id}/" },
   updateOperationalArea: { method: 'put', path: "/api/operational-areas/{id}/" },
   updatePassword: { method: 'post', path: "/api/auth/password/update/" },
+  updatePlotRiskSettings: { method: 'put', path: "/api/reference-layers/risk-settings/" },
   updateTenant: { method: 'put', path: "/api/base/tenants/{id}/" },
   updateTenantConfiguration: { method: 'put', path: "/api/base/tenant-configurations" },
   updateUser: { method: 'patch', path: "/api/accounts/users/{id}/" },
   uploadProfileImage: { method: 'put', path: "/api/accounts/users/upload-image/" },
+  uploadProviderReferenceLayer: { method: 'post', path: "/api/base/reference-layers/" },
+  uploadReferenceLayer: { method: 'post', path: "/api/reference-layers/" },
 } as const;

@@ -495,7 +495,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Second factor: mfa_token, user_token and the 6-digit code; returns the session */
+        /** Second factor: mfa_token, user_token and the 6-digit code; returns the session (device: true, agents only: a device session for the field app, DEVICE_SESSION_TTL_DAYS long) */
         post: operations["confirmLogin"];
         delete?: never;
         options?: never;
@@ -735,6 +735,76 @@ export interface paths {
         put?: never;
         /** Rotate the key of a tenant's current license: a copy with a new key (same type, dates, price) becomes current and the old one is revoked; the new key is in the answer (license_key), this once. A revoked license: 409 license_not_rotatable; a superseded one: 409 license_superseded */
         post: operations["rotateLicenseKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/base/reference-layers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provider: reference layers, newest first */
+        get: operations["listProviderReferenceLayers"];
+        put?: never;
+        /** Provider: upload a layer (multipart: file = GeoJSON, KML, KMZ or zipped Shapefile; name, kind, reference_date, source, licence, name_field); it loads in the background */
+        post: operations["uploadProviderReferenceLayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/base/reference-layers/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provider: one reference layer */
+        get: operations["getProviderReferenceLayer"];
+        put?: never;
+        post?: never;
+        /** Provider: delete a layer, its features and the farms' figures against it */
+        delete: operations["deleteProviderReferenceLayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/base/reference-layers/{id}/progress/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provider: a layer's load and screening progress */
+        get: operations["getProviderReferenceLayerProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/base/reference-layers/{id}/replace/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Provider: replace a layer's features with a new file (and optionally its details); the new version is put in use at once when complete */
+        post: operations["replaceProviderReferenceLayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1116,7 +1186,7 @@ export interface paths {
         put?: never;
         /**
          * Create a farmer
-         * @description multipart/form-data (an optional photo in "image": PNG, JPEG, WebP or GIF, checked by content) or JSON. A session, or the SDK license key in X-License-Key.
+         * @description multipart/form-data (an optional photo in "image": PNG, JPEG, WebP or GIF, checked by content) or JSON. A session, or the SDK license key in X-License-Key. Optional Idempotency-Key header: see POST /farms/.
          */
         post: operations["createFarmer"];
         delete?: never;
@@ -1227,7 +1297,7 @@ export interface paths {
         put?: never;
         /**
          * Capture a farm with its mapping record
-         * @description JSON, or multipart/form-data with the same fields (coordinates as JSON text) and up to 10 image files in "snapshots" (PNG, JPEG, WebP or GIF, checked by content). Send a field agent's bearer token, or the tenant's SDK license key in X-License-Key.
+         * @description JSON, or multipart/form-data with the same fields (coordinates as JSON text) and up to 10 image files in "snapshots" (PNG, JPEG, WebP or GIF, checked by content). Send a field agent's bearer token, or the tenant's SDK license key in X-License-Key. Optional Idempotency-Key header (1–255 visible ASCII characters): for 24 hours, the same key with the same body answers the first result again (with Idempotent-Replayed: true); with another body, 409 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress.
          */
         post: operations["captureFarm"];
         delete?: never;
@@ -1301,6 +1371,23 @@ export interface paths {
         };
         /** The farms of this farm's overlap group (itself included); empty when it overlaps nothing */
         get: operations["listFarmOverlapGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/farms/{id}/screening/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A farm's overlap with each reference layer in use (m², share) and its plot-risk verdict with the reasons */
+        get: operations["getFarmScreening"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1403,6 +1490,43 @@ export interface paths {
         };
         /** A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area and farmer. From zoom 15, layers "farms" (polygons) and "farm_points". Provider staff may pass tenant_id */
         get: operations["getFarmTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/field/areas/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operational areas the field app may download: the tenant's, the agent's assigned area first (at most 1,000) */
+        get: operations["listFieldAreas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/field/bundle/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One area's download for offline capture: its polygon, the registry's farms nearby, the user's farmers and the capture rules
+         * @description Farms: the tenant's farms whose bounding box meets the area's bounding box grown by 1000 m, nearest the area's centre first, at most 20000 (truncated: true when more existed). Farmers: those the signed-in user registered, at most 20,000. Another tenant's area is a 404.
+         */
+        get: operations["getFieldBundle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1528,6 +1652,94 @@ export interface paths {
         post?: never;
         /** Delete an operational area; its farms move to another covering area or to none */
         delete: operations["deleteOperationalArea"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reference-layers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant: reference layers, newest first */
+        get: operations["listReferenceLayers"];
+        put?: never;
+        /** Tenant: upload a layer (multipart: file = GeoJSON, KML, KMZ or zipped Shapefile; name, kind, reference_date, source, licence, name_field); it loads in the background */
+        post: operations["uploadReferenceLayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reference-layers/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant: one reference layer */
+        get: operations["getReferenceLayer"];
+        put?: never;
+        post?: never;
+        /** Tenant: delete a layer, its features and the farms' figures against it */
+        delete: operations["deleteReferenceLayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reference-layers/{id}/progress/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant: a layer's load and screening progress */
+        get: operations["getReferenceLayerProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reference-layers/{id}/replace/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Tenant: replace a layer's features with a new file (and optionally its details); the new version is put in use at once when complete */
+        post: operations["replaceReferenceLayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reference-layers/risk-settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's plot-risk thresholds (docs/decisions/0072-eudr-plot-risk.md) */
+        get: operations["getPlotRiskSettings"];
+        /** Change the tenant's plot-risk thresholds */
+        put: operations["updatePlotRiskSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4320,7 +4532,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             access: string;
+                            device?: boolean;
                             refresh: string;
+                            session_expires_at?: string;
                             user: {
                                 email: string;
                                 first_name: string;
@@ -4418,6 +4632,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    device?: boolean;
                     mfa_token: string;
                     user_token: string;
                 };
@@ -4433,7 +4648,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             access: string;
+                            device?: boolean;
                             refresh: string;
+                            session_expires_at?: string;
                             user: {
                                 email: string;
                                 first_name: string;
@@ -4648,6 +4865,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    device?: boolean;
                     mfa_token: string;
                     user_token: string;
                 };
@@ -4663,7 +4881,9 @@ export interface operations {
                     "application/json": {
                         data: {
                             access: string;
+                            device?: boolean;
                             refresh: string;
+                            session_expires_at?: string;
                             user: {
                                 email: string;
                                 first_name: string;
@@ -5341,8 +5561,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: refresh_token_invalid, refresh_token_reused. */
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: refresh_token_invalid, refresh_token_reused, session_revoked. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: account_suspended, account_inactive. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6124,6 +6353,639 @@ export interface operations {
                 };
             };
             /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed, license_not_rotatable, license_superseded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listProviderReferenceLayers: {
+        parameters: {
+            query?: {
+                kind?: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                owner?: "provider" | "tenant";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadProviderReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch, invalid_multipart, multipart_too_many_parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProviderReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteProviderReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProviderReferenceLayerProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error: string | null;
+                            error_feature: number | null;
+                            features_loaded: number;
+                            /** Format: uuid */
+                            id: string;
+                            loading_version: number | null;
+                            progress: number;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceProviderReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch, invalid_multipart, multipart_too_many_parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9443,7 +10305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed, conflict. */
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed, conflict, idempotency_key_reused, idempotency_key_in_progress. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9861,6 +10723,7 @@ export interface operations {
                                 location: string | null;
                                 mapped_by: string | null;
                                 mapping_record: {
+                                    capture_note: string | null;
                                     coordinate: [
                                         number,
                                         number
@@ -9993,6 +10856,7 @@ export interface operations {
                             location: string | null;
                             mapped_by: string | null;
                             mapping_record: {
+                                capture_note: string | null;
                                 coordinate: [
                                     number,
                                     number
@@ -10285,6 +11149,7 @@ export interface operations {
                                 location: string | null;
                                 mapped_by: string | null;
                                 mapping_record: {
+                                    capture_note: string | null;
                                     coordinate: [
                                         number,
                                         number
@@ -10415,6 +11280,7 @@ export interface operations {
             content: {
                 "application/json": {
                     address?: string;
+                    capture_note?: string;
                     /**
                      * @description A list of [longitude, latitude] pairs (at least 3 distinct; closed automatically), a list of rings (exterior first, then holes), or a GeoJSON Polygon
                      * @example [
@@ -10470,6 +11336,7 @@ export interface operations {
                             location: string | null;
                             mapped_by: string | null;
                             mapping_record: {
+                                capture_note: string | null;
                                 coordinate: [
                                     number,
                                     number
@@ -10533,7 +11400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed, idempotency_key_reused, idempotency_key_in_progress. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10618,6 +11485,7 @@ export interface operations {
                             location: string | null;
                             mapped_by: string | null;
                             mapping_record: {
+                                capture_note: string | null;
                                 coordinate: [
                                     number,
                                     number
@@ -10779,6 +11647,7 @@ export interface operations {
                             location: string | null;
                             mapped_by: string | null;
                             mapping_record: {
+                                capture_note: string | null;
                                 coordinate: [
                                     number,
                                     number
@@ -11124,6 +11993,7 @@ export interface operations {
                             location: string | null;
                             mapped_by: string | null;
                             mapping_record: {
+                                capture_note: string | null;
                                 coordinate: [
                                     number,
                                     number
@@ -11295,6 +12165,7 @@ export interface operations {
                                 location: string | null;
                                 mapped_by: string | null;
                                 mapping_record: {
+                                    capture_note: string | null;
                                     coordinate: [
                                         number,
                                         number
@@ -11327,6 +12198,114 @@ export interface operations {
                                 tenant_name?: string | null;
                                 updated_at: string;
                             }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFarmScreening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            farm_id: string;
+                            figures: {
+                                computed_at: string;
+                                /** @enum {string} */
+                                kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                /** Format: uuid */
+                                layer_id: string;
+                                layer_name: string;
+                                layer_version: number;
+                                overlap_sqm: number;
+                                /** @enum {string} */
+                                owner: "provider" | "tenant";
+                                share: number;
+                            }[];
+                            pending_layers: string[];
+                            verdict: {
+                                /** @enum {string} */
+                                level: "low" | "review" | "high";
+                                reasons: {
+                                    /** @enum {string} */
+                                    code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                    layer_id: string | null;
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    message: string;
+                                }[];
+                            };
                         };
                         message?: string;
                     };
@@ -11477,7 +12456,9 @@ export interface operations {
             query?: {
                 format?: "geojson" | "csv" | "kml";
                 part?: number;
+                plots?: "passing" | "all";
                 points_below_4ha?: boolean;
+                split_holes?: boolean;
                 tenant_id?: string;
             };
             header?: never;
@@ -11824,6 +12805,228 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listFieldAreas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            area_sqm: number;
+                            assigned: boolean;
+                            farm_count: number;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            region: string | null;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFieldBundle: {
+        parameters: {
+            query: {
+                area_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            area: {
+                                bbox: [
+                                    number,
+                                    number,
+                                    number,
+                                    number
+                                ];
+                                geometry: {
+                                    coordinates: [
+                                        number,
+                                        number
+                                    ][][];
+                                    /** @enum {string} */
+                                    type: "Polygon";
+                                };
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            farmers: {
+                                address: string | null;
+                                country: string | null;
+                                country_id: string | null;
+                                created_at: string;
+                                email: string | null;
+                                farmer_name: string;
+                                first_name: string;
+                                folio_id: string;
+                                gender: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                image: string | null;
+                                is_mapped: boolean;
+                                last_name: string;
+                                location: string | null;
+                                number_of_farm: number;
+                                phone_number: string | null;
+                                region: string | null;
+                                region_id: string | null;
+                                total_farm_size: number;
+                                updated_at: string;
+                            }[];
+                            farmers_truncated: boolean;
+                            farms: {
+                                area_sqm: number;
+                                /** Format: uuid */
+                                farmer_id: string;
+                                farmer_name: string;
+                                geometry: {
+                                    coordinates: [
+                                        number,
+                                        number
+                                    ][][];
+                                    /** @enum {string} */
+                                    type: "Polygon";
+                                } | {
+                                    coordinates: [
+                                        number,
+                                        number
+                                    ][][][];
+                                    /** @enum {string} */
+                                    type: "MultiPolygon";
+                                };
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
+                            farms_limit: number;
+                            generated_at: string;
+                            settings: {
+                                minimum_farm_size: number;
+                                overlap_min_area_sqm: number;
+                                overlap_min_share: number;
+                            };
+                            truncated: boolean;
+                        };
+                        message?: string;
+                    };
+                };
             };
             /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
             400: {
@@ -12756,6 +13959,812 @@ export interface operations {
             };
             /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReferenceLayers: {
+        parameters: {
+            query?: {
+                kind?: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                owner?: "provider" | "tenant";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch, invalid_multipart, multipart_too_many_parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReferenceLayerProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error: string | null;
+                            error_feature: number | null;
+                            features_loaded: number;
+                            /** Format: uuid */
+                            id: string;
+                            loading_version: number | null;
+                            progress: number;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceReferenceLayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            error: string | null;
+                            error_feature: number | null;
+                            feature_count: number;
+                            features_loaded: number;
+                            filename: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                            licence: string;
+                            loading_version: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            owner: "provider" | "tenant";
+                            piece_count: number;
+                            progress: number;
+                            reference_date: string;
+                            repaired_count: number;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "loading" | "screening" | "ready" | "failed";
+                            tenant_id: string | null;
+                            updated_at: string;
+                            version: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch, invalid_multipart, multipart_too_many_parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPlotRiskSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            eudr_forest_review_share: number;
+                            eudr_loss_high_share: number;
+                            eudr_min_overlap_sqm: number;
+                            eudr_protected_high_share: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updatePlotRiskSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    eudr_forest_review_share?: number;
+                    eudr_loss_high_share?: number;
+                    eudr_min_overlap_sqm?: number;
+                    eudr_protected_high_share?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            eudr_forest_review_share: number;
+                            eudr_loss_high_share: number;
+                            eudr_min_overlap_sqm: number;
+                            eudr_protected_high_share: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -176,7 +176,7 @@ describe('client', () => {
 
 describe('no drift', () => {
   it("commits the built API's OpenAPI document and what it generates", async () => {
-    const { buildOpenApiDocument, serialiseDocument } = (await import(path.join(root, 'apps/api/dist/plugins/openapi/document.js'))) as {
+    const { buildOpenApiDocument, serialiseDocument } = (await import(path.join(root, 'apps/api/dist/openapi-document.js'))) as {
       buildOpenApiDocument(): Promise<unknown>;
       serialiseDocument(d: unknown): string;
     };

@@ -3,13 +3,11 @@
 // <endpoint>/v1/traces, and the app gets one server span per request (named by method and route template, with the
 // request id) in whose context the request runs; analysis runs get their own span (modules/analyses/analyses.job.ts).
 // Database statements have no span of their own yet: pg is loaded before tracing can start (ESM), so its
-// instrumentation cannot patch it; see docs/decisions/opt-in-tracing.md.
+// instrumentation cannot patch it; see docs/decisions/0071-opt-in-tracing.md.
 // Type-only imports: erased at build, so they load nothing.
 import type * as OtelApi from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
-import { version } from '../version.js';
 
 type Api = typeof OtelApi;
 export type Tracing = { api: Api; tracer: Tracer; flush(): Promise<void>; shutdown(): Promise<void> };
@@ -20,7 +18,7 @@ let active: Tracing | null = null;
 export const currentTracing = (): Tracing | null => active;
 
 /** Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (once per process); null otherwise. */
-export async function startTracing(config: Pick<Config, 'otlpEndpoint'>, serviceName = 'farmland-api'): Promise<Tracing | null> {
+export async function startTracing(config: { otlpEndpoint: string | null | undefined }, serviceName = 'farmland-api', version = '0.0.0'): Promise<Tracing | null> {
   if (!config.otlpEndpoint) return null;
   if (active) return active;
   const [api, node, otlp, resources] = await Promise.all([

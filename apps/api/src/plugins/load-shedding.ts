@@ -1,7 +1,7 @@
 // Load shedding with @fastify/under-pressure: past a configured event-loop delay, event-loop utilisation, heap or RSS
 // threshold (LOAD_SHED_*; 0 turns one off), a request is answered at once with 503, Retry-After and the Problem shape,
 // before authentication or any database work. Health, readiness and metrics are never shed: they report on the server.
-// Thresholds and how they were chosen: docs/decisions/load-shedding-thresholds.md.
+// Thresholds and how they were chosen: docs/decisions/0069-load-shedding-thresholds.md.
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';

@@ -1,5 +1,5 @@
 // GET /api/metrics in the Prometheus text format, and the hooks that feed the request metrics (lib/metrics.ts).
-// Access (docs/decisions/metrics-access.md): with METRICS_TOKEN set, `Authorization: Bearer <token>` is required; without
+// Access (docs/decisions/0068-metrics-access.md): with METRICS_TOKEN set, `Authorization: Bearer <token>` is required; without
 // it, only a direct call from this machine is answered (a loopback peer, no X-Forwarded-For), so a proxy on the same host
 // does not expose it. Everyone else gets 404, as if the route did not exist.
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The policy tables are complete (lib/policy.ts, docs/decisions/one-policy-form.md): every route that is not public
+// The policy tables are complete (lib/policy.ts, docs/decisions/0060-one-policy-form.md): every route that is not public
 // takes its access rule from a declared rule of a module's table, with the rule's roles unchanged; every declared rule
 // is used by a route or a service; every exportable list has its rule; and no module answers 403 outside the tables.
 // The tables are found on disk (modules/<module>/<module>.policy.ts), so a new module's table is checked without an edit here.

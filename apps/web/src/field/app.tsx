@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { SessionResult, SessionUser } from '@farmland/contracts';
 import { deviceId as loadDeviceId, getKv, listBundles, listCaptures, listFarmers, setKv, type CachedBundle, type QueuedCapture, type QueuedFarmer } from './db';
+import { useLatest } from '../lib/use-latest';
 import { m } from './messages';
 import { Areas } from './screens/areas';
 import { Capture } from './screens/capture';
@@ -97,11 +98,13 @@ export function FieldApp(props: { updateReady: boolean }) {
     }
   }, [user, ended, reload]);
 
+  // Only on becoming online (or signing in), not on every queue change: the effect calls the newest sync through a ref.
+  const syncLatest = useLatest(sync);
   useEffect(() => {
-    if (loaded && online && user && !ended) void sync();
-    if (!online) setSessionLive(false);
-    // Only on becoming online (or signing in), not on every queue change.
-  }, [loaded, online, user, ended]);
+    if (loaded && online && user && !ended) void syncLatest.current();
+  }, [loaded, online, user, ended, syncLatest]);
+  // Going offline ends the live session (a renewal or a sign-in made it live).
+  const live = sessionLive && online;
 
   const signedIn = async (r: SessionResult) => {
     await beginDeviceSession(r);
@@ -181,7 +184,7 @@ export function FieldApp(props: { updateReady: boolean }) {
       {tab === 'queue' && (
         <Queue
           online={online}
-          canSync={sessionLive || online}
+          canSync={live || online}
           captures={captures}
           farmers={farmers}
           lastSync={lastSync}

@@ -1,6 +1,6 @@
 // The device's store (IndexedDB through idb): the downloaded areas, the queue of farmers and captures, and a few
 // settings (the device id, the signed-in agent, the walk's accuracy threshold). Nothing here is a credential: the
-// refresh token stays in the API's httpOnly cookie (docs/decisions/field-app.md, threat model).
+// refresh token stays in the API's httpOnly cookie (docs/decisions/0065-field-app.md, threat model).
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { SessionUser } from '@farmland/contracts';
 import type { FieldBundle } from './api/types';

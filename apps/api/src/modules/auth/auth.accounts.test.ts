@@ -1,6 +1,5 @@
 // Sign-in over HTTP, continued (auth.test.ts has sign-in, tokens and the tenant gate): the session check sent with the
 // first read, the admin link, two-factor reset, password change and reset, onboarding, and the activity of sign-in.
-import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -42,7 +42,7 @@ async function assertUserMaySignIn(tx: Tx, user: q.UserRow): Promise<SignInTenan
 
 async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenant: SignInTenant | null, how: string, device = false): Promise<SessionResult> {
   const refresh = randomToken();
-  // A device session (the field app) lives DEVICE_SESSION_TTL_DAYS; docs/decisions/field-app-device-session.md.
+  // A device session (the field app) lives DEVICE_SESSION_TTL_DAYS; docs/decisions/0062-field-app-device-session.md.
   const expiresAt = new Date(Date.now() + (device ? deps.config.jwt.deviceTtl : deps.config.jwt.refreshTtl) * 1000);
   const sessionId = await q.insertSession(tx, { userId: user.id, tenantId: user.tenantId, platform: ctx.platform, ip: ctx.ip, userAgent: null, expiresAt, device });
   await q.insertRefreshToken(tx, sessionId, sha256(refresh), expiresAt);

@@ -1,7 +1,7 @@
 // The Idempotency-Key header (IETF draft-ietf-httpapi-idempotency-key-header) on the capture API's create routes
 // (POST /farms/, POST /farmers/): a retry after a lost answer never makes a second farm or farmer. The key is claimed
 // before the route runs (one winner among concurrent requests); a successful answer is kept 24 hours and replayed with
-// Idempotent-Replayed: true; a refused or failed request frees its key. See docs/decisions/idempotency-key.md.
+// Idempotent-Replayed: true; a refused or failed request frees its key. See docs/decisions/0061-idempotency-key.md.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '@farmland/contracts';

@@ -1,4 +1,4 @@
-// The plot-risk decision tree (docs/decisions/eudr-plot-risk.md), rule by rule, on hand-made figures.
+// The plot-risk decision tree (docs/decisions/0072-eudr-plot-risk.md), rule by rule, on hand-made figures.
 import { describe, expect, it } from 'vitest';
 import { PLOT_RISK_DEFAULTS, type ReferenceLayerKind } from '@farmland/contracts';
 import { plotRisk, type RiskFigure } from './plot-risk.js';

@@ -1,4 +1,4 @@
-// The plot-risk decision tree (issue 29), as written in docs/decisions/eudr-plot-risk.md: a farm's screening figures and
+// The plot-risk decision tree (issue 29), as written in docs/decisions/0072-eudr-plot-risk.md: a farm's screening figures and
 // the tenant's thresholds → low, review or high, with every reason that applies. Pure: no database, no clock.
 import type { PlotRisk, PlotRiskLevel, PlotRiskReasonItem, PlotRiskSettings, ReferenceLayerKind } from '@farmland/contracts';
 

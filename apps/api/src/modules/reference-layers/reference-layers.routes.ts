@@ -146,7 +146,7 @@ export const referenceLayersRoutes: FastifyPluginAsyncZod = async (app) => {
   // Static paths before the set's /:id/ (find-my-way prefers them anyway).
   app.get('/reference-layers/risk-settings/', {
     config: gate(referenceLayersPolicy, 'risk'),
-    schema: { tags, summary: "The tenant's plot-risk thresholds (docs/decisions/eudr-plot-risk.md)", response: { 200: envelope(plotRiskSettings) } },
+    schema: { tags, summary: "The tenant's plot-risk thresholds (docs/decisions/0072-eudr-plot-risk.md)", response: { 200: envelope(plotRiskSettings) } },
     handler: async (req) => ({ data: await layers.getRiskSettings(deps, req.ctx) }),
   });
   app.put('/reference-layers/risk-settings/', {

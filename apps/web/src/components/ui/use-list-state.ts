@@ -1,7 +1,7 @@
 // The state of a list screen, kept in the address: the search, the page, the page size, the filters and the open drawer.
 // A reload, a shared link or Back shows the same list. Values at their default are left out of the address, so a list
 // opened from the sidebar has a clean path (/admin/agents). Several lists on one page stay apart with a prefix
-// (the tenant's agents drawer uses `agents_`). Decided in docs/decisions/console-list-state-and-query-keys.md.
+// (the tenant's agents drawer uses `agents_`). Decided in docs/decisions/0067-console-list-state-and-query-keys.md.
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { countFilters, type FilterValues } from './filter-modal';

@@ -7,6 +7,7 @@ import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { useMapLibre } from '../../components/map/use-map';
+import { useLatest } from '../../lib/use-latest';
 import { setFarmLayers } from '../../components/map/farm-layers';
 import type { MapFeature } from '../../components/map/map-constants';
 import type { FieldBundle } from '../api/types';
@@ -49,10 +50,9 @@ export default function CaptureMap(props: CaptureMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const areaBox = bboxOf(geometryRings(props.bundle.area.geometry));
   const { map, error } = useMapLibre(container, { center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2], zoom: 14 });
-  const onDrawn = useRef(props.onDrawn);
-  onDrawn.current = props.onDrawn;
-  const onCentre = useRef(props.onCentre);
-  onCentre.current = props.onCentre;
+  const onDrawn = useLatest(props.onDrawn);
+  const onCentre = useLatest(props.onCentre);
+  const line = useLatest(props.line);
 
   // The area and the farms, once per bundle.
   useEffect(() => {
@@ -75,7 +75,7 @@ export default function CaptureMap(props: CaptureMapProps) {
     return () => {
       map.off('moveend', moveEnd);
     };
-  }, [map, props.bundle, props.devicePlots]);
+  }, [map, props.bundle, props.devicePlots, onCentre]);
 
   // The live boundary, crossings, overlaps and position on every change (cheap: a few hundred vertices at most).
   useEffect(() => {
@@ -110,7 +110,7 @@ export default function CaptureMap(props: CaptureMapProps) {
       ],
     });
     draw.start();
-    const initial = props.line;
+    const initial = line.current;
     if (initial.length >= 3) {
       const [res] = draw.addFeatures([{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [closeRing(initial)] }, properties: { mode: 'polygon' } }]);
       draw.setMode('select');
@@ -133,8 +133,9 @@ export default function CaptureMap(props: CaptureMapProps) {
         // the map may be gone already
       }
     };
-    // The drawing starts from the line at the moment draw mode is entered; later changes come from terra-draw itself.
-  }, [map, props.drawing]);
+    // The drawing starts from the line at the moment draw mode is entered (hence line through a ref, not a dependency);
+    // later changes come from terra-draw itself.
+  }, [map, props.drawing, line, onDrawn]);
 
   return (
     <div className="field-map-wrap">

@@ -204,7 +204,7 @@ export function intersection(a: PolygonRings | PolygonRings[], b: PolygonRings |
 
 /**
  * A point plot drawn as a regular polygon of `vertices` corners around its centre with the declared area (m²): the
- * registry stores polygons, so a point plot travels as this polygon (docs/decisions/field-app.md).
+ * registry stores polygons, so a point plot travels as this polygon (docs/decisions/0065-field-app.md).
  */
 export function circlePolygon(center: LngLat, areaSqm: number, vertices = 48): Ring {
   const r = Math.sqrt((2 * areaSqm) / (vertices * Math.sin((2 * Math.PI) / vertices)));

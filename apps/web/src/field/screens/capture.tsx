@@ -8,6 +8,7 @@ import { checksPass, runChecks, type DevicePlot } from '../geo/checks';
 import { circlePolygon, closeRing, hhmmss, intersection, pointsToDropForValidRing, polygonArea, polygonPerimeter, type LngLat } from '../geo/geodesy';
 import { addFix, DEFAULT_WALK_LIMITS, dropLast, emptyWalk, type WalkState } from '../geo/walk';
 import { getKv, newId, nextSeq, putCapture, putFarmer, setKv, type CaptureMode, type QueuedCapture, type QueuedFarmer } from '../db';
+import { useLatest } from '../../lib/use-latest';
 import { m } from '../messages';
 
 const CaptureMap = lazy(() => import('../components/capture-map'));
@@ -27,6 +28,27 @@ type Props = {
 
 type Phase = 'capture' | 'review';
 
+// Time spent mapping: the clock runs from the first action to the close, without pauses. Only event handlers start,
+// stop or reset it (it reads the time, so never during render).
+function createClock() {
+  let since: number | null = null;
+  let ms = 0;
+  return {
+    start() {
+      if (since === null) since = Date.now();
+    },
+    stop() {
+      if (since !== null) ms += Date.now() - since;
+      since = null;
+    },
+    reset() {
+      since = null;
+      ms = 0;
+    },
+    elapsedMs: () => ms,
+  };
+}
+
 export function Capture(props: Props) {
   const intl = useIntl();
   const fmt = (n: number, digits = 0) => intl.formatNumber(n, { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -38,13 +60,12 @@ export function Capture(props: Props) {
   const [walking, setWalking] = useState<'idle' | 'running' | 'paused'>('idle');
   const [fix, setFix] = useState<{ lng: number; lat: number; accuracy: number } | null>(null);
   const [fixes, setFixes] = useState(0);
-  const [geoError, setGeoError] = useState<string | null>(null);
+  const [geoFailure, setGeoFailure] = useState<string | null>(null);
   const [accuracyM, setAccuracyM] = useState(DEFAULT_WALK_LIMITS.accuracyM);
   const [centre, setCentre] = useState<LngLat | null>(null);
   const [pointAt, setPointAt] = useState<LngLat | null>(null);
   const [declaredHa, setDeclaredHa] = useState('');
-  // Time spent mapping: the clock runs from the first action to the close, without pauses.
-  const clock = useRef<{ since: number | null; ms: number }>({ since: null, ms: 0 });
+  const [clock] = useState(createClock);
   const [duration, setDuration] = useState(props.editing?.timeTakenToMap ?? '00:00:00');
   const [savedNotice, setSavedNotice] = useState(false);
 
@@ -52,29 +73,20 @@ export function Capture(props: Props) {
     void getKv<number>('accuracyM').then((v) => typeof v === 'number' && setAccuracyM(v));
   }, []);
 
-  const startClock = () => {
-    if (clock.current.since === null) clock.current.since = Date.now();
-  };
-  const stopClock = () => {
-    if (clock.current.since !== null) clock.current.ms += Date.now() - clock.current.since;
-    clock.current.since = null;
-  };
-
   // GPS: watch while walking (running); each fix goes through the accuracy and spike filter.
   const limits = useMemo(() => ({ ...DEFAULT_WALK_LIMITS, accuracyM }), [accuracyM]);
-  const limitsRef = useRef(limits);
-  limitsRef.current = limits;
+  const limitsRef = useLatest(limits);
+  const wantsGps = walking === 'running' || (mode === 'point' && phase === 'capture');
+  const hasGeolocation = 'geolocation' in navigator;
+  // A device without geolocation is told so once the GPS is wanted (and while the walk is paused); no watch starts.
+  const geoError = geoFailure ?? (!hasGeolocation && (wantsGps || walking === 'paused') ? 'no geolocation' : null);
   useEffect(() => {
-    if (walking !== 'running' && !(mode === 'point' && phase === 'capture')) return;
-    if (!('geolocation' in navigator)) {
-      setGeoError('no geolocation');
-      return;
-    }
+    if ((walking !== 'running' && !(mode === 'point' && phase === 'capture')) || !hasGeolocation) return;
     const id = navigator.geolocation.watchPosition(
       (p) => {
         const f = { lng: p.coords.longitude, lat: p.coords.latitude, accuracy: p.coords.accuracy, at: p.timestamp || Date.now() };
         setFix(f);
-        setGeoError(null);
+        setGeoFailure(null);
         if (walking === 'running') {
           const next = addFix(walkRef.current, f, limitsRef.current).state;
           walkRef.current = next;
@@ -83,11 +95,11 @@ export function Capture(props: Props) {
         }
         setFixes((n) => n + 1);
       },
-      (err) => setGeoError(err.message || String(err.code)),
+      (err) => setGeoFailure(err.message || String(err.code)),
       { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 },
     );
     return () => navigator.geolocation.clearWatch(id);
-  }, [walking, mode, phase]);
+  }, [walking, mode, phase, hasGeolocation, limitsRef]);
 
   const live = useMemo(() => {
     if (positions.length < 3) return { sqm: 0, perimeter: positions.length === 2 ? polygonPerimeter([positions]) / 2 : 0 };
@@ -117,14 +129,14 @@ export function Capture(props: Props) {
   }, [checks, positions, props.bundle.farms, devicePlots]);
 
   const toReview = () => {
-    stopClock();
-    setDuration(hhmmss(clock.current.ms / 1000));
+    clock.stop();
+    setDuration(hhmmss(clock.elapsedMs() / 1000));
     setWalking('idle');
     setPhase('review');
   };
 
   const reset = () => {
-    clock.current = { since: null, ms: 0 };
+    clock.reset();
     walkRef.current = emptyWalk();
     setWalk(walkRef.current);
     setPositions([]);
@@ -154,7 +166,7 @@ export function Capture(props: Props) {
                 reset();
                 setSavedNotice(false);
                 setMode(k);
-                if (k !== 'walk') startClock();
+                if (k !== 'walk') clock.start();
               }}
             >
               {intl.formatMessage(k === 'walk' ? m.modeWalk : k === 'draw' ? m.modeDraw : m.modePoint)}
@@ -173,7 +185,7 @@ export function Capture(props: Props) {
           overlapShapes={overlapShapes}
           position={mode === 'draw' ? null : fix}
           onDrawn={(ring) => {
-            startClock();
+            clock.start();
             setPositions(ring);
           }}
           onCentre={setCentre}
@@ -220,17 +232,17 @@ export function Capture(props: Props) {
             </label>
             <div className="field-row">
               {walking === 'idle' && (
-                <button type="button" className="field-btn field-btn-primary" onClick={() => (startClock(), setWalking('running'))}>
+                <button type="button" className="field-btn field-btn-primary" onClick={() => (clock.start(), setWalking('running'))}>
                   {intl.formatMessage(m.start)}
                 </button>
               )}
               {walking === 'running' && (
-                <button type="button" className="field-btn" onClick={() => (stopClock(), setWalking('paused'))}>
+                <button type="button" className="field-btn" onClick={() => (clock.stop(), setWalking('paused'))}>
                   {intl.formatMessage(m.pause)}
                 </button>
               )}
               {walking === 'paused' && (
-                <button type="button" className="field-btn field-btn-primary" onClick={() => (startClock(), setWalking('running'))}>
+                <button type="button" className="field-btn field-btn-primary" onClick={() => (clock.start(), setWalking('running'))}>
                   {intl.formatMessage(m.resume)}
                 </button>
               )}

@@ -64,7 +64,8 @@ export function LicensesList() {
   const [pending, setPending] = useState<Pending>(null);
   const revoke = useRevokeLicense();
   const reissue = useReissueLicense();
-  const rotation = useRotateKeyFlow();
+  // The flow's ask is its state setter (stable); the flow object itself is new on every render.
+  const { ask: askRotation, element: rotationFlow } = useRotateKeyFlow();
 
   const filterQuery = useMemo(() => {
     const pick = (k: string) => (typeof filters[k] === 'string' ? (filters[k] as string) : undefined);
@@ -100,7 +101,7 @@ export function LicensesList() {
                 { key: 'tenant', label: 'View tenant' },
               ],
               onClick: ({ key }) =>
-                key === 'tenant' ? navigate(paths.provider.tenant(r.tenant)) : key === 'rotate' ? rotation.ask(r) : setPending({ action: key as Action, license: r }),
+                key === 'tenant' ? navigate(paths.provider.tenant(r.tenant)) : key === 'rotate' ? askRotation(r) : setPending({ action: key as Action, license: r }),
             }}
           >
             <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />
@@ -108,7 +109,7 @@ export function LicensesList() {
         ),
       },
     ],
-    [navigate, rotation.ask],
+    [navigate, askRotation],
   );
 
   const run = () => {
@@ -157,7 +158,7 @@ export function LicensesList() {
           ? `Re-issue the SDK license of ${pending.license.tenant_name}? It is extended by one year (it now expires on ${formatDate(pending.license.expiry_date)}).`
           : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
       </ConfirmDialog>
-      {rotation.element}
+      {rotationFlow}
     </>
   );
 }

@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/client.js';
-import { deriveKeys } from '../../lib/crypto.js';
-import { localStorage } from '../../lib/storage.js';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { deriveKeys } from './lib/crypto.js';
+import { localStorage } from './lib/storage.js';
 
 /** PUBLIC_URL of the committed document: the default development address, so that the file does not depend on a machine. */
 export const DOCUMENT_PUBLIC_URL = 'http://localhost:3000';
