@@ -15,8 +15,9 @@ import type { ParseFailure, StageMessage, StageRequest, TableReply, TableRequest
  * a million rows take tens of seconds); PARSE_TIMEOUT_MS in the environment raises the base for benchmarks on a loaded
  * machine (bench:footprint does).
  */
-export const PARSE_TIMEOUT_MS = Number(process.env['PARSE_TIMEOUT_MS']) > 0 ? Number(process.env['PARSE_TIMEOUT_MS']) : 20_000;
-export const parseDeadlineMs = (bytes: number, base = PARSE_TIMEOUT_MS) => base + Math.max(0, Math.ceil(bytes / 1048576) - 4) * 1000;
+/** The deadline's base, read from the environment at each parse (a test of the row cap lifts it for its own request). */
+export const parseTimeoutMs = (): number => (Number(process.env['PARSE_TIMEOUT_MS']) > 0 ? Number(process.env['PARSE_TIMEOUT_MS']) : 20_000);
+export const parseDeadlineMs = (bytes: number, base = parseTimeoutMs()) => base + Math.max(0, Math.ceil(bytes / 1048576) - 4) * 1000;
 /** An xlsx's deadline counts each MB of the file as this many (its XML is that much larger, and is read as a csv's text is). */
 export const XLSX_WORK_FACTOR = 6;
 const PARSE_MEMORY_MB = 512;
@@ -243,6 +244,6 @@ export function stageInWorker(
  * Reads a plain table (bulk uploads of farmers and agents) in the same bounded worker as analysis files: the type by
  * content, the zip-bomb, row, column and cell caps, a memory ceiling and a deadline. Every cell comes back as trimmed text.
  */
-export function parseTableInWorker(data: Uint8Array, filename: string, table: TableOptions, timeoutMs = PARSE_TIMEOUT_MS): Promise<TableReply> {
+export function parseTableInWorker(data: Uint8Array, filename: string, table: TableOptions, timeoutMs = parseTimeoutMs()): Promise<TableReply> {
   return slot(1, () => runTable({ mode: 'table', data, filename, table }, timeoutMs));
 }
