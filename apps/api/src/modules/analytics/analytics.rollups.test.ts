@@ -161,6 +161,7 @@ describe('list and dashboard rollups (migration 0016)', () => {
     await answersMatch();
   });
 
+  // Many captures, uploads and edits in one test (each capture also screens against the reference layers in use).
   it('follow captures, bulk inserts, edits, moves between farmers, area and overlap changes, and deletes', async () => {
     const geo = await tenantGeo(env, env.fx.tenantA);
     const geoB = await tenantGeo(env, env.fx.tenantB);
@@ -243,7 +244,7 @@ describe('list and dashboard rollups (migration 0016)', () => {
     await env.sql(sql`DELETE FROM farms WHERE name LIKE 'Rollup bulk%'`);
     expect(await rollupMismatches()).toEqual([]);
     await answersMatch();
-  });
+  }, 120_000);
 
   it('leave a soft-deleted tenant out of the provider figures, and go with a tenant deleted outright', async () => {
     const [{ id: tenant }] = (await env.sql<{ id: string }>(sql`
