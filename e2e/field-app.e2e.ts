@@ -109,10 +109,13 @@ async function queueStates(): Promise<string[]> {
 beforeAll(async () => {
   browser = await launchBrowser();
   admin = await openPage(browser, baseUrl);
-  await signIn(admin.page, ACCOUNTS.adminA);
+  // The provider reads tenant A's agents and farms: tenant A's admin is left to sign-in.e2e.ts, whose first sign-in of
+  // that account enrols two-factor (the browser files run in an order of their own).
+  await signIn(admin.page, ACCOUNTS.superAdmin);
   api = await consoleApi(admin.page);
   await api.token();
-  const agents = await list<{ email: string; first_name: string; last_name: string; is_suspended: boolean; operational_area_id: string | null }>('/api/accounts/agents/?page_size=50');
+  const tenantA = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent('Oyo Agro')}`)) as { results: Array<{ id: string }> }).results[0]!.id;
+  const agents = await list<{ email: string; first_name: string; last_name: string; is_suspended: boolean; operational_area_id: string | null }>(`/api/accounts/agents/?page_size=50&tenant_id=${tenantA}`);
   const agent = agents.find((a) => !a.is_suspended && a.operational_area_id);
   if (!agent) throw new Error('no active demo agent with an operational area');
   agentEmail = agent.email;

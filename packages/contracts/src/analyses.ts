@@ -84,6 +84,8 @@ export type AnalysisSummary = z.infer<typeof analysisSummary>;
 
 export const analysisDetail = analysisSummary.extend({
   file: z.string().nullable(),
+  /** The uploaded file's name (farms.csv, plots.geojson); null for locations sent as JSON. */
+  file_name: z.string().nullable(),
   failure_reason: z.string().nullable(),
   completed_at: z.string().nullable(),
   minimum_farm_size: z.number(),

@@ -8781,6 +8781,7 @@ export interface operations {
                             };
                             failure_reason: string | null;
                             file: string | null;
+                            file_name: string | null;
                             /** Format: uuid */
                             id: string;
                             minimum_farm_size: number;
@@ -8961,6 +8962,7 @@ export interface operations {
                             };
                             failure_reason: string | null;
                             file: string | null;
+                            file_name: string | null;
                             /** Format: uuid */
                             id: string;
                             minimum_farm_size: number;

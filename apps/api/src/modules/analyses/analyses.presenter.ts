@@ -41,6 +41,7 @@ export function presentDetail(
   return {
     ...presentSummary(a),
     file: ctx.fileUrl,
+    file_name: a.source_file_name ?? null,
     failure_reason: a.failure_reason,
     completed_at: iso(a.completed_at),
     minimum_farm_size: a.minimum_farm_size,

@@ -16,6 +16,8 @@ export type AnalysisRow = {
   name: string;
   description: string | null;
   source_file_id: string | null;
+  /** The uploaded file's own name (files.original_name), read with the analysis; absent from list pages. */
+  source_file_name?: string | null;
   status: 'queued' | 'processing' | 'completed' | 'failed';
   progress: number;
   minimum_farm_size: number;
@@ -131,7 +133,7 @@ export async function listAnalyses(run: Reader | Executor, tenantId: string, sea
 }
 
 export async function findAnalysis(tx: Executor, tenantId: string, id: string): Promise<AnalysisRow | null> {
-  const [row] = await queryRows<AnalysisRow>(tx, sql`SELECT * FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  const [row] = await queryRows<AnalysisRow>(tx, sql`SELECT a.*, (SELECT f.original_name FROM files f WHERE f.id = a.source_file_id) AS source_file_name FROM custom_analyses a WHERE a.tenant_id = ${tenantId} AND a.id = ${id}`);
   return row ?? null;
 }
 

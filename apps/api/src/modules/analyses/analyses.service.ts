@@ -274,7 +274,7 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
     throw err;
   }
-  return presentDetail(row, {
+  return presentDetail({ ...row, source_file_name: source ? source.file.filename.slice(0, 200) : null }, {
     publicUrl: deps.config.publicUrl,
     fileUrl: fileUrl(deps, row.source_file_id),
     areas: chosen,

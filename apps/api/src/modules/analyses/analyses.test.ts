@@ -315,6 +315,9 @@ describe('custom analysis', () => {
     const viaFile = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, parent_analysis_id: parentId }, 'again.csv', Buffer.from(csv)) });
     expect(viaFile.status).toBe(201);
     expect(viaFile.body.data.parent_analysis_id).toBe(parentId);
+    // The uploaded file's own name, for the Failed Data table's "File row" (the file link is a signed URL without it).
+    expect(viaFile.body.data.file_name).toBe('again.csv');
+    expect(first.body.data.file_name).toBeNull();
     // The results answer both ways, and the list answer carries the link.
     const child = await t.caller.get(`/api/custom-analysis/${fixed.body.data.id}/`);
     expect(child.body.data.parent_analysis).toEqual({ id: parentId, name: 'Parent' });

@@ -75,11 +75,11 @@ async function withUpload<T>(fn: (temp: string[]) => Promise<T>): Promise<T> {
 export const referenceLayersRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const jobs = layerJobs(deps);
-  // Started after the analysis queue (whose onReady installs pg-boss's schema first), without holding the app's start:
-  // on the embedded engine a second queue install at start once went past Fastify's 10 s plugin timeout on a machine at
-  // load average 30. An upload in the meantime waits for it (jobs.enqueue).
+  // Started at boot, after the analysis queue (whose onReady installs pg-boss's schema first): creating the queues uses
+  // the owner's connection, which a production server allows only while it boots (db/client.ts), so this start is
+  // awaited here, never left to run after the server is up.
   app.addHook('onReady', async () => {
-    void jobs.start().catch((err: unknown) => deps.log.error({ err }, 'reference-layer queue did not start'));
+    await jobs.start();
   });
   app.addHook('onClose', async () => jobs.stop());
 

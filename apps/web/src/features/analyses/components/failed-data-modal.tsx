@@ -50,7 +50,7 @@ export function sourceRow(file: string | null): { title: string; help: string; v
 }
 
 export function FailedDataModal({ analysis, open, onClose }: { analysis: AnalysisDetail; open: boolean; onClose: () => void }) {
-  const rowKind = sourceRow(analysis.file);
+  const rowKind = sourceRow(analysis.file_name);
   const rows = useMemo(() => Object.values(analysis.error_details).sort((x, y) => x.row_number - y.row_number), [analysis.error_details]);
   const [edits, setEdits] = useState<Edits>({});
   const create = useCreateAnalysis();
