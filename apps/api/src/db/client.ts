@@ -123,6 +123,12 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
   await runPgMigrations(adminUrl);
   const admin = new pg.Pool({ connectionString: adminUrl, max: 2 });
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle pooled connection that PostgreSQL ends (a restart, pg_terminate_backend) is reported as an 'error' event on
+  // its pool; unhandled, that event ends the process. The pool has already dropped the connection and the next query
+  // opens another, and a query in flight fails on its own, so the event itself needs nothing more.
+  const dropped = () => undefined;
+  admin.on('error', dropped);
+  pool.on('error', dropped);
   const role = await pool.query<{ rolsuper: boolean; rolbypassrls: boolean; rolname: string; member: boolean }>(
     `SELECT r.rolname, r.rolsuper, r.rolbypassrls, pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') AS member
        FROM pg_roles r WHERE r.rolname = current_user`,
