@@ -20,7 +20,7 @@ import { useListState } from '../../../components/ui/use-list-state';
 import { formatNumber } from '../../../lib/formatters';
 import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { notifySuccess } from '../../../lib/notifier';
-import { useDeleteAgent } from '../api/delete-agent';
+import { useDeleteAgent } from '../../../lib/delete-agent';
 import { AGENTS_PAGE_SIZE, useAgents } from '../api/get-agents';
 import { useResetAgentAccount } from '../api/reset-agent-account';
 import { useToggleSuspension } from '../api/suspend-agent';

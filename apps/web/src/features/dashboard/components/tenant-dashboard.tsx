@@ -28,7 +28,7 @@ import { CATEGORY_COLORS } from '../../../components/map/map-constants';
 import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
 import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
-import { useDeleteAgent } from '../api/delete-agent';
+import { useDeleteAgent } from '../../../lib/delete-agent';
 import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
 import { paths } from '../../../lib/paths';
 

@@ -18,8 +18,7 @@ import { formatCurrency, formatDate } from '../../../lib/formatters';
 import { LICENSE_STATUS_COLOR } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
 import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
-import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
-import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
+import { LICENSE_REISSUED, LICENSE_REVOKED, useReissueLicense, useRevokeLicense } from '../../../lib/license-actions';
 import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
 import { paths } from '../../../lib/paths';
 

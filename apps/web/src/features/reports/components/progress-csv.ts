@@ -1,7 +1,6 @@
 // The Reports download: one line per tenant and month (tenant, license type, month, farms mapped, area in sqm and
 // hectares, agents active), so a spreadsheet can pivot it either way.
-import type { TenantProgress } from '@farmland/contracts';
-import { toCsv } from '../../../lib/csv';
+import { toCsv, type TenantProgress } from '@farmland/contracts';
 
 export const PROGRESS_CSV_HEADER = ['Tenant', 'License type', 'Month', 'Farms mapped', 'Area (sqm)', 'Hectares', 'Agents active'] as const;
 

@@ -3,8 +3,7 @@
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate } from '../../../lib/formatters';
 import { notifySuccess } from '../../../lib/notifier';
-import { LICENSE_REISSUED, useReissueLicense } from '../api/reissue-license';
-import { LICENSE_REVOKED, useRevokeLicense } from '../api/revoke-license';
+import { LICENSE_REISSUED, LICENSE_REVOKED, useReissueLicense, useRevokeLicense } from '../../../lib/license-actions';
 import { stateChangeMessage, useSetTenantState, type TenantStateChange } from '../api/set-tenant-state';
 import type { Tenant } from '../api/tenant-types';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from './csv';
+// The console writes its csv files (the Reports download) with the one writer in @farmland/contracts, as the API does.
+import { csvCell, toCsv } from '@farmland/contracts';
 
 describe('csv', () => {
   it('quotes, keeps numbers and neutralises formulas', () => {
@@ -10,6 +11,7 @@ describe('csv', () => {
     expect(csvCell('-2')).toBe("'-2");
     expect(csvCell(-2)).toBe('-2');
     expect(csvCell(null)).toBe('');
+    expect(csvCell(' padded ')).toBe('" padded "');
   });
   it('joins rows with CRLF', () => {
     expect(toCsv(['a', 'b'], [[1, 'x']])).toBe('a,b\r\n1,x\r\n');
