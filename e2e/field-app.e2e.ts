@@ -8,7 +8,8 @@
 // 5. Online again: all three sync (farmer first) with the agent as mapped_by, the walk's duration and the device id.
 // 6. A capture whose answer is cut (the server made the farm, the app never heard) is sent again with the same
 //    Idempotency-Key: one farm, not two.
-// Step 7 (the admin's and the provider's screens) is covered by their own suites; here the admin's API shows the farms.
+// 7. The tenant admin finds the captures in Farmlands, and the provider in the tenant's details (Captures), with the
+//    agent, the duration and the device.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { consoleApi, type ConsoleApi } from './support/api';
@@ -29,6 +30,8 @@ type Bundle = { area: { id: string; name: string; geometry: { coordinates: LngLa
 let agentEmail = '';
 let agentName = '';
 let bundle: Bundle;
+let tenantA = '';
+let deviceId = '';
 const run = Date.now().toString(36);
 
 const inside = (p: LngLat, ring: LngLat[]) => {
@@ -114,7 +117,7 @@ beforeAll(async () => {
   await signIn(admin.page, ACCOUNTS.superAdmin);
   api = await consoleApi(admin.page);
   await api.token();
-  const tenantA = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent('Oyo Agro')}`)) as { results: Array<{ id: string }> }).results[0]!.id;
+  tenantA = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent('Oyo Agro')}`)) as { results: Array<{ id: string }> }).results[0]!.id;
   const agents = await list<{ email: string; first_name: string; last_name: string; is_suspended: boolean; operational_area_id: string | null }>(`/api/accounts/agents/?page_size=50&tenant_id=${tenantA}`);
   const agent = agents.find((a) => !a.is_suspended && a.operational_area_id);
   if (!agent) throw new Error('no active demo agent with an operational area');
@@ -267,7 +270,7 @@ describe('the field app on a phone, offline', () => {
     await context.setOffline(false);
     await expect.poll(queueStates, { timeout: 30_000 }).toEqual(['queue-farmer:sent', 'queue-capture:sent', 'queue-capture:sent', 'queue-capture:sent']);
     await screenshot(page, 'field-queue-sent');
-    const deviceId = await page.evaluate(async () => {
+    deviceId = await page.evaluate(async () => {
       const req = indexedDB.open('farmland-field');
       const d: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
       const v = await new Promise((r) => {
@@ -333,5 +336,29 @@ describe('the field app on a phone, offline', () => {
     expect(retried.filter((f) => f.name === `Retried ${run}`)).toHaveLength(1);
     await screenshot(page, 'field-queue-retried');
     expect(errors).toEqual([]);
+  });
+
+  it('7. the tenant admin sees the captures in Farmlands, and the provider in the tenant details', async () => {
+    // The provider: the tenant's details list its captures, newest first, with the agent, the duration and the device.
+    await admin.page.goto(`/super-admin/tenant/${tenantA}`);
+    const captures = admin.page.getByTestId('tenant-captures');
+    const walked = captures.locator('.ant-table-row').filter({ hasText: `Walked ${run}` });
+    await walked.waitFor();
+    const cells = await walked.locator('td').allInnerTexts();
+    expect(cells).toContain(agentName);
+    expect(cells).toContain(deviceId);
+    expect(cells.some((c) => /^\d+ hr, \d+ m, \d+ s$/.test(c))).toBe(true);
+    for (const name of [`Drawn ${run}`, `Point ${run}`, `Retried ${run}`]) await captures.locator('.ant-table-row').filter({ hasText: name }).waitFor();
+    await screenshot(admin.page, 'field-provider-captures');
+
+    // The tenant admin: Farmlands finds each captured farm by its name.
+    const tenantAdmin = await openPage(browser, baseUrl);
+    await signIn(tenantAdmin.page, ACCOUNTS.adminA);
+    for (const name of [`Walked ${run}`, `Drawn ${run}`, `Point ${run}`]) {
+      await tenantAdmin.page.goto(`/admin/mapping?search=${encodeURIComponent(name)}`);
+      await tenantAdmin.page.getByText(name, { exact: true }).first().waitFor();
+    }
+    await screenshot(tenantAdmin.page, 'field-admin-farmlands');
+    await tenantAdmin.context.close();
   });
 });

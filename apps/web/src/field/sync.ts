@@ -19,13 +19,16 @@ export function refusalReason(err: ApiError): string {
   return err.message;
 }
 
-type Outcome = 'sent' | 'refused' | 'offline' | 'session_ended' | 'server_error';
+export type Outcome = 'sent' | 'refused' | 'offline' | 'session_ended' | 'server_error';
 
-function classify(err: unknown): Outcome | { refused: string } {
+export function classify(err: unknown): Outcome | { refused: string } {
   if (err instanceof NetworkError || (err instanceof DOMException && err.name === 'AbortError')) return 'offline';
   if (err instanceof ApiError) {
     if (err.status === 401) return 'session_ended';
     if (err.status >= 500 || err.status === 429) return 'server_error';
+    // The same key's first request is still running on the server (its answer was lost when the network dropped): not
+    // a refusal. The item stays waiting, and the next pass gets that request's kept answer.
+    if (err.status === 409 && err.code === 'idempotency_key_in_progress') return 'server_error';
     return { refused: refusalReason(err) };
   }
   return 'server_error';
