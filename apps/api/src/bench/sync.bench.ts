@@ -95,7 +95,8 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
   }
   let server: Server | null = null;
   try {
-    server = await startServer(env);
+    // A first start migrates and seeds the demo data: minutes on a busy machine.
+    server = await startServer(env, { timeoutMs: 900_000 });
     const base = server.base;
     const api = apiAt(base);
     const admin = await signInEnrolling(base, 'admin@oyo-agro.example');
