@@ -25,7 +25,7 @@ const tags = ['webhooks'];
 
 export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const jobs = webhookJobs(deps);
+  const jobs = webhookJobs(deps, { log: app.log });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
   const access = gate(webhooksPolicy, 'manage');
