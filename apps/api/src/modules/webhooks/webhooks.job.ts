@@ -9,7 +9,7 @@ import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { webhookDeliveries } from '../../lib/metrics.js';
 import { startBoss, type QueueSpec } from '../../jobs/queue.js';
-import { claimDue, recordAttempt, sendable, stopDelivery } from './webhooks.queries.js';
+import { claimDue, nextDue, outboxHint, recordAttempt, sendable, stopDelivery } from './webhooks.queries.js';
 import { sendWebhook } from './webhooks.send.js';
 import { secretOf } from './webhooks.service.js';
 
@@ -73,12 +73,19 @@ export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBas
     );
   };
 
+  // Embedded: one process holds the database, so the hint (outboxHint, and the next retry's time read after each scan)
+  // knows of every delivery; PostgreSQL: other processes queue deliveries too, so the scan runs every second.
+  const hinted = deps.database.kind === 'pglite';
+  let dueAt = 0;
+
   /** Claims what is due and queues it; returns how many. */
   const poll = async (): Promise<number> => {
     if (!boss) return 0;
+    if (hinted && !outboxHint.wake && Date.now() < dueAt) return 0;
     polling ??= (async () => {
       let n = 0;
       try {
+        outboxHint.wake = false;
         for (;;) {
           const due = await withScope(deps.db, { kind: 'system' }, (tx) => claimDue(tx, CLAIM_BATCH));
           for (const d of due) await boss!.send(WEBHOOK_QUEUE, { deliveryId: d.id, tenantId: d.tenant_id } satisfies DeliveryJob);
@@ -86,6 +93,14 @@ export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBas
           if (due.length < CLAIM_BATCH) break;
         }
         if (n > 0 && workerId) boss!.notifyWorker(workerId);
+        if (hinted) {
+          const next = await withScope(deps.db, { kind: 'system' }, (tx) => nextDue(tx));
+          // A delivery just queued is claimed (sending) until its attempt records the next time: look again shortly.
+          dueAt = next ? next.getTime() : Number.POSITIVE_INFINITY;
+        }
+      } catch (err) {
+        dueAt = 0;
+        throw err;
       } finally {
         polling = null;
       }

@@ -76,6 +76,12 @@ export async function deleteEndpoint(tx: Executor, tenantId: string, id: string)
  * endpoints that subscribed to its type, in one statement. No subscribed endpoint: nothing is written. endpointId:
  * this endpoint only, whatever it subscribed to (the test event). Returns the event's id, or null.
  */
+/**
+ * Set when this process queued a delivery (an event, a test, a redelivery): the embedded job's scan runs only then or
+ * when a retry it knows of is due, so the one database is left idle between events (its maintenance waits for idle).
+ */
+export const outboxHint = { wake: true };
+
 export async function insertEvent(tx: Executor, tenantId: string, type: string, body: (id: string) => string, endpointId?: string): Promise<string | null> {
   const id = crypto.randomUUID();
   const which = endpointId ? sql`id = ${endpointId}` : sql`enabled AND ${type} = ANY(events)`;
@@ -85,6 +91,7 @@ export async function insertEvent(tx: Executor, tenantId: string, type: string, 
              ev AS (INSERT INTO webhook_events (id, tenant_id, type, body) SELECT ${id}, ${tenantId}, ${type}, ${body(id)} WHERE EXISTS (SELECT 1 FROM ep) RETURNING id)
         INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id) SELECT ${tenantId}, ep.id, ev.id FROM ep, ev RETURNING event_id AS id`,
   );
+  if (rows.length > 0) outboxHint.wake = true;
   return rows[0]?.id ?? null;
 }
 
@@ -146,6 +153,7 @@ export async function requeueDelivery(tx: Executor, tenantId: string, endpointId
     sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL
          WHERE tenant_id = ${tenantId} AND endpoint_id = ${endpointId} AND id = ${id} AND status <> 'sending' RETURNING id`,
   );
+  if (rows.length > 0) outboxHint.wake = true;
   return rows.length > 0;
 }
 
@@ -164,6 +172,15 @@ export async function claimDue(tx: Executor, limit: number): Promise<Array<{ id:
                        ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         RETURNING id, tenant_id`,
   );
+}
+
+/** When the next delivery falls due (a retry's time, or a claim's lapse), across tenants; null: none is waiting. */
+export async function nextDue(tx: Executor): Promise<Date | null> {
+  const [r] = await queryRows<{ at: Date | string | null }>(
+    tx,
+    sql`SELECT min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS at FROM webhook_deliveries WHERE status IN ('pending', 'sending')`,
+  );
+  return r?.at ? new Date(r.at) : null;
 }
 
 export type SendableRow = { id: string; attempts: number; status: string; url: string; secret_enc: string; enabled: boolean; event_id: string; body: string };
@@ -197,6 +214,8 @@ export async function recordAttempt(
            duration_ms = ${a.durationMs}, error = ${a.error}, locked_until = NULL,
            next_attempt_at = ${a.nextInSeconds === null ? sql`NULL` : sql`now() + make_interval(secs => ${a.nextInSeconds})`}
      WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  // The scan re-reads the next due time (a retry's).
+  if (status === 'pending') outboxHint.wake = true;
 }
 
 /** A delivery whose endpoint was disabled meanwhile: it stops, without an attempt. */

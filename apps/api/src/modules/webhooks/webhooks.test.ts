@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { arrangeTenant, square } from '../../test/analysis-fixtures.js';
+import { makeUser } from '../../test/fixtures.js';
 import { testEnv, type Caller, type TestEnv } from '../../test/harness.js';
 import { checkWebhookUrl, embeddedV4, isPrivateAddress } from './webhooks.address.js';
 import { nextDelaySeconds, RETRY_SCHEDULE_SECONDS } from './webhooks.job.js';
@@ -135,6 +136,36 @@ describe('delivery', () => {
     expect(again.body.data.status).toBe('pending');
     const redone = await waitForDelivery(t.caller, ep.id, (x) => x.id === ok.id && x.status === 'succeeded' && x.attempts === ok.attempts + 1);
     expect(redone.history[0].attempt).toBe(ok.attempts + 1);
+  });
+
+  it('sends analysis.failed, farm.captured and farm.overlap_group_joined from the transactions that raise them', async () => {
+    const ep = await register(t.caller, '/events', ['analysis.failed', 'farm.captured', 'farm.overlap_group_joined']);
+    const [a] = await env.sql<{ id: string }>(sql`
+      INSERT INTO custom_analyses (tenant_id, name, minimum_farm_size, status, progress) VALUES (${t.tenantId}, 'Doomed', 100, 'processing', 10) RETURNING id`);
+    const { failAnalysisRun } = await import('../analyses/analyses.pipeline.js');
+    await failAnalysisRun(env.deps, t.tenantId, a!.id, 'The analysis failed: test');
+    // Failing it again raises nothing (it was already failed).
+    await failAnalysisRun(env.deps, t.tenantId, a!.id, 'again');
+
+    const [f] = await env.sql<{ id: string }>(sql`
+      INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.tenantId}, 'Hook', 'Farmer', ${`HOOK-${Date.now()}`}) RETURNING id`);
+    // Farms are captured by agents (and SDK keys).
+    const agent = await env.sessionFor((await makeUser(env, { tenantId: t.tenantId, role: 'agent' })).id);
+    const one = await agent.post('/api/farms/', { farmer_id: f!.id, coordinates: square(20.3, 20.3) });
+    expect(one.status, JSON.stringify(one.body)).toBe(201);
+    const two = await agent.post('/api/farms/', { farmer_id: f!.id, coordinates: square(20.3005, 20.3) });
+    expect(two.status, JSON.stringify(two.body)).toBe(201);
+    expect(two.body.data.is_overlapping).toBe(true);
+
+    await waitForDelivery(t.caller, ep.id, (x) => x.event_type === 'farm.overlap_group_joined' && x.status === 'succeeded');
+    await expect.poll(() => recv.received.filter((r) => r.path === '/events').length, { timeout: 30_000 }).toBe(4);
+    const bodies = recv.received.filter((r) => r.path === '/events').map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+    const byType = (type: string) => bodies.filter((b) => b.type === type);
+    expect(byType('analysis.failed')).toHaveLength(1);
+    expect(byType('analysis.failed')[0]!.data).toMatchObject({ analysis_id: a!.id, status: 'failed', failure_reason: 'The analysis failed: test' });
+    expect(byType('farm.captured').map((b) => b.data['farm_id']).sort()).toEqual([one.body.data.id, two.body.data.id].sort());
+    expect(byType('farm.captured')[0]!.data).toMatchObject({ farmer_id: f!.id });
+    expect(byType('farm.overlap_group_joined')[0]!.data).toMatchObject({ farm_id: two.body.data.id, overlap_group_id: two.body.data.overlap_group_id });
   });
 
   it('a disabled endpoint gets nothing; an event nobody subscribed to writes nothing', async () => {
