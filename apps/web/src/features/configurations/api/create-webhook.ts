@@ -7,7 +7,9 @@ import { queryKeys } from '../../../lib/query-keys';
 
 export function useCreateWebhook() {
   const client = useQueryClient();
+  // Errors are shown by the caller (field errors beside the field), not by the global notifier as well.
   return useMutation({
+    meta: { silent: true },
     mutationFn: (body: CreateWebhookBody) => api<Envelope<WebhookEndpointWithSecret>>('/webhooks/', { method: 'POST', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhooks.all }),
   });

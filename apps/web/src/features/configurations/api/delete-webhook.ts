@@ -6,7 +6,9 @@ import { queryKeys } from '../../../lib/query-keys';
 
 export function useDeleteWebhook() {
   const client = useQueryClient();
+  // Errors are shown by the caller (field errors beside the field), not by the global notifier as well.
   return useMutation({
+    meta: { silent: true },
     mutationFn: (id: string) => api<MessageEnvelope>(`/webhooks/${id}/`, { method: 'DELETE' }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhooks.all }),
   });

@@ -7,7 +7,9 @@ import { queryKeys } from '../../../lib/query-keys';
 
 export function useRedeliverWebhook() {
   const client = useQueryClient();
+  // Errors are shown by the caller (field errors beside the field), not by the global notifier as well.
   return useMutation({
+    meta: { silent: true },
     mutationFn: ({ endpointId, deliveryId }: { endpointId: string; deliveryId: string }) =>
       api<Envelope<WebhookDelivery>>(`/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver/`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhooks.all }),

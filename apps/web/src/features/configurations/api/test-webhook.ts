@@ -6,7 +6,9 @@ import { queryKeys } from '../../../lib/query-keys';
 
 export function useTestWebhook() {
   const client = useQueryClient();
+  // Errors are shown by the caller (field errors beside the field), not by the global notifier as well.
   return useMutation({
+    meta: { silent: true },
     mutationFn: (id: string) => api<Envelope<{ event_id: string }>>(`/webhooks/${id}/test/`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhooks.all }),
   });

@@ -7,7 +7,9 @@ import { queryKeys } from '../../../lib/query-keys';
 
 export function useUpdateWebhook() {
   const client = useQueryClient();
+  // Errors are shown by the caller (field errors beside the field), not by the global notifier as well.
   return useMutation({
+    meta: { silent: true },
     mutationFn: ({ id, body }: { id: string; body: UpdateWebhookBody }) => api<Envelope<WebhookEndpoint>>(`/webhooks/${id}/`, { method: 'PATCH', body }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.webhooks.all }),
   });
