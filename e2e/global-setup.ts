@@ -59,6 +59,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       LOG_LEVEL: 'warn',
       // The console encrypts every JSON body and decrypts every answer; the suite proves it with encryption required.
       PAYLOAD_ENCRYPTION: process.env['E2E_PAYLOAD_ENCRYPTION'] ?? 'required',
+      // The operator's webhook allow-list admits a receiver on this machine (e2e/webhooks.e2e.ts).
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     },
     stdio: ['ignore', log, log],
   });

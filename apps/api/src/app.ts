@@ -43,6 +43,7 @@ import { mailRoutes } from './modules/mail/mail.routes.js';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
 import { licensesRoutes } from './modules/licenses/licenses.routes.js';
 import { referenceLayersRoutes } from './modules/reference-layers/reference-layers.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { redactUrl } from './lib/log-redaction.js';
 import { rememberJti } from './modules/auth/payload-replay.queries.js';
 
@@ -150,6 +151,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(licensesRoutes);
       await api.register(analysesRoutes);
       await api.register(referenceLayersRoutes);
+      await api.register(webhooksRoutes);
     },
     { prefix: '/api' },
   );

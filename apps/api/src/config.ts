@@ -90,6 +90,17 @@ const schema = z.object({
   LOAD_SHED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** OpenTelemetry traces go to this OTLP/HTTP endpoint; unset: tracing is not loaded at all (lib/tracing.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blank, z.url().optional()),
+  /**
+   * Webhooks (docs/decisions/webhooks.md): hosts (exact names) and addresses or CIDRs (127.0.0.1, 10.0.0.0/8, ::1)
+   * that a webhook URL may reach although they are loopback, private or link-local; comma-separated. Such a URL may
+   * also be plain http. Unset: every such address is refused.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z.preprocess(blank, z.string().optional()),
+  /** Multiplies the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h); tests use a tiny factor. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** Whole time a receiver has to answer, and the most of its answer that is read. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(65_536),
 });
 
 export type Config = {
@@ -143,6 +154,8 @@ export type Config = {
   loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
   /** OTLP endpoint for traces; null: tracing off (not loaded). */
   otlpEndpoint: string | null;
+  /** Webhook delivery: the operator's allow-list of private hosts/CIDRs, the retry schedule's factor, the answer's limits. */
+  webhooks: { allowedHosts: string[]; retryScale: number; timeoutMs: number; maxResponseBytes: number };
 };
 
 export type StorageConfig = { driver: 'local'; dir: string } | S3Config;
@@ -228,6 +241,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryAfterSeconds: e.LOAD_SHED_RETRY_AFTER_SECONDS,
     },
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+    webhooks: {
+      allowedHosts: (e.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      retryScale: e.WEBHOOK_RETRY_SCALE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+    },
   };
   return { ...config, ...overrides };
 }

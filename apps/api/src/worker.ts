@@ -1,9 +1,10 @@
-// Worker process entry (`npm run worker`): runs the background jobs (custom analyses, reference-layer loads) apart from the API, in PostgreSQL
+// Worker process entry (`npm run worker`): runs the background jobs (custom analyses, reference-layer loads, webhook deliveries) apart from the API, in PostgreSQL
 // mode. Run API replicas with ANALYSIS_WORKERS=off and as many of these as the analyses need; they share the queue.
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { analysisJobs } from './modules/analyses/analyses.job.js';
 import { layerJobs } from './modules/reference-layers/reference-layers.job.js';
+import { webhookJobs } from './modules/webhooks/webhooks.job.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { startTracing } from './lib/tracing.js';
 import { version } from './version.js';
@@ -20,7 +21,9 @@ async function main(): Promise<void> {
   await jobs.start();
   const layers = layerJobs(deps, { work: true, log });
   await layers.start();
-  log.info('worker started: custom-analysis and reference-layer jobs');
+  const hooks = webhookJobs(deps, { work: true, log });
+  await hooks.start();
+  log.info('worker started: custom-analysis, reference-layer and webhook jobs');
   const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
 
   let closing = false;
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
     try {
       await jobs.stop();
       await layers.stop();
+      await hooks.stop();
       await database.close();
       process.exit(0);
     } catch (err) {

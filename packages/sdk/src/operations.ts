@@ -35,6 +35,8 @@ export function operations(client: Client<paths>) {
     createRegion: (...init: Args<"/api/base/regions/", 'post'>): Promise<Data<"/api/base/regions/", 'post'>> => unwrap(client.POST("/api/base/regions/", ...(init as [never])) as never),
     /** POST /api/base/tenants/: Create a tenant with its admin (who gets the onboarding mail) and its license; the license key is in the answer, this once */
     createTenant: (...init: Args<"/api/base/tenants/", 'post'>): Promise<Data<"/api/base/tenants/", 'post'>> => unwrap(client.POST("/api/base/tenants/", ...(init as [never])) as never),
+    /** POST /api/webhooks/: Register an endpoint: url (https; a private address only when the operator allow-lists it), events, description; the answer holds the signing secret, shown this once */
+    createWebhookEndpoint: (...init: Args<"/api/webhooks/", 'post'>): Promise<Data<"/api/webhooks/", 'post'>> => unwrap(client.POST("/api/webhooks/", ...(init as [never])) as never),
     /** DELETE /api/accounts/agents/{id}/: Delete an agent: its sessions end; the farmers and farms it recorded stay */
     deleteAgent: (...init: Args<"/api/accounts/agents/{id}/", 'delete'>): Promise<Data<"/api/accounts/agents/{id}/", 'delete'>> => unwrap(client.DELETE("/api/accounts/agents/{id}/", ...(init as [never])) as never),
     /** DELETE /api/custom-analysis/{id}/: Delete an analysis with its rows and source file */
@@ -51,6 +53,8 @@ export function operations(client: Client<paths>) {
     deleteReferenceLayer: (...init: Args<"/api/reference-layers/{id}/", 'delete'>): Promise<Data<"/api/reference-layers/{id}/", 'delete'>> => unwrap(client.DELETE("/api/reference-layers/{id}/", ...(init as [never])) as never),
     /** POST /api/base/tenants/delete/: Soft-delete tenants, all or nothing: one unknown or already deleted uuid deletes none (400 on uuids); the activity log stays */
     deleteTenants: (...init: Args<"/api/base/tenants/delete/", 'post'>): Promise<Data<"/api/base/tenants/delete/", 'post'>> => unwrap(client.POST("/api/base/tenants/delete/", ...(init as [never])) as never),
+    /** DELETE /api/webhooks/{id}/: Delete an endpoint and its delivery log */
+    deleteWebhookEndpoint: (...init: Args<"/api/webhooks/{id}/", 'delete'>): Promise<Data<"/api/webhooks/{id}/", 'delete'>> => unwrap(client.DELETE("/api/webhooks/{id}/", ...(init as [never])) as never),
     /** GET /api/custom-analysis/{id}/export/: One category of the results as a file, streamed: CSV (geometry as GeoJSON text, own columns as JSON) or a GeoJSON FeatureCollection */
     exportAnalysisCategory: (...init: Args<"/api/custom-analysis/{id}/export/", 'get'>): Promise<Data<"/api/custom-analysis/{id}/export/", 'get'>> => unwrap(client.GET("/api/custom-analysis/{id}/export/", ...(init as [never])) as never),
     /** GET /api/farms/export/eudr: EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N) */
@@ -153,6 +157,8 @@ export function operations(client: Client<paths>) {
     getUnmappedFarmersCount: (...init: Args<"/api/analytics/unmapped-farms-count/", 'get'>): Promise<Data<"/api/analytics/unmapped-farms-count/", 'get'>> => unwrap(client.GET("/api/analytics/unmapped-farms-count/", ...(init as [never])) as never),
     /** GET /api/accounts/users/{id}/: A user profile (yourself, or a user you administer) */
     getUser: (...init: Args<"/api/accounts/users/{id}/", 'get'>): Promise<Data<"/api/accounts/users/{id}/", 'get'>> => unwrap(client.GET("/api/accounts/users/{id}/", ...(init as [never])) as never),
+    /** GET /api/webhooks/{id}/: One webhook endpoint */
+    getWebhookEndpoint: (...init: Args<"/api/webhooks/{id}/", 'get'>): Promise<Data<"/api/webhooks/{id}/", 'get'>> => unwrap(client.GET("/api/webhooks/{id}/", ...(init as [never])) as never),
     /** GET /api/activity-logs/: List activity-log entries */
     listActivityLogs: (...init: Args<"/api/activity-logs/", 'get'>): Promise<Data<"/api/activity-logs/", 'get'>> => unwrap(client.GET("/api/activity-logs/", ...(init as [never])) as never),
     /** GET /api/accounts/agents/: The tenant's agents with farmers, mapped farms, area mapped and progress */
@@ -199,10 +205,16 @@ export function operations(client: Client<paths>) {
     listRegions: (...init: Args<"/api/base/regions/", 'get'>): Promise<Data<"/api/base/regions/", 'get'>> => unwrap(client.GET("/api/base/regions/", ...(init as [never])) as never),
     /** GET /api/base/tenants/: Tenants (newest first) with the current license merged in, number of agents and status; search, is_active, is_suspended, license_type, status */
     listTenants: (...init: Args<"/api/base/tenants/", 'get'>): Promise<Data<"/api/base/tenants/", 'get'>> => unwrap(client.GET("/api/base/tenants/", ...(init as [never])) as never),
+    /** GET /api/webhooks/{id}/deliveries/: An endpoint's delivery log, newest first: status, answer code, duration, attempts (with each attempt), next attempt */
+    listWebhookDeliveries: (...init: Args<"/api/webhooks/{id}/deliveries/", 'get'>): Promise<Data<"/api/webhooks/{id}/deliveries/", 'get'>> => unwrap(client.GET("/api/webhooks/{id}/deliveries/", ...(init as [never])) as never),
+    /** GET /api/webhooks/: The tenant's webhook endpoints, newest first */
+    listWebhookEndpoints: (...init: Args<"/api/webhooks/", 'get'>): Promise<Data<"/api/webhooks/", 'get'>> => unwrap(client.GET("/api/webhooks/", ...(init as [never])) as never),
     /** POST /api/auth/login/: Check email and password; answers a two-factor challenge (or an enrolment step) */
     login: (...init: Args<"/api/auth/login/", 'post'>): Promise<Data<"/api/auth/login/", 'post'>> => unwrap(client.POST("/api/auth/login/", ...(init as [never])) as never),
     /** POST /api/auth/logout/: End the current session */
     logout: (...init: Args<"/api/auth/logout/", 'post'>): Promise<Data<"/api/auth/logout/", 'post'>> => unwrap(client.POST("/api/auth/logout/", ...(init as [never])) as never),
+    /** POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver/: Send a delivery again now (a new attempt, with the same webhook-id) */
+    redeliverWebhook: (...init: Args<"/api/webhooks/{id}/deliveries/{deliveryId}/redeliver/", 'post'>): Promise<Data<"/api/webhooks/{id}/deliveries/{deliveryId}/redeliver/", 'post'>> => unwrap(client.POST("/api/webhooks/{id}/deliveries/{deliveryId}/redeliver/", ...(init as [never])) as never),
     /** POST /api/auth/token/refresh/: Rotate the refresh token (body or cookie). A rotated token presented again within REFRESH_REUSE_INTERVAL_SECONDS (30 s) gets the same successor; after that, reusing it revokes its whole session. */
     refreshToken: (...init: Args<"/api/auth/token/refresh/", 'post'>): Promise<Data<"/api/auth/token/refresh/", 'post'>> => unwrap(client.POST("/api/auth/token/refresh/", ...(init as [never])) as never),
     /** POST /api/base/licenses/{id}/reissue/: Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable; a superseded one: 409 license_superseded) */
@@ -223,6 +235,10 @@ export function operations(client: Client<paths>) {
     revokeLicense: (...init: Args<"/api/base/licenses/{id}/revoke/", 'put'>): Promise<Data<"/api/base/licenses/{id}/revoke/", 'put'>> => unwrap(client.PUT("/api/base/licenses/{id}/revoke/", ...(init as [never])) as never),
     /** POST /api/base/licenses/{id}/rotate-key/: Rotate the key of a tenant's current license: a copy with a new key (same type, dates, price) becomes current and the old one is revoked; the new key is in the answer (license_key), this once. A revoked license: 409 license_not_rotatable; a superseded one: 409 license_superseded */
     rotateLicenseKey: (...init: Args<"/api/base/licenses/{id}/rotate-key/", 'post'>): Promise<Data<"/api/base/licenses/{id}/rotate-key/", 'post'>> => unwrap(client.POST("/api/base/licenses/{id}/rotate-key/", ...(init as [never])) as never),
+    /** POST /api/webhooks/{id}/rotate-secret/: Replace an endpoint's signing secret; the new secret is in the answer, shown this once */
+    rotateWebhookSecret: (...init: Args<"/api/webhooks/{id}/rotate-secret/", 'post'>): Promise<Data<"/api/webhooks/{id}/rotate-secret/", 'post'>> => unwrap(client.POST("/api/webhooks/{id}/rotate-secret/", ...(init as [never])) as never),
+    /** POST /api/webhooks/{id}/test/: Send a webhook.test event to this endpoint (it shows in its delivery log) */
+    sendWebhookTest: (...init: Args<"/api/webhooks/{id}/test/", 'post'>): Promise<Data<"/api/webhooks/{id}/test/", 'post'>> => unwrap(client.POST("/api/webhooks/{id}/test/", ...(init as [never])) as never),
     /** POST /api/auth/password/set-new-password/: Set a new password with a reset token (single use; ends every session) */
     setNewPassword: (...init: Args<"/api/auth/password/set-new-password/", 'post'>): Promise<Data<"/api/auth/password/set-new-password/", 'post'>> => unwrap(client.POST("/api/auth/password/set-new-password/", ...(init as [never])) as never),
     /** PUT /api/base/tenants/{id}/suspend-deactivate/: Suspend/unsuspend (is_suspended) or deactivate/activate (is_active): the tenant's users are refused with the tenant gate's code from their next call */
@@ -249,6 +265,8 @@ export function operations(client: Client<paths>) {
     updateTenantConfiguration: (...init: Args<"/api/base/tenant-configurations", 'put'>): Promise<Data<"/api/base/tenant-configurations", 'put'>> => unwrap(client.PUT("/api/base/tenant-configurations", ...(init as [never])) as never),
     /** PATCH /api/accounts/users/{id}/: Edit a user profile */
     updateUser: (...init: Args<"/api/accounts/users/{id}/", 'patch'>): Promise<Data<"/api/accounts/users/{id}/", 'patch'>> => unwrap(client.PATCH("/api/accounts/users/{id}/", ...(init as [never])) as never),
+    /** PATCH /api/webhooks/{id}/: Change an endpoint's url, events, description or enabled */
+    updateWebhookEndpoint: (...init: Args<"/api/webhooks/{id}/", 'patch'>): Promise<Data<"/api/webhooks/{id}/", 'patch'>> => unwrap(client.PATCH("/api/webhooks/{id}/", ...(init as [never])) as never),
     /** PUT /api/accounts/users/upload-image/: Upload the profile image (multipart field "image"; PNG, JPEG, WebP or GIF checked by content; size capped) */
     uploadProfileImage: (...init: Args<"/api/accounts/users/upload-image/", 'put'>): Promise<Data<"/api/accounts/users/upload-image/", 'put'>> => unwrap(client.PUT("/api/accounts/users/upload-image/", ...(init as [never])) as never),
     /** POST /api/base/reference-layers/: Provider: upload a layer (multipart: file = GeoJSON, KML, KMZ or zipped Shapefile; name, kind, reference_date, source, licence, name_field); it loads in the background */
@@ -276,6 +294,7 @@ export const operationRoutes = {
   createOperationalArea: { method: 'post', path: "/api/operational-areas/" },
   createRegion: { method: 'post', path: "/api/base/regions/" },
   createTenant: { method: 'post', path: "/api/base/tenants/" },
+  createWebhookEndpoint: { method: 'post', path: "/api/webhooks/" },
   deleteAgent: { method: 'delete', path: "/api/accounts/agents/{id}/" },
   deleteAnalysis: { method: 'delete', path: "/api/custom-analysis/{id}/" },
   deleteFarm: { method: 'delete', path: "/api/farms/{id}/" },
@@ -284,6 +303,7 @@ export const operationRoutes = {
   deleteProviderReferenceLayer: { method: 'delete', path: "/api/base/reference-layers/{id}/" },
   deleteReferenceLayer: { method: 'delete', path: "/api/reference-layers/{id}/" },
   deleteTenants: { method: 'post', path: "/api/base/tenants/delete/" },
+  deleteWebhookEndpoint: { method: 'delete', path: "/api/webhooks/{id}/" },
   exportAnalysisCategory: { method: 'get', path: "/api/custom-analysis/{id}/export/" },
   exportEudrGeolocation: { method: 'get', path: "/api/farms/export/eudr" },
   exportList: { method: 'post', path: "/api/base/export/{name}/" },
@@ -335,6 +355,7 @@ export const operationRoutes = {
   getTenantsStatusCount: { method: 'get', path: "/api/analytics/tenants-status-count/" },
   getUnmappedFarmersCount: { method: 'get', path: "/api/analytics/unmapped-farms-count/" },
   getUser: { method: 'get', path: "/api/accounts/users/{id}/" },
+  getWebhookEndpoint: { method: 'get', path: "/api/webhooks/{id}/" },
   listActivityLogs: { method: 'get', path: "/api/activity-logs/" },
   listAgents: { method: 'get', path: "/api/accounts/agents/" },
   listAnalyses: { method: 'get', path: "/api/custom-analysis/" },
@@ -358,8 +379,11 @@ export const operationRoutes = {
   listReferenceLayers: { method: 'get', path: "/api/reference-layers/" },
   listRegions: { method: 'get', path: "/api/base/regions/" },
   listTenants: { method: 'get', path: "/api/base/tenants/" },
+  listWebhookDeliveries: { method: 'get', path: "/api/webhooks/{id}/deliveries/" },
+  listWebhookEndpoints: { method: 'get', path: "/api/webhooks/" },
   login: { method: 'post', path: "/api/auth/login/" },
   logout: { method: 'post', path: "/api/auth/logout/" },
+  redeliverWebhook: { method: 'post', path: "/api/webhooks/{id}/deliveries/{deliveryId}/redeliver/" },
   refreshToken: { method: 'post', path: "/api/auth/token/refresh/" },
   reissueLicense: { method: 'post', path: "/api/base/licenses/{id}/reissue/" },
   replaceProviderReferenceLayer: { method: 'post', path: "/api/base/reference-layers/{id}/replace/" },
@@ -370,6 +394,8 @@ export const operationRoutes = {
   retainFarm: { method: 'post', path: "/api/farms/{id}/intersect" },
   revokeLicense: { method: 'put', path: "/api/base/licenses/{id}/revoke/" },
   rotateLicenseKey: { method: 'post', path: "/api/base/licenses/{id}/rotate-key/" },
+  rotateWebhookSecret: { method: 'post', path: "/api/webhooks/{id}/rotate-secret/" },
+  sendWebhookTest: { method: 'post', path: "/api/webhooks/{id}/test/" },
   setNewPassword: { method: 'post', path: "/api/auth/password/set-new-password/" },
   setTenantStatus: { method: 'put', path: "/api/base/tenants/{id}/suspend-deactivate/" },
   setupMfa: { method: 'post', path: "/api/auth/setup-mfa/" },
@@ -383,6 +409,7 @@ export const operationRoutes = {
   updateTenant: { method: 'put', path: "/api/base/tenants/{id}/" },
   updateTenantConfiguration: { method: 'put', path: "/api/base/tenant-configurations" },
   updateUser: { method: 'patch', path: "/api/accounts/users/{id}/" },
+  updateWebhookEndpoint: { method: 'patch', path: "/api/webhooks/{id}/" },
   uploadProfileImage: { method: 'put', path: "/api/accounts/users/upload-image/" },
   uploadProviderReferenceLayer: { method: 'post', path: "/api/base/reference-layers/" },
   uploadReferenceLayer: { method: 'post', path: "/api/reference-layers/" },

@@ -1745,6 +1745,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's webhook endpoints, newest first */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Register an endpoint: url (https; a private address only when the operator allow-lists it), events, description; the answer holds the signing secret, shown this once */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its delivery log */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint's url, events, description or enabled */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's delivery log, newest first: status, answer code, duration, attempts (with each attempt), next attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{deliveryId}/redeliver/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now (a new attempt, with the same webhook-id) */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace an endpoint's signing secret; the new secret is in the answer, shown this once */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.test event to this endpoint (it shows in its delivery log) */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14740,6 +14845,972 @@ export interface operations {
             };
             /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            events: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                            /** Format: uuid */
+                            id: string;
+                            secret_hint: string;
+                            updated_at: string;
+                            url: string;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    enabled?: boolean;
+                    events: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            events: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                            /** Format: uuid */
+                            id: string;
+                            secret: string;
+                            secret_hint: string;
+                            updated_at: string;
+                            url: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed, webhook_limit_reached. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            events: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                            /** Format: uuid */
+                            id: string;
+                            secret_hint: string;
+                            updated_at: string;
+                            url: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: null;
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    enabled?: boolean;
+                    events?: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            events: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                            /** Format: uuid */
+                            id: string;
+                            secret_hint: string;
+                            updated_at: string;
+                            url: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number from 1. A page must start within the first 10,000 rows of the list ((page - 1) × page_size < 10,000): narrow deeper lists with a search or a filter. */
+                page?: number;
+                page_size?: number;
+                status?: "pending" | "sending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Rows matching the list's filters. Exact up to 10,000 matches, and exact at any size for the unfiltered lists of farms and farmers (and farmers by is_mapped), which are kept as counters. Past 10,000 matches of a filter without a counter it is the planner's estimate and count_estimated is true. */
+                            count: number;
+                            /**
+                             * @description Present (true) when count is an estimate ("about"): more than 10,000 rows match. Absent when count is exact.
+                             * @enum {boolean}
+                             */
+                            count_estimated?: true;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                attempts: number;
+                                created_at: string;
+                                duration_ms: number | null;
+                                /** Format: uuid */
+                                endpoint_id: string;
+                                error: string | null;
+                                /** Format: uuid */
+                                event_id: string;
+                                event_type: string;
+                                history: {
+                                    at: string;
+                                    attempt: number;
+                                    duration_ms: number;
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    outcome: "succeeded" | "failed" | "refused";
+                                    response_code: number | null;
+                                }[];
+                                /** Format: uuid */
+                                id: string;
+                                last_attempt_at: string | null;
+                                next_attempt_at: string | null;
+                                response_code: number | null;
+                                /** @enum {string} */
+                                status: "pending" | "sending" | "succeeded" | "failed";
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            created_at: string;
+                            duration_ms: number | null;
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            error: string | null;
+                            /** Format: uuid */
+                            event_id: string;
+                            event_type: string;
+                            history: {
+                                at: string;
+                                attempt: number;
+                                duration_ms: number;
+                                error: string | null;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "failed" | "refused";
+                                response_code: number | null;
+                            }[];
+                            /** Format: uuid */
+                            id: string;
+                            last_attempt_at: string | null;
+                            next_attempt_at: string | null;
+                            response_code: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "sending" | "succeeded" | "failed";
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed, webhook_delivery_in_progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            events: ("analysis.completed" | "analysis.failed" | "farm.captured" | "farm.overlap_group_joined" | "farm.verdict_changed")[];
+                            /** Format: uuid */
+                            id: string;
+                            secret: string;
+                            secret_hint: string;
+                            updated_at: string;
+                            url: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict with the current state; nothing was changed. Codes: transaction_conflict, payload_replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The content type is not accepted here. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            event_id: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

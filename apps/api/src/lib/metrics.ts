@@ -76,3 +76,10 @@ export async function renderMetrics(): Promise<{ contentType: string; body: stri
   await Promise.all([...samplers].map(async (fn) => fn()));
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
+
+export const webhookDeliveries = new client.Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome: success (a 2xx answer), failure (another answer, a timeout, a network error), refused (the address is not allowed)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});

@@ -86,6 +86,16 @@ const LAYER_FILE = {
 /** An upload's details with the file, so that the probe passes validation and reaches the service. */
 const LAYER_UPLOAD = { ...LAYER_FILE, fields: { name: 'Matrix layer', kind: 'forest_2020', reference_date: '2020-12-31', source: 'Synthetic', licence: 'CC0-1.0' } };
 const tenantAdmins = (ok: number): Expectation => ({ anonymous: 401, super: 403, adminA: ok, agentA: 403, adminB: ok });
+/** A webhook endpoint of tenant A with one failed delivery (the secret's ciphertext is a placeholder: nothing is sent). */
+const webhookA = async (env: TestEnv) => {
+  const [w] = await env.sql<{ id: string }>(sql`
+    INSERT INTO webhook_endpoints (tenant_id, url, events, secret_enc, secret_hint, enabled)
+    VALUES (${env.fx.tenantA}, 'https://93.184.215.14/matrix', '{analysis.completed}', 'x', '…abcd', false) RETURNING id`);
+  const [e] = await env.sql<{ id: string }>(sql`INSERT INTO webhook_events (tenant_id, type, body) VALUES (${env.fx.tenantA}, 'analysis.completed', '{}') RETURNING id`);
+  const [d] = await env.sql<{ id: string }>(sql`
+    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (${env.fx.tenantA}, ${w!.id}, ${e!.id}, 'failed', 1, NULL) RETURNING id`);
+  return { webhookId: w!.id, deliveryId: d!.id };
+};
 
 export const matrix: Record<string, Row> = {
   // ---- operations ----
@@ -234,6 +244,18 @@ export const matrix: Record<string, Row> = {
   'DELETE /api/reference-layers/:id/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/` }, expect: adminAOnly(200) },
   'GET /api/reference-layers/risk-settings/': { expect: tenantAdmins(200) },
   'PUT /api/reference-layers/risk-settings/': { probe: { body: () => ({ eudr_min_overlap_sqm: 10 }) }, expect: tenantAdmins(200) },
+  'GET /api/webhooks/': { expect: tenantAdmins(200) },
+  'POST /api/webhooks/': { probe: { body: () => ({ url: 'https://93.184.215.14/matrix', events: ['analysis.completed'], enabled: false }) }, expect: tenantAdmins(201) },
+  'GET /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/` }, expect: adminAOnly(200) },
+  'PATCH /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/`, body: () => ({ description: 'matrix' }) }, expect: adminAOnly(200) },
+  'DELETE /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/` }, expect: adminAOnly(200) },
+  'POST /api/webhooks/:id/rotate-secret/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/rotate-secret/` }, expect: adminAOnly(200) },
+  'POST /api/webhooks/:id/test/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/test/` }, expect: adminAOnly(202) },
+  'GET /api/webhooks/:id/deliveries/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/deliveries/` }, expect: adminAOnly(200) },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver/': {
+    probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/deliveries/${c['deliveryId']}/redeliver/` },
+    expect: adminAOnly(202),
+  },
   'GET /api/farms/:id/screening/': { probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/` }, expect: adminAOnly(200) },
   'GET /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'DELETE /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },

@@ -84,6 +84,11 @@ export const queryKeys = {
   },
   profile: (id: Id) => ['profile', id] as const,
   tenantConfiguration: ['tenant-configuration'] as const,
+  webhooks: {
+    all: ['webhooks'] as const,
+    list: ['webhooks', 'list'] as const,
+    deliveries: (endpointId: Id, params: Params) => ['webhooks', 'deliveries', endpointId, params] as const,
+  },
   tenants: {
     all: ['tenants'] as const,
     page: (params: Params) => ['tenants', 'list', params] as const,

@@ -5,7 +5,8 @@
 // A retry first removes what an interrupted attempt wrote; readers see rows only once the status is 'completed'.
 import crypto from 'node:crypto';
 import type { Deps } from '../../context.js';
-import { withScope } from '../../db/client.js';
+import { withScope, type Executor } from '../../db/client.js';
+import { recordWebhookEvent } from '../webhooks/webhooks.events.js';
 import { sqlState } from '../../db/errors.js';
 import { RowBoxes } from './analyses.box-index.js';
 import { defaultOverlapBounds, findOverlapGroups, yieldConnection, type OverlapBounds, type OverlapResult } from './analyses.overlap.js';
@@ -281,7 +282,25 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
 
     // Rows the overlap step turned into errors change the totals: count them from the table then.
     const totals = overlap.tooDense > 0 ? await run((tx) => q.rowTotals(tx, tenantId, id)) : sum;
-    await run((tx) => q.completeAnalysisRun(tx, tenantId, id, runId, { total, ...totals, overlapping: list.length }));
+    await run(async (tx) => {
+      const summary = { total, ...totals, overlapping: list.length };
+      // The webhook event is written with the completion, in its transaction (the outbox: modules/webhooks).
+      if (await q.completeAnalysisRun(tx, tenantId, id, runId, summary)) {
+        await recordWebhookEvent(tx, tenantId, 'analysis.completed', {
+          analysis_id: id,
+          name: a.name,
+          status: 'completed',
+          total_rows: summary.total,
+          within_count: summary.within,
+          outside_count: summary.outside,
+          error_count: summary.errors,
+          overlapping_count: summary.overlapping,
+          unrecognized_count: summary.unrecognized,
+          warning_count: summary.warned,
+          total_area_sqm: summary.area,
+        });
+      }
+    });
     await deps.storage.remove(stagedKey(tenantId, id)).catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
     phase('complete');
     return 'completed';
@@ -293,16 +312,24 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   }
 }
 
+/** Marks the analysis failed and, when this call failed it, records the analysis.failed webhook event in the same transaction. */
+export async function failAndNotify(tx: Executor, tenantId: string, id: string, reason: string, onlyStaleAfter: number | null = null): Promise<void> {
+  const failed = await q.failAnalysis(tx, tenantId, id, reason.slice(0, 500), onlyStaleAfter);
+  if (failed) {
+    await recordWebhookEvent(tx, tenantId, 'analysis.failed', { analysis_id: id, name: failed.name, status: 'failed', failure_reason: failed.failure_reason });
+  }
+}
+
 /** After the last attempt failed (or the run crashed twice): no rows stay behind, the status says failed. */
 export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, reason: string, onlyStale = false): Promise<void> {
   const scope = { kind: 'tenant', tenantId } as const;
   if (onlyStale) {
-    await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500), deps.config.analysisStaleRunSeconds));
+    await withScope(deps.db, scope, (tx) => failAndNotify(tx, tenantId, id, reason, deps.config.analysisStaleRunSeconds));
     const a = await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id));
     if (a?.status !== 'failed') return;
   }
   await clearRows(deps, tenantId, id, tuningFor(deps.database.kind).writeRows);
-  await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, reason.slice(0, 500)));
+  await withScope(deps.db, scope, (tx) => failAndNotify(tx, tenantId, id, reason));
   // A failed analysis is never run again: its staged rows (hundreds of MB for a large upload) go now, not at deletion.
   await deps.storage.remove(stagedKey(tenantId, id)).catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
 }

@@ -374,24 +374,27 @@ export async function completeAnalysisRun(
   id: string,
   runId: string,
   s: { total: number; within: number; outside: number; errors: number; overlapping: number; unrecognized: number; warned: number; area: number },
-): Promise<void> {
-  await tx.execute(sql`
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(tx, sql`
     UPDATE custom_analyses SET status = 'completed', progress = 100, completed_at = now(), total_uploaded_data_count = ${s.total},
            within_count = ${s.within}, outside_count = ${s.outside}, error_count = ${s.errors}, overlapping_count = ${s.overlapping},
            unrecognized_count = ${s.unrecognized}, warning_count = ${s.warned}, total_area = ${s.area}, failure_reason = NULL, heartbeat_at = NULL, phase = NULL
-     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId}`);
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId} RETURNING id`);
+  return rows.length > 0;
 }
 
-/** Marks the analysis failed; the first real reason recorded by an earlier attempt wins over this one. */
-export async function failAnalysis(tx: Executor, tenantId: string, id: string, reason: string, onlyStaleAfter: number | null = null): Promise<void> {
+/** Marks the analysis failed; the first real reason recorded by an earlier attempt wins over this one. Returns the analysis when this call failed it. */
+export async function failAnalysis(tx: Executor, tenantId: string, id: string, reason: string, onlyStaleAfter: number | null = null): Promise<{ name: string; failure_reason: string | null } | null> {
   // onlyStaleAfter (seconds): a dead-lettered job must not fail an analysis that a newer job runs (or will run) after a requeue.
   const stale = onlyStaleAfter !== null
     ? sql`AND status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${onlyStaleAfter}))`
     : sql``;
-  await tx.execute(sql`
+  const rows = await queryRows<{ name: string; failure_reason: string | null }>(tx, sql`
     UPDATE custom_analyses SET status = 'failed', failure_reason = coalesce(failure_reason, ${reason}), completed_at = now(), heartbeat_at = NULL,
            within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, warning_count = 0, total_area = 0
-     WHERE tenant_id = ${tenantId} AND id = ${id} AND status NOT IN ('completed', 'failed') ${stale}`);
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND status NOT IN ('completed', 'failed') ${stale}
+     RETURNING name, failure_reason`);
+  return rows[0] ?? null;
 }
 
 /** The stored source file of an analysis (removed with it). */

@@ -18,7 +18,7 @@ import { extensionKind } from '../../ingest/file-type.js';
 import { MAX_ROWS } from '../../ingest/limits.js';
 import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from '../../ingest/limits.js';
-import { clearRows, stagedKey, tuningFor } from './analyses.pipeline.js';
+import { clearRows, failAndNotify, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysesPolicy } from './analyses.policy.js';
 import { presentDetail, presentFarm, presentOverlaps, presentSummary } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
@@ -271,7 +271,7 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     await enqueue({ analysisId: id, tenantId });
   } catch (err) {
     deps.log.error({ err, analysisId: id }, 'could not enqueue the analysis');
-    await withScope(deps.db, scope, (tx) => q.failAnalysis(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
+    await withScope(deps.db, scope, (tx) => failAndNotify(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
     throw err;
   }
   return presentDetail({ ...row, source_file_name: source ? source.file.filename.slice(0, 200) : null }, {

@@ -19,6 +19,8 @@ import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 import * as stats from './farms.stats.queries.js';
 import { screenFarms } from '../reference-layers/reference-layers.screening.js';
+import { farmRiskLevel } from '../reference-layers/reference-layers.service.js';
+import { recordWebhookEvent } from '../webhooks/webhooks.events.js';
 
 export const MAX_SNAPSHOTS = 10;
 
@@ -186,6 +188,19 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
     await screenFarms(tx, c.tenantId, [farmId]);
     const row = await q.findFarm(tx, c.tenantId, farmId);
     await audit(tx, ctx, c.tenantId, 'Create', `${c.name} mapped the farm ${name} of ${farmer.first_name} ${farmer.last_name}${row?.is_overlapping ? ' (overlapping)' : ''}`);
+    // Webhook events in the capture's transaction (modules/webhooks): the tenant's own ids and a summary only.
+    await recordWebhookEvent(tx, c.tenantId, 'farm.captured', {
+      farm_id: farmId,
+      farmer_id: farmer.id,
+      name,
+      area_sqm: row!.area_sqm,
+      is_overlapping: row!.is_overlapping,
+      overlap_group_id: row!.overlap_group_id,
+      source: c.source,
+    });
+    if (row!.overlap_group_id) {
+      await recordWebhookEvent(tx, c.tenantId, 'farm.overlap_group_joined', { farm_id: farmId, farmer_id: farmer.id, overlap_group_id: row!.overlap_group_id });
+    }
     return presentFarm(deps, row!);
   }, { retry: true });
 }
@@ -213,11 +228,20 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
         source: c.source,
       });
     if (body.coordinates) {
+      const verdictBefore = await farmRiskLevel(tx, c.tenantId, id);
       const config = await getConfiguration(tx, c.tenantId);
       await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
       await addMappingRecord();
       await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
       await screenFarms(tx, c.tenantId, [id]);
+      const verdictAfter = await farmRiskLevel(tx, c.tenantId, id);
+      if (verdictAfter !== verdictBefore) {
+        await recordWebhookEvent(tx, c.tenantId, 'farm.verdict_changed', { farm_id: id, farmer_id: farmer.id, previous_verdict: verdictBefore, verdict: verdictAfter });
+      }
+      const now = await q.findFarmCore(tx, c.tenantId, id);
+      if (now?.overlap_group_id && now.overlap_group_id !== before.overlap_group_id) {
+        await recordWebhookEvent(tx, c.tenantId, 'farm.overlap_group_joined', { farm_id: id, farmer_id: farmer.id, overlap_group_id: now.overlap_group_id });
+      }
     } else if (seconds !== undefined || body.gps_device_id !== undefined || body.location !== undefined) {
       const patched = await q.patchLatestMappingRecord(tx, c.tenantId, id, { seconds, gpsDeviceId: body.gps_device_id, location: body.location });
       if (!patched) await addMappingRecord();

@@ -161,5 +161,15 @@ export const operations: Record<string, OperationRow> = {
   'DELETE /api/reference-layers/:id/': { id: 'deleteReferenceLayer' },
   'GET /api/reference-layers/risk-settings/': { id: 'getPlotRiskSettings' },
   'PUT /api/reference-layers/risk-settings/': { id: 'updatePlotRiskSettings' },
+  // webhooks (issue 32, part 3)
+  'GET /api/webhooks/': { id: 'listWebhookEndpoints' },
+  'POST /api/webhooks/': { id: 'createWebhookEndpoint', codes: { 409: ['webhook_limit_reached'] } },
+  'GET /api/webhooks/:id/': { id: 'getWebhookEndpoint' },
+  'PATCH /api/webhooks/:id/': { id: 'updateWebhookEndpoint' },
+  'DELETE /api/webhooks/:id/': { id: 'deleteWebhookEndpoint' },
+  'POST /api/webhooks/:id/rotate-secret/': { id: 'rotateWebhookSecret' },
+  'POST /api/webhooks/:id/test/': { id: 'sendWebhookTest' },
+  'GET /api/webhooks/:id/deliveries/': { id: 'listWebhookDeliveries' },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver/': { id: 'redeliverWebhook', codes: { 409: ['webhook_delivery_in_progress'] } },
   'GET /api/farms/:id/screening/': { id: 'getFarmScreening' },
 };

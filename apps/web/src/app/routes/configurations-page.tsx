@@ -1,11 +1,17 @@
-// /admin/configurations: the tenant's configuration, under the page's level-one heading (the card's title shows it).
+// /admin/configurations: the tenant's configuration, under the page's level-one heading (the card's title shows it),
+// and the tenant's webhooks (an addition to the spec's screen: docs/decisions/webhooks.md).
+import Flex from 'antd/es/flex';
 import { ConfigurationsForm } from '../../features/configurations/components/configurations-form';
+import { WebhooksSection } from '../../features/configurations/components/webhooks-section';
 
 export function ConfigurationsPage() {
   return (
     <>
       <h1 className="visually-hidden">Configurations</h1>
-      <ConfigurationsForm />
+      <Flex vertical gap="large">
+        <ConfigurationsForm />
+        <WebhooksSection />
+      </Flex>
     </>
   );
 }

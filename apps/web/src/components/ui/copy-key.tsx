@@ -29,13 +29,43 @@ export function KeyHint({ value }: { value: string | null | undefined }) {
   );
 }
 
-async function copyKey(key: string): Promise<void> {
+async function copyKey(key: string, copied = KEY_COPIED, toastId = 'license-key-copied'): Promise<void> {
   try {
     await navigator.clipboard.writeText(key);
-    toast('success', KEY_COPIED, 'license-key-copied', COPY_TOAST_MS);
+    toast('success', copied, toastId, COPY_TOAST_MS);
   } catch (err) {
     notifyError(err instanceof Error ? err : new Error('The key could not be copied'));
   }
+}
+
+export const SECRET_COPIED = 'Secret copied';
+
+type SecretModalProps = { secret: string | null; title: string; intro: string; onClose: () => void };
+
+/** Any other secret shown once (a webhook's signing secret): the same modal and copy button as the license key's. */
+export function SecretOnceModal({ secret, title, intro, onClose }: SecretModalProps) {
+  return (
+    <Modal
+      open={secret !== null}
+      title={title}
+      onCancel={onClose}
+      footer={
+        <Button type="primary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
+      <Typography.Paragraph>{intro} Copy it now: it is shown only this once.</Typography.Paragraph>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+        <code data-testid="created-secret" style={{ wordBreak: 'break-all', flex: 1 }}>
+          {secret}
+        </code>
+        <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => secret && void copyKey(secret, SECRET_COPIED, 'secret-copied')}>
+          Copy secret
+        </Button>
+      </div>
+    </Modal>
+  );
 }
 
 type KeyModalProps = { licenseKey: string | null; intro: string; onClose: () => void };
