@@ -1,6 +1,6 @@
 -- Issue 29, reference layers in a custom analysis. custom_analysis_layers holds the layers an analysis was created with
--- (its choice, in order); the run pins each one's version in use at its start (layer_version, with the name and kind it
--- had then), so a layer replaced mid-run never mixes versions, and the analysis keeps saying what it was screened
+-- (its choice, in order); the run pins each one's version in use at its start (layer_version and pinned_at, with the
+-- name, kind and owner it had then), so a layer replaced mid-run never mixes versions, and the analysis keeps saying what it was screened
 -- against after the layer changes or goes. Each analysed row with a geometry gets its verdict (risk_level: low, review,
 -- high) and risk (jsonb: {"reasons": [...], "figures": [{layer_id, overlap_sqm, share}]}) on its own row
 -- (docs/decisions/analysis-reference-layers.md).
@@ -11,7 +11,9 @@ CREATE TABLE "custom_analysis_layers" (
   "position" integer NOT NULL,
   "layer_name" text NOT NULL,
   "layer_kind" text NOT NULL,
+  "layer_owner" text NOT NULL,
   "layer_version" integer,
+  "pinned_at" timestamp with time zone,
   CONSTRAINT "custom_analysis_layers_pk" PRIMARY KEY ("analysis_id", "layer_id"),
   CONSTRAINT "custom_analysis_layers_analysis_fk" FOREIGN KEY ("analysis_id") REFERENCES "public"."custom_analyses"("id") ON DELETE cascade,
   CONSTRAINT "custom_analysis_layers_tenant_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade

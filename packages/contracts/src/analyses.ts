@@ -2,7 +2,7 @@
 // four result categories as {count, url}, and the farm rows the category lists return.
 import { z } from 'zod';
 import { listOf, pageNumber, pageSize, text, uuid } from './common.js';
-import { plotRiskLevel, plotRiskReasonItem, referenceLayerKind } from './reference-layers.js';
+import { plotRiskLevel, plotRiskReasonItem, referenceLayerKind, screeningFigure } from './reference-layers.js';
 
 /** Stable codes of the row errors (docs/design-rules.md, "Custom analysis"). */
 export const analysisRowErrorCode = z.enum([
@@ -78,15 +78,22 @@ export const analysisErrorRow = z.object({
 export type AnalysisErrorRow = z.infer<typeof analysisErrorRow>;
 
 /** A reference layer an analysis screens against (issue 29). */
-export const analysisReferenceLayer = z.object({ id: uuid, name: z.string(), kind: referenceLayerKind, version: z.number().int().nullable() });
+export const analysisReferenceLayer = z.object({
+  id: uuid,
+  name: z.string(),
+  kind: referenceLayerKind,
+  owner: z.enum(['provider', 'tenant']),
+  version: z.number().int().nullable(),
+});
 export type AnalysisReferenceLayer = z.infer<typeof analysisReferenceLayer>;
 
-/** One row's figure against one chosen layer: geodesic overlap (m²) and its share of the row's area (0–1). */
-export const analysisRowFigure = z.object({ layer_id: uuid, layer_name: z.string(), kind: referenceLayerKind, overlap_sqm: z.number(), share: z.number() });
-export type AnalysisRowFigure = z.infer<typeof analysisRowFigure>;
 
-/** A row's plot-risk verdict (docs/decisions/0072-eudr-plot-risk.md) with its reasons and per-layer figures. */
-export const analysisRowRisk = z.object({ level: plotRiskLevel, reasons: z.array(plotRiskReasonItem), figures: z.array(analysisRowFigure) });
+/**
+ * A row's plot-risk verdict (docs/decisions/0072-eudr-plot-risk.md) with its reasons and its figure per screened layer:
+ * the registry screening's shape (geodesic overlap m², share of the row's area), layer_version the pinned one and
+ * computed_at when the run pinned it.
+ */
+export const analysisRowRisk = z.object({ level: plotRiskLevel, reasons: z.array(plotRiskReasonItem), figures: z.array(screeningFigure) });
 export type AnalysisRowRisk = z.infer<typeof analysisRowRisk>;
 
 export const analysisSummary = z.object({

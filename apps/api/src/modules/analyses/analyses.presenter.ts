@@ -28,7 +28,7 @@ export function presentDetail(
     publicUrl: string;
     fileUrl: string | null;
     areas: Array<{ id: string; name: string }>;
-    layers: ReadonlyArray<{ id: string; name: string; kind: ReferenceLayerKind; version: number | null }>;
+    layers: ReadonlyArray<{ id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number | null }>;
     errorRows: Array<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>;
     links: { parent: AnalysisLink | null; children: AnalysisLink[] };
   },
@@ -51,7 +51,7 @@ export function presentDetail(
     overlap_min_area_sqm: Number(a.overlap_min_area_sqm),
     overlap_min_share: Number(a.overlap_min_share),
     operational_areas: ctx.areas,
-    reference_layers: ctx.layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind, version: l.version })),
+    reference_layers: ctx.layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind, owner: l.owner, version: l.version })),
     within_operational_area: ref(a.within_count, 'within'),
     outside_operational_area: ref(a.outside_count, 'outside'),
     overlapping_farmlands: ref(a.overlapping_count, 'overlapping'),
@@ -74,11 +74,13 @@ function ringOf(g: FarmRow['geometry']): number[][] {
 }
 
 /** A chosen layer the run screened against (pinned version), in the analysis's order: the figures' columns. */
-export type ScreenedLayer = { id: string; name: string; kind: ReferenceLayerKind };
+export type ScreenedLayer = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number; pinned_at: string };
 
 /** The layers a run screened against (a pinned version), in order: the stored figures' order. */
-export const screenedLayers = (layers: ReadonlyArray<ScreenedLayer & { version: number | null }>): ScreenedLayer[] =>
-  layers.filter((l) => l.version !== null).map((l) => ({ id: l.id, name: l.name, kind: l.kind }));
+export const screenedLayers = (
+  layers: ReadonlyArray<Omit<ScreenedLayer, 'version' | 'pinned_at'> & { version: number | null; pinned_at: Date | string | null }>,
+): ScreenedLayer[] =>
+  layers.flatMap((l) => (l.version === null ? [] : [{ id: l.id, name: l.name, kind: l.kind, owner: l.owner, version: l.version, pinned_at: iso(l.pinned_at) ?? '' }]));
 
 /** A row's verdict with its figures named by layer (issue 29); null without one. */
 export function presentRisk(level: AnalysisRowRisk['level'] | null, risk: StoredRiskJson | null, layers: readonly ScreenedLayer[]): AnalysisRowRisk | null {
@@ -86,7 +88,16 @@ export function presentRisk(level: AnalysisRowRisk['level'] | null, risk: Stored
   return {
     level,
     reasons: risk.r ?? [],
-    figures: layers.map((l, i) => ({ layer_id: l.id, layer_name: l.name, kind: l.kind, overlap_sqm: Number(risk.o?.[i] ?? 0), share: Number(risk.s?.[i] ?? 0) })),
+    figures: layers.map((l, i) => ({
+      layer_id: l.id,
+      layer_name: l.name,
+      kind: l.kind,
+      owner: l.owner,
+      layer_version: l.version,
+      overlap_sqm: Number(risk.o?.[i] ?? 0),
+      share: Number(risk.s?.[i] ?? 0),
+      computed_at: l.pinned_at,
+    })),
   };
 }
 

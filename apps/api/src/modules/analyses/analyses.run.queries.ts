@@ -235,26 +235,27 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
 // ---------- reference layers (issue 29) ----------
 
 /** A chosen layer as pinned at the run's start: version null when it was removed before. */
-export type PinnedLayer = { id: string; name: string; kind: ReferenceLayerKind; version: number | null };
+export type PinnedLayer = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number | null; pinned_at: Date | string | null };
 
 /** The analysis's chosen layers, in their order, with the version pinned by the last run's start. */
 export async function analysisLayers(tx: Executor, tenantId: string, id: string): Promise<PinnedLayer[]> {
   return queryRows<PinnedLayer>(tx, sql`
-    SELECT layer_id AS id, layer_name AS name, layer_kind AS kind, layer_version AS version
+    SELECT layer_id AS id, layer_name AS name, layer_kind AS kind, layer_owner AS owner, layer_version AS version, pinned_at
       FROM custom_analysis_layers WHERE tenant_id = ${tenantId} AND analysis_id = ${id} ORDER BY position`);
 }
 
 /** Records the chosen layers at creation (no version yet: the run pins it). */
-export async function insertAnalysisLayers(tx: Executor, tenantId: string, id: string, layers: ReadonlyArray<{ id: string; name: string; kind: string }>): Promise<void> {
+export async function insertAnalysisLayers(tx: Executor, tenantId: string, id: string, layers: ReadonlyArray<{ id: string; name: string; kind: string; owner: string }>): Promise<void> {
   if (layers.length === 0) return;
   await tx.execute(sql`
-    INSERT INTO custom_analysis_layers (analysis_id, tenant_id, layer_id, position, layer_name, layer_kind)
-    SELECT ${id}, ${tenantId}, x.id, x.position, x.name, x.kind FROM jsonb_to_recordset(${jsonb(layers.map((l, i) => ({ ...l, position: i })))}) AS x(id uuid, position int, name text, kind text)`);
+    INSERT INTO custom_analysis_layers (analysis_id, tenant_id, layer_id, position, layer_name, layer_kind, layer_owner)
+    SELECT ${id}, ${tenantId}, x.id, x.position, x.name, x.kind, x.owner
+      FROM jsonb_to_recordset(${jsonb(layers.map((l, i) => ({ ...l, position: i })))}) AS x(id uuid, position int, name text, kind text, owner text)`);
 }
 
 /** Pins each chosen layer's version in use (name and kind as they are now); a layer gone gets version null. */
 export async function pinAnalysisLayers(tx: Executor, tenantId: string, id: string, inUse: ReadonlyArray<{ id: string; name: string; kind: string; version: number }>): Promise<void> {
-  await tx.execute(sql`UPDATE custom_analysis_layers SET layer_version = NULL WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+  await tx.execute(sql`UPDATE custom_analysis_layers SET layer_version = NULL, pinned_at = now() WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
   if (inUse.length === 0) return;
   await tx.execute(sql`
     UPDATE custom_analysis_layers c SET layer_version = x.version, layer_name = x.name, layer_kind = x.kind

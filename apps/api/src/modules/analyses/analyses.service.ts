@@ -411,7 +411,7 @@ export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<
  * The reference layers asked for (issue 29), de-duplicated in the order given: each must be one the tenant may use (the
  * provider's or its own, with a version in use); another tenant's gets the same answer as one that does not exist.
  */
-async function chosenLayers(tx: Executor, tenantId: string, ids: readonly string[]): Promise<Array<{ id: string; name: string; kind: ReferenceLayerKind }>> {
+async function chosenLayers(tx: Executor, tenantId: string, ids: readonly string[]): Promise<Array<{ id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant' }>> {
   const wanted = [...new Set(ids.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) return [];
   if (wanted.length > MAX_ANALYSIS_LAYERS) throw problems.field('reference_layer_ids', `Choose at most ${MAX_ANALYSIS_LAYERS} reference layers`);
@@ -420,7 +420,7 @@ async function chosenLayers(tx: Executor, tenantId: string, ids: readonly string
   if (missing.length > 0) throw problems.field('reference_layer_ids', `Not a loaded reference layer of yours or the provider's: ${missing.slice(0, 5).join(', ')}`);
   return wanted.map((x) => {
     const l = found.get(x)!;
-    return { id: l.id, name: l.name, kind: l.kind };
+    return { id: l.id, name: l.name, kind: l.kind, owner: l.owner };
   });
 }
 

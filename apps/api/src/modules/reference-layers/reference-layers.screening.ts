@@ -10,13 +10,22 @@ import type { Deps } from '../../context.js';
 import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
 
 /**
+ * The overlays run on a fixed precision grid of 1e-12 degrees (~0.1 µm): GEOS's snap-rounding, which never needs its
+ * floating-point overlay's fallback. That fallback works by throwing and catching inside GEOS, and PGlite's WASM build
+ * cannot catch: the union of a plot's intersections with adjacent pieces (subdivision cuts) or overlapping features
+ * then ended the whole statement with an empty result and no error (seen on 5 of 150 random plots; the same SQL on
+ * PostgreSQL answered). The grid moves an area by less than 1e-9 of it (docs/decisions/analysis-reference-layers.md).
+ */
+const OVERLAY_GRID = '1e-12';
+
+/**
  * The one overlap measure of a screening, as a subquery giving `sqm` (use it as `CROSS JOIN LATERAL ${overlapOf(...)} o`):
  * the geodesic area of the union of a geometry's intersections with one version of a layer's stored pieces. Registry
  * farms and analysis rows (modules/analyses/analyses.run.queries.ts) are measured by this same SQL. The geometry must be
  * valid (PGlite's PostGIS returns an empty overlay for an invalid one); both farms and analysed rows are checked before.
  */
 export const overlapOf = (geom: SQL, layerId: SQL, version: SQL): SQL => sql`(
-              SELECT coalesce(ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, ${geom})), 3)::geography), 0) AS sqm
+              SELECT coalesce(ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, ${geom}, ${sql.raw(OVERLAY_GRID)}), ${sql.raw(OVERLAY_GRID)}), 3)::geography), 0) AS sqm
                 FROM reference_layer_features p
                WHERE p.layer_id = ${layerId} AND p.version = ${version} AND p.geom && ${geom} AND ST_Intersects(p.geom, ${geom})
             )`;
@@ -111,7 +120,7 @@ export async function screenLayerEverywhere(
 }
 
 /** A layer's version in use, with its name and kind then. */
-export type LayerInUse = { id: string; name: string; kind: ReferenceLayerKind; version: number };
+export type LayerInUse = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number };
 
 /**
  * Of the given layer ids, those the tenant may screen against: the provider's and its own, with a complete version in
@@ -122,7 +131,7 @@ export async function layersInUse(tx: Executor, tenantId: string, ids: readonly 
   if (ids.length === 0) return [];
   return queryRows<LayerInUse>(
     tx,
-    sql`SELECT id, name, kind::text AS kind, version FROM reference_layers
+    sql`SELECT id, name, kind::text AS kind, CASE WHEN tenant_id IS NULL THEN 'provider' ELSE 'tenant' END AS owner, version FROM reference_layers
          WHERE id = ANY(${uuidArray(ids)}) AND version > 0 AND (tenant_id IS NULL OR tenant_id = ${tenantId})`,
   );
 }
