@@ -139,7 +139,7 @@ describe('an analysis screened against reference layers', () => {
 
   it('lists the chosen layers with the version the run screened against', async () => {
     const d = (await t.caller.get(`/api/custom-analysis/${analysisId}/`)).body.data;
-    expect(d.reference_layers).toEqual(LAYERS.map((l, i) => ({ id: layerIds[i], name: l.name, kind: l.kind, version: 1 })));
+    expect(d.reference_layers).toEqual(LAYERS.map((l, i) => ({ id: layerIds[i], name: l.name, kind: l.kind, owner: 'tenant', version: 1 })));
   });
 
   it('the subdivided forest layer really is in pieces (the figures below cross piece boundaries)', async () => {
@@ -195,14 +195,15 @@ describe('an analysis screened against reference layers', () => {
     expect(map.features.length).toBe(PLOTS.length);
     for (const f of map.features) expect(['low', 'review', 'high']).toContain(f.risk_level);
 
-    const csv = await t.caller.get(`/api/custom-analysis/${analysisId}/export/?category=outside&format=csv`);
+    // Every plot lies inside the one operational area: the "within" category holds them all.
+    const csv = await t.caller.get(`/api/custom-analysis/${analysisId}/export/?category=within&format=csv`);
     expect(csv.status).toBe(200);
     const header = csv.raw.split('\n')[0]!;
     for (const l of LAYERS) expect(header).toContain(`${l.name} overlap_m2`);
     for (const l of LAYERS) expect(header).toContain(`${l.name} share`);
     expect(header).toMatch(/(^|,)verdict,reasons,/);
 
-    const geo = await t.caller.get(`/api/custom-analysis/${analysisId}/export/?category=outside&format=geojson`);
+    const geo = await t.caller.get(`/api/custom-analysis/${analysisId}/export/?category=within&format=geojson`);
     expect(geo.status).toBe(200);
     const fc = JSON.parse(geo.raw) as { features: Array<{ properties: Record<string, any> }> };
     expect(fc.features.length).toBeGreaterThan(0);

@@ -57,13 +57,28 @@ export async function screenAnalysisRows(
     const byId = new Map(inUse.map((l) => [l.id, l]));
     const pinned = ids.map((x) => byId.get(x)).filter((l): l is NonNullable<typeof l> => l !== undefined);
     const opts = { pendingLayers: chosen.length - pinned.length, hasForestLayer: pinned.some((l) => l.kind === 'forest_2020') };
+    /**
+     * The figures of rows [from, to): GEOS's floating overlay (PostgreSQL's own figure). A range the engine dropped (see
+     * rowOverlaps) is halved until the row is found, and that row alone is measured on the 1e-12° grid.
+     */
+    const measure = async (from: number, to: number): Promise<qr.RowOverlaps[]> => {
+      const exact = await run((tx) => qr.rowOverlaps(tx, tenantId, id, pinned, from, to, false));
+      if (exact) return exact;
+      if (to - from <= 1) {
+        const snapped = await run((tx) => qr.rowOverlaps(tx, tenantId, id, pinned, from, to, true));
+        if (!snapped) throw new Error(`row ${from} could not be measured against the reference layers`);
+        return snapped;
+      }
+      const mid = from + Math.floor((to - from) / 2);
+      return [...(await measure(from, mid)), ...(await measure(mid, to))];
+    };
     let rows = 0;
     let size = Math.max(50, Math.round(tuning.batchRows / 2));
     for (let from = 1; from <= maxRow; ) {
       beat();
       const to = from + size;
       const t0 = performance.now();
-      const figures = pinned.length > 0 ? await run((tx) => qr.rowOverlaps(tx, tenantId, id, pinned, from, to)) : await run((tx) => qr.rowsWithGeometry(tx, tenantId, id, from, to));
+      const figures = pinned.length > 0 ? await measure(from, to) : await run((tx) => qr.rowsWithGeometry(tx, tenantId, id, from, to));
       const risks = figures.map((r) => judgeRow(r, pinned, settings, opts));
       await run((tx) => qr.setRowRisks(tx, tenantId, id, risks), true);
       rows += risks.length;

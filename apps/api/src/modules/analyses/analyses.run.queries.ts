@@ -270,16 +270,29 @@ export type RowOverlaps = { n: number; a: number; o: number[] };
  * The figures of the analysed rows in [from, to) against the pinned layers, in one statement: the screening's own
  * overlap SQL (reference-layers.screening.ts overlapOf) on each row's geometry and each layer's pinned version.
  */
-export async function rowOverlaps(tx: Executor, tenantId: string, id: string, layers: ReadonlyArray<{ id: string; version: number }>, from: number, to: number): Promise<RowOverlaps[]> {
+export async function rowOverlaps(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  layers: ReadonlyArray<{ id: string; version: number }>,
+  from: number,
+  to: number,
+  grid: boolean,
+): Promise<RowOverlaps[] | null> {
+  // The closing row (n = 0) is the statement's own receipt: PGlite's PostGIS can end a statement empty without an error
+  // (a GEOS exception its WASM build cannot catch), and then it is missing too (null: measure again, smaller).
   const rows = await queryRows<{ n: number; a: number; o: number[] }>(tx, sql`
-    SELECT r.row_number AS n, ST_Area(r.geom::geography) AS a, array_agg(o.sqm ORDER BY l.ord) AS o
-      FROM custom_analysis_rows r
-      CROSS JOIN jsonb_to_recordset(${jsonb(layers.map((l, i) => ({ id: l.id, version: l.version, ord: i })))}) AS l(id uuid, version int, ord int)
-      CROSS JOIN LATERAL ${overlapOf(sql`r.geom`, sql`l.id`, sql`l.version`)} o
-     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number >= ${from} AND r.row_number < ${to}
-       AND r.geom IS NOT NULL AND r.category <> 'error'
-     GROUP BY r.row_number, r.geom`);
-  return rows.map((r) => ({ n: r.n, a: Number(r.a), o: r.o.map(Number) }));
+    SELECT * FROM (
+      SELECT r.row_number AS n, ST_Area(r.geom::geography) AS a, array_agg(o.sqm ORDER BY l.ord) AS o
+        FROM custom_analysis_rows r
+        CROSS JOIN jsonb_to_recordset(${jsonb(layers.map((l, i) => ({ id: l.id, version: l.version, ord: i })))}) AS l(id uuid, version int, ord int)
+        CROSS JOIN LATERAL ${overlapOf(sql`r.geom`, sql`l.id`, sql`l.version`, { grid })} o
+       WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number >= ${from} AND r.row_number < ${to}
+         AND r.geom IS NOT NULL AND r.category <> 'error'
+       GROUP BY r.row_number, r.geom) x
+    UNION ALL SELECT 0, 0, '{}'::float8[]`);
+  if (!rows.some((r) => r.n === 0)) return null;
+  return rows.filter((r) => r.n !== 0).map((r) => ({ n: r.n, a: Number(r.a), o: r.o.map(Number) }));
 }
 
 /** A row's stored verdict: its level, and {r: reasons, o: overlap m² per pinned layer, s: share per pinned layer}. */

@@ -14,7 +14,10 @@ import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
  * floating-point overlay's fallback. That fallback works by throwing and catching inside GEOS, and PGlite's WASM build
  * cannot catch: the union of a plot's intersections with adjacent pieces (subdivision cuts) or overlapping features
  * then ended the whole statement with an empty result and no error (seen on 5 of 150 random plots; the same SQL on
- * PostgreSQL answered). The grid moves an area by less than 1e-9 of it (docs/decisions/analysis-reference-layers.md).
+ * PostgreSQL answered). The grid moves an area by about its perimeter times 1e-7 m: under 1e-9 of a plot-sized overlap, but
+ * more than 1e-6 of a sliver under a square metre. So analysis rows (analyses.layers.ts) measure with GEOS's floating
+ * overlay first ({ grid: false }, exactly PostgreSQL's figure) and use the grid only for a row whose floating overlay the
+ * engine dropped (docs/decisions/analysis-reference-layers.md).
  */
 const OVERLAY_GRID = '1e-12';
 
@@ -24,8 +27,12 @@ const OVERLAY_GRID = '1e-12';
  * farms and analysis rows (modules/analyses/analyses.run.queries.ts) are measured by this same SQL. The geometry must be
  * valid (PGlite's PostGIS returns an empty overlay for an invalid one); both farms and analysed rows are checked before.
  */
-export const overlapOf = (geom: SQL, layerId: SQL, version: SQL): SQL => sql`(
-              SELECT coalesce(ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, ${geom}, ${sql.raw(OVERLAY_GRID)}), ${sql.raw(OVERLAY_GRID)}), 3)::geography), 0) AS sqm
+export const overlapOf = (geom: SQL, layerId: SQL, version: SQL, opts: { grid: boolean } = { grid: true }): SQL => sql`(
+              SELECT coalesce(ST_Area(ST_CollectionExtract(${
+                opts.grid
+                  ? sql`ST_Union(ST_Intersection(p.geom, ${geom}, ${sql.raw(OVERLAY_GRID)}), ${sql.raw(OVERLAY_GRID)})`
+                  : sql`ST_Union(ST_Intersection(p.geom, ${geom}))`
+              }, 3)::geography), 0) AS sqm
                 FROM reference_layer_features p
                WHERE p.layer_id = ${layerId} AND p.version = ${version} AND p.geom && ${geom} AND ST_Intersects(p.geom, ${geom})
             )`;
