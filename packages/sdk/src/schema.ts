@@ -995,7 +995,7 @@ export interface paths {
         /** The tenant's analyses, newest first (search by name or description) */
         get: operations["listAnalyses"];
         put?: never;
-        /** Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id) */
+        /** Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id, repeated reference_layer_ids) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id, reference_layer_ids) */
         post: operations["createAnalysis"];
         delete?: never;
         options?: never;
@@ -8743,6 +8743,7 @@ export interface operations {
                     name?: string | null;
                     operational_areas: string[];
                     parent_analysis_id?: string | null;
+                    reference_layer_ids?: string[];
                     require_farm_recognition?: boolean;
                 };
                 "multipart/form-data": Record<string, never>;
@@ -8817,6 +8818,16 @@ export interface operations {
                                 status: "queued" | "processing" | "completed" | "failed";
                             }[];
                             recognition_threshold: number;
+                            reference_layers: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                name: string;
+                                /** @enum {string} */
+                                owner: "provider" | "tenant";
+                                version: number | null;
+                            }[];
                             require_farm_recognition: boolean;
                             /** @enum {string} */
                             status: "queued" | "processing" | "completed" | "failed";
@@ -8998,6 +9009,16 @@ export interface operations {
                                 status: "queued" | "processing" | "completed" | "failed";
                             }[];
                             recognition_threshold: number;
+                            reference_layers: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                name: string;
+                                /** @enum {string} */
+                                owner: "provider" | "tenant";
+                                version: number | null;
+                            }[];
                             require_farm_recognition: boolean;
                             /** @enum {string} */
                             status: "queued" | "processing" | "completed" | "failed";
@@ -9238,6 +9259,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9414,6 +9460,8 @@ export interface operations {
                                 name: string | null;
                                 operational_area: string | null;
                                 parts?: number[][][][];
+                                /** @enum {string} */
+                                risk_level?: "low" | "review" | "high";
                                 row_number: number;
                                 /** @enum {string} */
                                 type?: "Polygon" | "MultiPolygon" | "Point";
@@ -9558,6 +9606,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9702,6 +9775,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9846,6 +9944,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9990,6 +10113,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
