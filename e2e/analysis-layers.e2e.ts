@@ -1,6 +1,8 @@
 // Issue 29 in a real browser: a tenant admin loads a forest layer through the API, runs an analysis choosing it in the
 // upload wizard's details drawer, and sees each row's EUDR verdict in the result list drawer (a plot inside the forest
 // needs review, one outside is low risk), with the evidence (reason, overlap and share per layer) one click away.
+import crypto from 'node:crypto';
+import { compactDecrypt } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
@@ -38,12 +40,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Uploads a GeoJSON layer as multipart with the session's token (the API tells the layer's id). */
+/**
+ * Uploads a GeoJSON layer as multipart with the session's token. Multipart bodies go as they are, but the server
+ * encrypts its answers (PAYLOAD_ENCRYPTION=required): a client key is sent, and the answer decrypted with it.
+ */
 async function uploadLayer(): Promise<string> {
   const token = await api.token();
+  const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
   const geojson = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Forest block' }, geometry: { type: 'Polygon', coordinates: [ring(3.84, 7.696, 3.852, 7.708)] } }] };
   const res = await page.request.post('/api/reference-layers/', {
-    headers: { authorization: `Bearer ${token}`, 'x-platform': 'web' },
+    headers: { authorization: `Bearer ${token}`, 'x-platform': 'web', accept: 'application/json', 'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url') },
     multipart: {
       name: LAYER,
       kind: 'forest_2020',
@@ -53,8 +60,10 @@ async function uploadLayer(): Promise<string> {
       file: { name: 'forest.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(geojson)) },
     },
   });
-  expect(res.status(), await res.text()).toBe(202);
-  return ((await res.json()) as { data: { id: string } }).data.id;
+  const text = await res.text();
+  const body = (res.headers()['content-type'] ?? '').startsWith('application/jose') ? new TextDecoder().decode((await compactDecrypt(text, privateKey)).plaintext) : text;
+  expect(res.status(), body).toBe(202);
+  return (JSON.parse(body) as { data: { id: string } }).data.id;
 }
 
 describe('an analysis screened against a reference layer (issue 29)', () => {

@@ -76,7 +76,7 @@ async function allRows(caller: Caller, id: string): Promise<Row[]> {
   const out: Row[] = [];
   for (const kind of ['within', 'outside', 'errors']) {
     for (let url: string | null = `/api/custom-analysis/${id}/${kind}/?after=0&page_size=100`; url; ) {
-      const res = await caller.get(url);
+      const res: { status: number; raw: string; body: any } = await caller.get(url);
       expect(res.status, res.raw).toBe(200);
       out.push(...res.body.data.results);
       url = res.body.data.next;
