@@ -2,6 +2,7 @@
 // four result categories as {count, url}, and the farm rows the category lists return.
 import { z } from 'zod';
 import { listOf, pageNumber, pageSize, text, uuid } from './common.js';
+import { plotRiskLevel, plotRiskReasonItem, referenceLayerKind, screeningFigure } from './reference-layers.js';
 
 /** Stable codes of the row errors (docs/design-rules.md, "Custom analysis"). */
 export const analysisRowErrorCode = z.enum([
@@ -45,6 +46,12 @@ export type AnalysisStatus = z.infer<typeof analysisStatus>;
 /** One input row: farm_name, farm_coordinates and operational_area_id are read; any other key is kept in row_data. */
 export const analysisLocation = z.record(z.string(), z.unknown());
 
+/** Reference layers one analysis may screen its rows against (issue 29). */
+export const MAX_ANALYSIS_LAYERS = 10;
+export const analysisReferenceLayerIds = z
+  .array(z.uuid('Each reference layer must be an id'))
+  .max(MAX_ANALYSIS_LAYERS, `Choose at most ${MAX_ANALYSIS_LAYERS} reference layers`);
+
 /** The JSON create payload ("Upload via Endpoint"). */
 export const createAnalysisBody = z.object({
   /** Optional: an unnamed analysis is called after its upload ("Endpoint upload" with the date). */
@@ -56,6 +63,8 @@ export const createAnalysisBody = z.object({
   require_farm_recognition: z.boolean().optional(),
   /** A follow-up (the Failed Data modal's 'Re-analyse fixed rows'): the analysis it re-analyses, of the same tenant. */
   parent_analysis_id: z.uuid('parent_analysis_id must be an analysis id').nullish(),
+  /** Issue 29: reference layers (the provider's or the tenant's own, with a version in use) to screen each row against. */
+  reference_layer_ids: analysisReferenceLayerIds.optional(),
 });
 export type CreateAnalysisBody = z.infer<typeof createAnalysisBody>;
 
@@ -67,6 +76,25 @@ export const analysisErrorRow = z.object({
   errors: z.array(analysisRowError),
 });
 export type AnalysisErrorRow = z.infer<typeof analysisErrorRow>;
+
+/** A reference layer an analysis screens against (issue 29). */
+export const analysisReferenceLayer = z.object({
+  id: uuid,
+  name: z.string(),
+  kind: referenceLayerKind,
+  owner: z.enum(['provider', 'tenant']),
+  version: z.number().int().nullable(),
+});
+export type AnalysisReferenceLayer = z.infer<typeof analysisReferenceLayer>;
+
+
+/**
+ * A row's plot-risk verdict (docs/decisions/0072-eudr-plot-risk.md) with its reasons and its figure per screened layer:
+ * the registry screening's shape (geodesic overlap m², share of the row's area), layer_version the pinned one and
+ * computed_at when the run pinned it.
+ */
+export const analysisRowRisk = z.object({ level: plotRiskLevel, reasons: z.array(plotRiskReasonItem), figures: z.array(screeningFigure) });
+export type AnalysisRowRisk = z.infer<typeof analysisRowRisk>;
 
 export const analysisSummary = z.object({
   id: uuid,
@@ -95,6 +123,11 @@ export const analysisDetail = analysisSummary.extend({
   overlap_min_area_sqm: z.number(),
   overlap_min_share: z.number(),
   operational_areas: z.array(z.object({ id: uuid, name: z.string() })),
+  /**
+   * Issue 29: the reference layers chosen, in order. version: the layer version the run screened against (pinned at its
+   * start; null before the run starts, or when the layer was removed before it). name and kind as they were then.
+   */
+  reference_layers: z.array(analysisReferenceLayer),
   within_operational_area: analysisCategoryRef,
   outside_operational_area: analysisCategoryRef,
   overlapping_farmlands: analysisCategoryRef,
@@ -165,6 +198,8 @@ export const analysisFarm = z.object({
   warnings: z.array(analysisRowWarningCode),
   /** Its overlaps with other rows, slivers included (at most ANALYSIS_OVERLAPS_PER_ROW). */
   overlaps: z.array(analysisOverlap),
+  /** Issue 29: the verdict against the analysis's reference layers; null without layers, or for a row without a geometry. */
+  risk: analysisRowRisk.nullable(),
 });
 export type AnalysisFarm = z.infer<typeof analysisFarm>;
 
@@ -204,6 +239,8 @@ export const analysisMapFeature = z.object({
   parts: z.array(z.array(z.array(z.array(z.number())))).optional(),
   /** Issue 28: the row's warnings; absent when it has none (the map stays lean). */
   warnings: z.array(analysisRowWarningCode).optional(),
+  /** Issue 29: the row's plot-risk verdict; absent when the analysis chose no reference layer. */
+  risk_level: plotRiskLevel.optional(),
 });
 export type AnalysisMapFeature = z.infer<typeof analysisMapFeature>;
 export const analysisMap = z.object({

@@ -25,7 +25,7 @@ export function operations(client: Client<paths>) {
     confirmMfa: (...init: Args<"/api/auth/confirm-mfa/", 'post'>): Promise<Data<"/api/auth/confirm-mfa/", 'post'>> => unwrap(client.POST("/api/auth/confirm-mfa/", ...(init as [never])) as never),
     /** POST /api/accounts/agents/: Create an agent (an onboarding mail lets them set a password) */
     createAgent: (...init: Args<"/api/accounts/agents/", 'post'>): Promise<Data<"/api/accounts/agents/", 'post'>> => unwrap(client.POST("/api/accounts/agents/", ...(init as [never])) as never),
-    /** POST /api/custom-analysis/: Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id) */
+    /** POST /api/custom-analysis/: Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id, repeated reference_layer_ids) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id, reference_layer_ids) */
     createAnalysis: (...init: Args<"/api/custom-analysis/", 'post'>): Promise<Data<"/api/custom-analysis/", 'post'>> => unwrap(client.POST("/api/custom-analysis/", ...(init as [never])) as never),
     /** POST /api/farmers/: Create a farmer */
     createFarmer: (...init: Args<"/api/farmers/", 'post'>): Promise<Data<"/api/farmers/", 'post'>> => unwrap(client.POST("/api/farmers/", ...(init as [never])) as never),

@@ -995,7 +995,7 @@ export interface paths {
         /** The tenant's analyses, newest first (search by name or description) */
         get: operations["listAnalyses"];
         put?: never;
-        /** Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id) */
+        /** Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id, repeated reference_layer_ids) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id, reference_layer_ids) */
         post: operations["createAnalysis"];
         delete?: never;
         options?: never;
@@ -8848,6 +8848,7 @@ export interface operations {
                     name?: string | null;
                     operational_areas: string[];
                     parent_analysis_id?: string | null;
+                    reference_layer_ids?: string[];
                     require_farm_recognition?: boolean;
                 };
                 "multipart/form-data": Record<string, never>;
@@ -8922,6 +8923,16 @@ export interface operations {
                                 status: "queued" | "processing" | "completed" | "failed";
                             }[];
                             recognition_threshold: number;
+                            reference_layers: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                name: string;
+                                /** @enum {string} */
+                                owner: "provider" | "tenant";
+                                version: number | null;
+                            }[];
                             require_farm_recognition: boolean;
                             /** @enum {string} */
                             status: "queued" | "processing" | "completed" | "failed";
@@ -9103,6 +9114,16 @@ export interface operations {
                                 status: "queued" | "processing" | "completed" | "failed";
                             }[];
                             recognition_threshold: number;
+                            reference_layers: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                name: string;
+                                /** @enum {string} */
+                                owner: "provider" | "tenant";
+                                version: number | null;
+                            }[];
                             require_farm_recognition: boolean;
                             /** @enum {string} */
                             status: "queued" | "processing" | "completed" | "failed";
@@ -9343,6 +9364,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9519,6 +9565,8 @@ export interface operations {
                                 name: string | null;
                                 operational_area: string | null;
                                 parts?: number[][][][];
+                                /** @enum {string} */
+                                risk_level?: "low" | "review" | "high";
                                 row_number: number;
                                 /** @enum {string} */
                                 type?: "Polygon" | "MultiPolygon" | "Point";
@@ -9663,6 +9711,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9807,6 +9880,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -9951,6 +10049,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };
@@ -10095,6 +10218,31 @@ export interface operations {
                                     share_of_this: number;
                                     sliver: boolean;
                                 }[];
+                                risk: {
+                                    figures: {
+                                        computed_at: string;
+                                        /** @enum {string} */
+                                        kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                        /** Format: uuid */
+                                        layer_id: string;
+                                        layer_name: string;
+                                        layer_version: number;
+                                        overlap_sqm: number;
+                                        /** @enum {string} */
+                                        owner: "provider" | "tenant";
+                                        share: number;
+                                    }[];
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    reasons: {
+                                        /** @enum {string} */
+                                        code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                        layer_id: string | null;
+                                        /** @enum {string} */
+                                        level: "low" | "review" | "high";
+                                        message: string;
+                                    }[];
+                                } | null;
                                 row_data: {
                                     [key: string]: unknown;
                                 };

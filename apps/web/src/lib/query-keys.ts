@@ -25,6 +25,8 @@ export const queryKeys = {
     one: (id: Id) => ['custom-analysis', 'one', id] as const,
     map: (id: Id, bbox: unknown) => ['custom-analysis', 'map', id, bbox] as const,
     farms: (id: Id, kind: string, page: number, pageSize: number) => ['custom-analysis', 'farms', id, kind, page, pageSize] as const,
+    /** The reference layers an analysis may choose (GET /reference-layers/, read by the upload wizard). */
+    referenceLayers: ['custom-analysis', 'reference-layers'] as const,
   },
   analytics: {
     all: ['analytics'] as const,

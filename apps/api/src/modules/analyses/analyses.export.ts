@@ -13,6 +13,8 @@ import { scopedReader, withScope } from '../../db/client.js';
 import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
 import { analysesPolicy } from './analyses.policy.js';
 import * as q from './analyses.queries.js';
+import * as qr from './analyses.run.queries.js';
+import { presentRisk, screenedLayers, type ScreenedLayer } from './analyses.presenter.js';
 
 
 /** A column of the export: its name (CSV header, GeoJSON property), its CSV cell and its GeoJSON value (absent: not in that format). */
@@ -40,33 +42,69 @@ export const EXPORT_COLUMNS: readonly Column[] = [
   { name: 'row_data', csv: (r) => JSON.stringify(r.row_data ?? {}), geojson: (r) => r.row_data },
 ];
 
-const CSV_COLUMNS = EXPORT_COLUMNS.filter((c) => c.csv);
-const GEOJSON_COLUMNS = EXPORT_COLUMNS.filter((c) => c.geojson);
+/**
+ * Issue 29: with reference layers, each row's verdict, its reasons, and per layer (screened against, in the analysis's
+ * order) the overlap in m² and its share of the row. CSV: verdict, reasons (messages joined by "; "), then
+ * "<layer> overlap_m2" and "<layer> share" per layer; GeoJSON: verdict, reasons (code, level, message, layer_id) and
+ * layers (one object per layer with its figures).
+ */
+export function layerColumns(layers: readonly ScreenedLayer[]): Column[] {
+  if (layers.length === 0) return [];
+  const used = new Map<string, number>();
+  const label = (name: string) => {
+    const n = (used.get(name) ?? 0) + 1;
+    used.set(name, n);
+    return n === 1 ? name : `${name} (${n})`;
+  };
+  const risk = (r: q.ExportRow) => presentRisk(r.risk_level, r.risk, layers);
+  const perLayer = layers.flatMap((l, i): Column[] => {
+    const name = label(l.name);
+    return [
+      { name: `${name} overlap_m2`, csv: (r) => (r.risk ? Number(r.risk.o?.[i] ?? 0).toFixed(2) : null) },
+      { name: `${name} share`, csv: (r) => (r.risk ? Number(r.risk.s?.[i] ?? 0).toFixed(6) : null) },
+    ];
+  });
+  return [
+    { name: 'verdict', csv: (r) => r.risk_level, geojson: (r) => r.risk_level },
+    { name: 'reasons', csv: (r) => (r.risk?.r ?? []).map((x) => x.message).join('; '), geojson: (r) => r.risk?.r ?? [] },
+    ...perLayer,
+    {
+      name: 'layers',
+      geojson: (r) =>
+        risk(r)?.figures.map((f) => ({ layer_id: f.layer_id, name: f.layer_name, kind: f.kind, overlap_m2: f.overlap_sqm, share: f.share })) ?? [],
+    },
+  ];
+}
 
 /** A file format: its opening text, one row as text (with its separator from the previous row), its closing text. */
 type Format = { head: string; row: (r: q.ExportRow, first: boolean) => string; tail: string };
 
-const FORMATS: Record<AnalysisExportQuery['format'], Format & { extension: string; mime: string }> = {
-  csv: {
-    extension: 'csv',
-    mime: 'text/csv; charset=utf-8',
-    head: csvLine(CSV_COLUMNS.map((c) => c.name)),
-    row: (r) => csvLine(CSV_COLUMNS.map((c) => c.csv!(r))),
-    tail: '',
-  },
-  geojson: {
-    extension: 'geojson',
-    mime: 'application/geo+json',
-    head: '{"type":"FeatureCollection","features":[',
-    // The geometry is PostGIS's GeoJSON text as it is (never parsed and written again).
-    row: (r, first) => {
-      const properties: Record<string, unknown> = {};
-      for (const c of GEOJSON_COLUMNS) properties[c.name] = c.geojson!(r);
-      return `${first ? '' : ','}{"type":"Feature","geometry":${r.geometry ?? 'null'},"properties":${JSON.stringify(properties)}}`;
+/** The formats for a column list (the fixed columns, then the analysis's layer columns). */
+function formats(columns: readonly Column[]): Record<AnalysisExportQuery['format'], Format & { extension: string; mime: string }> {
+  const csvColumns = columns.filter((c) => c.csv);
+  const geojsonColumns = columns.filter((c) => c.geojson);
+  return {
+    csv: {
+      extension: 'csv',
+      mime: 'text/csv; charset=utf-8',
+      head: csvLine(csvColumns.map((c) => c.name)),
+      row: (r) => csvLine(csvColumns.map((c) => c.csv!(r))),
+      tail: '',
     },
-    tail: ']}',
-  },
-};
+    geojson: {
+      extension: 'geojson',
+      mime: 'application/geo+json',
+      head: '{"type":"FeatureCollection","features":[',
+      // The geometry is PostGIS's GeoJSON text as it is (never parsed and written again).
+      row: (r, first) => {
+        const properties: Record<string, unknown> = {};
+        for (const c of geojsonColumns) properties[c.name] = c.geojson!(r);
+        return `${first ? '' : ','}{"type":"Feature","geometry":${r.geometry ?? 'null'},"properties":${JSON.stringify(properties)}}`;
+      },
+      tail: ']}',
+    },
+  };
+}
 
 export type ExportFile = { filename: string; mime: string; stream: Readable };
 
@@ -107,8 +145,11 @@ export async function* exportText(
 export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: AnalysisExportQuery): Promise<ExportFile> {
   const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const scope = scopeOf(actor);
-  const a = authorizeRow(ctx, analysesPolicy, 'manage', await withScope(deps.db, scope, (tx) => q.findAnalysis(tx, tenantId, id)), rowTenant);
-  const format = FORMATS[query.format];
+  const { a, layers } = await withScope(deps.db, scope, async (tx) => {
+    const a = authorizeRow(ctx, analysesPolicy, 'manage', await q.findAnalysis(tx, tenantId, id), rowTenant);
+    return { a, layers: screenedLayers(await qr.analysisLayers(tx, tenantId, id)) };
+  });
+  const format = formats([...EXPORT_COLUMNS, ...layerColumns(layers)])[query.format];
   const reader = scopedReader(deps.db, scope);
   const read = a.status === 'completed' ? (after: q.Cursor, limit: number) => q.exportRows(reader, tenantId, id, query.category, after, limit) : null;
   const stream = textStream(deps, exportText(format, read, () => letOthersIn(deps)), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });

@@ -14,6 +14,7 @@ import * as q from './analyses.queries.js';
 import * as qr from './analyses.run.queries.js';
 import * as qo from './analyses.overlap.queries.js';
 import { STAGE_LINE_ROWS, type StagedRow } from './analyses.rows.js';
+import { screenAnalysisRows } from './analyses.layers.js';
 
 export type PipelineTuning = {
   /** Staged rows per classify statement. */
@@ -279,6 +280,16 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
       i += part.length;
     }
     phase('groups');
+
+    // Issue 29: each analysed row against the chosen reference layers (none chosen: nothing to do, no statement).
+    if (await run((tx) => qr.hasLayers(tx, tenantId, id))) {
+      await step('layers');
+      const maxRow = await run((tx) => qr.maxRowNumber(tx, tenantId, id));
+      await screenAnalysisRows(run, tenantId, id, maxRow, tuning, () => {
+        if (lost) throw new LostClaim('this run no longer holds the analysis');
+      });
+      phase('layers');
+    }
 
     // Rows the overlap step turned into errors change the totals: count them from the table then.
     const totals = overlap.tooDense > 0 ? await run((tx) => q.rowTotals(tx, tenantId, id)) : sum;

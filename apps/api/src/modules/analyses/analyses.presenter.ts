@@ -1,8 +1,8 @@
 // Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
 // full URLs (config.publicUrl) so that the console can fetch them as given.
-import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisOverlap, AnalysisRowError, AnalysisRowWarningCode, AnalysisSummary } from '@farmland/contracts';
+import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisOverlap, AnalysisRowError, AnalysisRowRisk, AnalysisRowWarningCode, AnalysisSummary, ReferenceLayerKind } from '@farmland/contracts';
 import type { RowOverlap } from './analyses.overlap.queries.js';
-import type { AnalysisLink, AnalysisRow, FarmRow } from './analyses.queries.js';
+import type { AnalysisLink, AnalysisRow, FarmRow, StoredRiskJson } from './analyses.queries.js';
 
 const iso = (d: string | Date | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -28,6 +28,7 @@ export function presentDetail(
     publicUrl: string;
     fileUrl: string | null;
     areas: Array<{ id: string; name: string }>;
+    layers: ReadonlyArray<{ id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number | null }>;
     errorRows: Array<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>;
     links: { parent: AnalysisLink | null; children: AnalysisLink[] };
   },
@@ -50,6 +51,7 @@ export function presentDetail(
     overlap_min_area_sqm: Number(a.overlap_min_area_sqm),
     overlap_min_share: Number(a.overlap_min_share),
     operational_areas: ctx.areas,
+    reference_layers: ctx.layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind, owner: l.owner, version: l.version })),
     within_operational_area: ref(a.within_count, 'within'),
     outside_operational_area: ref(a.outside_count, 'outside'),
     overlapping_farmlands: ref(a.overlapping_count, 'overlapping'),
@@ -71,7 +73,35 @@ function ringOf(g: FarmRow['geometry']): number[][] {
   return g.coordinates[0] ?? [];
 }
 
-export function presentFarm(r: FarmRow, overlaps: AnalysisOverlap[] = []): AnalysisFarm {
+/** A chosen layer the run screened against (pinned version), in the analysis's order: the figures' columns. */
+export type ScreenedLayer = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number; pinned_at: string };
+
+/** The layers a run screened against (a pinned version), in order: the stored figures' order. */
+export const screenedLayers = (
+  layers: ReadonlyArray<Omit<ScreenedLayer, 'version' | 'pinned_at'> & { version: number | null; pinned_at: Date | string | null }>,
+): ScreenedLayer[] =>
+  layers.flatMap((l) => (l.version === null ? [] : [{ id: l.id, name: l.name, kind: l.kind, owner: l.owner, version: l.version, pinned_at: iso(l.pinned_at) ?? '' }]));
+
+/** A row's verdict with its figures named by layer (issue 29); null without one. */
+export function presentRisk(level: AnalysisRowRisk['level'] | null, risk: StoredRiskJson | null, layers: readonly ScreenedLayer[]): AnalysisRowRisk | null {
+  if (!level || !risk) return null;
+  return {
+    level,
+    reasons: risk.r ?? [],
+    figures: layers.map((l, i) => ({
+      layer_id: l.id,
+      layer_name: l.name,
+      kind: l.kind,
+      owner: l.owner,
+      layer_version: l.version,
+      overlap_sqm: Number(risk.o?.[i] ?? 0),
+      share: Number(risk.s?.[i] ?? 0),
+      computed_at: l.pinned_at,
+    })),
+  };
+}
+
+export function presentFarm(r: FarmRow, overlaps: AnalysisOverlap[] = [], layers: readonly ScreenedLayer[] = []): AnalysisFarm {
   return {
     row_number: r.row_number,
     name: r.farm_name,
@@ -91,6 +121,7 @@ export function presentFarm(r: FarmRow, overlaps: AnalysisOverlap[] = []): Analy
     errors: (r.errors ?? []) as AnalysisRowError[],
     warnings: (r.warnings ?? []) as AnalysisRowWarningCode[],
     overlaps,
+    risk: presentRisk(r.risk_level, r.risk, layers),
   };
 }
 

@@ -3,7 +3,7 @@
 // analyses.overlap.queries.ts. Every statement is bounded to a batch or a range
 // so that none holds PGlite's one connection for long. The tenant id is always the first argument.
 import { sql, type SQL } from 'drizzle-orm';
-import type { AnalysisGeometry } from '@farmland/contracts';
+import type { AnalysisGeometry, PlotRiskLevel, PlotRiskReasonItem } from '@farmland/contracts';
 import { queryRows, readerOf, uuidArray, type Executor, type Reader } from '../../db/client.js';
 import { listPage, type Total } from '../../db/pagination.js';
 import { containsPattern } from '../../db/like.js';
@@ -163,7 +163,13 @@ export type FarmRow = {
   overlapping_id: number | null;
   group_size: number | null;
   geometry: AnalysisGeometry | null;
+  /** Issue 29: the verdict against the analysis's reference layers (null without layers or geometry). */
+  risk_level: PlotRiskLevel | null;
+  risk: StoredRiskJson | null;
 };
+
+/** A row's stored verdict detail: reasons, and per pinned layer (in the analysis's order) the overlap m² and share. */
+export type StoredRiskJson = { r: PlotRiskReasonItem[]; o: number[]; s: number[] };
 
 export type ListKind = 'within' | 'outside' | 'overlapping' | 'unrecognized' | 'errors';
 
@@ -179,7 +185,7 @@ const farmColumns = sql`
     r.row_number, r.farm_name, r.area_sqm, r.row_data, r.errors, r.warnings, r.category, r.operational_area_id, oa.name AS operational_area,
     r.covered_fraction, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
     CASE WHEN r.is_overlapping THEN r.group_size END AS group_size,
-    CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry`;
+    CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 7)::json END AS geometry, r.risk_level, r.risk`;
 
 /** A list's order: row number; overlaps come grouped (by overlapping_id, then row number: the partial index's order). */
 const listOrder = (kind: ListKind) => (kind === 'overlapping' ? sql`r.overlapping_id, r.row_number` : sql`r.row_number`);
@@ -243,13 +249,13 @@ export async function mapRowsJson(
   const [row] = await queryRows<{ json: string | null; n: number; last: number | null }>(tx, sql`
     WITH s AS (
       SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.operational_area_id, r.area_sqm, r.geom,
-             r.warnings, GeometryType(r.geom) AS t
+             r.warnings, r.risk_level, GeometryType(r.geom) AS t
         FROM custom_analysis_rows r
        WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.geom IS NOT NULL AND r.category <> 'error' ${box}
          AND r.row_number > ${after}
        ORDER BY r.row_number LIMIT ${limit}
     ), f AS (
-      SELECT s.row_number, s.warnings,
+      SELECT s.row_number, s.warnings, s.risk_level,
              CASE s.t
                WHEN 'MULTIPOLYGON' THEN json_build_object(
                  'row_number', s.row_number, 'name', s.farm_name, 'category', s.category, 'is_overlapping', s.is_overlapping,
@@ -268,10 +274,14 @@ export async function mapRowsJson(
         FROM s LEFT JOIN operational_areas oa ON oa.id = s.operational_area_id
     )
     -- The row's warnings (issue 28) only when it has some: spliced into the object's text, so a clean row costs nothing.
-    SELECT string_agg(CASE WHEN f.warnings = '{}' THEN f.feature::text
-                           ELSE left(f.feature::text, -1) || ', "warnings" : ' || to_json(f.warnings)::text || '}' END,
+    -- Issue 29: the verdict likewise, only when the analysis chose reference layers.
+    SELECT string_agg(CASE WHEN f.risk_level IS NULL THEN f.x ELSE left(f.x, -1) || ', "risk_level" : ' || to_json(f.risk_level)::text || '}' END,
                       ',' ORDER BY f.row_number) AS json,
-           count(*)::int AS n, max(f.row_number)::int AS last FROM f`);
+           count(*)::int AS n, max(f.row_number)::int AS last
+      FROM (SELECT f.row_number, f.risk_level,
+                   CASE WHEN f.warnings = '{}' THEN f.feature::text
+                        ELSE left(f.feature::text, -1) || ', "warnings" : ' || to_json(f.warnings)::text || '}' END AS x
+              FROM f) f`);
   return row ?? { json: null, n: 0, last: null };
 }
 
@@ -298,6 +308,8 @@ export type ExportRow = {
   warnings: string[];
   row_data: Record<string, unknown>;
   geometry: string | null;
+  risk_level: PlotRiskLevel | null;
+  risk: StoredRiskJson | null;
 };
 
 /** A category's rows after the cursor in the list's order (keyset, as listFarmsAfter), for the export. */
@@ -305,7 +317,7 @@ export async function exportRows(run: Reader | Executor, tenantId: string, id: s
   return readerOf(run)<ExportRow>(sql`
     SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.overlapping_id,
            CASE WHEN r.is_overlapping THEN r.group_size END AS group_size, r.area_sqm, oa.name AS operational_area,
-           r.covered_fraction, r.errors, r.warnings, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry
+           r.covered_fraction, r.errors, r.warnings, r.row_data, CASE WHEN r.geom IS NOT NULL THEN ST_AsGeoJSON(r.geom, 6) END AS geometry, r.risk_level, r.risk
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} ${afterRow(kind, after)}

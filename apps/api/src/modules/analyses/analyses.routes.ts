@@ -12,6 +12,7 @@ import {
   analysisExportQuery,
   analysisMap,
   analysisMapQuery,
+  analysisReferenceLayerIds,
   ANALYSIS_MAP_LIMIT,
   analysisSummary,
   createAnalysisBody,
@@ -48,6 +49,8 @@ const multipartFields = z.object({
   name_field: text().trim().max(200).optional(),
   /** A follow-up: the analysis it re-analyses (same tenant). */
   parent_analysis_id: z.uuid('parent_analysis_id must be an analysis id').optional(),
+  /** Issue 29: reference layers to screen the rows against (repeated, or a JSON / comma list). */
+  reference_layer_ids: analysisReferenceLayerIds.optional(),
 });
 
 /** The upload limit's 413, naming the file field. */
@@ -68,6 +71,7 @@ async function readMultipart(req: FastifyRequest, deps: Deps, temp: string[]): P
   const limit = deps.config.uploadLimit;
   const fields: Record<string, string> = {};
   const areas: string[] = [];
+  const layers: string[] = [];
   let file: analyses.FileSource | null = null;
   for await (const part of multipartParts(req)) {
     if (part.type === 'file') {
@@ -82,16 +86,17 @@ async function readMultipart(req: FastifyRequest, deps: Deps, temp: string[]): P
     } else {
       const value = typeof part.value === 'string' ? part.value : String(part.value);
       const key = part.fieldname.replace(/\[\]$/, '');
-      if (key === 'operational_areas') {
+      if (key === 'operational_areas' || key === 'reference_layer_ids') {
+        const into = key === 'operational_areas' ? areas : layers;
         const text = value.trim();
         if (text.startsWith('[')) {
           try {
             const list: unknown = JSON.parse(text);
-            if (Array.isArray(list)) areas.push(...list.map(String));
+            if (Array.isArray(list)) into.push(...list.map(String));
           } catch {
-            areas.push(text);
+            into.push(text);
           }
-        } else areas.push(...text.split(',').map((s) => s.trim()).filter(Boolean));
+        } else into.push(...text.split(',').map((s) => s.trim()).filter(Boolean));
       } else if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') fields[key] = value;
     }
   }
@@ -104,6 +109,7 @@ async function readMultipart(req: FastifyRequest, deps: Deps, temp: string[]): P
     require_farm_recognition: fields['require_farm_recognition'] || undefined,
     name_field: fields['name_field'] || undefined,
     parent_analysis_id: fields['parent_analysis_id'] || undefined,
+    reference_layer_ids: layers.length > 0 ? layers : undefined,
   });
   if (!parsed.success) throw problems.validation(analyses.fieldErrors(parsed.error.issues));
   return {
@@ -113,6 +119,7 @@ async function readMultipart(req: FastifyRequest, deps: Deps, temp: string[]): P
     minimumFarmSize: parsed.data.minimum_farm_size,
     requireRecognition: parsed.data.require_farm_recognition,
     parentAnalysisId: parsed.data.parent_analysis_id,
+    referenceLayerIds: parsed.data.reference_layer_ids,
     source: { ...file, nameField: parsed.data.name_field },
   };
 }
@@ -168,7 +175,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     schema: {
       tags,
-      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id)',
+      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id, repeated reference_layer_ids) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id, reference_layer_ids)',
       consumes: ['application/json', 'multipart/form-data'],
       response: { 201: envelope(analysisDetail) },
     },
@@ -188,6 +195,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
             minimumFarmSize: b.minimum_farm_size,
             requireRecognition: b.require_farm_recognition,
             parentAnalysisId: b.parent_analysis_id,
+            referenceLayerIds: b.reference_layer_ids,
             source: { kind: 'json', locations: b.locations },
           };
         }

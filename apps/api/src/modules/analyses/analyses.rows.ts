@@ -5,11 +5,11 @@
 import crypto from 'node:crypto';
 import type { AnalysisRowError, AnalysisRowWarningCode } from '@farmland/contracts';
 import { canonicalKey, PLOT_BY_ROW } from '../../ingest/keys.js';
-import { readGeometry, toEwkbHex, Unreadable, Unsupported, type InputGeometry, type Position } from './analyses.geometry.js';
+import { readGeometry, toEwkbHex, Unreadable, Unsupported, type InputGeometry, type Position } from '../../ingest/geometry.js';
 
 /** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
 export const MAX_VERTICES = 10_000;
-export { MAX_COORDINATES_CHARS } from './analyses.geometry.js';
+export { MAX_COORDINATES_CHARS } from '../../ingest/geometry.js';
 
 /** What PostGIS receives per row (short keys: 100k of these travel as jsonb batches). */
 export type StagedRow = {

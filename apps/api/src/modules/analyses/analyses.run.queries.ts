@@ -2,7 +2,9 @@
 // classify statement of one batch of staged rows. Each is bounded to a batch or a range, so that none holds PGlite's
 // one connection for long. The tenant id is always the first argument.
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { jsonb, queryRows, type Executor } from '../../db/client.js';
+import type { ReferenceLayerKind } from '@farmland/contracts';
+import { overlapOf } from '../reference-layers/reference-layers.screening.js';
 
 // ---------- pipeline ----------
 
@@ -229,3 +231,102 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
       FROM (SELECT * FROM ins UNION ALL SELECT * FROM ins_twins) x`;
 }
 
+
+// ---------- reference layers (issue 29) ----------
+
+/** A chosen layer as pinned at the run's start: version null when it was removed before. */
+export type PinnedLayer = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number | null; pinned_at: Date | string | null };
+
+/** The analysis's chosen layers, in their order, with the version pinned by the last run's start. */
+export async function analysisLayers(tx: Executor, tenantId: string, id: string): Promise<PinnedLayer[]> {
+  return queryRows<PinnedLayer>(tx, sql`
+    SELECT layer_id AS id, layer_name AS name, layer_kind AS kind, layer_owner AS owner, layer_version AS version, pinned_at
+      FROM custom_analysis_layers WHERE tenant_id = ${tenantId} AND analysis_id = ${id} ORDER BY position`);
+}
+
+/** Records the chosen layers at creation (no version yet: the run pins it). */
+export async function insertAnalysisLayers(tx: Executor, tenantId: string, id: string, layers: ReadonlyArray<{ id: string; name: string; kind: string; owner: string }>): Promise<void> {
+  if (layers.length === 0) return;
+  await tx.execute(sql`
+    INSERT INTO custom_analysis_layers (analysis_id, tenant_id, layer_id, position, layer_name, layer_kind, layer_owner)
+    SELECT ${id}, ${tenantId}, x.id, x.position, x.name, x.kind, x.owner
+      FROM jsonb_to_recordset(${jsonb(layers.map((l, i) => ({ ...l, position: i })))}) AS x(id uuid, position int, name text, kind text, owner text)`);
+}
+
+/** Pins each chosen layer's version in use (name and kind as they are now); a layer gone gets version null. */
+export async function pinAnalysisLayers(tx: Executor, tenantId: string, id: string, inUse: ReadonlyArray<{ id: string; name: string; kind: string; version: number }>): Promise<void> {
+  await tx.execute(sql`UPDATE custom_analysis_layers SET layer_version = NULL, pinned_at = now() WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+  if (inUse.length === 0) return;
+  await tx.execute(sql`
+    UPDATE custom_analysis_layers c SET layer_version = x.version, layer_name = x.name, layer_kind = x.kind
+      FROM jsonb_to_recordset(${jsonb(inUse)}) AS x(id uuid, name text, kind text, version int)
+     WHERE c.tenant_id = ${tenantId} AND c.analysis_id = ${id} AND c.layer_id = x.id`);
+}
+
+/** Rows of a range with a geometry, with their geodesic area and their overlap (m²) with each pinned layer, in the given order. */
+export type RowOverlaps = { n: number; a: number; o: number[] };
+
+/**
+ * The figures of the analysed rows in [from, to) against the pinned layers, in one statement: the screening's own
+ * overlap SQL (reference-layers.screening.ts overlapOf) on each row's geometry and each layer's pinned version.
+ */
+export async function rowOverlaps(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  layers: ReadonlyArray<{ id: string; version: number }>,
+  from: number,
+  to: number,
+  grid: boolean,
+): Promise<RowOverlaps[] | null> {
+  // The closing row (n = 0) is the statement's own receipt: PGlite's PostGIS can end a statement empty without an error
+  // (a GEOS exception its WASM build cannot catch), and then it is missing too (null: measure again, smaller).
+  const rows = await queryRows<{ n: number; a: number; o: number[] }>(tx, sql`
+    SELECT * FROM (
+      SELECT r.row_number AS n, ST_Area(r.geom::geography) AS a, array_agg(o.sqm ORDER BY l.ord) AS o
+        FROM custom_analysis_rows r
+        CROSS JOIN jsonb_to_recordset(${jsonb(layers.map((l, i) => ({ id: l.id, version: l.version, ord: i })))}) AS l(id uuid, version int, ord int)
+        CROSS JOIN LATERAL ${overlapOf(sql`r.geom`, sql`l.id`, sql`l.version`, { grid })} o
+       WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number >= ${from} AND r.row_number < ${to}
+         AND r.geom IS NOT NULL AND r.category <> 'error'
+       GROUP BY r.row_number, r.geom) x
+    UNION ALL SELECT 0, 0, '{}'::float8[]`);
+  if (!rows.some((r) => r.n === 0)) return null;
+  return rows.filter((r) => r.n !== 0).map((r) => ({ n: r.n, a: Number(r.a), o: r.o.map(Number) }));
+}
+
+/** A row's stored verdict: its level, and {r: reasons, o: overlap m² per pinned layer, s: share per pinned layer}. */
+export type StoredRisk = { n: number; level: string; risk: { r: unknown[]; o: number[]; s: number[] } };
+
+/** Writes the verdicts of rows in [lo, hi] in one statement (a dense jsonb array indexed by row number, like setOverlapGroups). */
+export async function setRowRisks(tx: Executor, tenantId: string, id: string, risks: readonly StoredRisk[]): Promise<void> {
+  if (risks.length === 0) return;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const x of risks) {
+    lo = Math.min(lo, x.n);
+    hi = Math.max(hi, x.n);
+  }
+  const dense: Array<[string, StoredRisk['risk']] | null> = new Array<[string, StoredRisk['risk']] | null>(hi - lo + 1).fill(null);
+  for (const x of risks) dense[x.n - lo] = [x.level, x.risk];
+  await tx.execute(sql`
+    WITH v AS (SELECT ${JSON.stringify(dense)}::jsonb AS d)
+    UPDATE custom_analysis_rows r SET risk_level = v.d -> (r.row_number - ${lo}::int) ->> 0, risk = v.d -> (r.row_number - ${lo}::int) -> 1
+      FROM v
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number BETWEEN ${lo}::int AND ${hi}::int
+       AND jsonb_typeof(v.d -> (r.row_number - ${lo}::int)) = 'array'`);
+}
+
+/** The rows of [from, to) with a geometry, without figures (every chosen layer is gone: each row is judged "not screened"). */
+export async function rowsWithGeometry(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<RowOverlaps[]> {
+  const rows = await queryRows<{ n: number }>(tx, sql`
+    SELECT r.row_number AS n FROM custom_analysis_rows r
+     WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number >= ${from} AND r.row_number < ${to}
+       AND r.geom IS NOT NULL AND r.category <> 'error'`);
+  return rows.map((r) => ({ n: r.n, a: 0, o: [] }));
+}
+
+export async function hasLayers(tx: Executor, tenantId: string, id: string): Promise<boolean> {
+  const rows = await queryRows<{ x: number }>(tx, sql`SELECT 1 AS x FROM custom_analysis_layers WHERE tenant_id = ${tenantId} AND analysis_id = ${id} LIMIT 1`);
+  return rows.length > 0;
+}

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
+import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, MAX_ANALYSIS_LAYERS, type ReferenceLayerKind, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopeOf } from '../../context.js';
 import { authorize, authorizeRow, rowTenant } from '../../lib/policy.js';
@@ -16,13 +16,16 @@ import { fileKey, fileUrl } from '../files/files.service.js';
 import { insertFile as recordFile } from '../files/files.queries.js';
 import { extensionKind } from '../../ingest/file-type.js';
 import { MAX_ROWS } from '../../ingest/limits.js';
+import { uploadPath, uploadsDir } from '../../ingest/uploads.js';
 import { stageInWorker } from './analyses.parse-client.js';
 import type { FileKind } from '../../ingest/limits.js';
 import { clearRows, failAndNotify, stagedKey, tuningFor } from './analyses.pipeline.js';
 import { analysesPolicy } from './analyses.policy.js';
-import { presentDetail, presentFarm, presentOverlaps, presentSummary } from './analyses.presenter.js';
+import { presentDetail, presentFarm, presentOverlaps, presentSummary, screenedLayers } from './analyses.presenter.js';
 import * as q from './analyses.queries.js';
 import * as qo from './analyses.overlap.queries.js';
+import * as qr from './analyses.run.queries.js';
+import { layersInUse } from '../reference-layers/reference-layers.screening.js';
 import { STAGE_LINE_ROWS, stageLine, type Duplicates } from './analyses.rows.js';
 
 /** Failed rows shown inline in the analysis (the errors list has them all). */
@@ -55,6 +58,8 @@ export type CreateInput = {
   requireRecognition?: boolean | undefined;
   /** A follow-up's parent: must be an analysis of the same tenant (else 400 on parent_analysis_id). */
   parentAnalysisId?: string | null | undefined;
+  /** Issue 29: reference layers to screen the rows against (the tenant's or the provider's, in use; else 400 on reference_layer_ids). */
+  referenceLayerIds?: string[] | undefined;
   source: FileSource | { kind: 'json'; locations: Array<Record<string, unknown>> };
 };
 
@@ -70,15 +75,7 @@ const contentTypes = {
   zip: 'application/zip',
 } as const;
 
-/** Where uploads wait on this machine's disk while they are read (removed when the request ends). */
-export const uploadsDir = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'tmp', 'uploads');
-
-/** A fresh path for an upload in uploadsDir (the directory is created). */
-export async function uploadPath(deps: Pick<Deps, 'config'>): Promise<string> {
-  const dir = uploadsDir(deps);
-  await fs.promises.mkdir(dir, { recursive: true });
-  return path.join(dir, `${crypto.randomUUID()}.upload`);
-}
+export { uploadPath, uploadsDir };
 
 /** Uploads older than this are left over from a process that ended mid-request; the sweep removes them. */
 export const UPLOAD_LEFTOVER_MS = 60 * 60 * 1000;
@@ -175,16 +172,17 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
   const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) throw problems.field('operational_areas', 'Choose at least one operational area');
 
-  const { areaIds, chosen, defaults, parent } = await withScope(deps.db, scope, async (tx) => {
+  const { areaIds, chosen, layers, defaults, parent } = await withScope(deps.db, scope, async (tx) => {
     const chosen = await q.chosenAreas(tx, tenantId, wanted);
     const missing = wanted.filter((id) => !chosen.some((c) => c.id === id));
     if (missing.length > 0) throw problems.field('operational_areas', `Not one of your operational areas: ${missing.slice(0, 5).join(', ')}`);
+    const layers = await chosenLayers(tx, tenantId, input.referenceLayerIds ?? []);
     const parent = input.parentAnalysisId ? await q.findAnalysis(tx, tenantId, input.parentAnalysisId) : null;
     // Another tenant's analysis gets the same answer as one that does not exist (its existence is not told).
     if (input.parentAnalysisId && !parent) throw problems.field('parent_analysis_id', 'Not one of your analyses');
     // Refused before the rows are read and staged; checked again, under the tenant's lock, before anything is stored.
     await assertQueueRoom(deps, tx, tenantId);
-    return { areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()), chosen, defaults: await q.tenantDefaults(tx, tenantId), parent };
+    return { areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()), chosen, layers, defaults: await q.tenantDefaults(tx, tenantId), parent };
   });
 
   const id = crypto.randomUUID();
@@ -259,6 +257,7 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
       parentId: parent?.id ?? null,
     });
     await q.insertAnalysisAreas(tx, tenantId, id, chosen.map((c) => c.id));
+    await qr.insertAnalysisLayers(tx, tenantId, id, layers);
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
     return a;
   }).catch(async (err: unknown) => {
@@ -278,6 +277,7 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     publicUrl: deps.config.publicUrl,
     fileUrl: fileUrl(deps, row.source_file_id),
     areas: chosen,
+    layers: layers.map((l) => ({ ...l, version: null })),
     errorRows: [],
     links: { parent, children: [] },
   });
@@ -300,6 +300,7 @@ export async function getAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<Ana
       publicUrl: deps.config.publicUrl,
       fileUrl: fileUrl(deps, a.source_file_id),
       areas: await q.analysisAreas(tx, tenantId, id),
+      layers: await qr.analysisLayers(tx, tenantId, id),
       errorRows: done ? await q.errorRows(tx, tenantId, id, ERROR_DETAILS_LIMIT) : [],
       links: await q.analysisLinks(tx, tenantId, a),
     });
@@ -357,7 +358,8 @@ export async function listFarms(
 async function withOverlaps(tx: Executor, tenantId: string, id: string, rows: q.FarmRow[]): Promise<AnalysisFarm[]> {
   const valid = rows.filter((r) => r.category !== 'error').map((r) => r.row_number);
   const pairs = presentOverlaps(await qo.overlapsOfRows(tx, tenantId, id, valid, ANALYSIS_OVERLAPS_PER_ROW));
-  return rows.map((r) => presentFarm(r, pairs.get(r.row_number)));
+  const layers = rows.some((r) => r.risk_level) ? screenedLayers(await qr.analysisLayers(tx, tenantId, id)) : [];
+  return rows.map((r) => presentFarm(r, pairs.get(r.row_number), layers));
 }
 
 /** Rows read per statement for the map (keyset chunks: each statement stays short on the embedded engine). */
@@ -403,6 +405,23 @@ export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<
   });
   if (key) await removeQuietly(deps, key);
   await removeQuietly(deps, stagedKey(tenantId, id));
+}
+
+/**
+ * The reference layers asked for (issue 29), de-duplicated in the order given: each must be one the tenant may use (the
+ * provider's or its own, with a version in use); another tenant's gets the same answer as one that does not exist.
+ */
+async function chosenLayers(tx: Executor, tenantId: string, ids: readonly string[]): Promise<Array<{ id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant' }>> {
+  const wanted = [...new Set(ids.map((x) => x.toLowerCase()))];
+  if (wanted.length === 0) return [];
+  if (wanted.length > MAX_ANALYSIS_LAYERS) throw problems.field('reference_layer_ids', `Choose at most ${MAX_ANALYSIS_LAYERS} reference layers`);
+  const found = new Map((await layersInUse(tx, tenantId, wanted)).map((l) => [l.id, l]));
+  const missing = wanted.filter((x) => !found.has(x));
+  if (missing.length > 0) throw problems.field('reference_layer_ids', `Not a loaded reference layer of yours or the provider's: ${missing.slice(0, 5).join(', ')}`);
+  return wanted.map((x) => {
+    const l = found.get(x)!;
+    return { id: l.id, name: l.name, kind: l.kind, owner: l.owner };
+  });
 }
 
 /** A file left behind costs only space: its removal failing is logged, and does not fail what already happened. */

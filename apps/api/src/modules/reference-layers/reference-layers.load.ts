@@ -13,8 +13,8 @@ import type { Deps } from '../../context.js';
 import { withScope, type Scope } from '../../db/client.js';
 import { ParseError } from '../../ingest/limits.js';
 import { readAnalysisFile } from '../../ingest/read.js';
-import { readGeometry, toEwkbHex, Unreadable, Unsupported } from '../analyses/analyses.geometry.js';
-import { uploadsDir } from '../analyses/analyses.service.js';
+import { readGeometry, toEwkbHex, Unreadable, Unsupported } from '../../ingest/geometry.js';
+import { uploadsDir } from '../../ingest/uploads.js';
 import * as q from './reference-layers.queries.js';
 import { screenLayerEverywhere } from './reference-layers.screening.js';
 

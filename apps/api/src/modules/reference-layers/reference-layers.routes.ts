@@ -29,7 +29,7 @@ import { layerJobs } from './reference-layers.job.js';
 import { referenceLayersPolicy } from './reference-layers.policy.js';
 import { multipartParts, partToFile, parseWith } from '../../lib/form.js';
 import { Problem, problems } from '../../lib/problems.js';
-import { uploadPath } from '../analyses/analyses.service.js';
+import { uploadPath } from '../../ingest/uploads.js';
 import * as layers from './reference-layers.service.js';
 
 const tags = ['reference-layers'];

@@ -4,10 +4,38 @@
 // the spheroid (geography). Each statement reads one version of each layer (the one in use when it runs), so a farm's
 // figure is always from one complete version. Run at capture, re-walk, retain and bulk upload (in the writing
 // transaction), and for every farm when a layer version is put in use (batches of BATCH_FARMS, one transaction each).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, withScope, type Executor } from '../../db/client.js';
 import type { Deps } from '../../context.js';
-import type { ScreeningFigure } from '@farmland/contracts';
+import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
+
+/**
+ * The overlays run on a fixed precision grid of 1e-12 degrees (~0.1 µm): GEOS's snap-rounding, which never needs its
+ * floating-point overlay's fallback. That fallback works by throwing and catching inside GEOS, and PGlite's WASM build
+ * cannot catch: the union of a plot's intersections with adjacent pieces (subdivision cuts) or overlapping features
+ * then ended the whole statement with an empty result and no error (seen on 5 of 150 random plots; the same SQL on
+ * PostgreSQL answered). The grid moves an area by about its perimeter times 1e-7 m: under 1e-9 of a plot-sized overlap, but
+ * more than 1e-6 of a sliver under a square metre. So analysis rows (analyses.layers.ts) measure with GEOS's floating
+ * overlay first ({ grid: false }, exactly PostgreSQL's figure) and use the grid only for a row whose floating overlay the
+ * engine dropped (docs/decisions/analysis-reference-layers.md).
+ */
+const OVERLAY_GRID = '1e-12';
+
+/**
+ * The one overlap measure of a screening, as a subquery giving `sqm` (use it as `CROSS JOIN LATERAL ${overlapOf(...)} o`):
+ * the geodesic area of the union of a geometry's intersections with one version of a layer's stored pieces. Registry
+ * farms and analysis rows (modules/analyses/analyses.run.queries.ts) are measured by this same SQL. The geometry must be
+ * valid (PGlite's PostGIS returns an empty overlay for an invalid one); both farms and analysed rows are checked before.
+ */
+export const overlapOf = (geom: SQL, layerId: SQL, version: SQL, opts: { grid: boolean } = { grid: true }): SQL => sql`(
+              SELECT coalesce(ST_Area(ST_CollectionExtract(${
+                opts.grid
+                  ? sql`ST_Union(ST_Intersection(p.geom, ${geom}, ${sql.raw(OVERLAY_GRID)}), ${sql.raw(OVERLAY_GRID)})`
+                  : sql`ST_Union(ST_Intersection(p.geom, ${geom}))`
+              }, 3)::geography), 0) AS sqm
+                FROM reference_layer_features p
+               WHERE p.layer_id = ${layerId} AND p.version = ${version} AND p.geom && ${geom} AND ST_Intersects(p.geom, ${geom})
+            )`;
 
 /** Farms per background screening transaction: a 100k-farm tenant is screened in 200 short transactions, not one. */
 export const BATCH_FARMS = 500;
@@ -26,11 +54,7 @@ export async function screenFarms(tx: Executor, tenantId: string, farmIds: reado
             FROM farms f
             CROSS JOIN LATERAL (SELECT ST_Area(f.geom::geography) AS a) fa
             JOIN reference_layers l ON l.version > 0 AND (l.tenant_id IS NULL OR l.tenant_id = f.tenant_id) ${layerId ? sql`AND l.id = ${layerId}` : sql``}
-            CROSS JOIN LATERAL (
-              SELECT coalesce(ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, f.geom)), 3)::geography), 0) AS sqm
-                FROM reference_layer_features p
-               WHERE p.layer_id = l.id AND p.version = l.version AND p.geom && f.geom AND ST_Intersects(p.geom, f.geom)
-            ) o
+            CROSS JOIN LATERAL ${overlapOf(sql`f.geom`, sql`l.id`, sql`l.version`)} o
            WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(farmIds)})
           ON CONFLICT (farm_id, layer_id) DO UPDATE
              SET layer_version = EXCLUDED.layer_version, overlap_sqm = EXCLUDED.overlap_sqm, share = EXCLUDED.share, computed_at = EXCLUDED.computed_at
@@ -100,4 +124,21 @@ export async function screenLayerEverywhere(
     await onBatch(done, total);
     if (result.length < BATCH_FARMS) return { farms: done, stopped: false };
   }
+}
+
+/** A layer's version in use, with its name and kind then. */
+export type LayerInUse = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number };
+
+/**
+ * Of the given layer ids, those the tenant may screen against: the provider's and its own, with a complete version in
+ * use (version > 0; a replacement still loading leaves the earlier version in use). Others (missing, another tenant's,
+ * never loaded) are left out. Used to check an analysis's choice and to pin the versions at its run's start.
+ */
+export async function layersInUse(tx: Executor, tenantId: string, ids: readonly string[]): Promise<LayerInUse[]> {
+  if (ids.length === 0) return [];
+  return queryRows<LayerInUse>(
+    tx,
+    sql`SELECT id, name, kind::text AS kind, CASE WHEN tenant_id IS NULL THEN 'provider' ELSE 'tenant' END AS owner, version FROM reference_layers
+         WHERE id = ANY(${uuidArray(ids)}) AND version > 0 AND (tenant_id IS NULL OR tenant_id = ${tenantId})`,
+  );
 }

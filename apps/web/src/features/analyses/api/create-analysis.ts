@@ -1,4 +1,4 @@
-// POST /custom-analysis/: a file as multipart (file, name, description, repeated operational_areas, name_field), or the endpoint
+// POST /custom-analysis/: a file as multipart (file, name, description, repeated operational_areas and reference_layer_ids, name_field), or the endpoint
 // upload's JSON (locations merged with the drawers' values). The report list refreshes afterwards.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AnalysisDetail, CreateAnalysisBody } from '@farmland/contracts';
@@ -7,7 +7,8 @@ import type { Envelope } from '../../../lib/contract-types';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** nameField: a GIS file's feature property that names each farm (sent only when set; the API's defaults otherwise). */
-export type AnalysisOptions = { name: string; description: string; operationalAreas: readonly string[]; nameField?: string };
+/** referenceLayerIds: the EUDR reference layers to screen each row against (issue 29; none: no verdict). */
+export type AnalysisOptions = { name: string; description: string; operationalAreas: readonly string[]; nameField?: string; referenceLayerIds?: readonly string[] };
 
 export function createAnalysisFromFile(file: File, o: AnalysisOptions) {
   const form = new FormData();
@@ -16,6 +17,7 @@ export function createAnalysisFromFile(file: File, o: AnalysisOptions) {
   if (o.description) form.append('description', o.description);
   if (o.nameField) form.append('name_field', o.nameField);
   for (const id of o.operationalAreas) form.append('operational_areas', id);
+  for (const id of o.referenceLayerIds ?? []) form.append('reference_layer_ids', id);
   return api<Envelope<AnalysisDetail>>('/custom-analysis/', { method: 'POST', form });
 }
 

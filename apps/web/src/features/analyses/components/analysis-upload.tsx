@@ -1,6 +1,6 @@
 // "Upload Farmlands Data" (docs/requirements.md §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
 // is chosen), an 'or' divider and 'Upload via Endpoint'. Both paths go through the drawers in order: 'Analysis Details'
-// (title, description, and for a file the optional farm name property of GIS files), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
+// (title, description, the EUDR reference layers to screen against, and for a file the optional farm name property of GIS files), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
 // selection; Reset), then 'Proceed to Analyse' for a file, or the 'Endpoint Upload' drawer for JSON.
 import { useMemo, useState } from 'react';
 import Button from 'antd/es/button';
@@ -12,12 +12,15 @@ import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import Skeleton from 'antd/es/skeleton';
 import Space from 'antd/es/space';
+import { MAX_ANALYSIS_LAYERS } from '@farmland/contracts';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { UploadZone } from '../../../components/ui/upload-zone';
 import { firstFieldError } from '../../../lib/field-errors';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCreateAnalysis } from '../api/create-analysis';
+import { useReferenceLayerOptions } from '../api/get-reference-layers';
+import { LAYER_KIND_LABEL } from '../../../components/eudr/eudr-labels';
 import { downloadTemplate } from '../api/download-template';
 import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { EndpointUploadDrawer } from './endpoint-upload-drawer';
@@ -39,7 +42,9 @@ export function AnalysisUpload() {
   const [description, setDescription] = useState('');
   const [nameField, setNameField] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
+  const [layerIds, setLayerIds] = useState<string[]>([]);
   const create = useCreateAnalysis();
+  const layers = useReferenceLayerOptions(step === 'details');
 
   const reset = () => {
     setStep(null);
@@ -47,12 +52,13 @@ export function AnalysisUpload() {
     setDescription('');
     setNameField('');
     setSelected([]);
+    setLayerIds([]);
   };
 
   const submitFile = () => {
     if (!file) return;
     create.mutate(
-      { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected, nameField: nameField.trim() } },
+      { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected, nameField: nameField.trim(), referenceLayerIds: layerIds } },
       {
         onSuccess: (res) => {
           notifySuccess(res.message ?? UPLOAD_SUCCESS);
@@ -123,6 +129,27 @@ export function AnalysisUpload() {
           <div className="mb-4">Description</div>
           <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label="Description" />
         </label>
+        <label className="block mt-16">
+          <div className="mb-4">EUDR reference layers (optional)</div>
+          <Select
+            mode="multiple"
+            allowClear
+            className="full-width"
+            aria-label="Reference layers"
+            data-testid="reference-layer-select"
+            placeholder={layers.isError ? 'The reference layers could not be loaded' : 'Screen each farm against forest, loss or protected-area layers'}
+            loading={layers.isLoading}
+            maxCount={MAX_ANALYSIS_LAYERS}
+            value={layerIds}
+            onChange={(v: string[]) => setLayerIds(v)}
+            optionFilterProp="label"
+            notFoundContent={layers.isLoading ? <Skeleton active paragraph={false} /> : <Empty description="No reference layer is loaded yet" />}
+            options={(layers.data ?? []).map((l) => ({ value: l.id, label: `${l.name} · ${LAYER_KIND_LABEL[l.kind]}${l.owner === 'provider' ? ' · provider' : ''}` }))}
+          />
+          <div className="text-muted small mt-4" data-testid="reference-layer-help">
+            Each farm gets its overlap with every chosen layer and an EUDR verdict (low, needs review, high), shown in the results and exports.
+          </div>
+        </label>
         {mode === 'file' && (
           <label style={{ display: 'block', marginTop: 16 }}>
             <div className="mb-4">Farm name property (optional)</div>
@@ -149,7 +176,7 @@ export function AnalysisUpload() {
       <EndpointUploadDrawer
         open={step === 'endpoint'}
         onClose={reset}
-        values={{ name: name.trim(), description: description.trim(), operationalAreas: selected }}
+        values={{ name: name.trim(), description: description.trim(), operationalAreas: selected, referenceLayerIds: layerIds }}
         onUploaded={reset}
       />
     </Card>

@@ -41,6 +41,7 @@ export function mergePayload(parsed: unknown, values: AnalysisOptions, minimumFa
     ...(values.name ? { name: values.name } : {}),
     ...(values.description ? { description: values.description } : {}),
     ...(values.operationalAreas.length > 0 ? { operational_areas: [...values.operationalAreas] } : {}),
+    ...((values.referenceLayerIds?.length ?? 0) > 0 ? { reference_layer_ids: [...values.referenceLayerIds!] } : {}),
     ...(minimumFarmSize !== null ? { minimum_farm_size: minimumFarmSize } : {}),
     require_farm_recognition: requireRecognition,
   };

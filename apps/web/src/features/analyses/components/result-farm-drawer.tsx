@@ -7,6 +7,7 @@ import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatHectares, formatSqm } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { RowWarnings } from './row-warnings';
+import { VerdictTag } from '../../../components/eudr/verdict-tag';
 
 export const COORDINATES_COPIED = 'Coordinates copied';
 
@@ -29,6 +30,12 @@ export function ResultFarmDrawer({ farm, onClose }: { farm: AnalysisMapFeature |
             <Descriptions.Item label="Farm size">{formatHectares(farm.area)}</Descriptions.Item>
             <Descriptions.Item label="Area">{formatSqm(farm.area)}</Descriptions.Item>
             <Descriptions.Item label="Operational area">{farm.operational_area ?? 'Not Available'}</Descriptions.Item>
+            {farm.risk_level && (
+              <Descriptions.Item label="EUDR verdict">
+                <VerdictTag level={farm.risk_level} testId="result-farm-verdict" />
+                <div className="text-muted small mt-4">The reasons and figures per layer are in the farm's row of its list.</div>
+              </Descriptions.Item>
+            )}
             {farm.warnings && farm.warnings.length > 0 && (
               <Descriptions.Item label="Warnings">
                 <RowWarnings codes={farm.warnings} testId="result-farm-warnings" />

@@ -15,6 +15,7 @@ import { formatHectares, formatNumber, formatSqm } from '../../../lib/formatters
 import { RESULT_PAGE_SIZE, useAnalysisFarms } from '../api/get-analysis-farms';
 import { CategoryExportButtons } from './category-export-buttons';
 import { RowWarnings } from './row-warnings';
+import { RowRisk } from './row-risk';
 
 export function resultListTitle(kind: AnalysisListKind, n: number): string {
   const count = formatNumber(n);
@@ -91,6 +92,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
               </div>
             )}
             <OverlapPairs farm={f} />
+            <RowRisk risk={f.risk} rowNumber={f.row_number} />
           </>
         }
       />
@@ -154,6 +156,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                               </div>
                             )}
                             <OverlapPairs farm={f} />
+                            <RowRisk risk={f.risk} rowNumber={f.row_number} />
                           </>
                         }
                       />
