@@ -162,4 +162,5 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/reference-layers/risk-settings/': { id: 'getPlotRiskSettings' },
   'PUT /api/reference-layers/risk-settings/': { id: 'updatePlotRiskSettings' },
   'GET /api/farms/:id/screening/': { id: 'getFarmScreening' },
+  'GET /api/farms/:id/screening/evidence/': { id: 'getFarmScreeningEvidence' },
 };
