@@ -164,3 +164,39 @@ export const updatePlotRiskSettingsBody = z
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'Send at least one of eudr_min_overlap_sqm, eudr_forest_review_share, eudr_loss_high_share, eudr_protected_high_share');
 export type UpdatePlotRiskSettingsBody = z.infer<typeof updatePlotRiskSettingsBody>;
+
+// ---------- evidence on a map ----------
+
+/** The most features GET /farms/{id}/screening/evidence/ returns (truncated says when more met the farm). */
+export const SCREENING_EVIDENCE_MAX_FEATURES = 200;
+
+const position = z.tuple([z.number(), z.number()]);
+
+export const screeningEvidenceFeature = z.object({
+  type: z.literal('Feature'),
+  /** The layer feature, clipped to the collection's bbox (several pieces of one feature are merged back). */
+  geometry: z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(position))) }),
+  properties: z.object({
+    layer_id: uuid,
+    layer_name: z.string(),
+    kind: referenceLayerKind,
+    owner: z.enum(['provider', 'tenant']),
+    /** The feature's number in its layer's file (1-based). */
+    feature: z.number().int(),
+  }),
+});
+export type ScreeningEvidenceFeature = z.infer<typeof screeningEvidenceFeature>;
+
+/**
+ * The reference-layer features that meet a farm (layers in use that apply to its tenant: the provider's and its own),
+ * clipped to the farm's bounding box widened on each side, as GeoJSON for the farm drawer's map.
+ */
+export const screeningEvidence = z.object({
+  type: z.literal('FeatureCollection'),
+  farm_id: uuid,
+  /** [west, south, east, north] of the box the features are clipped to. */
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  features: z.array(screeningEvidenceFeature),
+  truncated: z.boolean(),
+});
+export type ScreeningEvidence = z.infer<typeof screeningEvidence>;

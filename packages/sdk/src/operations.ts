@@ -99,6 +99,8 @@ export function operations(client: Client<paths>) {
     getFarmsCount: (...init: Args<"/api/analytics/farms-count/", 'get'>): Promise<Data<"/api/analytics/farms-count/", 'get'>> => unwrap(client.GET("/api/analytics/farms-count/", ...(init as [never])) as never),
     /** GET /api/farms/{id}/screening/: A farm's overlap with each reference layer in use (m², share) and its plot-risk verdict with the reasons */
     getFarmScreening: (...init: Args<"/api/farms/{id}/screening/", 'get'>): Promise<Data<"/api/farms/{id}/screening/", 'get'>> => unwrap(client.GET("/api/farms/{id}/screening/", ...(init as [never])) as never),
+    /** GET /api/farms/{id}/screening/evidence/: The reference-layer features that meet a farm (layers in use: the provider's and the tenant's own), clipped to the farm's widened bounding box, as GeoJSON for a map */
+    getFarmScreeningEvidence: (...init: Args<"/api/farms/{id}/screening/evidence/", 'get'>): Promise<Data<"/api/farms/{id}/screening/evidence/", 'get'>> => unwrap(client.GET("/api/farms/{id}/screening/evidence/", ...(init as [never])) as never),
     /** GET /api/farms/overview: Totals: within / outside operational areas, overlapping, unrecognized (flagged by retain or below the minimum) */
     getFarmsOverview: (...init: Args<"/api/farms/overview", 'get'>): Promise<Data<"/api/farms/overview", 'get'>> => unwrap(client.GET("/api/farms/overview", ...(init as [never])) as never),
     /** GET /api/farms/tiles/{z}/{x}/{y}.mvt: A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area and farmer. From zoom 15, layers "farms" (polygons) and "farm_points". Provider staff may pass tenant_id */
@@ -326,6 +328,7 @@ export const operationRoutes = {
   getFarmsCategorizedByState: { method: 'get', path: "/api/farms/categorized-by-state" },
   getFarmsCount: { method: 'get', path: "/api/analytics/farms-count/" },
   getFarmScreening: { method: 'get', path: "/api/farms/{id}/screening/" },
+  getFarmScreeningEvidence: { method: 'get', path: "/api/farms/{id}/screening/evidence/" },
   getFarmsOverview: { method: 'get', path: "/api/farms/overview" },
   getFarmTile: { method: 'get', path: "/api/farms/tiles/{z}/{x}/{y}.mvt" },
   getFieldBundle: { method: 'get', path: "/api/field/bundle/" },

@@ -1396,6 +1396,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/farms/{id}/screening/evidence/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference-layer features that meet a farm (layers in use: the provider's and the tenant's own), clipped to the farm's widened bounding box, as GeoJSON for a map */
+        get: operations["getFarmScreeningEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/farms/categorized-by-state": {
         parameters: {
             query?: never;
@@ -12561,6 +12578,119 @@ export interface operations {
                                     message: string;
                                 }[];
                             };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFarmScreeningEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            bbox: [
+                                number,
+                                number,
+                                number,
+                                number
+                            ];
+                            /** Format: uuid */
+                            farm_id: string;
+                            features: {
+                                geometry: {
+                                    coordinates: [
+                                        number,
+                                        number
+                                    ][][][];
+                                    /** @enum {string} */
+                                    type: "MultiPolygon";
+                                };
+                                properties: {
+                                    feature: number;
+                                    /** @enum {string} */
+                                    kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                    /** Format: uuid */
+                                    layer_id: string;
+                                    layer_name: string;
+                                    /** @enum {string} */
+                                    owner: "provider" | "tenant";
+                                };
+                                /** @enum {string} */
+                                type: "Feature";
+                            }[];
+                            truncated: boolean;
+                            /** @enum {string} */
+                            type: "FeatureCollection";
                         };
                         message?: string;
                     };

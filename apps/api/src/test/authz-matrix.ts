@@ -257,6 +257,7 @@ export const matrix: Record<string, Row> = {
     expect: adminAOnly(202),
   },
   'GET /api/farms/:id/screening/': { probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/` }, expect: adminAOnly(200) },
+  'GET /api/farms/:id/screening/evidence/': { probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/evidence/` }, expect: adminAOnly(200) },
   'GET /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'DELETE /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'GET /api/custom-analysis/:id/within/': analysisList('within'),

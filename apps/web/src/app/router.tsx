@@ -35,6 +35,8 @@ const ProviderFarmlandsPage = named(() => import('./routes/provider-farmlands-pa
 const LicensesPage = named(() => import('./routes/licenses-page'), 'LicensesPage');
 const ProviderDashboardPage = named(() => import('./routes/provider-dashboard-page'), 'ProviderDashboardPage');
 const ReportsPage = named(() => import('./routes/reports-page'), 'ReportsPage');
+const TenantReferenceLayersPage = named(() => import('./routes/reference-layers-page'), 'TenantReferenceLayersPage');
+const ProviderReferenceLayersPage = named(() => import('./routes/reference-layers-page'), 'ProviderReferenceLayersPage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -59,6 +61,7 @@ export function AppRoutes() {
           <Route path={PROVIDER_SECTIONS.licenses} element={page(<LicensesPage />)} />
           <Route path={PROVIDER_SECTIONS.farmlands} element={page(<ProviderFarmlandsPage />)} />
           <Route path={PROVIDER_SECTIONS.reports} element={page(<ReportsPage />)} />
+          <Route path={PROVIDER_SECTIONS.referenceLayers} element={page(<ProviderReferenceLayersPage />)} />
           <Route path={PROVIDER_SECTIONS.activityLog} element={page(<ActivityLogPage />)} />
           <Route path={PROVIDER_SECTIONS.profile} element={page(<ProfilePage />)} />
           <Route path="*" element={page(<InFrameNotFound />)} />
@@ -72,6 +75,7 @@ export function AppRoutes() {
           <Route path={TENANT_SECTIONS.farmlands} element={page(<FarmlandsPage />)} />
           <Route path={TENANT_SECTIONS.operationalAreas} element={page(<OperationalAreasPage />)} />
           <Route path={TENANT_SECTIONS.reports} element={soon('Reports')} />
+          <Route path={TENANT_SECTIONS.referenceLayers} element={page(<TenantReferenceLayersPage />)} />
           <Route path={TENANT_SECTIONS.farmAnalysis} element={page(<FarmAnalysisPage />)} />
           <Route path={`${TENANT_SECTIONS.farmAnalysis}/:analysis`} element={page(<FarmAnalysisResultPage />)} />
           <Route path={TENANT_SECTIONS.configurations} element={page(<ConfigurationsPage />)} />

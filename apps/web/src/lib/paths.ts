@@ -13,6 +13,7 @@ export const PROVIDER_SECTIONS = {
   licenses: 'license',
   farmlands: 'farmlands',
   reports: 'reports',
+  referenceLayers: 'reference-layers',
   activityLog: 'activity-log',
   profile: 'profile',
 } as const;
@@ -25,6 +26,7 @@ export const TENANT_SECTIONS = {
   farmlands: 'mapping',
   operationalAreas: 'operational-areas',
   reports: 'reports',
+  referenceLayers: 'reference-layers',
   farmAnalysis: 'farm-analysis',
   configurations: 'configurations',
   activityLog: 'activity-log',
@@ -55,6 +57,7 @@ export const paths = {
     /** The farmlands overview, at a place on its map when lat and lng are given. */
     farmlands: (at?: { lat: number; lng: number }) => withQuery(provider(PROVIDER_SECTIONS.farmlands), at ? { lat: String(at.lat), lng: String(at.lng) } : {}),
     reports: provider(PROVIDER_SECTIONS.reports),
+    referenceLayers: provider(PROVIDER_SECTIONS.referenceLayers),
     activityLog: provider(PROVIDER_SECTIONS.activityLog),
     profile: provider(PROVIDER_SECTIONS.profile),
   },
@@ -72,6 +75,7 @@ export const paths = {
     farmlands: tenant(TENANT_SECTIONS.farmlands),
     operationalAreas: tenant(TENANT_SECTIONS.operationalAreas),
     reports: tenant(TENANT_SECTIONS.reports),
+    referenceLayers: tenant(TENANT_SECTIONS.referenceLayers),
     farmAnalysis: tenant(TENANT_SECTIONS.farmAnalysis),
     analysis: (id: string) => `${tenant(TENANT_SECTIONS.farmAnalysis)}/${id}`,
     configurations: tenant(TENANT_SECTIONS.configurations),

@@ -85,6 +85,16 @@ export const queryKeys = {
     choices: (filter: Params) => ['operational-areas', 'choices', filter] as const,
   },
   profile: (id: Id) => ['profile', id] as const,
+  /** Reference layers (EUDR): a layer change refreshes the lists, the progress and every farm's screening at once. */
+  referenceLayers: {
+    all: ['reference-layers'] as const,
+    list: (scope: string, params: Params) => ['reference-layers', 'list', scope, params] as const,
+    progress: (scope: string, id: Id) => ['reference-layers', 'progress', scope, id] as const,
+    riskSettings: ['reference-layers', 'risk-settings'] as const,
+    screenings: ['reference-layers', 'screening'] as const,
+    screening: (farmId: Id) => ['reference-layers', 'screening', farmId] as const,
+    evidence: (farmId: Id) => ['reference-layers', 'evidence', farmId] as const,
+  },
   tenantConfiguration: ['tenant-configuration'] as const,
   webhooks: {
     all: ['webhooks'] as const,

@@ -191,3 +191,45 @@ export async function unfinishedLayerIds(tx: Executor): Promise<string[]> {
 export async function deleteLayer(tx: Executor, id: string): Promise<void> {
   await tx.execute(sql`DELETE FROM reference_layers WHERE id = ${id}`);
 }
+
+export type EvidenceRow = { layer_id: string; layer_name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; feature: number; geometry: string };
+export type EvidenceBox = { west: number; south: number; east: number; north: number };
+
+/** The farm's box widened by a quarter of its larger side plus about 50 m each way (null: no such farm of the tenant). */
+export async function evidenceBox(tx: Executor, tenantId: string, farmId: string): Promise<EvidenceBox | null> {
+  const [row] = await queryRows<EvidenceBox>(
+    tx,
+    sql`WITH f AS (SELECT ST_Envelope(geom) AS e FROM farms WHERE tenant_id = ${tenantId} AND id = ${farmId}),
+             b AS (SELECT ST_Expand(e, greatest(ST_XMax(e) - ST_XMin(e), ST_YMax(e) - ST_YMin(e)) * 0.25 + 0.0005) AS b FROM f)
+        SELECT ST_XMin(b) AS west, ST_YMin(b) AS south, ST_XMax(b) AS east, ST_YMax(b) AS north FROM b`,
+  );
+  return row ? { west: Number(row.west), south: Number(row.south), east: Number(row.east), north: Number(row.north) } : null;
+}
+
+/**
+ * The features (of the layer versions in use that apply to the tenant: the provider's and its own) whose pieces meet
+ * the farm, each merged from its pieces inside the box and clipped to it, as GeoJSON MultiPolygons (7 decimals, about
+ * 1 cm). At most `limit` features, in layer-kind, layer-name and feature order.
+ */
+export async function evidenceFeatures(tx: Executor, tenantId: string, farmId: string, box: EvidenceBox, limit: number): Promise<EvidenceRow[]> {
+  const envelope = sql`ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)`;
+  return queryRows<EvidenceRow>(
+    tx,
+    sql`WITH f AS (SELECT geom FROM farms WHERE tenant_id = ${tenantId} AND id = ${farmId}),
+             hit AS (
+               SELECT DISTINCT l.id AS layer_id, l.kind, l.name, p.feature
+                 FROM f
+                 JOIN reference_layer_features p ON p.geom && f.geom AND ST_Intersects(p.geom, f.geom)
+                 JOIN reference_layers l ON l.id = p.layer_id AND p.version = l.version
+                WHERE l.version > 0 AND (l.tenant_id IS NULL OR l.tenant_id = ${tenantId})
+                ORDER BY l.kind, l.name, l.id, p.feature
+                LIMIT ${limit})
+        SELECT h.layer_id, l.name AS layer_name, l.kind::text AS kind, CASE WHEN l.tenant_id IS NULL THEN 'provider' ELSE 'tenant' END AS owner, h.feature,
+               ST_AsGeoJSON(ST_Multi(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, ${envelope})), 3)), 7) AS geometry
+          FROM hit h
+          JOIN reference_layers l ON l.id = h.layer_id
+          JOIN reference_layer_features p ON p.layer_id = h.layer_id AND p.version = l.version AND p.feature = h.feature AND p.geom && ${envelope}
+         GROUP BY h.layer_id, l.name, l.kind, l.tenant_id, h.feature
+         ORDER BY l.kind, l.name, h.layer_id, h.feature`,
+  );
+}

@@ -3,7 +3,8 @@
 //   provider-wide resources;
 // - tenant admins: /reference-layers/ (the tenant's own layers, and the provider's to read), like /operational-areas/.
 // Each: GET list, POST upload (multipart: file + details), GET one, GET its progress, POST replace, DELETE.
-// Also the tenant's plot-risk thresholds (/reference-layers/risk-settings/) and a farm's screening (/farms/{id}/screening/).
+// Also the tenant's plot-risk thresholds (/reference-layers/risk-settings/), a farm's screening (/farms/{id}/screening/)
+// and the layer features that meet it, for a map (/farms/{id}/screening/evidence/).
 // The load queue starts with the app and stops with it.
 import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,6 +21,7 @@ import {
   referenceLayerListQuery,
   referenceLayerProgress,
   replaceReferenceLayerFields,
+  screeningEvidence,
   updatePlotRiskSettingsBody,
 } from '@farmland/contracts';
 import { z as zod } from 'zod';
@@ -158,6 +160,16 @@ export const referenceLayersRoutes: FastifyPluginAsyncZod = async (app) => {
     config: gate(referenceLayersPolicy, 'risk'),
     schema: { tags, summary: "A farm's overlap with each reference layer in use (m², share) and its plot-risk verdict with the reasons", params: idParam, response: { 200: envelope(farmScreening) } },
     handler: async (req) => ({ data: await layers.farmScreening(deps, req.ctx, req.params.id) }),
+  });
+  app.get('/farms/:id/screening/evidence/', {
+    config: gate(referenceLayersPolicy, 'risk'),
+    schema: {
+      tags,
+      summary: "The reference-layer features that meet a farm (layers in use: the provider's and the tenant's own), clipped to the farm's widened bounding box, as GeoJSON for a map",
+      params: idParam,
+      response: { 200: envelope(screeningEvidence) },
+    },
+    handler: async (req) => ({ data: await layers.farmScreeningEvidence(deps, req.ctx, req.params.id) }),
   });
 
   routeSet('/base/reference-layers', gate(referenceLayersPolicy, 'provider'), 'Provider');

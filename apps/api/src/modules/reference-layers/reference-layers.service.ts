@@ -13,9 +13,11 @@ import type {
   ReferenceLayerKind,
   ReferenceLayerProgress,
   ReplaceReferenceLayerFields,
+  ScreeningEvidence,
+  ScreeningEvidenceFeature,
   UpdatePlotRiskSettingsBody,
 } from '@farmland/contracts';
-import { PLOT_RISK_DEFAULTS } from '@farmland/contracts';
+import { PLOT_RISK_DEFAULTS, SCREENING_EVIDENCE_MAX_FEATURES } from '@farmland/contracts';
 import { requireActor, type Ctx, type Deps } from '../../context.js';
 import { authorize } from '../../lib/policy.js';
 import { referenceLayersPolicy } from './reference-layers.policy.js';
@@ -264,5 +266,26 @@ export async function farmScreening(deps: Deps, ctx: Ctx, farmId: string): Promi
     const settings = await riskSettingsOf(tx, tenantId);
     const verdict = plotRisk(figures, settings, { pendingLayers: pending.length, hasForestLayer: layers.some((l) => l.kind === 'forest_2020') });
     return { farm_id: farmId, figures, pending_layers: pending, verdict };
+  });
+}
+
+/**
+ * GET /farms/{id}/screening/evidence/: the features of the layers in use (the provider's and the tenant's own) that meet
+ * the farm, clipped to its widened box, for the farm drawer's map (docs/decisions/farm-screening-evidence.md).
+ */
+export async function farmScreeningEvidence(deps: Deps, ctx: Ctx, farmId: string): Promise<ScreeningEvidence> {
+  const tenantId = tenantOnly(ctx);
+  return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+    const box = await q.evidenceBox(tx, tenantId, farmId);
+    if (!box) throw problems.notFound('Farm');
+    const rows = await q.evidenceFeatures(tx, tenantId, farmId, box, SCREENING_EVIDENCE_MAX_FEATURES + 1);
+    const features: ScreeningEvidenceFeature[] = [];
+    for (const r of rows.slice(0, SCREENING_EVIDENCE_MAX_FEATURES)) {
+      const geometry = JSON.parse(r.geometry) as ScreeningEvidenceFeature['geometry'];
+      // A piece that only touches the box edge clips to nothing.
+      if (!geometry.coordinates?.length) continue;
+      features.push({ type: 'Feature', geometry, properties: { layer_id: r.layer_id, layer_name: r.layer_name, kind: r.kind, owner: r.owner, feature: Number(r.feature) } });
+    }
+    return { type: 'FeatureCollection', farm_id: farmId, bbox: [box.west, box.south, box.east, box.north], features, truncated: rows.length > SCREENING_EVIDENCE_MAX_FEATURES };
   });
 }

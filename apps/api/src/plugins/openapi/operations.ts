@@ -172,4 +172,5 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/webhooks/:id/deliveries/': { id: 'listWebhookDeliveries' },
   'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver/': { id: 'redeliverWebhook', codes: { 409: ['webhook_delivery_in_progress'] } },
   'GET /api/farms/:id/screening/': { id: 'getFarmScreening' },
+  'GET /api/farms/:id/screening/evidence/': { id: 'getFarmScreeningEvidence' },
 };

@@ -1,5 +1,5 @@
 // The tenant-admin frame: sidebar items of tenant-admin docs/requirements.md §2 in their order (Farmlands is /admin/mapping).
-import { AppstoreOutlined, BarChartOutlined, EnvironmentOutlined, ExperimentOutlined, GatewayOutlined, HistoryOutlined, SettingOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, BarChartOutlined, EnvironmentOutlined, ExperimentOutlined, GatewayOutlined, GlobalOutlined, HistoryOutlined, SettingOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useSession } from '../../lib/session-store';
 import { ConsoleFrame, type NavItem } from './console-frame';
 import { TENANT_BASE, TENANT_SECTIONS } from '../../lib/paths';
@@ -11,6 +11,7 @@ export const TENANT_NAV: NavItem[] = [
   { key: TENANT_SECTIONS.farmlands, label: 'Farmlands', icon: <EnvironmentOutlined /> },
   { key: TENANT_SECTIONS.operationalAreas, label: 'Operational Areas', icon: <GatewayOutlined /> },
   { key: TENANT_SECTIONS.reports, label: 'Reports', icon: <BarChartOutlined /> },
+  { key: TENANT_SECTIONS.referenceLayers, label: 'Reference Layers', icon: <GlobalOutlined /> },
   { key: TENANT_SECTIONS.farmAnalysis, label: 'Custom Farm Analysis', icon: <ExperimentOutlined /> },
   { key: TENANT_SECTIONS.configurations, label: 'Configurations', icon: <SettingOutlined /> },
   { key: TENANT_SECTIONS.activityLog, label: 'Activity Log', icon: <HistoryOutlined /> },

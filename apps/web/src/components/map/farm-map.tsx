@@ -6,6 +6,7 @@ import { createPortal } from 'react-dom';
 import { Popup, type MapLayerMouseEvent, type MapMouseEvent } from 'maplibre-gl';
 import Alert from 'antd/es/alert';
 import { setAreaOutlines, type AreaOutline } from './area-outlines';
+import { setReferenceOverlay, type ReferenceOverlay } from './reference-overlay';
 import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmLayers } from './farm-layers';
 import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
 import { useMapLibre } from './use-map';
@@ -27,6 +28,8 @@ export type FarmMapProps = {
   categories?: readonly MapCategory[] | null;
   /** Operational areas drawn as labelled outlines under the farms. */
   outlines?: readonly AreaOutline[] | undefined;
+  /** Reference-layer features (EUDR evidence) drawn under the farms, coloured by kind. */
+  reference?: ReferenceOverlay | undefined;
   renderPopup?: (feature: PickedFeature, close: () => void) => ReactNode;
   onMoveEnd?: (center: [number, number], zoom: number) => void;
   height?: CSSProperties['height'];
@@ -73,6 +76,14 @@ export function FarmMap(props: FarmMapProps) {
     const root = container.current;
     if (root) root.dataset['outlines'] = String(outlines.length);
   }, [map, outlines]);
+
+  const reference = props.reference;
+  useEffect(() => {
+    if (!map || !reference) return;
+    setReferenceOverlay(map, reference);
+    const root = container.current;
+    if (root) root.dataset['reference'] = String(reference.features.length);
+  }, [map, reference]);
 
   // Recentre when the page asks (a search picks a farm).
   // (it depends on the centre's value, not its array identity: the view is read from the latest props)

@@ -57,3 +57,13 @@ export const landmapScaleColor = (step: number): string => {
 };
 /** A count's class on the 1 to 30 scale: its share of the largest count, in thirtieths (0 farms: no class). */
 export const landmapScaleStep = (count: number, max: number): number => (count <= 0 || max <= 0 ? 0 : Math.max(1, Math.ceil((LANDMAP_SCALE_STEPS * count) / max)));
+
+/** Reference-layer features (EUDR evidence) by kind: drawn under the farms, a translucent fill and a solid edge. */
+export const REFERENCE_KIND_COLORS = {
+  forest_2020: '#1e7b3a',
+  tree_cover_loss: '#b3261e',
+  protected_area: '#6a3d9a',
+  indigenous_land: '#8a5a00',
+  concession: '#0b5c8a',
+  other: '#55606b',
+} as const;

@@ -1,5 +1,7 @@
 // "View Details" of a farm that overlaps nothing: its details, "View map" to show the boundary at zoom 18, and its
 // boundary history (beyond the spec): earlier boundaries with dates and areas, drawn on the map (orange) on request.
+// EUDR (issue 29): the farm's plot-risk verdict with its evidence (reasons, and figures per reference layer), and the
+// layer features that meet the farm drawn under it on the map, coloured by kind.
 import { useMemo, useState } from 'react';
 import Button from 'antd/es/button';
 import List from 'antd/es/list';
@@ -16,6 +18,10 @@ import { SideDrawer } from '../../../components/ui/side-drawer';
 import { useFarm } from '../api/get-farm';
 import { farmToFeature } from '../../../components/map/farm-features';
 import { FarmDetails } from './farm-details';
+import { VerdictPanel } from '../../../components/eudr/verdict-panel';
+import { ReferenceLegend } from '../../../components/eudr/reference-legend';
+import type { ReferenceOverlay } from '../../../components/map/reference-overlay';
+import { useFarmEvidence, useFarmScreening } from '../api/get-farm-screening';
 
 export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
   const query = useFarm(farmId);
@@ -23,6 +29,9 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
   const [showMap, setShowMap] = useState(true);
   const [showHistory, setShowHistory] = useState(false);
   const history = useFarmHistory(farmId);
+  const screening = useFarmScreening(farmId);
+  const evidence = useFarmEvidence(farmId);
+  const reference = evidence.data?.data as ReferenceOverlay | undefined;
   const earlier = useMemo(() => history.data?.data ?? [], [history.data]);
   const features = useMemo(() => {
     if (!farm) return [];
@@ -43,9 +52,19 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
           </div>
           {showMap && (
             <div className="mb-12">
-              <LazyFarmMap features={features} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
+              <LazyFarmMap features={features} reference={reference} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
+              {evidence.data && <ReferenceLegend evidence={evidence.data.data} />}
             </div>
           )}
+          <div className="mb-16">
+            <VerdictPanel
+              verdict={screening.data?.data.verdict}
+              figures={screening.data?.data.figures}
+              pendingLayers={screening.data?.data.pending_layers}
+              loading={screening.isLoading}
+              error={screening.isError}
+            />
+          </div>
           <FarmDetails farm={farm} />
           <BoundaryHistory items={earlier} loading={history.isLoading} showOnMap={showHistory} onShowOnMap={(v) => {
             setShowHistory(v);

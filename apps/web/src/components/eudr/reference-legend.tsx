@@ -1,0 +1,27 @@
+// The legend under a map that draws EUDR evidence: each reference layer drawn, with its kind's colour and name, and a
+// line when nothing meets the farm or when the evidence was cut at its limit.
+import type { ReferenceLayerKind, ScreeningEvidence } from '@farmland/contracts';
+import { LAYER_KIND_LABEL } from './eudr-labels';
+
+export function ReferenceLegend({ evidence }: { evidence: ScreeningEvidence }) {
+  const layers = new Map<string, { name: string; kind: ReferenceLayerKind }>();
+  for (const f of evidence.features) layers.set(f.properties.layer_id, { name: f.properties.layer_name, kind: f.properties.kind });
+  if (layers.size === 0) {
+    return (
+      <div className="text-muted small mt-4" data-testid="reference-legend">
+        No reference-layer feature meets this farm.
+      </div>
+    );
+  }
+  return (
+    <div className="inline-12 small mt-4" aria-label="Reference layers on the map" data-testid="reference-legend">
+      {[...layers.entries()].map(([id, l]) => (
+        <span key={id} className="inline-flex-4">
+          <span aria-hidden="true" className="legend-swatch" data-kind={l.kind} />
+          {l.name} ({LAYER_KIND_LABEL[l.kind]})
+        </span>
+      ))}
+      {evidence.truncated && <span className="text-muted">Only the first {evidence.features.length} features are drawn.</span>}
+    </div>
+  );
+}

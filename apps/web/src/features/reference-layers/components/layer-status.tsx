@@ -1,0 +1,45 @@
+// A layer's job as the API reports it: Queued, Loading (features read so far), Screening farms (a progress bar), Ready, or
+// Failed with the reader's message and the feature number it is about; after a failed replacement the version in use
+// stays, and this says so.
+import Progress from 'antd/es/progress';
+import Tag from 'antd/es/tag';
+import type { ReferenceLayerProgress } from '@farmland/contracts';
+import { formatNumber } from '../../../lib/formatters';
+
+const LABEL: Record<ReferenceLayerProgress['status'], string> = {
+  queued: 'Queued',
+  loading: 'Loading',
+  screening: 'Screening farms',
+  ready: 'Ready',
+  failed: 'Failed',
+};
+const COLOR: Record<ReferenceLayerProgress['status'], string> = { queued: 'default', loading: 'processing', screening: 'processing', ready: 'success', failed: 'error' };
+
+/** "Feature 12: The geometry is a LineString…", or the message alone when it is about the whole file. */
+export function layerErrorText(p: Pick<ReferenceLayerProgress, 'error' | 'error_feature'>): string | null {
+  if (!p.error) return null;
+  return p.error_feature ? `Feature ${formatNumber(p.error_feature)}: ${p.error}` : p.error;
+}
+
+export function LayerStatus({ progress, detailed = false }: { progress: ReferenceLayerProgress; detailed?: boolean }) {
+  const { status } = progress;
+  const running = status === 'queued' || status === 'loading' || status === 'screening';
+  const error = layerErrorText(progress);
+  return (
+    <div data-testid="layer-status" data-status={status}>
+      <Tag color={COLOR[status]}>{LABEL[status]}</Tag>
+      {running && (
+        <>
+          <Progress percent={progress.progress} size="small" status="active" aria-label={`${LABEL[status]}: ${progress.progress} %`} />
+          {status === 'loading' && <div className="text-muted small">{formatNumber(progress.features_loaded)} features read</div>}
+        </>
+      )}
+      {status === 'failed' && error && (
+        <div className={detailed ? 'mt-8' : 'text-muted small wrap-anywhere'} data-testid="layer-error" role={detailed ? 'alert' : undefined}>
+          {error}
+          {progress.version > 0 && <span className="block">Version {progress.version} stays in use.</span>}
+        </div>
+      )}
+    </div>
+  );
+}
