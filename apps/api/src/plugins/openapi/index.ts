@@ -59,7 +59,7 @@ const GENERIC = {
 } as const;
 
 /** Routes never shed under load (plugins/load-shedding.ts): they report on the server itself. */
-export const UNSHED_ROUTES = new Set(['/api/health', '/api/health/ready', '/api/metrics']);
+export const UNSHED_ROUTES = new Set(['/api/health', '/api/health/ready', '/api/ready', '/api/metrics']);
 
 /** `/api/farms/:id/` → `/api/farms/{id}/`, as @fastify/swagger writes paths. */
 export const openApiPath = (url: string) => url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');

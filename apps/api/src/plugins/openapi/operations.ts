@@ -21,6 +21,7 @@ export const operations: Record<string, OperationRow> = {
   // operations
   'GET /api/health': { id: 'getHealth' },
   'GET /api/health/ready': { id: 'getReadiness' },
+  'GET /api/ready': { id: 'getReady' },
   'GET /api/metrics': { id: 'getMetrics' },
   'GET /api/config': { id: 'getConsoleConfig' },
   'GET /api/crypto/key': { id: 'getPayloadKey' },
