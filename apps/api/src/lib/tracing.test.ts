@@ -88,7 +88,9 @@ describe('tracing', () => {
       // No tenant id, user id or searched text in any span: texts are recorded only when their values travel apart.
       const everything = JSON.stringify(spans.map((s) => s.attributes));
       for (const secret of [env.fx.tenantA, env.fx.adminA, 'Oyo']) expect(everything).not.toContain(secret);
-      expect(spans.some((s) => typeof s.attributes['db.query.text'] === 'string')).toBe(true);
+      // PGlite's reads carry their values as parameters, so their text is recorded; PostgreSQL's one-round-trip reads
+      // write them into the text (db/client.ts simple()), so those spans carry the operation alone.
+      if (env.engine === 'pglite') expect(spans.some((s) => typeof s.attributes['db.query.text'] === 'string')).toBe(true);
       // Outside any request or job (boot, pg-boss's pollers): no span.
       memory.reset();
       await env.deps.database.query('SELECT 1');
