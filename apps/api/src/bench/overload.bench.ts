@@ -88,11 +88,12 @@ async function openLoop(token: string, rate: number, seconds: number) {
     }
     await sleep(5);
   }
+  // The recovery is timed from here: the health probes still running (one may wait long) are awaited at the end.
   const loadEnded = performance.now();
-  await probes;
   return {
     loadEnded,
     settle: async () => {
+      await probes;
       await Promise.all(inFlight);
       agent.destroy();
       healthAgent.destroy();
