@@ -81,6 +81,10 @@ const schema = z.object({
     .default(2000),
   /** GET /api/metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset: only direct calls from this machine (docs/decisions/0068-metrics-access.md). */
   METRICS_TOKEN: z.preprocess(blank, z.string().min(16, 'at least 16 characters').optional()),
+  /** off: no request metrics are recorded and /api/metrics answers 404 (the switch the overhead is measured with). */
+  METRICS: z.enum(['on', 'off', 'true', 'false', '1', '0']).default('on'),
+  /** `npm run worker` only: serve /api/health, /api/health/ready (and /api/ready) and /api/metrics on this port; unset: no port. */
+  WORKER_HEALTH_PORT: z.preprocess(blank, z.coerce.number().int().min(0).max(65535).optional()),
   /** Load shedding (@fastify/under-pressure; docs/decisions/0069-load-shedding-thresholds.md): 0 turns a threshold off. */
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
@@ -150,6 +154,10 @@ export type Config = {
   storage: StorageConfig;
   /** null: /api/metrics answers direct calls from this machine only. */
   metricsToken: string | null;
+  /** false (METRICS=off): no request metrics, no /api/metrics. */
+  metrics: boolean;
+  /** The worker's own health and metrics port (WORKER_HEALTH_PORT); null: none. 0: any free port. */
+  workerHealthPort: number | null;
   /** @fastify/under-pressure thresholds (0: off) and the Retry-After of a shed request. */
   loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
   /** OTLP endpoint for traces; null: tracing off (not loaded). */
@@ -233,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     payload: { mode: e.PAYLOAD_ENCRYPTION, keyVersion: e.PAYLOAD_KEY_VERSION },
     storage,
     metricsToken: e.METRICS_TOKEN ?? null,
+    metrics: ['on', 'true', '1'].includes(e.METRICS),
+    workerHealthPort: e.WORKER_HEALTH_PORT ?? null,
     loadShedding: {
       maxEventLoopDelayMs: e.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS,
       maxEventLoopUtilization: e.LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION,

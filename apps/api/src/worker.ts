@@ -1,10 +1,12 @@
 // Worker process entry (`npm run worker`): runs the background jobs (custom analyses, reference-layer loads, webhook deliveries) apart from the API, in PostgreSQL
 // mode. Run API replicas with ANALYSIS_WORKERS=off and as many of these as the analyses need; they share the queue.
+// WORKER_HEALTH_PORT: the worker also serves /api/health, /api/ready and /api/metrics on that port (ops-app.ts).
 import { bootstrap, createLogger } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { analysisJobs } from './modules/analyses/analyses.job.js';
 import { layerJobs } from './modules/reference-layers/reference-layers.job.js';
 import { webhookJobs } from './modules/webhooks/webhooks.job.js';
+import { buildOpsApp } from './ops-app.js';
 import { startMallocTrim } from './lib/malloc-trim.js';
 import { startTracing } from './lib/tracing.js';
 import { version } from './version.js';
@@ -23,6 +25,12 @@ async function main(): Promise<void> {
   await layers.start();
   const hooks = webhookJobs(deps, { work: true, log });
   await hooks.start();
+  // Readiness and metrics on the worker's own port, only when asked (after the job runners started: readiness reports them).
+  const ops = config.workerHealthPort !== null ? await buildOpsApp(deps) : null;
+  if (ops) {
+    const address = await ops.listen({ host: config.host, port: config.workerHealthPort! });
+    log.info({ address }, 'worker health and metrics listening');
+  }
   log.info('worker started: custom-analysis, reference-layer and webhook jobs');
   const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
 
@@ -35,6 +43,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     try {
+      await ops?.close();
       await jobs.stop();
       await layers.stop();
       await hooks.stop();

@@ -133,6 +133,8 @@ export function operations(client: Client<paths>) {
     getProviderReferenceLayerProgress: (...init: Args<"/api/base/reference-layers/{id}/progress/", 'get'>): Promise<Data<"/api/base/reference-layers/{id}/progress/", 'get'>> => unwrap(client.GET("/api/base/reference-layers/{id}/progress/", ...(init as [never])) as never),
     /** GET /api/health/ready: Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness */
     getReadiness: (...init: Args<"/api/health/ready", 'get'>): Promise<Data<"/api/health/ready", 'get'>> => unwrap(client.GET("/api/health/ready", ...(init as [never])) as never),
+    /** GET /api/ready: Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness */
+    getReady: (...init: Args<"/api/ready", 'get'>): Promise<Data<"/api/ready", 'get'>> => unwrap(client.GET("/api/ready", ...(init as [never])) as never),
     /** GET /api/reference-layers/{id}/: Tenant: one reference layer */
     getReferenceLayer: (...init: Args<"/api/reference-layers/{id}/", 'get'>): Promise<Data<"/api/reference-layers/{id}/", 'get'>> => unwrap(client.GET("/api/reference-layers/{id}/", ...(init as [never])) as never),
     /** GET /api/reference-layers/{id}/progress/: Tenant: a layer's load and screening progress */
@@ -345,6 +347,7 @@ export const operationRoutes = {
   getProviderReferenceLayer: { method: 'get', path: "/api/base/reference-layers/{id}/" },
   getProviderReferenceLayerProgress: { method: 'get', path: "/api/base/reference-layers/{id}/progress/" },
   getReadiness: { method: 'get', path: "/api/health/ready" },
+  getReady: { method: 'get', path: "/api/ready" },
   getReferenceLayer: { method: 'get', path: "/api/reference-layers/{id}/" },
   getReferenceLayerProgress: { method: 'get', path: "/api/reference-layers/{id}/progress/" },
   getTenant: { method: 'get', path: "/api/base/tenants/{id}/" },

@@ -1674,6 +1674,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reference-layers/": {
         parameters: {
             query?: never;
@@ -4678,7 +4695,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch. */
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value, payload_encryption_required, payload_client_key_required, payload_key_unknown, payload_misdirected, payload_undecryptable, payload_unbound, payload_stale, payload_session_mismatch, 105. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10510,7 +10527,13 @@ export interface operations {
     createFarmer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same body answers the first answer again (header Idempotent-Replayed: true) instead of creating a second record; the key with another body is 409 idempotency_key_reused, while the first request still runs 409 idempotency_key_in_progress (Retry-After). Kept 24 hours, per tenant and caller. A UUID per queued item is usual.
+                 * @example 3f1c2a9e-6d1b-4c7e-9a55-0b8e2f4d7c10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11544,7 +11567,13 @@ export interface operations {
     captureFarm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same body answers the first answer again (header Idempotent-Replayed: true) instead of creating a second record; the key with another body is 409 idempotency_key_reused, while the first request still runs 409 idempotency_key_in_progress (Retry-After). Kept 24 hours, per tenant and caller. A UUID per queued item is usual.
+                 * @example 3f1c2a9e-6d1b-4c7e-9a55-0b8e2f4d7c10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14367,6 +14396,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "failed" | "off";
+                            /** @enum {string} */
+                            jobs: "ok" | "failed" | "off";
+                            /** @enum {string} */
+                            migrations: "ok" | "failed" | "off";
+                            /** @enum {string} */
+                            storage: "ok" | "failed" | "off";
+                        };
+                        /** @enum {string} */
+                        status: "ready" | "not_ready";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "failed" | "off";
+                            /** @enum {string} */
+                            jobs: "ok" | "failed" | "off";
+                            /** @enum {string} */
+                            migrations: "ok" | "failed" | "off";
+                            /** @enum {string} */
+                            storage: "ok" | "failed" | "off";
+                        };
+                        /** @enum {string} */
+                        status: "ready" | "not_ready";
+                    };
                 };
             };
         };

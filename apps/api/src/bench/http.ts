@@ -31,7 +31,11 @@ export async function startServer(env: NodeJS.ProcessEnv, opts: { timeoutMs?: nu
     } catch {
       // not yet
     }
-    if (Date.now() - t0 > (opts.timeoutMs ?? 120_000)) throw new Error(`server not healthy in ${(opts.timeoutMs ?? 120_000) / 1000} s`);
+    if (Date.now() - t0 > (opts.timeoutMs ?? 120_000)) {
+      // Not left running: it would hold the port (and its data directory) for the next run.
+      child.kill('SIGKILL');
+      throw new Error(`server not healthy in ${(opts.timeoutMs ?? 120_000) / 1000} s`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return { child, env, base, readyMs: Date.now() - t0 };

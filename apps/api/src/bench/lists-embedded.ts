@@ -6,6 +6,9 @@
 // gets the server's CPU time per request by thread (from /proc, so a machine shared with other work skews it far less
 // than req/s): the main thread, the busiest other thread (the embedded database's), and the rest (GC, compilers), then
 // the PostgreSQL server's processes and the load generator's own (bench/http.ts, load()).
+// `--data-from DIR` (embedded): start from a copy of that data directory (a server's, demo seeded, never signed in to)
+// instead of an empty one: a warm start in seconds instead of the first start's migration and seed, which take minutes
+// on a busy machine (the metrics on/off pairs of docs/decisions/metrics-overhead.md).
 // `--engine postgres [--db-prefix hp_lists]` runs the same load against a fresh PostgreSQL database (BENCH_DATABASE_URL,
 // dropped at the end).
 import crypto from 'node:crypto';
@@ -41,6 +44,8 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-lists-embedded-'));
+  const from = arg('data-from', '');
+  if (from) fs.cpSync(from, dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -81,7 +86,7 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
   const server = await startServer(env, { timeoutMs: 240_000, ...(profDir ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] } : {}) });
   try {
     const token = await signInEnrolling(server.base, 'admin@oyo-agro.example');
-    console.log(`${engine}, demo data, tenant admin; ${connections} connections, ${seconds} s per route after a 1 s warm-up; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(`${engine}, demo data, tenant admin, METRICS=${process.env['METRICS'] ?? 'on'}; ${connections} connections, ${seconds} s per route after a 1 s warm-up; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     const results: Load[] = [];
     for (const route of ROUTES.filter((r) => !only || r.includes(only))) {
       const r = await load(port, server.child.pid!, route, token, connections, seconds);

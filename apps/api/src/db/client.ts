@@ -12,6 +12,7 @@ import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
+import { statementSpan, tracingStatements } from '../lib/tracing.js';
 import { preparedName } from './pg-prepared.js';
 import { embeddedMaintenance, type EmbeddedMaintenance } from './pglite-maintenance.js';
 import { RemotePglite } from './pglite-remote.js';
@@ -129,6 +130,9 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
   const dropped = () => undefined;
   admin.on('error', dropped);
   pool.on('error', dropped);
+  // Each pooled connection's round trips become client spans when tracing is on (lib/tracing.ts statementSpan).
+  pool.on('connect', traceClient);
+  admin.on('connect', traceClient);
   const role = await pool.query<{ rolsuper: boolean; rolbypassrls: boolean; rolname: string; member: boolean }>(
     `SELECT r.rolname, r.rolsuper, r.rolbypassrls, pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') AS member
        FROM pg_roles r WHERE r.rolname = current_user`,
@@ -158,6 +162,32 @@ async function openPostgres(url: string, adminUrl: string, poolSize: number): Pr
     close: async () => {
       await Promise.allSettled([pool.end(), admin.end()]);
     },
+  };
+}
+
+/**
+ * A pooled connection whose query() makes a span of each round trip made inside a request or a job (tracing on); off, a
+ * call costs one check. The promise form (drizzle, withScope, the reads) and the callback form (pg.Pool's own query:
+ * Database.query, pg-boss) are both covered; a submittable (a cursor, a stream) is passed through as it is.
+ */
+function traceClient(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const first = args[0] as string | { text?: string; values?: unknown[]; submit?: unknown } | undefined;
+    if (!tracingStatements() || (typeof first === 'object' && typeof first?.submit === 'function')) return query(...args);
+    const text = typeof first === 'string' ? first : (first?.text ?? '');
+    const values = Array.isArray(args[1]) ? args[1] : typeof first === 'object' ? first?.values : undefined;
+    const parameterised = (values?.length ?? 0) > 0;
+    const last = args[args.length - 1];
+    if (typeof last !== 'function') return statementSpan('postgresql', text, parameterised, () => query(...args) as Promise<unknown>);
+    // The callback form: the span ends when the callback is called.
+    let done!: (err: unknown) => void;
+    const settled = new Promise<void>((resolve, reject) => (done = (err) => (err ? reject(err as Error) : resolve())));
+    void statementSpan('postgresql', text, parameterised, () => settled).catch(() => undefined);
+    return query(...args.slice(0, -1), (err: unknown, res: unknown) => {
+      done(err);
+      (last as (e: unknown, r: unknown) => void)(err, res);
+    });
   };
 }
 

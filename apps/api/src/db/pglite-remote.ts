@@ -4,6 +4,7 @@
 import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import { statementSpan, tracingStatements } from '../lib/tracing.js';
 import { startWorker } from '../lib/worker-entry.js';
 import type { PassReport } from './pglite-maintenance.js';
 import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStats } from './pglite.worker.js';
@@ -13,6 +14,30 @@ import type { SerializedError, Statement, WorkerReply, WorkerRequest, WorkerStat
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; origin: Error; background: boolean };
 type Distribute<U> = U extends unknown ? Omit<U, 'id'> : never;
 type Request = Distribute<WorkerRequest>;
+
+/**
+ * What a traced round trip says of itself (lib/tracing.ts statementSpan): its text, and whether every value in it
+ * travels as a parameter (only then is the text recorded). null: not a statement (maintenance, dump, stats, close).
+ */
+function statementOf(req: Request): { text: string; parameterised: boolean } | null {
+  const all = (statements: Statement[]) => ({ text: statements.map((st) => st.text).join('; '), parameterised: statements.every((st) => st.params.length > 0) });
+  switch (req.op) {
+    case 'query':
+      return { text: req.text, parameterised: req.params.length > 0 };
+    case 'exec':
+      return { text: req.text, parameterised: false };
+    case 'batch':
+      return all(req.statements);
+    case 'begin': {
+      const p = all(req.prologue);
+      return { text: ['BEGIN', p.text].filter(Boolean).join('; '), parameterised: p.parameterised };
+    }
+    case 'end':
+      return { text: req.commit ? 'COMMIT' : 'ROLLBACK', parameterised: true };
+    default:
+      return null;
+  }
+}
 
 /** A PostgreSQL error from the worker, with its fields (code, constraint, detail …) where the caller expects them. */
 function revive(e: SerializedError, origin: Error | undefined): Error {
@@ -135,6 +160,13 @@ export class RemotePglite {
   }
 
   private call<T>(req: Request, transfer: ArrayBuffer[] = [], background = false): Promise<T> {
+    // Tracing off, or no request or job around it: straight to the worker (one check).
+    const statement = !background && tracingStatements() ? statementOf(req) : null;
+    if (statement) return statementSpan('pglite', statement.text, statement.parameterised, () => this.send<T>(req, transfer, background));
+    return this.send<T>(req, transfer, background);
+  }
+
+  private send<T>(req: Request, transfer: ArrayBuffer[], background: boolean): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.next++;
     if (!background) {

@@ -1,7 +1,8 @@
 // GET /api/metrics in the Prometheus text format, and the hooks that feed the request metrics (lib/metrics.ts).
 // Access (docs/decisions/0068-metrics-access.md): with METRICS_TOKEN set, `Authorization: Bearer <token>` is required; without
 // it, only a direct call from this machine is answered (a loopback peer, no X-Forwarded-For), so a proxy on the same host
-// does not expose it. Everyone else gets 404, as if the route did not exist.
+// does not expose it. Everyone else gets 404, as if the route did not exist. METRICS=off records nothing (no hook, no
+// sampler) and answers 404 to everyone: the switch the hooks' cost is measured with (bench:lists, with and without).
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
@@ -28,6 +29,25 @@ export function metricsAllowed(req: FastifyRequest, token: string | null): boole
 }
 
 export function registerMetrics(app: FastifyInstance, deps: Deps): void {
+  // The route stays registered when off, so that the OpenAPI document does not depend on the configuration.
+  if (deps.config.metrics) recordRequests(app, deps);
+  app.get('/api/metrics', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['operations'],
+      summary: 'Prometheus metrics (text format): with METRICS_TOKEN, a bearer token of that value; without it, direct calls from this machine only',
+      security: [],
+    },
+    handler: async (req, reply) => {
+      if (!deps.config.metrics || !metricsAllowed(req, deps.config.metricsToken)) throw problems.routeNotFound();
+      const { contentType, body } = await renderMetrics();
+      return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
+    },
+  });
+}
+
+/** The request hooks and the scrape-time samplers (pool, queue). */
+function recordRequests(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (req) => {
     requestStarted();
     // 'close' fires once for every response, sent or aborted.
@@ -57,17 +77,4 @@ export function registerMetrics(app: FastifyInstance, deps: Deps): void {
   });
   app.addHook('onClose', async () => void removeSampler());
 
-  app.get('/api/metrics', {
-    config: { access: 'public' },
-    schema: {
-      tags: ['operations'],
-      summary: 'Prometheus metrics (text format): with METRICS_TOKEN, a bearer token of that value; without it, direct calls from this machine only',
-      security: [],
-    },
-    handler: async (req, reply) => {
-      if (!metricsAllowed(req, deps.config.metricsToken)) throw problems.routeNotFound();
-      const { contentType, body } = await renderMetrics();
-      return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
-    },
-  });
 }

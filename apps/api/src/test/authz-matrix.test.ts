@@ -1,13 +1,29 @@
 // Every route × {anonymous, super-admin, admin of A, agent of A, admin of B}, each with an explicit expected status,
-// generated from the app's own route table: a route without a row in authz-matrix.ts fails here.
+// generated from the app's own route table: a route without a row in authz-matrix.ts fails here. Every 4xx answer a
+// probe gets must be declared for its route in the OpenAPI document: its status, and its code among the status's codes.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openApiPath } from '../plugins/openapi/index.js';
 import { matrix } from './authz-matrix.js';
 import { PERSONAS, testEnv, type Caller, type Persona, type TestEnv } from './harness.js';
 
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, { description?: string }> }>> };
 let env: TestEnv;
+let doc: Doc;
 beforeAll(async () => {
   env = await testEnv();
+  doc = (await env.as('anonymous').get('/api/openapi.json')).body as Doc;
 });
+
+/** The 4xx answer is declared for the route (hidden routes, not in the document, have nothing to declare): null, or what is missing. */
+function undeclared(method: string, path: string, status: number, code: unknown): string | null {
+  if (status < 400 || status >= 500) return null;
+  const op = doc.paths[openApiPath(path)]?.[method.toLowerCase()];
+  if (!op) return null;
+  const declared = op.responses[String(status)];
+  if (!declared) return `${status} is not declared`;
+  const codes = /Codes: ([a-z0-9_, ]+)\./.exec(declared.description ?? '')?.[1]?.split(', ') ?? [];
+  return typeof code === 'string' && !codes.includes(code) ? `${status} ${code} is not among the declared codes (${codes.join(', ')})` : null;
+}
 
 const personaUser = (p: Persona): string | null =>
   ({ anonymous: null, super: env.fx.superId, adminA: env.fx.adminA, agentA: env.fx.agentA, adminB: env.fx.adminB })[p];
@@ -46,6 +62,7 @@ describe('authorization matrix', () => {
   it.each(Object.entries(matrix))('%s', async (key, row) => {
     const [method, path] = key.split(' ') as [string, string];
     const results: Record<string, number> = {};
+    const notDeclared: string[] = [];
     for (const persona of PERSONAS) {
       const ctx = row.probe?.setup ? await row.probe.setup(env) : {};
       const url = row.probe?.url ? row.probe.url(env.fx, ctx) : path;
@@ -58,7 +75,10 @@ describe('authorization matrix', () => {
         ...(mp ? { payload: mp.payload, headers: mp.headers } : body !== undefined ? { payload: body as object } : {}),
       });
       results[persona] = res.status;
+      const missing = undeclared(method, path, res.status, (res.body as { code?: unknown } | null)?.code);
+      if (missing) notDeclared.push(`${persona}: ${missing}`);
     }
     expect(results).toEqual(row.expect);
+    expect(notDeclared, 'answers the OpenAPI document does not declare for this route').toEqual([]);
   });
 });

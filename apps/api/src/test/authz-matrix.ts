@@ -101,6 +101,7 @@ export const matrix: Record<string, Row> = {
   // ---- operations ----
   'GET /api/health': { expect: all(200) },
   'GET /api/health/ready': { expect: all(200) },
+  'GET /api/ready': { expect: all(200) },
   // Without METRICS_TOKEN, a direct call from this machine (inject's loopback peer) is answered whoever asks;
   // plugins/ops.test.ts checks the token and the refusals.
   'GET /api/metrics': { expect: all(200) },

@@ -12,7 +12,7 @@ import type { Deps } from '../../context.js';
 import { sql } from 'drizzle-orm';
 import { scopedRows, withScope } from '../../db/client.js';
 import { analysisRowsPerSecond, analysisRuns } from '../../lib/metrics.js';
-import { inSpan } from '../../lib/tracing.js';
+import { inSpan, jobSpan } from '../../lib/tracing.js';
 import { failAnalysisRun, releaseAnalysisRun, runAnalysis } from './analyses.pipeline.js';
 import { requeueCrashed, staleRuns } from './analyses.run.queries.js';
 import { fairPriority } from '../../jobs/fair-queue.queries.js';
@@ -93,8 +93,12 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
   let starting: Promise<PgBoss> | null = null;
   let workerId: string | null = null;
 
+  // Each attempt is a root span `job custom-analysis…` (lib/tracing.ts jobSpan), its statements its children.
   const handle = async ([job]: Array<PgBoss.JobWithMetadata<AnalysisJobData>>) => {
     if (!job) return;
+    await jobSpan(ANALYSIS_QUEUE, { 'messaging.message.id': job.id, 'farmland.attempt': job.retryCount }, () => handleAttempt(job));
+  };
+  const handleAttempt = async (job: PgBoss.JobWithMetadata<AnalysisJobData>) => {
     const { analysisId, tenantId } = job.data;
     const started = performance.now();
     try {
@@ -139,7 +143,9 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
     if (!job) return;
     const { analysisId, tenantId } = job.data;
     // Keeps an earlier attempt's real reason (failAnalysis never overwrites one) and never touches a completed analysis.
-    await failAnalysisRun(deps, tenantId, analysisId, 'The analysis stopped before it could finish (the worker ended). Upload it again.', true);
+    await jobSpan(ANALYSIS_DEAD_QUEUE, { 'messaging.message.id': job.id, 'farmland.analysis_id': analysisId }, () =>
+      failAnalysisRun(deps, tenantId, analysisId, 'The analysis stopped before it could finish (the worker ended). Upload it again.', true),
+    );
   };
 
   let sweepTimer: NodeJS.Timeout | null = null;

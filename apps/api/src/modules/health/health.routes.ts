@@ -1,13 +1,16 @@
 // GET /api/health: the database answers a query, and which version and engine are running; also the longest
 // event-loop block of the last minute (the soak and operators watch it). That is liveness.
-// GET /api/health/ready: readiness, for a load balancer or an orchestrator: the database answers, its migrations are
-// the ones this build ships, the file store answers, and this process's analysis job runner is up (when it runs one).
+// GET /api/ready (the issue's name) and GET /api/health/ready (the first name, kept for probes already configured):
+// readiness, for a load balancer or an orchestrator: the database answers, its migrations are the ones this build ships,
+// the file store answers, and this process's analysis job runner is up (when it runs one). `npm run worker` serves the
+// same routes on WORKER_HEALTH_PORT (ops-app.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Deps } from '../../context.js';
 import { migrationsFolder } from '../../db/client.js';
 import { jobRunnerOf } from '../analyses/analyses.job.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { version } from '../../version.js';
@@ -108,17 +111,19 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(database === 'ok' ? 200 : 503).send(body);
     },
   });
-  app.get('/health/ready', {
-    config: { access: 'public' },
+  const ready = {
+    config: { access: 'public' as const },
     schema: {
       tags: ['operations'],
       summary: 'Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness',
       security: [],
       response: { 200: readiness, 503: readiness },
     },
-    handler: async (_req, reply) => {
+    handler: async (_req: FastifyRequest, reply: FastifyReply) => {
       const body = await readinessOf(app.deps);
       return reply.status(body.status === 'ready' ? 200 : 503).header('cache-control', 'no-store').send(body);
     },
-  });
+  };
+  app.get('/ready', ready);
+  app.get('/health/ready', ready);
 };

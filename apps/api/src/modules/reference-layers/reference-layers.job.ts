@@ -10,6 +10,7 @@ import { withScope } from '../../db/client.js';
 import { loadReferenceLayer, unfinishedLayers } from './reference-layers.load.js';
 import { deleteVersionFeatures, failLoad, layerById } from './reference-layers.queries.js';
 import { startBoss, type QueueSpec } from '../../jobs/queue.js';
+import { jobSpan } from '../../lib/tracing.js';
 
 export const LAYER_QUEUE = 'reference-layer-load';
 export const LAYER_DEAD_QUEUE = 'reference-layer-load-failed';
@@ -50,13 +51,16 @@ export function layerJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseL
   const handle = async ([job]: Array<PgBoss.JobWithMetadata<LayerJobData>>) => {
     if (!job) return;
     const started = Date.now();
-    const outcome = await loadReferenceLayer(deps, job.data.layerId);
+    // A root span per attempt (lib/tracing.ts jobSpan); the load's statements are its children.
+    const outcome = await jobSpan(LAYER_QUEUE, { 'messaging.message.id': job.id, 'farmland.layer_id': job.data.layerId, 'farmland.attempt': job.retryCount }, () => loadReferenceLayer(deps, job.data.layerId));
     log.info({ layerId: job.data.layerId, outcome, ms: Date.now() - started }, 'reference layer load finished');
   };
 
   const handleDead = async ([job]: Array<PgBoss.Job<LayerJobData>>) => {
     if (!job) return;
-    await abandonLoad(deps, job.data.layerId, 'The load stopped before it could finish (the worker ended). Upload the layer again.');
+    await jobSpan(LAYER_DEAD_QUEUE, { 'messaging.message.id': job.id, 'farmland.layer_id': job.data.layerId }, () =>
+      abandonLoad(deps, job.data.layerId, 'The load stopped before it could finish (the worker ended). Upload the layer again.'),
+    );
   };
 
   const ensure = async (): Promise<PgBoss> => {

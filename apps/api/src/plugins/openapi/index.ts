@@ -59,7 +59,20 @@ const GENERIC = {
 } as const;
 
 /** Routes never shed under load (plugins/load-shedding.ts): they report on the server itself. */
-export const UNSHED_ROUTES = new Set(['/api/health', '/api/health/ready', '/api/metrics']);
+export const UNSHED_ROUTES = new Set(['/api/health', '/api/health/ready', '/api/ready', '/api/metrics']);
+
+/** The Idempotency-Key header of the capture API's create routes (modules/idempotency/idempotency.ts). */
+export const idempotencyKeyParameter = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same body answers the first answer again (header Idempotent-Replayed: true) ' +
+    'instead of creating a second record; the key with another body is 409 idempotency_key_reused, while the first request ' +
+    'still runs 409 idempotency_key_in_progress (Retry-After). Kept 24 hours, per tenant and caller. A UUID per queued item is usual.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
+  example: '3f1c2a9e-6d1b-4c7e-9a55-0b8e2f4d7c10',
+} as const;
 
 /** `/api/farms/:id/` → `/api/farms/{id}/`, as @fastify/swagger writes paths. */
 export const openApiPath = (url: string) => url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
@@ -120,6 +133,10 @@ function completeDocument(doc: Doc, facts: Map<string, RouteFacts>): Doc {
             'multipart/form-data': { schema: { type: 'object', description: 'The same fields as the JSON body (objects and arrays as JSON text), and the files the operation describes.' } },
           },
         };
+      }
+      if (row?.idempotencyKey) {
+        const params = (op['parameters'] as Array<{ in: string; name: string }> | undefined) ?? [];
+        if (!params.some((p) => p.in === 'header' && p.name === idempotencyKeyParameter.name)) op['parameters'] = [...params, idempotencyKeyParameter];
       }
       // Capture routes that take an SDK license key say so: a bearer token or the key (plugins/auth.ts).
       if (Array.isArray(route.facts.access) && route.facts.access.includes('sdk_license')) op['security'] = [{ bearer: [] }, { licenseKey: [] }];

@@ -11,7 +11,7 @@ import { testEnv, type TestEnv } from '../../test/harness.js';
 import { openApiPath } from './index.js';
 import { operations } from './operations.js';
 
-type Op = { operationId?: string; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; description: string }> };
+type Op = { operationId?: string; security?: unknown[]; parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { maxLength?: number } }>; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; description: string }> };
 type Doc = { paths: Record<string, Record<string, Op>>; servers?: { url: string }[]; info: { license?: { name: string } }; components: { schemas: Record<string, unknown> } };
 
 let env: TestEnv;
@@ -64,6 +64,16 @@ describe('OpenAPI document', () => {
       }
     }
     expect(undeclared).toEqual([]);
+  });
+
+  it('documents the Idempotency-Key header on the create routes that take it, and on no other', () => {
+    const withKey = ops()
+      .filter(({ op }) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
+      .map(({ key }) => key)
+      .sort();
+    expect(withKey).toEqual(['POST /api/farmers/', 'POST /api/farms/']);
+    const param = doc.paths['/api/farms/']!['post']!.parameters!.find((p) => p.name === 'Idempotency-Key')!;
+    expect(param).toMatchObject({ in: 'header', required: false, schema: { maxLength: 255 } });
   });
 
   it('names its servers and its licence', () => {

@@ -13,6 +13,8 @@ export type OperationRow = {
    * documented from the same contract schema the route parses with.
    */
   body?: z.ZodType;
+  /** The route takes an Idempotency-Key header (modules/idempotency; docs/decisions/0061-idempotency-key.md). */
+  idempotencyKey?: true;
   /** Route-specific Problem codes by status (added to the generic ones). */
   codes?: Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 422 | 429, readonly string[]>>;
 };
@@ -21,6 +23,7 @@ export const operations: Record<string, OperationRow> = {
   // operations
   'GET /api/health': { id: 'getHealth' },
   'GET /api/health/ready': { id: 'getReadiness' },
+  'GET /api/ready': { id: 'getReady' },
   'GET /api/metrics': { id: 'getMetrics' },
   'GET /api/config': { id: 'getConsoleConfig' },
   'GET /api/crypto/key': { id: 'getPayloadKey' },
@@ -34,7 +37,7 @@ export const operations: Record<string, OperationRow> = {
   'POST /api/auth/login/confirm': { id: 'confirmLogin', codes: { 400: ['invalid_mfa_token', 'invalid_mfa_code', 'mfa_code_reused', 'mfa_setup_required'], 429: ['too_many_attempts'] } },
   'POST /api/auth/token/refresh/': { id: 'refreshToken', codes: { 401: ['refresh_token_invalid', 'refresh_token_reused', 'session_revoked'], 403: ['account_suspended', 'account_inactive'] } },
   'POST /api/auth/logout/': { id: 'logout' },
-  'POST /api/auth/admin-login/': { id: 'adminLinkLogin', codes: { 401: ['invalid_credentials'] } },
+  'POST /api/auth/admin-login/': { id: 'adminLinkLogin', codes: { 400: ['105'], 401: ['invalid_credentials'] } },
   'POST /api/auth/:id/reset-mfa/': { id: 'resetUserMfa' },
   'POST /api/auth/password/update/': { id: 'updatePassword' },
   'POST /api/auth/password/reset/': { id: 'requestPasswordReset', codes: { 429: ['too_many_attempts'] } },
@@ -83,7 +86,7 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/farms/categorized-by-state': { id: 'getFarmsCategorizedByState' },
   'GET /api/farms/:id/': { id: 'getFarm' },
   'GET /api/farms/:id/overlapping/': { id: 'listFarmOverlapGroup' },
-  'POST /api/farms/': { id: 'captureFarm', body: captureFarmBody, codes: { 400: ['invalid_geometry'], 409: ['idempotency_key_reused', 'idempotency_key_in_progress'] } },
+  'POST /api/farms/': { id: 'captureFarm', body: captureFarmBody, idempotencyKey: true, codes: { 400: ['invalid_geometry'], 409: ['idempotency_key_reused', 'idempotency_key_in_progress'] } },
   'PUT /api/farms/:id/': { id: 'updateFarm', body: updateFarmBody, codes: { 400: ['invalid_geometry'] } },
   'DELETE /api/farms/:id/': { id: 'deleteFarm' },
   'POST /api/farms/:id/intersect': { id: 'retainFarm', codes: { 400: ['not_overlapping', 'farm_vanished'] } },
@@ -93,7 +96,7 @@ export const operations: Record<string, OperationRow> = {
   'POST /api/farmers/bulk-upload/': { id: 'bulkUploadFarmers', codes: { 400: ['invalid_multipart', 'multipart_too_many_parts'] } },
   'GET /api/farmers/:id/': { id: 'getFarmer' },
   'DELETE /api/farmers/:id/': { id: 'deleteFarmer', codes: { 409: ['farmer_has_farms'] } },
-  'POST /api/farmers/': { id: 'createFarmer', codes: { 409: ['conflict', 'idempotency_key_reused', 'idempotency_key_in_progress'] } },
+  'POST /api/farmers/': { id: 'createFarmer', idempotencyKey: true, codes: { 409: ['conflict', 'idempotency_key_reused', 'idempotency_key_in_progress'] } },
   'PUT /api/farmers/:id/': { id: 'updateFarmer', codes: { 409: ['conflict'] } },
   'GET /api/farmers/:id/farms/': { id: 'listFarmerFarms' },
   'GET /api/farmers/:id/farms/:farmId/': { id: 'getFarmerFarm' },
