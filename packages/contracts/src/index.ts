@@ -19,3 +19,4 @@ export * from './licenses.js';
 export * from './csv.js';
 export * from './field.js';
 export * from './reference-layers.js';
+export * from './eudr-reports.js';
