@@ -2,7 +2,7 @@
 // operational area and per agent, with the trend by capture month; the plots needing action (paged, and as csv); the
 // due-diligence report of a chosen set of plots; and, for provider staff, each tenant's readiness.
 import { z } from 'zod';
-import { emptyToUndefined, pageNumber, pageSize, uuid } from './common.js';
+import { emptyToUndefined, pageNumber, pageSize, text, uuid } from './common.js';
 import { EUDR_WARNINGS } from './farms.js';
 import { polygonGeoJson } from './geometry.js';
 import { PLOT_RISK_LEVELS, plotRiskLevel, plotRiskReasonItem, referenceLayerKind } from './reference-layers.js';
@@ -51,6 +51,8 @@ export const eudrPlotsFilter = z.object({
   agent_id: optUuid('agent_id'),
   verdict: z.preprocess(emptyToUndefined, z.enum(PLOT_RISK_LEVELS, { error: 'verdict must be low, review or high' }).optional()),
   warning: z.preprocess(emptyToUndefined, eudrWarning.optional()),
+  /** Part of the farm's or the farmer's name (any case). */
+  search: z.preprocess(emptyToUndefined, text().trim().max(200).optional()),
 });
 export const eudrPlotsQuery = eudrPlotsFilter.extend({ page: pageNumber, page_size: pageSize });
 export type EudrPlotsQuery = z.infer<typeof eudrPlotsQuery>;

@@ -141,8 +141,14 @@ export async function summary(deps: Deps, ctx: Ctx): Promise<EudrReadinessSummar
   };
 }
 
-const matches = (f: EudrPlotsFilter) => (e: Evaluated) =>
-  needsAction(e) && (f.verdict === undefined || e.verdict.level === f.verdict) && (f.warning === undefined || e.warnings.includes(f.warning));
+const matches = (f: EudrPlotsFilter) => {
+  const needle = f.search?.toLocaleLowerCase('en');
+  return (e: Evaluated) =>
+    needsAction(e) &&
+    (f.verdict === undefined || e.verdict.level === f.verdict) &&
+    (f.warning === undefined || e.warnings.includes(f.warning)) &&
+    (!needle || e.row.name.toLocaleLowerCase('en').includes(needle) || e.row.farmer.toLocaleLowerCase('en').includes(needle));
+};
 
 /** GET /eudr-reports/plots/: the plots needing action, in farm id order, paged (exact count: the walk counts every match). */
 export async function plots(deps: Deps, ctx: Ctx, query: EudrPlotsQuery, url: string): Promise<Page<EudrPlot>> {

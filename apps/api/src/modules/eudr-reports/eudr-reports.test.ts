@@ -154,7 +154,7 @@ describe('EUDR readiness: the due-diligence report', () => {
     const high = r.plots[0];
     expect(high.farm_id).toBe(farms.high);
     expect(high.polygon.type).toBe('Polygon');
-    const loss = high.figures.find((f: { kind: string }) => f.kind === 'tree_cover_loss' && f.share > 0);
+    const loss = high.figures.find((f: { kind: string; share: number }) => f.kind === 'tree_cover_loss' && f.share > 0);
     expect(loss.share).toBeCloseTo(1, 6);
     expect(r.layers.some((l: { kind: string; owner: string }) => l.kind === 'forest_2020' && l.owner === 'tenant')).toBe(true);
   });
