@@ -18,13 +18,14 @@ import { ApiError } from '../../../lib/api-client';
 import { formatDateTime, formatHectares, formatNumber } from '../../../lib/formatters';
 import { paths } from '../../../lib/paths';
 import { useDueDiligence, type DueDiligenceChoice } from '../api/get-due-diligence';
-import { VERDICT_LABELS, VerdictLabel, WARNING_LABELS } from './verdict-label';
+import { formatShare, LAYER_KIND_LABEL, LAYER_OWNER_LABEL } from '../../../components/eudr/eudr-labels';
+import { VerdictTag } from '../../../components/eudr/verdict-tag';
+import { VERDICT_LABELS, WARNING_LABELS } from './verdict-label';
 import './due-diligence.css';
 
 /** The map's category colours carry the verdict: green low, orange review, red high. */
 const CATEGORY: Record<PlotRiskLevel, MapCategory> = { low: 'overlap', review: 'unrecognized', high: 'outside' };
 const LEVELS: PlotRiskLevel[] = ['high', 'review', 'low'];
-const share = (v: number) => `${(Math.round(v * 10_000) / 100).toLocaleString('en')} %`;
 
 function choiceOf(params: URLSearchParams): DueDiligenceChoice | null {
   const area = params.get('area_id');
@@ -36,7 +37,7 @@ function choiceOf(params: URLSearchParams): DueDiligenceChoice | null {
 
 function PlotEvidence({ p }: { p: DueDiligencePlot }) {
   return (
-    <Card size="small" className="dd-plot" data-testid="dd-plot" title={`${p.farm_name} · ${p.farmer}`} extra={<VerdictLabel level={p.verdict} />}>
+    <Card size="small" className="dd-plot" data-testid="dd-plot" title={`${p.farm_name} · ${p.farmer}`} extra={<VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} />}>
       <p>
         {formatHectares(p.area_sqm)} · {p.area_name ?? 'Outside operational areas'} · mapped by {p.agent_name ?? 'an administrator or an import'} on {formatDateTime(p.captured_at)} · farm id {p.farm_id}
       </p>
@@ -65,9 +66,9 @@ function PlotEvidence({ p }: { p: DueDiligencePlot }) {
             p.figures.map((f) => (
               <tr key={f.layer_id}>
                 <td>{f.layer_name}</td>
-                <td>{f.kind.replace(/_/g, ' ')}</td>
+                <td>{LAYER_KIND_LABEL[f.kind]}</td>
                 <td>{formatNumber(Math.round(f.overlap_sqm))}</td>
-                <td>{share(f.share)}</td>
+                <td>{formatShare(f.share)}</td>
               </tr>
             ))
           )}
@@ -105,7 +106,7 @@ function ReportBody({ r }: { r: Report }) {
           <ul>
             {r.layers.map((l) => (
               <li key={l.id}>
-                {l.name} ({l.kind.replace(/_/g, ' ')}, {l.owner === 'provider' ? 'provider layer' : 'own layer'}, reference date {l.reference_date}, version {l.version}): {l.source}
+                {l.name} ({LAYER_KIND_LABEL[l.kind]}, {LAYER_OWNER_LABEL[l.owner]} layer, reference date {l.reference_date}, version {l.version}): {l.source}
               </li>
             ))}
           </ul>

@@ -23,7 +23,8 @@ import { formatHectares, formatNumber } from '../../../lib/formatters';
 import { paths } from '../../../lib/paths';
 import { PLOTS_EXPORT_PATH, usePlotsNeedingAction } from '../api/get-plots-needing-action';
 import { useReadinessSummary } from '../api/get-readiness-summary';
-import { VERDICT_COLORS, VERDICT_LABELS, VerdictLabel, WARNING_LABELS } from './verdict-label';
+import { VerdictTag } from '../../../components/eudr/verdict-tag';
+import { VERDICT_COLORS, VERDICT_LABELS, WARNING_LABELS } from './verdict-label';
 
 type Group = EudrReadinessSummary['by_area'][number];
 const FILTERS = ['area_id', 'agent_id', 'verdict', 'warning'] as const;
@@ -119,7 +120,7 @@ export function EudrReportsScreen() {
     { key: 'area_name', title: 'Operational area', render: (p) => p.area_name ?? '–' },
     { key: 'agent_name', title: 'Agent', render: (p) => p.agent_name ?? '–' },
     { key: 'area_sqm', title: 'Size', render: (p) => formatHectares(p.area_sqm) },
-    { key: 'verdict', title: 'Verdict', render: (p) => <VerdictLabel level={p.verdict} /> },
+    { key: 'verdict', title: 'Verdict', render: (p) => <VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} /> },
     { key: 'reasons', title: 'Reasons', render: (p) => p.reasons.filter((r) => r.level !== 'low').map((r) => r.message).join('; ') || '–' },
     { key: 'warnings', title: 'Warnings', render: (p) => p.warnings.map((w) => WARNING_LABELS[w]).join(', ') || '–' },
   ];

@@ -1,9 +1,9 @@
-// A plot-risk verdict and its geolocation warnings as short labels (the console's accessible status tags), with the
-// words the screens and the due-diligence report share.
+// The words and colours the readiness screens add to the shared EUDR ones (components/eudr): the geolocation warnings
+// and a verdict's chart colour; the verdict's words and tag come from components/eudr.
 import type { EudrWarning, PlotRiskLevel } from '@farmland/contracts';
-import { StatusTag } from '../../../components/ui/status-tag';
+import { RISK_LABEL } from '../../../components/eudr/eudr-labels';
 
-export const VERDICT_LABELS: Record<PlotRiskLevel, string> = { low: 'Low risk', review: 'Needs review', high: 'High risk' };
+export const VERDICT_LABELS: Record<PlotRiskLevel, string> = RISK_LABEL;
 export const VERDICT_COLORS: Record<PlotRiskLevel, string> = { low: '#2b9348', review: '#f77f00', high: '#d62828' };
 export const WARNING_LABELS: Record<EudrWarning, string> = {
   has_holes: 'Polygon with holes',
@@ -11,13 +11,3 @@ export const WARNING_LABELS: Record<EudrWarning, string> = {
   low_precision: 'Fewer than 6 decimals',
   point_over_4ha: 'Point for a plot over 4 ha',
 };
-
-const TONE = { low: 'good', review: 'neutral', high: 'bad' } as const;
-
-export function VerdictLabel({ level }: { level: PlotRiskLevel }) {
-  return (
-    <StatusTag tone={TONE[level]} testId={`verdict-${level}`}>
-      {VERDICT_LABELS[level]}
-    </StatusTag>
-  );
-}
