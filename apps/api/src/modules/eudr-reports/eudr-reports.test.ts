@@ -109,6 +109,8 @@ describe('EUDR readiness: plots needing action', () => {
     expect((await ask('verdict=review')).results.map((p: { farm_id: string }) => p.farm_id)).toEqual([farms.review]);
     expect((await ask('warning=has_holes')).results.map((p: { farm_id: string }) => p.farm_id)).toEqual([farms.holed]);
     expect((await ask(`agent_id=${agentId}`)).count).toBe(3);
+    const name = (await env.sql<{ name: string }>(sql`SELECT name FROM farms WHERE id = ${farms.high}`))[0]!.name;
+    expect((await ask(`search=${encodeURIComponent(name.toUpperCase())}`)).results.map((p: { farm_id: string }) => p.farm_id)).toEqual([farms.high]);
     const page = await ask('page_size=2&page=2');
     expect(page.count).toBe(3);
     expect(page.results).toHaveLength(1);
