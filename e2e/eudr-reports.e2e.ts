@@ -47,9 +47,6 @@ beforeAll(async () => {
     multipart: { name: LAYER, kind: 'tree_cover_loss', reference_date: '2024-12-31', source: 'Synthetic e2e layer', licence: 'CC0-1.0', file: { name: 'loss.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(geojson) } },
   });
   expect(res.status(), await res.text()).toBe(202);
-  await expect
-    .poll(async () => ((await api.get<Array<{ name: string; status: string }>>('/api/reference-layers/')).find((l) => l.name === LAYER)?.status ?? 'missing'), { timeout: 120_000, interval: 500 })
-    .toBe('ready');
 });
 afterAll(async () => {
   await browser?.close();
@@ -59,6 +56,13 @@ afterAll(async () => {
 const pdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-z])/g) ?? []).length;
 
 describe('EUDR readiness (tenant Reports)', () => {
+  it("loads the tenant's layer and screens the farms", async () => {
+    await expect
+      .poll(async () => ((await api.get<Array<{ name: string; status: string }>>('/api/reference-layers/')).find((l) => l.name === LAYER)?.status ?? 'missing'), { timeout: 120_000, interval: 500 })
+      .toBe('ready');
+    expect((await api.get<{ verdict: { level: string } }>(`/api/farms/${farm.id}/screening/`)).verdict.level).toBe('high');
+  }, 150_000);
+
   it("shows the API's figures and the farm among the plots needing action", async () => {
     await page.getByTestId('sidebar').getByRole('link', { name: /Reports/ }).click();
     await page.waitForURL(/\/admin\/reports$/);
