@@ -85,7 +85,7 @@ describe('EUDR readiness (tenant Reports)', () => {
   it('opens the due-diligence report and prints it to PDF', async () => {
     const byArea = (await api.get<{ by_area: Array<{ id: string | null; name: string; plots: number }> }>('/api/eudr-reports/summary/')).by_area;
     const area = byArea.find((a) => a.id === farm.operational_area_id);
-    if (area && area.plots <= 500) {
+    if (area && area.id && area.plots <= 500) {
       await page.goto('/admin/reports');
       await chooseOption(page, page.getByRole('combobox', { name: 'Operational area for the due-diligence report' }), new RegExp(`^${area.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`));
       await page.getByRole('button', { name: 'Due-diligence report' }).click();

@@ -27,11 +27,13 @@ export const readinessCounts = z.object({
 });
 export type ReadinessCounts = z.infer<typeof readinessCounts>;
 
+/** Plots per geolocation warning code (a plot may count under several). */
+export const warningCounts = z.object({ has_holes: z.number().int(), invalid_geometry: z.number().int(), low_precision: z.number().int(), point_over_4ha: z.number().int() });
+
 const group = readinessCounts.extend({ id: uuid.nullable(), name: z.string() });
 
 export const eudrReadinessSummary = readinessCounts.extend({
-  /** Plots per geolocation warning code (a plot may count under several). */
-  by_warning: z.record(eudrWarning, z.number().int()),
+  by_warning: warningCounts,
   /** Per operational area; id null: plots outside every area. */
   by_area: z.array(group),
   /** Per agent who mapped the plots; id null: plots not mapped by an agent (admins, imports). */
@@ -100,7 +102,7 @@ export const dueDiligenceReport = z.object({
   generated_at: z.string(),
   tenant_name: z.string(),
   selection: z.object({ kind: z.enum(['area', 'farms']), area_id: uuid.nullable(), area_name: z.string().nullable(), requested: z.number().int() }),
-  summary: readinessCounts.extend({ area_sqm: z.number(), by_warning: z.record(eudrWarning, z.number().int()) }),
+  summary: readinessCounts.extend({ area_sqm: z.number(), by_warning: warningCounts }),
   /** The layers the verdicts were read against: name, kind, owner, reference date, source and version. */
   layers: z.array(z.object({ id: uuid, name: z.string(), kind: referenceLayerKind, owner: z.enum(['provider', 'tenant']), reference_date: z.string(), source: z.string(), version: z.number().int() })),
   plots: z.array(dueDiligencePlot),

@@ -10299,7 +10299,10 @@ export interface operations {
                             summary: {
                                 area_sqm: number;
                                 by_warning: {
-                                    [key: string]: number;
+                                    has_holes: number;
+                                    invalid_geometry: number;
+                                    low_precision: number;
+                                    point_over_4ha: number;
                                 };
                                 high: number;
                                 low: number;
@@ -10583,7 +10586,10 @@ export interface operations {
                                 with_warnings: number;
                             }[];
                             by_warning: {
-                                [key: string]: number;
+                                has_holes: number;
+                                invalid_geometry: number;
+                                low_precision: number;
+                                point_over_4ha: number;
                             };
                             high: number;
                             layers: number;
