@@ -35,6 +35,7 @@ import { fieldRoutes } from './modules/field/field.routes.js';
 import { registerFieldApp } from './modules/field/field.web.js';
 import { farmTilesRoutes } from './modules/farm-tiles/farm-tiles.routes.js';
 import { eudrExportRoutes } from './modules/eudr-export/eudr-export.routes.js';
+import { eudrReportsRoutes } from './modules/eudr-reports/eudr-reports.routes.js';
 import { farmHistoryRoutes } from './modules/farm-history/farm-history.routes.js';
 import { operationalAreasRoutes } from './modules/operational-areas/operational-areas.routes.js';
 import { tenantSettingsRoutes } from './modules/tenant-settings/tenant-settings.routes.js';
@@ -152,6 +153,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Fas
       await api.register(analysesRoutes);
       await api.register(referenceLayersRoutes);
       await api.register(webhooksRoutes);
+      await api.register(eudrReportsRoutes);
     },
     { prefix: '/api' },
   );

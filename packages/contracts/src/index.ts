@@ -20,3 +20,4 @@ export * from './csv.js';
 export * from './field.js';
 export * from './reference-layers.js';
 export * from './webhooks.js';
+export * from './eudr-reports.js';

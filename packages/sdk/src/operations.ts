@@ -59,6 +59,8 @@ export function operations(client: Client<paths>) {
     exportAnalysisCategory: (...init: Args<"/api/custom-analysis/{id}/export/", 'get'>): Promise<Data<"/api/custom-analysis/{id}/export/", 'get'>> => unwrap(client.GET("/api/custom-analysis/{id}/export/", ...(init as [never])) as never),
     /** GET /api/farms/export/eudr: EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N) */
     exportEudrGeolocation: (...init: Args<"/api/farms/export/eudr", 'get'>): Promise<Data<"/api/farms/export/eudr", 'get'>> => unwrap(client.GET("/api/farms/export/eudr", ...(init as [never])) as never),
+    /** GET /api/eudr-reports/plots/export/: The plots needing action as csv (streamed), with the same filters */
+    exportEudrPlotsNeedingAction: (...init: Args<"/api/eudr-reports/plots/export/", 'get'>): Promise<Data<"/api/eudr-reports/plots/export/", 'get'>> => unwrap(client.GET("/api/eudr-reports/plots/export/", ...(init as [never])) as never),
     /** POST /api/base/export/{name}/: Export a list as CSV (name: activity-logs, mappings, farmers, agents); column_list chooses the columns, filters narrows the rows as the list does */
     exportList: (...init: Args<"/api/base/export/{name}/", 'post'>): Promise<Data<"/api/base/export/{name}/", 'post'>> => unwrap(client.POST("/api/base/export/{name}/", ...(init as [never])) as never),
     /** GET /api/accounts/agents/{id}/: One agent, with its ten latest captures (the agent drawer) */
@@ -81,6 +83,10 @@ export function operations(client: Client<paths>) {
     getAnalyticsCounts: (...init: Args<"/api/analytics/", 'get'>): Promise<Data<"/api/analytics/", 'get'>> => unwrap(client.GET("/api/analytics/", ...(init as [never])) as never),
     /** GET /api/config: The console's deployment settings: the basemap style URL (MAP_STYLE_URL) and the map's tile threshold */
     getConsoleConfig: (...init: Args<"/api/config", 'get'>): Promise<Data<"/api/config", 'get'>> => unwrap(client.GET("/api/config", ...(init as [never])) as never),
+    /** GET /api/eudr-reports/due-diligence/: A due-diligence report of chosen plots (an operational area, or farm ids; at most 500): summary, the layers read, and per plot its polygon, verdict, reasons, overlaps and warnings */
+    getDueDiligenceReport: (...init: Args<"/api/eudr-reports/due-diligence/", 'get'>): Promise<Data<"/api/eudr-reports/due-diligence/", 'get'>> => unwrap(client.GET("/api/eudr-reports/due-diligence/", ...(init as [never])) as never),
+    /** GET /api/eudr-reports/summary/: The tenant's EUDR readiness: plots by plot-risk verdict and by geolocation warning, per operational area and per agent, and verdicts by capture month */
+    getEudrReadinessSummary: (...init: Args<"/api/eudr-reports/summary/", 'get'>): Promise<Data<"/api/eudr-reports/summary/", 'get'>> => unwrap(client.GET("/api/eudr-reports/summary/", ...(init as [never])) as never),
     /** GET /api/farms/{id}/: One farm with its mapping record and snapshots */
     getFarm: (...init: Args<"/api/farms/{id}/", 'get'>): Promise<Data<"/api/farms/{id}/", 'get'>> => unwrap(client.GET("/api/farms/{id}/", ...(init as [never])) as never),
     /** GET /api/farmers/{id}/: One farmer */
@@ -143,6 +149,8 @@ export function operations(client: Client<paths>) {
     getTenant: (...init: Args<"/api/base/tenants/{id}/", 'get'>): Promise<Data<"/api/base/tenants/{id}/", 'get'>> => unwrap(client.GET("/api/base/tenants/{id}/", ...(init as [never])) as never),
     /** GET /api/base/tenant-configurations: The tenant's configuration (provider staff name the tenant with tenant_id) */
     getTenantConfiguration: (...init: Args<"/api/base/tenant-configurations", 'get'>): Promise<Data<"/api/base/tenant-configurations", 'get'>> => unwrap(client.GET("/api/base/tenant-configurations", ...(init as [never])) as never),
+    /** GET /api/eudr-reports/tenant-readiness/: Provider staff: each tenant's EUDR readiness (plots screened, by verdict, with warnings, share ready) */
+    getTenantEudrReadiness: (...init: Args<"/api/eudr-reports/tenant-readiness/", 'get'>): Promise<Data<"/api/eudr-reports/tenant-readiness/", 'get'>> => unwrap(client.GET("/api/eudr-reports/tenant-readiness/", ...(init as [never])) as never),
     /** GET /api/analytics/tenant-mapped-count/: Farms mapped per year, month or day over the last range_value periods (UTC), with the total and the change against the periods before */
     getTenantMappedCount: (...init: Args<"/api/analytics/tenant-mapped-count/", 'get'>): Promise<Data<"/api/analytics/tenant-mapped-count/", 'get'>> => unwrap(client.GET("/api/analytics/tenant-mapped-count/", ...(init as [never])) as never),
     /** GET /api/analytics/mapping-ranking/: Tenants ranked by farms mapped in the year (then area, then name) */
@@ -185,6 +193,8 @@ export function operations(client: Client<paths>) {
     listCountryCities: (...init: Args<"/api/base/countries/{id}/cities/", 'get'>): Promise<Data<"/api/base/countries/{id}/cities/", 'get'>> => unwrap(client.GET("/api/base/countries/{id}/cities/", ...(init as [never])) as never),
     /** GET /api/base/states/{id}/: States of a country (id is the country id) */
     listCountryStates: (...init: Args<"/api/base/states/{id}/", 'get'>): Promise<Data<"/api/base/states/{id}/", 'get'>> => unwrap(client.GET("/api/base/states/{id}/", ...(init as [never])) as never),
+    /** GET /api/eudr-reports/plots/: Plots needing action (verdict review or high, or a geolocation warning), filtered by area, agent, verdict or warning */
+    listEudrPlotsNeedingAction: (...init: Args<"/api/eudr-reports/plots/", 'get'>): Promise<Data<"/api/eudr-reports/plots/", 'get'>> => unwrap(client.GET("/api/eudr-reports/plots/", ...(init as [never])) as never),
     /** GET /api/farmers/{id}/farms/: A farmer's farms */
     listFarmerFarms: (...init: Args<"/api/farmers/{id}/farms/", 'get'>): Promise<Data<"/api/farmers/{id}/farms/", 'get'>> => unwrap(client.GET("/api/farmers/{id}/farms/", ...(init as [never])) as never),
     /** GET /api/farmers/: The tenant's farmers (provider staff: every tenant's) with number_of_farm, total_farm_size and is_mapped */
@@ -310,6 +320,7 @@ export const operationRoutes = {
   deleteWebhookEndpoint: { method: 'delete', path: "/api/webhooks/{id}/" },
   exportAnalysisCategory: { method: 'get', path: "/api/custom-analysis/{id}/export/" },
   exportEudrGeolocation: { method: 'get', path: "/api/farms/export/eudr" },
+  exportEudrPlotsNeedingAction: { method: 'get', path: "/api/eudr-reports/plots/export/" },
   exportList: { method: 'post', path: "/api/base/export/{name}/" },
   getAgent: { method: 'get', path: "/api/accounts/agents/{id}/" },
   getAgentRanking: { method: 'get', path: "/api/analytics/agent-ranking/" },
@@ -321,6 +332,8 @@ export const operationRoutes = {
   getAnalysisTemplateGeojson: { method: 'get', path: "/api/custom-analysis/template.geojson" },
   getAnalyticsCounts: { method: 'get', path: "/api/analytics/" },
   getConsoleConfig: { method: 'get', path: "/api/config" },
+  getDueDiligenceReport: { method: 'get', path: "/api/eudr-reports/due-diligence/" },
+  getEudrReadinessSummary: { method: 'get', path: "/api/eudr-reports/summary/" },
   getFarm: { method: 'get', path: "/api/farms/{id}/" },
   getFarmer: { method: 'get', path: "/api/farmers/{id}/" },
   getFarmerFarm: { method: 'get', path: "/api/farmers/{id}/farms/{farmId}/" },
@@ -352,6 +365,7 @@ export const operationRoutes = {
   getReferenceLayerProgress: { method: 'get', path: "/api/reference-layers/{id}/progress/" },
   getTenant: { method: 'get', path: "/api/base/tenants/{id}/" },
   getTenantConfiguration: { method: 'get', path: "/api/base/tenant-configurations" },
+  getTenantEudrReadiness: { method: 'get', path: "/api/eudr-reports/tenant-readiness/" },
   getTenantMappedCount: { method: 'get', path: "/api/analytics/tenant-mapped-count/" },
   getTenantMappingRanking: { method: 'get', path: "/api/analytics/mapping-ranking/" },
   getTenantProgress: { method: 'get', path: "/api/analytics/tenant-progress/" },
@@ -373,6 +387,7 @@ export const operationRoutes = {
   listCountries: { method: 'get', path: "/api/base/all-countries/" },
   listCountryCities: { method: 'get', path: "/api/base/countries/{id}/cities/" },
   listCountryStates: { method: 'get', path: "/api/base/states/{id}/" },
+  listEudrPlotsNeedingAction: { method: 'get', path: "/api/eudr-reports/plots/" },
   listFarmerFarms: { method: 'get', path: "/api/farmers/{id}/farms/" },
   listFarmers: { method: 'get', path: "/api/farmers/" },
   listFarmHistory: { method: 'get', path: "/api/farms/{id}/history/" },

@@ -1174,6 +1174,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/eudr-reports/due-diligence/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A due-diligence report of chosen plots (an operational area, or farm ids; at most 500): summary, the layers read, and per plot its polygon, verdict, reasons, overlaps and warnings */
+        get: operations["getDueDiligenceReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eudr-reports/plots/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plots needing action (verdict review or high, or a geolocation warning), filtered by area, agent, verdict or warning */
+        get: operations["listEudrPlotsNeedingAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eudr-reports/plots/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plots needing action as csv (streamed), with the same filters */
+        get: operations["exportEudrPlotsNeedingAction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eudr-reports/summary/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's EUDR readiness: plots by plot-risk verdict and by geolocation warning, per operational area and per agent, and verdicts by capture month */
+        get: operations["getEudrReadinessSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eudr-reports/tenant-readiness/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provider staff: each tenant's EUDR readiness (plots screened, by verdict, with warnings, share ready) */
+        get: operations["getTenantEudrReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/farmers/": {
         parameters: {
             query?: never;
@@ -10395,6 +10480,516 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDueDiligenceReport: {
+        parameters: {
+            query?: {
+                area_id?: string;
+                farm_ids?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            generated_at: string;
+                            layers: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                name: string;
+                                /** @enum {string} */
+                                owner: "provider" | "tenant";
+                                reference_date: string;
+                                source: string;
+                                version: number;
+                            }[];
+                            plots: {
+                                agent_id: string | null;
+                                agent_name: string | null;
+                                area_id: string | null;
+                                area_name: string | null;
+                                area_sqm: number;
+                                captured_at: string;
+                                /** Format: uuid */
+                                farm_id: string;
+                                farm_name: string;
+                                farmer: string;
+                                /** Format: uuid */
+                                farmer_id: string;
+                                figures: {
+                                    /** @enum {string} */
+                                    kind: "forest_2020" | "tree_cover_loss" | "protected_area" | "indigenous_land" | "concession" | "other";
+                                    /** Format: uuid */
+                                    layer_id: string;
+                                    layer_name: string;
+                                    overlap_sqm: number;
+                                    share: number;
+                                }[];
+                                polygon: {
+                                    coordinates: [
+                                        number,
+                                        number
+                                    ][][];
+                                    /** @enum {string} */
+                                    type: "Polygon";
+                                };
+                                reasons: {
+                                    /** @enum {string} */
+                                    code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                    layer_id: string | null;
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    message: string;
+                                }[];
+                                /** @enum {string} */
+                                verdict: "low" | "review" | "high";
+                                warnings: ("has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha")[];
+                            }[];
+                            selection: {
+                                area_id: string | null;
+                                area_name: string | null;
+                                /** @enum {string} */
+                                kind: "area" | "farms";
+                                requested: number;
+                            };
+                            summary: {
+                                area_sqm: number;
+                                by_warning: {
+                                    has_holes: number;
+                                    invalid_geometry: number;
+                                    low_precision: number;
+                                    point_over_4ha: number;
+                                };
+                                high: number;
+                                low: number;
+                                plots: number;
+                                ready: number;
+                                review: number;
+                                screened: number;
+                                with_warnings: number;
+                            };
+                            tenant_name: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEudrPlotsNeedingAction: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                area_id?: string;
+                /** @description Page number from 1. A page must start within the first 10,000 rows of the list ((page - 1) × page_size < 10,000): narrow deeper lists with a search or a filter. */
+                page?: number;
+                page_size?: number;
+                search?: string;
+                verdict?: "low" | "review" | "high";
+                warning?: "has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Rows matching the list's filters. Exact up to 10,000 matches, and exact at any size for the unfiltered lists of farms and farmers (and farmers by is_mapped), which are kept as counters. Past 10,000 matches of a filter without a counter it is the planner's estimate and count_estimated is true. */
+                            count: number;
+                            /**
+                             * @description Present (true) when count is an estimate ("about"): more than 10,000 rows match. Absent when count is exact.
+                             * @enum {boolean}
+                             */
+                            count_estimated?: true;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                agent_id: string | null;
+                                agent_name: string | null;
+                                area_id: string | null;
+                                area_name: string | null;
+                                area_sqm: number;
+                                captured_at: string;
+                                /** Format: uuid */
+                                farm_id: string;
+                                farm_name: string;
+                                farmer: string;
+                                /** Format: uuid */
+                                farmer_id: string;
+                                reasons: {
+                                    /** @enum {string} */
+                                    code: "tree_cover_loss" | "protected_area" | "forest_2020" | "indigenous_land" | "concession" | "no_forest_layer" | "not_screened" | "other_layer" | "no_overlap";
+                                    layer_id: string | null;
+                                    /** @enum {string} */
+                                    level: "low" | "review" | "high";
+                                    message: string;
+                                }[];
+                                /** @enum {string} */
+                                verdict: "low" | "review" | "high";
+                                warnings: ("has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha")[];
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportEudrPlotsNeedingAction: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                area_id?: string;
+                search?: string;
+                verdict?: "low" | "review" | "high";
+                warning?: "has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEudrReadinessSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            by_agent: {
+                                high: number;
+                                id: string | null;
+                                low: number;
+                                name: string;
+                                plots: number;
+                                ready: number;
+                                review: number;
+                                screened: number;
+                                with_warnings: number;
+                            }[];
+                            by_area: {
+                                high: number;
+                                id: string | null;
+                                low: number;
+                                name: string;
+                                plots: number;
+                                ready: number;
+                                review: number;
+                                screened: number;
+                                with_warnings: number;
+                            }[];
+                            by_warning: {
+                                has_holes: number;
+                                invalid_geometry: number;
+                                low_precision: number;
+                                point_over_4ha: number;
+                            };
+                            high: number;
+                            layers: number;
+                            low: number;
+                            plots: number;
+                            ready: number;
+                            review: number;
+                            screened: number;
+                            trend: {
+                                high: number;
+                                low: number;
+                                month: string;
+                                plots: number;
+                                review: number;
+                                with_warnings: number;
+                            }[];
+                            with_warnings: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTenantEudrReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            results: {
+                                high: number;
+                                layers: number;
+                                low: number;
+                                plots: number;
+                                ready: number;
+                                ready_share: number;
+                                review: number;
+                                screened: number;
+                                /** Format: uuid */
+                                tenant_id: string;
+                                tenant_name: string;
+                                with_warnings: number;
+                            }[];
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
             };
             /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
             431: {

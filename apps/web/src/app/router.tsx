@@ -3,7 +3,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PageLoader } from '../components/ui/page-loader';
-import { paths, PROVIDER_BASE, PROVIDER_SECTIONS, TENANT_BASE, TENANT_SECTIONS } from '../lib/paths';
+import { DUE_DILIGENCE_SEGMENT, paths, PROVIDER_BASE, PROVIDER_SECTIONS, TENANT_BASE, TENANT_SECTIONS } from '../lib/paths';
 import { RequireRole } from './require-role';
 import { TenantGateBoundary } from './tenant-gate-boundary';
 
@@ -18,7 +18,6 @@ const NotForAgentsPage = named(() => import('./routes/not-for-agents-page'), 'No
 const NotFoundPage = named(() => import('./routes/not-found-page'), 'NotFoundPage');
 const ProviderFrame = named(() => import('../components/layouts/provider-frame'), 'ProviderFrame');
 const TenantFrame = named(() => import('../components/layouts/tenant-frame'), 'TenantFrame');
-const ComingSoonPage = lazy(async () => ({ default: (await import('./routes/coming-soon-page')).ComingSoonPage }));
 const ActivityLogPage = named(() => import('./routes/activity-log-page'), 'ActivityLogPage');
 const ProfilePage = named(() => import('./routes/profile-page'), 'ProfilePage');
 const FarmAnalysisPage = named(() => import('./routes/farm-analysis-page'), 'FarmAnalysisPage');
@@ -37,10 +36,11 @@ const ProviderDashboardPage = named(() => import('./routes/provider-dashboard-pa
 const ReportsPage = named(() => import('./routes/reports-page'), 'ReportsPage');
 const TenantReferenceLayersPage = named(() => import('./routes/reference-layers-page'), 'TenantReferenceLayersPage');
 const ProviderReferenceLayersPage = named(() => import('./routes/reference-layers-page'), 'ProviderReferenceLayersPage');
+const EudrReportsPage = named(() => import('./routes/eudr-reports-page'), 'EudrReportsPage');
+const DueDiligencePage = named(() => import('./routes/due-diligence-page'), 'DueDiligencePage');
 const InFrameNotFound = named(() => import('./routes/not-found-page'), 'InFrameNotFound');
 
 const page = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
-const soon = (title: string) => page(<ComingSoonPage title={title} />);
 
 export function AppRoutes() {
   return (
@@ -74,7 +74,8 @@ export function AppRoutes() {
           <Route path={TENANT_SECTIONS.agents} element={page(<AgentsPage />)} />
           <Route path={TENANT_SECTIONS.farmlands} element={page(<FarmlandsPage />)} />
           <Route path={TENANT_SECTIONS.operationalAreas} element={page(<OperationalAreasPage />)} />
-          <Route path={TENANT_SECTIONS.reports} element={soon('Reports')} />
+          <Route path={TENANT_SECTIONS.reports} element={page(<EudrReportsPage />)} />
+          <Route path={`${TENANT_SECTIONS.reports}/${DUE_DILIGENCE_SEGMENT}`} element={page(<DueDiligencePage />)} />
           <Route path={TENANT_SECTIONS.referenceLayers} element={page(<TenantReferenceLayersPage />)} />
           <Route path={TENANT_SECTIONS.farmAnalysis} element={page(<FarmAnalysisPage />)} />
           <Route path={`${TENANT_SECTIONS.farmAnalysis}/:analysis`} element={page(<FarmAnalysisResultPage />)} />

@@ -33,6 +33,9 @@ export const TENANT_SECTIONS = {
   profile: 'profile',
 } as const;
 
+/** The due-diligence report's segment under the tenant's Reports. */
+export const DUE_DILIGENCE_SEGMENT = 'due-diligence';
+
 const provider = (section: string) => `${PROVIDER_BASE}/${section}`;
 const tenant = (section: string) => `${TENANT_BASE}/${section}`;
 const withQuery = (path: string, query: Record<string, string | undefined>) => {
@@ -76,6 +79,8 @@ export const paths = {
     operationalAreas: tenant(TENANT_SECTIONS.operationalAreas),
     reports: tenant(TENANT_SECTIONS.reports),
     referenceLayers: tenant(TENANT_SECTIONS.referenceLayers),
+    /** The printable EUDR due-diligence report of an operational area's plots, or of named farms (ids joined by commas). */
+    dueDiligence: (choice: { area_id: string } | { farm_ids: string }) => withQuery(`${tenant(TENANT_SECTIONS.reports)}/${DUE_DILIGENCE_SEGMENT}`, choice),
     farmAnalysis: tenant(TENANT_SECTIONS.farmAnalysis),
     analysis: (id: string) => `${tenant(TENANT_SECTIONS.farmAnalysis)}/${id}`,
     configurations: tenant(TENANT_SECTIONS.configurations),

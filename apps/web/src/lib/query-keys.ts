@@ -34,6 +34,13 @@ export const queryKeys = {
     mapped: (range: unknown) => ['analytics', 'mapped', range] as const,
     provider: (name: string, ...rest: unknown[]) => ['analytics', 'provider', name, ...rest] as const,
   },
+  eudrReports: {
+    all: ['eudr-reports'] as const,
+    summary: ['eudr-reports', 'summary'] as const,
+    plots: (params: Params) => ['eudr-reports', 'plots', params] as const,
+    dueDiligence: (params: Params) => ['eudr-reports', 'due-diligence', params] as const,
+    tenantReadiness: ['eudr-reports', 'tenant-readiness'] as const,
+  },
   auth: {
     resetToken: (token: Id) => ['auth', 'reset-token', token] as const,
     mfaSetup: (userToken: Id) => ['auth', 'mfa-setup', userToken] as const,

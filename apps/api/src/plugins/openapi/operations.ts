@@ -120,6 +120,12 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/analytics/tenants-status-count/': { id: 'getTenantsStatusCount' },
   'GET /api/analytics/licenses-count/': { id: 'getLicensesCount' },
   'GET /api/analytics/tenant-progress/': { id: 'getTenantProgress' },
+  // EUDR readiness reports (issue 29)
+  'GET /api/eudr-reports/summary/': { id: 'getEudrReadinessSummary' },
+  'GET /api/eudr-reports/plots/': { id: 'listEudrPlotsNeedingAction' },
+  'GET /api/eudr-reports/plots/export/': { id: 'exportEudrPlotsNeedingAction' },
+  'GET /api/eudr-reports/due-diligence/': { id: 'getDueDiligenceReport' },
+  'GET /api/eudr-reports/tenant-readiness/': { id: 'getTenantEudrReadiness' },
   // tenants
   'GET /api/base/tenants/': { id: 'listTenants' },
   'POST /api/base/tenants/': { id: 'createTenant', codes: { 409: ['conflict'] } },

@@ -35,12 +35,14 @@ export type FarmMapProps = {
   height?: CSSProperties['height'];
   ariaLabel?: string;
   testId?: string;
+  /** Kept drawn for the browser's print (use-map.ts). */
+  printable?: boolean;
 };
 
 export function FarmMap(props: FarmMapProps) {
   const { features, tilesUrl, fitToFeatures = true, markers = true, categories = null, height = 480 } = props;
   const container = useRef<HTMLDivElement>(null);
-  const { map, offline, error } = useMapLibre(container, { center: props.center, zoom: props.zoom });
+  const { map, offline, error } = useMapLibre(container, { center: props.center, zoom: props.zoom, printable: props.printable });
   const [picked, setPicked] = useState<PickedFeature | null>(null);
   const [popupHost, setPopupHost] = useState<HTMLDivElement | null>(null);
   const onMoveEnd = useLatest(props.onMoveEnd);

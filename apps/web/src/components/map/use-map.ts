@@ -13,7 +13,11 @@ import { DEFAULT_CENTER } from './map-constants';
 // The worker is a separate module file; Vite gives it a hashed URL of its own.
 setWorkerUrl(new URL(workerUrl, window.location.href).href);
 
-export type MapInit = { center?: [number, number] | undefined; zoom?: number | undefined };
+/**
+ * printable: the WebGL drawing buffer is kept after each frame, so the browser's print (and PDF) shows the map, not an
+ * empty canvas; it costs a copy per frame, so only printable pages ask for it (the due-diligence report).
+ */
+export type MapInit = { center?: [number, number] | undefined; zoom?: number | undefined; printable?: boolean | undefined };
 
 /** The map instance once loaded (null before), whether the offline style is in use, and a load error if WebGL is missing. */
 export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: MapInit) {
@@ -35,6 +39,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
           center: initRef.current.center ?? DEFAULT_CENTER,
           zoom: initRef.current.zoom ?? 8,
           attributionControl: { compact: true },
+          ...(initRef.current.printable ? { canvasContextAttributes: { preserveDrawingBuffer: true } } : {}),
           transformRequest: (url: string) => {
             const token = getAccessToken();
             if (!token || !url.startsWith(`${window.location.origin}/api/`)) return { url };

@@ -1,5 +1,6 @@
 // Export table: shows 'Exporting, please wait...' and downloads {name}.csv from POST /base/export/{name}/ with the
-// visible columns (column_list) and the list's current filters.
+// visible columns (column_list) and the list's current filters; or, for a list with its own export route (path, a GET
+// that streams its csv, e.g. the EUDR plots needing action), from that route with the filters as its query.
 import { useState } from 'react';
 import Button from 'antd/es/button';
 import { DownloadOutlined } from '@ant-design/icons';
@@ -18,15 +19,22 @@ export async function exportTable(name: string, columns: readonly string[], filt
   saveBlob(blob, filename);
 }
 
-type Props = { name: string; columns: readonly string[]; filters?: Record<string, string>; label?: string };
+/** A list's own export route: GET path?filters, the file named by the answer (else {name}.csv). */
+export async function exportFrom(path: string, name: string, filters: Record<string, string>): Promise<void> {
+  const { blob, filename } = await apiDownload(path, { query: filters }, `${name}.csv`);
+  saveBlob(blob, filename);
+}
 
-export function ExportButton({ name, columns, filters = {}, label = 'Export table' }: Props) {
+type Props = { name: string; columns: readonly string[]; filters?: Record<string, string>; label?: string; path?: string | undefined };
+
+export function ExportButton({ name, columns, filters = {}, label = 'Export table', path }: Props) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     notifyInfo(EXPORTING_MESSAGE, `export-${name}`);
     try {
-      await exportTable(name, columns, filters);
+      if (path) await exportFrom(path, name, filters);
+      else await exportTable(name, columns, filters);
     } catch (err) {
       notifyError(err);
     } finally {

@@ -63,6 +63,8 @@ type Props<T> = {
   /** The export's list name ({name}.csv); the export sends the visible columns and these filters. */
   exportName?: string;
   exportFilters?: Record<string, string>;
+  /** The list's own export route (a GET streaming its csv with the filters as query), instead of POST /base/export/{name}/. */
+  exportPath?: string;
   /** The export button's text (default 'Export table'). */
   exportLabel?: string;
   /** Row selection: a count of selected rows, and a delete icon when onDelete is given. */
@@ -175,7 +177,7 @@ export function ListPage<T>(props: Props<T>) {
         <CountBadge count={count} estimated={estimated} label="entries" />
         <div className="grow" />
         {props.exportName && (
-          <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
+          <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} path={props.exportPath} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
         )}
         {props.actions}
       </div>

@@ -1,6 +1,7 @@
 // /super-admin/reports (beyond the spec, which does not show it; see docs/decisions/0014-provider-console-screens.md): each tenant's mapping progress in
 // a chosen year: farms mapped per month, agents active and area mapped, as a chart (the totals per month, or one tenant's
-// months when a row is picked) and a table with each tenant's months, downloadable as CSV.
+// months when a row is picked) and a table with each tenant's months, downloadable as CSV; below, each tenant's EUDR
+// readiness (issue 29).
 import { useMemo, useState } from 'react';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -19,6 +20,7 @@ import { saveBlob } from '../../../lib/download';
 import { formatHectares, formatNumber } from '../../../lib/formatters';
 import { useTenantProgress } from '../api/get-tenant-progress';
 import { progressCsv } from './progress-csv';
+import { ReadinessTable } from './readiness-table';
 
 type Row = TenantProgress['results'][number];
 type Month = Row['months'][number];
@@ -148,6 +150,7 @@ export function ReportsScreen() {
           </Card>
         </>
       )}
+      <ReadinessTable />
     </div>
   );
 }

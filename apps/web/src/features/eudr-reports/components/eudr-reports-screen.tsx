@@ -1,0 +1,203 @@
+// /admin/reports (issue 29): the tenant's EUDR readiness. Cards of plots by verdict, a chart by verdict and by
+// geolocation warning, the tables per operational area and per agent, the verdicts by capture month, and the plots
+// needing action on the one list page (filters, csv export), each linked to its farm's drawer. "Due-diligence report"
+// opens the printable report for an operational area.
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Empty from 'antd/es/empty';
+import Select from 'antd/es/select';
+import Table from 'antd/es/table';
+import Typography from 'antd/es/typography';
+import { FileProtectOutlined } from '@ant-design/icons';
+import type { ChartConfiguration } from 'chart.js';
+import { EUDR_WARNINGS, type EudrPlot, type EudrReadinessSummary, type ReadinessCounts } from '@farmland/contracts';
+import { LazyChart } from '../../../components/chart/lazy-chart';
+import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
+import { ListPage, type ListColumn } from '../../../components/ui/list-page';
+import { StatCard } from '../../../components/ui/stat-card';
+import { listQuery, useListState } from '../../../components/ui/use-list-state';
+import { formatHectares, formatNumber } from '../../../lib/formatters';
+import { paths } from '../../../lib/paths';
+import { PLOTS_EXPORT_PATH, usePlotsNeedingAction } from '../api/get-plots-needing-action';
+import { useReadinessSummary } from '../api/get-readiness-summary';
+import { VerdictTag } from '../../../components/eudr/verdict-tag';
+import { VERDICT_COLORS, VERDICT_LABELS, WARNING_LABELS } from './verdict-label';
+
+type Group = EudrReadinessSummary['by_area'][number];
+const FILTERS = ['area_id', 'agent_id', 'verdict', 'warning'] as const;
+const pct = (n: number, of: number) => (of > 0 ? `${Math.round((n / of) * 1000) / 10}%` : '–');
+
+function VerdictChart({ s }: { s: EudrReadinessSummary }) {
+  const config = useMemo<ChartConfiguration>(
+    () => ({
+      type: 'bar',
+      data: {
+        labels: [...(['low', 'review', 'high'] as const).map((l) => VERDICT_LABELS[l]), ...EUDR_WARNINGS.map((w) => WARNING_LABELS[w])],
+        datasets: [
+          {
+            label: 'Plots',
+            data: [s.low, s.review, s.high, ...EUDR_WARNINGS.map((w) => s.by_warning[w] ?? 0)],
+            backgroundColor: [VERDICT_COLORS.low, VERDICT_COLORS.review, VERDICT_COLORS.high, ...EUDR_WARNINGS.map(() => '#7b2cbf')],
+          },
+        ],
+      },
+      options: { indexAxis: 'y', plugins: { legend: { display: false } } },
+    }),
+    [s],
+  );
+  return <LazyChart config={config} height={260} ariaLabel="Plots by verdict and by geolocation warning" testId="eudr-verdict-chart" />;
+}
+
+function TrendChart({ s }: { s: EudrReadinessSummary }) {
+  const config = useMemo<ChartConfiguration>(
+    () => ({
+      type: 'bar',
+      data: {
+        labels: s.trend.map((t) => t.month),
+        datasets: (['low', 'review', 'high'] as const).map((l) => ({ label: VERDICT_LABELS[l], data: s.trend.map((t) => t[l]), backgroundColor: VERDICT_COLORS[l], stack: 'v' })),
+      },
+      options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { stacked: true }, y: { stacked: true } } },
+    }),
+    [s],
+  );
+  return <LazyChart config={config} height={260} ariaLabel="Plots by verdict and capture month" testId="eudr-trend-chart" />;
+}
+
+function GroupTable({ rows, title, testId }: { rows: readonly Group[]; title: string; testId: string }) {
+  const num = (k: keyof ReadinessCounts) => ({ key: k, dataIndex: k, align: 'right' as const, render: (v: number) => formatNumber(v) });
+  return (
+    <Card size="small" title={title} data-testid={testId}>
+      <div style={{ overflowX: 'auto' }}>
+        <Table<Group>
+          size="small"
+          rowKey={(r) => r.id ?? 'none'}
+          dataSource={[...rows]}
+          pagination={{ pageSize: 10, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description="No plots yet" /> }}
+          columns={[
+            { key: 'name', title: title.replace('Per ', '').replace(/^./, (c) => c.toUpperCase()), dataIndex: 'name' },
+            { ...num('plots'), title: 'Plots' },
+            { ...num('low'), title: 'Low' },
+            { ...num('review'), title: 'Review' },
+            { ...num('high'), title: 'High' },
+            { ...num('with_warnings'), title: 'Warnings' },
+            { key: 'ready', title: 'Ready', align: 'right', render: (_v, r) => `${formatNumber(r.ready)} (${pct(r.ready, r.plots)})` },
+          ]}
+        />
+      </div>
+    </Card>
+  );
+}
+
+export function EudrReportsScreen() {
+  const navigate = useNavigate();
+  const summary = useReadinessSummary();
+  const s = summary.data?.data;
+  const state = useListState({ defaultPageSize: 10, filters: FILTERS });
+  const { page, pageSize, filters, search } = state;
+  const query = listQuery(search, filters);
+  const plots = usePlotsNeedingAction({ page, page_size: pageSize, ...query });
+  const [filterOpen, setFilterOpen] = useState(false);
+  const [reportArea, setReportArea] = useState<string | undefined>(undefined);
+  const areas = (s?.by_area ?? []).filter((a) => a.id !== null);
+
+  const filterFields = useMemo<FilterField[]>(
+    () => [
+      { kind: 'select', name: 'area_id', label: 'Operational area', options: (s?.by_area ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
+      { kind: 'select', name: 'agent_id', label: 'Agent', options: (s?.by_agent ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
+      { kind: 'select', name: 'verdict', label: 'Verdict', options: (['review', 'high', 'low'] as const).map((l) => ({ label: VERDICT_LABELS[l], value: l })) },
+      { kind: 'select', name: 'warning', label: 'Geolocation warning', options: EUDR_WARNINGS.map((w) => ({ label: WARNING_LABELS[w], value: w })) },
+    ],
+    [s],
+  );
+
+  const columns: ListColumn<EudrPlot>[] = [
+    { key: 'farm_name', title: 'Farm', alwaysVisible: true, render: (p) => <Link to={paths.tenant.farmers({ farmer: p.farmer_id, farm: p.farm_id })}>{p.farm_name}</Link> },
+    { key: 'farmer', title: 'Farmer', render: (p) => p.farmer },
+    { key: 'area_name', title: 'Operational area', render: (p) => p.area_name ?? '–' },
+    { key: 'agent_name', title: 'Agent', render: (p) => p.agent_name ?? '–' },
+    { key: 'area_sqm', title: 'Size', render: (p) => formatHectares(p.area_sqm) },
+    { key: 'verdict', title: 'Verdict', render: (p) => <VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} /> },
+    { key: 'reasons', title: 'Reasons', render: (p) => p.reasons.filter((r) => r.level !== 'low').map((r) => r.message).join('; ') || '–' },
+    { key: 'warnings', title: 'Warnings', render: (p) => p.warnings.map((w) => WARNING_LABELS[w]).join(', ') || '–' },
+  ];
+
+  if (summary.isError && !s) {
+    return <Alert type="error" showIcon message="The EUDR readiness report could not be loaded" action={<Button onClick={() => void summary.refetch()}>Try again</Button>} />;
+  }
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="eudr-reports">
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
+        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+          EUDR Readiness
+        </Typography.Title>
+        <div style={{ flex: 1 }} />
+        <Select
+          aria-label="Operational area for the due-diligence report"
+          placeholder="Choose an operational area"
+          style={{ minWidth: 220 }}
+          value={reportArea}
+          onChange={(v: string) => setReportArea(v)}
+          options={areas.map((a) => ({ label: `${a.name} (${formatNumber(a.plots)})`, value: a.id! }))}
+          data-testid="dd-area"
+        />
+        <Button type="primary" icon={<FileProtectOutlined aria-hidden="true" />} disabled={!reportArea} onClick={() => reportArea && void navigate(paths.tenant.dueDiligence({ area_id: reportArea }))}>
+          Due-diligence report
+        </Button>
+      </div>
+      {s && s.layers === 0 && (
+        <Alert type="warning" showIcon message="No reference layer is in use: every plot needs review until a forest-cover layer at the 2020 cut-off is loaded." />
+      )}
+      <div className="stat-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(170px, 1fr))', gap: 12 }}>
+        <StatCard title="Plots" value={s?.plots} testId="eudr-plots" />
+        <StatCard title="Ready" value={s?.ready} testId="eudr-ready" note="Low risk and no geolocation warning" />
+        <StatCard title="Low risk" value={s?.low} testId="eudr-low" />
+        <StatCard title="Needs review" value={s?.review} testId="eudr-review" />
+        <StatCard title="High risk" value={s?.high} testId="eudr-high" />
+        <StatCard title="With warnings" value={s?.with_warnings} testId="eudr-warnings" />
+      </div>
+      {s && s.plots === 0 ? (
+        <Card size="small">
+          <Empty description="No farms are mapped yet: readiness shows here once plots are captured." />
+        </Card>
+      ) : (
+        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(380px, 1fr))', gap: 16 }}>
+          <Card size="small" title="Plots by verdict and by warning">
+            {s ? <VerdictChart s={s} /> : null}
+          </Card>
+          <Card size="small" title="Verdicts by capture month">
+            {s ? <TrendChart s={s} /> : null}
+          </Card>
+        </div>
+      )}
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(380px, 1fr))', gap: 16 }}>
+        <GroupTable rows={s?.by_area ?? []} title="Per operational area" testId="eudr-by-area" />
+        <GroupTable rows={s?.by_agent ?? []} title="Per agent" testId="eudr-by-agent" />
+      </div>
+      <ListPage<EudrPlot>
+        title="Plots Needing Action"
+        headingLevel={2}
+        count={plots.data?.data}
+        rows={plots.data?.data.results ?? []}
+        rowKey={(p) => p.farm_id}
+        columns={columns}
+        loading={plots.isFetching && !plots.data}
+        error={plots.isError}
+        onRetry={() => void plots.refetch()}
+        {...state.listProps}
+        searchPlaceholder="Search farm or farmer"
+        onOpenFilter={() => setFilterOpen(true)}
+        exportName="eudr-plots-needing-action"
+        exportPath={PLOTS_EXPORT_PATH}
+        exportFilters={query}
+        emptyText="No plot needs action"
+        storageKey="eudr-plots"
+      />
+      <FilterModal open={filterOpen} fields={filterFields} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />
+    </div>
+  );
+}
