@@ -1,4 +1,4 @@
--- Issue 32, part 3: tenant webhooks (docs/decisions/webhooks.md). webhook_endpoints: a tenant's registered URLs, the
+-- Issue 32, part 3: tenant webhooks (docs/decisions/0075-webhooks.md). webhook_endpoints: a tenant's registered URLs, the
 -- events each receives and its signing secret (AES-256-GCM under the server's key, as the TOTP secrets are: it must be
 -- read back to sign). webhook_events is the outbox: an event is written in the transaction of the change that caused
 -- it, with one webhook_deliveries row per subscribed endpoint; the delivery job (modules/webhooks/webhooks.job.ts) picks

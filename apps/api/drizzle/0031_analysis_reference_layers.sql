@@ -3,7 +3,7 @@
 -- name, kind and owner it had then), so a layer replaced mid-run never mixes versions, and the analysis keeps saying what it was screened
 -- against after the layer changes or goes. Each analysed row with a geometry gets its verdict (risk_level: low, review,
 -- high) and risk (jsonb: {"reasons": [...], "figures": [{layer_id, overlap_sqm, share}]}) on its own row
--- (docs/decisions/analysis-reference-layers.md).
+-- (docs/decisions/0076-analysis-reference-layers.md).
 CREATE TABLE "custom_analysis_layers" (
   "analysis_id" uuid NOT NULL,
   "tenant_id" uuid NOT NULL,

@@ -95,7 +95,7 @@ const schema = z.object({
   /** OpenTelemetry traces go to this OTLP/HTTP endpoint; unset: tracing is not loaded at all (lib/tracing.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blank, z.url().optional()),
   /**
-   * Webhooks (docs/decisions/webhooks.md): hosts (exact names) and addresses or CIDRs (127.0.0.1, 10.0.0.0/8, ::1)
+   * Webhooks (docs/decisions/0075-webhooks.md): hosts (exact names) and addresses or CIDRs (127.0.0.1, 10.0.0.0/8, ::1)
    * that a webhook URL may reach although they are loopback, private or link-local; comma-separated. Such a URL may
    * also be plain http. Unset: every such address is refused.
    */

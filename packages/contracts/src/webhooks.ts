@@ -1,5 +1,5 @@
 // Tenant webhooks (issue 32, part 3): endpoints a tenant admin registers in Configurations, the events they receive,
-// and the delivery log. Payloads are signed as the Standard Webhooks specification says (docs/decisions/webhooks.md).
+// and the delivery log. Payloads are signed as the Standard Webhooks specification says (docs/decisions/0075-webhooks.md).
 import { z } from 'zod';
 import { emptyToUndefined, listOf, pageNumber, pageSize, text, uuid } from './common.js';
 

@@ -8,7 +8,7 @@
 // the PostgreSQL server's processes and the load generator's own (bench/http.ts, load()).
 // `--data-from DIR` (embedded): start from a copy of that data directory (a server's, demo seeded, never signed in to)
 // instead of an empty one: a warm start in seconds instead of the first start's migration and seed, which take minutes
-// on a busy machine (the metrics on/off pairs of docs/decisions/metrics-overhead.md).
+// on a busy machine (the metrics on/off pairs of docs/decisions/0081-metrics-overhead.md).
 // `--engine postgres [--db-prefix hp_lists]` runs the same load against a fresh PostgreSQL database (BENCH_DATABASE_URL,
 // dropped at the end).
 import crypto from 'node:crypto';

@@ -5,7 +5,7 @@
 // their dead-letter handlers: jobSpan), and each database round trip made inside a request or a job a client span
 // (statementSpan, called by db/client.ts for PostgreSQL and db/pglite-remote.ts for PGlite). pg is loaded before tracing
 // can start (ESM), so @opentelemetry/instrumentation-pg cannot patch it: the spans are made by hand at the two places
-// every statement passes (docs/decisions/0071-opt-in-tracing.md, docs/decisions/database-and-job-spans.md).
+// every statement passes (docs/decisions/0071-opt-in-tracing.md, docs/decisions/0080-database-and-job-spans.md).
 // Type-only imports: erased at build, so they load nothing.
 import type * as OtelApi from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';

@@ -17,7 +17,7 @@ import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
  * PostgreSQL answered). The grid moves an area by about its perimeter times 1e-7 m: under 1e-9 of a plot-sized overlap, but
  * more than 1e-6 of a sliver under a square metre. So analysis rows (analyses.layers.ts) measure with GEOS's floating
  * overlay first ({ grid: false }, exactly PostgreSQL's figure) and use the grid only for a row whose floating overlay the
- * engine dropped (docs/decisions/analysis-reference-layers.md).
+ * engine dropped (docs/decisions/0076-analysis-reference-layers.md).
  */
 const OVERLAY_GRID = '1e-12';
 

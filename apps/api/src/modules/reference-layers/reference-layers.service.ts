@@ -271,7 +271,7 @@ export async function farmScreening(deps: Deps, ctx: Ctx, farmId: string): Promi
 
 /**
  * GET /farms/{id}/screening/evidence/: the features of the layers in use (the provider's and the tenant's own) that meet
- * the farm, clipped to its widened box, for the farm drawer's map (docs/decisions/farm-screening-evidence.md).
+ * the farm, clipped to its widened box, for the farm drawer's map (docs/decisions/0078-farm-screening-evidence.md).
  */
 export async function farmScreeningEvidence(deps: Deps, ctx: Ctx, farmId: string): Promise<ScreeningEvidence> {
   const tenantId = tenantOnly(ctx);

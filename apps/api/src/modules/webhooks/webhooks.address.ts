@@ -1,4 +1,4 @@
-// Where a webhook may be sent (docs/decisions/webhooks.md, "SSRF"). A URL's host is resolved, and every address it
+// Where a webhook may be sent (docs/decisions/0075-webhooks.md, "SSRF"). A URL's host is resolved, and every address it
 // resolves to must be public: loopback, private, link-local, CGNAT, unique-local, multicast, reserved and documentation
 // ranges are refused (IPv4, IPv6, and IPv4 inside IPv6: mapped, compatible, NAT64, 6to4), unless the operator's
 // allow-list (WEBHOOK_ALLOWED_HOSTS: exact host names, addresses or CIDRs) names the host or covers the address. The

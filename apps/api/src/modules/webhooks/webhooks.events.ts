@@ -1,6 +1,6 @@
 // The events other modules raise (analyses, farms): recorded in the caller's transaction, so an event exists exactly when
 // the change that caused it committed (the outbox). The body is fixed here, once: every attempt sends the same bytes.
-// data carries only the raising tenant's own ids and a summary (docs/decisions/webhooks.md, "Payloads").
+// data carries only the raising tenant's own ids and a summary (docs/decisions/0075-webhooks.md, "Payloads").
 import type { WebhookEventType } from '@farmland/contracts';
 import type { Executor } from '../../db/client.js';
 import { insertEvent } from './webhooks.queries.js';

@@ -1,5 +1,5 @@
 // /admin/configurations: the tenant's configuration, under the page's level-one heading (the card's title shows it),
-// and the tenant's webhooks (an addition to the spec's screen: docs/decisions/webhooks.md).
+// and the tenant's webhooks (an addition to the spec's screen: docs/decisions/0075-webhooks.md).
 import Flex from 'antd/es/flex';
 import { ConfigurationsForm } from '../../features/configurations/components/configurations-form';
 import { WebhooksSection } from '../../features/configurations/components/webhooks-section';

@@ -1,5 +1,5 @@
 // The Webhooks section of /admin/configurations (issue 32, part 3; an addition to the spec's screen, see
-// docs/decisions/webhooks.md): the tenant's endpoints with their events and state, adding one (URL and events; the
+// docs/decisions/0075-webhooks.md): the tenant's endpoints with their events and state, adding one (URL and events; the
 // signing secret is shown once, with a copy button), enabling or disabling, sending a test event, deleting after a
 // confirmation, and each endpoint's delivery log in the side drawer, where a delivery can be sent again.
 import { useState } from 'react';

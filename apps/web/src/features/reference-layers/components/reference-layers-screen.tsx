@@ -2,7 +2,7 @@
 // read-only) and /super-admin/reference-layers for provider staff (the provider-wide layers every tenant screens
 // against). One list page: name, kind, reference date, source, licence, scope, status with progress while the
 // background job runs, feature count, updated. Upload and replace in a drawer; delete after a confirmation. A tenant
-// admin also sets the plot-risk thresholds below the list (docs/decisions/reference-layers-screen.md).
+// admin also sets the plot-risk thresholds below the list (docs/decisions/0077-reference-layers-screen.md).
 import { useMemo, useState } from 'react';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
