@@ -97,6 +97,12 @@ const webhookA = async (env: TestEnv) => {
   return { webhookId: w!.id, deliveryId: d!.id };
 };
 
+/** No webhook endpoints left for tenants A and B (the probe's deliveries and attempts go with them). */
+const clearWebhooks = async (env: TestEnv) => {
+  await env.sql(sql`DELETE FROM webhook_endpoints WHERE tenant_id IN (${env.fx.tenantA}, ${env.fx.tenantB})`);
+  return {};
+};
+
 export const matrix: Record<string, Row> = {
   // ---- operations ----
   'GET /api/health': { expect: all(200) },
@@ -246,7 +252,11 @@ export const matrix: Record<string, Row> = {
   'GET /api/reference-layers/risk-settings/': { expect: tenantAdmins(200) },
   'PUT /api/reference-layers/risk-settings/': { probe: { body: () => ({ eudr_min_overlap_sqm: 10 }) }, expect: tenantAdmins(200) },
   'GET /api/webhooks/': { expect: tenantAdmins(200) },
-  'POST /api/webhooks/': { probe: { body: () => ({ url: 'https://93.184.215.14/matrix', events: ['analysis.completed'], enabled: false }) }, expect: tenantAdmins(201) },
+  'POST /api/webhooks/': {
+    // Other files of this worker (the hostile fuzz) can leave tenants A and B at the 20-endpoint limit: start below it.
+    probe: { setup: clearWebhooks, body: () => ({ url: 'https://93.184.215.14/matrix', events: ['analysis.completed'], enabled: false }) },
+    expect: tenantAdmins(201),
+  },
   'GET /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/` }, expect: adminAOnly(200) },
   'PATCH /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/`, body: () => ({ description: 'matrix' }) }, expect: adminAOnly(200) },
   'DELETE /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/` }, expect: adminAOnly(200) },

@@ -183,6 +183,9 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       if (b) await b.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
       boss = null;
       starting = null;
+      // A second app built on the same deps (tests do) and closed must not make the first look stopped.
+      const list = runners.get(deps) ?? [];
+      if (list.length > 1) runners.set(deps, list.filter((r) => r !== jobs));
     },
     enqueue: async (data) => {
       const b = await ensure();
@@ -190,11 +193,16 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       if (workerId) b.notifyWorker(workerId);
     },
   };
-  runners.set(deps, jobs);
+  runners.set(deps, [...(runners.get(deps) ?? []), jobs]);
   return jobs;
 }
 
-const runners = new WeakMap<Deps, AnalysisJobs>();
+/** The runners made for each deps: one per process in production; tests can build a second app on the same deps. */
+const runners = new WeakMap<Deps, AnalysisJobs[]>();
 
-/** The analysis job runner made for these deps (by the analyses routes, or the worker), for readiness. */
-export const jobRunnerOf = (deps: Deps): AnalysisJobs | undefined => runners.get(deps);
+/** The analysis job runner made for these deps (by the analyses routes, or the worker), for readiness: a running one
+ *  when there is one, else the last made. */
+export const jobRunnerOf = (deps: Deps): AnalysisJobs | undefined => {
+  const list = runners.get(deps) ?? [];
+  return list.find((r) => r.state() === 'running') ?? list.at(-1);
+};
