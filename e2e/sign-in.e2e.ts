@@ -11,7 +11,8 @@ const baseUrl = inject('baseUrl');
 let browser: Browser;
 let s: Session;
 
-const TENANT_SIDEBAR = ['Dashboard', 'Farmers', 'Agents', 'Farmlands', 'Operational Areas', 'Reports', 'Custom Farm Analysis', 'Configurations', 'Activity Log', 'Profile'];
+// Reference Layers is beyond the spec's list (issue 29; docs/decisions/0077-reference-layers-screen.md).
+const TENANT_SIDEBAR = ['Dashboard', 'Farmers', 'Agents', 'Farmlands', 'Operational Areas', 'Reports', 'Reference Layers', 'Custom Farm Analysis', 'Configurations', 'Activity Log', 'Profile'];
 
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -165,7 +165,7 @@ export function EudrReportsScreen() {
           <Empty description="No farms are mapped yet: readiness shows here once plots are captured." />
         </Card>
       ) : (
-        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(380px, 1fr))', gap: 16 }}>
+        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
           <Card size="small" title="Plots by verdict and by warning">
             {s ? <VerdictChart s={s} /> : null}
           </Card>
@@ -174,7 +174,7 @@ export function EudrReportsScreen() {
           </Card>
         </div>
       )}
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(380px, 1fr))', gap: 16 }}>
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
         <GroupTable rows={s?.by_area ?? []} title="Per operational area" testId="eudr-by-area" />
         <GroupTable rows={s?.by_agent ?? []} title="Per agent" testId="eudr-by-agent" />
       </div>
