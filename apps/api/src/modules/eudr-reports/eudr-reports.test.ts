@@ -7,6 +7,7 @@
 // are counted exactly.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { PLOT_RISK_DEFAULTS } from '@farmland/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, TestEnv } from '../../test/harness.js';
 import { testEnv } from '../../test/harness.js';
@@ -53,6 +54,10 @@ beforeAll(async () => {
   const holedGeo = JSON.stringify({ type: 'Polygon', coordinates: [closed(outer), closed(hole as Ring)] });
   await env.sql(sql`UPDATE farms SET geom = ST_SetSRID(ST_GeomFromGeoJSON(${holedGeo}), 4326) WHERE id = ${farms.holed}`);
   await env.sql(sql`UPDATE farms SET operational_area_id = ${areaId}, mapped_by = ${agentId}, name = 'Report plot ' || left(id::text, 4) WHERE id = ANY(${`{${Object.values(farms).join(',')}}`}::uuid[])`);
+  // The verdicts below follow the default thresholds; other files of this worker (the hostile fuzz) may have changed
+  // tenant A's.
+  const reset = await env.as('adminA').put('/api/reference-layers/risk-settings/', PLOT_RISK_DEFAULTS);
+  expect(reset.status, reset.raw).toBe(200);
   await uploadLayer(env.as('adminA'), 'tree_cover_loss', square(...offset(lng, lat, 0, 0), 600));
   await uploadLayer(env.as('adminA'), 'forest_2020', square(...offset(lng, lat, 1900, 0), 600));
   // Layers other files left in use get these plots' figures too (capture would have screened them).
