@@ -29,6 +29,13 @@ beforeAll(async () => {
   await signIn(page, ACCOUNTS.adminB);
   // A mapped (not overlapping) demo farm, and a forest layer that covers it: its bounding box widened by ~50 m.
   const api = await consoleApi(page);
+  // Other files (analysis-layers, eudr-reports) upload tenant B layers of their own before this one may run: remove
+  // tenant B's own layers, so the empty state below is the screen's real one.
+  const existing = await api.get<Array<{ id: string; owner: string }>>('/api/reference-layers/');
+  for (const layer of existing.filter((l) => l.owner === 'tenant')) {
+    const res = await api.call('DELETE', `/api/reference-layers/${layer.id}/`);
+    if (res.status >= 300) throw new Error(`could not delete layer ${layer.id}: ${res.status}`);
+  }
   const list = (await api.get('/api/farms/?page_size=50')) as { results: Array<typeof farm & { is_overlapping: boolean }> };
   const chosen = list.results.find((f) => !f.is_overlapping && f.coordinates.length >= 3);
   if (!chosen) throw new Error('no mapped demo farm');
