@@ -1,54 +1,92 @@
-// npm test: the API suite on PGlite, again on PostgreSQL when TEST_DATABASE_URL is set, the console's unit tests, then the browser suite against
-// the built app. Prints one summary line per suite and, last, "N passed, N failed" for the whole run.
-import { spawnSync } from 'node:child_process';
+// npm test: the API suite on PGlite, again on PostgreSQL when TEST_DATABASE_URL is set, the console's unit tests, the
+// SDK against the built server, then the browser suite against the built app. Prints one summary line per suite and,
+// last, "N passed, N failed" for the whole run.
+//
+// The suites run in two lanes at once (docs/decisions/0085-test-suites-in-two-lanes.md): the API suites and the console's
+// unit tests in one, the SDK and the browser suite in the other. The browser suite spends most of its time waiting on
+// the page (about a sixth of its wall time is CPU), so it overlaps the CPU-bound API suites instead of following them.
+// Each suite's output is kept in a file and printed whole when the suite ends, so two suites never interleave.
+// `--serial` (or TEST_SERIAL=1) runs one suite at a time with its output live, as does `--only=<suite>`.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? null;
+// --only=<suite>[,<suite>…]: those suites (api = both API suites).
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? null;
+const serial = process.argv.includes('--serial') || process.env.TEST_SERIAL === '1';
 const pgUrl = process.env.TEST_DATABASE_URL;
 
-const suites = [
-  { name: 'api-pglite', cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
-  ...(pgUrl ? [{ name: 'api-pg', cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: pgUrl } }] : []),
+const all = [
+  { name: 'api-pglite', lane: 0, cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
+  ...(pgUrl ? [{ name: 'api-pg', lane: 0, cwd: 'apps/api', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: pgUrl } }] : []),
+  { name: 'web-unit', lane: 0, cwd: 'apps/web', args: ['vitest', 'run'], env: {} },
   // The SDK against the built server (it starts one on the embedded database): its README examples and no drift.
-  { name: 'sdk', cwd: 'packages/sdk', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
-  { name: 'web-unit', cwd: 'apps/web', args: ['vitest', 'run'], env: {} },
-  ...(fs.existsSync(path.join(root, 'e2e/vitest.config.ts')) ? [{ name: 'e2e', cwd: '.', args: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], env: {} }] : []),
-].filter((s) => !only || s.name === only || (only === 'api' && s.name.startsWith('api')));
+  { name: 'sdk', lane: 1, cwd: 'packages/sdk', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
+  ...(fs.existsSync(path.join(root, 'e2e/vitest.config.ts')) ? [{ name: 'e2e', lane: 1, cwd: '.', args: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], env: {} }] : []),
+];
+const suites = all.filter((s) => !only || only.includes(s.name) || (only.includes('api') && s.name.startsWith('api')));
 
-if (only === 'api-pg' && !pgUrl) {
+if (only?.includes('api-pg') && !pgUrl) {
   console.error('Set TEST_DATABASE_URL (a PostgreSQL URL with PostGIS available, superuser) to run the PostgreSQL suite.');
   process.exit(2);
 }
 
-let passed = 0;
-let failed = 0;
-const lines = [];
-for (const s of suites) {
+const lanes = serial ? [suites] : [0, 1].map((l) => suites.filter((s) => s.lane === l)).filter((l) => l.length > 0);
+const live = lanes.length === 1;
+
+/** Runs one suite; resolves with its counts and wall time. Output goes to the terminal (live) or to a file printed at the end. */
+function run(s) {
   const report = path.join(os.tmpdir(), `farmland-${s.name}-${process.pid}.json`);
+  const logFile = path.join(os.tmpdir(), `farmland-${s.name}-${process.pid}.log`);
   const t0 = Date.now();
-  const r = spawnSync('npx', [...s.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  const out = live ? 'inherit' : fs.openSync(logFile, 'w');
+  const child = spawn('npx', [...s.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: path.join(root, s.cwd),
-    stdio: 'inherit',
-    env: { ...process.env, ...s.env },
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...s.env, ...(live ? {} : process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) },
   });
-  let p = 0;
-  let f = 0;
-  if (fs.existsSync(report)) {
-    const json = JSON.parse(fs.readFileSync(report, 'utf8'));
-    p = json.numPassedTests ?? 0;
-    f = (json.numFailedTests ?? 0) + (json.numRuntimeErrorTests ?? 0);
-    if (r.status !== 0 && f === 0) f = 1; // a suite that crashed outside a test still fails the run
-    fs.rmSync(report, { force: true });
-  } else if (r.status !== 0) {
-    f = 1;
-  }
-  passed += p;
-  failed += f;
-  lines.push(`${s.name}: ${p} passed, ${f} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  if (!live) console.log(`[${s.name}] started`);
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      if (!live) {
+        fs.closeSync(out);
+        console.log(`\n==> ${s.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        process.stdout.write(fs.readFileSync(logFile));
+        fs.rmSync(logFile, { force: true });
+      }
+      let p = 0;
+      let f = 0;
+      if (fs.existsSync(report)) {
+        const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+        p = json.numPassedTests ?? 0;
+        f = (json.numFailedTests ?? 0) + (json.numRuntimeErrorTests ?? 0);
+        if (status !== 0 && f === 0) f = 1; // a suite that crashed outside a test still fails the run
+        fs.rmSync(report, { force: true });
+      } else if (status !== 0) {
+        f = 1;
+      }
+      resolve({ name: s.name, p, f, seconds: (Date.now() - t0) / 1000 });
+    });
+  });
 }
-console.log(`\n${lines.join('\n')}`);
+
+const t0 = Date.now();
+const results = (
+  await Promise.all(
+    lanes.map(async (lane) => {
+      const done = [];
+      for (const s of lane) done.push(await run(s));
+      return done;
+    }),
+  )
+).flat();
+const order = suites.map((s) => s.name);
+results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+const passed = results.reduce((n, r) => n + r.p, 0);
+const failed = results.reduce((n, r) => n + r.f, 0);
+console.log(`\n${results.map((r) => `${r.name}: ${r.p} passed, ${r.f} failed (${r.seconds.toFixed(1)} s)`).join('\n')}`);
+console.log(`all suites: ${((Date.now() - t0) / 1000).toFixed(1)} s (${lanes.length === 1 ? 'one at a time' : 'two lanes'})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || suites.length === 0 ? 1 : 0);

@@ -25,11 +25,10 @@ describe('buildLookups', () => {
   const elapsedMs = performance.now() - t0;
   const second = buildLookups();
 
-  it('builds in reasonable time with the expected volumes', () => {
+  it('builds the expected volumes (its time is printed, not asserted: timing stays out of unit tests)', () => {
     console.info(
       `buildLookups: ${elapsedMs.toFixed(0)} ms, ${first.countries.length} countries, ${first.states.length} states, ${first.cities.length} cities`,
     );
-    expect(elapsedMs).toBeLessThan(15_000);
     expect(first.countries.length).toBeGreaterThanOrEqual(240);
     expect(first.states.length).toBeGreaterThan(4_000);
     expect(first.cities.length).toBeGreaterThan(100_000);

@@ -78,7 +78,7 @@ describe('authorization matrix', () => {
       const missing = undeclared(method, path, res.status, (res.body as { code?: unknown } | null)?.code);
       if (missing) notDeclared.push(`${persona}: ${missing}`);
     }
-    expect(results).toEqual(row.expect);
+    expect(results, `${key}: ${JSON.stringify(results)}`).toEqual(row.expect);
     expect(notDeclared, 'answers the OpenAPI document does not declare for this route').toEqual([]);
   });
 });

@@ -79,7 +79,7 @@ describe('farms list counts', () => {
       await env.sql(sql`DELETE FROM farms WHERE tenant_id = ${env.fx.tenantB} AND name LIKE ${`${tag} %`}`);
       await env.sql(sql`DELETE FROM operational_areas WHERE id IN (${big}, ${small})`);
     }
-  });
+  }, 180_000); // inserts 10,180 farms through the rollup triggers: a hang guard for a loaded machine, not a clock
 
   it('documents the contract in the API docs: count, count_estimated and the page bound of every list', async () => {
     const docs = (await env.as('anonymous').get('/api/openapi.json')).body;
