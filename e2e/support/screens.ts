@@ -8,6 +8,13 @@ import { motionsSettled } from './ui';
 
 export type Screen = { name: string; path: string };
 
+/**
+ * The time allowed to one walk of an area: a dozen full page loads, each settled, after a sign-in (and, in the tenant
+ * area, perhaps an analysis to finish). More than the suite's 90 s per test once the machine is loaded (seen at load
+ * average 12: the tenant walk reached its last screens at 90 s). A ceiling, not a wait.
+ */
+export const WALK_TIMEOUT_MS = 300_000;
+
 export const PROVIDER_SCREENS: Screen[] = [
   { name: 'provider dashboard', path: '/super-admin/dashboard' },
   { name: 'tenants', path: '/super-admin/tenant' },
