@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ACCOUNTS, createAdminLink, signIn } from './support/app';
 import { a11yViolations, launchBrowser, openPage, screenshot, type Session } from './support/browser';
-import { PROVIDER_SCREENS, TENANT_SCREENS, providerDetailScreens, tenantDetailScreens, visit, type Screen } from './support/screens';
+import { PROVIDER_SCREENS, TENANT_SCREENS, providerDetailScreens, tenantDetailScreens, visit, type Screen, WALK_TIMEOUT_MS } from './support/screens';
 
 const server = { dataDir: inject('dataDir'), appSecret: inject('appSecret') };
 const baseUrl = inject('baseUrl');
@@ -41,7 +41,7 @@ describe('accessibility of every screen', () => {
     expect(found, JSON.stringify(found, null, 2)).toEqual({});
     expect(s.errors).toEqual([]);
     await s.context.close();
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('the tenant area: no axe violation at all, one h1 per screen', async () => {
     const s = await openPage(browser, baseUrl);
@@ -51,5 +51,5 @@ describe('accessibility of every screen', () => {
     expect(found, JSON.stringify(found, null, 2)).toEqual({});
     expect(s.errors).toEqual([]);
     await s.context.close();
-  });
+  }, WALK_TIMEOUT_MS);
 });

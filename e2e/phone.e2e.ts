@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, createAdminLink, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot } from './support/browser';
-import { PROVIDER_SCREENS, TENANT_SCREENS, providerDetailScreens, settle, tenantDetailScreens, visit, type Screen } from './support/screens';
+import { PROVIDER_SCREENS, TENANT_SCREENS, providerDetailScreens, settle, tenantDetailScreens, visit, type Screen, WALK_TIMEOUT_MS } from './support/screens';
 import { waitUntilStill } from './support/ui';
 
 const server = { dataDir: inject('dataDir'), appSecret: inject('appSecret') };
@@ -66,7 +66,7 @@ describe('the console at 390 x 844', () => {
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('the tenant area fits every screen; its drawer navigates; a dialog and a drawer take the full width', async () => {
     const { page, context, errors } = await openPage(browser, baseUrl, PHONE);
@@ -93,5 +93,5 @@ describe('the console at 390 x 844', () => {
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, WALK_TIMEOUT_MS);
 });

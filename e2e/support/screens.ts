@@ -8,12 +8,20 @@ import { motionsSettled } from './ui';
 
 export type Screen = { name: string; path: string };
 
+/**
+ * The time allowed to one walk of an area: a dozen full page loads, each settled, after a sign-in (and, in the tenant
+ * area, perhaps an analysis to finish). More than the suite's 90 s per test once the machine is loaded (seen at load
+ * average 12: the tenant walk reached its last screens at 90 s). A ceiling, not a wait.
+ */
+export const WALK_TIMEOUT_MS = 300_000;
+
 export const PROVIDER_SCREENS: Screen[] = [
   { name: 'provider dashboard', path: '/super-admin/dashboard' },
   { name: 'tenants', path: '/super-admin/tenant' },
   { name: 'licenses', path: '/super-admin/license' },
   { name: 'provider farmlands', path: '/super-admin/farmlands' },
   { name: 'provider reports', path: '/super-admin/reports' },
+  { name: 'provider reference layers', path: '/super-admin/reference-layers' },
   { name: 'provider activity log', path: '/super-admin/activity-log' },
   { name: 'provider profile', path: '/super-admin/profile' },
   { name: 'provider not found', path: '/super-admin/no-such-page' },
@@ -26,6 +34,7 @@ export const TENANT_SCREENS: Screen[] = [
   { name: 'farmlands', path: '/admin/mapping' },
   { name: 'operational areas', path: '/admin/operational-areas' },
   { name: 'tenant reports', path: '/admin/reports' },
+  { name: 'reference layers', path: '/admin/reference-layers' },
   { name: 'custom farm analysis', path: '/admin/farm-analysis' },
   { name: 'configurations', path: '/admin/configurations' },
   { name: 'tenant activity log', path: '/admin/activity-log' },

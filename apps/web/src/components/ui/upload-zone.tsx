@@ -64,17 +64,18 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
     setRejected(why);
     if (why) return;
     if (timer.current) clearInterval(timer.current);
+    // The ring's count is kept here, and the file handed on outside a state update (calling the parent's setter inside
+    // setRing's updater made React warn of updating one component while rendering another).
+    let percent = 0;
     setRing(0);
     timer.current = setInterval(() => {
-      setRing((r) => {
-        const next = (r ?? 0) + UPLOAD_RING_STEP;
-        if (next >= 100 && timer.current) {
-          clearInterval(timer.current);
-          timer.current = null;
-          onChange(f);
-        }
-        return Math.min(next, 100);
-      });
+      percent = Math.min(percent + UPLOAD_RING_STEP, 100);
+      setRing(percent);
+      if (percent >= 100) {
+        if (timer.current) clearInterval(timer.current);
+        timer.current = null;
+        onChange(f);
+      }
     }, UPLOAD_RING_INTERVAL_MS);
   };
 

@@ -62,10 +62,14 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
       : []),
   ];
 
+  // Every column has a width: Source and Licence are cut with an ellipsis, which makes the table's layout fixed, and a
+  // fixed layout without widths squeezed the other columns on a phone (headings broken mid-word: "Nam|e"). With widths
+  // (1,054 px in all) the table fills a desktop card as before and scrolls inside its card on a phone.
   const columns: ListColumn<ReferenceLayer>[] = [
     {
       key: 'name',
       title: 'Name',
+      width: 150,
       render: (l) => (
         <>
           <span className="block strong">{l.name}</span>
@@ -73,15 +77,16 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
         </>
       ),
     },
-    { key: 'kind', title: 'Kind', render: (l) => LAYER_KIND_LABEL[l.kind] },
-    { key: 'reference_date', title: 'Reference date', render: (l) => <span className="nowrap">{formatDate(l.reference_date)}</span> },
-    { key: 'source', title: 'Source', ellipsis: true, tooltip: (l) => l.source, render: (l) => l.source },
-    { key: 'licence', title: 'Licence', ellipsis: true, tooltip: (l) => l.licence, render: (l) => l.licence },
-    { key: 'scope', title: 'Scope', render: (l) => scopeText(l, scope) },
-    { key: 'status', title: 'Status', width: 200, render: (l) => <LayerStatus progress={l} /> },
+    { key: 'kind', title: 'Kind', width: 90, render: (l) => LAYER_KIND_LABEL[l.kind] },
+    { key: 'reference_date', title: 'Reference date', width: 100, render: (l) => <span className="nowrap">{formatDate(l.reference_date)}</span> },
+    { key: 'source', title: 'Source', width: 100, ellipsis: true, tooltip: (l) => l.source, render: (l) => l.source },
+    { key: 'licence', title: 'Licence', width: 90, ellipsis: true, tooltip: (l) => l.licence, render: (l) => l.licence },
+    { key: 'scope', title: 'Scope', width: 100, render: (l) => scopeText(l, scope) },
+    { key: 'status', title: 'Status', width: 170, render: (l) => <LayerStatus progress={l} /> },
     {
       key: 'feature_count',
       title: 'Features',
+      width: 80,
       render: (l) => (
         <>
           <span className="block">{formatNumber(l.feature_count)}</span>
@@ -89,7 +94,7 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
         </>
       ),
     },
-    { key: 'updated_at', title: 'Updated', render: (l) => <span className="nowrap">{formatDateTime(l.updated_at)}</span> },
+    { key: 'updated_at', title: 'Updated', width: 130, render: (l) => <span className="nowrap">{formatDateTime(l.updated_at)}</span> },
     {
       key: 'actions',
       title: '',
