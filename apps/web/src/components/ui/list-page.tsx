@@ -229,7 +229,7 @@ export function ListPage<T>(props: Props<T>) {
             columns={tableColumns}
             loading={loading}
             size="middle"
-            locale={{ emptyText: props.emptyText ?? 'No entries found' }}
+            locale={{ emptyText: <span className="list-empty">{props.emptyText ?? 'No entries found'}</span> }}
             rowSelection={
               props.selectable
                 ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), columnWidth: 48 }
