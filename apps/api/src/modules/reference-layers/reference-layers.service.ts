@@ -191,6 +191,8 @@ export async function deleteLayer(deps: Deps, ctx: Ctx, id: string): Promise<voi
   const key = await withScope(deps.db, scope, async (tx) => {
     const row = await managedLayer(ctx, tx, id, tenantId);
     await q.deleteLayer(tx, id);
+    // Its figures are gone: the verdicts of the farms it applied to may change (farm.verdict_changed).
+    await q.requestVerdictSweep(tx, row.tenant_id);
     await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the ${ownerLabel(tenantId)} reference layer ${row.name}` });
     return row.file_key;
   });
@@ -225,6 +227,7 @@ export async function updateRiskSettings(deps: Deps, ctx: Ctx, body: UpdatePlotR
   const tenantId = tenantOnly(ctx);
   const actor = requireActor(ctx);
   return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+    const before = await riskSettingsOf(tx, tenantId);
     const v = (x: number | undefined) => sql`${x ?? null}::float8`;
     await tx.execute(sql`
       INSERT INTO tenant_configurations (tenant_id, eudr_min_overlap_sqm, eudr_forest_review_share, eudr_loss_high_share, eudr_protected_high_share, updated_at)
@@ -237,6 +240,8 @@ export async function updateRiskSettings(deps: Deps, ctx: Ctx, body: UpdatePlotR
              eudr_protected_high_share = coalesce(${v(body.eudr_protected_high_share)}, tenant_configurations.eudr_protected_high_share),
              updated_at = now()`);
     const after = await riskSettingsOf(tx, tenantId);
+    // New thresholds may change verdicts: a sweep of the tenant's farms raises farm.verdict_changed where one changed.
+    if (JSON.stringify(after) !== JSON.stringify(before)) await q.requestVerdictSweep(tx, tenantId);
     const changes = Object.entries(body).filter(([, x]) => x !== undefined).map(([k, x]) => `${k} ${x}`);
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} changed the plot-risk thresholds (${changes.join(', ')})` });
     return after;
