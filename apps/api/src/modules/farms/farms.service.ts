@@ -20,7 +20,7 @@ import * as q from './farms.queries.js';
 import * as stats from './farms.stats.queries.js';
 import { screenFarms } from '../reference-layers/reference-layers.screening.js';
 import { syncVerdicts } from '../reference-layers/reference-layers.verdicts.js';
-import { recordWebhookEvent } from '../webhooks/webhooks.events.js';
+import { recordWebhookEvent, recordWebhookEvents } from '../webhooks/webhooks.events.js';
 
 export const MAX_SNAPSHOTS = 10;
 
@@ -159,16 +159,15 @@ async function farmerCountry(tx: Executor, tenantId: string, farmerCountryId: st
  * group's id is its smallest member's, so a merge renames the other groups). Their farmer ids come with them.
  */
 async function groupJoinedEvents(tx: Executor, tenantId: string, farmId: string, regrouped: readonly Regrouped[]): Promise<void> {
-  for (const r of regrouped) {
-    if (r.id === farmId || !r.overlap_group_id) continue;
-    await recordWebhookEvent(tx, tenantId, 'farm.overlap_group_joined', {
-      farm_id: r.id,
-      farmer_id: r.farmer_id,
-      overlap_group_id: r.overlap_group_id,
-      previous_overlap_group_id: r.previous_group_id,
-      caused_by_farm_id: farmId,
-    });
-  }
+  // One statement for all of them: a capture onto a 1,000-farm group may rename the whole group.
+  await recordWebhookEvents(
+    tx,
+    tenantId,
+    'farm.overlap_group_joined',
+    regrouped
+      .filter((r) => r.id !== farmId && r.overlap_group_id)
+      .map((r) => ({ farm_id: r.id, farmer_id: r.farmer_id, overlap_group_id: r.overlap_group_id, previous_overlap_group_id: r.previous_group_id, caused_by_farm_id: farmId })),
+  );
 }
 
 /** POST /farms/: a new farm with its mapping record and snapshots; overlap and operational area computed in the same transaction. */
