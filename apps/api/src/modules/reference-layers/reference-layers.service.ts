@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import type {
   CreateReferenceLayerFields,
   FarmScreening,
-  PlotRiskLevel,
   PlotRiskSettings,
   ReferenceLayer,
   ReferenceLayerKind,
@@ -246,16 +245,6 @@ export async function updateRiskSettings(deps: Deps, ctx: Ctx, body: UpdatePlotR
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} changed the plot-risk thresholds (${changes.join(', ')})` });
     return after;
   });
-}
-
-/** A farm's plot-risk level now (the caller's transaction): what GET /farms/{id}/screening/ answers as verdict.level. */
-export async function farmRiskLevel(tx: Executor, tenantId: string, farmId: string): Promise<PlotRiskLevel> {
-  const figures = await farmFigures(tx, tenantId, farmId);
-  const layers = await applicableLayers(tx, tenantId);
-  const have = new Set(figures.map((f) => f.layer_id));
-  const pending = layers.filter((l) => !have.has(l.id)).length;
-  const settings = await riskSettingsOf(tx, tenantId);
-  return plotRisk(figures, settings, { pendingLayers: pending, hasForestLayer: layers.some((l) => l.kind === 'forest_2020') }).level;
 }
 
 /** GET /farms/{id}/screening/: the farm's figures per layer in use, the layers still to screen, and the verdict. */

@@ -19,8 +19,8 @@ import { riskSettingsOf } from './reference-layers.service.js';
 export const VERDICT_BATCH = 500;
 
 /**
- * The verdicts of the given farms now, as farmRiskLevel (GET /farms/{id}/screening/) computes each one, with one read
- * of the layers, the thresholds and the figures for the whole batch. Farms not of the tenant are left out.
+ * The verdicts of the given farms now, as GET /farms/{id}/screening/ (farmScreening) computes each one's, with one
+ * read of the layers, the thresholds and the figures for the whole batch. Farms not of the tenant are left out.
  */
 export async function verdictsOf(tx: Executor, tenantId: string, farmIds: readonly string[]): Promise<Map<string, PlotRiskLevel>> {
   const out = new Map<string, PlotRiskLevel>();

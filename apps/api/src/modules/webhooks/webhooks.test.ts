@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { PLOT_RISK_DEFAULTS } from '@farmland/contracts';
-import { arrangeTenant, rect, square } from '../../test/analysis-fixtures.js';
+import { arrangeTenant, rect, square, type Ring } from '../../test/analysis-fixtures.js';
 import { withScope } from '../../db/client.js';
 import { makeUser } from '../../test/fixtures.js';
 import { multipart } from '../../test/geo-fixtures.js';
@@ -322,7 +322,7 @@ async function capturer() {
   const [f] = await env.sql<{ id: string }>(sql`
     INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.tenantId}, 'Verdict', 'Farmer', ${`HOOK-${Date.now()}-${Math.random()}`}) RETURNING id`);
   const agent = await env.sessionFor((await makeUser(env, { tenantId: t.tenantId, role: 'agent' })).id);
-  const capture = async (ring: Array<[number, number]>) => {
+  const capture = async (ring: Ring) => {
     const res = await agent.post('/api/farms/', { farmer_id: f!.id, coordinates: ring });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data as { id: string; overlap_group_id: string | null };
@@ -330,12 +330,12 @@ async function capturer() {
   return { farmerId: f!.id, capture };
 }
 
-const layerFile = (rings: Array<Array<[number, number]>>) =>
+const layerFile = (rings: Ring[]) =>
   Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: rings.map((r, i) => ({ type: 'Feature', properties: { name: `L${i}` }, geometry: { type: 'Polygon', coordinates: [r] } })) }));
 
 const lossDetails = { name: 'Loss after 2020', kind: 'tree_cover_loss', reference_date: '2024-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' };
 
-async function uploadLayer(caller: Caller, url: string, fields: Record<string, string>, rings: Array<Array<[number, number]>>) {
+async function uploadLayer(caller: Caller, url: string, fields: Record<string, string>, rings: Ring[]) {
   const body = multipart(fields, [{ field: 'file', filename: 'layer.geojson', content: layerFile(rings) }]);
   const res = await caller.request({ method: 'POST', url, payload: body.payload, headers: body.headers });
   expect(res.status, res.raw).toBe(202);
@@ -385,7 +385,7 @@ describe('farm.verdict_changed after reference-layer and threshold changes', () 
     expect(await nthVerdict('/verdicts', hit.id, 3)).toMatchObject({ previous_verdict: low, verdict: 'high' });
 
     // A replacement that no longer covers the farm, then one that does.
-    const replace = async (rings: Array<Array<[number, number]>>) => {
+    const replace = async (rings: Ring[]) => {
       const body = multipart({}, [{ field: 'file', filename: 'layer.geojson', content: layerFile(rings) }]);
       const res = await t.caller.request({ method: 'POST', url: `${base}${layerId}/replace/`, payload: body.payload, headers: body.headers });
       expect(res.status, res.raw).toBe(202);
