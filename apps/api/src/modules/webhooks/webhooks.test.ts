@@ -327,7 +327,11 @@ async function capturer() {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data as { id: string; overlap_group_id: string | null };
   };
-  return { farmerId: f!.id, capture };
+  const rewalk = async (id: string, ring: Ring) => {
+    const res = await agent.put(`/api/farms/${id}/`, { coordinates: ring });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  return { farmerId: f!.id, capture, rewalk };
 }
 
 const layerFile = (rings: Ring[]) =>
@@ -357,15 +361,16 @@ async function nthVerdict(path: string, farmId: string, n: number): Promise<Reco
 }
 
 describe('farm.verdict_changed after reference-layer and threshold changes', () => {
-  it('reaches the tenant for each farm whose verdict changed (load, thresholds, replace, delete), and nothing for the others', async () => {
+  it('reaches the tenant for each farm whose verdict changed (load, thresholds, replace, re-walk, delete), and nothing for the others', async () => {
     const b = env.as('adminB');
     const bEp = await b.post('/api/webhooks/', { url: recv.url('/b-verdicts'), events: ['farm.verdict_changed', 'farm.overlap_group_joined', 'farm.captured'] });
     expect(bEp.status, JSON.stringify(bEp.body)).toBe(201);
     await register(t.caller, '/verdicts', ['farm.verdict_changed']);
     const reset = await t.caller.put('/api/reference-layers/risk-settings/', PLOT_RISK_DEFAULTS);
     expect(reset.status, reset.raw).toBe(200);
-    const { farmerId, capture } = await capturer();
+    const { farmerId, capture, rewalk } = await capturer();
     const hit = await capture(square(30.1, 10.1));
+    const walked = await capture(square(30.1, 10.1005));
     const away = await capture(square(30.2, 10.2));
     const base = '/api/reference-layers/';
 
@@ -395,6 +400,11 @@ describe('farm.verdict_changed after reference-layer and threshold changes', () 
     expect(await nthVerdict('/verdicts', hit.id, 4)).toMatchObject({ previous_verdict: 'high', verdict: low });
     await replace([rect(30.099, 10.099, 30.102, 10.102)]);
     expect(await nthVerdict('/verdicts', hit.id, 5)).toMatchObject({ previous_verdict: low, verdict: 'high' });
+    expect(await nthVerdict('/verdicts', walked.id, 5)).toMatchObject({ previous_verdict: low, verdict: 'high' });
+
+    // A re-walk out of the layer: the event comes from the re-walk's own transaction, against the stored verdict.
+    await rewalk(walked.id, square(30.15, 10.15));
+    expect(await nthVerdict('/verdicts', walked.id, 6)).toMatchObject({ previous_verdict: 'high', verdict: low });
 
     // Deleting the layer takes its figures: the verdict goes back.
     expect((await t.caller.delete(`${base}${layerId}/`)).status).toBe(200);
@@ -407,8 +417,10 @@ describe('farm.verdict_changed after reference-layer and threshold changes', () 
     expect(stored.find((r) => r.farm_id === away.id)).toBeDefined();
     expect(bodiesAt('/verdicts').filter((x) => x.data['farm_id'] === away.id)).toEqual([]);
     expect(bodiesAt('/verdicts').filter((x) => x.data['farm_id'] === hit.id)).toHaveLength(6);
+    // The re-walked farm was no longer under the layer when it was deleted: nothing more for it.
+    expect(bodiesAt('/verdicts').filter((x) => x.data['farm_id'] === walked.id)).toHaveLength(6);
     // Tenant B's endpoint got none of tenant t's events.
-    expect(bodiesAt('/b-verdicts').filter((x) => [hit.id, away.id].includes(x.data['farm_id'] as string))).toEqual([]);
+    expect(bodiesAt('/b-verdicts').filter((x) => [hit.id, walked.id, away.id].includes(x.data['farm_id'] as string))).toEqual([]);
     await b.delete(`/api/webhooks/${bEp.body.data.id}/`);
   });
 
