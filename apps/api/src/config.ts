@@ -105,6 +105,8 @@ const schema = z.object({
   /** Whole time a receiver has to answer, and the most of its answer that is read. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_MAX_RESPONSE_BYTES: z.coerce.number().int().min(0).max(1_048_576).default(65_536),
+  /** Finished deliveries (delivered, or failed with no retry left) older than this many days are pruned, with their attempts. */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Config = {
@@ -163,7 +165,7 @@ export type Config = {
   /** OTLP endpoint for traces; null: tracing off (not loaded). */
   otlpEndpoint: string | null;
   /** Webhook delivery: the operator's allow-list of private hosts/CIDRs, the retry schedule's factor, the answer's limits. */
-  webhooks: { allowedHosts: string[]; retryScale: number; timeoutMs: number; maxResponseBytes: number };
+  webhooks: { allowedHosts: string[]; retryScale: number; timeoutMs: number; maxResponseBytes: number; retentionDays: number };
 };
 
 export type StorageConfig = { driver: 'local'; dir: string } | S3Config;
@@ -256,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       retryScale: e.WEBHOOK_RETRY_SCALE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,
+      retentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
     },
   };
   return { ...config, ...overrides };

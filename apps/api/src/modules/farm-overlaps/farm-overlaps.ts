@@ -62,14 +62,20 @@ export async function recomputeTenantOverlaps(tx: Executor, tenantId: string): P
   return { overlapping: ids.length, groups: new Set(gids).size };
 }
 
-/** Writes each farm's group (null: overlapping nothing), only where it changed. */
-export async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ id: string; gid: string | null }>): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(sql`
+/** A farm whose overlap group changed: its group now (null: it overlaps nothing any more) and before. */
+export type Regrouped = { id: string; farmer_id: string; overlap_group_id: string | null; previous_group_id: string | null };
+
+const REGROUPED = sql`f.id, f.farmer_id, f.overlap_group_id, o.overlap_group_id AS previous_group_id`;
+
+/** Writes each farm's group (null: overlapping nothing), only where it changed; returns the farms whose group changed. */
+export async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ id: string; gid: string | null }>): Promise<Regrouped[]> {
+  if (rows.length === 0) return [];
+  return queryRows<Regrouped>(tx, sql`
     UPDATE farms f SET is_overlapping = (g.gid IS NOT NULL), overlap_group_id = g.gid
-      FROM jsonb_to_recordset(${jsonb(rows)}) AS g(id uuid, gid uuid)
-     WHERE f.tenant_id = ${tenantId} AND f.id = g.id
-       AND (f.is_overlapping IS DISTINCT FROM (g.gid IS NOT NULL) OR f.overlap_group_id IS DISTINCT FROM g.gid)`);
+      FROM jsonb_to_recordset(${jsonb(rows)}) AS g(id uuid, gid uuid), farms o
+     WHERE f.tenant_id = ${tenantId} AND f.id = g.id AND o.id = f.id
+       AND (f.is_overlapping IS DISTINCT FROM (g.gid IS NOT NULL) OR f.overlap_group_id IS DISTINCT FROM g.gid)
+    RETURNING ${REGROUPED}`);
 }
 
 /**
@@ -112,8 +118,17 @@ async function componentsByBfs(tx: Executor, tenantId: string, ids: string[]): P
  * New farms only (no former groups, the written farms had none): nothing was removed, so every existing group stays
  * connected and only merges: the groups the new farms overlap join them, without testing any pair inside a group. A
  * farm captured on top of 1,000 identical farms costs 1,000 tests, not a million.
+ *
+ * regrouped: every farm whose group id changed (the written farms, farms that joined them, and the farms of a group
+ * absorbed by a merge, whose group id becomes the merged group's), with the group before; the caller raises
+ * farm.overlap_group_joined for those that now have a group (docs/decisions/0075-webhooks.md).
  */
-export async function refreshOverlaps(tx: Executor, tenantId: string, changedIds: string[], formerGroupIds: Array<string | null> = []): Promise<{ affected: number }> {
+export async function refreshOverlaps(
+  tx: Executor,
+  tenantId: string,
+  changedIds: string[],
+  formerGroupIds: Array<string | null> = [],
+): Promise<{ affected: number; regrouped: Regrouped[] }> {
   const groups = formerGroupIds.filter((g): g is string => !!g);
   const edges = await queryRows<{ a: string; b: string; a_group: string | null; b_group: string | null }>(tx, sql`
     SELECT s.id AS a, b.id AS b, s.overlap_group_id AS a_group, b.overlap_group_id AS b_group
@@ -140,14 +155,19 @@ export async function refreshOverlaps(tx: Executor, tenantId: string, changedIds
         byRoot.set(root, entry);
       }
     }
+    const regrouped: Regrouped[] = [];
     for (const [root, { farms, groups: joined }] of byRoot) {
       const gid = [...farms, ...joined].reduce((m, id) => (id < m ? id : m), root);
-      await tx.execute(sql`
-        UPDATE farms SET is_overlapping = true, overlap_group_id = ${gid}
-         WHERE tenant_id = ${tenantId} AND (id = ANY(${uuidArray([...new Set(farms)])}) OR overlap_group_id = ANY(${uuidArray([...new Set(joined)])}))
-           AND overlap_group_id IS DISTINCT FROM ${gid}`);
+      regrouped.push(
+        ...(await queryRows<Regrouped>(tx, sql`
+        UPDATE farms f SET is_overlapping = true, overlap_group_id = ${gid}
+          FROM farms o
+         WHERE f.tenant_id = ${tenantId} AND o.id = f.id AND (f.id = ANY(${uuidArray([...new Set(farms)])}) OR f.overlap_group_id = ANY(${uuidArray([...new Set(joined)])}))
+           AND f.overlap_group_id IS DISTINCT FROM ${gid}
+        RETURNING ${REGROUPED}`)),
+      );
     }
-    return { affected: edges.length };
+    return { affected: edges.length, regrouped };
   }
 
   // Edges may have gone (an edit, a deletion, a retain): recompute the components of everything that may have split.
@@ -159,8 +179,8 @@ export async function refreshOverlaps(tx: Executor, tenantId: string, changedIds
     SELECT x AS id FROM unnest(${uuidArray([...changedIds, ...edges.map((e) => e.b)])}) AS x
     UNION SELECT f.id FROM farms f WHERE f.tenant_id = ${tenantId} AND f.overlap_group_id IN (SELECT gid FROM g)`);
   const affected = [...new Set(affectedRows.map((r) => r.id))];
-  if (affected.length === 0) return { affected: 0 };
+  if (affected.length === 0) return { affected: 0, regrouped: [] };
   const comp = await componentsByBfs(tx, tenantId, affected);
-  await writeGroups(tx, tenantId, affected.map((id) => ({ id, gid: comp.get(id) ?? null })));
-  return { affected: affected.length };
+  const regrouped = await writeGroups(tx, tenantId, affected.map((id) => ({ id, gid: comp.get(id) ?? null })));
+  return { affected: affected.length, regrouped };
 }

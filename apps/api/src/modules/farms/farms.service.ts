@@ -13,14 +13,14 @@ import { recordActivity } from '../activity/activity.service.js';
 import { storeFile } from '../files/files.service.js';
 import { assertValidPolygon } from '../geometry/geometry.service.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
-import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
+import { refreshOverlaps, type Regrouped } from '../farm-overlaps/farm-overlaps.js';
 import { capturer, farmsPolicy, tenantScope, type Capturer } from './farms.policy.js';
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 import * as stats from './farms.stats.queries.js';
 import { screenFarms } from '../reference-layers/reference-layers.screening.js';
-import { farmRiskLevel } from '../reference-layers/reference-layers.service.js';
-import { recordWebhookEvent } from '../webhooks/webhooks.events.js';
+import { syncVerdicts } from '../reference-layers/reference-layers.verdicts.js';
+import { recordWebhookEvent, recordWebhookEvents } from '../webhooks/webhooks.events.js';
 
 export const MAX_SNAPSHOTS = 10;
 
@@ -153,6 +153,23 @@ async function farmerCountry(tx: Executor, tenantId: string, farmerCountryId: st
   return farmerCountryId ?? (await findTenant(tx, tenantId))?.country_id ?? null;
 }
 
+/**
+ * farm.overlap_group_joined for the farms, other than `farmId` (whose own event its caller raises), whose group id a
+ * capture or re-walk changed to a group: farms that now overlap it, and the farms of a group absorbed by a merge (a
+ * group's id is its smallest member's, so a merge renames the other groups). Their farmer ids come with them.
+ */
+async function groupJoinedEvents(tx: Executor, tenantId: string, farmId: string, regrouped: readonly Regrouped[]): Promise<void> {
+  // One statement for all of them: a capture onto a 1,000-farm group may rename the whole group.
+  await recordWebhookEvents(
+    tx,
+    tenantId,
+    'farm.overlap_group_joined',
+    regrouped
+      .filter((r) => r.id !== farmId && r.overlap_group_id)
+      .map((r) => ({ farm_id: r.id, farmer_id: r.farmer_id, overlap_group_id: r.overlap_group_id, previous_overlap_group_id: r.previous_group_id, caused_by_farm_id: farmId })),
+  );
+}
+
 /** POST /farms/: a new farm with its mapping record and snapshots; overlap and operational area computed in the same transaction. */
 export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, files: UploadedFile[]): Promise<Farm> {
   const c = capturer(authorize(ctx, farmsPolicy, 'capture'));
@@ -183,9 +200,11 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
       captureNote: body.capture_note ?? null,
     });
     await storeSnapshots(tx, deps, c, farmId, snapshots);
-    await refreshOverlaps(tx, c.tenantId, [farmId]);
-    // EUDR screening against every reference layer in use (issue 29), in the capture's transaction.
+    const { regrouped } = await refreshOverlaps(tx, c.tenantId, [farmId]);
+    // EUDR screening against every reference layer in use (issue 29), in the capture's transaction; its verdict is
+    // stored as the one a later layer or threshold change compares with (reference-layers.verdicts.ts).
     await screenFarms(tx, c.tenantId, [farmId]);
+    await syncVerdicts(tx, c.tenantId, [farmId]);
     const row = await q.findFarm(tx, c.tenantId, farmId);
     await audit(tx, ctx, c.tenantId, 'Create', `${c.name} mapped the farm ${name} of ${farmer.first_name} ${farmer.last_name}${row?.is_overlapping ? ' (overlapping)' : ''}`);
     // Webhook events in the capture's transaction (modules/webhooks): the tenant's own ids and a summary only.
@@ -199,8 +218,15 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
       source: c.source,
     });
     if (row!.overlap_group_id) {
-      await recordWebhookEvent(tx, c.tenantId, 'farm.overlap_group_joined', { farm_id: farmId, farmer_id: farmer.id, overlap_group_id: row!.overlap_group_id });
+      await recordWebhookEvent(tx, c.tenantId, 'farm.overlap_group_joined', {
+        farm_id: farmId,
+        farmer_id: farmer.id,
+        overlap_group_id: row!.overlap_group_id,
+        previous_overlap_group_id: null,
+        caused_by_farm_id: farmId,
+      });
     }
+    await groupJoinedEvents(tx, c.tenantId, farmId, regrouped);
     return presentFarm(deps, row!);
   }, { retry: true });
 }
@@ -228,20 +254,26 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
         source: c.source,
       });
     if (body.coordinates) {
-      const verdictBefore = await farmRiskLevel(tx, c.tenantId, id);
+      // The verdict before the re-walk is the stored one brought up to date (a farm without one gets it stored), and
+      // farm.verdict_changed compares the one after with it (reference-layers.verdicts.ts).
+      await syncVerdicts(tx, c.tenantId, [id]);
       const config = await getConfiguration(tx, c.tenantId);
       await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
       await addMappingRecord();
-      await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
+      const { regrouped } = await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
       await screenFarms(tx, c.tenantId, [id]);
-      const verdictAfter = await farmRiskLevel(tx, c.tenantId, id);
-      if (verdictAfter !== verdictBefore) {
-        await recordWebhookEvent(tx, c.tenantId, 'farm.verdict_changed', { farm_id: id, farmer_id: farmer.id, previous_verdict: verdictBefore, verdict: verdictAfter });
-      }
+      await syncVerdicts(tx, c.tenantId, [id]);
       const now = await q.findFarmCore(tx, c.tenantId, id);
       if (now?.overlap_group_id && now.overlap_group_id !== before.overlap_group_id) {
-        await recordWebhookEvent(tx, c.tenantId, 'farm.overlap_group_joined', { farm_id: id, farmer_id: farmer.id, overlap_group_id: now.overlap_group_id });
+        await recordWebhookEvent(tx, c.tenantId, 'farm.overlap_group_joined', {
+          farm_id: id,
+          farmer_id: farmer.id,
+          overlap_group_id: now.overlap_group_id,
+          previous_overlap_group_id: before.overlap_group_id,
+          caused_by_farm_id: id,
+        });
       }
+      await groupJoinedEvents(tx, c.tenantId, id, regrouped);
     } else if (seconds !== undefined || body.gps_device_id !== undefined || body.location !== undefined) {
       const patched = await q.patchLatestMappingRecord(tx, c.tenantId, id, { seconds, gpsDeviceId: body.gps_device_id, location: body.location });
       if (!patched) await addMappingRecord();
@@ -293,8 +325,10 @@ export async function retainFarm(deps: Deps, ctx: Ctx, id: string): Promise<Farm
     const cuts = await q.cutGroupByRetained(tx, tenantId, { retainedId: id, groupId, minimumFarmSize: config.minimum_farm_size, by: actor.userId });
     await q.reassignOperationalAreas(tx, tenantId, cuts.filter((c) => c.outcome !== 'vanished').map((c) => c.id));
     await refreshOverlaps(tx, tenantId, [id, ...cuts.map((c) => c.id)], [groupId]);
-    // The cut farms' boundaries changed: their screening figures follow (issue 29).
+    // The cut farms' boundaries changed: their screening figures follow (issue 29), and so may their verdicts
+    // (farm.verdict_changed for each that changed).
     await screenFarms(tx, tenantId, cuts.map((c) => c.id));
+    await syncVerdicts(tx, tenantId, cuts.map((c) => c.id));
     const after = await q.farmDetails(tx, tenantId, members);
     const still = after.filter((f) => f.is_overlapping);
     const flagged = cuts.filter((c) => c.outcome !== 'cut');

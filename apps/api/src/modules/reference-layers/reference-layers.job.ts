@@ -9,6 +9,8 @@ import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { loadReferenceLayer, unfinishedLayers } from './reference-layers.load.js';
 import { deleteVersionFeatures, failLoad, layerById } from './reference-layers.queries.js';
+import { sweepVerdicts } from './reference-layers.verdicts.js';
+import { verdictHint } from './reference-layers.queries.js';
 import { startBoss, type QueueSpec } from '../../jobs/queue.js';
 import { jobSpan } from '../../lib/tracing.js';
 
@@ -22,6 +24,9 @@ export const layerQueues: QueueSpec[] = [
 ];
 
 export type LayerJobData = { layerId: string };
+
+/** How often a working process looks for verdict sweeps (farm.verdict_changed after a layer or threshold change). */
+const SWEEP_POLL_MS = 1000;
 
 export type LayerJobs = {
   start(): Promise<void>;
@@ -47,6 +52,18 @@ export function layerJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseL
   let boss: PgBoss | null = null;
   let starting: Promise<PgBoss> | null = null;
   let workerId: string | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let sweeping: Promise<number> | null = null;
+
+  // Verdict sweeps (reference-layers.verdicts.ts): embedded, only when this process asked for one (the one database is
+  // left idle otherwise); PostgreSQL: other processes ask too, so every second.
+  const sweep = (): Promise<number> => {
+    if (deps.database.kind === 'pglite' && !verdictHint.wake) return Promise.resolve(0);
+    sweeping ??= sweepVerdicts(deps).finally(() => {
+      sweeping = null;
+    });
+    return sweeping;
+  };
 
   const handle = async ([job]: Array<PgBoss.JobWithMetadata<LayerJobData>>) => {
     if (!job) return;
@@ -70,6 +87,8 @@ export function layerJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseL
       if (work) {
         workerId = await b.work<LayerJobData>(LAYER_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, handle);
         await b.work<LayerJobData>(LAYER_DEAD_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, handleDead);
+        timer = setInterval(() => void sweep().catch((err: unknown) => log.error({ err }, 'verdict sweep failed')), SWEEP_POLL_MS);
+        timer.unref();
         // Embedded: this process holds the data directory alone, so a load or screening left unfinished died with the
         // last process; it is queued again (a load starts over, a screening resumes from the first farm).
         if (deps.database.kind === 'pglite') {
@@ -87,6 +106,9 @@ export function layerJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseL
       await ensure();
     },
     stop: async () => {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await sweeping?.catch(() => undefined);
       const b = boss ?? (starting ? await starting.catch(() => null) : null);
       if (b) await b.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
       boss = null;

@@ -139,7 +139,13 @@ async function screenAfterSwap(deps: Deps, layer: { id: string; tenantId: string
     const progress = 50 + Math.floor((50 * done) / Math.max(1, total));
     await withScope(deps.db, scope, (tx) => q.setLoadState(tx, layer.id, { progress: Math.min(99, progress) }));
   });
-  if (!screened.stopped) await withScope(deps.db, scope, (tx) => q.finishScreening(tx, layer.id, version));
+  if (!screened.stopped) {
+    // The figures are complete: verdicts may have changed (farm.verdict_changed, reference-layers.verdicts.ts).
+    await withScope(deps.db, scope, async (tx) => {
+      await q.finishScreening(tx, layer.id, version);
+      await q.requestVerdictSweep(tx, layer.tenantId);
+    });
+  }
   deps.database.maintenance?.wrote(['farm_screenings']);
 }
 

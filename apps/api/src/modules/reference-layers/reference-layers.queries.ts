@@ -233,3 +233,22 @@ export async function evidenceFeatures(tx: Executor, tenantId: string, farmId: s
          ORDER BY l.kind, l.name, h.layer_id, h.feature`,
   );
 }
+
+// ---------- verdict sweeps (farm.verdict_changed; reference-layers.verdicts.ts) ----------
+
+/** Set when this process asked for a verdict sweep: the embedded sweep loop looks only then (the database stays idle). */
+export const verdictHint = { wake: true };
+
+/**
+ * Asks for a verdict sweep of one tenant's farms, or (null: a provider layer) of every tenant with farms, in the
+ * caller's transaction. A sweep already asked for or under way starts over from the first farm (its cursor is reset):
+ * what it compared so far may have changed.
+ */
+export async function requestVerdictSweep(tx: Executor, tenantId: string | null): Promise<void> {
+  const tenants = tenantId ? sql`SELECT ${tenantId}::uuid AS id` : sql`SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM farms f WHERE f.tenant_id = t.id)`;
+  await tx.execute(sql`
+    INSERT INTO farm_verdict_sweeps (tenant_id, requested_at, after_farm)
+    SELECT x.id, clock_timestamp(), NULL FROM (${tenants}) x
+    ON CONFLICT (tenant_id) DO UPDATE SET requested_at = clock_timestamp(), after_farm = NULL`);
+  verdictHint.wake = true;
+}

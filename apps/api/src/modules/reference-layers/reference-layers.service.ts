@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import type {
   CreateReferenceLayerFields,
   FarmScreening,
-  PlotRiskLevel,
   PlotRiskSettings,
   ReferenceLayer,
   ReferenceLayerKind,
@@ -191,6 +190,8 @@ export async function deleteLayer(deps: Deps, ctx: Ctx, id: string): Promise<voi
   const key = await withScope(deps.db, scope, async (tx) => {
     const row = await managedLayer(ctx, tx, id, tenantId);
     await q.deleteLayer(tx, id);
+    // Its figures are gone: the verdicts of the farms it applied to may change (farm.verdict_changed).
+    await q.requestVerdictSweep(tx, row.tenant_id);
     await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the ${ownerLabel(tenantId)} reference layer ${row.name}` });
     return row.file_key;
   });
@@ -225,6 +226,7 @@ export async function updateRiskSettings(deps: Deps, ctx: Ctx, body: UpdatePlotR
   const tenantId = tenantOnly(ctx);
   const actor = requireActor(ctx);
   return withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
+    const before = await riskSettingsOf(tx, tenantId);
     const v = (x: number | undefined) => sql`${x ?? null}::float8`;
     await tx.execute(sql`
       INSERT INTO tenant_configurations (tenant_id, eudr_min_overlap_sqm, eudr_forest_review_share, eudr_loss_high_share, eudr_protected_high_share, updated_at)
@@ -237,20 +239,12 @@ export async function updateRiskSettings(deps: Deps, ctx: Ctx, body: UpdatePlotR
              eudr_protected_high_share = coalesce(${v(body.eudr_protected_high_share)}, tenant_configurations.eudr_protected_high_share),
              updated_at = now()`);
     const after = await riskSettingsOf(tx, tenantId);
+    // New thresholds may change verdicts: a sweep of the tenant's farms raises farm.verdict_changed where one changed.
+    if (JSON.stringify(after) !== JSON.stringify(before)) await q.requestVerdictSweep(tx, tenantId);
     const changes = Object.entries(body).filter(([, x]) => x !== undefined).map(([k, x]) => `${k} ${x}`);
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} changed the plot-risk thresholds (${changes.join(', ')})` });
     return after;
   });
-}
-
-/** A farm's plot-risk level now (the caller's transaction): what GET /farms/{id}/screening/ answers as verdict.level. */
-export async function farmRiskLevel(tx: Executor, tenantId: string, farmId: string): Promise<PlotRiskLevel> {
-  const figures = await farmFigures(tx, tenantId, farmId);
-  const layers = await applicableLayers(tx, tenantId);
-  const have = new Set(figures.map((f) => f.layer_id));
-  const pending = layers.filter((l) => !have.has(l.id)).length;
-  const settings = await riskSettingsOf(tx, tenantId);
-  return plotRisk(figures, settings, { pendingLayers: pending, hasForestLayer: layers.some((l) => l.kind === 'forest_2020') }).level;
 }
 
 /** GET /farms/{id}/screening/: the farm's figures per layer in use, the layers still to screen, and the verdict. */

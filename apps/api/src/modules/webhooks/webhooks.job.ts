@@ -9,7 +9,7 @@ import type { Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { webhookDeliveries } from '../../lib/metrics.js';
 import { startBoss, type QueueSpec } from '../../jobs/queue.js';
-import { claimDue, nextDue, outboxHint, recordAttempt, sendable, stopDelivery } from './webhooks.queries.js';
+import { claimDue, nextDue, outboxHint, pruneFinished, recordAttempt, sendable, stopDelivery } from './webhooks.queries.js';
 import { sendWebhook } from './webhooks.send.js';
 import { secretOf } from './webhooks.service.js';
 
@@ -32,9 +32,27 @@ export const nextDelaySeconds = (attempt: number, scale: number): number | null 
 const POLL_MS = 1000;
 const CLAIM_BATCH = 20;
 
+/** Retention: the delivery log is pruned this often, PRUNE_BATCH rows a transaction. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+export const PRUNE_BATCH = 1000;
+
 type DeliveryJob = { deliveryId: string; tenantId: string };
 
-export type WebhookJobs = { start(): Promise<void>; stop(): Promise<void>; poll(): Promise<number> };
+export type WebhookJobs = { start(): Promise<void>; stop(): Promise<void>; poll(): Promise<number>; prune(): Promise<{ deliveries: number; events: number }> };
+
+/**
+ * Retention (WEBHOOK_DELIVERY_RETENTION_DAYS): removes finished deliveries older than the retention, and events left
+ * without deliveries, `batch` rows a transaction until none is left; pending and recent ones stay. Returns the counts.
+ */
+export async function pruneDeliveries(deps: Pick<Deps, 'db' | 'config'>, batch = PRUNE_BATCH): Promise<{ deliveries: number; events: number }> {
+  const total = { deliveries: 0, events: 0 };
+  for (;;) {
+    const r = await withScope(deps.db, { kind: 'system' }, (tx) => pruneFinished(tx, deps.config.webhooks.retentionDays, batch));
+    total.deliveries += r.deliveries;
+    total.events += r.events;
+    if (r.deliveries < batch && r.events < batch) return total;
+  }
+}
 
 /** One attempt of one claimed delivery. */
 export async function attemptDelivery(deps: Deps, tenantId: string, deliveryId: string, log: FastifyBaseLogger = deps.log): Promise<void> {
@@ -64,6 +82,20 @@ export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBas
   let workerId: string | null = null;
   let timer: NodeJS.Timeout | null = null;
   let polling: Promise<number> | null = null;
+  let pruning: Promise<{ deliveries: number; events: number }> | null = null;
+  let pruneAt = 0;
+
+  const prune = async () => {
+    pruning ??= pruneDeliveries(deps)
+      .then((r) => {
+        if (r.deliveries + r.events > 0) log.info({ ...r, retentionDays: deps.config.webhooks.retentionDays }, 'webhook delivery log pruned');
+        return r;
+      })
+      .finally(() => {
+        pruning = null;
+      });
+    return pruning;
+  };
 
   const handle = async (jobs: Array<PgBoss.Job<DeliveryJob>>) => {
     await Promise.all(
@@ -115,17 +147,25 @@ export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBas
       const b = await startBoss(deps.database, webhookQueues, log);
       workerId = await b.work<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: 5, pollingIntervalSeconds: 1 }, handle);
       boss = b;
-      timer = setInterval(() => void poll().catch((err: unknown) => log.error({ err }, 'webhook outbox scan failed')), POLL_MS);
+      timer = setInterval(() => {
+        void poll().catch((err: unknown) => log.error({ err }, 'webhook outbox scan failed'));
+        if (Date.now() >= pruneAt) {
+          pruneAt = Date.now() + PRUNE_EVERY_MS;
+          void prune().catch((err: unknown) => log.error({ err }, 'webhook delivery log pruning failed'));
+        }
+      }, POLL_MS);
       timer.unref();
     },
     stop: async () => {
       if (timer) clearInterval(timer);
       timer = null;
       await polling?.catch(() => undefined);
+      await pruning?.catch(() => undefined);
       const b = boss;
       boss = null;
       if (b) await b.stop({ graceful: true, close: false, wait: true, timeout: 15_000 });
     },
     poll,
+    prune,
   };
 }

@@ -2,7 +2,7 @@
 // The tenant id is the first argument and sits in every where; the job's scan across tenants runs in the system scope.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { queryRows, type Executor } from '../../db/client.js';
+import { jsonb, queryRows, type Executor } from '../../db/client.js';
 
 export type EndpointRow = {
   id: string;
@@ -93,6 +93,31 @@ export async function insertEvent(tx: Executor, tenantId: string, type: string, 
   );
   if (rows.length > 0) outboxHint.wake = true;
   return rows[0]?.id ?? null;
+}
+
+/**
+ * Many events of one type for one tenant in one statement (a batch of a verdict sweep): the events, and a pending
+ * delivery per event for each enabled endpoint subscribed to the type. None subscribed: nothing is written. Returns how
+ * many events were written.
+ */
+export async function insertEvents(tx: Executor, tenantId: string, type: string, bodies: ReadonlyArray<(id: string) => string>): Promise<number> {
+  if (bodies.length === 0) return 0;
+  const rows = bodies.map((body) => {
+    const id = crypto.randomUUID();
+    return { id, body: body(id) };
+  });
+  const [r] = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH ep AS (SELECT id FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND enabled AND ${type} = ANY(events)),
+             ev AS (INSERT INTO webhook_events (id, tenant_id, type, body)
+                    SELECT x.id, ${tenantId}, ${type}, x.body FROM jsonb_to_recordset(${jsonb(rows)}) AS x(id uuid, body text)
+                     WHERE EXISTS (SELECT 1 FROM ep) RETURNING id),
+             d AS (INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id) SELECT ${tenantId}, ep.id, ev.id FROM ep, ev RETURNING event_id)
+        SELECT count(DISTINCT event_id)::int AS n FROM d`,
+  );
+  const n = r?.n ?? 0;
+  if (n > 0) outboxHint.wake = true;
+  return n;
 }
 
 export type DeliveryRow = {
@@ -221,4 +246,36 @@ export async function recordAttempt(
 /** A delivery whose endpoint was disabled meanwhile: it stops, without an attempt. */
 export async function stopDelivery(tx: Executor, tenantId: string, id: string, error: string): Promise<void> {
   await tx.execute(sql`UPDATE webhook_deliveries SET status = 'failed', error = ${error}, locked_until = NULL, next_attempt_at = NULL WHERE tenant_id = ${tenantId} AND id = ${id}`);
+}
+
+// ---------- retention ----------
+
+/**
+ * Removes up to `limit` finished deliveries (succeeded, or failed: no retry left) that finished before `days` days ago,
+ * across tenants (system scope; their attempts go with them), then up to `limit` events of that age that no delivery
+ * refers to any more. Pending and sending deliveries are never removed, whatever their age. Returns the rows removed.
+ */
+export async function pruneFinished(tx: Executor, days: number, limit: number): Promise<{ deliveries: number; events: number }> {
+  const cutoff = sql`now() - make_interval(days => ${days})`;
+  const [d] = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH gone AS (
+          DELETE FROM webhook_deliveries WHERE id IN (
+            SELECT id FROM webhook_deliveries
+             WHERE status IN ('succeeded', 'failed') AND coalesce(last_attempt_at, created_at) < ${cutoff}
+             LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  const [e] = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH gone AS (
+          DELETE FROM webhook_events WHERE id IN (
+            SELECT e.id FROM webhook_events e
+             WHERE e.created_at < ${cutoff} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+             LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM gone`,
+  );
+  return { deliveries: d?.n ?? 0, events: e?.n ?? 0 };
 }
