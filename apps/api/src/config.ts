@@ -90,7 +90,7 @@ const schema = z.object({
    * Requests being served at once by one API process (health, readiness and metrics not counted); past it a new one is
    * shed. This bounds the queue an overload builds for the database (docs/decisions/load-shedding-on-queueing.md).
    */
-  LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).default(64),
+  LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).default(32),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   LOAD_SHED_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),

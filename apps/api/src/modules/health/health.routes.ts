@@ -67,21 +67,24 @@ class DatabaseWatch {
   constructor(private readonly database: Database) {}
 
   check(): Promise<void> {
-    if (this.running) return this.running.done;
-    const done = this.database.query('SELECT 1').then(
-      () => this.settle(true),
+    // A check stuck for over STALE_MS (a connection that hangs) is left to itself, and a new one is started: the next
+    // answer, not the stuck one, says when the database is back.
+    if (this.running && performance.now() - this.running.since <= STALE_MS) return this.running.done;
+    const run: { since: number; done: Promise<void> } = { since: performance.now(), done: Promise.resolve() };
+    run.done = this.database.query('SELECT 1').then(
+      () => this.settle(run, true),
       (err: unknown) => {
-        this.settle(false);
+        this.settle(run, false);
         throw err;
       },
     );
-    this.running = { since: performance.now(), done };
-    return done;
+    this.running = run;
+    return run.done;
   }
 
-  private settle(ok: boolean) {
+  private settle(run: { since: number }, ok: boolean) {
     this.last = { ok, at: performance.now() };
-    this.running = null;
+    if (this.running === run) this.running = null;
   }
 
   /** The database as health reports it now, and the age of that answer. */
