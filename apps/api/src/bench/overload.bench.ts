@@ -11,6 +11,7 @@
 //    answers in a row are within normal latency (at most the capacity phase's p95, and at least 2 × its p50): the time
 //    from the end of the load to the first of those three.
 // --data-from DIR: start from a copy of a seeded data directory (a warm start) instead of an empty one.
+// --cpu-prof DIR: the server runs with node --cpu-prof and writes its profiles (main thread, database worker) there.
 // Latencies are measured by the client over loopback; the server's own figures for the same window (main thread) are
 // printed too: health answers by its request histogram (/api/metrics), and the longest event-loop block (/api/health),
 // which tell a slow server from a machine too loaded to schedule it. Not run in CI (it needs the machine to itself to mean much).
@@ -134,7 +135,8 @@ async function main(): Promise<void> {
     SEED_DEMO: 'true',
     ANALYSIS_WORKERS: 'off',
   };
-  const server = await startServer(env, { timeoutMs: 240_000 });
+  const prof = arg('cpu-prof', '');
+  const server = await startServer(env, { timeoutMs: 240_000, execArgv: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [] });
   try {
     const token = await signInEnrolling(server.base, 'admin@oyo-agro.example');
     const shedding = Object.entries(process.env)
