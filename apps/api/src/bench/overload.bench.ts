@@ -1,5 +1,5 @@
 // `npm run bench:overload -- [--route /api/farms/?page=1&page_size=10] [--connections 20] [--factor 3] [--seconds 30]
-// [--port 3450] [--data-from DIR]` (issue 32): the overload target. "Under an overload test (open loop at 3× capacity for 30 s), health
+// [--port 3450] [--data-from DIR] [--cpu-prof DIR]` (issue 32): the overload target. "Under an overload test (open loop at 3× capacity for 30 s), health
 // stays under 100 ms, shed requests get 503 with Retry-After, and the server recovers to normal latency within 10 s of
 // the load ending." The built server as `npm start` runs it (embedded PGlite on a fresh data directory, demo data, the
 // default load-shedding settings unless LOAD_SHED_* are set in the environment), the demo tenant admin signed in; then:
