@@ -86,6 +86,11 @@ const schema = z.object({
   /** `npm run worker` only: serve /api/health, /api/health/ready (and /api/ready) and /api/metrics on this port; unset: no port. */
   WORKER_HEALTH_PORT: z.preprocess(blank, z.coerce.number().int().min(0).max(65535).optional()),
   /** Load shedding (@fastify/under-pressure; docs/decisions/0069-load-shedding-thresholds.md): 0 turns a threshold off. */
+  /**
+   * Requests being served at once by one API process (health, readiness and metrics not counted); past it a new one is
+   * shed. This bounds the queue an overload builds for the database (docs/decisions/load-shedding-on-queueing.md).
+   */
+  LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).default(32),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
   LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
   LOAD_SHED_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).default(0),
@@ -161,7 +166,7 @@ export type Config = {
   /** The worker's own health and metrics port (WORKER_HEALTH_PORT); null: none. 0: any free port. */
   workerHealthPort: number | null;
   /** @fastify/under-pressure thresholds (0: off) and the Retry-After of a shed request. */
-  loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
+  loadShedding: { maxInFlight: number; maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
   /** OTLP endpoint for traces; null: tracing off (not loaded). */
   otlpEndpoint: string | null;
   /** Webhook delivery: the operator's allow-list of private hosts/CIDRs, the retry schedule's factor, the answer's limits. */
@@ -246,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metrics: ['on', 'true', '1'].includes(e.METRICS),
     workerHealthPort: e.WORKER_HEALTH_PORT ?? null,
     loadShedding: {
+      maxInFlight: e.LOAD_SHED_MAX_IN_FLIGHT,
       maxEventLoopDelayMs: e.LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS,
       maxEventLoopUtilization: e.LOAD_SHED_MAX_EVENT_LOOP_UTILIZATION,
       maxHeapUsedBytes: e.LOAD_SHED_MAX_HEAP_USED_BYTES,

@@ -14170,6 +14170,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         database: "ok" | "unreachable";
+                        database_checked_ms_ago: number | null;
                         /** @enum {string} */
                         engine: "pglite" | "postgres";
                         event_loop_max_ms: number;
@@ -14198,6 +14199,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         database: "ok" | "unreachable";
+                        database_checked_ms_ago: number | null;
                         /** @enum {string} */
                         engine: "pglite" | "postgres";
                         event_loop_max_ms: number;

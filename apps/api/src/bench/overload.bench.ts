@@ -1,5 +1,5 @@
 // `npm run bench:overload -- [--route /api/farms/?page=1&page_size=10] [--connections 20] [--factor 3] [--seconds 30]
-// [--port 3450] [--data-from DIR]` (issue 32): the overload target. "Under an overload test (open loop at 3× capacity for 30 s), health
+// [--port 3450] [--data-from DIR] [--cpu-prof DIR]` (issue 32): the overload target. "Under an overload test (open loop at 3× capacity for 30 s), health
 // stays under 100 ms, shed requests get 503 with Retry-After, and the server recovers to normal latency within 10 s of
 // the load ending." The built server as `npm start` runs it (embedded PGlite on a fresh data directory, demo data, the
 // default load-shedding settings unless LOAD_SHED_* are set in the environment), the demo tenant admin signed in; then:
@@ -11,7 +11,10 @@
 //    answers in a row are within normal latency (at most the capacity phase's p95, and at least 2 × its p50): the time
 //    from the end of the load to the first of those three.
 // --data-from DIR: start from a copy of a seeded data directory (a warm start) instead of an empty one.
-// Latencies are measured by the client over loopback. Not run in CI (it needs the machine to itself to mean much).
+// --cpu-prof DIR: the server runs with node --cpu-prof and writes its profiles (main thread, database worker) there.
+// Latencies are measured by the client over loopback; the server's own figures for the same window (main thread) are
+// printed too: health answers by its request histogram (/api/metrics), and the longest event-loop block (/api/health),
+// which tell a slow server from a machine too loaded to schedule it. Not run in CI (it needs the machine to itself to mean much).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -47,6 +50,17 @@ function get(agent: http.Agent, route: string, token: string | null): Promise<An
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (err) => resolve({ status: err.message === 'timeout' ? -2 : -1, ms: performance.now() - t0, retryAfter: null }));
   });
+}
+
+/** The server's own count of /api/health answers, and of those within 100 ms (its request histogram). */
+async function healthHistogram(base: string): Promise<{ total: number; within100: number }> {
+  const text = await (await fetch(`${base}/api/metrics`)).text();
+  const value = (line: string | undefined) => Number(line?.split(' ').pop() ?? 0);
+  const health = text.split('\n').filter((l) => l.includes('route="/api/health"') && l.includes('status_code="200"'));
+  return {
+    total: value(health.find((l) => l.startsWith('http_request_duration_seconds_count'))),
+    within100: value(health.find((l) => l.startsWith('http_request_duration_seconds_bucket') && l.includes('le="0.1"'))),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -121,7 +135,8 @@ async function main(): Promise<void> {
     SEED_DEMO: 'true',
     ANALYSIS_WORKERS: 'off',
   };
-  const server = await startServer(env, { timeoutMs: 240_000 });
+  const prof = arg('cpu-prof', '');
+  const server = await startServer(env, { timeoutMs: 240_000, execArgv: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [] });
   try {
     const token = await signInEnrolling(server.base, 'admin@oyo-agro.example');
     const shedding = Object.entries(process.env)
@@ -143,6 +158,7 @@ async function main(): Promise<void> {
     // 2. Overload: an open loop.
     const rate = Math.max(1, Math.round(cap.rps * FACTOR));
     console.log(`overload: open loop at ${rate} req/s (${FACTOR} x capacity) for ${SECONDS} s, /api/health every 250 ms ...`);
+    const histBefore = await healthHistogram(server.base);
     const over = await openLoop(token, rate, SECONDS);
 
     // 3. Recovery: one request at a time every 250 ms from the end of the load.
@@ -160,6 +176,8 @@ async function main(): Promise<void> {
     }
     await over.settle();
     restAgent.destroy();
+    const histAfter = await healthHistogram(server.base);
+    const loopMax = ((await (await fetch(`${server.base}/api/health`)).json()) as { event_loop_max_ms?: number }).event_loop_max_ms;
 
     const by = new Map<number, number>();
     for (const a of over.answers) by.set(a.status, (by.get(a.status) ?? 0) + 1);
@@ -180,6 +198,11 @@ async function main(): Promise<void> {
     console.log(
       `  health during the load: ${over.health.length} probes, p50 ${f1(percentile(h, 50))} ms, p95 ${f1(percentile(h, 95))} ms, max ${f1(Math.max(0, ...h))} ms; ` +
         `${slowHealth} at or over 100 ms or not 200 (target: none)`,
+    );
+    const served = histAfter.total - histBefore.total;
+    console.log(
+      `  server side (main thread): ${histAfter.within100 - histBefore.within100} of ${served} health answers within 100 ms from request to response; ` +
+        `longest event-loop block of the last minute ${loopMax ?? '?'} ms`,
     );
     const firstAfter = recovery[0];
     console.log(

@@ -1,6 +1,7 @@
 // Operating the service: /api/metrics (Prometheus text, its access rule, no tenant in a label), /api/health/ready
 // (distinct from liveness; 503 when the database stops answering, on PostgreSQL where it can really be stopped), and
-// load shedding (forced through its configuration: a heap threshold of one byte sheds everything but health and metrics).
+// load shedding (forced through its configuration: a heap threshold of one byte sheds everything but health and metrics;
+// a bound of one request in flight, reached by a request the test holds open).
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,5 +137,41 @@ describe('load shedding', () => {
     expect(metrics.body).toMatch(/http_requests_shed_total\{reason="[a-zA-Z]+"\} [1-9]/);
     // The default configuration sheds nothing at rest.
     expect((await env.as('adminA').get('/api/farms/')).status).toBe(200);
+  });
+
+  it('sheds past the bound on requests in flight (503, Retry-After, the Problem body), never health, readiness or metrics, and stops once one ends', async () => {
+    const app = await buildApp({ ...env.deps, config: { ...env.config, loadShedding: { ...env.config.loadShedding, maxInFlight: 1, retryAfterSeconds: 5 } } });
+    // A route of this test that answers when the test says: the one request in flight, for as long as the test wants.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
+    app.get('/held-open', { config: { access: 'public' } }, async () => {
+      entered();
+      await held;
+      return { ok: true };
+    });
+    await app.ready();
+    extra.push(app);
+    const before = await app.inject({ method: 'GET', url: '/api/metrics' });
+    const shedBefore = Number(/http_requests_shed_total\{reason="inFlight"\} (\d+)/.exec(before.body)?.[1] ?? 0);
+
+    const holding = app.inject({ method: 'GET', url: '/held-open' });
+    await inHandler;
+    const res = await app.inject({ method: 'GET', url: '/api/farms/' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json()).toEqual({ code: 'overloaded', message: expect.stringMatching(/busy/) });
+    // Shed before authentication: a signed-in caller is shed the same way.
+    const token = env.as('adminA').token;
+    expect((await app.inject({ method: 'GET', url: '/api/farms/', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(503);
+    for (const url of ['/api/health', '/api/health/', '/api/ready', '/api/health/ready', '/api/metrics']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    const during = await app.inject({ method: 'GET', url: '/api/metrics' });
+    expect(Number(/http_requests_shed_total\{reason="inFlight"\} (\d+)/.exec(during.body)?.[1])).toBeGreaterThanOrEqual(shedBefore + 2);
+
+    release();
+    expect((await holding).statusCode).toBe(200);
+    // The held request has ended: the next one is served, and so is one after it (the count went back down).
+    for (let i = 0; i < 2; i++) expect((await app.inject({ method: 'GET', url: '/api/farms/', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
   });
 });

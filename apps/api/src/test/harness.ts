@@ -94,8 +94,9 @@ async function openTestDatabase(): Promise<Database> {
 export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
   return loadConfig(
     // No load shedding on event-loop delay: a test's own synchronous work (building a large file, a fuzz run) must not get
-    // its next request shed; plugins/ops.test.ts turns shedding on through the configuration.
-    { NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', COOKIE_SECURE: 'true', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0' },
+    // its next request shed; nor on requests in flight: a test may send many at once. plugins/ops.test.ts turns shedding
+    // on through the configuration.
+    { NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', COOKIE_SECURE: 'true', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT: '0' },
     overrides,
   );
 }

@@ -16,6 +16,55 @@ describe('operations', () => {
     expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it('answers from the last database check while a new one waits in the database queue, and reports its age', async () => {
+    // The same deps on a database whose `SELECT 1` the test can hold: a check that waits as it would behind a long queue.
+    const { buildApp } = await import('../../app.js');
+    let hold: Promise<void> | null = null;
+    let release = () => {};
+    let heldChecks = 0;
+    const database = {
+      ...env.deps.database,
+      query: async <T,>(text: string, params?: unknown[]): Promise<T[]> => {
+        if (hold && text === 'SELECT 1') {
+          heldChecks++;
+          await hold;
+        }
+        return env.deps.database.query<T>(text, params);
+      },
+    };
+    const app = await buildApp({ ...env.deps, database });
+    await app.ready();
+    try {
+      const first = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toMatchObject({ status: 'ok', database: 'ok', database_checked_ms_ago: expect.any(Number) });
+      hold = new Promise<void>((r) => (release = r));
+      // Probes answer at once from the last answer until it is a second old; the next one starts a check, which is held.
+      let probe = first;
+      for (let i = 0; i < 400 && heldChecks === 0; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        probe = await app.inject({ method: 'GET', url: '/api/health' });
+        expect(probe.statusCode).toBe(200);
+      }
+      expect(heldChecks).toBe(1);
+      expect(probe.json()).toMatchObject({ status: 'ok', database: 'ok' });
+      expect(probe.json().database_checked_ms_ago).toBeGreaterThanOrEqual(1000);
+      // While that check waits, probes still answer (they join it, they do not queue another).
+      const again = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(again.statusCode).toBe(200);
+      expect(heldChecks).toBe(1);
+      release();
+      hold = null;
+      let fresh = await app.inject({ method: 'GET', url: '/api/health' });
+      for (let i = 0; i < 100 && fresh.json().database_checked_ms_ago >= 1000; i++) fresh = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(fresh.json()).toMatchObject({ status: 'ok', database: 'ok' });
+      expect(fresh.json().database_checked_ms_ago).toBeLessThan(1000);
+    } finally {
+      release();
+      await app.close();
+    }
+  });
+
   it('serves an OpenAPI 3.1 document that lists the sign-in routes', async () => {
     const res = await env.as('anonymous').get('/api/openapi.json');
     expect(res.status).toBe(200);
