@@ -49,6 +49,8 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
+    // Capacity under 50 connections is what is measured: no in-flight bound unless one is asked for.
+    LOAD_SHED_MAX_IN_FLIGHT: process.env['LOAD_SHED_MAX_IN_FLIGHT'] ?? '0',
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -257,7 +257,7 @@ async function main(): Promise<void> {
   await admin.end();
   const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-lists-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off', LOAD_SHED_MAX_IN_FLIGHT: process.env['LOAD_SHED_MAX_IN_FLIGHT'] ?? '0' }; // capacity is measured: no in-flight bound unless asked for
   const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', APP_USER], { cwd: root, stdio: 'inherit', env });
   await new Promise((r) => setup.on('exit', r));
   env['DATABASE_URL'] = adminUrl.replace('postgres@', `${APP_USER}@`);
