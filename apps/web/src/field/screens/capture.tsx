@@ -312,6 +312,7 @@ export function Capture(props: Props) {
             checks={checks}
             duration={duration}
             declaredSqm={mode === 'point' ? declared * 10000 || props.editing?.declaredAreaSqm || null : null}
+            point={mode === 'point' ? (pointAt ?? props.editing?.point ?? null) : null}
             onRemoveLast={(n) => {
               if (mode === 'walk') {
                 const next = dropLast(walkRef.current.positions.length ? walkRef.current : { ...emptyWalk(), positions, times: positions.map(() => 0) }, n);
@@ -339,6 +340,7 @@ type ReviewProps = Props & {
   checks: NonNullable<ReturnType<typeof runChecks>>;
   duration: string;
   declaredSqm: number | null;
+  point: LngLat | null;
   onRemoveLast: (n: number) => void;
   onDiscard: () => void;
 };
@@ -420,6 +422,7 @@ function Review(props: ReviewProps) {
       areaSqm: c.areaSqm,
       perimeterM: polygonPerimeter([ring]),
       declaredAreaSqm: props.declaredSqm,
+      point: props.point,
       warnings,
       overlaps: c.overlaps.map((o) => ({ with: o.label, kind: o.kind, areaSqm: o.areaSqm })),
       saveReason: ok ? null : reason.trim(),
