@@ -1,4 +1,4 @@
-/* global indexedDB, window, requestAnimationFrame */
+/* global indexedDB, window, document, MutationObserver, requestAnimationFrame */
 // The field app's benchmark (issue 31 targets), printed, never asserted in a timed test:
 // 1. First-load JS and CSS, gzip: field.html's entry chunk with its static imports and CSS (target ≤ 250 KB). The map,
 //    terra-draw and the basemap data are lazy chunks (loaded with the capture screen, precached by the service worker):
