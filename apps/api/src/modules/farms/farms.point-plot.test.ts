@@ -58,6 +58,15 @@ describe('point plots (declared area)', () => {
     expect(f).toMatchObject({ declared_area_sqm: 14_400, point: p });
   });
 
+  it('a re-walk (PUT with a boundary) replaces the point plot: the point goes, the declared area stays, the area is measured', async () => {
+    const p = freshSpot();
+    const f = (await capture({ point: p, declared_area_sqm: 10_000 })).body.data;
+    const walked = await env.as('agentA').put(`/api/farms/${f.id}/`, { coordinates: square(...p, 90) });
+    expect(walked.status).toBe(200);
+    expect(walked.body.data).toMatchObject({ point: null, declared_area_sqm: 10_000 });
+    expect(Math.abs(walked.body.data.area - (await measured(f.id)))).toBeLessThan(0.01);
+  });
+
   it('a polygon capture may declare an area (no 4 ha limit without a point); one that does not returns nulls', async () => {
     const big = await capture({ coordinates: square(...freshSpot(), 300), declared_area_sqm: 90_000 });
     expect(big.status).toBe(201);
