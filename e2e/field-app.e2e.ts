@@ -283,12 +283,23 @@ describe('the field app on a phone, offline', () => {
     for (const name of [`Walked ${run}`, `Drawn ${run}`, `Point ${run}`]) {
       const hits = (await list<{ id: string; name: string }>(`/api/farms/?search=${encodeURIComponent(name)}`)).filter((f) => f.name === name);
       expect(hits, name).toHaveLength(1);
-      const farm = (await api.get(`/api/farms/${hits[0]!.id}/`)) as { mapped_by: string; farmer: string; mapping_record: { time_taken_to_map: string; gps_device_id: string; capture_note: string | null } };
+      const farm = (await api.get(`/api/farms/${hits[0]!.id}/`)) as {
+        mapped_by: string;
+        farmer: string;
+        declared_area_sqm: number | null;
+        point: [number, number] | null;
+        mapping_record: { time_taken_to_map: string; gps_device_id: string; capture_note: string | null };
+      };
       expect(farm.mapped_by).toBe(agentName);
       expect(farm.mapping_record.gps_device_id).toBe(deviceId);
       expect(farm.mapping_record.time_taken_to_map).toMatch(/^\d{2}:[0-5]\d:[0-5]\d$/);
       if (name.startsWith('Drawn')) expect(farm.mapping_record.capture_note).toMatch(/agreed with the neighbour/);
-      if (name.startsWith('Point')) expect(farm.farmer).toBe(`Kemi Offline${run}`);
+      if (name.startsWith('Point')) {
+        expect(farm.farmer).toBe(`Kemi Offline${run}`);
+        // The point plot's declared area and centre are API fields now (2 ha declared on the device).
+        expect(farm.declared_area_sqm).toBe(20000);
+        expect(farm.point).toHaveLength(2);
+      } else expect(farm.declared_area_sqm).toBeNull();
     }
   });
 
@@ -358,6 +369,13 @@ describe('the field app on a phone, offline', () => {
       await tenantAdmin.page.goto(`/admin/mapping?search=${encodeURIComponent(name)}`);
       await tenantAdmin.page.getByText(name, { exact: true }).first().waitFor();
     }
+    // The point plot's drawer shows its declared area and centre.
+    await tenantAdmin.page.locator('.ant-table-row').filter({ hasText: `Point ${run}` }).getByRole('button', { name: 'View Details' }).click();
+    const drawer = tenantAdmin.page.getByRole('dialog');
+    await drawer.getByTestId('farm-details').waitFor();
+    await expect.poll(() => drawer.innerText()).toMatch(/Declared area\s+2(\.00)? ha \(20,000(\.00)? sqm\)/);
+    expect(await drawer.innerText()).toMatch(/Point plot centre\s+-?\d+\.\d{6}, -?\d+\.\d{6}/);
+    await screenshot(tenantAdmin.page, 'field-point-plot-drawer');
     await screenshot(tenantAdmin.page, 'field-admin-farmlands');
     await tenantAdmin.context.close();
   });

@@ -1,4 +1,4 @@
-/* global indexedDB, window, requestAnimationFrame */
+/* global indexedDB, window, document, MutationObserver, requestAnimationFrame */
 // The field app's benchmark (issue 31 targets), printed, never asserted in a timed test:
 // 1. First-load JS and CSS, gzip: field.html's entry chunk with its static imports and CSS (target ≤ 250 KB). The map,
 //    terra-draw and the basemap data are lazy chunks (loaded with the capture screen, precached by the service worker):
@@ -7,7 +7,10 @@
 //    CPU-throttled Chromium phone profile. The page is loaded once online (the service worker caches the shell), a
 //    signed-in agent and one downloaded area are written to the device store as the app writes them, the network is cut,
 //    and the page is reloaded: the time to the capture screen's controls, and to a drawn map. Then a 200-point walk with
-//    emulated GPS: the time from each fix to the live area showing it (includes the DevTools round trip), and frame times.
+//    emulated GPS: the time from each fix to the live area showing it, two ways: as the bench sees it (setting the
+//    position and polling the figures are DevTools round trips, each waiting for the throttled page), and in the page
+//    (from the app's watchPosition callback to the first animation frame after the figures changed: no round trip);
+//    and frame times (requestAnimationFrame intervals).
 // Run: npm run build -w @farmland/web && npm run bench:field -w @farmland/web [-- --json]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,6 +66,35 @@ async function offlineStart(baseUrl) {
   try {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await context.newPage();
+    // In the page: when each GPS fix reaches the app (its watchPosition callback), and the first animation frame after the
+    // live figures show a new vertex count.
+    await page.addInitScript(() => {
+      const w = window;
+      w.__fixAt = 0;
+      w.__inPage = [];
+      const geo = navigator.geolocation;
+      if (geo) {
+        const watch = geo.watchPosition.bind(geo);
+        geo.watchPosition = (ok, err, opts) =>
+          watch(
+            (p) => {
+              w.__fixAt = performance.now();
+              ok(p);
+            },
+            err,
+            opts,
+          );
+      }
+      let seen = -1;
+      new MutationObserver(() => {
+        const el = document.querySelector('[data-testid="live-stats"]');
+        const n = el ? Number(el.getAttribute('data-points')) : -1;
+        if (n === seen || !w.__fixAt) return;
+        seen = n;
+        const at = w.__fixAt;
+        requestAnimationFrame((t) => w.__inPage.push({ points: n, ms: t - at }));
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-points'] });
+    });
     await page.goto('/field/');
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -130,6 +162,7 @@ async function offlineStart(baseUrl) {
     await waitPoints(1);
     await page.evaluate(() => {
       const w = window;
+      w.__inPage = [];
       w.__frames = [];
       let last = performance.now();
       const tick = (t) => {
@@ -155,6 +188,7 @@ async function offlineStart(baseUrl) {
       window.__stopFrames = true;
       return window.__frames.slice(1);
     });
+    const inPage = (await page.evaluate(() => window.__inPage)).map((r) => r.ms).sort((a, b) => a - b);
     latencies.sort((a, b) => a - b);
     frames.sort((a, b) => a - b);
     const pct = (arr, q) => Math.round(arr[Math.min(arr.length - 1, Math.floor(arr.length * q))]);
@@ -166,6 +200,9 @@ async function offlineStart(baseUrl) {
       walk_points: (await points()),
       walk_fix_to_figures_ms_p50: pct(latencies, 0.5),
       walk_fix_to_figures_ms_p95: pct(latencies, 0.95),
+      walk_in_page_fix_to_figures_ms_p50: pct(inPage, 0.5),
+      walk_in_page_fix_to_figures_ms_p95: pct(inPage, 0.95),
+      walk_in_page_samples: inPage.length,
       walk_frame_ms_p95: pct(frames, 0.95),
       walk_frame_ms_max: Math.round(frames[frames.length - 1] ?? 0),
     };
@@ -184,7 +221,7 @@ else {
   console.log(`console entry (index.html) first load: ${kb(consoleEntry.js + consoleEntry.css)} KB gzip`);
   if (result.offline_start_capture_controls_ms !== undefined) {
     console.log(`offline start, 4× CPU throttle (median of 3): capture controls ${result.offline_start_capture_controls_ms} ms (target ≤ 1000 ms), map drawn ${result.offline_start_map_drawn_ms} ms`);
-    console.log(`walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 (target ≤ 100 ms); frames ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`);
+    console.log(`walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`);
   } else console.log('offline start: set BENCH_URL to a running server (it must serve /field/) to measure it');
 }
 if (field.js + field.css > 250 * 1024) process.exitCode = 1;

@@ -9,18 +9,64 @@ export const hhmmss = text().trim().regex(/^\d{1,4}:[0-5]\d:[0-5]\d$/, 'Use the 
 const optionalText = (max: number) => z.preprocess(emptyToUndefined, text().trim().max(max).optional());
 const optionalId = z.preprocess(emptyToUndefined, uuid.optional());
 
-/** A capture: a farm walked by an agent (or sent through the SDK) with its mapping record. Snapshots come as image files. */
-export const captureFarmBody = z.object({
-  farmer_id: text({ error: 'farmer_id is required' }).pipe(z.uuid('farmer_id must be a farmer id')),
-  name: optionalText(200),
-  coordinates: polygonCoordinates('farm'),
-  time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
-  gps_device_id: optionalText(100),
-  location: optionalText(300),
-  address: optionalText(300),
-  /** Why the agent saved a capture the device warned about (overlap, outside the area, below the minimum); stored, returned in mapping_record. */
-  capture_note: optionalText(500),
-});
+/** The EU regulation lets a plot of 4 ha or less be given as one point with its declared area. */
+export const POINT_PLOT_MAX_SQM = 40_000;
+
+const jsonText = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+};
+
+/** A point plot's centre: [longitude, latitude] in WGS84 degrees (JSON text in multipart). */
+const pointPosition = z.preprocess(
+  (v) => jsonText(emptyToUndefined(v)),
+  z
+    .tuple([z.number(), z.number()], { error: 'point must be [longitude, latitude] in degrees' })
+    .refine(([lng, lat]) => Number.isFinite(lng) && Number.isFinite(lat) && Math.abs(lng) <= 180 && Math.abs(lat) <= 90, 'point must be [longitude, latitude] within ±180 and ±90 degrees')
+    .optional(),
+);
+
+/** m² (a number, or its text in multipart). */
+const declaredArea = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number({ error: 'declared_area_sqm must be a number of square metres' }).refine(Number.isFinite, 'declared_area_sqm must be a number of square metres').refine((v) => v > 0, 'declared_area_sqm must be above 0').optional(),
+);
+
+/**
+ * A capture: a farm walked by an agent (or sent through the SDK) with its mapping record. Snapshots come as image files.
+ * A point plot (4 ha or less) sends `point` and `declared_area_sqm`, with or without the polygon the device drew around
+ * the point: without one, the registry stores a 48-corner polygon of the declared area around the point, and the farm's
+ * area is the declared area.
+ */
+export const captureFarmBody = z
+  .object({
+    farmer_id: text({ error: 'farmer_id is required' }).pipe(z.uuid('farmer_id must be a farmer id')),
+    name: optionalText(200),
+    /** Required unless the capture is a point plot (`point` with `declared_area_sqm`). */
+    coordinates: z.preprocess(emptyToUndefined, polygonCoordinates('farm').optional()),
+    /** A point plot's centre, [longitude, latitude]. */
+    point: pointPosition.meta({ description: 'A point plot\'s centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm', example: [3.7722, 7.6471] }),
+    /** The area the farmer declares, m²: required with a point (at most 40,000 m², 4 ha), optional otherwise. */
+    declared_area_sqm: declaredArea.meta({ description: 'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0)', example: 20000 }),
+    time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
+    gps_device_id: optionalText(100),
+    location: optionalText(300),
+    address: optionalText(300),
+    /** Why the agent saved a capture the device warned about (overlap, outside the area, below the minimum); stored, returned in mapping_record. */
+    capture_note: optionalText(500),
+  })
+  .superRefine((b, ctx) => {
+    if (b.point === undefined) {
+      if (b.coordinates === undefined) ctx.addIssue({ code: 'custom', path: ['coordinates'], message: 'Coordinates are required: a list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, a point with declared_area_sqm)' });
+      return;
+    }
+    if (b.declared_area_sqm === undefined) ctx.addIssue({ code: 'custom', path: ['declared_area_sqm'], message: 'declared_area_sqm is required with a point: the plot\'s declared area in m²' });
+    else if (b.declared_area_sqm > POINT_PLOT_MAX_SQM) ctx.addIssue({ code: 'custom', path: ['declared_area_sqm'], message: `A point plot may declare at most ${POINT_PLOT_MAX_SQM} m² (4 ha): send the boundary of a larger plot as coordinates` });
+  });
 export type CaptureFarmBody = z.infer<typeof captureFarmBody>;
 
 export const updateFarmBody = z.object({
@@ -104,6 +150,10 @@ export const farm = z.object({
   snapshots: z.array(z.string()),
   mapped_by: z.string().nullable(),
   mapping_record: mappingRecord.nullable(),
+  /** A point plot's centre ([longitude, latitude]), or null for a plot captured as a polygon. */
+  point: lngLatPair.nullable(),
+  /** The area declared at capture (m²; a point plot's, at most 4 ha), or null. */
+  declared_area_sqm: z.number().nullable(),
   tenant_id: uuid,
   /** Provider staff only (lists and details): the farm's tenant, by name. Absent for a tenant's own users. */
   tenant_name: z.string().nullable().optional(),

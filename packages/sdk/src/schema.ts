@@ -11601,6 +11601,7 @@ export interface operations {
                                     number
                                 ][];
                                 created_at: string;
+                                declared_area_sqm: number | null;
                                 farmer: string;
                                 farmer_folio_id: string;
                                 /** Format: uuid */
@@ -11632,6 +11633,10 @@ export interface operations {
                                 operational_area_name: string | null;
                                 overlap_group_id: string | null;
                                 overlapping_farms: string | null;
+                                point: [
+                                    number,
+                                    number
+                                ] | null;
                                 polygon: {
                                     coordinates: [
                                         number,
@@ -11734,6 +11739,7 @@ export interface operations {
                                 number
                             ][];
                             created_at: string;
+                            declared_area_sqm: number | null;
                             farmer: string;
                             farmer_folio_id: string;
                             /** Format: uuid */
@@ -11765,6 +11771,10 @@ export interface operations {
                             operational_area_name: string | null;
                             overlap_group_id: string | null;
                             overlapping_farms: string | null;
+                            point: [
+                                number,
+                                number
+                            ] | null;
                             polygon: {
                                 coordinates: [
                                     number,
@@ -12027,6 +12037,7 @@ export interface operations {
                                     number
                                 ][];
                                 created_at: string;
+                                declared_area_sqm: number | null;
                                 farmer: string;
                                 farmer_folio_id: string;
                                 /** Format: uuid */
@@ -12058,6 +12069,10 @@ export interface operations {
                                 operational_area_name: string | null;
                                 overlap_group_id: string | null;
                                 overlapping_farms: string | null;
+                                point: [
+                                    number,
+                                    number
+                                ] | null;
                                 polygon: {
                                     coordinates: [
                                         number,
@@ -12194,11 +12209,27 @@ export interface operations {
                      *       ]
                      *     ]
                      */
-                    coordinates: unknown;
+                    coordinates?: unknown;
+                    /**
+                     * @description The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0)
+                     * @example 20000
+                     */
+                    declared_area_sqm?: number;
                     farmer_id: string;
                     gps_device_id?: string;
                     location?: string;
                     name?: string;
+                    /**
+                     * @description A point plot's centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm
+                     * @example [
+                     *       3.7722,
+                     *       7.6471
+                     *     ]
+                     */
+                    point?: [
+                        number,
+                        number
+                    ];
                     time_taken_to_map?: string;
                 };
                 "multipart/form-data": Record<string, never>;
@@ -12220,6 +12251,7 @@ export interface operations {
                                 number
                             ][];
                             created_at: string;
+                            declared_area_sqm: number | null;
                             farmer: string;
                             farmer_folio_id: string;
                             /** Format: uuid */
@@ -12251,6 +12283,10 @@ export interface operations {
                             operational_area_name: string | null;
                             overlap_group_id: string | null;
                             overlapping_farms: string | null;
+                            point: [
+                                number,
+                                number
+                            ] | null;
                             polygon: {
                                 coordinates: [
                                     number,
@@ -12369,6 +12405,7 @@ export interface operations {
                                 number
                             ][];
                             created_at: string;
+                            declared_area_sqm: number | null;
                             farmer: string;
                             farmer_folio_id: string;
                             /** Format: uuid */
@@ -12400,6 +12437,10 @@ export interface operations {
                             operational_area_name: string | null;
                             overlap_group_id: string | null;
                             overlapping_farms: string | null;
+                            point: [
+                                number,
+                                number
+                            ] | null;
                             polygon: {
                                 coordinates: [
                                     number,
@@ -12531,6 +12572,7 @@ export interface operations {
                                 number
                             ][];
                             created_at: string;
+                            declared_area_sqm: number | null;
                             farmer: string;
                             farmer_folio_id: string;
                             /** Format: uuid */
@@ -12562,6 +12604,10 @@ export interface operations {
                             operational_area_name: string | null;
                             overlap_group_id: string | null;
                             overlapping_farms: string | null;
+                            point: [
+                                number,
+                                number
+                            ] | null;
                             polygon: {
                                 coordinates: [
                                     number,
@@ -12877,6 +12923,7 @@ export interface operations {
                                 number
                             ][];
                             created_at: string;
+                            declared_area_sqm: number | null;
                             farmer: string;
                             farmer_folio_id: string;
                             /** Format: uuid */
@@ -12908,6 +12955,10 @@ export interface operations {
                             operational_area_name: string | null;
                             overlap_group_id: string | null;
                             overlapping_farms: string | null;
+                            point: [
+                                number,
+                                number
+                            ] | null;
                             polygon: {
                                 coordinates: [
                                     number,
@@ -13049,6 +13100,7 @@ export interface operations {
                                     number
                                 ][];
                                 created_at: string;
+                                declared_area_sqm: number | null;
                                 farmer: string;
                                 farmer_folio_id: string;
                                 /** Format: uuid */
@@ -13080,6 +13132,10 @@ export interface operations {
                                 operational_area_name: string | null;
                                 overlap_group_id: string | null;
                                 overlapping_farms: string | null;
+                                point: [
+                                    number,
+                                    number
+                                ] | null;
                                 polygon: {
                                     coordinates: [
                                         number,

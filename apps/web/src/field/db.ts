@@ -47,6 +47,8 @@ export type QueuedCapture = {
   areaSqm: number;
   perimeterM: number;
   declaredAreaSqm: number | null;
+  /** A point plot's centre (absent on captures queued before it was kept: the polygon's centre is sent then). */
+  point?: LngLat | null;
   /** What the device checks found, and the agent's reason to save anyway. */
   warnings: string[];
   overlaps: OverlapNote[];

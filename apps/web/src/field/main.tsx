@@ -4,6 +4,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IntlProvider } from 'react-intl';
 import { FieldApp } from './app';
+import { englishMessages } from './messages';
 import './field.css';
 
 /** The field app's base path; the service worker's scope. */
@@ -28,9 +29,9 @@ function Root() {
         // No service worker (private mode, http): the app still works while online.
       });
   }, []);
-  // English only for now: the catalogue's default messages. A translation passes its messages here.
+  // English only for now: the catalogue's own texts. A translation passes its messages here.
   return (
-    <IntlProvider locale={navigator.language || 'en'} defaultLocale="en" messages={{}} onError={() => undefined}>
+    <IntlProvider locale={navigator.language || 'en'} defaultLocale="en" messages={englishMessages} onError={() => undefined}>
       <FieldApp updateReady={updateReady} />
     </IntlProvider>
   );

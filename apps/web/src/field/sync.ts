@@ -5,6 +5,7 @@
 // waiting for the next sync. A 401 after the refresh means the device session has ended: the sync stops, nothing is lost.
 import { api, ApiError, NetworkError } from '../lib/api-client';
 import { listCaptures, listFarmers, putCapture, putFarmer, type QueuedCapture, type QueuedFarmer } from './db';
+import type { LngLat } from './geo/geodesy';
 
 export type SyncResult = { sent: number; refused: number; waiting: number; stopped: null | 'offline' | 'session_ended' | 'server_error' };
 
@@ -51,11 +52,21 @@ async function sendFarmer(f: QueuedFarmer, signal?: AbortSignal): Promise<Outcom
   }
 }
 
+/** A point plot's centre: the one saved with it, else (a capture queued before the point was kept) its polygon's centre. */
+function pointOf(c: QueuedCapture): LngLat {
+  if (c.point) return c.point;
+  const ring = c.coordinates.slice(0, -1);
+  return [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
+}
+
 export function captureBody(c: QueuedCapture, farmerId: string) {
+  // A point plot sends its centre and declared area (API fields) with the polygon drawn around it.
+  const point = c.mode === 'point' && c.declaredAreaSqm ? { point: pointOf(c), declared_area_sqm: c.declaredAreaSqm } : {};
   return {
     farmer_id: farmerId,
     name: c.name,
     coordinates: c.coordinates,
+    ...point,
     time_taken_to_map: c.timeTakenToMap,
     gps_device_id: c.gpsDeviceId,
     location: c.location || undefined,

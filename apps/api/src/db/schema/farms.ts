@@ -72,10 +72,15 @@ export const farms = pgTable(
     /** Set by retain when a cut would make the farm vanish or fall below the minimum size. */
     flag: text('flag', { enum: ['vanished', 'below_minimum'] }),
     mappedBy: uuid('mapped_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The area declared at capture (m²): a point plot's (at most 4 ha), or any capture's that gave one (0032). */
+    declaredAreaSqm: doublePrecision('declared_area_sqm'),
+    /** A point plot's centre; its polygon is the device's or, sent without one, the declared area's 48-gon (0032). */
+    point: geometry('point', 'Point'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('farms_declared_area_positive', sql`declared_area_sqm IS NULL OR declared_area_sqm > 0`),
     // The list's order (created_at DESC, id DESC) as one index walk, also when many rows share a created_at (0017).
     index('farms_tenant_idx').on(t.tenantId, t.createdAt, t.id),
     index('farms_farmer_idx').on(t.farmerId),

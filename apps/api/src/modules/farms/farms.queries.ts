@@ -38,6 +38,10 @@ export type FarmRow = {
   mr_source: string | null;
   mr_mapped_by_name: string | null;
   mr_geojson: { type: 'Polygon'; coordinates: [number, number][][] } | null;
+  /** A point plot's centre (ST_X, ST_Y), or nulls. */
+  point_lng: number | null;
+  point_lat: number | null;
+  declared_area_sqm: number | null;
   mr_updated_at: Date | string | null;
   mr_capture_note: string | null;
   snapshot_ids: string[];
@@ -108,6 +112,7 @@ const farmTotal = (tenantId: string | null) => sql`(SELECT coalesce(sum(farms), 
  * coordinate array to the API's thread (a quarter of the farm list's database time).
  */
 const farmDetailsSql = sql`SELECT f.id, f.tenant_id, tn.name AS tenant_name, f.name, f.location, f.address, f.area_sqm, f.is_overlapping,
+               ST_X(f.point) AS point_lng, ST_Y(f.point) AS point_lat, f.declared_area_sqm,
                f.overlap_group_id, f.flag, f.operational_area_id, oa.name AS operational_area_name, f.farmer_id,
                trim(fr.first_name || ' ' || fr.last_name) AS farmer_name, fr.folio_id,
                ST_AsGeoJSON(f.geom, 7) AS geojson, f.created_at, f.updated_at,
@@ -253,16 +258,23 @@ export type NewFarm = {
   rings: PolygonRings;
   mappedBy: string | null;
   minimumFarmSize: number;
+  /** The declared area (m²), if the capture gave one. */
+  declaredAreaSqm?: number | null;
+  /** A point plot's centre. */
+  point?: [number, number] | null;
+  /** The farm's area instead of the polygon's (a point plot sent without a polygon: its declared area). */
+  areaSqm?: number | null;
 };
 
 /** Inserts a validated polygon as a farm; the area, the operational area and the below-minimum flag are computed here. */
 export async function insertFarm(tx: Executor, tenantId: string, v: NewFarm): Promise<string> {
+  const point = v.point ? sql`ST_SetSRID(ST_MakePoint(${v.point[0]}::float8, ${v.point[1]}::float8), 4326)` : sql`NULL::geometry`;
   const [row] = await queryRows<{ id: string }>(
     tx,
-    sql`INSERT INTO farms (tenant_id, farmer_id, name, location, address, geom, area_sqm, operational_area_id, flag, mapped_by)
-        SELECT ${tenantId}, ${v.farmerId}, ${v.name}, ${v.location}, ${v.address}, s.g, ST_Area(s.g::geography), ${coveringArea(tenantId, sql`s.g`)},
-               CASE WHEN ST_Area(s.g::geography) < ${v.minimumFarmSize} THEN 'below_minimum' END, ${v.mappedBy}
-          FROM (SELECT ${polygonSql(v.rings)} AS g) s
+    sql`INSERT INTO farms (tenant_id, farmer_id, name, location, address, geom, area_sqm, operational_area_id, flag, mapped_by, declared_area_sqm, point)
+        SELECT ${tenantId}, ${v.farmerId}, ${v.name}, ${v.location}, ${v.address}, s.g, s.a, ${coveringArea(tenantId, sql`s.g`)},
+               CASE WHEN s.a < ${v.minimumFarmSize} THEN 'below_minimum' END, ${v.mappedBy}, ${v.declaredAreaSqm ?? null}::float8, ${point}
+          FROM (SELECT g, coalesce(${v.areaSqm ?? null}::float8, ST_Area(g::geography)) AS a FROM (SELECT ${polygonSql(v.rings)} AS g) p) s
         RETURNING id`,
   );
   if (!row) throw new Error('farm insert returned nothing');
@@ -306,7 +318,7 @@ export async function replaceFarmBoundary(
     SELECT tenant_id, id, geom, area_sqm, ${v.reason}, ${v.by} FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`);
   await tx.execute(sql`
     UPDATE farms f
-       SET geom = s.g, area_sqm = ST_Area(s.g::geography), operational_area_id = ${coveringArea(tenantId, sql`s.g`)},
+       SET geom = s.g, area_sqm = ST_Area(s.g::geography), point = NULL, operational_area_id = ${coveringArea(tenantId, sql`s.g`)},
            flag = CASE WHEN ST_Area(s.g::geography) < ${v.minimumFarmSize} THEN 'below_minimum' END, updated_at = now()
       FROM (SELECT ${polygonSql(v.rings)} AS g) s
      WHERE f.tenant_id = ${tenantId} AND f.id = ${id}`);

@@ -19,6 +19,29 @@ setWorkerUrl(new URL(workerUrl, window.location.href).href);
  */
 export type MapInit = { center?: [number, number] | undefined; zoom?: number | undefined; printable?: boolean | undefined };
 
+/** MapLibre's own width below which it makes the attribution compact. */
+const COMPACT_WIDTH = 640;
+
+/**
+ * On a small map (a phone), the compact attribution starts collapsed to its "i" button: MapLibre opens it at first and
+ * closes it only on the first drag, and open it covered the field app's controls on a 360 × 740 or 390 × 844 phone.
+ * It is collapsed whenever MapLibre (re)opens it by itself (attributions arriving with a source, a resize); the button
+ * still opens it on demand. Wider maps keep MapLibre's behaviour.
+ */
+function collapseAttributionOnSmallScreens(map: MapLibreMap): void {
+  let userOpened = false;
+  const container = map.getContainer();
+  const collapse = () => {
+    if (userOpened || container.offsetWidth > COMPACT_WIDTH) return;
+    container.querySelector('.maplibregl-ctrl-attrib.maplibregl-compact-show')?.classList.remove('maplibregl-compact-show');
+  };
+  container.addEventListener('click', (e) => {
+    if ((e.target as Element | null)?.closest?.('.maplibregl-ctrl-attrib-button')) userOpened = true;
+  });
+  for (const event of ['styledata', 'sourcedata', 'resize', 'load'] as const) map.on(event, collapse);
+  collapse();
+}
+
 /** The map instance once loaded (null before), whether the offline style is in use, and a load error if WebGL is missing. */
 export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: MapInit) {
   const [map, setMap] = useState<MapLibreMap | null>(null);
@@ -53,6 +76,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
         return;
       }
       created = instance;
+      collapseAttributionOnSmallScreens(instance);
       instance.addControl(new NavigationControl({ showCompass: false }), 'top-right');
       const root = container.current;
       root.dataset['basemap'] = isOffline ? 'reference' : 'configured';

@@ -2,7 +2,7 @@
 // configured style answers) with the area's outline, the registry farms and earlier device captures (farm layers), the
 // walk as it grows, crossings in red, overlaps in orange and the GPS position. In draw mode terra-draw lets the agent
 // place corners and then drag them. Loaded lazily: maplibre is not part of the app's first load.
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
@@ -32,8 +32,9 @@ export type CaptureMapProps = {
 
 const empty: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
-function ensureLayers(map: MapLibreMap): void {
-  if (map.getSource('field-live')) return;
+/** Adds the capture's sources and layers if the style has none (a new map, or a basemap switch); true when it did. */
+function ensureLayers(map: MapLibreMap): boolean {
+  if (map.getSource('field-live')) return false;
   for (const id of ['field-area', 'field-live', 'field-overlap', 'field-crossings', 'field-position']) map.addSource(id, { type: 'geojson', data: empty });
   map.addLayer({ id: 'field-area-line', type: 'line', source: 'field-area', paint: { 'line-color': '#1d3557', 'line-width': 3, 'line-dasharray': [2, 1] } });
   map.addLayer({ id: 'field-overlap-fill', type: 'fill', source: 'field-overlap', paint: { 'fill-color': '#f77f00', 'fill-opacity': 0.6 } });
@@ -42,11 +43,41 @@ function ensureLayers(map: MapLibreMap): void {
   map.addLayer({ id: 'field-live-points', type: 'circle', source: 'field-live', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 4, 'circle-color': '#5a189a' } });
   map.addLayer({ id: 'field-crossings', type: 'circle', source: 'field-crossings', paint: { 'circle-radius': 10, 'circle-color': '#d00000', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 } });
   map.addLayer({ id: 'field-position', type: 'circle', source: 'field-position', paint: { 'circle-radius': 9, 'circle-color': '#0077ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 } });
+  return true;
 }
 
 const setData = (map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection) => map.getSource<GeoJSONSource>(id)?.setData(data);
+const collection = (geometries: GeoJSON.Geometry[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })) });
 
-export default function CaptureMap(props: CaptureMapProps) {
+type LiveInputs = Pick<CaptureMapProps, 'line' | 'closed' | 'drawing' | 'crossings' | 'overlapShapes' | 'position'>;
+
+/**
+ * Writes what changed since `sent` to the map and returns what is now on it. The vertices are one MultiPoint (drawn by
+ * the same circle layer as single points: 'geometry-type' reads MultiPoint as Point), not one feature per vertex.
+ */
+function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>): Partial<LiveInputs> {
+  if (ensureLayers(map)) sent = {};
+  if (now.line !== sent.line || now.closed !== sent.closed || now.drawing !== sent.drawing) {
+    const line = now.line;
+    const shapes: GeoJSON.Geometry[] = [];
+    if (!now.drawing && line.length > 0) {
+      shapes.push({ type: 'MultiPoint', coordinates: line });
+      if (line.length >= 3 && now.closed) shapes.push({ type: 'Polygon', coordinates: [closeRing(line)] });
+      else if (line.length >= 2) shapes.push({ type: 'LineString', coordinates: line });
+    }
+    setData(map, 'field-live', collection(shapes));
+  }
+  if (now.crossings !== sent.crossings) setData(map, 'field-crossings', collection(now.crossings.map((p): GeoJSON.Point => ({ type: 'Point', coordinates: p }))));
+  if (now.overlapShapes !== sent.overlapShapes) setData(map, 'field-overlap', collection(now.overlapShapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
+  if (now.position !== sent.position) setData(map, 'field-position', collection(now.position ? [{ type: 'Point', coordinates: [now.position.lng, now.position.lat] }] : []));
+  // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom).
+  if (now.position && !now.drawing && (now.position !== sent.position || now.drawing !== sent.drawing)) {
+    map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
+  }
+  return { ...now };
+}
+
+function CaptureMap(props: CaptureMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const areaBox = bboxOf(geometryRings(props.bundle.area.geometry));
   const { map, error } = useMapLibre(container, { center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2], zoom: 14 });
@@ -77,27 +108,29 @@ export default function CaptureMap(props: CaptureMapProps) {
     };
   }, [map, props.bundle, props.devicePlots, onCentre]);
 
-  // The live boundary, crossings, overlaps and position on every change (cheap: a few hundred vertices at most).
+  // The live boundary, crossings, overlaps and position, and following the walker: written to the map at most once per
+  // animation frame (a burst of fixes costs one map update), and only the sources whose input changed. Each setData
+  // reloads that source's tiles in the worker and every move redraws the map, so while walking only the walk and the
+  // position are sent (the crossings and overlaps do not change then). Profiled with issue 31's walk benchmark.
+  const live = useRef<LiveInputs | null>(null);
+  const sent = useRef<Partial<LiveInputs>>({});
+  const frame = useRef(0);
   useEffect(() => {
-    if (!map) return;
-    ensureLayers(map);
-    const line = props.line;
-    const features: GeoJSON.Feature[] = line.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } }));
-    if (line.length >= 3 && props.closed) features.push({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [closeRing(line)] } });
-    else if (line.length >= 2) features.push({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: line } });
-    setData(map, 'field-live', { type: 'FeatureCollection', features: props.drawing ? [] : features });
-    setData(map, 'field-crossings', { type: 'FeatureCollection', features: props.crossings.map((p) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p } })) });
-    setData(map, 'field-overlap', { type: 'FeatureCollection', features: props.overlapShapes.map((rings) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: rings } })) });
-    setData(map, 'field-position', {
-      type: 'FeatureCollection',
-      features: props.position ? [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [props.position.lng, props.position.lat] } }] : [],
+    live.current = { line: props.line, closed: props.closed, drawing: props.drawing, crossings: props.crossings, overlapShapes: props.overlapShapes, position: props.position };
+    if (!map || frame.current !== 0) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      if (live.current) sent.current = flushLive(map, live.current, sent.current);
     });
   }, [map, props.line, props.closed, props.crossings, props.overlapShapes, props.position, props.drawing]);
-
-  // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom).
-  useEffect(() => {
-    if (map && props.position && !props.drawing) map.easeTo({ center: [props.position.lng, props.position.lat], zoom: Math.max(map.getZoom(), 17), duration: 0 });
-  }, [map, props.position, props.drawing]);
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = 0;
+      sent.current = {};
+    },
+    [map],
+  );
 
   // Draw or adjust with terra-draw.
   useEffect(() => {
@@ -144,3 +177,6 @@ export default function CaptureMap(props: CaptureMapProps) {
     </div>
   );
 }
+
+/** Memoised: the capture screen re-renders on every GPS fix, also when the fix adds nothing to the map. */
+export default memo(CaptureMap);

@@ -1,11 +1,11 @@
 // Capture: walk the boundary (GPS), draw or adjust it on the map, or place a point plot with its declared area; then
 // the device checks, the farmer (picked or registered offline), the farm's name, and save to the queue.
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { SessionUser } from '@farmland/contracts';
 import type { FieldBundle } from '../api/types';
 import { checksPass, runChecks, type DevicePlot } from '../geo/checks';
-import { circlePolygon, closeRing, hhmmss, intersection, pointsToDropForValidRing, polygonArea, polygonPerimeter, type LngLat } from '../geo/geodesy';
+import { circlePolygon, closeRing, hhmmss, intersection, pointsToDropForValidRing, polygonArea, polygonPerimeter, type LngLat, type PolygonRings } from '../geo/geodesy';
 import { addFix, DEFAULT_WALK_LIMITS, dropLast, emptyWalk, type WalkState } from '../geo/walk';
 import { getKv, newId, nextSeq, putCapture, putFarmer, setKv, type CaptureMode, type QueuedCapture, type QueuedFarmer } from '../db';
 import { useLatest } from '../../lib/use-latest';
@@ -14,6 +14,8 @@ import { m } from '../messages';
 const CaptureMap = lazy(() => import('../components/capture-map'));
 
 const MAX_POINT_HA = 4;
+const NO_POSITIONS: LngLat[] = [];
+const NO_SHAPES: PolygonRings[] = [];
 
 type Props = {
   bundle: FieldBundle;
@@ -117,7 +119,7 @@ export function Capture(props: Props) {
 
   const checks = useMemo(() => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots) : null), [phase, positions, props.bundle, devicePlots]);
   const overlapShapes = useMemo(() => {
-    if (!checks || checks.overlaps.length === 0) return [];
+    if (!checks || checks.overlaps.length === 0) return NO_SHAPES;
     const ring = [closeRing(positions)];
     const shapes = [];
     for (const o of checks.overlaps) {
@@ -127,6 +129,16 @@ export function Capture(props: Props) {
     }
     return shapes;
   }, [checks, positions, props.bundle.farms, devicePlots]);
+
+  // Stable props for the memoised map: a fix that changes nothing drawn re-renders the figures, not the map.
+  const crossings = useMemo(() => checks?.crossings.map((c) => c.at) ?? NO_POSITIONS, [checks]);
+  const onDrawn = useCallback(
+    (ring: LngLat[]) => {
+      clock.start();
+      setPositions(ring);
+    },
+    [clock],
+  );
 
   const toReview = () => {
     clock.stop();
@@ -181,13 +193,10 @@ export function Capture(props: Props) {
           drawing={mode === 'draw' && phase === 'capture'}
           line={positions}
           closed={phase === 'review' || mode === 'walk'}
-          crossings={checks?.crossings.map((c) => c.at) ?? []}
+          crossings={crossings}
           overlapShapes={overlapShapes}
           position={mode === 'draw' ? null : fix}
-          onDrawn={(ring) => {
-            clock.start();
-            setPositions(ring);
-          }}
+          onDrawn={onDrawn}
           onCentre={setCentre}
           label={mapLabel}
         />
@@ -303,6 +312,7 @@ export function Capture(props: Props) {
             checks={checks}
             duration={duration}
             declaredSqm={mode === 'point' ? declared * 10000 || props.editing?.declaredAreaSqm || null : null}
+            point={mode === 'point' ? (pointAt ?? props.editing?.point ?? null) : null}
             onRemoveLast={(n) => {
               if (mode === 'walk') {
                 const next = dropLast(walkRef.current.positions.length ? walkRef.current : { ...emptyWalk(), positions, times: positions.map(() => 0) }, n);
@@ -330,6 +340,7 @@ type ReviewProps = Props & {
   checks: NonNullable<ReturnType<typeof runChecks>>;
   duration: string;
   declaredSqm: number | null;
+  point: LngLat | null;
   onRemoveLast: (n: number) => void;
   onDiscard: () => void;
 };
@@ -411,6 +422,7 @@ function Review(props: ReviewProps) {
       areaSqm: c.areaSqm,
       perimeterM: polygonPerimeter([ring]),
       declaredAreaSqm: props.declaredSqm,
+      point: props.point,
       warnings,
       overlaps: c.overlaps.map((o) => ({ with: o.label, kind: o.kind, areaSqm: o.areaSqm })),
       saveReason: ok ? null : reason.trim(),

@@ -1,5 +1,5 @@
 // One farm's details, shared by the farm drawer and the Overlapping Farmlands drawer: farmer, size in sqm and ha,
-// operational area ('Not Available' when none), the mapping record (duration as "hr, m, s"), coordinates and snapshots.
+// declared area and point plot centre (when given), operational area ('Not Available' when none), the mapping record (duration as "hr, m, s"), coordinates and snapshots.
 import Collapse from 'antd/es/collapse';
 import Descriptions from 'antd/es/descriptions';
 import Image from 'antd/es/image';
@@ -38,6 +38,11 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
           { key: 'farmer', label: 'Farmer', children: `${farm.farmer} (${farm.farmer_folio_id})` },
           { key: 'size', label: 'Farm size', children: formatHectares(farm.area) },
           { key: 'area', label: 'Area', children: formatSqm(farm.area) },
+          // A point plot (4 ha or less: its centre and declared area), or any capture that declared an area.
+          ...(farm.declared_area_sqm !== null && farm.declared_area_sqm !== undefined
+            ? [{ key: 'declared', label: 'Declared area', children: `${formatHectares(farm.declared_area_sqm)} (${formatSqm(farm.declared_area_sqm)})` }]
+            : []),
+          ...(farm.point ? [{ key: 'point', label: 'Point plot centre', children: `${farm.point[1].toFixed(6)}, ${farm.point[0].toFixed(6)} (lat, lng)` }] : []),
           { key: 'oa', label: 'Operational area', children: farm.operational_area_name ?? NOT_AVAILABLE },
           { key: 'status', label: 'Status', children: farm.is_overlapping ? 'Overlap' : 'Mapped' },
           { key: 'mapped_by', label: 'Mapped by', children: mr?.mapped_by ?? farm.mapped_by ?? '--' },
