@@ -88,7 +88,7 @@ const schema = z.object({
   /** Load shedding (@fastify/under-pressure; docs/decisions/0069-load-shedding-thresholds.md): 0 turns a threshold off. */
   /**
    * Requests being served at once by one API process (health, readiness and metrics not counted); past it a new one is
-   * shed. This bounds the queue an overload builds for the database (docs/decisions/load-shedding-on-queueing.md).
+   * shed. This bounds the queue an overload builds for the database (docs/decisions/0086-load-shedding-on-queueing.md).
    */
   LOAD_SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).default(32),
   LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),

@@ -5,7 +5,7 @@
 //   pool), not on the event loop, so the bound on requests in flight is what bounds that queue and the wait in it;
 // - pressure on the process, with @fastify/under-pressure: event-loop delay, event-loop utilisation, heap or RSS.
 // Health, readiness and metrics are never shed (and are not counted in flight): they report on the server.
-// Thresholds and how they were chosen: docs/decisions/0069-load-shedding-thresholds.md, docs/decisions/load-shedding-on-queueing.md.
+// Thresholds and how they were chosen: docs/decisions/0069-load-shedding-thresholds.md, docs/decisions/0086-load-shedding-on-queueing.md.
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
