@@ -30,10 +30,18 @@ const pointPosition = z.preprocess(
     .optional(),
 );
 
+/** The largest declared area a capture may give: 100,000 ha, far above any one farm; a bound so that no figure derived from it overflows. */
+export const DECLARED_AREA_MAX_SQM = 1_000_000_000;
+
 /** m² (a number, or its text in multipart). */
 const declaredArea = z.preprocess(
   emptyToUndefined,
-  z.coerce.number({ error: 'declared_area_sqm must be a number of square metres' }).refine(Number.isFinite, 'declared_area_sqm must be a number of square metres').refine((v) => v > 0, 'declared_area_sqm must be above 0').optional(),
+  z.coerce
+    .number({ error: 'declared_area_sqm must be a number of square metres' })
+    .refine(Number.isFinite, 'declared_area_sqm must be a number of square metres')
+    .refine((v) => v > 0, 'declared_area_sqm must be above 0')
+    .refine((v) => v <= DECLARED_AREA_MAX_SQM, `declared_area_sqm must be at most ${DECLARED_AREA_MAX_SQM} m² (100,000 ha)`)
+    .optional(),
 );
 
 /**
@@ -51,7 +59,7 @@ export const captureFarmBody = z
     /** A point plot's centre, [longitude, latitude]. */
     point: pointPosition.meta({ description: 'A point plot\'s centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm', example: [3.7722, 7.6471] }),
     /** The area the farmer declares, m²: required with a point (at most 40,000 m², 4 ha), optional otherwise. */
-    declared_area_sqm: declaredArea.meta({ description: 'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0)', example: 20000 }),
+    declared_area_sqm: declaredArea.meta({ description: 'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0, at most 1000000000 = 100,000 ha)', example: 20000 }),
     time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
     gps_device_id: optionalText(100),
     location: optionalText(300),

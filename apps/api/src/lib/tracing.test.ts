@@ -70,10 +70,11 @@ describe('tracing', () => {
       const headers = { authorization: `Bearer ${env.as('adminA').token}` };
       const res = await app.inject({ method: 'GET', url: '/api/farms/?page_size=1&search=Oyo', headers });
       expect(res.statusCode).toBe(200);
-      // Database.query (pg.Pool's callback form on PostgreSQL) as well as the scoped reads.
-      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      // Database.query (pg.Pool's callback form on PostgreSQL) as well as the scoped reads: readiness runs its checks
+      // live (health reads the result of a background check, docs/decisions/0086-load-shedding-on-queueing.md).
+      expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
       const spans = memory.getFinishedSpans();
-      for (const [url, requestId] of [['/api/farms/', res.headers['x-request-id']], ['/api/health', undefined]] as const) {
+      for (const [url, requestId] of [['/api/farms/', res.headers['x-request-id']], ['/api/ready', undefined]] as const) {
         const server = spans.find((s) => s.name === `GET ${url}` && (!requestId || s.attributes['farmland.request_id'] === requestId));
         expect(server, url).toBeDefined();
         const statements = spans.filter((s) => s.spanContext().traceId === server!.spanContext().traceId && s.name.startsWith('db '));
