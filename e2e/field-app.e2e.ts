@@ -228,10 +228,16 @@ describe('the field app on a phone, offline', () => {
     }
     const first = await pixel(corners[0]!);
     await page.mouse.click(first.x, first.y);
+    // The live figure before the boundary is used: the farms it overlaps and by how much (the review check's figures).
+    const liveOverlap = page.getByTestId('live-overlap');
+    await expect.poll(async () => Number((await liveOverlap.getAttribute('data-count')) || 0)).toBeGreaterThan(0);
+    const liveCount = Number(await liveOverlap.getAttribute('data-count'));
+    expect(await liveOverlap.innerText()).toMatch(/Overlaps \d+ farms? by [\d,]+ m²/);
     await page.getByRole('button', { name: 'Use this boundary' }).click();
     await page.getByTestId('review').waitFor();
     const warnings = await page.getByTestId('warnings').innerText();
     expect(warnings).toMatch(/Overlaps registry farm .* by [\d,]+ m²/);
+    expect(warnings.match(/Overlaps (registry farm|an earlier capture)/g)).toHaveLength(liveCount);
     await screenshot(page, 'field-overlap');
     await page.getByLabel(/Reason to save anyway/).fill('Boundary agreed with the neighbour; registry farm is out of date');
     await page.getByLabel('Choose the farmer').selectOption({ index: 1 });

@@ -65,6 +65,11 @@ const catalogue = defineMessages({
   geoDenied: { id: 'walk.geoDenied', defaultMessage: 'Location is not available: {reason}' },
   threshold: { id: 'walk.threshold', defaultMessage: 'Use positions better than (m)' },
   walkStats: { id: 'walk.stats', defaultMessage: '{points, plural, one {# point} other {# points}} · {ha} ha · {sqm} m² · perimeter {perimeter} m' },
+  liveOverlap: {
+    id: 'walk.overlap',
+    defaultMessage: '{count, plural, =0 {No overlap with other farms} one {Overlaps # farm by {sqm} m²} other {Overlaps # farms by {sqm} m²}}',
+  },
+  liveOverlapNone: { id: 'walk.overlapNone', defaultMessage: 'Overlap: not computed while the boundary crosses itself' },
   spikeNotice: { id: 'walk.spike', defaultMessage: '{count, plural, one {# jump} other {# jumps}} in the GPS dropped (last: {metres} m).' },
   inaccurateNotice: { id: 'walk.inaccurate', defaultMessage: '{count, plural, one {# position} other {# positions}} less accurate than {limit} m not used.' },
   paused: { id: 'walk.paused', defaultMessage: 'Paused' },

@@ -4,8 +4,8 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useIntl } from 'react-intl';
 import type { SessionUser } from '@farmland/contracts';
 import type { FieldBundle } from '../api/types';
-import { checksPass, runChecks, type DevicePlot } from '../geo/checks';
-import { circlePolygon, closeRing, hhmmss, intersection, pointsToDropForValidRing, polygonArea, polygonPerimeter, type LngLat, type PolygonRings } from '../geo/geodesy';
+import { checksPass, liveOverlap, OverlapIndex, overlapCandidates, runChecks, type DevicePlot } from '../geo/checks';
+import { circlePolygon, closeRing, hhmmss, pointsToDropForValidRing, polygonArea, polygonPerimeter, type LngLat, type PolygonRings } from '../geo/geodesy';
 import { addFix, DEFAULT_WALK_LIMITS, dropLast, emptyWalk, type WalkState } from '../geo/walk';
 import { getKv, newId, nextSeq, putCapture, putFarmer, setKv, type CaptureMode, type QueuedCapture, type QueuedFarmer } from '../db';
 import { useLatest } from '../../lib/use-latest';
@@ -117,18 +117,19 @@ export function Capture(props: Props) {
     [props.captures, props.editing, props.bundle.area.id],
   );
 
-  const checks = useMemo(() => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots) : null), [phase, positions, props.bundle, devicePlots]);
+  // The farms of the area and the earlier captures, with their boxes and a grid over them: built once per downloaded
+  // area (and change to the device captures), used by the live figure and the review check alike.
+  const candidates = useMemo(() => overlapCandidates(props.bundle, devicePlots), [props.bundle, devicePlots]);
+  const overlapIndex = useMemo(() => new OverlapIndex(candidates), [candidates]);
+  const checks = useMemo(() => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots, candidates) : null), [phase, positions, props.bundle, devicePlots, candidates]);
+  // While walking or drawing: the overlap of the ring taken as closed, once per new position (positions changes only
+  // when a fix adds a vertex or terra-draw reports a change). Not for a point plot (its polygon exists only at review).
+  const liveOv = useMemo(() => (phase === 'capture' && mode !== 'point' ? liveOverlap(positions, overlapIndex, props.bundle.settings) : null), [phase, mode, positions, overlapIndex, props.bundle.settings]);
   const overlapShapes = useMemo(() => {
-    if (!checks || checks.overlaps.length === 0) return NO_SHAPES;
-    const ring = [closeRing(positions)];
-    const shapes = [];
-    for (const o of checks.overlaps) {
-      const other = o.kind === 'registry' ? props.bundle.farms.find((f) => f.id === o.id)?.geometry : null;
-      const rings = other ? (other.type === 'Polygon' ? other.coordinates : other.coordinates.flat()) : devicePlots.find((p) => p.id === o.id) ? [closeRing(devicePlots.find((p) => p.id === o.id)!.coordinates)] : [];
-      shapes.push(...intersection(ring, rings as LngLat[][]).shape);
-    }
-    return shapes;
-  }, [checks, positions, props.bundle.farms, devicePlots]);
+    // No overlap keeps the same empty list, so the map's overlap source is not rewritten at each fix.
+    if (checks) return checks.overlaps.length === 0 ? NO_SHAPES : checks.overlaps.flatMap((o) => o.shape);
+    return liveOv && liveOv.shapes.length > 0 ? liveOv.shapes : NO_SHAPES;
+  }, [checks, liveOv]);
 
   // Stable props for the memoised map: a fix that changes nothing drawn re-renders the figures, not the map.
   const crossings = useMemo(() => checks?.crossings.map((c) => c.at) ?? NO_POSITIONS, [checks]);
@@ -211,6 +212,11 @@ export function Capture(props: Props) {
         <p className="field-stats" data-testid="live-stats" data-points={positions.length} data-sqm={Math.round(live.sqm)} data-fixes={fixes}>
           {intl.formatMessage(m.walkStats, { points: positions.length, ha: fmt(live.sqm / 10000, 2), sqm: fmt(live.sqm), perimeter: fmt(live.perimeter) })}
         </p>
+        {phase === 'capture' && mode !== 'point' && positions.length >= 3 && (
+          <p className={liveOv && liveOv.count > 0 ? 'field-stats field-stats-overlap' : 'field-stats'} data-testid="live-overlap" data-count={liveOv?.count ?? ''} data-sqm={liveOv ? Math.round(liveOv.areaSqm) : ''}>
+            {liveOv ? intl.formatMessage(m.liveOverlap, { count: liveOv.count, sqm: fmt(liveOv.areaSqm) }) : intl.formatMessage(m.liveOverlapNone)}
+          </p>
+        )}
 
         {phase === 'capture' && mode === 'walk' && (
           <>
