@@ -12211,7 +12211,7 @@ export interface operations {
                      */
                     coordinates?: unknown;
                     /**
-                     * @description The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0)
+                     * @description The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0, at most 1000000000 = 100,000 ha)
                      * @example 20000
                      */
                     declared_area_sqm?: number;
