@@ -34,6 +34,35 @@ async function main(): Promise<void> {
   if (tracing) log.info({ endpoint: config.otlpEndpoint }, 'OpenTelemetry tracing on');
   const { deps, database, timings } = await bootstrap(config, log);
   const app = await buildApp(deps, { logger: log, serveWeb: true });
+  let stopTrim: () => void = () => undefined;
+  let mailTimer: NodeJS.Timeout | null = null;
+  // The signal handlers go in before the port answers: a supervisor (or a test) that sees the server healthy may stop it
+  // at once, and a SIGTERM before them would end the process by the signal's default action instead of a drained close.
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: draining requests');
+    if (mailTimer) clearInterval(mailTimer);
+    stopTrim();
+    database.maintenance?.stop();
+    const force = setTimeout(() => {
+      log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      log.info('shutdown complete');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ host: config.host, port: config.port });
   database.sealAdmin();
   if (database.kind === 'pglite') {
@@ -63,39 +92,14 @@ async function main(): Promise<void> {
     );
   }
 
-  const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
+  stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
+  if (closing) return stopTrim();
   // Embedded only (PGlite runs no autovacuum); PostgreSQL's own autovacuum does this there.
   database.maintenance?.start({ idleMs: config.embeddedMaintenanceIdleMs, log });
   // Registries waiting for a re-grouping under the overlap tolerance (migration 0029, or a change cut short by a stop):
   // once, in the background, in short batched transactions (modules/farms/farm-overlaps.regroup.ts).
   if (first) void regroupPendingTenants(deps.db, log).catch((err: unknown) => log.error({ err }, 're-grouping the pending registries failed'));
-  const mailTimer = config.mail.smtpUrl && first ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down: draining requests');
-    if (mailTimer) clearInterval(mailTimer);
-    stopTrim();
-    database.maintenance?.stop();
-    const force = setTimeout(() => {
-      log.error('shutdown took longer than 10 s; exiting');
-      process.exit(1);
-    }, 10_000);
-    force.unref();
-    try {
-      await app.close();
-      await database.close();
-      log.info('shutdown complete');
-      process.exit(0);
-    } catch (err) {
-      log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  mailTimer = config.mail.smtpUrl && first ? setInterval(() => void flushOutbox(deps).catch((err) => log.error({ err }, 'outbox flush failed')), 5000) : null;
 }
 
 /** The primary's one pass over the database before it forks: migrations, lookups and the demo (when asked). */

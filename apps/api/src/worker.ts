@@ -27,13 +27,10 @@ async function main(): Promise<void> {
   await hooks.start();
   // Readiness and metrics on the worker's own port, only when asked (after the job runners started: readiness reports them).
   const ops = config.workerHealthPort !== null ? await buildOpsApp(deps) : null;
-  if (ops) {
-    const address = await ops.listen({ host: config.host, port: config.workerHealthPort! });
-    log.info({ address }, 'worker health and metrics listening');
-  }
-  log.info('worker started: custom-analysis, reference-layer and webhook jobs');
-  const stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
+  let stopTrim: () => void = () => undefined;
 
+  // The signal handlers go in before the port answers: a supervisor that sees the worker ready may stop it at once, and
+  // a SIGTERM before them would end the process by the signal's default action instead of a clean shutdown.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -56,6 +53,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  stopTrim = await startMallocTrim(log, config.memoryTrimIntervalMs);
+  if (closing) {
+    stopTrim();
+    return;
+  }
+  if (ops) {
+    const address = await ops.listen({ host: config.host, port: config.workerHealthPort! });
+    log.info({ address }, 'worker health and metrics listening');
+  }
+  log.info('worker started: custom-analysis, reference-layer and webhook jobs');
 }
 
 main().catch((err: unknown) => {
