@@ -56,7 +56,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       DATA_DIR: dataDir,
       APP_SECRET: appSecret,
       COOKIE_SECURE: 'true',
-      LOG_LEVEL: 'warn',
+      // info: one access line per request in e2e/artifacts/server.log (tokens and signed links redacted), to read after a failure.
+      LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'info',
       // The console encrypts every JSON body and decrypts every answer; the suite proves it with encryption required.
       PAYLOAD_ENCRYPTION: process.env['E2E_PAYLOAD_ENCRYPTION'] ?? 'required',
       // The operator's webhook allow-list admits a receiver on this machine (e2e/webhooks.e2e.ts).

@@ -61,7 +61,12 @@ async function rowAction(rowText: string, item: string): Promise<void> {
 async function confirm(label: string): Promise<void> {
   const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: label }) });
   await dialog.getByRole('button', { name: label }).click();
-  await dialog.waitFor({ state: 'hidden' });
+  await dialog.waitFor({ state: 'hidden' }).catch(async (err: unknown) => {
+    // Say what the screen said: an error message in the dialog or a toast, or a request still running.
+    const toasts = await page.locator('.ant-message, .ant-notification').allInnerTexts();
+    await screenshot(page, `confirm-${label.toLowerCase().replace(/\W+/g, '-')}-still-open`);
+    throw new Error(`the "${label}" dialog stayed open: ${JSON.stringify(await dialog.innerText().catch(() => ''))}; toasts: ${JSON.stringify(toasts)}; ${String(err)}`);
+  });
 }
 
 beforeAll(async () => {
