@@ -111,8 +111,9 @@ describe('analysis uploads in a stream', () => {
       expect(detail.status).toBe('completed');
       expect(detail.total_uploaded_data_count).toBe(250);
       expect(detail.within_operational_area.count).toBe(250);
-      // Completed: the staged rows are gone, the source file stays (its bytes and checksum as uploaded).
-      expect(stored('analysis_staged')).toEqual([]);
+      // Completed: the staged rows are gone (removed just after the run's commit, so waited for), the source file stays
+      // (its bytes and checksum as uploaded).
+      await expect.poll(() => stored('analysis_staged'), { timeout: 30_000 }).toEqual([]);
       const [file] = await env.sql<{ size_bytes: number; sha256: string; storage_key: string }>(sql`SELECT size_bytes, sha256, storage_key FROM files WHERE tenant_id = ${t.tenantId}`);
       const bytes = csvOf(250);
       expect(file!.size_bytes).toBe(bytes.length);
@@ -127,6 +128,8 @@ describe('analysis uploads in a stream', () => {
     const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Failing', operational_areas: t.areaIds }, 'f.csv', csvOf(3)) });
     expect(res.status).toBe(201);
     await settled(t.caller, res.body.data.id);
+    // The run removes its staged rows just after its commit: wait for that before staging them again.
+    await expect.poll(() => stored('analysis_staged'), { timeout: 30_000 }).toEqual([]);
     // Stage it again as if queued, then fail it as the last attempt does.
     await env.deps.storage.put(stagedKey(t.tenantId, res.body.data.id), Buffer.from('[]\n'));
     expect(stored('analysis_staged')).toHaveLength(1);

@@ -36,7 +36,15 @@ describe('farm list and detail', () => {
     const seeded = (await env.as('adminA').get(`/api/farms/${geoA.farmId}/`)).body.data;
     const byFolio = await env.as('adminA').get(`/api/farms/?search=${encodeURIComponent(seeded.farmer_folio_id)}&page_size=100`);
     expect(byFolio.body.data.results.every((f: { farmer_folio_id: string }) => f.farmer_folio_id.includes(seeded.farmer_folio_id))).toBe(true);
-    expect(byFolio.body.data.results.map((f: Farm) => f.id)).toContain(geoA.farmId);
+    // Other files in this worker add farms to the same farmer (the matrix's disposable farms), so the seeded farm may be
+    // past the first page: read every page of the search (the count says how many).
+    const found: string[] = byFolio.body.data.results.map((f: Farm) => f.id);
+    for (let page = 2; (page - 1) * 100 < Math.min(byFolio.body.data.count, 10_000); page++) {
+      const next = await env.as('adminA').get(`/api/farms/?search=${encodeURIComponent(seeded.farmer_folio_id)}&page_size=100&page=${page}`);
+      expect(next.status).toBe(200);
+      found.push(...next.body.data.results.map((f: Farm) => f.id));
+    }
+    expect(found).toContain(geoA.farmId);
     const byName = await env.as('adminA').get(`/api/farms/?search=${encodeURIComponent(seeded.name)}`);
     expect(byName.body.data.results[0].name).toBe(seeded.name);
     const byFarmer = await env.as('adminA').get(`/api/farms/?search=${encodeURIComponent(seeded.farmer)}&page_size=100`);
