@@ -2,11 +2,12 @@
 // SDK against the built server, then the browser suite against the built app. Prints one summary line per suite and,
 // last, "N passed, N failed" for the whole run.
 //
-// The suites run in two lanes at once (docs/decisions/0085-test-suites-in-two-lanes.md): the API suites and the console's
-// unit tests in one, the SDK and the browser suite in the other. The browser suite spends most of its time waiting on
-// the page (about a sixth of its wall time is CPU), so it overlaps the CPU-bound API suites instead of following them.
-// Each suite's output is kept in a file and printed whole when the suite ends, so two suites never interleave.
-// `--serial` (or TEST_SERIAL=1) runs one suite at a time with its output live, as does `--only=<suite>`.
+// By default the suites run one after another, each with its output live. `--lanes` (or TEST_LANES=1) runs them in two
+// lanes at once (docs/decisions/0085-test-suites-in-two-lanes.md): the API suites and the console's unit tests in one,
+// the SDK and the browser suite in the other, each suite's output printed whole when it ends. The lanes cut the suites'
+// wall time from about 34 to about 14 minutes here, but with the browser suite beside the API suites three of three CI
+// runs had browser tests fail on races the load exposes (a map search undone by a URL update, a confirmation left
+// open), so they are opt-in until those are fixed. `--only=<suite>[,<suite>]` picks suites.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 // --only=<suite>[,<suite>…]: those suites (api = both API suites).
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? null;
-const serial = process.argv.includes('--serial') || process.env.TEST_SERIAL === '1';
+const serial = !(process.argv.includes('--lanes') || process.env.TEST_LANES === '1');
 const pgUrl = process.env.TEST_DATABASE_URL;
 
 const all = [
