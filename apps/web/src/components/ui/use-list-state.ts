@@ -3,7 +3,7 @@
 // opened from the sidebar has a clean path (/admin/agents). Several lists on one page stay apart with a prefix
 // (the tenant's agents drawer uses `agents_`). Decided in docs/decisions/0067-console-list-state-and-query-keys.md.
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../lib/use-url-params';
 import { countFilters, type FilterValues } from './filter-modal';
 
 export type ListStateOptions = {
@@ -94,7 +94,7 @@ export function listQuery(search: string, filters: FilterValues): Record<string,
 }
 
 export function useListState(options: ListStateOptions): ListState {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const { defaultPageSize, prefix = '', drawer: drawerName } = options;
   const filterNames = options.filters ?? [];
   const rangeNames = options.rangeFilters ?? [];

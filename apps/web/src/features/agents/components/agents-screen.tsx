@@ -3,7 +3,7 @@
 // pages of 10. A row opens the agent drawer; the row menu has Edit Agent, Reset Agent Account, Suspend or Unsuspend Agent
 // and Delete Agent, each confirmed first. ?new=1 and ?edit=<id> (the dashboard's agents card) open the wizard.
 import { useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
@@ -60,7 +60,7 @@ function confirmText(p: Pending): { title: string; body: string; label: string; 
 }
 
 export function AgentsScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const client = useQueryClient();
   // ?agent=<id> opens that agent's drawer (the header search links agents so).
   const state = useListState({ defaultPageSize: AGENTS_PAGE_SIZE, filters: AGENT_FILTERS, drawer: 'agent' });

@@ -4,7 +4,8 @@
 // lng in the address centre the map at zoom 18; with no farm within an area, the map centres on the browser's position
 // ('Error getting location' when that fails).
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -110,7 +111,7 @@ const CARDS: { kind: AnalysisListKind; title: string; ref: keyof Pick<AnalysisDe
 ];
 
 function CompletedResult({ a }: { a: AnalysisDetail }) {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const [panel, setPanel] = useState(true);
   const [filter, setFilter] = useState<MapCategory[]>(FILTERS.map((f) => f.value));
   const [list, setList] = useState<AnalysisListKind | null>(null);

@@ -3,7 +3,7 @@
 // Mapped, Unmapped) applied on Apply Filter. A row goes to ?farmer_id={id}&view=list and opens the farmer drawer; its
 // farm opens on ?farm_id; the map view centres on ?lat&lng. The drawers live in the address, so a reload keeps them.
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import { useQueryClient } from '@tanstack/react-query';
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
@@ -55,7 +55,7 @@ export function validateFarmerCell(column: string, value: string): string | unde
 }
 
 export function FarmersScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const client = useQueryClient();
   const state = useListState({ defaultPageSize: FARMERS_PAGE_SIZE, filters: FARMER_FILTERS, drawer: 'farmer_id', drawerParams: FARMER_DRAWER_PARAMS });
   const { search, page, pageSize, filters } = state;

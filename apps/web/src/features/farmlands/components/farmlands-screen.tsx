@@ -4,7 +4,7 @@
 // Overlapping Farmlands drawer; others the farm drawer. A Filter (region, operational area: docs/requirements.md §3's farmland query)
 // narrows the table, the list panel, the map and the export alike.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
@@ -54,7 +54,7 @@ function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
 }
 
 export function FarmlandsScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const view: View = VIEWS.includes(params.get('view') as View) ? (params.get('view') as View) : 'table';
   const state = useListState({ defaultPageSize: FARMS_PAGE_SIZE, filters: FARM_FILTERS });
   const { search, page, pageSize, filters } = state;
@@ -91,9 +91,14 @@ export function FarmlandsScreen() {
   const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
 
   const setView = (v: string) => {
-    const next = new URLSearchParams(params);
-    next.set('view', v);
-    setParams(next, { replace: true });
+    setParams(
+      (cur) => {
+        const next = new URLSearchParams(cur);
+        next.set('view', v);
+        return next;
+      },
+      { replace: true },
+    );
   };
   const onMoveEnd = useCallback(
     ([lng, lat]: [number, number]) => {

@@ -4,7 +4,7 @@
 // want to create this operational area' ('update' when editing); confirming submits. An error shows the server's city
 // message (or its first message) followed by 'Please edit any point on the polygon and try again'.
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
@@ -61,7 +61,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [citySearch, setCitySearch] = useState('');
   const debouncedCity = useDebouncedValue(citySearch);
-  const [, setParams] = useSearchParams();
+  const [, setParams] = useUrlParams();
   const regions = useRegions();
   const regionId = Form.useWatch('region_id', form);
   const region = regions.data?.data.results.find((r) => r.id === regionId);

@@ -2,7 +2,7 @@
 // (within, outside, overlapping, unrecognized), the one farm map (GeoJSON below the tile threshold, vector tiles above;
 // moving it writes ?lat&lng, and a URL with lat&lng opens there at farm zoom), and the table with its export.
 import { useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -65,7 +65,7 @@ function TenantPicker({ value, onChange }: { value: string | undefined; onChange
 }
 
 export function ProviderFarmlandsScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const tenantId = params.get('tenant') ?? undefined;
   const state = useListState({ defaultPageSize: ALL_FARMS_PAGE_SIZE });
   const { search, page, pageSize } = state;

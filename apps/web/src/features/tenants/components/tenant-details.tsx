@@ -3,7 +3,8 @@
 // lists every point with its longitude and latitude. The empty list reads the spec's text. 'Agents' opens the tenant's
 // agents drawer (?agents=1).
 import { useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useUrlParams } from '../../../lib/use-url-params';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -150,18 +151,23 @@ function Captures({ tenantId }: { tenantId: string }) {
 
 export function TenantDetails() {
   const { uuid } = useParams();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const id = uuid ?? params.get('id') ?? '';
   const agentsOpen = params.get('agents') === '1';
   const setAgentsOpen = (on: boolean) => {
-    const next = new URLSearchParams(params);
-    if (on) next.set('agents', '1');
-    else {
-      // Closing the drawer forgets its list's search and page (agents_search, agents_page...).
-      next.delete('agents');
-      for (const key of [...next.keys()]) if (key.startsWith('agents_')) next.delete(key);
-    }
-    setParams(next, { replace: true });
+    setParams(
+      (cur) => {
+        const next = new URLSearchParams(cur);
+        if (on) next.set('agents', '1');
+        else {
+          // Closing the drawer forgets its list's search and page (agents_search, agents_page...).
+          next.delete('agents');
+          for (const key of [...next.keys()]) if (key.startsWith('agents_')) next.delete(key);
+        }
+        return next;
+      },
+      { replace: true },
+    );
   };
   const tenant = useTenant(id);
   const [pending, setPending] = useState<PendingAction>(null);
