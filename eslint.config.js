@@ -6,6 +6,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { noFolderCycle } from './eslint/no-folder-cycle.js';
+import { noLiteralText } from './eslint/no-literal-text.js';
 
 // The API's layering (docs/decisions/0066-api-layering.md), relative to the repository root.
 const api = 'apps/api/src';
@@ -95,5 +96,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Every text the console shows comes from the catalogue (docs/decisions/console-languages.md). The field app keeps its
+    // own catalogue (src/field/messages.ts); tests and the catalogue files themselves hold literals by nature.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/field/**', 'apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**', 'apps/web/src/**/*.messages.ts', 'apps/web/src/**/*.messages.fr.ts'],
+    plugins: { i18n: { rules: { 'no-literal-text': noLiteralText } } },
+    rules: { 'i18n/no-literal-text': 'error' },
   },
 );

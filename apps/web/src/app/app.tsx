@@ -1,7 +1,7 @@
-// The providers of the console: Ant Design theme, TanStack Query, the router, the notifier host and the session restore.
+// The providers of the console: the texts (react-intl, in the page's language), Ant Design theme, TanStack Query, the router, the notifier host and the session restore.
 import { useEffect, useState } from 'react';
 import ConfigProvider from 'antd/es/config-provider';
-import enGB from 'antd/es/locale/en_GB';
+import { RawIntlProvider } from 'react-intl';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { NotifierHost } from '../components/ui/notifier-host';
@@ -11,6 +11,7 @@ import { restoreSession } from '../lib/session';
 import { AppRoutes } from './router';
 import { theme } from './theme';
 import { paths } from '../lib/paths';
+import { antdLocale, currentIntl } from '../i18n';
 
 /** Lets non-React code (the API client) navigate inside the single-page app. */
 function NavigationBridge() {
@@ -27,14 +28,16 @@ export function App() {
     void restoreSession();
   }, []);
   return (
-    <ConfigProvider theme={theme} locale={enGB}>
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <NavigationBridge />
-          <NotifierHost />
-          <AppRoutes />
-        </BrowserRouter>
-      </QueryClientProvider>
-    </ConfigProvider>
+    <RawIntlProvider value={currentIntl()}>
+      <ConfigProvider theme={theme} locale={antdLocale()}>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <NavigationBridge />
+            <NotifierHost />
+            <AppRoutes />
+          </BrowserRouter>
+        </QueryClientProvider>
+      </ConfigProvider>
+    </RawIntlProvider>
   );
 }

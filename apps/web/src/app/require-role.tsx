@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Guards an area by role: no session goes to /, another role goes to its own landing page.
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';

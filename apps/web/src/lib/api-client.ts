@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one API client: every call goes through here. It sends X-Platform: web and the in-memory access token,
 // refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth; one tab at a time, through a
 // Web Lock), and on a second 401 ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.

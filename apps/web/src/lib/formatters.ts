@@ -1,6 +1,7 @@
 // Display formats of docs/requirements.md §9: dates DD/MM/YYYY and h:mm A, numbers grouped with commas, compact numbers to 2 decimals,
 // areas in sqm to 2 decimals with hectares, hh:mm:ss as "x hr, y m, z s", and prices in Nigerian naira (NGN).
 import dayjs from 'dayjs';
+import { formatLocale } from '../i18n/locale';
 
 export const DATE_FORMAT = 'DD/MM/YYYY';
 export const TIME_FORMAT = 'h:mm A';
@@ -31,13 +32,13 @@ export function formatDateTime(value: string | number | Date | null | undefined)
 export function formatNumber(value: number | null | undefined, decimals?: number): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return EMPTY;
   const opts: Intl.NumberFormatOptions = decimals === undefined ? { maximumFractionDigits: 20 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
-  return new Intl.NumberFormat('en-US', opts).format(value);
+  return new Intl.NumberFormat(formatLocale(), opts).format(value);
 }
 
 /** 1234 → "1.23K", 2500000 → "2.5M": compact, at most 2 decimals. */
 export function formatCompact(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return EMPTY;
-  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 }).format(value);
+  return new Intl.NumberFormat(formatLocale(), { notation: 'compact', maximumFractionDigits: 2 }).format(value);
 }
 
 export const toHectares = (sqm: number): number => sqm / SQM_PER_HECTARE;

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // A screen whose feature arrives in a later issue: a plain, honest placeholder instead of a broken page.
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';

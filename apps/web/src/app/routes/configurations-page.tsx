@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/configurations: the tenant's configuration, under the page's level-one heading (the card's title shows it),
 // and the tenant's webhooks (an addition to the spec's screen: docs/decisions/0075-webhooks.md).
 import Flex from 'antd/es/flex';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The sign-in page, at / and /login. It reads q from the fragment (#q=: an admin-link request id; sign in automatically;
 // the older ?q= form is still read, and rewritten) and ec (105 or 106: show the message, then return to /). A restored
 // session goes straight to its landing page.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Shown to a field agent who signs in: the console is for administrators; agents capture farms with the mobile app.
 import { Link } from 'react-router';
 import Alert from 'antd/es/alert';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The not-found page: standalone for unknown top-level routes, and inside a frame for unknown routes of an area.
 import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/dashboard: the provider's analytics, under the page's level-one heading (read by screen readers).
 import { ProviderDashboard } from '../../features/provider-dashboard/components/provider-dashboard';
 

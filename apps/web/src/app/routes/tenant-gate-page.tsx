@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The full-page message for a tenant the API refuses (403 tenant_inactive, tenant_suspended, license_revoked,
 // license_expired): what happened, whom to contact, and a way back to sign in.
 import { useNavigate } from 'react-router';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The legend under a map that draws EUDR evidence: each reference layer drawn, with its kind's colour and name, and a
 // line when nothing meets the farm or when the evidence was cut at its limit.
 import type { ReferenceLayerKind, ScreeningEvidence } from '@farmland/contracts';

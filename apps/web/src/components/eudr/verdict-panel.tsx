@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // A plot's EUDR verdict with its evidence: the verdict, every reason of the decision tree (highest first, as the API
 // orders them) and the figures per reference layer (kind, overlap in m², share of the plot). Takes the contract's
 // types, so the farm drawer (GET /farms/{id}/screening/), reports and analysis rows can all show it.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The plot-risk verdict as a tag: a text label (never colour alone) in the theme's success, warning or error colours.
 import Tag from 'antd/es/tag';
 import type { PlotRiskLevel } from '@farmland/contracts';

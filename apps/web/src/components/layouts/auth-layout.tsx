@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The frame of every sign-in screen: the promotional panel (docs/requirements.md §1) beside a centred card.
 import type { ReactNode } from 'react';
 import { BRAND_GREEN } from '../../app/theme';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The frame shared by the provider and tenant areas: a sidebar that collapses between 200 px and 80 px with Logout at
 // its bottom, and a header with a breadcrumb, a search box (header-search.tsx), a bell (activity log) and an avatar (profile).
 // Below a tablet width (768 px, Ant Design's md) the sidebar is a drawer opened by a hamburger in the header, the

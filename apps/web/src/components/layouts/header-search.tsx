@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The header's search box (docs/requirements.md §2: "a search box"), searching what users look for by name through the existing list
 // APIs, three results each, debounced by 400 ms (docs/requirements.md §9): in the tenant area farms, farmers and agents; in the provider
 // area tenants and farms of every tenant. Picking a result opens it where its screen shows it (issue 33: the

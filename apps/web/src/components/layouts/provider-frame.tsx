@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The provider (super-admin) frame: sidebar items of docs/requirements.md §2 in their order.
 import { AppstoreOutlined, BankOutlined, BarChartOutlined, EnvironmentOutlined, GlobalOutlined, HistoryOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { ConsoleFrame, type NavItem } from './console-frame';

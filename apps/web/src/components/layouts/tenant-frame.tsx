@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The tenant-admin frame: sidebar items of tenant-admin docs/requirements.md §2 in their order (Farmlands is /admin/mapping).
 import { AppstoreOutlined, BarChartOutlined, EnvironmentOutlined, ExperimentOutlined, GatewayOutlined, GlobalOutlined, HistoryOutlined, SettingOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { useSession } from '../../lib/session-store';

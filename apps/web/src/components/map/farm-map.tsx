@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one map of the console (issue 8): farms or areas as coloured polygons with a marker each, popups rendered by the
 // page (React, through a portal, so they keep the app's providers), fit to bounds, or vector tiles for large registries.
 // Loaded lazily (lazy-map.tsx): MapLibre never reaches the sign-in route's bundle.

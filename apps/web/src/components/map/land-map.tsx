@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The landmap of the dashboards (docs/requirements.md §2, §9): GLOBAL colours each country by its mapped farms (Natural Earth 1:110m
 // shapes, bundled, so it works offline on any basemap), with the legend 'Mapped Farmlands' and the spec's classes;
 // REGIONAL shows one country's states as circles at their centroids, sized by farms (no openly licensed state boundary

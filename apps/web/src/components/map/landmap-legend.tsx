@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The landmap's legend, 'Mapped Farmlands' (docs/requirements.md §2, §9): the count classes (above 50,000; 2,000 to 50,000; 1,000 to
 // 20,000; below 1,000; none; the spec's ranges overlap, so each count takes the first class it fits) for the global
 // map, and for the regional map the 1 to 30 colour scale of its circles with the farm counts at its ends.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The map components as lazy chunks: a page imports these, and MapLibre (about 250 KB gzip) loads only when a map shows.
 import { lazy, Suspense } from 'react';
 import Skeleton from 'antd/es/skeleton';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The map's fixed values from the spec (§9): zoom levels, the default centre (south-west Nigeria) and the category colours.
 // No MapLibre code here, so lists and legends can use them without loading the map chunk.
 

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The farm map's legend: the four category colours with their labels (the registry calls orange "Flagged (unrecognized)").
 import { CATEGORY_COLORS, CATEGORY_LABELS, type MapCategory } from './map-constants';
 

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The operational-area editor's map (zoom 12): draws one polygon with terra-draw (click each point, click the first
 // point again or double-click to close), lets its vertices be dragged or midpoints inserted, and offers "Undo" back to
 // the coordinates before the last drag (docs/requirements.md §4). Other areas show underneath for reference. The page renders the

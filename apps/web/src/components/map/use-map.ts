@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Creates one MapLibre map in a container with the resolved basemap (configured style or the offline style), and hands
 // it back once its style has loaded. Vector tiles of the API carry the session's bearer token.
 import { useEffect, useRef, useState, type RefObject } from 'react';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // An agent's progress as the spec defines it (§9): mapped farms ÷ farmers registered × 100, one decimal, 0 with no
 // farmers. It passes 100 % when an agent maps several farms per farmer, so the bar (which cannot go past full) comes
 // with a tooltip that gives the formula and the agent's own numbers.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one bulk-upload modal (farmers and agents): the drop zone with the upload limits and the template download; then,
 // when rows fail, an editable table of only the columns needed for creation, each failed cell's first error on hover and
 // a green tick on valid cells. The user fixes cells and sends only the fixed rows, without a new file: the browser builds

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The bulk-upload correction table's data, without React: the failed rows with the user's edits, the csv the browser
 // builds from the fixed rows (sent to the same endpoint, in the same "file" field, so they go through exactly the same
 // checks), and how the answer to that csv maps back onto the table (its row numbers count within the csv).

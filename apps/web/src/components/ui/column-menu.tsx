@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The column-visibility menu of a list: tick the columns to show; at least one stays visible.
 import { useState } from 'react';
 import Button from 'antd/es/button';

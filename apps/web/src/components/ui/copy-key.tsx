@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // License keys in the console. A key is stored hashed, so lists show only its hint (the first 10 characters, docs/requirements.md §2),
 // labelled as a hint and not copyable (a hint signs nothing). The full key is shown once, when it is issued (a new
 // tenant, a license type change) or rotated, in LicenseKeyModal with a working copy: 'License Key copied' for 1.5 s

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The filter modal of the lists: selects, single dates and date ranges. Apply stays disabled until something is chosen; Reset
 // clears every filter. Empty values never reach a request (docs/requirements.md §5).
 import { useEffect, useRef, useState } from 'react';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The list page every later list reuses: title with a count badge, a search debounced by 400 ms, a Filter button,
 // the column-visibility menu, Export table, pagination with sizes 10/20/30/40/50, and row selection with a count and
 // a delete icon. It holds only presentation state; the page owns the query.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Rotate key (issue 33): the one flow, used by the license list's row action and by the Manage License drawer (two
 // features, so it lives here). A
 // confirmation first (the current key stops working at once), then the new key shown once with a working copy

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The three-step modal wizard (Create/Edit Tenant, Add Agent…): Back and Next between steps; Submit is enabled only on
 // the third step (docs/requirements.md §4). A step may check its fields before Next.
 import { useState, type ReactNode } from 'react';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one file drop zone (analysis upload, and the agents' and farmers' bulk uploads): drag-and-drop or select, only the
 // listed extensions and at most maxBytes, first file only. A rejected file is not taken, and the drop zone says why (its
 // type or its size against the limit; issue 33: the spec's "silently ignored" left users guessing). After

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The details of one activity-log entry, in the side drawer.
 import Descriptions from 'antd/es/descriptions';
 import type { ActivityEntry } from '@farmland/contracts';

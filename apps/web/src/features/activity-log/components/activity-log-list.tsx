@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The Activity Log screen (provider and tenant): search, a filter modal by action (Create, Update) and date range, and
 // a table of user, role, description, platform, country and timestamp; rows open a details drawer; Export table
 // downloads activity-logs.csv with the visible columns and the same filters.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The agent detail drawer (row click): profile, farmers, mapped farms, area mapped, progress and the ten latest captures.
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Add or edit an agent in the three-step wizard (docs/requirements.md §2, §4): Details (photo, names, email, phone, gender), Assign
 // location (a region narrows the list, then the operational area), Confirm Entries. Multipart; the API's field errors
 // land on their fields and are toasted, naming the field.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/agents, "Agents' List": 'All Agents' with the count, Export and 'New Agent' (Create Single or Bulk Upload); a
 // search debounced by 400 ms, a filter by region and operational area, the column-visibility menu, the spec's columns,
 // pages of 10. A row opens the agent drawer; the row menu has Edit Agent, Reset Agent Account, Suspend or Unsuspend Agent

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Analysis Report": the tenant's past custom analyses (name, uploaded rows, total area in sqm and hectares, status,
 // date) with a debounced search; per row View (the analysis page, like a row click) and Delete, and row selection whose
 // delete icon deletes several; every delete asks for confirmation first (docs/requirements.md §2, §4, §8).

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/farm-analysis/{analysis} (docs/requirements.md §2, §4, §8): a side panel that can be hidden (name and description, the analysis
 // it re-analyses or its own re-analyses, as links, 'Filter by', totals in sqm and ha, five cards) beside the result map.
 // Each card opens its list drawer (Errors opens the Failed Data modal); a marker's popup opens the farm drawer. lat and

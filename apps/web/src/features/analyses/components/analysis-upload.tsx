@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Upload Farmlands Data" (docs/requirements.md §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
 // is chosen), an 'or' divider and 'Upload via Endpoint'. Both paths go through the drawers in order: 'Analysis Details'
 // (title, description, the EUDR reference layers to screen against, and for a file the optional farm name property of GIS files), 'Operational Areas' (select-all with an indeterminate state; region and search clear the

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // 'Export CSV' and 'Export GeoJSON' for one category of an analysis's results.
 import { useState } from 'react';
 import { DownloadOutlined } from '@ant-design/icons';

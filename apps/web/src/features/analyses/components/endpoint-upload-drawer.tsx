@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // 'Endpoint Upload' (docs/requirements.md §4, §5): a JSON payload (a list of locations, or an object with locations and any of name,
 // description, operational_areas, minimum_farm_size, require_farm_recognition) merged with the drawers' values. 'Validate
 // Code' is disabled while the text is empty; a parse error names its line and column. Minimum land size is prefilled

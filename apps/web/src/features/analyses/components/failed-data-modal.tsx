@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // 'Failed Data' (docs/requirements.md §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
 // farm_coordinates, operational_area_id), each failed cell's reason on hover and a green tick on valid cells. Beyond the
 // spec: 'Re-analyse fixed rows' sends the edited rows as a follow-up analysis with the same operational areas and options,

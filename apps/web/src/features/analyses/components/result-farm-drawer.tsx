@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The farm drawer of the result map (docs/requirements.md §2): name, 'Farm Coordinate' with its points (longitude, latitude), 'Copy
 // Coordinates' ('Coordinates copied'), the size in hectares, the area in sqm, and the operational area or 'Not Available'.
 import Button from 'antd/es/button';

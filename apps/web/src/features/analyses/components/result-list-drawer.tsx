@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The list drawers of the result panel (docs/requirements.md §2): '{n} Farmlands within Op. Areas', '{n} Farmlands outside Op. Areas',
 // '{n} Overlapping Farmlands' (grouped by overlapping_id: '{count} conflicting farmlands', 'View on map', expandable
 // points) and '{n} Unrecognized Farmlands'. Paged from the API (20 a page), so a 100k-row analysis stays smooth.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // A result row's EUDR verdict (issue 29): the verdict tag, and on demand the evidence (every reason of the plot-risk tree,
 // the overlap and share per chosen reference layer) in the shared verdict panel. Rows of an analysis without reference
 // layers carry no verdict and show nothing.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The warnings of an analysis row (issue 28): each repair or doubtful input as a tag with its stable code and a plain
 // explanation. Shown in the list drawers and the farm drawer; the row was analysed all the same.
 import Tag from 'antd/es/tag';

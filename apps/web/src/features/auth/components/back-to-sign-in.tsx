@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The back-to-sign-in link that every other authentication screen offers (docs/requirements.md §2).
 import { Link } from 'react-router';
 import { ArrowLeftOutlined } from '@ant-design/icons';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The "enter the 6-digit code" step shared by the two-factor dialog and enrolment: the code, whether the last one was
 // refused, its submission (a refused challenge sends the user back to the password step), and the form that shows it.
 // A refused code is reported once, beside the code and in the server's words (issue 33: it was also a toast in other

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Forgot password: asks for the email and sends a reset link; the answer never says whether the account exists.
 import { useState } from 'react';
 import Alert from 'antd/es/alert';

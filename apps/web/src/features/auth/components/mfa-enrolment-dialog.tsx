@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Two-factor enrolment for a user who has none yet: a QR code of the otpauth URI, the secret as text for manual
 // entry, then the first 6-digit code to confirm. Loaded only when needed (it carries the QR renderer).
 import { useQuery } from '@tanstack/react-query';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The password and confirmation fields shared by reset password and onboarding (at least 12 characters, as the API requires).
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Onboarding (/onboarding#signed_key=…): an invited tenant admin confirms their name and sets a password, then signs in.
 import { useNavigate } from 'react-router';
 import Alert from 'antd/es/alert';

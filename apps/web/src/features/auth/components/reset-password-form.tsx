@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Reset password from the mailed link (/reset-password#token=…): the token is checked first, then a new password is set.
 import { useState } from 'react';
 import { Link } from 'react-router';

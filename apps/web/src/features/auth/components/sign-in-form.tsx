@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The sign-in form: email and password, then either the two-factor dialog or, for a user without two-factor,
 // the enrolment dialog (loaded on demand). Resend code starts a fresh challenge with the same credentials.
 import { lazy, Suspense, useRef, useState } from 'react';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The two-factor dialog of docs/requirements.md §2: a 6-digit code from the authenticator app, with Resend code, Cancel and Submit.
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/configurations: the tenant's minimum farm size (farms below it are not analysed, and the endpoint upload is
 // prefilled with it), the recognition threshold (how much of a farm the registry must cover for the farm to count as
 // recognised) and the overlap tolerance (issue 28: the minimum overlap area in sqm and share of the smaller farm, in %,

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The Webhooks section of /admin/configurations (issue 32, part 3; an addition to the spec's screen, see
 // docs/decisions/0075-webhooks.md): the tenant's endpoints with their events and state, adding one (URL and events; the
 // signing secret is shown once, with a copy button), enabling or disabling, sending a test event, deleting after a

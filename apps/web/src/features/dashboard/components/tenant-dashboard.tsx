@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/dashboard (docs/requirements.md §2, §9): the license card (expiry month and year, registered date, Revoked > Expired > Active;
 // 'All Licences' and 'View Invoices'), the counts, Most Mapped Area, the Total Mapped chart with 1Y / 6M / 30D / 7D and
 // the change against the period before, the Overall Activity doughnut, Agent Ranking, and the agents card.

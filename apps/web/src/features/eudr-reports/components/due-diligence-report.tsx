@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/reports/due-diligence?area_id=… or ?farm_ids=… (issue 29): the printable due-diligence report of a chosen set
 // of plots: a summary, the reference layers the verdicts were read against, a map of the plots (coloured by verdict)
 // and per plot its evidence: verdict and reasons, overlap with each layer (m² and share of the plot) and geolocation

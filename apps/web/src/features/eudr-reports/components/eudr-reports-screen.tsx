@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/reports (issue 29): the tenant's EUDR readiness. Cards of plots by verdict, a chart by verdict and by
 // geolocation warning, the tables per operational area and per agent, the verdicts by capture month, and the plots
 // needing action on the one list page (filters, csv export), each linked to its farm's drawer. "Due-diligence report"

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Delete Farmer: the spec's question. A farmer with farms cannot be deleted alone (the API answers 409
 // farmer_has_farms): the dialog says so before anything is sent, and Delete stays disabled until the user also chooses
 // to delete the farms (DELETE ?delete_farms=true). If farms arrived meanwhile, the API's refusal shows in the dialog.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The farmer drawer (/admin/farmers?farmer_id=…&view=list|map): photo, name, the folio id as "Farmer's id", address,
 // phone and email ('--' when empty); 'Mapped Farmland' with the tabs 'List Farmlands' (a card per farm with View) and
 // 'Map View' (the one map component, centred on ?lat&lng when given), and a 'Select farm' menu that centres the map on

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The farm drawer opened from the farmer drawer (?farm_id=…): 'Back' to the farmer, 'View map' (the farm at zoom 18),
 // the coordinate points (longitude, latitude), size (ha) and area (sqm), and the snapshots.
 import { useMemo, useState } from 'react';

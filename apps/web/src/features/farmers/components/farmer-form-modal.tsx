@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Create Single and Edit Farmer: photo, first and last name, email, phone and address (marked required, docs/requirements.md §5), gender,
 // location, folio id (generated when left empty) and region. Multipart; the API's field errors land on their fields.
 import { useEffect, useMemo, useRef, useState } from 'react';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/farmers, "Farmer's List": 'All Farmers' with the count, 'Export Table' and 'New Farmer' (Create Single, Bulk
 // Upload); a search debounced by 400 ms, the column chooser, and a Filter modal by country/region and status (All,
 // Mapped, Unmapped) applied on Apply Filter. A row goes to ?farmer_id={id}&view=list and opens the farmer drawer; its

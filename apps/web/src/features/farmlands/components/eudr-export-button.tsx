@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Export GeoJSON" (EUDR-ready, beyond the spec): format GeoJSON, CSV or KML, and optionally farms under 4 ha as
 // points (their centroid), as the EU deforestation regulation allows. Large files arrive in numbered parts.
 import { useState } from 'react';

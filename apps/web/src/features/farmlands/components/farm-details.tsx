@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // One farm's details, shared by the farm drawer and the Overlapping Farmlands drawer: farmer, size in sqm and ha,
 // declared area and point plot centre (when given), operational area ('Not Available' when none), the mapping record (duration as "hr, m, s"), coordinates and snapshots.
 import Collapse from 'antd/es/collapse';

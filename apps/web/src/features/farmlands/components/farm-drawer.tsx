@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "View Details" of a farm that overlaps nothing: its details, "View map" to show the boundary at zoom 18, and its
 // boundary history (beyond the spec): earlier boundaries with dates and areas, drawn on the map (orange) on request.
 // EUDR (issue 29): the farm's plot-risk verdict with its evidence (reasons, and figures per reference layer), and the

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The marker popup of a farm: name, farmer, area and status, "View Details", and for an overlapping farm "Retain"
 // (POST /farms/{id}/intersect). A string error from the API shows in the popup for 3 s (docs/requirements.md §8); others go to the notifier.
 import { useEffect, useState } from 'react';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/mapping, "All Mapped Farmlands": search and Export Table, then three tabs: Table View (the list), Combined View
 // (the map at 40% beside a list panel) and Map View (the map alone). The map shows GeoJSON up to the deployment's tile
 // threshold (5,000 farms by default) and vector tiles above it; moving it writes ?lat&lng. Overlapping farms open the

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Overlapping Farmlands": the farm's overlap group on a map (marker popups offer Retain) and, per farm, its farmer,
 // coordinates, size, operational area and snapshots. After Retain the group is re-read; when nothing overlaps any more
 // the drawer closes (docs/requirements.md §4).

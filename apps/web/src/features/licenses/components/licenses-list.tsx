@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/license (docs/requirements.md §2): search, the filter (status, type, issued date), Export table, and a table with the key
 // hint (its first 10 characters, labelled as a hint: the key is stored hashed); per row Revoke (not yet revoked),
 // Re-issue (SDK only: one more year), Rotate key (a new key shown once with a working copy, 'License Key copied'; the

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Creating operational area" (or editing one), in two steps (docs/requirements.md §2, §4, §5): step 1 is the form (Area Name, Region,
 // City / Town / District) with "Proceed to Map"; step 2 is the map (zoom 12, centred on the chosen city, ?lat&lng in the
 // address) with Back. Once a polygon of at least 3 points is drawn a popup offers Proceed, then asks 'Are you sure you

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Create Region": a name and a searchable country select; 'Region created successfully' on success (docs/requirements.md §2, §8).
 import { useEffect } from 'react';
 import Form from 'antd/es/form';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/operational-areas: every area on a map (40%) beside the list: search (submitted with text; clearing resets),
 // region filter, pagination (10 a page), edit and delete per row; "Create Area" opens the two-step drawing modal and
 // "Create Region" the region modal.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Change password: the current password, then the new one twice.
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';

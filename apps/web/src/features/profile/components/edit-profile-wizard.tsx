@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Edit profile in the three-step wizard: Details (names), Contact (phone, gender), Confirm Entries.
 import { useEffect, useState } from 'react';
 import Descriptions from 'antd/es/descriptions';

@@ -1,11 +1,13 @@
 // The Profile screen: who you are (photo, names, contact, role, organisation, two-factor, last sign-in), with Edit
-// profile (three-step wizard), a new photo, Change password and Reset two-factor (after a confirmation).
+// profile (three-step wizard), a new photo, Change password and Reset two-factor (after a confirmation), and the
+// console's language (English or French, remembered on this device).
 import { useState } from 'react';
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
 import Result from 'antd/es/result';
+import Select from 'antd/es/select';
 import Skeleton from 'antd/es/skeleton';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
@@ -15,13 +17,15 @@ import { CameraOutlined, EditOutlined, LockOutlined, SafetyOutlined } from '@ant
 import type { RoleName } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { formatDate, formatDateTime } from '../../../lib/formatters';
+import { chooseLocale, currentLocale, LOCALES, t, type Locale } from '../../../i18n';
+import { languageNames, profileText as m } from '../profile.messages';
 import { useProfile } from '../api/get-profile';
 import { useResetTwoFactor } from '../api/reset-two-factor';
 import { useUploadProfileImage } from '../api/upload-profile-image';
 import { ChangePasswordModal } from './change-password-modal';
 import { EditProfileWizard } from './edit-profile-wizard';
 
-const ROLE_LABELS: Record<RoleName, string> = { super_admin: 'Super admin', tenant_admin: 'Tenant admin', agent: 'Agent' };
+const ROLE_LABELS = { super_admin: m.roleSuperAdmin, tenant_admin: m.roleTenantAdmin, agent: m.roleAgent } satisfies Record<RoleName, unknown>;
 export const IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
 
 export function ProfileView({ userId }: { userId: string }) {
@@ -42,10 +46,10 @@ export function ProfileView({ userId }: { userId: string }) {
     return (
       <Result
         status="warning"
-        title="Your profile could not be loaded."
+        title={t(m.loadFailed)}
         extra={
           <Button type="primary" onClick={() => void profile.refetch()}>
-            Try again
+            {t(m.tryAgain)}
           </Button>
         }
       />
@@ -56,12 +60,12 @@ export function ProfileView({ userId }: { userId: string }) {
   return (
     <>
       <Typography.Title level={1} style={{ fontSize: 24 }}>
-        Profile
+        {t(m.title)}
       </Typography.Title>
       <Card>
         <div style={{ display: 'flex', gap: 32, flexWrap: 'wrap' }}>
           <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, minWidth: 160 }}>
-            <Avatar size={112} src={p.image ?? undefined} alt={p.image ? `Photo of ${name}` : undefined} style={{ background: '#1b6e34', fontSize: 40 }}>
+            <Avatar size={112} src={p.image ?? undefined} alt={p.image ? t(m.photoOf, { name }) : undefined} style={{ background: '#1b6e34', fontSize: 40 }}>
               {`${p.first_name.charAt(0)}${p.last_name.charAt(0)}`.toUpperCase()}
             </Avatar>
             <Upload
@@ -72,7 +76,7 @@ export function ProfileView({ userId }: { userId: string }) {
               }}
             >
               <Button icon={<CameraOutlined aria-hidden="true" />} loading={upload.isPending}>
-                Change photo
+                {t(m.changePhoto)}
               </Button>
             </Upload>
           </div>
@@ -84,29 +88,43 @@ export function ProfileView({ userId }: { userId: string }) {
               column={{ xs: 1, md: 2 }}
               size="small"
               items={[
-                { key: 'email', label: 'Email', children: p.email },
-                { key: 'phone', label: 'Phone number', children: p.phone_number ?? '--' },
-                { key: 'gender', label: 'Gender', children: p.gender ?? '--' },
-                { key: 'role', label: 'Role', children: ROLE_LABELS[p.role] },
-                { key: 'org', label: 'Organisation', children: p.tenant?.name ?? 'Service provider' },
+                { key: 'email', label: t(m.email), children: p.email },
+                { key: 'phone', label: t(m.phone), children: p.phone_number ?? '--' },
+                { key: 'gender', label: t(m.gender), children: p.gender ?? '--' },
+                { key: 'role', label: t(m.role), children: t(ROLE_LABELS[p.role]) },
+                { key: 'org', label: t(m.organisation), children: p.tenant?.name ?? t(m.serviceProvider) },
                 {
                   key: 'mfa',
-                  label: 'Two-factor',
-                  children: p.mfa_enabled ? <Tag color="green">Enabled</Tag> : <Tag color="orange">Not set up</Tag>,
+                  label: t(m.twoFactor),
+                  children: p.mfa_enabled ? <Tag color="green">{t(m.twoFactorEnabled)}</Tag> : <Tag color="orange">{t(m.twoFactorNotSetUp)}</Tag>,
                 },
-                { key: 'last', label: 'Last sign-in', children: formatDateTime(p.last_login_at) },
-                { key: 'since', label: 'Member since', children: formatDate(p.created_at) },
+                { key: 'last', label: t(m.lastSignIn), children: formatDateTime(p.last_login_at) },
+                { key: 'since', label: t(m.memberSince), children: formatDate(p.created_at) },
+                {
+                  key: 'language',
+                  label: t(m.language),
+                  children: (
+                    <Select<Locale>
+                      aria-label={t(m.language)}
+                      data-testid="profile-language"
+                      value={currentLocale()}
+                      onChange={chooseLocale}
+                      options={LOCALES.map((l) => ({ value: l, label: <span lang={l}>{languageNames[l]}</span> }))}
+                      style={{ minWidth: 140 }}
+                    />
+                  ),
+                },
               ]}
             />
             <Space wrap className="mt-16">
               <Button type="primary" icon={<EditOutlined aria-hidden="true" />} onClick={() => setEditing(true)}>
-                Edit profile
+                {t(m.editProfile)}
               </Button>
               <Button icon={<LockOutlined aria-hidden="true" />} onClick={() => setChangingPassword(true)}>
-                Change password
+                {t(m.changePassword)}
               </Button>
               <Button danger icon={<SafetyOutlined aria-hidden="true" />} onClick={() => setConfirmReset(true)} disabled={!p.mfa_enabled}>
-                Reset two-factor
+                {t(m.resetTwoFactor)}
               </Button>
             </Space>
           </div>
@@ -116,15 +134,14 @@ export function ProfileView({ userId }: { userId: string }) {
       <ChangePasswordModal open={changingPassword} onClose={() => setChangingPassword(false)} />
       <ConfirmDialog
         open={confirmReset}
-        title="Reset two-factor authentication"
-        confirmLabel="Reset"
+        title={t(m.resetTwoFactorTitle)}
+        confirmLabel={t(m.reset)}
         danger
         loading={resetMfa.isPending}
         onCancel={() => setConfirmReset(false)}
         onConfirm={() => resetMfa.mutate(undefined, { onSettled: () => setConfirmReset(false) })}
       >
-        Your authenticator app will no longer work for this account. You will set up two-factor again the next time you sign in, and your other
-        sessions will end.
+        {t(m.resetTwoFactorBody)}
       </ConfirmDialog>
     </>
   );

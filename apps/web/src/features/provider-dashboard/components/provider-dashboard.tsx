@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/dashboard (docs/requirements.md §2, §7): the counts over every tenant (tenants and their statuses, licenses, agents,
 // farms, operational areas, mapped and unmapped farms), the farms mapped per month of a chosen year with the tenants
 // registered that year, and the tenants ranked by farms mapped in the year.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/farmlands: every tenant's farms. A tenant picker narrows everything to one tenant; the overview totals
 // (within, outside, overlapping, unrecognized), the one farm map (GeoJSON below the tile threshold, vector tiles above;
 // moving it writes ?lat&lng, and a URL with lat&lng opens there at farm zoom), and the table with its export.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // A layer's job as the API reports it: Queued, Loading (features read so far), Screening farms (a progress bar), Ready, or
 // Failed with the reader's message and the feature number it is about; after a failed replacement the version in use
 // stays, and this says so.

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Upload a reference layer, or replace one's file: the details (name, kind, reference date, source, licence, and the
 // optional feature property that names each feature) and the file in the one upload widget (GeoJSON, KML, KMZ or a
 // zipped Shapefile). After the API takes it (202) the drawer follows the background job: its status and progress, and

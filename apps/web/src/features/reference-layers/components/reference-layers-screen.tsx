@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Reference layers (EUDR, issue 29): /admin/reference-layers for a tenant admin (its own layers, and the provider's,
 // read-only) and /super-admin/reference-layers for provider staff (the provider-wide layers every tenant screens
 // against). One list page: name, kind, reference date, source, licence, scope, status with progress while the

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The tenant's plot-risk thresholds (docs/decisions/0072-eudr-plot-risk.md), beside the layers they apply to: the
 // minimum overlap in m² (smaller is digitising noise) and three shares of the plot, shown in %: forest at the 2020
 // cut-off above which a plot needs review, and tree-cover loss and protected area above which it is high risk (0 %:

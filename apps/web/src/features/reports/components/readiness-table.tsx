@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The provider's Reports: each tenant's EUDR readiness (issue 29): plots, screened against every layer in use, by
 // verdict, with a geolocation warning, and the share ready for a due-diligence statement (low risk, no warning).
 import Alert from 'antd/es/alert';

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/reports (beyond the spec, which does not show it; see docs/decisions/0014-provider-console-screens.md): each tenant's mapping progress in
 // a chosen year: farms mapped per month, agents active and area mapped, as a chart (the totals per month, or one tenant's
 // months when a row is picked) and a table with each tenant's months, downloadable as CSV; below, each tenant's EUDR

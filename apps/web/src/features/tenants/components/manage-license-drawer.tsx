@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Manage License (docs/requirements.md §2): a side drawer with the license's status and expiry, the company and the license details,
 // and Revoke License / Re-issue License (SDK only) / Rotate key (the license list's flow: the new key shown once), each
 // behind its confirmation.

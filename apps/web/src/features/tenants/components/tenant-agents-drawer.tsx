@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The provider's agents drawer (docs/requirements.md §2, "Agents drawer ... shared with tenant admins"): one tenant's agents with the
 // Agents' List columns, a debounced search, paging and Export table. Provider staff read here; creating, editing,
 // suspending and deleting agents stay with the tenant's admin (the API's roles, docs/requirements.md §6).

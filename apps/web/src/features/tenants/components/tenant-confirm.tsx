@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The confirmations before a tenant or license changes (docs/requirements.md §2, §4): Suspend / Unsuspend, Deactivate / Activate,
 // Revoke License and Re-issue License, each with its own warning; the success toast is the spec's text.
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';

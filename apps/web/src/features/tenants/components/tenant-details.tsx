@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/tenant/{uuid} (docs/requirements.md §2): the organisation, its admin and its license (with Manage License's actions), then
 // the captures table (the tenant's farms with their mapping records) with Export table and a coordinates drawer that
 // lists every point with its longitude and latitude. The empty list reads the spec's text. 'Agents' opens the tenant's

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The Create/Edit Tenant modal in three steps (docs/requirements.md §2, §4, §5): Organization Information, Admin Information, License
 // Information. Country, state and city are searchable selects, and the cities (searched on the server) and states follow
 // the chosen country. Sync farm details shows only for an SDK license. Submit is enabled on the third step only. After a

@@ -1,3 +1,4 @@
+// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/tenant, "All Tenants" (docs/requirements.md §2): count badge, search, Filter (license type; status Active, Suspended,
 // Inactive), Export table, New Tenant, row selection with a bulk delete, and per row Edit, Suspend/Unsuspend, Manage
 // License, Deactivate/Activate, Revoke License and Re-issue License, each behind its confirmation. A row opens the
