@@ -6,7 +6,7 @@
 // (towgs84) included. Whatever cannot be resolved to a transformation is a CrsUnsupported naming the CRS or datum; it is
 // never read as if it were WGS84. KML is WGS84 by definition and needs none of this.
 import proj4 from 'proj4';
-import { DATUM_TRANSFORMATIONS } from './datum-transformations.data.js';
+import { DATUM_TRANSFORMATIONS } from './datum-transformations.js';
 import { srsRegistry, type SrsEntry } from './srs-registry.js';
 
 /** A CRS that cannot be resolved, or has no known transformation to WGS84: the message names it and says why. */
@@ -166,7 +166,7 @@ export function definitionOf(e: SrsEntry, towgs84: string | null = e.towgs84): s
 
 // ---------- the datum transformation, chosen per position as PROJ does ----------
 
-/** One EPSG Helmert transformation to WGS 84 (datum-transformations.data.ts) and its area of use. */
+/** One EPSG Helmert transformation to WGS 84 (datum-transformations.json) and its area of use. */
 export type DatumTransformation = { code: number; name: string; accuracy: number; towgs84: string; w: number; s: number; e: number; n: number; offshore: boolean };
 
 let byGeographic: Map<number, DatumTransformation[]> | null = null;
