@@ -19,6 +19,9 @@ import { useTenantConfiguration } from '../api/get-analysis-options';
 import { t } from '../../../i18n';
 import { analysesText as m } from '../analyses.messages';
 
+/** An example payload: code, the same in every language. */
+const PAYLOAD_EXAMPLE = '[\n  { "farm_name": "Farm 1", "farm_coordinates": [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }\n]';
+
 type Props = { open: boolean; onClose: () => void; values: AnalysisOptions; onUploaded: () => void };
 
 /** Where a JSON.parse error is, as line and column (from the position V8 reports). */
@@ -140,7 +143,7 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
             rows={14}
             spellCheck={false}
             style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12 }}
-            placeholder={'[\n  { "farm_name": "Farm 1", "farm_coordinates": [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }\n]'}
+            placeholder={PAYLOAD_EXAMPLE}
           />
         </label>
         {problem && <Alert type="error" showIcon message={problem.length === 1 ? problem[0] : <ul style={{ margin: 0, paddingLeft: 16 }}>{problem.map((p) => <li key={p}>{p}</li>)}</ul>} data-testid="endpoint-problem" />}
