@@ -51,7 +51,7 @@ type Rings = MapFeature['rings'];
  * repeated (no fill; its marker stands at the point). Issue 13.
  */
 const toFeatures = (f: AnalysisMapFeature): MapFeature[] => {
-  const base = { id: String(f.row_number), name: f.name ?? t(m.rowName, { row: f.row_number }), category: mapCategoryOf(f), properties: { operational_area: f.operational_area, area: f.area } };
+  const base = { id: String(f.row_number), name: f.name ?? t(m.rowName, { row: String(f.row_number) }), category: mapCategoryOf(f), properties: { operational_area: f.operational_area, area: f.area } };
   if (f.type === 'MultiPolygon' && f.parts) return f.parts.map((rings) => ({ ...base, rings: rings as unknown as Rings }));
   if (f.type === 'Point') {
     const p = f.coordinates[0]?.[0] as unknown as readonly [number, number] | undefined;

@@ -80,7 +80,7 @@ export function AnalysisUpload() {
         onChange={setFile}
         accept={ANALYSIS_FILE_TYPES}
         maxBytes={ANALYSIS_MAX_BYTES}
-        hint={t(m.fileHint, { mb: ANALYSIS_MAX_BYTES / 1024 / 1024 })}
+        hint={t(m.fileHint, { mb: String(ANALYSIS_MAX_BYTES / 1024 / 1024) })}
         testId="analysis-drop-zone"
       />
       <Space style={{ marginTop: 16, width: '100%', justifyContent: 'space-between' }} wrap>
@@ -259,7 +259,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
         ) : (
           <>
             <Checkbox indeterminate={some} checked={all} onChange={(e) => onSelect(e.target.checked ? ids : [])}>
-              {t(m.selectAll, { count: ids.length })}
+              {t(m.selectAll, { count: String(ids.length) })}
             </Checkbox>
             <Checkbox.Group
               style={{ display: 'flex', flexDirection: 'column', gap: 8 }}

@@ -134,7 +134,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
           {t(m.close)}
         </Button>,
         <Button key="re" type="primary" disabled={edited.length === 0} loading={create.isPending} onClick={reanalyse}>
-          {edited.length > 0 ? t(m.reanalyseCount, { count: edited.length }) : t(m.reanalyse)}
+          {edited.length > 0 ? t(m.reanalyseCount, { count: String(edited.length) }) : t(m.reanalyse)}
         </Button>,
       ]}
     >

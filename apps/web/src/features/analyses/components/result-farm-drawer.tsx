@@ -22,7 +22,7 @@ export function ResultFarmDrawer({ farm, onClose }: { farm: AnalysisMapFeature |
     }
   };
   return (
-    <SideDrawer open={farm !== null} title={farm?.name ?? (farm ? t(m.rowName, { row: farm.row_number }) : '')} onClose={onClose}>
+    <SideDrawer open={farm !== null} title={farm?.name ?? (farm ? t(m.rowName, { row: String(farm.row_number) }) : '')} onClose={onClose}>
       {farm && (
         <div data-testid="result-farm-drawer">
           <Descriptions column={1} size="small" bordered>

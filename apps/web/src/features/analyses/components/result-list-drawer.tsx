@@ -52,7 +52,7 @@ export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
     <ul style={{ margin: '4px 0 0', paddingLeft: 18, fontSize: 12 }} data-testid="overlap-pairs">
       {farm.overlaps.map((o) => (
         <li key={o.row_number} data-testid={o.sliver ? 'overlap-sliver' : 'overlap-pair'}>
-          {t(m.overlapPair, { row: o.row_number, area: formatSqm(o.area_sqm), shareThis: percent(o.share_of_this), shareOther: percent(o.share_of_other), iou: formatNumber(o.iou, 2) })}
+          {t(m.overlapPair, { row: String(o.row_number), area: formatSqm(o.area_sqm), shareThis: percent(o.share_of_this), shareOther: percent(o.share_of_other), iou: formatNumber(o.iou, 2) })}
           {o.sliver ? t(m.sliver) : ''}
         </li>
       ))}
@@ -80,10 +80,10 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
       ]}
     >
       <List.Item.Meta
-        title={f.name ?? t(m.rowName, { row: f.row_number })}
+        title={f.name ?? t(m.rowName, { row: String(f.row_number) })}
         description={
           <>
-            {t(m.farmLine, { row: f.row_number, size: formatHectares(f.area), area: f.operational_area ?? t(m.notAvailable) })}
+            {t(m.farmLine, { row: String(f.row_number), size: formatHectares(f.area), area: f.operational_area ?? t(m.notAvailable) })}
             {f.warnings.length > 0 && (
               <div className="mt-4">
                 <RowWarnings codes={f.warnings} />
@@ -142,7 +142,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                   renderItem={(f) => (
                     <List.Item key={f.row_number}>
                       <List.Item.Meta
-                        title={f.name ?? t(m.rowName, { row: f.row_number })}
+                        title={f.name ?? t(m.rowName, { row: String(f.row_number) })}
                         description={
                           <>
                             <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>

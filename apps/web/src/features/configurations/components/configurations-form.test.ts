@@ -1,5 +1,6 @@
 // The configuration form's checks: numbers as people type them, and the limits the API also enforces.
 import { describe, expect, it } from 'vitest';
+import { setLocaleForTest } from '../../../i18n/locale';
 import { minimumSizeProblem, overlapAreaProblem, overlapSharePercentProblem, readNumber, sharePercent, thresholdProblem } from './configurations-form';
 
 describe('configuration checks', () => {
@@ -10,6 +11,18 @@ describe('configuration checks', () => {
     expect(readNumber('12abc')).toBeNull();
     expect(readNumber('')).toBeNull();
     expect(readNumber('1e3')).toBeNull();
+  });
+  it('reads the French forms in French: a decimal comma and spaces between thousands', () => {
+    setLocaleForTest('fr');
+    try {
+      expect(readNumber('0,5')).toBe(0.5);
+      expect(readNumber('1 000,25')).toBe(1000.25);
+      expect(readNumber('1\u202f000')).toBe(1000);
+      expect(readNumber('0.5')).toBe(0.5);
+      expect(readNumber('1,2,3')).toBeNull();
+    } finally {
+      setLocaleForTest('en');
+    }
   });
   it('names a negative or non-numeric minimum size, and a threshold outside (0, 1]', () => {
     expect(minimumSizeProblem('-1')).toBe('Minimum farm size cannot be negative');

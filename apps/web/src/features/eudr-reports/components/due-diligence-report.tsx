@@ -118,7 +118,7 @@ function ReportBody({ r }: { r: Report }) {
           <ul>
             {r.layers.map((l) => (
               <li key={l.id}>
-                {t(m.layerLine, { name: l.name, kind: LAYER_KIND_LABEL[l.kind], owner: LAYER_OWNER_LABEL[l.owner], date: l.reference_date, version: l.version, source: l.source })}
+                {t(m.layerLine, { name: l.name, kind: LAYER_KIND_LABEL[l.kind], owner: LAYER_OWNER_LABEL[l.owner], date: l.reference_date, version: String(l.version), source: l.source })}
               </li>
             ))}
           </ul>

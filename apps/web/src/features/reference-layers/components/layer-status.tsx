@@ -32,14 +32,14 @@ export function LayerStatus({ progress, detailed = false }: { progress: Referenc
       <Tag color={COLOR[status]}>{t(LABEL[status])}</Tag>
       {running && (
         <>
-          <Progress percent={progress.progress} size="small" status="active" aria-label={t(m.progressLabel, { status: t(LABEL[status]), progress: progress.progress })} />
+          <Progress percent={progress.progress} size="small" status="active" aria-label={t(m.progressLabel, { status: t(LABEL[status]), progress: String(progress.progress) })} />
           {status === 'loading' && <div className="text-muted small">{t(m.featuresRead, { count: progress.features_loaded, n: formatNumber(progress.features_loaded) })}</div>}
         </>
       )}
       {status === 'failed' && error && (
         <div className={detailed ? 'mt-8' : 'text-muted small wrap-anywhere'} data-testid="layer-error" role={detailed ? 'alert' : undefined}>
           {error}
-          {progress.version > 0 && <span className="block">{t(m.versionStays, { version: progress.version })}</span>}
+          {progress.version > 0 && <span className="block">{t(m.versionStays, { version: String(progress.version) })}</span>}
         </div>
       )}
     </div>

@@ -14,16 +14,16 @@ import { fieldErrorsOf } from '../../../lib/field-errors';
 import { formatNumber } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useRiskSettings, useSaveRiskSettings } from '../api/risk-settings';
-import { t } from '../../../i18n';
+import { currentLocale, t } from '../../../i18n';
 import { referenceLayersText as m } from '../reference-layers.messages';
 
 type Values = { eudr_min_overlap_sqm: string; eudr_forest_review_share: string; eudr_loss_high_share: string; eudr_protected_high_share: string };
 const SHARES = ['eudr_forest_review_share', 'eudr_loss_high_share', 'eudr_protected_high_share'] as const;
 const FIELDS: readonly (keyof Values)[] = ['eudr_min_overlap_sqm', ...SHARES];
 
-/** A number typed by a person (thousands separators and spaces allowed), or null. */
+/** A number typed by a person (thousands separators and spaces allowed; in French, 0,5 and 1 000), or null. */
 export function readNumber(text: string | undefined): number | null {
-  const clean = (text ?? '').replace(/[,\s]/g, '');
+  const clean = currentLocale() === 'fr' ? (text ?? '').replace(/\s/g, '').replace(',', '.') : (text ?? '').replace(/[,\s]/g, '');
   if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return null;
   return Number(clean);
 }

@@ -1,0 +1,53 @@
+// The provider's Reports: mapping progress per tenant and EUDR readiness per tenant (English; French in
+// reports.messages.fr.ts).
+import { defineMessages } from '../../i18n';
+
+export const reportsText = defineMessages('reports', {
+  farmsMapped: 'Farms mapped',
+  agentsActive: 'Agents active',
+  chartTitleTenant: '{tenant}: farms mapped and agents active per month, {year}',
+  chartTitleAll: 'All tenants: farms mapped and agents active per month, {year}',
+  title: 'Mapping Progress',
+  tenantsBadge: 'tenants',
+  reportYear: 'Report year',
+  downloadCsv: 'Download CSV',
+  loadFailed: 'The report could not be loaded',
+  tryAgain: 'Try again',
+  allTenants: 'All tenants',
+  showAll: 'Show all tenants',
+  totalFarms: '<b>{n}</b> farms mapped',
+  totalArea: '<b>{area}</b> mapped',
+  totalAgents: '<b>{n}</b> agents active in {year}',
+  perTenant: 'Per tenant, {year}',
+  noTenants: 'No tenants yet',
+  months: 'Months',
+  month: 'Month',
+  monthYear: '{month} {year}',
+  areaMapped: 'Area mapped',
+  tenant: 'Tenant',
+  license: 'License',
+  agentsOf: '{active} of {total}',
+  bestMonth: 'Best month',
+  bestMonthValue: '{month} ({n})',
+
+  // Readiness per tenant
+  readinessTitle: 'EUDR readiness per tenant',
+  readinessLoadFailed: 'The readiness could not be loaded',
+  plots: 'Plots',
+  screened: 'Screened',
+  low: 'Low',
+  review: 'Review',
+  high: 'High',
+  warnings: 'Warnings',
+  layers: 'Layers',
+  ready: 'Ready',
+  readyValue: '{n} ({share}%)',
+  // The progress download's header
+  csvTenant: 'Tenant',
+  csvLicenseType: 'License type',
+  csvMonth: 'Month',
+  csvFarmsMapped: 'Farms mapped',
+  csvAreaSqm: 'Area (sqm)',
+  csvHectares: 'Hectares',
+  csvAgentsActive: 'Agents active',
+});
