@@ -47,6 +47,7 @@ export default translate(configurationsText, {
   urlHelp: 'Une URL https à laquelle les événements sont envoyés.',
   urlRequired: "Saisissez l'URL à laquelle les événements sont envoyés",
   urlAria: 'URL du webhook',
+  urlPlaceholder: 'https://exemple.org/hooks/farmland',
   events: 'Événements',
   eventsRequired: 'Choisissez au moins un événement',
   description: 'Description',

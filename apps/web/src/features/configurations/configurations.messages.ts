@@ -48,6 +48,7 @@ export const configurationsText = defineMessages('configurations', {
   urlHelp: 'An https URL the events are posted to.',
   urlRequired: 'Enter the URL the events are sent to',
   urlAria: 'Webhook URL',
+  urlPlaceholder: 'https://example.org/hooks/farmland',
   events: 'Events',
   eventsRequired: 'Choose at least one event',
   description: 'Description',

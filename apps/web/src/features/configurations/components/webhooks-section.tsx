@@ -71,7 +71,7 @@ function AddEndpointModal({ open, onClose, onCreated }: { open: boolean; onClose
     <Modal open={open} title={t(m.addTitle)} onCancel={onClose} okText={t(m.addEndpoint)} onOk={() => form.submit()} okButtonProps={{ loading: create.isPending }} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ events: ['analysis.completed'] }} requiredMark>
         <Form.Item label={t(m.url)} name="url" required extra={t(m.urlHelp)} rules={[{ required: true, message: t(m.urlRequired) }]}>
-          <Input aria-label={t(m.urlAria)} placeholder="https://example.org/hooks/farmland" />
+          <Input aria-label={t(m.urlAria)} placeholder={t(m.urlPlaceholder)} />
         </Form.Item>
         <Form.Item label={t(m.events)} name="events" required rules={[{ required: true, type: 'array', min: 1, message: t(m.eventsRequired) }]}>
           <Checkbox.Group options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: eventLabel(type) }))} />

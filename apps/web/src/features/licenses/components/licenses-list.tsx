@@ -57,7 +57,7 @@ export function LicensesList() {
   const state = useListState({ defaultPageSize: LICENSES_PAGE_SIZE, filters: ['status', 'type', 'issued_date'] });
   const { search, page, pageSize, filters } = state;
   const [filterOpen, setFilterOpen] = useState(false);
-  const fields = useMemo(filterFields, []);
+  const fields = useMemo(() => filterFields(), []);
   const [pending, setPending] = useState<Pending>(null);
   const revoke = useRevokeLicense();
   const reissue = useReissueLicense();
