@@ -12,6 +12,13 @@ export default translate(eudrReportsText, {
   warnPrecision: 'Moins de 6 décimales',
   warnPoint: 'Point pour une parcelle de plus de 4 ha',
 
+  reasonNoForestLayer:
+    "Aucune couche de couvert forestier à la date butoir de 2020 n'est chargée : rien ne montre que la parcelle n'était pas boisée",
+  reasonNoOverlap: 'Aucun chevauchement avec une couche de référence',
+  reasonNotScreened:
+    '{count, plural, one {Pas encore croisée avec {n} couche} other {Pas encore croisée avec {n} couches}} ; le croisement est en cours',
+  reasonLine: '<b>{verdict} :</b> {message}',
+
   plots: 'Parcelles',
   verdictChartLabel: 'Parcelles par verdict et par avertissement de géolocalisation',
   trendChartLabel: 'Parcelles par verdict et par mois de relevé',

@@ -11,6 +11,12 @@ export const eudrReportsText = defineMessages('eudrReports', {
   warnPrecision: 'Fewer than 6 decimals',
   warnPoint: 'Point for a plot over 4 ha',
 
+  // Reasons the API gives without figures (the others keep the server's words, which name layers and figures)
+  reasonNoForestLayer: 'No forest-cover layer at the 2020 cut-off is loaded, so nothing shows the plot was not forest',
+  reasonNoOverlap: 'No overlap with any reference layer',
+  reasonNotScreened: 'Not yet screened against {count, plural, other {{n} layer(s)}}; the screening is running',
+  reasonLine: '<b>{verdict}:</b> {message}',
+
   // Readiness screen
   plots: 'Plots',
   verdictChartLabel: 'Plots by verdict and by geolocation warning',

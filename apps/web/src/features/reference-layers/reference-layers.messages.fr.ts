@@ -66,9 +66,9 @@ export default translate(referenceLayersText, {
   actionsFor: 'Actions pour {name}',
   noMatch: 'Aucune couche de référence ne correspond à votre recherche ou à vos filtres',
   noProviderLayers:
-    'Aucune couche du fournisseur pour le moment : importez-en une avec Importer la couche (une couche de couvert forestier 2020 permet à chaque organisation de contrôler ses parcelles)',
+    'Aucune couche du fournisseur pour le moment : importez-en une avec « Importer la couche » (une couche de couvert forestier 2020 permet à chaque organisation de contrôler ses parcelles)',
   noLayers:
-    'Aucune couche de référence pour le moment : importez-en une avec Importer la couche, ou demandez une couche de couvert forestier 2020 à votre fournisseur de services',
+    'Aucune couche de référence pour le moment : importez-en une avec « Importer la couche », ou demandez une couche de couvert forestier 2020 à votre fournisseur de services',
   title: 'Couches de référence',
   searchPlaceholder: 'Rechercher par nom, type, source ou licence',
   deleteTitle: 'Supprimer la couche de référence',

@@ -26,6 +26,7 @@ export default translate(reportsText, {
   areaMapped: 'Superficie cartographiée',
   tenant: 'Organisation',
   license: 'Licence',
+  typePlatform: 'Plateforme',
   agentsOf: '{active} sur {total}',
   bestMonth: 'Meilleur mois',
   bestMonthValue: '{month} ({n})',

@@ -26,6 +26,7 @@ export const reportsText = defineMessages('reports', {
   areaMapped: 'Area mapped',
   tenant: 'Tenant',
   license: 'License',
+  typePlatform: 'Platform',
   agentsOf: '{active} of {total}',
   bestMonth: 'Best month',
   bestMonthValue: '{month} ({n})',

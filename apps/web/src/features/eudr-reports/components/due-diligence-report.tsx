@@ -20,7 +20,7 @@ import { paths } from '../../../lib/paths';
 import { useDueDiligence, type DueDiligenceChoice } from '../api/get-due-diligence';
 import { formatShare, LAYER_KIND_LABEL, LAYER_OWNER_LABEL } from '../../../components/eudr/eudr-labels';
 import { VerdictTag } from '../../../components/eudr/verdict-tag';
-import { verdictLabel, warningLabel } from './verdict-label';
+import { reasonText, verdictLabel, warningLabel } from './verdict-label';
 import { currentIntl, t } from '../../../i18n';
 import { eudrReportsText as m } from '../eudr-reports.messages';
 import './due-diligence.css';
@@ -46,7 +46,7 @@ function PlotEvidence({ p }: { p: DueDiligencePlot }) {
       <ul>
         {p.reasons.map((r) => (
           <li key={`${r.code}-${r.layer_id ?? ''}`}>
-            <strong>{verdictLabel(r.level)}:</strong> {r.message}
+            {currentIntl().formatMessage(m.reasonLine, { verdict: verdictLabel(r.level), message: reasonText(r), b: (chunks) => <strong>{chunks}</strong> })}
           </li>
         ))}
       </ul>

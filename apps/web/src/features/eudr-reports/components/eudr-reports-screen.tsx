@@ -24,7 +24,7 @@ import { paths } from '../../../lib/paths';
 import { PLOTS_EXPORT_PATH, usePlotsNeedingAction } from '../api/get-plots-needing-action';
 import { useReadinessSummary } from '../api/get-readiness-summary';
 import { VerdictTag } from '../../../components/eudr/verdict-tag';
-import { VERDICT_COLORS, verdictLabel, warningLabel } from './verdict-label';
+import { reasonText, VERDICT_COLORS, verdictLabel, warningLabel } from './verdict-label';
 import { t } from '../../../i18n';
 import { eudrReportsText as m } from '../eudr-reports.messages';
 
@@ -123,7 +123,7 @@ export function EudrReportsScreen() {
     { key: 'agent_name', title: t(m.agent), render: (p) => p.agent_name ?? '–' },
     { key: 'area_sqm', title: t(m.size), render: (p) => formatHectares(p.area_sqm) },
     { key: 'verdict', title: t(m.verdict), render: (p) => <VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} /> },
-    { key: 'reasons', title: t(m.reasons), render: (p) => p.reasons.filter((r) => r.level !== 'low').map((r) => r.message).join('; ') || '–' },
+    { key: 'reasons', title: t(m.reasons), render: (p) => p.reasons.filter((r) => r.level !== 'low').map(reasonText).join('; ') || '–' },
     { key: 'warnings', title: t(m.warnings), render: (p) => p.warnings.map(warningLabel).join(', ') || '–' },
   ];
 

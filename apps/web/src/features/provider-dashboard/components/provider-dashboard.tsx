@@ -23,10 +23,14 @@ import { useMappingRanking } from '../api/get-mapping-ranking';
 import { useTenantsDashboardCount } from '../api/get-tenants-dashboard-count';
 import { useTenantsStatusCount } from '../api/get-tenants-status-count';
 import { paths } from '../../../lib/paths';
-import { currentIntl, t } from '../../../i18n';
+import { currentIntl, currentLocale, t } from '../../../i18n';
 import { providerDashboardText as m } from '../provider-dashboard.messages';
 
 type RankRow = MappingRanking['results'][number];
+
+/** A month's short name: the API's (English) label, or in French the month (YYYY-MM) named in French. */
+const monthLabel = (mo: { month: string; label: string }) =>
+  currentLocale() === 'fr' && /^\d{4}-\d{2}$/.test(mo.month) ? new Date(`${mo.month}-01T00:00:00Z`).toLocaleDateString('fr-FR', { month: 'short', timeZone: 'UTC' }) : mo.label;
 
 function Count({ name, title, note }: { name: CountName; title: string; note?: string }) {
   const q = useCount(name);
@@ -112,7 +116,7 @@ function MappingChart({ year }: { year: number }) {
     () => ({
       type: 'bar',
       data: {
-        labels: (d?.months ?? []).map((mo) => mo.label),
+        labels: (d?.months ?? []).map(monthLabel),
         datasets: [
           { type: 'bar' as const, label: t(m.farmsMapped), data: (d?.months ?? []).map((mo) => mo.count), backgroundColor: '#2b9348' },
           { type: 'line' as const, label: t(m.tenantsRegistered), data: (tc?.months ?? []).map((mo) => mo.count), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf' },

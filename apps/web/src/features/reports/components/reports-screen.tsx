@@ -140,7 +140,7 @@ export function ReportsScreen() {
                 }}
                 columns={[
                   { title: t(m.tenant), dataIndex: 'tenant_name' },
-                  { title: t(m.license), render: (_: unknown, r: Row) => (r.license_type ? <Tag>{r.license_type}</Tag> : '--') },
+                  { title: t(m.license), render: (_: unknown, r: Row) => (r.license_type ? <Tag>{r.license_type === 'Platform' ? t(m.typePlatform) : r.license_type}</Tag> : '--') },
                   { title: t(m.farmsMapped), render: (_: unknown, r: Row) => formatNumber(r.farms_mapped), sorter: (a: Row, b: Row) => a.farms_mapped - b.farms_mapped, defaultSortOrder: 'descend' as const },
                   { title: t(m.areaMapped), render: (_: unknown, r: Row) => formatHectares(r.area_sqm), sorter: (a: Row, b: Row) => a.area_sqm - b.area_sqm },
                   { title: t(m.agentsActive), render: (_: unknown, r: Row) => t(m.agentsOf, { active: formatNumber(r.agents_active), total: formatNumber(r.agents_total) }) },
