@@ -62,6 +62,9 @@ export function overlapSharePercentProblem(text: string): string | null {
   return null;
 }
 
+/** A plain number as a person of the page's language types it: a decimal comma in French (0,5). */
+export const typed = (plain: string) => (currentLocale() === 'fr' ? plain.replace('.', ',') : plain);
+
 /** A share (0–1) as the percentage the form shows, without float noise (0.01 → "1"). */
 export const sharePercent = (share: number) => String(Math.round(share * 100 * 1e6) / 1e6);
 
@@ -76,10 +79,10 @@ export function ConfigurationsForm() {
   useEffect(() => {
     if (data) {
       form.setFieldsValue({
-        minimum_farm_size: String(data.minimum_farm_size),
-        recognition_threshold: String(data.recognition_threshold),
-        overlap_min_area_sqm: String(data.overlap_min_area_sqm),
-        overlap_min_share_percent: sharePercent(data.overlap_min_share),
+        minimum_farm_size: typed(String(data.minimum_farm_size)),
+        recognition_threshold: typed(String(data.recognition_threshold)),
+        overlap_min_area_sqm: typed(String(data.overlap_min_area_sqm)),
+        overlap_min_share_percent: typed(sharePercent(data.overlap_min_share)),
       });
     }
   }, [data, form]);

@@ -44,15 +44,18 @@ export function percentProblem(text: string | undefined): string | null {
   return null;
 }
 
+/** A plain number as a person of the page's language types it: a decimal comma in French (0,5). */
+const typed = (plain: string) => (currentLocale() === 'fr' ? plain.replace('.', ',') : plain);
+
 /** 0.01 → "1" (no float noise). */
 const percent = (share: number) => String(Math.round(share * 100 * 1e6) / 1e6);
 const rule = (check: (v: string | undefined) => string | null) => ({ validator: (_r: unknown, v: string | undefined) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()) });
 
 const toForm = (s: PlotRiskSettings): Values => ({
-  eudr_min_overlap_sqm: String(s.eudr_min_overlap_sqm),
-  eudr_forest_review_share: percent(s.eudr_forest_review_share),
-  eudr_loss_high_share: percent(s.eudr_loss_high_share),
-  eudr_protected_high_share: percent(s.eudr_protected_high_share),
+  eudr_min_overlap_sqm: typed(String(s.eudr_min_overlap_sqm)),
+  eudr_forest_review_share: typed(percent(s.eudr_forest_review_share)),
+  eudr_loss_high_share: typed(percent(s.eudr_loss_high_share)),
+  eudr_protected_high_share: typed(percent(s.eudr_protected_high_share)),
 });
 
 export function RiskSettingsCard() {
