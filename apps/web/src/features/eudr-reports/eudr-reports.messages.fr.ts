@@ -59,7 +59,7 @@ export default translate(eudrReportsText, {
   perArea: 'Par zone opérationnelle',
   perAgent: 'Par agent',
   needingAction: 'Parcelles à traiter',
-  searchPlaceholder: 'Rechercher une parcelle ou un producteur',
+  searchPlaceholder: 'Parcelle ou producteur',
   noneNeedAction: "Aucune parcelle n'est à traiter",
 
   outsideAreas: 'Hors des zones opérationnelles',

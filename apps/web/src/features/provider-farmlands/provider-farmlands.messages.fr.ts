@@ -31,6 +31,6 @@ export default translate(providerFarmlandsText, {
   truncated: 'La carte montre les {n} parcelles les plus récentes ; choisissez une organisation ou lancez une recherche pour affiner.',
   noFarmsOnMap: 'Aucune parcelle à afficher sur la carte.',
   mapFailed: "Les parcelles n'ont pas pu être chargées sur la carte.",
-  searchPlaceholder: 'Rechercher par parcelle, producteur ou identifiant du producteur',
+  searchPlaceholder: 'Parcelle, producteur ou identifiant',
   empty: 'Aucune parcelle trouvée',
 });

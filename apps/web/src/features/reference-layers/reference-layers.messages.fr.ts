@@ -70,7 +70,7 @@ export default translate(referenceLayersText, {
   noLayers:
     'Aucune couche de référence pour le moment : importez-en une avec « Importer la couche », ou demandez une couche de couvert forestier 2020 à votre fournisseur de services',
   title: 'Couches de référence',
-  searchPlaceholder: 'Rechercher par nom, type, source ou licence',
+  searchPlaceholder: 'Nom, type, source ou licence',
   deleteTitle: 'Supprimer la couche de référence',
   delete: 'Supprimer',
   deletedOk: 'Couche de référence supprimée',
