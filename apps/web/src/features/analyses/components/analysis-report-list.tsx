@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Analysis Report": the tenant's past custom analyses (name, uploaded rows, total area in sqm and hectares, status,
 // date) with a debounced search; per row View (the analysis page, like a row click) and Delete, and row selection whose
 // delete icon deletes several; every delete asks for confirmation first (docs/requirements.md §2, §4, §8).
@@ -17,15 +16,10 @@ import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAnalyses } from '../api/delete-analysis';
 import { ANALYSES_PAGE_SIZE, useAnalyses } from '../api/get-analyses';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { analysesText as m, analysisStatusText } from '../analyses.messages';
 
-const STATUS: Record<AnalysisStatus, { label: string; color: string }> = {
-  queued: { label: 'Queued', color: 'default' },
-  processing: { label: 'Processing', color: 'processing' },
-  completed: { label: 'Completed', color: 'success' },
-  failed: { label: 'Failed', color: 'error' },
-};
-
-export const DELETE_ANALYSIS_QUESTION = 'Are you sure you want to delete this analysis? This action cannot be undone.';
+const STATUS_COLOR: Record<AnalysisStatus, string> = { queued: 'default', processing: 'processing', completed: 'success', failed: 'error' };
 
 export function AnalysisReportList() {
   const state = useListState({ defaultPageSize: ANALYSES_PAGE_SIZE });
@@ -37,11 +31,11 @@ export function AnalysisReportList() {
 
   const columns = useMemo<ListColumn<AnalysisSummary>[]>(
     () => [
-      { key: 'name', title: 'Name', render: (r) => r.name },
-      { key: 'total_uploaded_data_count', title: 'Uploaded rows', render: (r) => formatNumber(r.total_uploaded_data_count) },
+      { key: 'name', title: t(m.colName), render: (r) => r.name },
+      { key: 'total_uploaded_data_count', title: t(m.colUploadedRows), render: (r) => formatNumber(r.total_uploaded_data_count) },
       {
         key: 'total_area',
-        title: 'Total area',
+        title: t(m.colTotalArea),
         render: (r) => (
           <span className="nowrap">
             {formatSqm(r.total_area)} <span className="text-muted">({formatHectares(r.total_area)})</span>
@@ -50,18 +44,18 @@ export function AnalysisReportList() {
       },
       {
         key: 'status',
-        title: 'Status',
+        title: t(m.colStatus),
         // Live: the list polls while an analysis is queued or processing (get-analyses.ts).
         render: (r) => (
-          <Tag color={STATUS[r.status].color} data-testid={`analysis-status-${r.id}`}>
-            {STATUS[r.status].label}
+          <Tag color={STATUS_COLOR[r.status]} data-testid={`analysis-status-${r.id}`}>
+            {t(analysisStatusText[r.status])}
             {r.status === 'processing' ? ` ${r.progress}%` : ''}
           </Tag>
         ),
       },
       {
         key: 'created_at',
-        title: 'Created',
+        title: t(m.colCreated),
         render: (r) => (
           <time dateTime={r.created_at} className="nowrap">
             {formatDate(r.created_at)} <span className="text-muted">{formatTime(r.created_at)}</span>
@@ -70,11 +64,11 @@ export function AnalysisReportList() {
       },
       {
         key: 'actions',
-        title: 'Actions',
+        title: t(m.colActions),
         exportKey: null,
         render: (r) => (
           <span style={{ display: 'inline-flex', gap: 4, whiteSpace: 'nowrap' }}>
-            <Tooltip title={r.status === 'failed' ? 'Open the analysis to see why it failed' : 'Open analysed data'}>
+            <Tooltip title={t(r.status === 'failed' ? m.openFailedTip : m.openTip)}>
               <Button
                 size="small"
                 type="link"
@@ -84,7 +78,7 @@ export function AnalysisReportList() {
                   navigate(paths.tenant.analysis(r.id));
                 }}
               >
-                View
+                {t(m.view)}
               </Button>
             </Tooltip>
             <Button
@@ -97,7 +91,7 @@ export function AnalysisReportList() {
                 setPendingDelete([r.id]);
               }}
             >
-              Delete
+              {t(m.delete)}
             </Button>
           </span>
         ),
@@ -109,7 +103,7 @@ export function AnalysisReportList() {
   return (
     <>
       <ListPage<AnalysisSummary>
-        title="Analysis Report"
+        title={t(m.listTitle)}
         count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -118,28 +112,28 @@ export function AnalysisReportList() {
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search analyses by name"
+        searchPlaceholder={t(m.searchPlaceholder)}
         selectable
         onDeleteSelected={(keys) => setPendingDelete(keys)}
         onRowClick={(r) => navigate(paths.tenant.analysis(r.id))}
-        emptyText="No analyses yet"
+        emptyText={t(m.empty)}
         storageKey="custom-analysis"
       />
       <ConfirmDialog
         open={pendingDelete !== null}
-        title="Delete analysis"
-        confirmLabel="Delete"
+        title={t(m.deleteTitle)}
+        confirmLabel={t(m.delete)}
         danger
         loading={remove.isPending}
         onCancel={() => setPendingDelete(null)}
         onConfirm={() =>
           remove.mutate(pendingDelete ?? [], {
-            onSuccess: () => notifySuccess('Analysis deleted successfully'),
+            onSuccess: () => notifySuccess(t(m.deleted)),
             onSettled: () => setPendingDelete(null),
           })
         }
       >
-        {DELETE_ANALYSIS_QUESTION}
+        {t(m.deleteQuestion)}
       </ConfirmDialog>
     </>
   );

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/farm-analysis/{analysis} (docs/requirements.md §2, §4, §8): a side panel that can be hidden (name and description, the analysis
 // it re-analyses or its own re-analyses, as links, 'Filter by', totals in sqm and ha, five cards) beside the result map.
 // Each card opens its list drawer (Errors opens the Failed Data modal); a marker's popup opens the farm drawer. lat and
@@ -29,13 +28,14 @@ import { ResultFarmDrawer } from './result-farm-drawer';
 import { ResultListDrawer } from './result-list-drawer';
 import { paths } from '../../../lib/paths';
 import { useLatest } from '../../../lib/use-latest';
+import { currentIntl, t, type Text } from '../../../i18n';
+import { analysesText as m, analysisStatusText } from '../analyses.messages';
 
-export const GEOLOCATION_ERROR = 'Error getting location';
-const FILTERS: { value: MapCategory; label: string }[] = [
-  { value: 'within', label: 'Within' },
-  { value: 'outside', label: 'Outside' },
-  { value: 'overlap', label: 'Overlap' },
-  { value: 'unrecognized', label: 'Unrecognized' },
+const FILTERS: { value: MapCategory; label: Text }[] = [
+  { value: 'within', label: m.filterWithin },
+  { value: 'outside', label: m.filterOutside },
+  { value: 'overlap', label: m.filterOverlap },
+  { value: 'unrecognized', label: m.filterUnrecognized },
 ];
 
 export function mapCategoryOf(f: Pick<AnalysisMapFeature, 'category' | 'is_overlapping' | 'is_unrecognized'>): MapCategory {
@@ -51,7 +51,7 @@ type Rings = MapFeature['rings'];
  * repeated (no fill; its marker stands at the point). Issue 13.
  */
 const toFeatures = (f: AnalysisMapFeature): MapFeature[] => {
-  const base = { id: String(f.row_number), name: f.name ?? `Row ${f.row_number}`, category: mapCategoryOf(f), properties: { operational_area: f.operational_area, area: f.area } };
+  const base = { id: String(f.row_number), name: f.name ?? t(m.rowName, { row: String(f.row_number) }), category: mapCategoryOf(f), properties: { operational_area: f.operational_area, area: f.area } };
   if (f.type === 'MultiPolygon' && f.parts) return f.parts.map((rings) => ({ ...base, rings: rings as unknown as Rings }));
   if (f.type === 'Point') {
     const p = f.coordinates[0]?.[0] as unknown as readonly [number, number] | undefined;
@@ -78,8 +78,8 @@ export function AnalysisResult({ id }: { id: string }) {
     return (
       <Result
         status={missing ? '404' : 'error'}
-        title={missing ? 'Analysis not found' : 'The analysis could not be loaded'}
-        extra={!missing && <Button onClick={() => void detail.refetch()}>Try again</Button>}
+        title={t(missing ? m.notFound : m.loadFailed)}
+        extra={!missing && <Button onClick={() => void detail.refetch()}>{t(m.tryAgain)}</Button>}
       />
     );
   }
@@ -88,7 +88,7 @@ export function AnalysisResult({ id }: { id: string }) {
       <Card title={a.name} data-testid="analysis-running">
         <div style={{ textAlign: 'center', padding: 32 }}>
           <Progress type="circle" percent={a.status === 'queued' ? 0 : a.progress} />
-          <p className="mt-16">{a.status === 'queued' ? 'Waiting to start…' : `Analysing ${formatNumber(a.total_uploaded_data_count)} rows…`}</p>
+          <p className="mt-16">{a.status === 'queued' ? t(m.waiting) : t(m.analysing, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}</p>
         </div>
       </Card>
     );
@@ -96,19 +96,19 @@ export function AnalysisResult({ id }: { id: string }) {
   if (a.status === 'failed') {
     return (
       <Card title={a.name}>
-        <Alert type="error" showIcon message="This analysis failed" description={a.failure_reason ?? 'No reason was recorded.'} data-testid="analysis-failed" />
+        <Alert type="error" showIcon message={t(m.failed)} description={a.failure_reason ?? t(m.noReason)} data-testid="analysis-failed" />
       </Card>
     );
   }
   return <CompletedResult a={a} />;
 }
 
-const CARDS: { kind: AnalysisListKind; title: string; ref: keyof Pick<AnalysisDetail, 'errors' | 'within_operational_area' | 'outside_operational_area' | 'overlapping_farmlands' | 'unrecognized_farmlands'>; color: string }[] = [
-  { kind: 'errors', title: 'Errors', ref: 'errors', color: '#595959' },
-  { kind: 'within', title: 'Within Op. Areas', ref: 'within_operational_area', color: CATEGORY_COLORS.within },
-  { kind: 'outside', title: 'Outside Op. Areas', ref: 'outside_operational_area', color: CATEGORY_COLORS.outside },
-  { kind: 'overlapping', title: 'Overlapping Farmlands', ref: 'overlapping_farmlands', color: CATEGORY_COLORS.overlap },
-  { kind: 'unrecognized', title: 'Unrecognized Farmlands', ref: 'unrecognized_farmlands', color: CATEGORY_COLORS.unrecognized },
+const CARDS: { kind: AnalysisListKind; title: Text; ref: keyof Pick<AnalysisDetail, 'errors' | 'within_operational_area' | 'outside_operational_area' | 'overlapping_farmlands' | 'unrecognized_farmlands'>; color: string }[] = [
+  { kind: 'errors', title: m.cardErrors, ref: 'errors', color: '#595959' },
+  { kind: 'within', title: m.cardWithin, ref: 'within_operational_area', color: CATEGORY_COLORS.within },
+  { kind: 'outside', title: m.cardOutside, ref: 'outside_operational_area', color: CATEGORY_COLORS.outside },
+  { kind: 'overlapping', title: m.cardOverlapping, ref: 'overlapping_farmlands', color: CATEGORY_COLORS.overlap },
+  { kind: 'unrecognized', title: m.cardUnrecognized, ref: 'unrecognized_farmlands', color: CATEGORY_COLORS.unrecognized },
 ];
 
 function CompletedResult({ a }: { a: AnalysisDetail }) {
@@ -137,12 +137,12 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
     // once per analysis, from what the page showed then
     if (start.current.pinned || start.current.within > 0) return;
     if (!('geolocation' in navigator)) {
-      toast('error', GEOLOCATION_ERROR);
+      toast('error', t(m.geolocationError));
       return;
     }
     navigator.geolocation.getCurrentPosition(
       (pos) => setLocated([pos.coords.longitude, pos.coords.latitude]),
-      () => toast('error', GEOLOCATION_ERROR),
+      () => toast('error', t(m.geolocationError)),
       { timeout: 8000 },
     );
   }, [a.id, start]);
@@ -162,7 +162,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'stretch', minHeight: 640 }} data-testid="analysis-result">
       {!panel && <h1 className="visually-hidden">{a.name}</h1>}
       {panel && (
-        <aside style={{ width: 320, flex: '0 1 320px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label="Analysis summary">
+        <aside style={{ width: 320, flex: '0 1 320px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label={t(m.summaryLabel)}>
           <div>
             {/* The page's one level-one heading, at the size of a panel title. */}
             <Typography.Title level={1} style={{ margin: 0, fontSize: 20 }}>
@@ -171,17 +171,24 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
             {a.parent_analysis && (
               <div data-testid="analysis-parent">
-                Re-analysis of <Link to={paths.tenant.analysis(a.parent_analysis.id)}>{a.parent_analysis.name}</Link>
+                {currentIntl().formatMessage(m.reAnalysisOf, {
+                  name: a.parent_analysis.name,
+                  link: (chunks) => (
+                    <Link key="parent" to={paths.tenant.analysis(a.parent_analysis!.id)}>
+                      {chunks}
+                    </Link>
+                  ),
+                })}
               </div>
             )}
             {a.re_analyses.length > 0 && (
               <div data-testid="analysis-re-analyses">
-                <div className="strong">Re-analyses of fixed rows</div>
+                <div className="strong">{t(m.reAnalyses)}</div>
                 <ul style={{ margin: 0, paddingLeft: 18 }}>
                   {a.re_analyses.map((r) => (
                     <li key={r.id}>
                       <Link to={paths.tenant.analysis(r.id)}>{r.name}</Link>
-                      {r.status !== 'completed' && <span className="text-muted"> ({r.status})</span>}
+                      {r.status !== 'completed' && <span className="text-muted"> ({t(analysisStatusText[r.status])})</span>}
                     </li>
                   ))}
                 </ul>
@@ -189,33 +196,33 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             )}
           </div>
           <div>
-            <div style={{ fontWeight: 600, marginBottom: 4 }}>Filter by</div>
+            <div style={{ fontWeight: 600, marginBottom: 4 }}>{t(m.filterBy)}</div>
             <Checkbox.Group value={filter} onChange={(v) => setFilter(v as MapCategory[])} options={FILTERS.map((f) => ({
                 ...f,
                 // The category's colour as a swatch beside dark text: coloured text failed the contrast check.
                 label: (
                   <span>
                     <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, marginInlineEnd: 6, background: CATEGORY_COLORS[f.value] }} />
-                    {f.label}
+                    {t(f.label)}
                   </span>
                 ),
               }))}
             />
           </div>
           <Card size="small">
-            <div className="text-muted">Total area</div>
+            <div className="text-muted">{t(m.totalArea)}</div>
             <div data-testid="analysis-total-area" style={{ fontSize: 18, fontWeight: 600 }}>
               {formatSqm(a.total_area)}
             </div>
-            <div className="text-muted">{formatHectares(a.total_area)} · {formatNumber(a.total_uploaded_data_count)} rows uploaded</div>
+            <div className="text-muted">{formatHectares(a.total_area)} · {t(m.rowsUploaded, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}</div>
           </Card>
           {a.with_warnings > 0 && (
             <Alert
               type="warning"
               showIcon
               data-testid="analysis-warnings"
-              message={`${formatNumber(a.with_warnings)} ${a.with_warnings === 1 ? 'row was' : 'rows were'} analysed with a warning`}
-              description="Each row's warnings show in its list, its farm drawer and the exports."
+              message={t(m.withWarnings, { count: a.with_warnings, rows: formatNumber(a.with_warnings) })}
+              description={t(m.withWarningsHelp)}
             />
           )}
           {CARDS.map((c) => (
@@ -233,7 +240,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               style={{ borderLeft: `4px solid ${c.color}` }}
             >
               <div style={{ display: 'flex', justifyContent: 'space-between' }}>
-                <span>{c.title}</span>
+                <span>{t(c.title)}</span>
                 <strong>{formatNumber(a[c.ref].count)}</strong>
               </div>
             </Card>
@@ -242,20 +249,20 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
       )}
       <div style={{ flex: '1 1 320px', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 8 }}>
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'space-between', alignItems: 'center' }}>
-          <Button onClick={() => setPanel((p) => !p)}>{panel ? 'Hide panel' : 'Show panel'}</Button>
+          <Button onClick={() => setPanel((p) => !p)}>{t(panel ? m.hidePanel : m.showPanel)}</Button>
           {core.length < features.length && (
             <Typography.Text type="secondary" data-testid="map-outliers">
-              {formatNumber(features.length - core.length)} far from the others {features.length - core.length === 1 ? 'is' : 'are'} outside this first view: zoom out to see {features.length - core.length === 1 ? 'it' : 'them'}
+              {t(m.outliers, { count: features.length - core.length, far: formatNumber(features.length - core.length) })}
             </Typography.Text>
           )}
           {truncated && (
             <Typography.Text type="secondary" data-testid="map-truncated">
-              Showing {formatNumber(map.data?.data.features.length ?? 0)} of {formatNumber(map.data?.data.count ?? 0)} farms in view; move the map to see others
+              {t(m.truncated, { shown: formatNumber(map.data?.data.features.length ?? 0), total: formatNumber(map.data?.data.count ?? 0) })}
             </Typography.Text>
           )}
         </div>
         {map.isError ? (
-          <Alert type="error" showIcon message="The map could not be loaded" action={<Button onClick={() => void map.refetch()}>Try again</Button>} />
+          <Alert type="error" showIcon message={t(m.mapLoadFailed)} action={<Button onClick={() => void map.refetch()}>{t(m.tryAgain)}</Button>} />
         ) : (
           <LazyFarmMap
             features={features}
@@ -266,7 +273,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             fitFeatures={core}
             height={640}
             testId="analysis-map"
-            ariaLabel="Analysis result map"
+            ariaLabel={t(m.mapLabel)}
             onMoveEnd={(c, z) => {
               if (truncated || bbox) setBbox(viewBox(c, z));
             }}
@@ -275,7 +282,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               return (
                 <div data-testid="result-popup" style={{ minWidth: 180 }}>
                   <strong>{picked.name}</strong>
-                  <div className="text-muted">{f?.operational_area ?? 'Not Available'}</div>
+                  <div className="text-muted">{f?.operational_area ?? t(m.notAvailable)}</div>
                   <Button
                     size="small"
                     type="primary"
@@ -285,7 +292,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
                       if (f) setFarm(f);
                     }}
                   >
-                    View farm
+                    {t(m.viewFarm)}
                   </Button>
                 </div>
               );

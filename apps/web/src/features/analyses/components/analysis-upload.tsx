@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Upload Farmlands Data" (docs/requirements.md §2, §4, §5): the drop zone, 'Download Template', 'Start Analysis' (disabled until a file
 // is chosen), an 'or' divider and 'Upload via Endpoint'. Both paths go through the drawers in order: 'Analysis Details'
 // (title, description, the EUDR reference layers to screen against, and for a file the optional farm name property of GIS files), 'Operational Areas' (select-all with an indeterminate state; region and search clear the
@@ -25,13 +24,12 @@ import { LAYER_KIND_LABEL } from '../../../components/eudr/eudr-labels';
 import { downloadTemplate } from '../api/download-template';
 import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { EndpointUploadDrawer } from './endpoint-upload-drawer';
+import { t } from '../../../i18n';
+import { analysesText as m } from '../analyses.messages';
 
 /** The drop zone's limits (docs/requirements.md §5, §9): the API checks them again and is the authority. */
 export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx', '.geojson', '.json', '.kml', '.kmz', '.zip'] as const;
-/** GIS formats since issue 13: a .zip holds a Shapefile (.shp, .dbf, .prj). */
-const ANALYSIS_FILE_HINT = 'CSV, XLS, XLSX, GeoJSON, KML, KMZ or a zipped Shapefile (.zip)';
 export const ANALYSIS_MAX_BYTES = 3_145_728;
-export const UPLOAD_SUCCESS = 'Upload successful';
 
 type Step = 'details' | 'areas' | 'endpoint' | null;
 
@@ -62,7 +60,7 @@ export function AnalysisUpload() {
       { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected, nameField: nameField.trim(), referenceLayerIds: layerIds } },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message ?? UPLOAD_SUCCESS);
+          notifySuccess(res.message ?? t(m.uploadSuccess));
           setFile(null);
           reset();
         },
@@ -76,19 +74,19 @@ export function AnalysisUpload() {
   };
 
   return (
-    <Card title="Upload Farmlands Data" data-testid="analysis-upload">
+    <Card title={t(m.uploadTitle)} data-testid="analysis-upload">
       <UploadZone
         file={file}
         onChange={setFile}
         accept={ANALYSIS_FILE_TYPES}
         maxBytes={ANALYSIS_MAX_BYTES}
-        hint={`${ANALYSIS_FILE_HINT} · at most ${ANALYSIS_MAX_BYTES / 1024 / 1024} MB`}
+        hint={t(m.fileHint, { mb: String(ANALYSIS_MAX_BYTES / 1024 / 1024) })}
         testId="analysis-drop-zone"
       />
       <Space style={{ marginTop: 16, width: '100%', justifyContent: 'space-between' }} wrap>
         <Space wrap>
-          <Button onClick={() => void downloadTemplate('csv').catch(notifyError)}>Download Template</Button>
-          <Button onClick={() => void downloadTemplate('geojson').catch(notifyError)}>GeoJSON Template</Button>
+          <Button onClick={() => void downloadTemplate('csv').catch(notifyError)}>{t(m.downloadTemplate)}</Button>
+          <Button onClick={() => void downloadTemplate('geojson').catch(notifyError)}>{t(m.geojsonTemplate)}</Button>
         </Space>
         <Button
           type="primary"
@@ -98,10 +96,10 @@ export function AnalysisUpload() {
             setStep('details');
           }}
         >
-          Start Analysis
+          {t(m.startAnalysis)}
         </Button>
       </Space>
-      <Divider plain>or</Divider>
+      <Divider plain>{t(m.or)}</Divider>
       <Button
         block
         onClick={() => {
@@ -109,55 +107,54 @@ export function AnalysisUpload() {
           setStep('details');
         }}
       >
-        Upload via Endpoint
+        {t(m.uploadViaEndpoint)}
       </Button>
 
       <SideDrawer
         open={step === 'details'}
-        title="Analysis Details"
+        title={t(m.detailsTitle)}
         onClose={reset}
         footer={
           <Button type="primary" onClick={() => setStep('areas')}>
-            Continue
+            {t(m.continue)}
           </Button>
         }
       >
         <label style={{ display: 'block', marginBottom: 16 }}>
-          <div className="mb-4">Title</div>
-          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder="e.g. Cocoa farms, March survey" aria-label="Title" />
+          <div className="mb-4">{t(m.title)}</div>
+          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder={t(m.titlePlaceholder)} aria-label={t(m.title)} />
         </label>
         <label className="block">
-          <div className="mb-4">Description</div>
-          <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label="Description" />
+          <div className="mb-4">{t(m.description)}</div>
+          <Input.TextArea value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={4} aria-label={t(m.description)} />
         </label>
         <label className="block mt-16">
-          <div className="mb-4">EUDR reference layers (optional)</div>
+          <div className="mb-4">{t(m.layersLabel)}</div>
           <Select
             mode="multiple"
             allowClear
             className="full-width"
-            aria-label="Reference layers"
+            aria-label={t(m.layersAria)}
             data-testid="reference-layer-select"
-            placeholder={layers.isError ? 'The reference layers could not be loaded' : 'Screen each farm against forest, loss or protected-area layers'}
+            placeholder={t(layers.isError ? m.layersLoadFailed : m.layersPlaceholder)}
             loading={layers.isLoading}
             maxCount={MAX_ANALYSIS_LAYERS}
             value={layerIds}
             onChange={(v: string[]) => setLayerIds(v)}
             optionFilterProp="label"
-            notFoundContent={layers.isLoading ? <Skeleton active paragraph={false} /> : <Empty description="No reference layer is loaded yet" />}
-            options={(layers.data ?? []).map((l) => ({ value: l.id, label: `${l.name} · ${LAYER_KIND_LABEL[l.kind]}${l.owner === 'provider' ? ' · provider' : ''}` }))}
+            notFoundContent={layers.isLoading ? <Skeleton active paragraph={false} /> : <Empty description={t(m.noLayers)} />}
+            options={(layers.data ?? []).map((l) => ({ value: l.id, label: t(l.owner === 'provider' ? m.layerOptionProvider : m.layerOption, { name: l.name, kind: LAYER_KIND_LABEL[l.kind] }) }))}
           />
           <div className="text-muted small mt-4" data-testid="reference-layer-help">
-            Each farm gets its overlap with every chosen layer and an EUDR verdict (low, needs review, high), shown in the results and exports.
+            {t(m.layersHelp)}
           </div>
         </label>
         {mode === 'file' && (
           <label style={{ display: 'block', marginTop: 16 }}>
-            <div className="mb-4">Farm name property (optional)</div>
-            <Input value={nameField} onChange={(e) => setNameField(e.target.value)} maxLength={200} placeholder="e.g. plot_name" aria-label="Farm name property" />
+            <div className="mb-4">{t(m.nameFieldLabel)}</div>
+            <Input value={nameField} onChange={(e) => setNameField(e.target.value)} maxLength={200} placeholder={t(m.nameFieldPlaceholder)} aria-label={t(m.nameFieldAria)} />
             <div style={{ marginTop: 4, color: 'rgba(0,0,0,0.62)', fontSize: 12 }} data-testid="name-field-help">
-              GeoJSON, KML, KMZ and Shapefile: the property that names each farm. Left empty, farm_name is used, then name,
-              then the first text property. A farm_name property always wins.
+              {t(m.nameFieldHelp)}
             </div>
           </label>
         )}
@@ -169,7 +166,7 @@ export function AnalysisUpload() {
         onSelect={setSelected}
         onClose={reset}
         onBack={() => setStep('details')}
-        proceedLabel={mode === 'file' ? 'Proceed to Analyse' : 'Continue'}
+        proceedLabel={t(mode === 'file' ? m.proceed : m.continue)}
         proceeding={create.isPending}
         onProceed={() => (mode === 'file' ? submitFile() : setStep('endpoint'))}
       />
@@ -209,11 +206,11 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
   return (
     <SideDrawer
       open={open}
-      title="Operational Areas"
+      title={t(m.areasTitle)}
       onClose={onClose}
       footer={
         <Space>
-          <Button onClick={onBack}>Back</Button>
+          <Button onClick={onBack}>{t(m.back)}</Button>
           <Button type="primary" disabled={selected.length === 0} loading={proceeding} onClick={onProceed}>
             {proceedLabel}
           </Button>
@@ -223,8 +220,8 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
       <Space direction="vertical" className="full-width">
         <Select
           allowClear
-          placeholder="Filter by region"
-          aria-label="Region"
+          placeholder={t(m.filterRegion)}
+          aria-label={t(m.region)}
           style={{ width: '100%' }}
           value={region}
           loading={regions.isLoading}
@@ -235,8 +232,8 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
           }}
         />
         <Input.Search
-          placeholder="Search operational areas"
-          aria-label="Search operational areas"
+          placeholder={t(m.searchAreas)}
+          aria-label={t(m.searchAreas)}
           value={search}
           allowClear
           onChange={(e) => {
@@ -253,16 +250,16 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
             onSelect([]);
           }}
         >
-          Reset
+          {t(m.reset)}
         </Button>
         {areas.isLoading ? (
           <Skeleton active />
         ) : ids.length === 0 ? (
-          <Empty description="No operational areas match" />
+          <Empty description={t(m.noAreas)} />
         ) : (
           <>
             <Checkbox indeterminate={some} checked={all} onChange={(e) => onSelect(e.target.checked ? ids : [])}>
-              Select all ({ids.length})
+              {t(m.selectAll, { count: String(ids.length) })}
             </Checkbox>
             <Checkbox.Group
               style={{ display: 'flex', flexDirection: 'column', gap: 8 }}

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // 'Endpoint Upload' (docs/requirements.md §4, §5): a JSON payload (a list of locations, or an object with locations and any of name,
 // description, operational_areas, minimum_farm_size, require_farm_recognition) merged with the drawers' values. 'Validate
 // Code' is disabled while the text is empty; a parse error names its line and column. Minimum land size is prefilled
@@ -17,8 +16,11 @@ import { SideDrawer } from '../../../components/ui/side-drawer';
 import { errorMessages, notifyError, notifySuccess } from '../../../lib/notifier';
 import { useCreateAnalysis, type AnalysisOptions } from '../api/create-analysis';
 import { useTenantConfiguration } from '../api/get-analysis-options';
+import { t } from '../../../i18n';
+import { analysesText as m } from '../analyses.messages';
 
-export const MIN_SIZE_TOOLTIP = 'Farmlands less than this value will not be analyzed';
+/** An example payload: code, the same in every language. */
+const PAYLOAD_EXAMPLE = '[\n  { "farm_name": "Farm 1", "farm_coordinates": [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }\n]';
 
 type Props = { open: boolean; onClose: () => void; values: AnalysisOptions; onUploaded: () => void };
 
@@ -26,17 +28,17 @@ type Props = { open: boolean; onClose: () => void; values: AnalysisOptions; onUp
 export function jsonErrorAt(text: string, err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   const at = /position (\d+)/.exec(message);
-  if (!at) return `The JSON is not valid: ${message}`;
+  if (!at) return t(m.jsonInvalid, { message });
   const before = text.slice(0, Number(at[1]));
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  return `The JSON is not valid at line ${line}, column ${column}: ${message.replace(/\s*(in JSON )?at position \d+.*$/, '')}`;
+  return t(m.jsonInvalidAt, { line, column, message: message.replace(/\s*(in JSON )?at position \d+.*$/, '') });
 }
 
 /** The request body: the payload's own values, with the drawers' values and this form's taking precedence. */
 export function mergePayload(parsed: unknown, values: AnalysisOptions, minimumFarmSize: number | null, requireRecognition: boolean): CreateAnalysisBody | string {
   const base: Record<string, unknown> = Array.isArray(parsed) ? { locations: parsed } : parsed && typeof parsed === 'object' ? { ...(parsed as object) } : {};
-  if (!Array.isArray(base['locations'])) return 'Send a list of locations, or an object with "locations": [...]';
+  if (!Array.isArray(base['locations'])) return t(m.needLocations);
   return {
     ...(base as CreateAnalysisBody),
     ...(values.name ? { name: values.name } : {}),
@@ -85,7 +87,7 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
       { kind: 'json', body },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message ?? 'Upload successful');
+          notifySuccess(res.message ?? t(m.uploadSuccess));
           close();
           onUploaded();
         },
@@ -100,26 +102,26 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
   return (
     <SideDrawer
       open={open}
-      title="Endpoint Upload"
+      title={t(m.endpointTitle)}
       width={560}
       onClose={close}
       footer={
         <Button type="primary" disabled={text.trim() === '' || minSize === null} loading={create.isPending} onClick={submit}>
-          Validate Code
+          {t(m.validateCode)}
         </Button>
       }
     >
       <Space direction="vertical" className="full-width" size="middle">
         <label className="block">
           <div className="mb-4">
-            <Tooltip title={MIN_SIZE_TOOLTIP}>
+            <Tooltip title={t(m.minSizeTooltip)}>
               <span>
-                Minimum land size (sqm) <InfoCircleOutlined />
+                {t(m.minSizeLabel)} <InfoCircleOutlined />
               </span>
             </Tooltip>
           </div>
           <InputNumber<number>
-            aria-label="Minimum land size"
+            aria-label={t(m.minSizeAria)}
             style={{ width: '100%' }}
             min={0}
             value={minSize}
@@ -129,19 +131,19 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
           />
         </label>
         <Space>
-          <Switch checked={recognition} onChange={setRecognition} aria-label="Validate farmland recognition" />
-          <span>Validate farmland recognition</span>
+          <Switch checked={recognition} onChange={setRecognition} aria-label={t(m.recognition)} />
+          <span>{t(m.recognition)}</span>
         </Space>
         <label className="block">
-          <div className="mb-4">JSON payload</div>
+          <div className="mb-4">{t(m.payload)}</div>
           <Input.TextArea
-            aria-label="JSON payload"
+            aria-label={t(m.payload)}
             value={text}
             onChange={(e) => setText(e.target.value)}
             rows={14}
             spellCheck={false}
             style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12 }}
-            placeholder={'[\n  { "farm_name": "Farm 1", "farm_coordinates": [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }\n]'}
+            placeholder={PAYLOAD_EXAMPLE}
           />
         </label>
         {problem && <Alert type="error" showIcon message={problem.length === 1 ? problem[0] : <ul style={{ margin: 0, paddingLeft: 16 }}>{problem.map((p) => <li key={p}>{p}</li>)}</ul>} data-testid="endpoint-problem" />}

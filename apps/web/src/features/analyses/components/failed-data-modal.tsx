@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // 'Failed Data' (docs/requirements.md §2, §8): an editable table of the failed rows, only the columns needed for creation (farm_name,
 // farm_coordinates, operational_area_id), each failed cell's reason on hover and a green tick on valid cells. Beyond the
 // spec: 'Re-analyse fixed rows' sends the edited rows as a follow-up analysis with the same operational areas and options,
@@ -18,9 +17,8 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useCreateAnalysis } from '../api/create-analysis';
 import { CategoryExportButtons } from './category-export-buttons';
 import { paths } from '../../../lib/paths';
-
-export const FAILED_DATA_INSTRUCTION =
-  'Kindly make changes to the failed data from the uploaded file in the table below. Please note only columns required for creation are shown. Hover on the icon to see reason for the failed cell';
+import { t } from '../../../i18n';
+import { analysesText as m } from '../analyses.messages';
 
 const FIELDS = ['farm_name', 'farm_coordinates', 'operational_area_id'] as const;
 type Field = (typeof FIELDS)[number];
@@ -45,9 +43,9 @@ type Edits = Record<number, Partial<Record<Field, string>>>;
  */
 export function sourceRow(file: string | null): { title: string; help: string; value: (n: number) => string } {
   const name = (file ?? '').toLowerCase();
-  if (/\.(csv|xls|xlsx)$/.test(name)) return { title: 'File row', help: 'The row in your file, counting the header as row 1', value: (n) => formatNumber(n + 1) };
-  if (file) return { title: 'Feature', help: 'The feature of your file, the first being 1', value: (n) => formatNumber(n) };
-  return { title: 'Location', help: 'The entry of the locations list you sent, the first being 1', value: (n) => formatNumber(n) };
+  if (/\.(csv|xls|xlsx)$/.test(name)) return { title: t(m.fileRow), help: t(m.fileRowHelp), value: (n) => formatNumber(n + 1) };
+  if (file) return { title: t(m.feature), help: t(m.featureHelp), value: (n) => formatNumber(n) };
+  return { title: t(m.location), help: t(m.locationHelp), value: (n) => formatNumber(n) };
 }
 
 export function FailedDataModal({ analysis, open, onClose }: { analysis: AnalysisDetail; open: boolean; onClose: () => void }) {
@@ -67,17 +65,17 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
         <Input
           size="small"
-          aria-label={`${rowKind.title} ${rowKind.value(r.row_number)} ${f}`}
+          aria-label={t(m.cellAria, { kind: rowKind.title, row: rowKind.value(r.row_number), field: f })}
           value={valueOf(r, f)}
           status={problem && !changed ? 'error' : undefined}
           onChange={(e) => setEdits((all) => ({ ...all, [r.row_number]: { ...all[r.row_number], [f]: e.target.value } }))}
         />
         {problem && !changed ? (
           <Tooltip title={problem.message}>
-            <InfoCircleOutlined aria-label={`Why ${rowKind.title.toLowerCase()} ${rowKind.value(r.row_number)} ${f} failed`} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined aria-label={t(m.whyFailed, { kind: rowKind.title.toLowerCase(), row: rowKind.value(r.row_number), field: f })} style={{ color: '#d62828', cursor: 'help' }} />
           </Tooltip>
         ) : (
-          <CheckCircleFilled aria-label="Valid" style={{ color: '#2b9348' }} />
+          <CheckCircleFilled aria-label={t(m.valid)} style={{ color: '#2b9348' }} />
         )}
       </div>
     );
@@ -101,8 +99,8 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       {
         kind: 'json',
         body: {
-          name: `${analysis.name} (fixed rows)`.slice(0, 200),
-          description: `Follow-up of "${analysis.name}": rows ${fixed.map((r) => r.row_number).join(', ')} corrected.`.slice(0, 2000),
+          name: t(m.fixedRowsName, { name: analysis.name }).slice(0, 200),
+          description: t(m.followUpDescription, { name: analysis.name, rows: fixed.map((r) => r.row_number).join(', ') }).slice(0, 2000),
           operational_areas: analysis.operational_areas.map((o) => o.id),
           minimum_farm_size: analysis.minimum_farm_size,
           require_farm_recognition: analysis.require_farm_recognition,
@@ -112,7 +110,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message ?? 'Upload successful');
+          notifySuccess(res.message ?? t(m.uploadSuccess));
           setEdits({});
           onClose();
           navigate(paths.tenant.analysis(res.data.id));
@@ -125,7 +123,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
   return (
     <Modal
       open={open}
-      title="Failed Data"
+      title={t(m.failedTitle)}
       width={960}
       onCancel={onClose}
       footer={[
@@ -133,28 +131,28 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
           {rows.length > 0 && <CategoryExportButtons analysisId={analysis.id} category="errors" />}
         </span>,
         <Button key="close" onClick={onClose}>
-          Close
+          {t(m.close)}
         </Button>,
         <Button key="re" type="primary" disabled={edited.length === 0} loading={create.isPending} onClick={reanalyse}>
-          Re-analyse fixed rows{edited.length > 0 ? ` (${edited.length})` : ''}
+          {edited.length > 0 ? t(m.reanalyseCount, { count: String(edited.length) }) : t(m.reanalyse)}
         </Button>,
       ]}
     >
-      <p>{FAILED_DATA_INSTRUCTION}</p>
-      {analysis.error_details_truncated && <Alert type="info" showIcon className="mb-12" message="The first 1,000 failed rows are shown." />}
+      <p>{t(m.failedInstruction)}</p>
+      {analysis.error_details_truncated && <Alert type="info" showIcon className="mb-12" message={t(m.failedTruncated, { count: formatNumber(1000) })} />}
       <Table<AnalysisErrorRow>
         size="small"
         scroll={{ x: 'max-content' }}
         rowKey={(r) => r.row_number}
         dataSource={rows}
         pagination={{ pageSize: 10, showSizeChanger: false }}
-        locale={{ emptyText: 'No failed rows' }}
+        locale={{ emptyText: t(m.noFailedRows) }}
         columns={[
           { key: 'row', title: <Tooltip title={rowKind.help}>{rowKind.title}</Tooltip>, width: 80, fixed: 'left' as const, render: (_: unknown, r: AnalysisErrorRow) => <span data-testid="file-row">{rowKind.value(r.row_number)}</span> },
           ...FIELDS.map((f) => ({ key: f, title: f, render: cell(f) })),
           {
             key: 'other',
-            title: 'Other problems',
+            title: t(m.otherProblems),
             render: (_: unknown, r: AnalysisErrorRow) =>
               r.errors
                 .filter((e) => !(FIELDS as readonly string[]).includes(e.field))

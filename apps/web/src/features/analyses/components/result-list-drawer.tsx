@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The list drawers of the result panel (docs/requirements.md §2): '{n} Farmlands within Op. Areas', '{n} Farmlands outside Op. Areas',
 // '{n} Overlapping Farmlands' (grouped by overlapping_id: '{count} conflicting farmlands', 'View on map', expandable
 // points) and '{n} Unrecognized Farmlands'. Paged from the API (20 a page), so a 100k-row analysis stays smooth.
@@ -17,21 +16,19 @@ import { RESULT_PAGE_SIZE, useAnalysisFarms } from '../api/get-analysis-farms';
 import { CategoryExportButtons } from './category-export-buttons';
 import { RowWarnings } from './row-warnings';
 import { RowRisk } from './row-risk';
+import { t, type Text } from '../../../i18n';
+import { analysesText as m } from '../analyses.messages';
+
+const LIST_TITLE: Record<AnalysisListKind, Text> = {
+  within: m.titleWithin,
+  outside: m.titleOutside,
+  overlapping: m.titleOverlapping,
+  unrecognized: m.titleUnrecognized,
+  errors: m.titleFailed,
+};
 
 export function resultListTitle(kind: AnalysisListKind, n: number): string {
-  const count = formatNumber(n);
-  switch (kind) {
-    case 'within':
-      return `${count} Farmlands within Op. Areas`;
-    case 'outside':
-      return `${count} Farmlands outside Op. Areas`;
-    case 'overlapping':
-      return `${count} Overlapping Farmlands`;
-    case 'unrecognized':
-      return `${count} Unrecognized Farmlands`;
-    default:
-      return `${count} Failed rows`;
-  }
+  return t(LIST_TITLE[kind] ?? m.titleFailed, { n, count: formatNumber(n) });
 }
 
 // `coordinates` is a ring for every geometry type (a MultiPolygon's first part, a point's one position; issue 13).
@@ -43,7 +40,7 @@ const firstPoint = (f: AnalysisFarm): [number, number] | undefined => {
 /** Pages reach the first 10,000 rows of a list (the API's rule for page numbers; its cursor reads further, and the exports hold every row). */
 const PAGED_ROWS = 10_000;
 
-const percent = (x: number) => `${(x * 100).toFixed(x < 0.01 ? 2 : 1)} %`;
+const percent = (x: number) => t(m.percent, { value: formatNumber(x * 100, x < 0.01 ? 2 : 1) });
 
 /**
  * A row's overlaps with other rows (issue 28): the other row, the overlap's area, its share of each and intersection over
@@ -55,8 +52,8 @@ export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
     <ul style={{ margin: '4px 0 0', paddingLeft: 18, fontSize: 12 }} data-testid="overlap-pairs">
       {farm.overlaps.map((o) => (
         <li key={o.row_number} data-testid={o.sliver ? 'overlap-sliver' : 'overlap-pair'}>
-          {`Row ${o.row_number}: ${formatSqm(o.area_sqm)} · ${percent(o.share_of_this)} of this · ${percent(o.share_of_other)} of the other · IoU ${o.iou.toFixed(2)}`}
-          {o.sliver ? ' · touching or sliver' : ''}
+          {t(m.overlapPair, { row: String(o.row_number), area: formatSqm(o.area_sqm), shareThis: percent(o.share_of_this), shareOther: percent(o.share_of_other), iou: formatNumber(o.iou, 2) })}
+          {o.sliver ? t(m.sliver) : ''}
         </li>
       ))}
     </ul>
@@ -78,15 +75,15 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
       key={f.row_number}
       actions={[
         <Button key="map" size="small" type="link" onClick={() => onViewOnMap(firstPoint(f))}>
-          View on map
+          {t(m.viewOnMap)}
         </Button>,
       ]}
     >
       <List.Item.Meta
-        title={f.name ?? `Row ${f.row_number}`}
+        title={f.name ?? t(m.rowName, { row: String(f.row_number) })}
         description={
           <>
-            {`Row ${f.row_number} · ${formatHectares(f.area)} · ${f.operational_area ?? 'Not Available'}`}
+            {t(m.farmLine, { row: String(f.row_number), size: formatHectares(f.area), area: f.operational_area ?? t(m.notAvailable) })}
             {f.warnings.length > 0 && (
               <div className="mt-4">
                 <RowWarnings codes={f.warnings} />
@@ -114,16 +111,16 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
         {q.isLoading ? (
           <Skeleton active />
         ) : q.isError ? (
-          <Alert type="error" showIcon message="The list could not be loaded" action={<Button onClick={() => void q.refetch()}>Try again</Button>} />
+          <Alert type="error" showIcon message={t(m.listLoadFailed)} action={<Button onClick={() => void q.refetch()}>{t(m.tryAgain)}</Button>} />
         ) : rows.length === 0 ? (
-          <Empty description="No farmlands in this category" />
+          <Empty description={t(m.noFarmlands)} />
         ) : kind === 'overlapping' ? (
           <Collapse
             items={[...groups.entries()].map(([gid, members]) => ({
               key: String(gid),
               label: (
                 <span data-testid="overlap-group">
-                  {formatNumber(members[0]?.group_size ?? members.length)} conflicting farmlands
+                  {t(m.conflicting, { n: members[0]?.group_size ?? members.length, count: formatNumber(members[0]?.group_size ?? members.length) })}
                 </span>
               ),
               extra: (
@@ -135,7 +132,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                     onViewOnMap(members[0] ? firstPoint(members[0]) : undefined);
                   }}
                 >
-                  View on map
+                  {t(m.viewOnMap)}
                 </Button>
               ),
               children: (
@@ -145,7 +142,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                   renderItem={(f) => (
                     <List.Item key={f.row_number}>
                       <List.Item.Meta
-                        title={f.name ?? `Row ${f.row_number}`}
+                        title={f.name ?? t(m.rowName, { row: String(f.row_number) })}
                         description={
                           <>
                             <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>
@@ -175,7 +172,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
         )}
         {total > PAGED_ROWS && (
           <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.62)' }} data-testid="result-list-paged-note">
-            Pages show the first {formatNumber(PAGED_ROWS)} farmlands; export the category to get all {formatNumber(total)}.
+            {t(m.pagedNote, { first: formatNumber(PAGED_ROWS), total: formatNumber(total) })}
           </div>
         )}
       </div>

@@ -1,26 +1,32 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The warnings of an analysis row (issue 28): each repair or doubtful input as a tag with its stable code and a plain
 // explanation. Shown in the list drawers and the farm drawer; the row was analysed all the same.
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import type { AnalysisRowWarningCode } from '@farmland/contracts';
+import { t, type Text } from '../../../i18n';
+import { analysesText as m } from '../analyses.messages';
 
-export const WARNING_TEXT: Record<AnalysisRowWarningCode, { label: string; detail: string }> = {
-  ring_closed: { label: 'Ring closed', detail: 'The outline did not end where it began; it was closed for you. The EU information system refuses unclosed rings.' },
-  duplicate_vertices_removed: { label: 'Repeated points removed', detail: 'A point repeated the one before it; the repeat was removed.' },
-  fewer_than_6_decimals: { label: 'Fewer than 6 decimals', detail: 'No coordinate has 6 decimals (about 0.1 m); the EUDR asks for at least 6.' },
-  point_not_polygon: { label: 'Point, not polygon', detail: 'A point has no area; the EUDR accepts a point only for plots up to 4 ha.' },
+export const WARNING_TEXT: Record<AnalysisRowWarningCode, { label: Text; detail: Text }> = {
+  ring_closed: { label: m.warnRingClosed, detail: m.warnRingClosedDetail },
+  duplicate_vertices_removed: { label: m.warnDuplicates, detail: m.warnDuplicatesDetail },
+  fewer_than_6_decimals: { label: m.warnDecimals, detail: m.warnDecimalsDetail },
+  point_not_polygon: { label: m.warnPoint, detail: m.warnPointDetail },
 };
 
+const known = (code: string) => WARNING_TEXT[code as AnalysisRowWarningCode] as { label: Text; detail: Text } | undefined;
+
 /** The label of a warning code (an unknown code is shown as given). */
-export const warningLabel = (code: string): string => WARNING_TEXT[code as AnalysisRowWarningCode]?.label ?? code;
+export const warningLabel = (code: string): string => {
+  const w = known(code);
+  return w ? t(w.label) : code;
+};
 
 export function RowWarnings({ codes, testId = 'row-warnings' }: { codes: readonly string[] | undefined; testId?: string }) {
   if (!codes || codes.length === 0) return null;
   return (
     <span data-testid={testId} style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
       {codes.map((c) => (
-        <Tooltip key={c} title={WARNING_TEXT[c as AnalysisRowWarningCode]?.detail}>
+        <Tooltip key={c} title={known(c) ? t(known(c)!.detail) : undefined}>
           <Tag color="warning" data-warning={c} style={{ marginInlineEnd: 0 }}>
             {warningLabel(c)}
           </Tag>

@@ -1,6 +1,7 @@
 // The configuration form's checks: numbers as people type them, and the limits the API also enforces.
 import { describe, expect, it } from 'vitest';
-import { minimumSizeProblem, overlapAreaProblem, overlapSharePercentProblem, readNumber, sharePercent, thresholdProblem } from './configurations-form';
+import { setLocaleForTest } from '../../../i18n/locale';
+import { minimumSizeProblem, overlapAreaProblem, overlapSharePercentProblem, readNumber, sharePercent, thresholdProblem, typed } from './configurations-form';
 
 describe('configuration checks', () => {
   it('reads numbers with separators, and nothing else', () => {
@@ -10,6 +11,22 @@ describe('configuration checks', () => {
     expect(readNumber('12abc')).toBeNull();
     expect(readNumber('')).toBeNull();
     expect(readNumber('1e3')).toBeNull();
+  });
+  it('reads the French forms in French: a decimal comma and spaces between thousands', () => {
+    setLocaleForTest('fr');
+    try {
+      expect(readNumber('0,5')).toBe(0.5);
+      expect(readNumber('1 000,25')).toBe(1000.25);
+      expect(readNumber('1\u202f000')).toBe(1000);
+      expect(readNumber('0.5')).toBe(0.5);
+      expect(readNumber('1,2,3')).toBeNull();
+      // the form shows the saved values the same way, and reads them back
+      expect(typed('0.5')).toBe('0,5');
+      expect(readNumber(typed(sharePercent(0.025)))).toBe(2.5);
+    } finally {
+      setLocaleForTest('en');
+    }
+    expect(typed('0.5')).toBe('0.5');
   });
   it('names a negative or non-numeric minimum size, and a threshold outside (0, 1]', () => {
     expect(minimumSizeProblem('-1')).toBe('Minimum farm size cannot be negative');

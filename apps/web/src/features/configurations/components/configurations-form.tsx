@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/configurations: the tenant's minimum farm size (farms below it are not analysed, and the endpoint upload is
 // prefilled with it), the recognition threshold (how much of a farm the registry must cover for the farm to count as
 // recognised) and the overlap tolerance (issue 28: the minimum overlap area in sqm and share of the smaller farm, in %,
@@ -12,51 +11,59 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Skeleton from 'antd/es/skeleton';
 import { fieldErrorsOf } from '../../../lib/field-errors';
-import { formatDateTime } from '../../../lib/formatters';
+import { formatDateTime, formatNumber } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useConfiguration, useSaveConfiguration } from '../api/tenant-configuration';
+import { currentLocale, t } from '../../../i18n';
+import { configurationsText as m } from '../configurations.messages';
 
 type Values = { minimum_farm_size: string; recognition_threshold: string; overlap_min_area_sqm: string; overlap_min_share_percent: string };
 const FORM_FIELDS: readonly (keyof Values)[] = ['minimum_farm_size', 'recognition_threshold', 'overlap_min_area_sqm', 'overlap_min_share_percent'];
 
-/** A number typed by a person: thousands separators and spaces allowed; anything else is not a number. */
+/**
+ * A number typed by a person: thousands separators and spaces allowed; anything else is not a number. In French the
+ * comma is the decimal separator (0,5) and spaces group thousands (1 000); a point is read as a decimal point in both.
+ */
 export function readNumber(text: string): number | null {
-  const clean = text.replace(/[,\s]/g, '');
+  const clean = currentLocale() === 'fr' ? text.replace(/\s/g, '').replace(',', '.') : text.replace(/[,\s]/g, '');
   if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return null;
   return Number(clean);
 }
 
 export function minimumSizeProblem(text: string): string | null {
   const n = readNumber(text ?? '');
-  if (n === null) return 'Enter a number of square metres, such as 100';
-  if (n < 0) return 'Minimum farm size cannot be negative';
-  if (n > 1e9) return 'Minimum farm size must be at most 1,000,000,000 sqm';
+  if (n === null) return t(m.sizeNotNumber);
+  if (n < 0) return t(m.sizeNegative);
+  if (n > 1e9) return t(m.sizeTooLarge, { max: formatNumber(1e9) });
   return null;
 }
 
 export function thresholdProblem(text: string): string | null {
   const n = readNumber(text ?? '');
-  if (n === null) return 'Enter a number between 0 and 1, such as 0.5';
-  if (n <= 0) return 'The recognition threshold must be greater than 0';
-  if (n > 1) return 'The recognition threshold must be at most 1';
+  if (n === null) return t(m.thresholdNotNumber, { example: formatNumber(0.5) });
+  if (n <= 0) return t(m.thresholdNotPositive);
+  if (n > 1) return t(m.thresholdTooLarge);
   return null;
 }
 
 export function overlapAreaProblem(text: string): string | null {
   const n = readNumber(text ?? '');
-  if (n === null) return 'Enter a number of square metres, such as 1';
-  if (n < 0) return 'The minimum overlap area cannot be negative';
-  if (n > 1e9) return 'The minimum overlap area must be at most 1,000,000,000 sqm';
+  if (n === null) return t(m.overlapNotNumber);
+  if (n < 0) return t(m.overlapNegative);
+  if (n > 1e9) return t(m.overlapTooLarge, { max: formatNumber(1e9) });
   return null;
 }
 
 export function overlapSharePercentProblem(text: string): string | null {
   const n = readNumber(text ?? '');
-  if (n === null) return 'Enter a percentage between 0 and 100, such as 1';
-  if (n < 0) return 'The minimum overlap share cannot be negative';
-  if (n > 100) return 'The minimum overlap share must be at most 100 %';
+  if (n === null) return t(m.shareNotNumber);
+  if (n < 0) return t(m.shareNegative);
+  if (n > 100) return t(m.shareTooLarge);
   return null;
 }
+
+/** A plain number as a person of the page's language types it: a decimal comma in French (0,5). */
+export const typed = (plain: string) => (currentLocale() === 'fr' ? plain.replace('.', ',') : plain);
 
 /** A share (0–1) as the percentage the form shows, without float noise (0.01 → "1"). */
 export const sharePercent = (share: number) => String(Math.round(share * 100 * 1e6) / 1e6);
@@ -72,17 +79,17 @@ export function ConfigurationsForm() {
   useEffect(() => {
     if (data) {
       form.setFieldsValue({
-        minimum_farm_size: String(data.minimum_farm_size),
-        recognition_threshold: String(data.recognition_threshold),
-        overlap_min_area_sqm: String(data.overlap_min_area_sqm),
-        overlap_min_share_percent: sharePercent(data.overlap_min_share),
+        minimum_farm_size: typed(String(data.minimum_farm_size)),
+        recognition_threshold: typed(String(data.recognition_threshold)),
+        overlap_min_area_sqm: typed(String(data.overlap_min_area_sqm)),
+        overlap_min_share_percent: typed(sharePercent(data.overlap_min_share)),
       });
     }
   }, [data, form]);
 
   if (config.isLoading) return <Skeleton active />;
   if (config.isError || !data) {
-    return <Alert type="error" showIcon message="The configuration could not be loaded" action={<Button onClick={() => void config.refetch()}>Try again</Button>} />;
+    return <Alert type="error" showIcon message={t(m.loadFailed)} action={<Button onClick={() => void config.refetch()}>{t(m.tryAgain)}</Button>} />;
   }
 
   const submit = (v: Values) =>
@@ -94,7 +101,7 @@ export function ConfigurationsForm() {
         overlap_min_share: readNumber(v.overlap_min_share_percent)! / 100,
       },
       {
-        onSuccess: (res) => notifySuccess(res.message ?? 'Configuration updated successfully'),
+        onSuccess: (res) => notifySuccess(res.message ?? t(m.saved)),
         onError: (err) => {
           // Field errors from the API go next to their fields (the share is shown in %); anything else to the notifier.
           const placed = fieldErrorsOf(err)
@@ -107,48 +114,48 @@ export function ConfigurationsForm() {
     );
 
   return (
-    <Card title="Configurations" style={{ maxWidth: 640 }} data-testid="configurations">
+    <Card title={t(m.title)} style={{ maxWidth: 640 }} data-testid="configurations">
       <Form form={form} layout="vertical" onFinish={submit} requiredMark>
         <Form.Item
-          label="Minimum farm size (sqm)"
+          label={t(m.minSize)}
           name="minimum_farm_size"
-          extra="Farmlands smaller than this are not analysed; the endpoint upload starts from this value."
+          extra={t(m.minSizeHelp)}
           rules={[rule(minimumSizeProblem)]}
           required
         >
-          <Input inputMode="decimal" aria-label="Minimum farm size" />
+          <Input inputMode="decimal" aria-label={t(m.minSizeAria)} />
         </Form.Item>
         <Form.Item
-          label="Recognition threshold"
+          label={t(m.threshold)}
           name="recognition_threshold"
-          extra="The share of a farm (0 to 1) that registered farms must cover for it to count as recognised."
+          extra={t(m.thresholdHelp)}
           rules={[rule(thresholdProblem)]}
           required
         >
-          <Input inputMode="decimal" aria-label="Recognition threshold" />
+          <Input inputMode="decimal" aria-label={t(m.threshold)} />
         </Form.Item>
         <Form.Item
-          label="Minimum overlap area (sqm)"
+          label={t(m.overlapArea)}
           name="overlap_min_area_sqm"
-          extra="Two farms overlap when their shared area reaches this and the share below; smaller overlaps are digitising slivers: shown as 'touching or sliver', never grouped."
+          extra={t(m.overlapAreaHelp)}
           rules={[rule(overlapAreaProblem)]}
           required
         >
-          <Input inputMode="decimal" aria-label="Minimum overlap area" />
+          <Input inputMode="decimal" aria-label={t(m.overlapAreaAria)} />
         </Form.Item>
         <Form.Item
-          label="Minimum overlap share (%)"
+          label={t(m.overlapShare)}
           name="overlap_min_share_percent"
-          extra="The share of the smaller farm the overlap must cover. Saving a new tolerance re-groups the farm registry."
+          extra={t(m.overlapShareHelp)}
           rules={[rule(overlapSharePercentProblem)]}
           required
         >
-          <Input inputMode="decimal" aria-label="Minimum overlap share" />
+          <Input inputMode="decimal" aria-label={t(m.overlapShareAria)} />
         </Form.Item>
         <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-          <span style={{ color: 'rgba(0,0,0,0.62)' }}>Last changed {formatDateTime(data.updated_at)}</span>
+          <span style={{ color: 'rgba(0,0,0,0.62)' }}>{t(m.lastChanged, { date: formatDateTime(data.updated_at) })}</span>
           <Button type="primary" htmlType="submit" loading={save.isPending}>
-            Save
+            {t(m.save)}
           </Button>
         </div>
       </Form>

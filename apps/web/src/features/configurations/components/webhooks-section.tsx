@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The Webhooks section of /admin/configurations (issue 32, part 3; an addition to the spec's screen, see
 // docs/decisions/0075-webhooks.md): the tenant's endpoints with their events and state, adding one (URL and events; the
 // signing secret is shown once, with a copy button), enabling or disabling, sending a test event, deleting after a
@@ -32,14 +31,19 @@ import { useRedeliverWebhook } from '../api/redeliver-webhook';
 import { useTestWebhook } from '../api/test-webhook';
 import { useUpdateWebhook } from '../api/update-webhook';
 import { useWebhookDeliveries } from '../api/webhook-deliveries';
+import { t, type Text } from '../../../i18n';
+import { configurationsText as m, deliveryWord } from '../configurations.messages';
 
-export const EVENT_LABELS: Record<WebhookEventType, string> = {
-  'analysis.completed': 'Analysis completed',
-  'analysis.failed': 'Analysis failed',
-  'farm.captured': 'Farm captured',
-  'farm.overlap_group_joined': 'Farm joined an overlap group',
-  'farm.verdict_changed': 'Farm risk verdict changed',
+const EVENT_TEXT: Record<WebhookEventType, Text> = {
+  'analysis.completed': m.eventAnalysisCompleted,
+  'analysis.failed': m.eventAnalysisFailed,
+  'farm.captured': m.eventFarmCaptured,
+  'farm.overlap_group_joined': m.eventOverlapJoined,
+  'farm.verdict_changed': m.eventVerdictChanged,
 };
+
+/** An event type in words. */
+export const eventLabel = (type: WebhookEventType): string => t(EVENT_TEXT[type]);
 
 type AddValues = { url: string; events: WebhookEventType[]; description?: string };
 
@@ -64,16 +68,16 @@ function AddEndpointModal({ open, onClose, onCreated }: { open: boolean; onClose
       },
     );
   return (
-    <Modal open={open} title="Add webhook endpoint" onCancel={onClose} okText="Add endpoint" onOk={() => form.submit()} okButtonProps={{ loading: create.isPending }} destroyOnHidden>
+    <Modal open={open} title={t(m.addTitle)} onCancel={onClose} okText={t(m.addEndpoint)} onOk={() => form.submit()} okButtonProps={{ loading: create.isPending }} destroyOnHidden>
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ events: ['analysis.completed'] }} requiredMark>
-        <Form.Item label="URL" name="url" required extra="An https URL the events are posted to." rules={[{ required: true, message: 'Enter the URL the events are sent to' }]}>
-          <Input aria-label="Webhook URL" placeholder="https://example.org/hooks/farmland" />
+        <Form.Item label={t(m.url)} name="url" required extra={t(m.urlHelp)} rules={[{ required: true, message: t(m.urlRequired) }]}>
+          <Input aria-label={t(m.urlAria)} placeholder={t(m.urlPlaceholder)} />
         </Form.Item>
-        <Form.Item label="Events" name="events" required rules={[{ required: true, type: 'array', min: 1, message: 'Choose at least one event' }]}>
-          <Checkbox.Group options={WEBHOOK_EVENT_TYPES.map((t) => ({ value: t, label: EVENT_LABELS[t] }))} />
+        <Form.Item label={t(m.events)} name="events" required rules={[{ required: true, type: 'array', min: 1, message: t(m.eventsRequired) }]}>
+          <Checkbox.Group options={WEBHOOK_EVENT_TYPES.map((type) => ({ value: type, label: eventLabel(type) }))} />
         </Form.Item>
-        <Form.Item label="Description" name="description">
-          <Input aria-label="Webhook description" maxLength={200} />
+        <Form.Item label={t(m.description)} name="description">
+          <Input aria-label={t(m.descriptionAria)} maxLength={200} />
         </Form.Item>
       </Form>
     </Modal>
@@ -88,10 +92,10 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const redeliver = useRedeliverWebhook();
   if (log.isLoading) return <Skeleton active />;
   if (log.isError || !log.data) {
-    return <Alert type="error" showIcon message="The delivery log could not be loaded" action={<Button onClick={() => void log.refetch()}>Try again</Button>} />;
+    return <Alert type="error" showIcon message={t(m.logLoadFailed)} action={<Button onClick={() => void log.refetch()}>{t(m.tryAgain)}</Button>} />;
   }
   const { results, count } = log.data.data;
-  if (count === 0) return <Empty description="No deliveries yet. Events show here once they are sent; send a test event to try the endpoint." />;
+  if (count === 0) return <Empty description={t(m.noDeliveries)} />;
   return (
     <Table<WebhookDelivery>
       size="small"
@@ -101,11 +105,17 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
       pagination={{ current: page, pageSize: 20, total: count, onChange: setPage, showSizeChanger: false }}
       expandable={{
         expandedRowRender: (d) => (
-          <ul aria-label="Attempts">
+          <ul aria-label={t(m.attempts)}>
             {d.history.map((a) => (
               <li key={a.attempt}>
-                Attempt {a.attempt}, {formatDateTime(a.at)}: {a.outcome}
-                {a.response_code !== null ? ` (${a.response_code})` : ''}, {a.duration_ms} ms{a.error ? ` — ${a.error}` : ''}
+                {t(m.attemptLine, {
+                  attempt: String(a.attempt),
+                  date: formatDateTime(a.at),
+                  outcome: t(deliveryWord[a.outcome]),
+                  code: a.response_code !== null ? ` (${a.response_code})` : '',
+                  ms: String(a.duration_ms),
+                  error: a.error ? ` — ${a.error}` : '',
+                })}
               </li>
             ))}
           </ul>
@@ -113,14 +123,14 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         rowExpandable: (d) => d.history.length > 0,
       }}
       columns={[
-        { title: 'Event', dataIndex: 'event_type', key: 'event_type' },
-        { title: 'Status', key: 'status', render: (_v, d) => <StatusTag tone={deliveryTone(d.status)} testId="delivery-status">{d.status}</StatusTag> },
-        { title: 'Answer', key: 'code', render: (_v, d) => (d.response_code ?? '--') },
-        { title: 'Duration', key: 'ms', render: (_v, d) => (d.duration_ms === null ? '--' : `${d.duration_ms} ms`) },
-        { title: 'Attempts', dataIndex: 'attempts', key: 'attempts' },
-        { title: 'Next attempt', key: 'next', render: (_v, d) => (d.next_attempt_at ? formatDateTime(d.next_attempt_at) : '--') },
+        { title: t(m.event), dataIndex: 'event_type', key: 'event_type' },
+        { title: t(m.status), key: 'status', render: (_v, d) => <StatusTag tone={deliveryTone(d.status)} testId="delivery-status">{t(deliveryWord[d.status])}</StatusTag> },
+        { title: t(m.answer), key: 'code', render: (_v, d) => (d.response_code ?? '--') },
+        { title: t(m.duration), key: 'ms', render: (_v, d) => (d.duration_ms === null ? '--' : t(m.ms, { ms: String(d.duration_ms) })) },
+        { title: t(m.attempts), dataIndex: 'attempts', key: 'attempts' },
+        { title: t(m.nextAttempt), key: 'next', render: (_v, d) => (d.next_attempt_at ? formatDateTime(d.next_attempt_at) : '--') },
         {
-          title: 'Action',
+          title: t(m.action),
           key: 'action',
           render: (_v, d) => (
             <Button
@@ -128,10 +138,10 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
               disabled={d.status === 'sending'}
               loading={redeliver.isPending && redeliver.variables?.deliveryId === d.id}
               onClick={() =>
-                redeliver.mutate({ endpointId: endpoint.id, deliveryId: d.id }, { onSuccess: (res) => notifySuccess(res.message ?? 'Redelivery queued'), onError: notifyError })
+                redeliver.mutate({ endpointId: endpoint.id, deliveryId: d.id }, { onSuccess: (res) => notifySuccess(res.message ?? t(m.redeliveryQueued)), onError: notifyError })
               }
             >
-              Redeliver
+              {t(m.redeliver)}
             </Button>
           ),
         },
@@ -153,10 +163,10 @@ export function WebhooksSection() {
   const body = () => {
     if (list.isLoading) return <Skeleton active />;
     if (list.isError || !list.data) {
-      return <Alert type="error" showIcon message="The webhooks could not be loaded" action={<Button onClick={() => void list.refetch()}>Try again</Button>} />;
+      return <Alert type="error" showIcon message={t(m.listLoadFailed)} action={<Button onClick={() => void list.refetch()}>{t(m.tryAgain)}</Button>} />;
     }
     const endpoints = list.data.data;
-    if (endpoints.length === 0) return <Empty description="No webhook endpoints. Add one to have events posted to your own systems." />;
+    if (endpoints.length === 0) return <Empty description={t(m.noEndpoints)} />;
     return (
       <Table<WebhookEndpoint>
         rowKey="id"
@@ -166,7 +176,7 @@ export function WebhooksSection() {
         dataSource={endpoints}
         columns={[
           {
-            title: 'URL',
+            title: t(m.url),
             key: 'url',
             render: (_v, e) => (
               <Space direction="vertical" size={0}>
@@ -175,33 +185,33 @@ export function WebhooksSection() {
               </Space>
             ),
           },
-          { title: 'Events', key: 'events', render: (_v, e) => e.events.map((t) => EVENT_LABELS[t]).join(', ') },
-          { title: 'Secret', key: 'secret', render: (_v, e) => <Typography.Text type="secondary">{e.secret_hint}</Typography.Text> },
+          { title: t(m.events), key: 'events', render: (_v, e) => e.events.map(eventLabel).join(', ') },
+          { title: t(m.secret), key: 'secret', render: (_v, e) => <Typography.Text type="secondary">{e.secret_hint}</Typography.Text> },
           {
-            title: 'Enabled',
+            title: t(m.enabled),
             key: 'enabled',
             render: (_v, e) => (
               <Switch
                 checked={e.enabled}
-                aria-label={`${e.enabled ? 'Disable' : 'Enable'} ${e.url}`}
+                aria-label={t(e.enabled ? m.disableUrl : m.enableUrl, { url: e.url })}
                 loading={update.isPending && update.variables?.id === e.id}
-                onChange={(on) => update.mutate({ id: e.id, body: { enabled: on } }, { onSuccess: () => notifySuccess(on ? 'Webhook endpoint enabled' : 'Webhook endpoint disabled'), onError: notifyError })}
+                onChange={(on) => update.mutate({ id: e.id, body: { enabled: on } }, { onSuccess: () => notifySuccess(t(on ? m.endpointEnabled : m.endpointDisabled)), onError: notifyError })}
               />
             ),
           },
           {
-            title: 'Action',
+            title: t(m.action),
             key: 'action',
             render: (_v, e) => (
               <Space wrap>
                 <Button size="small" onClick={() => setViewing(e)}>
-                  Deliveries
+                  {t(m.deliveries)}
                 </Button>
-                <Button size="small" loading={test.isPending && test.variables === e.id} onClick={() => test.mutate(e.id, { onSuccess: (res) => notifySuccess(res.message ?? 'Test event queued'), onError: notifyError })}>
-                  Send test
+                <Button size="small" loading={test.isPending && test.variables === e.id} onClick={() => test.mutate(e.id, { onSuccess: (res) => notifySuccess(res.message ?? t(m.testQueued)), onError: notifyError })}>
+                  {t(m.sendTest)}
                 </Button>
                 <Button size="small" danger onClick={() => setDeleting(e)}>
-                  Delete
+                  {t(m.delete)}
                 </Button>
               </Space>
             ),
@@ -213,16 +223,16 @@ export function WebhooksSection() {
 
   return (
     <Card
-      title="Webhooks"
+      title={t(m.webhooksTitle)}
       data-testid="webhooks"
       extra={
         <Button type="primary" onClick={() => setAdding(true)}>
-          Add endpoint
+          {t(m.addEndpoint)}
         </Button>
       }
     >
       <Typography.Paragraph type="secondary">
-        Events are posted as signed JSON (Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature headers), and retried for about a day while the receiver fails.
+        {t(m.webhooksIntro)}
       </Typography.Paragraph>
       {body()}
       <AddEndpointModal
@@ -231,15 +241,15 @@ export function WebhooksSection() {
         onCreated={(s) => {
           setAdding(false);
           setSecret(s);
-          notifySuccess('Webhook endpoint registered');
+          notifySuccess(t(m.registered));
         }}
       />
-      <SecretOnceModal secret={secret} title="Signing secret" intro="Your receiver checks each event's signature with this secret." onClose={() => setSecret(null)} />
+      <SecretOnceModal secret={secret} title={t(m.secretTitle)} intro={t(m.secretIntro)} onClose={() => setSecret(null)} />
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete webhook endpoint"
+        title={t(m.deleteTitle)}
         danger
-        confirmLabel="Delete"
+        confirmLabel={t(m.delete)}
         loading={remove.isPending}
         onCancel={() => setDeleting(null)}
         onConfirm={() =>
@@ -253,9 +263,9 @@ export function WebhooksSection() {
           })
         }
       >
-        Events will no longer be sent to {deleting?.url}, and its delivery log is removed.
+        {t(m.deleteBody, { url: deleting?.url ?? '' })}
       </ConfirmDialog>
-      <SideDrawer open={viewing !== null} title={viewing ? `Deliveries: ${viewing.url}` : 'Deliveries'} onClose={() => setViewing(null)} width={760}>
+      <SideDrawer open={viewing !== null} title={viewing ? t(m.deliveriesOf, { url: viewing.url }) : t(m.deliveries)} onClose={() => setViewing(null)} width={760}>
         {viewing ? <DeliveryLog endpoint={viewing} /> : null}
       </SideDrawer>
     </Card>

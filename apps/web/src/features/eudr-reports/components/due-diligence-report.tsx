@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/reports/due-diligence?area_id=… or ?farm_ids=… (issue 29): the printable due-diligence report of a chosen set
 // of plots: a summary, the reference layers the verdicts were read against, a map of the plots (coloured by verdict)
 // and per plot its evidence: verdict and reasons, overlap with each layer (m² and share of the plot) and geolocation
@@ -21,7 +20,9 @@ import { paths } from '../../../lib/paths';
 import { useDueDiligence, type DueDiligenceChoice } from '../api/get-due-diligence';
 import { formatShare, LAYER_KIND_LABEL, LAYER_OWNER_LABEL } from '../../../components/eudr/eudr-labels';
 import { VerdictTag } from '../../../components/eudr/verdict-tag';
-import { VERDICT_LABELS, WARNING_LABELS } from './verdict-label';
+import { reasonText, verdictLabel, warningLabel } from './verdict-label';
+import { currentIntl, t } from '../../../i18n';
+import { eudrReportsText as m } from '../eudr-reports.messages';
 import './due-diligence.css';
 
 /** The map's category colours carry the verdict: green low, orange review, red high. */
@@ -40,28 +41,28 @@ function PlotEvidence({ p }: { p: DueDiligencePlot }) {
   return (
     <Card size="small" className="dd-plot" data-testid="dd-plot" title={`${p.farm_name} · ${p.farmer}`} extra={<VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} />}>
       <p>
-        {formatHectares(p.area_sqm)} · {p.area_name ?? 'Outside operational areas'} · mapped by {p.agent_name ?? 'an administrator or an import'} on {formatDateTime(p.captured_at)} · farm id {p.farm_id}
+        {t(m.plotLine, { size: formatHectares(p.area_sqm), area: p.area_name ?? t(m.outsideAreas), agent: p.agent_name ?? t(m.anAdministrator), date: formatDateTime(p.captured_at), id: p.farm_id })}
       </p>
       <ul>
         {p.reasons.map((r) => (
           <li key={`${r.code}-${r.layer_id ?? ''}`}>
-            <strong>{VERDICT_LABELS[r.level]}:</strong> {r.message}
+            {currentIntl().formatMessage(m.reasonLine, { verdict: verdictLabel(r.level), message: reasonText(r), b: (chunks) => <strong>{chunks}</strong> })}
           </li>
         ))}
       </ul>
       <table className="dd-figures">
         <thead>
           <tr>
-            <th>Reference layer</th>
-            <th>Kind</th>
-            <th>Overlap (m²)</th>
-            <th>Share of the plot</th>
+            <th>{t(m.referenceLayer)}</th>
+            <th>{t(m.kind)}</th>
+            <th>{t(m.overlap)}</th>
+            <th>{t(m.shareOfPlot)}</th>
           </tr>
         </thead>
         <tbody>
           {p.figures.length === 0 ? (
             <tr>
-              <td colSpan={4}>Not screened against any layer yet</td>
+              <td colSpan={4}>{t(m.notScreened)}</td>
             </tr>
           ) : (
             p.figures.map((f) => (
@@ -75,47 +76,57 @@ function PlotEvidence({ p }: { p: DueDiligencePlot }) {
           )}
         </tbody>
       </table>
-      <p>Geolocation: {p.warnings.length === 0 ? 'no warning' : p.warnings.map((w) => WARNING_LABELS[w]).join(', ')}</p>
+      <p>{t(m.geolocation, { warnings: p.warnings.length === 0 ? t(m.noWarning) : p.warnings.map(warningLabel).join(', ') })}</p>
     </Card>
   );
 }
 
 function ReportBody({ r }: { r: Report }) {
   const features = useMemo<MapFeature[]>(
-    () => r.plots.map((p) => ({ id: p.farm_id, name: p.farm_name, category: CATEGORY[p.verdict], rings: p.polygon.coordinates as MapFeature['rings'], properties: { verdict: VERDICT_LABELS[p.verdict] } })),
+    () => r.plots.map((p) => ({ id: p.farm_id, name: p.farm_name, category: CATEGORY[p.verdict], rings: p.polygon.coordinates as MapFeature['rings'], properties: { verdict: verdictLabel(p.verdict) } })),
     [r],
   );
   const s = r.summary;
-  const what = r.selection.kind === 'area' ? `Operational area ${r.selection.area_name ?? ''}` : `${formatNumber(r.selection.requested)} chosen farms`;
+  const what =
+    r.selection.kind === 'area' ? t(m.selectionArea, { name: r.selection.area_name ?? '' }) : t(m.selectionFarms, { count: r.selection.requested, n: formatNumber(r.selection.requested) });
   return (
     <>
-      <Card size="small" title="Summary">
+      <Card size="small" title={t(m.summary)}>
         <p data-testid="dd-summary">
-          <strong>{formatNumber(s.plots)}</strong> plots ({formatHectares(s.area_sqm)}): <strong>{formatNumber(s.low)}</strong> low risk, <strong>{formatNumber(s.review)}</strong> needing review,{' '}
-          <strong>{formatNumber(s.high)}</strong> high risk; <strong>{formatNumber(s.with_warnings)}</strong> with a geolocation warning; <strong data-testid="dd-ready">{formatNumber(s.ready)}</strong> ready
-          (low risk, no warning). {formatNumber(s.screened)} screened against every layer in use.
+          {currentIntl().formatMessage(m.summaryText, {
+            plots: formatNumber(s.plots),
+            area: formatHectares(s.area_sqm),
+            low: formatNumber(s.low),
+            review: formatNumber(s.review),
+            high: formatNumber(s.high),
+            warned: formatNumber(s.with_warnings),
+            readyCount: formatNumber(s.ready),
+            screened: formatNumber(s.screened),
+            b: (chunks) => <strong>{chunks}</strong>,
+            ready: (chunks) => <strong data-testid="dd-ready">{chunks}</strong>,
+          })}
         </p>
         <p>
-          {r.tenant_name} · {what} · generated {formatDateTime(r.generated_at)} · cut-off date 31 December 2020.
+          {t(m.generated, { tenant: r.tenant_name, what, date: formatDateTime(r.generated_at) })}
         </p>
         <Typography.Title level={3} style={{ fontSize: 14 }}>
-          Reference layers read
+          {t(m.layersRead)}
         </Typography.Title>
         {r.layers.length === 0 ? (
-          <p>No reference layer is in use: nothing shows these plots were not forest at the cut-off date.</p>
+          <p>{t(m.noLayerInUse)}</p>
         ) : (
           <ul>
             {r.layers.map((l) => (
               <li key={l.id}>
-                {l.name} ({LAYER_KIND_LABEL[l.kind]}, {LAYER_OWNER_LABEL[l.owner]} layer, reference date {l.reference_date}, version {l.version}): {l.source}
+                {t(m.layerLine, { name: l.name, kind: LAYER_KIND_LABEL[l.kind], owner: LAYER_OWNER_LABEL[l.owner], date: l.reference_date, version: String(l.version), source: l.source })}
               </li>
             ))}
           </ul>
         )}
       </Card>
-      <Card size="small" title="Map of the plots" extra={<span>green low risk · orange needs review · red high risk</span>}>
+      <Card size="small" title={t(m.mapTitle)} extra={<span>{t(m.mapLegend)}</span>}>
         <div className="dd-map">
-          <LazyFarmMap features={features} markers={false} categories={null} height="100%" ariaLabel="Map of the report's plots, coloured by verdict" testId="dd-map" printable />
+          <LazyFarmMap features={features} markers={false} categories={null} height="100%" ariaLabel={t(m.mapLabel)} testId="dd-map" printable />
         </div>
       </Card>
       {LEVELS.map((level) => {
@@ -124,7 +135,7 @@ function ReportBody({ r }: { r: Report }) {
         return (
           <section key={level} className="dd-group" data-testid={`dd-group-${level}`}>
             <Typography.Title level={2} style={{ fontSize: 18 }}>
-              {VERDICT_LABELS[level]}: {formatNumber(plots.length)} plots
+              {t(m.groupTitle, { verdict: verdictLabel(level), count: plots.length, n: formatNumber(plots.length) })}
             </Typography.Title>
             <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
               {plots.map((p) => (
@@ -143,31 +154,31 @@ export function DueDiligenceReportScreen() {
   const choice = choiceOf(params);
   const report = useDueDiligence(choice);
   const r = report.data?.data;
-  const problem = report.error instanceof ApiError ? report.error.message : 'The report could not be loaded';
+  const problem = report.error instanceof ApiError ? report.error.message : t(m.loadReportFailed);
   return (
     <div className="dd-report" style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="dd-report">
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
         <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
-          EUDR Due-Diligence Report
+          {t(m.reportTitle)}
         </Typography.Title>
         <div style={{ flex: 1 }} />
         <Link className="no-print" to={paths.tenant.reports}>
-          Back to Reports
+          {t(m.backToReports)}
         </Link>
         <Button className="no-print" type="primary" icon={<PrinterOutlined aria-hidden="true" />} disabled={!r} onClick={() => window.print()}>
-          Print or save as PDF
+          {t(m.print)}
         </Button>
       </div>
       {!choice ? (
-        <Empty description="Choose an operational area on Reports, or open this page with farm_ids." />
+        <Empty description={t(m.chooseArea)} />
       ) : report.isError ? (
-        <Alert type="error" showIcon message={problem} action={<Button onClick={() => void report.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon message={problem} action={<Button onClick={() => void report.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : !r ? (
-        <Spin tip="Preparing the report…">
+        <Spin tip={t(m.preparing)}>
           <div style={{ minHeight: 120 }} />
         </Spin>
       ) : r.plots.length === 0 ? (
-        <Empty description="No plots in this selection" />
+        <Empty description={t(m.noPlots)} />
       ) : (
         <ReportBody r={r} />
       )}

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/reports (issue 29): the tenant's EUDR readiness. Cards of plots by verdict, a chart by verdict and by
 // geolocation warning, the tables per operational area and per agent, the verdicts by capture month, and the plots
 // needing action on the one list page (filters, csv export), each linked to its farm's drawer. "Due-diligence report"
@@ -25,7 +24,9 @@ import { paths } from '../../../lib/paths';
 import { PLOTS_EXPORT_PATH, usePlotsNeedingAction } from '../api/get-plots-needing-action';
 import { useReadinessSummary } from '../api/get-readiness-summary';
 import { VerdictTag } from '../../../components/eudr/verdict-tag';
-import { VERDICT_COLORS, VERDICT_LABELS, WARNING_LABELS } from './verdict-label';
+import { reasonText, VERDICT_COLORS, verdictLabel, warningLabel } from './verdict-label';
+import { t } from '../../../i18n';
+import { eudrReportsText as m } from '../eudr-reports.messages';
 
 type Group = EudrReadinessSummary['by_area'][number];
 const FILTERS = ['area_id', 'agent_id', 'verdict', 'warning'] as const;
@@ -36,10 +37,10 @@ function VerdictChart({ s }: { s: EudrReadinessSummary }) {
     () => ({
       type: 'bar',
       data: {
-        labels: [...(['low', 'review', 'high'] as const).map((l) => VERDICT_LABELS[l]), ...EUDR_WARNINGS.map((w) => WARNING_LABELS[w])],
+        labels: [...(['low', 'review', 'high'] as const).map(verdictLabel), ...EUDR_WARNINGS.map(warningLabel)],
         datasets: [
           {
-            label: 'Plots',
+            label: t(m.plots),
             data: [s.low, s.review, s.high, ...EUDR_WARNINGS.map((w) => s.by_warning[w] ?? 0)],
             backgroundColor: [VERDICT_COLORS.low, VERDICT_COLORS.review, VERDICT_COLORS.high, ...EUDR_WARNINGS.map(() => '#7b2cbf')],
           },
@@ -49,7 +50,7 @@ function VerdictChart({ s }: { s: EudrReadinessSummary }) {
     }),
     [s],
   );
-  return <LazyChart config={config} height={260} ariaLabel="Plots by verdict and by geolocation warning" testId="eudr-verdict-chart" />;
+  return <LazyChart config={config} height={260} ariaLabel={t(m.verdictChartLabel)} testId="eudr-verdict-chart" />;
 }
 
 function TrendChart({ s }: { s: EudrReadinessSummary }) {
@@ -58,16 +59,16 @@ function TrendChart({ s }: { s: EudrReadinessSummary }) {
       type: 'bar',
       data: {
         labels: s.trend.map((t) => t.month),
-        datasets: (['low', 'review', 'high'] as const).map((l) => ({ label: VERDICT_LABELS[l], data: s.trend.map((t) => t[l]), backgroundColor: VERDICT_COLORS[l], stack: 'v' })),
+        datasets: (['low', 'review', 'high'] as const).map((l) => ({ label: verdictLabel(l), data: s.trend.map((t) => t[l]), backgroundColor: VERDICT_COLORS[l], stack: 'v' })),
       },
       options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { stacked: true }, y: { stacked: true } } },
     }),
     [s],
   );
-  return <LazyChart config={config} height={260} ariaLabel="Plots by verdict and capture month" testId="eudr-trend-chart" />;
+  return <LazyChart config={config} height={260} ariaLabel={t(m.trendChartLabel)} testId="eudr-trend-chart" />;
 }
 
-function GroupTable({ rows, title, testId }: { rows: readonly Group[]; title: string; testId: string }) {
+function GroupTable({ rows, title, column, testId }: { rows: readonly Group[]; title: string; column: string; testId: string }) {
   const num = (k: keyof ReadinessCounts) => ({ key: k, dataIndex: k, align: 'right' as const, render: (v: number) => formatNumber(v) });
   return (
     <Card size="small" title={title} data-testid={testId}>
@@ -77,15 +78,15 @@ function GroupTable({ rows, title, testId }: { rows: readonly Group[]; title: st
           rowKey={(r) => r.id ?? 'none'}
           dataSource={[...rows]}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
-          locale={{ emptyText: <Empty description="No plots yet" /> }}
+          locale={{ emptyText: <Empty description={t(m.noPlotsYet)} /> }}
           columns={[
-            { key: 'name', title: title.replace('Per ', '').replace(/^./, (c) => c.toUpperCase()), dataIndex: 'name' },
-            { ...num('plots'), title: 'Plots' },
-            { ...num('low'), title: 'Low' },
-            { ...num('review'), title: 'Review' },
-            { ...num('high'), title: 'High' },
-            { ...num('with_warnings'), title: 'Warnings' },
-            { key: 'ready', title: 'Ready', align: 'right', render: (_v, r) => `${formatNumber(r.ready)} (${pct(r.ready, r.plots)})` },
+            { key: 'name', title: column, dataIndex: 'name' },
+            { ...num('plots'), title: t(m.plots) },
+            { ...num('low'), title: t(m.colLow) },
+            { ...num('review'), title: t(m.colReview) },
+            { ...num('high'), title: t(m.colHigh) },
+            { ...num('with_warnings'), title: t(m.colWarnings) },
+            { key: 'ready', title: t(m.colReady), align: 'right', render: (_v, r) => `${formatNumber(r.ready)} (${pct(r.ready, r.plots)})` },
           ]}
         />
       </div>
@@ -107,39 +108,39 @@ export function EudrReportsScreen() {
 
   const filterFields = useMemo<FilterField[]>(
     () => [
-      { kind: 'select', name: 'area_id', label: 'Operational area', options: (s?.by_area ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
-      { kind: 'select', name: 'agent_id', label: 'Agent', options: (s?.by_agent ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
-      { kind: 'select', name: 'verdict', label: 'Verdict', options: (['review', 'high', 'low'] as const).map((l) => ({ label: VERDICT_LABELS[l], value: l })) },
-      { kind: 'select', name: 'warning', label: 'Geolocation warning', options: EUDR_WARNINGS.map((w) => ({ label: WARNING_LABELS[w], value: w })) },
+      { kind: 'select', name: 'area_id', label: t(m.operationalArea), options: (s?.by_area ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
+      { kind: 'select', name: 'agent_id', label: t(m.agent), options: (s?.by_agent ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
+      { kind: 'select', name: 'verdict', label: t(m.verdict), options: (['review', 'high', 'low'] as const).map((l) => ({ label: verdictLabel(l), value: l })) },
+      { kind: 'select', name: 'warning', label: t(m.geolocationWarning), options: EUDR_WARNINGS.map((w) => ({ label: warningLabel(w), value: w })) },
     ],
     [s],
   );
 
   const columns: ListColumn<EudrPlot>[] = [
-    { key: 'farm_name', title: 'Farm', alwaysVisible: true, render: (p) => <Link to={paths.tenant.farmers({ farmer: p.farmer_id, farm: p.farm_id })}>{p.farm_name}</Link> },
-    { key: 'farmer', title: 'Farmer', render: (p) => p.farmer },
-    { key: 'area_name', title: 'Operational area', render: (p) => p.area_name ?? '–' },
-    { key: 'agent_name', title: 'Agent', render: (p) => p.agent_name ?? '–' },
-    { key: 'area_sqm', title: 'Size', render: (p) => formatHectares(p.area_sqm) },
-    { key: 'verdict', title: 'Verdict', render: (p) => <VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} /> },
-    { key: 'reasons', title: 'Reasons', render: (p) => p.reasons.filter((r) => r.level !== 'low').map((r) => r.message).join('; ') || '–' },
-    { key: 'warnings', title: 'Warnings', render: (p) => p.warnings.map((w) => WARNING_LABELS[w]).join(', ') || '–' },
+    { key: 'farm_name', title: t(m.farm), alwaysVisible: true, render: (p) => <Link to={paths.tenant.farmers({ farmer: p.farmer_id, farm: p.farm_id })}>{p.farm_name}</Link> },
+    { key: 'farmer', title: t(m.farmer), render: (p) => p.farmer },
+    { key: 'area_name', title: t(m.operationalArea), render: (p) => p.area_name ?? '–' },
+    { key: 'agent_name', title: t(m.agent), render: (p) => p.agent_name ?? '–' },
+    { key: 'area_sqm', title: t(m.size), render: (p) => formatHectares(p.area_sqm) },
+    { key: 'verdict', title: t(m.verdict), render: (p) => <VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} /> },
+    { key: 'reasons', title: t(m.reasons), render: (p) => p.reasons.filter((r) => r.level !== 'low').map(reasonText).join('; ') || '–' },
+    { key: 'warnings', title: t(m.warnings), render: (p) => p.warnings.map(warningLabel).join(', ') || '–' },
   ];
 
   if (summary.isError && !s) {
-    return <Alert type="error" showIcon message="The EUDR readiness report could not be loaded" action={<Button onClick={() => void summary.refetch()}>Try again</Button>} />;
+    return <Alert type="error" showIcon message={t(m.loadFailed)} action={<Button onClick={() => void summary.refetch()}>{t(m.tryAgain)}</Button>} />;
   }
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="eudr-reports">
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
         <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
-          EUDR Readiness
+          {t(m.title)}
         </Typography.Title>
         <div style={{ flex: 1 }} />
         <Select
-          aria-label="Operational area for the due-diligence report"
-          placeholder="Choose an operational area"
+          aria-label={t(m.ddAreaLabel)}
+          placeholder={t(m.ddAreaPlaceholder)}
           style={{ minWidth: 220 }}
           value={reportArea}
           onChange={(v: string) => setReportArea(v)}
@@ -147,40 +148,40 @@ export function EudrReportsScreen() {
           data-testid="dd-area"
         />
         <Button type="primary" icon={<FileProtectOutlined aria-hidden="true" />} disabled={!reportArea} onClick={() => reportArea && void navigate(paths.tenant.dueDiligence({ area_id: reportArea }))}>
-          Due-diligence report
+          {t(m.ddButton)}
         </Button>
       </div>
       {s && s.layers === 0 && (
-        <Alert type="warning" showIcon message="No reference layer is in use: every plot needs review until a forest-cover layer at the 2020 cut-off is loaded." />
+        <Alert type="warning" showIcon message={t(m.noLayer)} />
       )}
       <div className="stat-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(170px, 1fr))', gap: 12 }}>
-        <StatCard title="Plots" value={s?.plots} testId="eudr-plots" />
-        <StatCard title="Ready" value={s?.ready} testId="eudr-ready" note="Low risk and no geolocation warning" />
-        <StatCard title="Low risk" value={s?.low} testId="eudr-low" />
-        <StatCard title="Needs review" value={s?.review} testId="eudr-review" />
-        <StatCard title="High risk" value={s?.high} testId="eudr-high" />
-        <StatCard title="With warnings" value={s?.with_warnings} testId="eudr-warnings" />
+        <StatCard title={t(m.plots)} value={s?.plots} testId="eudr-plots" />
+        <StatCard title={t(m.ready)} value={s?.ready} testId="eudr-ready" note={t(m.readyNote)} />
+        <StatCard title={t(m.lowRisk)} value={s?.low} testId="eudr-low" />
+        <StatCard title={t(m.needsReview)} value={s?.review} testId="eudr-review" />
+        <StatCard title={t(m.highRisk)} value={s?.high} testId="eudr-high" />
+        <StatCard title={t(m.withWarnings)} value={s?.with_warnings} testId="eudr-warnings" />
       </div>
       {s && s.plots === 0 ? (
         <Card size="small">
-          <Empty description="No farms are mapped yet: readiness shows here once plots are captured." />
+          <Empty description={t(m.noFarms)} />
         </Card>
       ) : (
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
-          <Card size="small" title="Plots by verdict and by warning">
+          <Card size="small" title={t(m.byVerdictTitle)}>
             {s ? <VerdictChart s={s} /> : null}
           </Card>
-          <Card size="small" title="Verdicts by capture month">
+          <Card size="small" title={t(m.byMonthTitle)}>
             {s ? <TrendChart s={s} /> : null}
           </Card>
         </div>
       )}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
-        <GroupTable rows={s?.by_area ?? []} title="Per operational area" testId="eudr-by-area" />
-        <GroupTable rows={s?.by_agent ?? []} title="Per agent" testId="eudr-by-agent" />
+        <GroupTable rows={s?.by_area ?? []} title={t(m.perArea)} column={t(m.colOperationalArea)} testId="eudr-by-area" />
+        <GroupTable rows={s?.by_agent ?? []} title={t(m.perAgent)} column={t(m.colAgent)} testId="eudr-by-agent" />
       </div>
       <ListPage<EudrPlot>
-        title="Plots Needing Action"
+        title={t(m.needingAction)}
         headingLevel={2}
         count={plots.data?.data}
         rows={plots.data?.data.results ?? []}
@@ -190,12 +191,12 @@ export function EudrReportsScreen() {
         error={plots.isError}
         onRetry={() => void plots.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search farm or farmer"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         exportName="eudr-plots-needing-action"
         exportPath={PLOTS_EXPORT_PATH}
         exportFilters={query}
-        emptyText="No plot needs action"
+        emptyText={t(m.noneNeedAction)}
         storageKey="eudr-plots"
       />
       <FilterModal open={filterOpen} fields={filterFields} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />

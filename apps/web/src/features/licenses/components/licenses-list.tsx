@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/license (docs/requirements.md §2): search, the filter (status, type, issued date), Export table, and a table with the key
 // hint (its first 10 characters, labelled as a hint: the key is stored hashed); per row Revoke (not yet revoked),
 // Re-issue (SDK only: one more year), Rotate key (a new key shown once with a working copy, 'License Key copied'; the
@@ -22,38 +21,35 @@ import { LICENSES_PAGE_SIZE, useLicenses } from '../api/get-licenses';
 import { LICENSE_REISSUED, LICENSE_REVOKED, useReissueLicense, useRevokeLicense } from '../../../lib/license-actions';
 import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
 import { paths } from '../../../lib/paths';
+import { t, type Text } from '../../../i18n';
+import { licensesText as m } from '../licenses.messages';
 
-export const LICENSES_TITLE = 'All Licenses';
+const STATUS_TEXT: Record<LicenseStatus, Text> = { Active: m.statusActive, Expired: m.statusExpired, Revoked: m.statusRevoked };
+const TYPE_TEXT: Record<LicenseType, Text> = { Platform: m.typePlatform, SDK: m.typeSdk };
 
-const FILTER_FIELDS: readonly FilterField[] = [
+/** The filter's fields (a function: the labels are read in the page's language). */
+const filterFields = (): FilterField[] => [
   {
     kind: 'select',
     name: 'status',
-    label: 'Status',
-    options: [
-      { label: 'Active', value: 'Active' },
-      { label: 'Expired', value: 'Expired' },
-      { label: 'Revoked', value: 'Revoked' },
-    ],
+    label: t(m.status),
+    options: (['Active', 'Expired', 'Revoked'] as const).map((s) => ({ label: t(STATUS_TEXT[s]), value: s })),
   },
   {
     kind: 'select',
     name: 'type',
-    label: 'Type',
-    options: [
-      { label: 'Platform', value: 'Platform' },
-      { label: 'SDK', value: 'SDK' },
-    ],
+    label: t(m.type),
+    options: (['Platform', 'SDK'] as const).map((ty) => ({ label: t(TYPE_TEXT[ty]), value: ty })),
   },
-  { kind: 'date', name: 'issued_date', label: 'Issued date' },
+  { kind: 'date', name: 'issued_date', label: t(m.issuedDate) },
 ];
 
 type Action = 'revoke' | 'reissue';
 type Pending = { action: Action; license: License } | null;
 
-const DIALOG: Record<Action, { title: string; confirm: string }> = {
-  revoke: { title: 'Revoke License', confirm: 'Revoke' },
-  reissue: { title: 'Re-issue License', confirm: 'Re-issue' },
+const DIALOG: Record<Action, { title: Text; confirm: Text }> = {
+  revoke: { title: m.revokeTitle, confirm: m.revoke },
+  reissue: { title: m.reissueTitle, confirm: m.reissue },
 };
 
 export function LicensesList() {
@@ -61,6 +57,7 @@ export function LicensesList() {
   const state = useListState({ defaultPageSize: LICENSES_PAGE_SIZE, filters: ['status', 'type', 'issued_date'] });
   const { search, page, pageSize, filters } = state;
   const [filterOpen, setFilterOpen] = useState(false);
+  const fields = useMemo(() => filterFields(), []);
   const [pending, setPending] = useState<Pending>(null);
   const revoke = useRevokeLicense();
   const reissue = useReissueLicense();
@@ -78,13 +75,13 @@ export function LicensesList() {
 
   const columns = useMemo<ListColumn<License>[]>(
     () => [
-      { key: 'tenant_name', title: 'Tenant', render: (r) => r.tenant_name },
-      { key: 'type', title: 'Type', render: (r) => r.type },
-      { key: 'key', title: 'Key hint', render: (r) => <KeyHint value={r.key} /> },
-      { key: 'issued_date', title: 'Issued', render: (r) => formatDate(r.issued_date) },
-      { key: 'expiry_date', title: 'Expires', render: (r) => <span data-testid="license-expiry">{formatDate(r.expiry_date)}</span> },
-      { key: 'price', title: 'Price', render: (r) => formatCurrency(r.price, r.currency) },
-      { key: 'status', title: 'Status', render: (r) => <Tag color={LICENSE_STATUS_COLOR[r.status]}>{r.status}</Tag> },
+      { key: 'tenant_name', title: t(m.tenant), render: (r) => r.tenant_name },
+      { key: 'type', title: t(m.type), render: (r) => (TYPE_TEXT[r.type] ? t(TYPE_TEXT[r.type]) : r.type) },
+      { key: 'key', title: t(m.keyHint), render: (r) => <KeyHint value={r.key} /> },
+      { key: 'issued_date', title: t(m.issued), render: (r) => formatDate(r.issued_date) },
+      { key: 'expiry_date', title: t(m.expires), render: (r) => <span data-testid="license-expiry">{formatDate(r.expiry_date)}</span> },
+      { key: 'price', title: t(m.price), render: (r) => formatCurrency(r.price, r.currency) },
+      { key: 'status', title: t(m.status), render: (r) => <Tag color={LICENSE_STATUS_COLOR[r.status]}>{STATUS_TEXT[r.status] ? t(STATUS_TEXT[r.status]) : r.status}</Tag> },
       {
         key: 'actions',
         title: '',
@@ -95,16 +92,16 @@ export function LicensesList() {
             trigger={['click']}
             menu={{
               items: [
-                ...(r.is_revoked ? [] : [{ key: 'revoke', label: 'Revoke License', danger: true }]),
-                ...(r.type === 'SDK' ? [{ key: 'reissue', label: 'Re-issue License' }] : []),
-                ...(r.is_revoked ? [] : [{ key: 'rotate', label: 'Rotate key' }]),
-                { key: 'tenant', label: 'View tenant' },
+                ...(r.is_revoked ? [] : [{ key: 'revoke', label: t(m.revokeLicense), danger: true }]),
+                ...(r.type === 'SDK' ? [{ key: 'reissue', label: t(m.reissueLicense) }] : []),
+                ...(r.is_revoked ? [] : [{ key: 'rotate', label: t(m.rotateKey) }]),
+                { key: 'tenant', label: t(m.viewTenant) },
               ],
               onClick: ({ key }) =>
                 key === 'tenant' ? navigate(paths.provider.tenant(r.tenant)) : key === 'rotate' ? askRotation(r) : setPending({ action: key as Action, license: r }),
             }}
           >
-            <Button type="text" aria-label={`Actions for the license of ${r.tenant_name}`} icon={<MoreOutlined />} />
+            <Button type="text" aria-label={t(m.actionsFor, { tenant: r.tenant_name })} icon={<MoreOutlined />} />
           </Dropdown>
         ),
       },
@@ -122,7 +119,7 @@ export function LicensesList() {
   return (
     <>
       <ListPage<License>
-        title={LICENSES_TITLE}
+        title={t(m.title)}
         count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -131,32 +128,32 @@ export function LicensesList() {
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search by tenant or key"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         exportName="licenses"
         exportFilters={state.query}
-        emptyText={state.narrowed ? 'No license matches your search or filters' : 'No licenses yet'}
+        emptyText={t(state.narrowed ? m.noMatch : m.empty)}
         storageKey="licenses"
       />
       <FilterModal
         open={filterOpen}
-        fields={FILTER_FIELDS}
+        fields={fields}
         value={filters}
         onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
       />
       <ConfirmDialog
         open={pending !== null}
-        title={DIALOG[pending?.action ?? 'revoke'].title}
-        confirmLabel={DIALOG[pending?.action ?? 'revoke'].confirm}
+        title={t(DIALOG[pending?.action ?? 'revoke'].title)}
+        confirmLabel={t(DIALOG[pending?.action ?? 'revoke'].confirm)}
         danger={pending?.action !== 'reissue'}
         loading={revoke.isPending || reissue.isPending}
         onCancel={() => setPending(null)}
         onConfirm={run}
       >
         {pending?.action === 'reissue'
-          ? `Re-issue the SDK license of ${pending.license.tenant_name}? It is extended by one year (it now expires on ${formatDate(pending.license.expiry_date)}).`
-          : `Revoke the ${pending?.license.type ?? ''} license of ${pending?.license.tenant_name ?? ''}? A revoked license stops the tenant acting on the platform.`}
+          ? t(m.reissueQuestion, { tenant: pending.license.tenant_name, date: formatDate(pending.license.expiry_date) })
+          : t(m.revokeQuestion, { type: pending ? t(TYPE_TEXT[pending.license.type] ?? m.typePlatform) : '', tenant: pending?.license.tenant_name ?? '' })}
       </ConfirmDialog>
       {rotationFlow}
     </>

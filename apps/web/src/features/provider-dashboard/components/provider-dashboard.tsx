@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/dashboard (docs/requirements.md §2, §7): the counts over every tenant (tenants and their statuses, licenses, agents,
 // farms, operational areas, mapped and unmapped farms), the farms mapped per month of a chosen year with the tenants
 // registered that year, and the tenants ranked by farms mapped in the year.
@@ -24,8 +23,14 @@ import { useMappingRanking } from '../api/get-mapping-ranking';
 import { useTenantsDashboardCount } from '../api/get-tenants-dashboard-count';
 import { useTenantsStatusCount } from '../api/get-tenants-status-count';
 import { paths } from '../../../lib/paths';
+import { currentIntl, currentLocale, t } from '../../../i18n';
+import { providerDashboardText as m } from '../provider-dashboard.messages';
 
 type RankRow = MappingRanking['results'][number];
+
+/** A month's short name: the API's (English) label, or in French the month (YYYY-MM) named in French. */
+const monthLabel = (mo: { month: string; label: string }) =>
+  currentLocale() === 'fr' && /^\d{4}-\d{2}$/.test(mo.month) ? new Date(`${mo.month}-01T00:00:00Z`).toLocaleDateString('fr-FR', { month: 'short', timeZone: 'UTC' }) : mo.label;
 
 function Count({ name, title, note }: { name: CountName; title: string; note?: string }) {
   const q = useCount(name);
@@ -44,7 +49,7 @@ function Counts() {
         <Alert
           type="error"
           showIcon
-          message="Some counts could not be loaded"
+          message={t(m.countsFailed)}
           action={
             <Button
               onClick={() => {
@@ -52,50 +57,50 @@ function Counts() {
                 void licenses.refetch();
               }}
             >
-              Try again
+              {t(m.tryAgain)}
             </Button>
           }
         />
       )}
       <Row gutter={[16, 16]} data-testid="provider-counts">
         <Col xs={12} md={6} xl={3}>
-          <Count name="tenants-count" title="Tenants" />
+          <Count name="tenants-count" title={t(m.tenants)} />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Active tenants" value={s?.active} testId="count-tenants-active" />
+          <StatCard title={t(m.activeTenants)} value={s?.active} testId="count-tenants-active" />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Suspended tenants" value={s?.suspended} testId="count-tenants-suspended" />
+          <StatCard title={t(m.suspendedTenants)} value={s?.suspended} testId="count-tenants-suspended" />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Inactive tenants" value={s?.inactive} testId="count-tenants-inactive" />
+          <StatCard title={t(m.inactiveTenants)} value={s?.inactive} testId="count-tenants-inactive" />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Licenses" value={l?.total} testId="count-licenses" />
+          <StatCard title={t(m.licenses)} value={l?.total} testId="count-licenses" />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Active licenses" value={l?.active} testId="count-licenses-active" />
+          <StatCard title={t(m.activeLicenses)} value={l?.active} testId="count-licenses-active" />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Expired licenses" value={l?.expired} testId="count-licenses-expired" />
+          <StatCard title={t(m.expiredLicenses)} value={l?.expired} testId="count-licenses-expired" />
         </Col>
         <Col xs={12} md={6} xl={3}>
-          <StatCard title="Revoked licenses" value={l?.revoked} testId="count-licenses-revoked" />
+          <StatCard title={t(m.revokedLicenses)} value={l?.revoked} testId="count-licenses-revoked" />
         </Col>
         <Col xs={12} md={8} xl={4}>
-          <Count name="agents-count" title="Agents" />
+          <Count name="agents-count" title={t(m.agents)} />
         </Col>
         <Col xs={12} md={8} xl={4}>
-          <Count name="farms-count" title="Farms" />
+          <Count name="farms-count" title={t(m.farms)} />
         </Col>
         <Col xs={12} md={8} xl={4}>
-          <Count name="operational-areas-count" title="Operational Areas" />
+          <Count name="operational-areas-count" title={t(m.operationalAreas)} />
         </Col>
         <Col xs={12} md={12} xl={6}>
-          <Count name="mapped-farms-count" title="Mapped farms" note="Farmers with at least one mapped farm" />
+          <Count name="mapped-farms-count" title={t(m.mappedFarms)} note={t(m.mappedFarmsNote)} />
         </Col>
         <Col xs={24} md={12} xl={6}>
-          <Count name="unmapped-farms-count" title="Unmapped farms" note="Farmers with no mapped farm yet" />
+          <Count name="unmapped-farms-count" title={t(m.unmappedFarms)} note={t(m.unmappedFarmsNote)} />
         </Col>
       </Row>
     </>
@@ -106,40 +111,46 @@ function MappingChart({ year }: { year: number }) {
   const data = useMappingData(year);
   const tenants = useTenantsDashboardCount(year);
   const d = data.data?.data;
-  const t = tenants.data?.data;
+  const tc = tenants.data?.data;
   const config = useMemo<ChartConfiguration>(
     () => ({
       type: 'bar',
       data: {
-        labels: (d?.months ?? []).map((m) => m.label),
+        labels: (d?.months ?? []).map(monthLabel),
         datasets: [
-          { type: 'bar' as const, label: 'Farms mapped', data: (d?.months ?? []).map((m) => m.count), backgroundColor: '#2b9348' },
-          { type: 'line' as const, label: 'Tenants registered', data: (t?.months ?? []).map((m) => m.count), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf' },
+          { type: 'bar' as const, label: t(m.farmsMapped), data: (d?.months ?? []).map((mo) => mo.count), backgroundColor: '#2b9348' },
+          { type: 'line' as const, label: t(m.tenantsRegistered), data: (tc?.months ?? []).map((mo) => mo.count), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf' },
         ],
       },
       options: { plugins: { legend: { position: 'bottom' as const } } },
     }),
-    [d, t],
+    [d, tc],
   );
   return (
-    <Card title="Mapping Data" data-testid="mapping-data">
+    <Card title={t(m.mappingData)} data-testid="mapping-data">
       {data.isError ? (
-        <Alert type="error" showIcon message="The mapping data could not be loaded" action={<Button onClick={() => void data.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon message={t(m.mappingFailed)} action={<Button onClick={() => void data.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <>
           <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', marginBottom: 8 }}>
             <span>
-              <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="mapping-data-total">
-                {d ? formatNumber(d.total) : '…'}
-              </span>{' '}
-              farms mapped in {year}
+              {currentIntl().formatMessage(m.farmsMappedIn, {
+                count: d?.total ?? 0,
+                n: d ? formatNumber(d.total) : '…',
+                year: String(year),
+                big: (chunks) => (
+                  <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="mapping-data-total">
+                    {chunks}
+                  </span>
+                ),
+              })}
             </span>
-            <span className="text-muted">{d ? formatHectares(d.total_area_sqm) : '…'} mapped</span>
+            <span className="text-muted">{t(m.areaMapped, { area: d ? formatHectares(d.total_area_sqm) : '…' })}</span>
             <span className="text-muted" data-testid="tenants-registered">
-              {t ? `${formatNumber(t.new_tenants)} tenants registered in ${year}, ${formatNumber(t.total_tenants)} at its end` : ''}
+              {tc ? t(m.tenantsRegisteredIn, { count: tc.new_tenants, n: formatNumber(tc.new_tenants), year: String(year), total: formatNumber(tc.total_tenants) }) : ''}
             </span>
           </div>
-          <LazyChart config={config} height={280} ariaLabel={`Farms mapped per month in ${year}`} testId="mapping-data-chart" />
+          <LazyChart config={config} height={280} ariaLabel={t(m.chartLabel, { year: String(year) })} testId="mapping-data-chart" />
         </>
       )}
     </Card>
@@ -149,9 +160,9 @@ function MappingChart({ year }: { year: number }) {
 function Ranking({ year }: { year: number }) {
   const ranking = useMappingRanking(year);
   return (
-    <Card title="Tenant Ranking" data-testid="tenant-ranking">
+    <Card title={t(m.ranking)} data-testid="tenant-ranking">
       {ranking.isError ? (
-        <Alert type="error" showIcon message="The ranking could not be loaded" action={<Button onClick={() => void ranking.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon message={t(m.rankingFailed)} action={<Button onClick={() => void ranking.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <Table<RankRow>
           size="small"
@@ -159,12 +170,12 @@ function Ranking({ year }: { year: number }) {
           loading={ranking.isFetching && !ranking.data}
           dataSource={ranking.data?.data.results ?? []}
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
-          locale={{ emptyText: <Empty description={`No farms mapped in ${year}`} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
+          locale={{ emptyText: <Empty description={t(m.noFarmsIn, { year: String(year) })} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
           columns={[
             { title: '#', dataIndex: 'rank', width: 48 },
-            { title: 'Tenant', render: (_: unknown, r: RankRow) => <Link to={paths.provider.tenant(r.tenant_id)}>{r.tenant_name}</Link> },
-            { title: 'Farms mapped', render: (_: unknown, r: RankRow) => formatNumber(r.mapped_farms) },
-            { title: 'Area', render: (_: unknown, r: RankRow) => formatHectares(r.area_sqm) },
+            { title: t(m.tenant), render: (_: unknown, r: RankRow) => <Link to={paths.provider.tenant(r.tenant_id)}>{r.tenant_name}</Link> },
+            { title: t(m.farmsMapped), render: (_: unknown, r: RankRow) => formatNumber(r.mapped_farms) },
+            { title: t(m.area), render: (_: unknown, r: RankRow) => formatHectares(r.area_sqm) },
           ]}
         />
       )}
@@ -178,8 +189,8 @@ export function ProviderDashboard() {
     <div className="stack-16" data-testid="provider-dashboard">
       <Counts />
       <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 8 }}>
-        <span id="dashboard-year">Year</span>
-        <YearPicker value={year} onChange={setYear} label="Dashboard year" />
+        <span id="dashboard-year">{t(m.year)}</span>
+        <YearPicker value={year} onChange={setYear} label={t(m.dashboardYear)} />
       </div>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={15}>

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/farmlands: every tenant's farms. A tenant picker narrows everything to one tenant; the overview totals
 // (within, outside, overlapping, unrecognized), the one farm map (GeoJSON below the tile threshold, vector tiles above;
 // moving it writes ?lat&lng, and a URL with lat&lng opens there at farm zoom), and the table with its export.
@@ -29,8 +28,9 @@ import { useAllFarmsMap } from '../api/get-all-farms-map';
 import { useAllFarmsOverview } from '../api/get-all-farms-overview';
 import { useTenantOptions } from '../api/get-tenant-options';
 import { queryKeys } from '../../../lib/query-keys';
+import { t } from '../../../i18n';
+import { providerFarmlandsText as m } from '../provider-farmlands.messages';
 
-export const PROVIDER_FARMLANDS_TITLE = 'Farmlands';
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
 
 function focusFrom(params: URLSearchParams): [number, number] | undefined {
@@ -48,14 +48,14 @@ function TenantPicker({ value, onChange }: { value: string | undefined; onChange
   const withPicked = picked && !list.some((t) => t.id === picked.id) ? [picked, ...list] : list;
   return (
     <Select
-      aria-label="Tenant"
+      aria-label={t(m.tenant)}
       showSearch={{ filterOption: false, onSearch: setText }}
       allowClear
-      placeholder="All tenants"
+      placeholder={t(m.allTenants)}
       style={{ width: 260 }}
       loading={options.isFetching}
       value={value}
-      notFoundContent={options.isError ? 'The tenants could not be loaded' : 'No tenant found'}
+      notFoundContent={t(options.isError ? m.tenantsFailed : m.noTenant)}
       options={withPicked.map((t) => ({ value: t.id, label: t.name }))}
       onChange={(id: string | undefined) => {
         setPicked(id ? (withPicked.find((t) => t.id === id) ?? null) : null);
@@ -109,23 +109,23 @@ export function ProviderFarmlandsScreen() {
 
   const columns = useMemo<ListColumn<Farm>[]>(
     () => [
-      { key: 'name', title: 'Name', render: (r) => r.name },
+      { key: 'name', title: t(m.name), render: (r) => r.name },
       // The API names each row's tenant for provider staff (tenant_name), whichever tenant it is.
-      { key: 'tenant', title: 'Tenant', render: (r) => r.tenant_name ?? '--' },
-      { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
-      { key: 'area', title: 'Area (sqm)', render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
-      { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
-      { key: 'mapped_by', title: 'Mapped by', render: (r) => r.mapped_by ?? '--', defaultHidden: true },
+      { key: 'tenant', title: t(m.tenant), render: (r) => r.tenant_name ?? '--' },
+      { key: 'farmer', title: t(m.farmer), render: (r) => r.farmer },
+      { key: 'area', title: t(m.area), render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
+      { key: 'operational_area', title: t(m.operationalArea), render: (r) => r.operational_area_name ?? '--' },
+      { key: 'mapped_by', title: t(m.mappedBy), render: (r) => r.mapped_by ?? '--', defaultHidden: true },
       {
         key: 'updated_at',
-        title: 'Updated at',
+        title: t(m.updatedAt),
         render: (r) => (
           <time dateTime={r.updated_at} className="nowrap">
             {formatDate(r.updated_at)} <span className="text-muted">{formatTime(r.updated_at)}</span>
           </time>
         ),
       },
-      { key: 'status', title: 'Status', render: (r) => (r.is_overlapping ? <Tag color="green">Overlap</Tag> : r.flag ? <Tag color="orange">Flagged</Tag> : <Tag color="purple">Mapped</Tag>) },
+      { key: 'status', title: t(m.status), render: (r) => (r.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : r.flag ? <Tag color="orange">{t(m.flagged)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>) },
     ],
     [],
   );
@@ -137,30 +137,30 @@ export function ProviderFarmlandsScreen() {
     <div className="stack-16" data-testid="provider-farmlands">
       <div className="inline-12">
         <Typography.Title level={1} className="page-title">
-          Farmland Overview
+          {t(m.title)}
         </Typography.Title>
         <div className="grow" />
         <TenantPicker value={tenantId} onChange={setTenant} />
       </div>
-      {overview.isError && <Alert type="error" showIcon message="The overview could not be loaded" action={<Button onClick={() => void overview.refetch()}>Try again</Button>} />}
+      {overview.isError && <Alert type="error" showIcon message={t(m.overviewFailed)} action={<Button onClick={() => void overview.refetch()}>{t(m.tryAgain)}</Button>} />}
       <Row gutter={[16, 16]}>
         <Col xs={12} md={8} xl={4}>
-          <StatCard title="All farms" value={o?.total_farms} testId="total-farms" />
+          <StatCard title={t(m.allFarms)} value={o?.total_farms} testId="total-farms" />
         </Col>
         <Col xs={12} md={8} xl={5}>
-          <StatCard title="Within Op. Areas" value={o?.total_within_operational_area} testId="total-within" />
+          <StatCard title={t(m.within)} value={o?.total_within_operational_area} testId="total-within" />
         </Col>
         <Col xs={12} md={8} xl={5}>
-          <StatCard title="Outside Op. Areas" value={o?.total_outside_operational_area} testId="total-outside" />
+          <StatCard title={t(m.outside)} value={o?.total_outside_operational_area} testId="total-outside" />
         </Col>
         <Col xs={12} md={12} xl={5}>
-          <StatCard title="Overlapping" value={o?.total_overlapping_farms} testId="total-overlapping" />
+          <StatCard title={t(m.overlapping)} value={o?.total_overlapping_farms} testId="total-overlapping" />
         </Col>
         <Col xs={24} md={12} xl={5}>
-          <StatCard title="Unrecognized" value={o?.total_unrecognized_farms} testId="total-unrecognized" />
+          <StatCard title={t(m.unrecognized)} value={o?.total_unrecognized_farms} testId="total-unrecognized" />
         </Col>
       </Row>
-      <Card size="small" title="Map of the farms">
+      <Card size="small" title={t(m.mapTitle)}>
         <LazyFarmMap
           features={useTiles ? undefined : features}
           tilesUrl={useTiles ? `${TILES_URL}${tenantId ? `?tenant_id=${tenantId}` : ''}` : undefined}
@@ -176,23 +176,23 @@ export function ProviderFarmlandsScreen() {
               <div>{formatSqm(Number(f.properties['area']))}</div>
             </div>
           )}
-          ariaLabel="Map of every tenant's farms"
+          ariaLabel={t(m.mapLabel)}
           testId="provider-farm-map"
         />
         <MapLegend />
         {mapData.data?.data.truncated && (
-        <Typography.Text type="warning">The map shows the newest {mapData.data.data.features.length.toLocaleString('en-US')} farms; pick a tenant or search to narrow it.</Typography.Text>
+        <Typography.Text type="warning">{t(m.truncated, { n: formatNumber(mapData.data.data.features.length) })}</Typography.Text>
       )}
-        {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">No farms to show on the map.</Typography.Text>}
+        {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">{t(m.noFarmsOnMap)}</Typography.Text>}
         {mapData.isError && (
           <Typography.Text type="danger">
-            The farms could not be loaded on the map. <Button size="small" onClick={() => void mapData.refetch()}>Try again</Button>
+            {t(m.mapFailed)} <Button size="small" onClick={() => void mapData.refetch()}>{t(m.tryAgain)}</Button>
           </Typography.Text>
         )}
       </Card>
       <ListPage<Farm>
         headingLevel={2}
-        title={PROVIDER_FARMLANDS_TITLE}
+        title={t(m.listTitle)}
         count={list.data?.data}
         rows={list.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -201,10 +201,10 @@ export function ProviderFarmlandsScreen() {
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search by farm, farmer or farmer id"
+        searchPlaceholder={t(m.searchPlaceholder)}
         exportName="mappings"
         exportFilters={exportFilters}
-        emptyText="No farmlands found"
+        emptyText={t(m.empty)}
         storageKey="provider-farmlands"
       />
     </div>

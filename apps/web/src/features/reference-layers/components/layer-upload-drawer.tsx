@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Upload a reference layer, or replace one's file: the details (name, kind, reference date, source, licence, and the
 // optional feature property that names each feature) and the file in the one upload widget (GeoJSON, KML, KMZ or a
 // zipped Shapefile). After the API takes it (202) the drawer follows the background job: its status and progress, and
@@ -23,6 +22,8 @@ import type { LayerScope } from '../api/layer-scope';
 import { useLayerProgress } from '../api/get-layer-progress';
 import { useUploadReferenceLayer } from '../api/upload-reference-layer';
 import { LayerStatus } from './layer-status';
+import { t } from '../../../i18n';
+import { referenceLayersText as m } from '../reference-layers.messages';
 
 /** GeoJSON (.geojson or .json), KML, KMZ, or a zipped Shapefile; the API checks the content again. */
 export const LAYER_ACCEPT = ['.geojson', '.json', '.kml', '.kmz', '.zip'] as const;
@@ -32,7 +33,8 @@ export const LAYER_MAX_BYTES = 3_145_728;
 type Values = { name: string; kind: ReferenceLayerKind | undefined; reference_date: Dayjs | null; source: string; licence: string; name_field: string };
 const FIELDS = ['name', 'kind', 'reference_date', 'source', 'licence', 'name_field'] as const;
 
-export const KIND_OPTIONS = REFERENCE_LAYER_KINDS.map((k) => ({ value: k, label: LAYER_KIND_LABEL[k] }));
+/** The layer kinds as select options (a function: the labels are read in the page's language). */
+export const kindOptions = () => REFERENCE_LAYER_KINDS.map((k) => ({ value: k, label: LAYER_KIND_LABEL[k] }));
 
 type Props = {
   open: boolean;
@@ -56,12 +58,12 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
   const job = progress.data?.data;
 
   useEffect(() => {
-    if (job?.status === 'ready') notifySuccess(replacing ? 'Reference layer replaced successfully' : 'Reference layer loaded successfully');
+    if (job?.status === 'ready') notifySuccess(t(replacing ? m.replacedOk : m.loadedOk));
   }, [job?.status, replacing]);
 
   const submit = (v: Values) => {
     if (!file) {
-      setFileError('Choose a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file');
+      setFileError(t(m.chooseFile));
       return;
     }
     upload.mutate(
@@ -92,7 +94,7 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
     );
   };
 
-  const title = replacing ? `Replace ${replacing.name}` : 'Upload Reference Layer';
+  const title = replacing ? t(m.replaceTitle, { name: replacing.name }) : t(m.uploadTitle);
   const following = Boolean(layerId);
 
   return (
@@ -106,15 +108,15 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
           <div className="inline-12">
             <div className="grow" />
             <Button onClick={onClose} type={job?.status === 'ready' || job?.status === 'failed' ? 'primary' : 'default'}>
-              Close
+              {t(m.close)}
             </Button>
           </div>
         ) : (
           <div className="inline-12">
             <div className="grow" />
-            <Button onClick={onClose}>Cancel</Button>
+            <Button onClick={onClose}>{t(m.cancel)}</Button>
             <Button type="primary" loading={upload.isPending} onClick={() => form.submit()} data-testid="layer-upload-submit">
-              {replacing ? 'Replace Layer' : 'Upload Layer'}
+              {t(replacing ? m.replaceLayer : m.uploadLayer)}
             </Button>
           </div>
         )
@@ -122,25 +124,25 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
     >
       {following ? (
         <div data-testid="layer-job">
-          {!job && <Alert type="info" showIcon title="The file was received; its load is starting." />}
+          {!job && <Alert type="info" showIcon title={t(m.received)} />}
           {job && job.status !== 'ready' && job.status !== 'failed' && (
             <>
-              <p>The layer loads in the background: you can close this drawer, the list shows its progress.</p>
+              <p>{t(m.inBackground)}</p>
               <LayerStatus progress={job} detailed />
             </>
           )}
           {job?.status === 'ready' && (
             <Result
               status="success"
-              title="The layer is ready"
-              subTitle={`${formatNumber(job.features_loaded)} features loaded; every farm has been screened against it.`}
+              title={t(m.ready)}
+              subTitle={t(m.readyDetail, { count: job.features_loaded, n: formatNumber(job.features_loaded) })}
             />
           )}
           {job?.status === 'failed' && (
             <>
-              <Alert type="error" showIcon title="The layer could not be loaded" description={<LayerStatus progress={job} detailed />} />
+              <Alert type="error" showIcon title={t(m.loadFailed)} description={<LayerStatus progress={job} detailed />} />
               <Button className="mt-12" onClick={() => setLayerId(null)}>
-                Choose another file
+                {t(m.anotherFile)}
               </Button>
             </>
           )}
@@ -152,28 +154,28 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
               className="mb-16"
               type="info"
               showIcon
-              title="The new file replaces every feature of the layer once it has loaded; until then, and if it fails, the current version stays in use."
+              title={t(m.replaceNote)}
             />
           )}
-          <Form.Item label="Name" name="name" rules={[{ required: !replacing, whitespace: true, message: 'Enter a name' }]}>
+          <Form.Item label={t(m.name)} name="name" rules={[{ required: !replacing, whitespace: true, message: t(m.enterName) }]}>
             <Input maxLength={200} />
           </Form.Item>
-          <Form.Item label="Kind" name="kind" rules={[{ required: !replacing, message: 'Choose the kind of layer' }]} extra="What the layer shows decides how an overlap counts in the plot-risk verdict.">
-            <Select options={KIND_OPTIONS} placeholder="Choose a kind" aria-label="Kind" />
+          <Form.Item label={t(m.kind)} name="kind" rules={[{ required: !replacing, message: t(m.chooseKind) }]} extra={t(m.kindHelp)}>
+            <Select options={kindOptions()} placeholder={t(m.kindPlaceholder)} aria-label={t(m.kind)} />
           </Form.Item>
-          <Form.Item label="Reference date" name="reference_date" rules={[{ required: !replacing, message: 'Choose the date the layer describes' }]} extra="The date the layer describes (for forest cover, the 2020 cut-off: 31/12/2020).">
-            <DatePicker format={DATE_FORMAT} className="full-width" aria-label="Reference date" />
+          <Form.Item label={t(m.referenceDate)} name="reference_date" rules={[{ required: !replacing, message: t(m.chooseDate) }]} extra={t(m.dateHelp)}>
+            <DatePicker format={DATE_FORMAT} className="full-width" aria-label={t(m.referenceDate)} />
           </Form.Item>
-          <Form.Item label="Source" name="source" rules={[{ required: !replacing, whitespace: true, message: 'Enter the source (who published the layer)' }]}>
-            <Input maxLength={500} placeholder="For example: JRC Global Forest Cover 2020" />
+          <Form.Item label={t(m.source)} name="source" rules={[{ required: !replacing, whitespace: true, message: t(m.enterSource) }]}>
+            <Input maxLength={500} placeholder={t(m.sourcePlaceholder)} />
           </Form.Item>
-          <Form.Item label="Licence" name="licence" rules={[{ required: !replacing, whitespace: true, message: 'Enter the licence the layer is published under' }]}>
-            <Input maxLength={200} placeholder="For example: CC-BY-4.0" />
+          <Form.Item label={t(m.licence)} name="licence" rules={[{ required: !replacing, whitespace: true, message: t(m.enterLicence) }]}>
+            <Input maxLength={200} placeholder={t(m.licencePlaceholder)} />
           </Form.Item>
-          <Form.Item label="Feature name property" name="name_field" extra="Optional: the feature property that names each feature.">
+          <Form.Item label={t(m.nameField)} name="name_field" extra={t(m.nameFieldHelp)}>
             <Input maxLength={200} />
           </Form.Item>
-          <Form.Item label="File" required validateStatus={fileError ? 'error' : undefined} help={fileError ?? 'GeoJSON, KML, KMZ or a zipped Shapefile (.zip)'}>
+          <Form.Item label={t(m.file)} required validateStatus={fileError ? 'error' : undefined} help={fileError ?? t(m.fileHelp)}>
             <UploadZone
               file={file}
               onChange={(f) => {

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Reference layers (EUDR, issue 29): /admin/reference-layers for a tenant admin (its own layers, and the provider's,
 // read-only) and /super-admin/reference-layers for provider staff (the provider-wide layers every tenant screens
 // against). One list page: name, kind, reference date, source, licence, scope, status with progress while the
@@ -20,16 +19,17 @@ import { useDeleteReferenceLayer } from '../api/delete-reference-layer';
 import { useReferenceLayers } from '../api/get-reference-layers';
 import type { LayerScope } from '../api/layer-scope';
 import { LayerStatus } from './layer-status';
-import { KIND_OPTIONS, LayerUploadDrawer } from './layer-upload-drawer';
+import { kindOptions, LayerUploadDrawer } from './layer-upload-drawer';
 import { RiskSettingsCard } from './risk-settings-card';
+import { t } from '../../../i18n';
+import { referenceLayersText as m } from '../reference-layers.messages';
 
 export const LAYERS_PAGE_SIZE = 10;
-export const DELETE_LAYER_QUESTION = 'Are you sure you want to delete this reference layer? Its features and every farm\u2019s figures against it are removed; this action cannot be undone.';
 const TENANT_FILTERS = ['kind', 'owner'] as const;
 const PROVIDER_FILTERS = ['kind'] as const;
 
 const scopeText = (layer: ReferenceLayer, scope: LayerScope) =>
-  layer.owner === 'provider' ? (scope === 'tenant' ? 'Provider-wide (read-only)' : 'Provider-wide') : 'This organisation';
+  t(layer.owner === 'provider' ? (scope === 'tenant' ? m.providerReadOnly : m.providerWide) : m.thisOrganisation);
 
 /** A layer matches a search when its name, kind, source, licence or file name holds every word. */
 export function matchesSearch(layer: ReferenceLayer, search: string): boolean {
@@ -57,9 +57,9 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
   const canManage = (l: ReferenceLayer) => (scope === 'provider' ? l.owner === 'provider' : l.owner === 'tenant');
 
   const filterFields: FilterField[] = [
-    { kind: 'select', name: 'kind', label: 'Kind', options: KIND_OPTIONS },
+    { kind: 'select', name: 'kind', label: t(m.kind), options: kindOptions() },
     ...(scope === 'tenant'
-      ? ([{ kind: 'select', name: 'owner', label: 'Scope', options: [{ value: 'provider', label: 'Provider-wide' }, { value: 'tenant', label: 'This organisation' }] }] as FilterField[])
+      ? ([{ kind: 'select', name: 'owner', label: t(m.scope), options: [{ value: 'provider', label: t(m.providerWide) }, { value: 'tenant', label: t(m.thisOrganisation) }] }] as FilterField[])
       : []),
   ];
 
@@ -69,7 +69,7 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
   const columns: ListColumn<ReferenceLayer>[] = [
     {
       key: 'name',
-      title: 'Name',
+      title: t(m.name),
       width: 150,
       render: (l) => (
         <>
@@ -78,24 +78,24 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
         </>
       ),
     },
-    { key: 'kind', title: 'Kind', width: 90, render: (l) => LAYER_KIND_LABEL[l.kind] },
-    { key: 'reference_date', title: 'Reference date', width: 100, render: (l) => <span className="nowrap">{formatDate(l.reference_date)}</span> },
-    { key: 'source', title: 'Source', width: 100, ellipsis: true, tooltip: (l) => l.source, render: (l) => l.source },
-    { key: 'licence', title: 'Licence', width: 90, ellipsis: true, tooltip: (l) => l.licence, render: (l) => l.licence },
-    { key: 'scope', title: 'Scope', width: 100, render: (l) => scopeText(l, scope) },
-    { key: 'status', title: 'Status', width: 170, render: (l) => <LayerStatus progress={l} /> },
+    { key: 'kind', title: t(m.kind), width: 90, render: (l) => LAYER_KIND_LABEL[l.kind] },
+    { key: 'reference_date', title: t(m.referenceDate), width: 100, render: (l) => <span className="nowrap">{formatDate(l.reference_date)}</span> },
+    { key: 'source', title: t(m.source), width: 100, ellipsis: true, tooltip: (l) => l.source, render: (l) => l.source },
+    { key: 'licence', title: t(m.licence), width: 90, ellipsis: true, tooltip: (l) => l.licence, render: (l) => l.licence },
+    { key: 'scope', title: t(m.scope), width: 100, render: (l) => scopeText(l, scope) },
+    { key: 'status', title: t(m.status), width: 170, render: (l) => <LayerStatus progress={l} /> },
     {
       key: 'feature_count',
-      title: 'Features',
+      title: t(m.features),
       width: 80,
       render: (l) => (
         <>
           <span className="block">{formatNumber(l.feature_count)}</span>
-          {l.repaired_count > 0 && <span className="text-muted small">{formatNumber(l.repaired_count)} repaired</span>}
+          {l.repaired_count > 0 && <span className="text-muted small">{t(m.repaired, { n: formatNumber(l.repaired_count) })}</span>}
         </>
       ),
     },
-    { key: 'updated_at', title: 'Updated', width: 130, render: (l) => <span className="nowrap">{formatDateTime(l.updated_at)}</span> },
+    { key: 'updated_at', title: t(m.updated), width: 130, render: (l) => <span className="nowrap">{formatDateTime(l.updated_at)}</span> },
     {
       key: 'actions',
       title: '',
@@ -108,28 +108,28 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
             trigger={['click']}
             menu={{
               items: [
-                { key: 'replace', label: 'Replace File', disabled: l.loading_version !== null },
-                { key: 'delete', label: 'Delete Layer', danger: true },
+                { key: 'replace', label: t(m.replaceFile), disabled: l.loading_version !== null },
+                { key: 'delete', label: t(m.deleteLayer), danger: true },
               ],
               onClick: ({ key }) => (key === 'replace' ? setDrawer({ replacing: l, key: Date.now() }) : setDeleting(l)),
             }}
           >
-            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${l.name}`} />
+            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={t(m.actionsFor, { name: l.name })} />
           </Dropdown>
         ) : null,
     },
   ];
 
   const emptyText = state.narrowed
-    ? 'No reference layers match your search or filters'
+    ? t(m.noMatch)
     : scope === 'provider'
-      ? 'No provider layers yet: upload one with Upload Layer (a forest-cover 2020 layer lets every tenant screen its farms)'
-      : 'No reference layers yet: upload one with Upload Layer, or ask your service provider for a forest-cover 2020 layer';
+      ? t(m.noProviderLayers)
+      : t(m.noLayers);
 
   return (
     <>
       <ListPage<ReferenceLayer>
-        title="Reference Layers"
+        title={t(m.title)}
         count={list.data ? matching.length : undefined}
         rows={rows}
         rowKey={(l) => l.id}
@@ -138,13 +138,13 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search name, kind, source or licence"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         emptyText={emptyText}
         storageKey={`reference-layers-${scope}`}
         actions={
           <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setDrawer({ replacing: null, key: Date.now() })}>
-            Upload Layer
+            {t(m.uploadLayer)}
           </Button>
         }
       />
@@ -153,8 +153,8 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
       {drawer && <LayerUploadDrawer key={drawer.key} open scope={scope} replacing={drawer.replacing} onClose={() => setDrawer(null)} />}
       <ConfirmDialog
         open={Boolean(deleting)}
-        title="Delete Reference Layer"
-        confirmLabel="Delete"
+        title={t(m.deleteTitle)}
+        confirmLabel={t(m.delete)}
         danger
         loading={remove.isPending}
         onConfirm={() =>
@@ -163,7 +163,7 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
             { scope, id: deleting.id },
             {
               onSuccess: (res) => {
-                notifySuccess(res.message ?? 'Reference layer deleted successfully');
+                notifySuccess(res.message ?? t(m.deletedOk));
                 setDeleting(null);
               },
             },
@@ -174,7 +174,7 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
         {deleting && (
           <>
             <p className="strong">{deleting.name}</p>
-            <p>{DELETE_LAYER_QUESTION}</p>
+            <p>{t(m.deleteQuestion)}</p>
           </>
         )}
       </ConfirmDialog>

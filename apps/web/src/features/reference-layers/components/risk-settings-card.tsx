@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The tenant's plot-risk thresholds (docs/decisions/0072-eudr-plot-risk.md), beside the layers they apply to: the
 // minimum overlap in m² (smaller is digitising noise) and three shares of the plot, shown in %: forest at the 2020
 // cut-off above which a plot needs review, and tree-cover loss and protected area above which it is high risk (0 %:
@@ -15,43 +14,48 @@ import { fieldErrorsOf } from '../../../lib/field-errors';
 import { formatNumber } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useRiskSettings, useSaveRiskSettings } from '../api/risk-settings';
+import { currentLocale, t } from '../../../i18n';
+import { referenceLayersText as m } from '../reference-layers.messages';
 
 type Values = { eudr_min_overlap_sqm: string; eudr_forest_review_share: string; eudr_loss_high_share: string; eudr_protected_high_share: string };
 const SHARES = ['eudr_forest_review_share', 'eudr_loss_high_share', 'eudr_protected_high_share'] as const;
 const FIELDS: readonly (keyof Values)[] = ['eudr_min_overlap_sqm', ...SHARES];
 
-/** A number typed by a person (thousands separators and spaces allowed), or null. */
+/** A number typed by a person (thousands separators and spaces allowed; in French, 0,5 and 1 000), or null. */
 export function readNumber(text: string | undefined): number | null {
-  const clean = (text ?? '').replace(/[,\s]/g, '');
+  const clean = currentLocale() === 'fr' ? (text ?? '').replace(/\s/g, '').replace(',', '.') : (text ?? '').replace(/[,\s]/g, '');
   if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(clean)) return null;
   return Number(clean);
 }
 
 export function areaProblem(text: string | undefined): string | null {
   const n = readNumber(text);
-  if (n === null) return 'Enter a number of square metres, such as 10';
-  if (n < 0) return 'The minimum overlap area cannot be negative';
-  if (n > 1e9) return 'The minimum overlap area must be at most 1,000,000,000 m²';
+  if (n === null) return t(m.areaNotNumber);
+  if (n < 0) return t(m.areaNegative);
+  if (n > 1e9) return t(m.areaTooLarge, { max: formatNumber(1e9) });
   return null;
 }
 
 export function percentProblem(text: string | undefined): string | null {
   const n = readNumber(text);
-  if (n === null) return 'Enter a percentage between 0 and 100, such as 1';
-  if (n < 0) return 'A share cannot be negative';
-  if (n > 100) return 'A share must be at most 100 %';
+  if (n === null) return t(m.percentNotNumber);
+  if (n < 0) return t(m.shareNegative);
+  if (n > 100) return t(m.shareTooLarge);
   return null;
 }
+
+/** A plain number as a person of the page's language types it: a decimal comma in French (0,5). */
+const typed = (plain: string) => (currentLocale() === 'fr' ? plain.replace('.', ',') : plain);
 
 /** 0.01 → "1" (no float noise). */
 const percent = (share: number) => String(Math.round(share * 100 * 1e6) / 1e6);
 const rule = (check: (v: string | undefined) => string | null) => ({ validator: (_r: unknown, v: string | undefined) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()) });
 
 const toForm = (s: PlotRiskSettings): Values => ({
-  eudr_min_overlap_sqm: String(s.eudr_min_overlap_sqm),
-  eudr_forest_review_share: percent(s.eudr_forest_review_share),
-  eudr_loss_high_share: percent(s.eudr_loss_high_share),
-  eudr_protected_high_share: percent(s.eudr_protected_high_share),
+  eudr_min_overlap_sqm: typed(String(s.eudr_min_overlap_sqm)),
+  eudr_forest_review_share: typed(percent(s.eudr_forest_review_share)),
+  eudr_loss_high_share: typed(percent(s.eudr_loss_high_share)),
+  eudr_protected_high_share: typed(percent(s.eudr_protected_high_share)),
 });
 
 export function RiskSettingsCard() {
@@ -73,7 +77,7 @@ export function RiskSettingsCard() {
         eudr_protected_high_share: readNumber(v.eudr_protected_high_share)! / 100,
       },
       {
-        onSuccess: (res) => notifySuccess(res.message ?? 'Plot-risk thresholds updated'),
+        onSuccess: (res) => notifySuccess(res.message ?? t(m.thresholdsSaved)),
         onError: (err) => {
           const placed = fieldErrorsOf(err)
             .filter((e) => (FIELDS as readonly string[]).includes(e.field))
@@ -85,57 +89,57 @@ export function RiskSettingsCard() {
     );
 
   return (
-    <Card title="Plot-risk thresholds" className="mt-16" data-testid="risk-settings">
+    <Card title={t(m.thresholdsTitle)} className="mt-16" data-testid="risk-settings">
       {settings.isLoading && <Skeleton active />}
       {settings.isError && (
-        <Alert type="error" showIcon title="The plot-risk thresholds could not be loaded" action={<Button onClick={() => void settings.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon title={t(m.thresholdsLoadFailed)} action={<Button onClick={() => void settings.refetch()}>{t(m.tryAgain)}</Button>} />
       )}
       {data && (
         <Form form={form} layout="vertical" onFinish={submit} requiredMark className="narrow-form">
           <p className="text-muted mb-16">
-            How each farm&apos;s overlap with the layers above becomes its EUDR verdict. A change applies at once to every farm.
+            {t(m.thresholdsIntro)}
           </p>
           <Form.Item
-            label="Minimum overlap (m²)"
+            label={t(m.minOverlap)}
             name="eudr_min_overlap_sqm"
             required
             rules={[rule(areaProblem)]}
-            extra={`A smaller overlap counts as none: digitising noise along shared edges (default ${formatNumber(PLOT_RISK_DEFAULTS.eudr_min_overlap_sqm)} m²).`}
+            extra={t(m.minOverlapHelp, { value: formatNumber(PLOT_RISK_DEFAULTS.eudr_min_overlap_sqm) })}
           >
-            <Input inputMode="decimal" aria-label="Minimum overlap" />
+            <Input inputMode="decimal" aria-label={t(m.minOverlapAria)} />
           </Form.Item>
           <Form.Item
-            label="Forest cover 2020: needs review above (%)"
+            label={t(m.forestShare)}
             name="eudr_forest_review_share"
             required
             rules={[rule(percentProblem)]}
-            extra={`Forest at the 2020 cut-off over this share of the plot makes it 'Needs review' (default ${percent(PLOT_RISK_DEFAULTS.eudr_forest_review_share)} %).`}
+            extra={t(m.forestShareHelp, { value: formatNumber(Number(percent(PLOT_RISK_DEFAULTS.eudr_forest_review_share))) })}
           >
-            <Input inputMode="decimal" aria-label="Forest cover review share" />
+            <Input inputMode="decimal" aria-label={t(m.forestShareAria)} />
           </Form.Item>
           <Form.Item
-            label="Tree-cover loss: high risk above (%)"
+            label={t(m.lossShare)}
             name="eudr_loss_high_share"
             required
             rules={[rule(percentProblem)]}
-            extra="Tree-cover loss after 2020 over this share makes the plot 'High risk' (0 %: any loss above the minimum overlap)."
+            extra={t(m.lossShareHelp)}
           >
-            <Input inputMode="decimal" aria-label="Tree-cover loss high share" />
+            <Input inputMode="decimal" aria-label={t(m.lossShareAria)} />
           </Form.Item>
           <Form.Item
-            label="Protected area: high risk above (%)"
+            label={t(m.protectedShare)}
             name="eudr_protected_high_share"
             required
             rules={[rule(percentProblem)]}
-            extra="A protected area over this share makes the plot 'High risk' (0 %: any overlap above the minimum)."
+            extra={t(m.protectedShareHelp)}
           >
-            <Input inputMode="decimal" aria-label="Protected area high share" />
+            <Input inputMode="decimal" aria-label={t(m.protectedShareAria)} />
           </Form.Item>
           <div className="inline-12">
-            <Button onClick={() => form.setFieldsValue(toForm(PLOT_RISK_DEFAULTS))}>Restore defaults</Button>
+            <Button onClick={() => form.setFieldsValue(toForm(PLOT_RISK_DEFAULTS))}>{t(m.restoreDefaults)}</Button>
             <div className="grow" />
             <Button type="primary" htmlType="submit" loading={save.isPending}>
-              Save
+              {t(m.save)}
             </Button>
           </div>
         </Form>

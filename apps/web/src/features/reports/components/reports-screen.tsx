@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/reports (beyond the spec, which does not show it; see docs/decisions/0014-provider-console-screens.md): each tenant's mapping progress in
 // a chosen year: farms mapped per month, agents active and area mapped, as a chart (the totals per month, or one tenant's
 // months when a row is picked) and a table with each tenant's months, downloadable as CSV; below, each tenant's EUDR
@@ -22,21 +21,23 @@ import { formatHectares, formatNumber } from '../../../lib/formatters';
 import { useTenantProgress } from '../api/get-tenant-progress';
 import { progressCsv } from './progress-csv';
 import { ReadinessTable } from './readiness-table';
+import { currentIntl, currentLocale, t } from '../../../i18n';
+import { reportsText as m } from '../reports.messages';
 
 type Row = TenantProgress['results'][number];
 type Month = Row['months'][number];
 
-const monthLabel = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', timeZone: 'UTC' });
+const monthLabel = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleDateString(currentLocale() === 'fr' ? 'fr-FR' : 'en-GB', { month: 'short', timeZone: 'UTC' });
 
 function ProgressChart({ months, title }: { months: readonly Month[]; title: string }) {
   const config = useMemo<ChartConfiguration>(
     () => ({
       type: 'bar',
       data: {
-        labels: months.map((m) => monthLabel(m.month)),
+        labels: months.map((mo) => monthLabel(mo.month)),
         datasets: [
-          { type: 'bar', label: 'Farms mapped', data: months.map((m) => m.farms_mapped), backgroundColor: '#2b9348', yAxisID: 'y' },
-          { type: 'line', label: 'Agents active', data: months.map((m) => m.agents_active), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf', yAxisID: 'y' },
+          { type: 'bar', label: t(m.farmsMapped), data: months.map((mo) => mo.farms_mapped), backgroundColor: '#2b9348', yAxisID: 'y' },
+          { type: 'line', label: t(m.agentsActive), data: months.map((mo) => mo.agents_active), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf', yAxisID: 'y' },
         ],
       },
       options: { plugins: { legend: { position: 'bottom' } } },
@@ -54,7 +55,7 @@ export function ReportsScreen() {
   const rows = p?.results ?? [];
   const pickedRow = rows.find((r) => r.tenant_id === picked) ?? null;
   const chartMonths = pickedRow?.months ?? p?.totals.months ?? [];
-  const chartTitle = pickedRow ? `${pickedRow.tenant_name}: farms mapped and agents active per month, ${year}` : `All tenants: farms mapped and agents active per month, ${year}`;
+  const chartTitle = pickedRow ? t(m.chartTitleTenant, { tenant: pickedRow.tenant_name, year: String(year) }) : t(m.chartTitleAll, { year: String(year) });
 
   const download = () => {
     if (!p) return;
@@ -65,26 +66,26 @@ export function ReportsScreen() {
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="reports">
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
         <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
-          Mapping Progress
+          {t(m.title)}
         </Typography.Title>
-        <CountBadge count={p ? rows.length : undefined} label="tenants" />
+        <CountBadge count={p ? rows.length : undefined} label={t(m.tenantsBadge)} />
         <div style={{ flex: 1 }} />
-        <YearPicker value={year} onChange={(y) => setYear(y)} label="Report year" />
+        <YearPicker value={year} onChange={(y) => setYear(y)} label={t(m.reportYear)} />
         <Button icon={<DownloadOutlined aria-hidden="true" />} disabled={!p || rows.length === 0} onClick={download}>
-          Download CSV
+          {t(m.downloadCsv)}
         </Button>
       </div>
       {progress.isError && !p ? (
-        <Alert type="error" showIcon message="The report could not be loaded" action={<Button onClick={() => void progress.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon message={t(m.loadFailed)} action={<Button onClick={() => void progress.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <>
           <Card
             size="small"
-            title={pickedRow ? pickedRow.tenant_name : 'All tenants'}
+            title={pickedRow ? pickedRow.tenant_name : t(m.allTenants)}
             extra={
               pickedRow && (
                 <Button size="small" onClick={() => setPicked(null)}>
-                  Show all tenants
+                  {t(m.showAll)}
                 </Button>
               )
             }
@@ -92,19 +93,24 @@ export function ReportsScreen() {
             {p && (
               <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', marginBottom: 8 }} data-testid="reports-totals">
                 <span>
-                  <strong data-testid="reports-total-farms">{formatNumber(pickedRow?.farms_mapped ?? p.totals.farms_mapped)}</strong> farms mapped
+                  {currentIntl().formatMessage(m.totalFarms, {
+                    n: formatNumber(pickedRow?.farms_mapped ?? p.totals.farms_mapped),
+                    b: (chunks) => <strong data-testid="reports-total-farms">{chunks}</strong>,
+                  })}
                 </span>
+                <span>{currentIntl().formatMessage(m.totalArea, { area: formatHectares(pickedRow?.area_sqm ?? p.totals.area_sqm), b: (chunks) => <strong>{chunks}</strong> })}</span>
                 <span>
-                  <strong>{formatHectares(pickedRow?.area_sqm ?? p.totals.area_sqm)}</strong> mapped
-                </span>
-                <span>
-                  <strong>{formatNumber(pickedRow?.agents_active ?? p.totals.agents_active)}</strong> agents active in {year}
+                  {currentIntl().formatMessage(m.totalAgents, {
+                    n: formatNumber(pickedRow?.agents_active ?? p.totals.agents_active),
+                    year: String(year),
+                    b: (chunks) => <strong>{chunks}</strong>,
+                  })}
                 </span>
               </div>
             )}
             <ProgressChart months={chartMonths} title={chartTitle} />
           </Card>
-          <Card size="small" title={`Per tenant, ${year}`}>
+          <Card size="small" title={t(m.perTenant, { year: String(year) })}>
             <div style={{ overflowX: 'auto' }}>
               <Table<Row>
                 size="middle"
@@ -112,11 +118,11 @@ export function ReportsScreen() {
                 loading={progress.isFetching && !p}
                 dataSource={rows}
                 pagination={{ pageSize: 20, hideOnSinglePage: true }}
-                locale={{ emptyText: <Empty description="No tenants yet" /> }}
+                locale={{ emptyText: <Empty description={t(m.noTenants)} /> }}
                 onRow={(r) => ({ onClick: () => setPicked(r.tenant_id), style: { cursor: 'pointer' } })}
                 rowClassName={(r) => (r.tenant_id === picked ? 'ant-table-row-selected' : '')}
                 expandable={{
-                  columnTitle: <span className="visually-hidden">Months</span>,
+                  columnTitle: <span className="visually-hidden">{t(m.months)}</span>,
                   expandedRowRender: (r) => (
                     <Table<Month>
                       size="small"
@@ -124,25 +130,25 @@ export function ReportsScreen() {
                       pagination={false}
                       dataSource={r.months}
                       columns={[
-                        { title: 'Month', render: (_: unknown, m: Month) => `${monthLabel(m.month)} ${year}` },
-                        { title: 'Farms mapped', render: (_: unknown, m: Month) => formatNumber(m.farms_mapped) },
-                        { title: 'Area mapped', render: (_: unknown, m: Month) => formatHectares(m.area_sqm) },
-                        { title: 'Agents active', render: (_: unknown, m: Month) => formatNumber(m.agents_active) },
+                        { title: t(m.month), render: (_: unknown, mo: Month) => t(m.monthYear, { month: monthLabel(mo.month), year: String(year) }) },
+                        { title: t(m.farmsMapped), render: (_: unknown, mo: Month) => formatNumber(mo.farms_mapped) },
+                        { title: t(m.areaMapped), render: (_: unknown, mo: Month) => formatHectares(mo.area_sqm) },
+                        { title: t(m.agentsActive), render: (_: unknown, mo: Month) => formatNumber(mo.agents_active) },
                       ]}
                     />
                   ),
                 }}
                 columns={[
-                  { title: 'Tenant', dataIndex: 'tenant_name' },
-                  { title: 'License', render: (_: unknown, r: Row) => (r.license_type ? <Tag>{r.license_type}</Tag> : '--') },
-                  { title: 'Farms mapped', render: (_: unknown, r: Row) => formatNumber(r.farms_mapped), sorter: (a: Row, b: Row) => a.farms_mapped - b.farms_mapped, defaultSortOrder: 'descend' as const },
-                  { title: 'Area mapped', render: (_: unknown, r: Row) => formatHectares(r.area_sqm), sorter: (a: Row, b: Row) => a.area_sqm - b.area_sqm },
-                  { title: 'Agents active', render: (_: unknown, r: Row) => `${formatNumber(r.agents_active)} of ${formatNumber(r.agents_total)}` },
+                  { title: t(m.tenant), dataIndex: 'tenant_name' },
+                  { title: t(m.license), render: (_: unknown, r: Row) => (r.license_type ? <Tag>{r.license_type === 'Platform' ? t(m.typePlatform) : r.license_type}</Tag> : '--') },
+                  { title: t(m.farmsMapped), render: (_: unknown, r: Row) => formatNumber(r.farms_mapped), sorter: (a: Row, b: Row) => a.farms_mapped - b.farms_mapped, defaultSortOrder: 'descend' as const },
+                  { title: t(m.areaMapped), render: (_: unknown, r: Row) => formatHectares(r.area_sqm), sorter: (a: Row, b: Row) => a.area_sqm - b.area_sqm },
+                  { title: t(m.agentsActive), render: (_: unknown, r: Row) => t(m.agentsOf, { active: formatNumber(r.agents_active), total: formatNumber(r.agents_total) }) },
                   {
-                    title: 'Best month',
+                    title: t(m.bestMonth),
                     render: (_: unknown, r: Row) => {
-                      const best = r.months.reduce<Month | null>((b, m) => (m.farms_mapped > (b?.farms_mapped ?? 0) ? m : b), null);
-                      return best ? `${monthLabel(best.month)} (${formatNumber(best.farms_mapped)})` : '--';
+                      const best = r.months.reduce<Month | null>((b, mo) => (mo.farms_mapped > (b?.farms_mapped ?? 0) ? mo : b), null);
+                      return best ? t(m.bestMonthValue, { month: monthLabel(best.month), n: formatNumber(best.farms_mapped) }) : '--';
                     },
                   },
                 ]}

@@ -1,0 +1,33 @@
+// The provider's licenses list (English; French in licenses.messages.fr.ts).
+import { defineMessages } from '../../i18n';
+
+export const licensesText = defineMessages('licenses', {
+  title: 'All Licenses',
+  status: 'Status',
+  statusActive: 'Active',
+  statusExpired: 'Expired',
+  statusRevoked: 'Revoked',
+  type: 'Type',
+  typePlatform: 'Platform',
+  typeSdk: 'SDK',
+  issuedDate: 'Issued date',
+  revokeTitle: 'Revoke License',
+  revoke: 'Revoke',
+  reissueTitle: 'Re-issue License',
+  reissue: 'Re-issue',
+  tenant: 'Tenant',
+  keyHint: 'Key hint',
+  issued: 'Issued',
+  expires: 'Expires',
+  price: 'Price',
+  revokeLicense: 'Revoke License',
+  reissueLicense: 'Re-issue License',
+  rotateKey: 'Rotate key',
+  viewTenant: 'View tenant',
+  actionsFor: 'Actions for the license of {tenant}',
+  searchPlaceholder: 'Search by tenant or key',
+  noMatch: 'No license matches your search or filters',
+  empty: 'No licenses yet',
+  reissueQuestion: 'Re-issue the SDK license of {tenant}? It is extended by one year (it now expires on {date}).',
+  revokeQuestion: 'Revoke the {type} license of {tenant}? A revoked license stops the tenant acting on the platform.',
+});

@@ -1,0 +1,36 @@
+// The provider's Farmlands screen, in French.
+import { translate } from '../../i18n';
+import { providerFarmlandsText } from './provider-farmlands.messages';
+
+export default translate(providerFarmlandsText, {
+  listTitle: 'Parcelles',
+  tenant: 'Organisation',
+  allTenants: 'Toutes les organisations',
+  tenantsFailed: "Les organisations n'ont pas pu être chargées",
+  noTenant: 'Aucune organisation trouvée',
+  name: 'Nom',
+  farmer: 'Producteur',
+  area: 'Superficie (m²)',
+  operationalArea: 'Zone opérationnelle',
+  mappedBy: 'Cartographiée par',
+  updatedAt: 'Mise à jour le',
+  status: 'Statut',
+  overlap: 'Chevauchement',
+  flagged: 'Signalée',
+  mapped: 'Cartographiée',
+  title: 'Vue d’ensemble des parcelles',
+  overviewFailed: "La vue d'ensemble n'a pas pu être chargée",
+  tryAgain: 'Réessayer',
+  allFarms: 'Toutes les parcelles',
+  within: 'Dans les zones op.',
+  outside: 'Hors des zones op.',
+  overlapping: 'En chevauchement',
+  unrecognized: 'Non reconnues',
+  mapTitle: 'Carte des parcelles',
+  mapLabel: 'Carte des parcelles de toutes les organisations',
+  truncated: 'La carte montre les {n} parcelles les plus récentes ; choisissez une organisation ou lancez une recherche pour affiner.',
+  noFarmsOnMap: 'Aucune parcelle à afficher sur la carte.',
+  mapFailed: "Les parcelles n'ont pas pu être chargées sur la carte.",
+  searchPlaceholder: 'Parcelle, producteur ou identifiant',
+  empty: 'Aucune parcelle trouvée',
+});
