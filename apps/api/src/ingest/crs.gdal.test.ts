@@ -33,6 +33,12 @@ export const GRIDS: Array<[number, number, number, string]> = [
   [2056, 8.2, 46.9, 'CH1903+ / LV95 (Switzerland)'],
   [3067, 25.3, 62.4, 'ETRS89 / TM35FIN (Finland)'],
   [3006, 15.1, 60.2, 'SWEREF99 TM (Sweden)'],
+  // Geographic systems other than WGS 84 (issue 28's rerun: an Irish GSAA file in ETRS89 was refused).
+  [4258, -7.9, 53.2, 'ETRS89 geographic (Ireland)'],
+  [4674, -45.9, -12.1, 'SIRGAS 2000 geographic (Brazil)'],
+  [4269, -93.6, 42.0, 'NAD83 geographic (United States)'],
+  [4289, 5.3, 52.1, 'Amersfoort geographic (Netherlands)'],
+  [4263, 7.5, 9.1, 'Minna geographic (Nigeria)'],
 ];
 
 type Polygon = { type: 'Polygon'; coordinates: number[][][] };

@@ -403,6 +403,16 @@ export function resolvePrj(text: string, samples: number[][]): ResolvedCrs {
   }
   const toMeter = (x: Projection) => Number((x as unknown as { to_meter?: number }).to_meter ?? 1) || 1;
   const pm = (x: Projection) => Number((x as unknown as { from_greenwich?: number }).from_greenwich ?? 0) || 0;
+  // A geographic WKT's unit: proj4 reads UNIT["Degree",0.0174532925199433] as to_meter = a·π/180 (metres per degree at
+  // the equator), where a registry entry ("+proj=longlat") has none. The registry's geographic systems are in degrees,
+  // so a geographic .prj matches them when its unit is the degree; comparing to_meter refused every geographic .prj but
+  // WGS 84's (ETRS89, SIRGAS 2000, NAD83, GDA94…: issue 28's rerun of real files).
+  if (!projected) {
+    const unit = (p as unknown as { to_meter?: number }).to_meter;
+    if (unit !== undefined && Math.abs(unit / (((p.a as number) * Math.PI) / 180) - 1) > 1e-9) {
+      throw new CrsUnsupported(crsName, `the coordinate system ${crsName} of the .prj counts its coordinates in a unit other than the degree; export the layer in WGS84 (EPSG:4326)`);
+    }
+  }
   const matches: SrsEntry[] = [];
   for (const e of srsRegistry().all) {
     if (isGeographic(e.proj4) === projected) continue;
@@ -410,7 +420,7 @@ export function resolvePrj(text: string, samples: number[][]): ResolvedCrs {
     if (!ee || !sameEllipsoid(ee, ell)) continue;
     if (projected && /\+axis=wsu/.test(e.proj4) !== south) continue;
     const q = projectionOf(e);
-    if (!q || Math.abs(toMeter(q) - toMeter(p)) > 1e-9 || Math.abs(pm(q) - pm(p)) > 1e-12) continue;
+    if (!q || (projected && Math.abs(toMeter(q) - toMeter(p)) > 1e-9) || Math.abs(pm(q) - pm(p)) > 1e-12) continue;
     if (projected && !sameBehaviour(p, q, pts)) continue;
     matches.push(e);
   }
