@@ -187,6 +187,7 @@ export function Capture(props: Props) {
           crossings={crossings}
           overlapShapes={overlapShapes}
           position={mode === 'draw' ? null : fix}
+          walking={walking === 'running'}
           onDrawn={onDrawn}
           onCentre={setCentre}
           label={mapLabel}
