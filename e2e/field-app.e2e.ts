@@ -3,7 +3,8 @@
 // 1. Sign in online (two-factor enrolment in the app), download the agent's area, go offline; the page reloads offline
 //    from the service worker's shell.
 // 2. Walk a boundary of 30 positions with one spike (dropped, with its notice) and save.
-// 3. Draw a second farm over a registry farm: the overlap warning with its area; save with a reason.
+// 3. Draw a second farm over a registry farm: the overlap warning with its area; save with a reason. (3b: in draw mode the
+//    live figures follow the corners as they are added and dragged.)
 // 4. Register a farmer offline and capture a point plot (2 ha) for them.
 // 5. Online again: all three sync (farmer first) with the agent as mapped_by, the walk's duration and the device id.
 // 6. A capture whose answer is cut (the server made the farm, the app never heard) is sent again with the same
@@ -244,6 +245,42 @@ describe('the field app on a phone, offline', () => {
     await page.getByLabel('Farm name').fill(`Drawn ${run}`);
     await page.getByRole('button', { name: 'Save anyway' }).click();
     await page.getByText('Saved on the device').waitFor();
+  });
+
+  it('3b. draw mode: the live figures follow each corner added and a corner dragged, before terra-draw finishes', async () => {
+    await page.getByRole('tab', { name: 'Draw' }).click();
+    await mapReady();
+    const target = bundle.farms.find((f) => f.area_sqm > 2000 && inside(centreOf(farmRing(f)), bundle.area.geometry.coordinates[0]!)) ?? bundle.farms[0]!;
+    const [cx, cy] = centreOf(farmRing(target));
+    await jumpMap([cx, cy], 17);
+    const s = 0.0005;
+    const corners: LngLat[] = [[cx, cy], [cx + s, cy], [cx + s, cy + s], [cx, cy + s]];
+    const stats = page.getByTestId('live-stats');
+    const livePoints = async () => Number(await stats.getAttribute('data-points'));
+    // Corners placed, the ring not closed yet: the figures already count them, and the overlap shows with the fourth.
+    for (const [i, c] of corners.entries()) {
+      const p = await pixel(c);
+      await page.mouse.click(p.x, p.y);
+      if (i >= 2) await expect.poll(livePoints).toBeGreaterThanOrEqual(i + 1);
+    }
+    const liveOverlap = page.getByTestId('live-overlap');
+    await expect.poll(async () => Number((await liveOverlap.getAttribute('data-count')) || 0)).toBeGreaterThan(0);
+    const first = await pixel(corners[0]!);
+    await page.mouse.click(first.x, first.y);
+    await expect.poll(livePoints).toBe(4);
+    // Drag the far corner outwards, the button held: the area grows while the corner moves, before it is let go.
+    const sqm = async () => Number(await stats.getAttribute('data-sqm'));
+    const before = await sqm();
+    const from = await pixel(corners[2]!);
+    const to = await pixel([cx + 2 * s, cy + 2 * s]);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await expect.poll(sqm).toBeGreaterThan(before * 1.5);
+    expect(await livePoints()).toBe(4);
+    await page.mouse.up();
+    await screenshot(page, 'field-draw-drag');
+    // Nothing is saved: step 4 changes mode, which discards the drawing.
   });
 
   it('4. registers a farmer offline and captures a point plot for them', async () => {

@@ -22,7 +22,7 @@ const jsonText = (v: unknown): unknown => {
 };
 
 /** A point plot's centre: [longitude, latitude] in WGS84 degrees (JSON text in multipart). */
-const pointPosition = z.preprocess(
+export const pointPosition = z.preprocess(
   (v) => jsonText(emptyToUndefined(v)),
   z
     .tuple([z.number(), z.number()], { error: 'point must be [longitude, latitude] in degrees' })
@@ -34,7 +34,7 @@ const pointPosition = z.preprocess(
 export const DECLARED_AREA_MAX_SQM = 1_000_000_000;
 
 /** m² (a number, or its text in multipart). */
-const declaredArea = z.preprocess(
+export const declaredArea = z.preprocess(
   emptyToUndefined,
   z.coerce
     .number({ error: 'declared_area_sqm must be a number of square metres' })
@@ -43,6 +43,18 @@ const declaredArea = z.preprocess(
     .refine((v) => v <= DECLARED_AREA_MAX_SQM, `declared_area_sqm must be at most ${DECLARED_AREA_MAX_SQM} m² (100,000 ha)`)
     .optional(),
 );
+
+/**
+ * The point plot's rules shared by the capture (POST /farms/), the update (PUT /farms/{id}/) and the farmers bulk upload:
+ * a point needs its declared area, at most 40,000 m² (4 ha). `pointPlot` is the farm's stored point when the body gives
+ * none and keeps it (an update of the declared area alone of a point plot). Each issue names its field.
+ */
+export function pointPlotIssues(b: { point?: unknown; declared_area_sqm?: number | undefined }, pointPlot = b.point !== undefined): { path: string[]; message: string }[] {
+  if (!pointPlot) return [];
+  if (b.declared_area_sqm === undefined) return b.point === undefined ? [] : [{ path: ['declared_area_sqm'], message: 'declared_area_sqm is required with a point: the plot\'s declared area in m²' }];
+  if (b.declared_area_sqm > POINT_PLOT_MAX_SQM) return [{ path: ['declared_area_sqm'], message: `A point plot may declare at most ${POINT_PLOT_MAX_SQM} m² (4 ha): send the boundary of a larger plot as coordinates` }];
+  return [];
+}
 
 /**
  * A capture: a farm walked by an agent (or sent through the SDK) with its mapping record. Snapshots come as image files.
@@ -68,24 +80,31 @@ export const captureFarmBody = z
     capture_note: optionalText(500),
   })
   .superRefine((b, ctx) => {
-    if (b.point === undefined) {
-      if (b.coordinates === undefined) ctx.addIssue({ code: 'custom', path: ['coordinates'], message: 'Coordinates are required: a list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, a point with declared_area_sqm)' });
+    if (b.point === undefined && b.coordinates === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['coordinates'], message: 'Coordinates are required: a list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, a point with declared_area_sqm)' });
       return;
     }
-    if (b.declared_area_sqm === undefined) ctx.addIssue({ code: 'custom', path: ['declared_area_sqm'], message: 'declared_area_sqm is required with a point: the plot\'s declared area in m²' });
-    else if (b.declared_area_sqm > POINT_PLOT_MAX_SQM) ctx.addIssue({ code: 'custom', path: ['declared_area_sqm'], message: `A point plot may declare at most ${POINT_PLOT_MAX_SQM} m² (4 ha): send the boundary of a larger plot as coordinates` });
+    for (const i of pointPlotIssues(b)) ctx.addIssue({ code: 'custom', ...i });
   });
 export type CaptureFarmBody = z.infer<typeof captureFarmBody>;
 
-export const updateFarmBody = z.object({
-  farmer_id: optionalId,
-  name: optionalText(200),
-  coordinates: polygonCoordinates('farm').optional(),
-  time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
-  gps_device_id: optionalText(100),
-  location: optionalText(300),
-  address: optionalText(300),
-});
+export const updateFarmBody = z
+  .object({
+    farmer_id: optionalId,
+    name: optionalText(200),
+    coordinates: polygonCoordinates('farm').optional(),
+    /** A point plot's (new) centre: with declared_area_sqm; without coordinates the boundary becomes the declared area around it. */
+    point: pointPosition.meta({ description: 'A point plot\'s centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm. Without coordinates, the boundary becomes a 48-corner polygon of the declared area around it', example: [3.7722, 7.6471] }),
+    /** The declared area, m²: as in the capture (at most 40,000 m² for a point plot). */
+    declared_area_sqm: declaredArea.meta({ description: 'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); for a polygon above 0, at most 1000000000 = 100,000 ha. Alone on a point plot, its boundary is redrawn around the stored point', example: 20000 }),
+    time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
+    gps_device_id: optionalText(100),
+    location: optionalText(300),
+    address: optionalText(300),
+  })
+  .superRefine((b, ctx) => {
+    for (const i of pointPlotIssues(b)) ctx.addIssue({ code: 'custom', ...i });
+  });
 export type UpdateFarmBody = z.infer<typeof updateFarmBody>;
 
 const boolText = z.preprocess((v) => (v === '' || v === undefined ? undefined : v === true || v === 'true' || v === '1'), z.boolean().optional());

@@ -1,9 +1,9 @@
 // POST /farmers/bulk-upload/: every row is checked (every cell, every error): the farmer's cells, and for a row that
-// carries a farm, farm_name, operational_area_id and farm_coordinates with the registry's geometry rules (normalised rings
-// within a farm's extent, then ST_IsValid). The valid rows become farmers (and farms) in one transaction; a failed row
+// carries a farm, farm_name, operational_area_id, and farm_coordinates (or a point plot's farm_point with
+// farm_declared_area_sqm) with the registry's geometry rules (normalised rings within a farm's extent, then ST_IsValid). The valid rows become farmers (and farms) in one transaction; a failed row
 // creates nothing, and comes back in failed_rows for correction.
 import { z } from 'zod';
-import { createFarmerBody, normalizePolygonInput, textProblem, type BulkUploadResult, type FailedRow, type PolygonRings } from '@farmland/contracts';
+import { createFarmerBody, declaredArea, normalizePolygonInput, pointPlotIssues, pointPosition, textProblem, type BulkUploadResult, type FailedRow, type PolygonRings } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { authorize } from '../../lib/policy.js';
@@ -12,6 +12,7 @@ import { tenantAreaIds } from '../agents/agents.queries.js';
 import { blankToUndefined, bulkResult, mapInSlices, normaliseGender, readTable, RowErrors, rowData } from '../bulk-upload/bulk-upload.js';
 import { refreshOverlaps } from '../farm-overlaps/farm-overlaps.js';
 import { insertFarms, lockTenantFarms } from '../farms/farms.queries.js';
+import { pointPlotRings } from '../farms/point-plot.js';
 import { checkPolygons } from '../geometry/geometry.queries.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
 import { farmersPolicy } from './farmers.policy.js';
@@ -20,14 +21,15 @@ import { newFolio } from './farmers.service.js';
 import { screenFarms } from '../reference-layers/reference-layers.screening.js';
 
 const FARMER_FIELDS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id'] as const;
-const FARM_FIELDS = ['farm_name', 'operational_area_id', 'farm_coordinates'] as const;
+const FARM_FIELDS = ['farm_name', 'operational_area_id', 'farm_coordinates', 'farm_point', 'farm_declared_area_sqm'] as const;
 /** The columns of farmers-template.csv, in order. */
 export const FARMER_COLUMNS = [...FARMER_FIELDS, ...FARM_FIELDS] as const;
 
 export const FARMERS_TEMPLATE_CSV = [
   FARMER_COLUMNS.join(','),
-  'Bisi,Adeyemi,bisi@example.com,+2348030000001,Female,3 Farm Road,Ogbomosho,,Bisi Farm 1,,"[[3.7712,7.6461],[3.7722,7.6461],[3.7722,7.6471],[3.7712,7.6471],[3.7712,7.6461]]"',
-  'Emeka,Okafor,,08030000002,Male,12 Market Street,Oyo,FR-0002,,,',
+  'Bisi,Adeyemi,bisi@example.com,+2348030000001,Female,3 Farm Road,Ogbomosho,,Bisi Farm 1,,"[[3.7712,7.6461],[3.7722,7.6461],[3.7722,7.6471],[3.7712,7.6471],[3.7712,7.6461]]",,',
+  'Tunde,Bello,,08030000003,Male,5 Oja Road,Ogbomosho,,Tunde Plot 1,,,"[3.7741,7.6483]",15000',
+  'Emeka,Okafor,,08030000002,Male,12 Market Street,Oyo,FR-0002,,,,,',
   '',
 ].join('\r\n');
 
@@ -40,7 +42,7 @@ type Checked = {
   index: number;
   errors: RowErrors;
   farmer: z.infer<typeof createFarmerBody> | null;
-  farm: { name: string; areaId: string | null; rings: PolygonRings | null } | null;
+  farm: { name: string; areaId: string | null; rings: PolygonRings | null; point: [number, number] | null; declaredAreaSqm: number | null; pointOnly: boolean } | null;
 };
 
 function checkRow(row: Record<string, string>, index: number): Checked {
@@ -61,14 +63,28 @@ function checkRow(row: Record<string, string>, index: number): Checked {
     }
     const areaId = input['operational_area_id'];
     if (areaId !== undefined && !z.uuid().safeParse(areaId).success) errors.add('operational_area_id', 'Use the id of one of your operational areas');
+    // A point plot (4 ha or less): farm_point with farm_declared_area_sqm, with or without farm_coordinates, checked as
+    // POST /farms/ checks point and declared_area_sqm; without coordinates its polygon is the declared area around it.
+    const point = pointPosition.safeParse(input['farm_point']);
+    if (!point.success) errors.addIssues(point.error.issues.map((i) => ({ ...i, path: ['farm_point'] })));
+    const declared = declaredArea.safeParse(input['farm_declared_area_sqm']);
+    if (!declared.success) errors.addIssues(declared.error.issues.map((i) => ({ ...i, path: ['farm_declared_area_sqm'] })));
+    const pointAt = point.success ? (point.data ?? null) : null;
+    const declaredSqm = declared.success ? (declared.data ?? null) : null;
+    if (point.success && declared.success) {
+      for (const i of pointPlotIssues({ point: pointAt ?? undefined, declared_area_sqm: declaredSqm ?? undefined })) errors.add(`farm_${i.path[0]}`, i.message);
+    }
     let rings: PolygonRings | null = null;
-    if (input['farm_coordinates'] === undefined) errors.add('farm_coordinates', 'Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs');
+    const pointOnly = input['farm_coordinates'] === undefined && input['farm_point'] !== undefined;
+    if (pointOnly) {
+      if (pointAt && declaredSqm !== null && !errors.has('farm_declared_area_sqm')) rings = pointPlotRings(pointAt, declaredSqm);
+    } else if (input['farm_coordinates'] === undefined) errors.add('farm_coordinates', 'Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, farm_point with farm_declared_area_sqm)');
     else {
       const r = normalizePolygonInput(input['farm_coordinates'], 'farm');
       if (r.ok) rings = r.rings;
       else errors.add('farm_coordinates', r.message);
     }
-    farm = { name: name ?? '', areaId: areaId ?? null, rings };
+    farm = { name: name ?? '', areaId: areaId ?? null, rings, point: pointAt, declaredAreaSqm: declaredSqm, pointOnly };
   }
   return { index, errors, farmer: parsed.success ? parsed.data : null, farm };
 }
@@ -165,6 +181,9 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
               rings: c.farm!.rings!,
               mappedBy: actor.userId,
               minimumFarmSize: config.minimum_farm_size,
+              declaredAreaSqm: c.farm!.declaredAreaSqm,
+              point: c.farm!.point,
+              areaSqm: c.farm!.pointOnly ? c.farm!.declaredAreaSqm : null,
             })),
           )),
         );

@@ -236,12 +236,24 @@ export async function farmerOfFarm(tx: Executor, tenantId: string | null, id: st
 }
 
 /** The fields a write needs to reason about a farm before changing it. */
-export type FarmCore = { id: string; farmer_id: string; overlap_group_id: string | null; is_overlapping: boolean; flag: string | null; area_sqm: number };
+export type FarmCore = {
+  id: string;
+  farmer_id: string;
+  overlap_group_id: string | null;
+  is_overlapping: boolean;
+  flag: string | null;
+  area_sqm: number;
+  /** A point plot's centre, or nulls. */
+  point_lng: number | null;
+  point_lat: number | null;
+  declared_area_sqm: number | null;
+};
 
 export async function findFarmCore(tx: Executor, tenantId: string, id: string): Promise<FarmCore | null> {
   const rows = await queryRows<FarmCore>(
     tx,
-    sql`SELECT id, farmer_id, overlap_group_id, is_overlapping, flag, area_sqm FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`,
+    sql`SELECT id, farmer_id, overlap_group_id, is_overlapping, flag, area_sqm, ST_X(point) AS point_lng, ST_Y(point) AS point_lat, declared_area_sqm
+          FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`,
   );
   return rows[0] ?? null;
 }
@@ -287,9 +299,10 @@ export async function insertFarms(tx: Executor, tenantId: string, values: readon
   // Ids are chosen here, so that each input keeps its own id whatever order the rows are written in.
   const ids = values.map(() => crypto.randomUUID());
   await tx.execute(sql`
-    INSERT INTO farms (id, tenant_id, farmer_id, name, location, address, geom, area_sqm, operational_area_id, flag, mapped_by)
-    SELECT x.id, ${tenantId}, x.farmer_id, x.name, x.location, x.address, s.g, ST_Area(s.g::geography), ${coveringArea(tenantId, sql`s.g`)},
-           CASE WHEN ST_Area(s.g::geography) < x.minimum THEN 'below_minimum' END, x.mapped_by
+    INSERT INTO farms (id, tenant_id, farmer_id, name, location, address, geom, area_sqm, operational_area_id, flag, mapped_by, declared_area_sqm, point)
+    SELECT x.id, ${tenantId}, x.farmer_id, x.name, x.location, x.address, s.g, s.a, ${coveringArea(tenantId, sql`s.g`)},
+           CASE WHEN s.a < x.minimum THEN 'below_minimum' END, x.mapped_by, x.declared,
+           CASE WHEN x.point_lng IS NOT NULL THEN ST_SetSRID(ST_MakePoint(x.point_lng, x.point_lat), 4326) END
       FROM jsonb_to_recordset(${JSON.stringify(
         values.map((v, i) => ({
           id: ids[i],
@@ -300,27 +313,36 @@ export async function insertFarms(tx: Executor, tenantId: string, values: readon
           mapped_by: v.mappedBy,
           minimum: v.minimumFarmSize,
           gj: JSON.stringify({ type: 'Polygon', coordinates: v.rings }),
+          declared: v.declaredAreaSqm ?? null,
+          point_lng: v.point?.[0] ?? null,
+          point_lat: v.point?.[1] ?? null,
+          area: v.areaSqm ?? null,
         })),
-      )}::jsonb) AS x(id uuid, farmer_id uuid, name text, location text, address text, mapped_by uuid, minimum float8, gj text)
-      CROSS JOIN LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(x.gj), 4326) AS g) s`);
+      )}::jsonb) AS x(id uuid, farmer_id uuid, name text, location text, address text, mapped_by uuid, minimum float8, gj text, declared float8, point_lng float8, point_lat float8, area float8)
+      CROSS JOIN LATERAL (SELECT g, coalesce(x.area, ST_Area(g::geography)) AS a FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(x.gj), 4326) AS g) p) s`);
   return ids;
 }
 
-/** Keeps the current boundary as history, then replaces it (area, operational area and flag recomputed). */
+/**
+ * Keeps the current boundary as history, then replaces it (area, operational area and flag recomputed). The point plot's
+ * centre is cleared unless `point` is given (a point plot re-placed); `areaSqm` replaces the polygon's area (a point plot
+ * without a polygon of its own: its declared area).
+ */
 export async function replaceFarmBoundary(
   tx: Executor,
   tenantId: string,
   id: string,
-  v: { rings: PolygonRings; reason: string; by: string | null; minimumFarmSize: number },
+  v: { rings: PolygonRings; reason: string; by: string | null; minimumFarmSize: number; point?: [number, number] | null; areaSqm?: number | null },
 ): Promise<void> {
+  const point = v.point ? sql`ST_SetSRID(ST_MakePoint(${v.point[0]}::float8, ${v.point[1]}::float8), 4326)` : sql`NULL::geometry`;
   await tx.execute(sql`
     INSERT INTO farm_boundary_history (tenant_id, farm_id, geom, area_sqm, reason, created_by)
     SELECT tenant_id, id, geom, area_sqm, ${v.reason}, ${v.by} FROM farms WHERE tenant_id = ${tenantId} AND id = ${id}`);
   await tx.execute(sql`
     UPDATE farms f
-       SET geom = s.g, area_sqm = ST_Area(s.g::geography), point = NULL, operational_area_id = ${coveringArea(tenantId, sql`s.g`)},
-           flag = CASE WHEN ST_Area(s.g::geography) < ${v.minimumFarmSize} THEN 'below_minimum' END, updated_at = now()
-      FROM (SELECT ${polygonSql(v.rings)} AS g) s
+       SET geom = s.g, area_sqm = s.a, point = ${point}, operational_area_id = ${coveringArea(tenantId, sql`s.g`)},
+           flag = CASE WHEN s.a < ${v.minimumFarmSize} THEN 'below_minimum' END, updated_at = now()
+      FROM (SELECT g, coalesce(${v.areaSqm ?? null}::float8, ST_Area(g::geography)) AS a FROM (SELECT ${polygonSql(v.rings)} AS g) p) s
      WHERE f.tenant_id = ${tenantId} AND f.id = ${id}`);
 }
 
@@ -328,11 +350,12 @@ export async function updateFarmFields(
   tx: Executor,
   tenantId: string,
   id: string,
-  patch: { name?: string | undefined; location?: string | undefined; address?: string | undefined; farmerId?: string | undefined },
+  patch: { name?: string | undefined; location?: string | undefined; address?: string | undefined; farmerId?: string | undefined; declaredAreaSqm?: number | undefined },
 ): Promise<void> {
   await tx.execute(sql`
     UPDATE farms SET name = coalesce(${patch.name ?? null}, name), location = coalesce(${patch.location ?? null}, location),
-           address = coalesce(${patch.address ?? null}, address), farmer_id = coalesce(${patch.farmerId ?? null}::uuid, farmer_id), updated_at = now()
+           address = coalesce(${patch.address ?? null}, address), farmer_id = coalesce(${patch.farmerId ?? null}::uuid, farmer_id),
+           declared_area_sqm = coalesce(${patch.declaredAreaSqm ?? null}::float8, declared_area_sqm), updated_at = now()
      WHERE tenant_id = ${tenantId} AND id = ${id}`);
 }
 

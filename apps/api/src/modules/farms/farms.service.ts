@@ -1,6 +1,6 @@
 // Farm registry use cases: reads (list, map GeoJSON, detail, overlap group, statistics), captures (create and edit with
 // the mapping record and snapshots), delete and retain. Every write: authorize → validate → lock → write → overlap → audit, in one transaction.
-import type { CaptureFarmBody, Farm, UpdateFarmBody } from '@farmland/contracts';
+import { pointPlotIssues, type CaptureFarmBody, type Farm, type PolygonRings, type UpdateFarmBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { searchTerms } from '../../db/search.js';
@@ -18,6 +18,7 @@ import { capturer, farmsPolicy, tenantScope, type Capturer } from './farms.polic
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
 import * as stats from './farms.stats.queries.js';
+import { pointPlotRings } from './point-plot.js';
 import { screenFarms } from '../reference-layers/reference-layers.screening.js';
 import { syncVerdicts } from '../reference-layers/reference-layers.verdicts.js';
 import { recordWebhookEvent, recordWebhookEvents } from '../webhooks/webhooks.events.js';
@@ -170,30 +171,6 @@ async function groupJoinedEvents(tx: Executor, tenantId: string, farmId: string,
   );
 }
 
-const WGS84_A = 6378137;
-const WGS84_E2 = (1 / 298.257223563) * (2 - 1 / 298.257223563);
-
-/**
- * A point plot sent without a polygon: a regular 48-gon of the declared area around its centre (as the field app draws
- * one), in the ellipsoid's local metric at the centre. The farm's area is the declared area itself; the polygon's measured
- * area is within about 0.1 % of it (a 4 ha plot spans some 230 m).
- */
-export function pointPlotRings(center: [number, number], areaSqm: number, vertices = 48): [number, number][][] {
-  const r = Math.sqrt((2 * areaSqm) / (vertices * Math.sin((2 * Math.PI) / vertices)));
-  const rad = Math.PI / 180;
-  const phi = center[1] * rad;
-  const w = 1 - WGS84_E2 * Math.sin(phi) ** 2;
-  const m = (WGS84_A * (1 - WGS84_E2)) / (w * Math.sqrt(w)); // meridional radius
-  const n = WGS84_A / Math.sqrt(w); // prime-vertical radius
-  const ring: [number, number][] = [];
-  for (let k = 0; k < vertices; k++) {
-    const t = (2 * Math.PI * k) / vertices;
-    ring.push([center[0] + (r * Math.cos(t)) / (n * Math.cos(phi) * rad), center[1] + (r * Math.sin(t)) / (m * rad)]);
-  }
-  ring.push(ring[0]!);
-  return [ring];
-}
-
 /** POST /farms/: a new farm with its mapping record and snapshots; overlap and operational area computed in the same transaction. */
 export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, files: UploadedFile[]): Promise<Farm> {
   const c = capturer(authorize(ctx, farmsPolicy, 'capture'));
@@ -261,6 +238,22 @@ export async function captureFarm(deps: Deps, ctx: Ctx, body: CaptureFarmBody, f
   }, { retry: true });
 }
 
+/**
+ * The boundary a PUT gives the farm, or null when it keeps its own. Coordinates are a re-walk: the boundary they give,
+ * the point plot's centre the body's point or none. Without coordinates, a point (the body's, or the farm's own when the
+ * body changes only the declared area) with its declared area makes the point plot's polygon, whose area is the declared
+ * area. A point plot stays within 4 ha (a 400 naming declared_area_sqm), as at capture.
+ */
+function newBoundary(before: q.FarmCore, body: UpdateFarmBody): { rings: PolygonRings; point: [number, number] | null; areaSqm: number | null } | null {
+  if (body.coordinates) return { rings: body.coordinates, point: body.point ?? null, areaSqm: null };
+  const stored: [number, number] | null = before.point_lng !== null && before.point_lat !== null ? [before.point_lng, before.point_lat] : null;
+  const point = body.point ?? (body.declared_area_sqm !== undefined ? stored : null);
+  if (!point || body.declared_area_sqm === undefined) return null;
+  const issue = pointPlotIssues({ point, declared_area_sqm: body.declared_area_sqm })[0];
+  if (issue) throw problems.field(issue.path[0]!, issue.message);
+  return { rings: pointPlotRings(point, body.declared_area_sqm), point, areaSqm: body.declared_area_sqm };
+}
+
 /** PUT /farms/{id}/: a re-walk (new boundary: history kept, new mapping record) and/or corrected details and added snapshots. */
 export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateFarmBody, files: UploadedFile[]): Promise<Farm> {
   const c = capturer(authorize(ctx, farmsPolicy, 'capture'));
@@ -270,9 +263,10 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
     if (!before) throw problems.notFound('Farm');
     const farmer = await q.farmerOfFarm(tx, c.tenantId, body.farmer_id ?? before.farmer_id);
     if (!farmer) throw problems.field('farmer_id', 'No such farmer in your organisation');
-    if (body.coordinates) await assertValidPolygon(tx, body.coordinates);
+    const boundary = newBoundary(before, body);
+    if (boundary) await assertValidPolygon(tx, boundary.rings);
     await q.lockTenantFarms(tx, c.tenantId);
-    await q.updateFarmFields(tx, c.tenantId, id, { name: body.name, location: body.location, address: body.address, farmerId: body.farmer_id });
+    await q.updateFarmFields(tx, c.tenantId, id, { name: body.name, location: body.location, address: body.address, farmerId: body.farmer_id, declaredAreaSqm: body.declared_area_sqm });
     const seconds = body.time_taken_to_map ? parseDuration(body.time_taken_to_map) : undefined;
     const addMappingRecord = async () =>
       q.insertMappingRecord(tx, c.tenantId, id, {
@@ -283,12 +277,12 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
         countryId: await farmerCountry(tx, c.tenantId, farmer.country_id),
         source: c.source,
       });
-    if (body.coordinates) {
+    if (boundary) {
       // The verdict before the re-walk is the stored one brought up to date (a farm without one gets it stored), and
       // farm.verdict_changed compares the one after with it (reference-layers.verdicts.ts).
       await syncVerdicts(tx, c.tenantId, [id]);
       const config = await getConfiguration(tx, c.tenantId);
-      await q.replaceFarmBoundary(tx, c.tenantId, id, { rings: body.coordinates, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
+      await q.replaceFarmBoundary(tx, c.tenantId, id, { ...boundary, reason: 'edit', by: c.userId, minimumFarmSize: config.minimum_farm_size });
       await addMappingRecord();
       const { regrouped } = await refreshOverlaps(tx, c.tenantId, [id], [before.overlap_group_id]);
       await screenFarms(tx, c.tenantId, [id]);
@@ -310,7 +304,7 @@ export async function updateFarm(deps: Deps, ctx: Ctx, id: string, body: UpdateF
     }
     await storeSnapshots(tx, deps, c, id, snapshots);
     const row = await q.findFarm(tx, c.tenantId, id);
-    const what = [body.coordinates ? 'boundary' : null, snapshots.length ? `${snapshots.length} snapshot(s)` : null, 'details'].filter(Boolean).join(', ');
+    const what = [boundary ? 'boundary' : null, snapshots.length ? `${snapshots.length} snapshot(s)` : null, 'details'].filter(Boolean).join(', ');
     await audit(tx, ctx, c.tenantId, 'Update', `${c.name} updated the farm ${row!.name} (${what})`);
     return presentFarm(deps, row!);
   }, { retry: true });

@@ -18,7 +18,15 @@ setWorkerUrl(new URL(workerUrl, window.location.href).href);
  * printable: the WebGL drawing buffer is kept after each frame, so the browser's print (and PDF) shows the map, not an
  * empty canvas; it costs a copy per frame, so only printable pages ask for it (the due-diligence report).
  */
-export type MapInit = { center?: [number, number] | undefined; zoom?: number | undefined; printable?: boolean | undefined };
+export type MapInit = {
+  center?: [number, number] | undefined;
+  zoom?: number | undefined;
+  printable?: boolean | undefined;
+  /** The most device pixels per CSS pixel the map draws (a phone's 2 or 3 costs 4 or 9 times the pixels of 1). */
+  maxPixelRatio?: number | undefined;
+  /** Symbol fade-in after a move, ms (MapLibre's default 300 repaints every frame for that long). */
+  fadeDuration?: number | undefined;
+};
 
 /** MapLibre's own width below which it makes the attribution compact. */
 const COMPACT_WIDTH = 640;
@@ -64,6 +72,8 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
           zoom: initRef.current.zoom ?? 8,
           attributionControl: { compact: true },
           ...(initRef.current.printable ? { canvasContextAttributes: { preserveDrawingBuffer: true } } : {}),
+          ...(initRef.current.maxPixelRatio ? { pixelRatio: Math.min(window.devicePixelRatio || 1, initRef.current.maxPixelRatio) } : {}),
+          ...(initRef.current.fadeDuration !== undefined ? { fadeDuration: initRef.current.fadeDuration } : {}),
           transformRequest: (url: string) => {
             const token = getAccessToken();
             if (!token || !url.startsWith(`${window.location.origin}/api/`)) return { url };

@@ -23,12 +23,24 @@ export type CaptureMapProps = {
   crossings: LngLat[];
   overlapShapes: PolygonRings[];
   position: { lng: number; lat: number; accuracy: number } | null;
-  /** Every finished or adjusted drawn boundary (open ring). */
+  /** A walk is running: the map redraws at each fix, so it draws fewer pixels (see WALK_PIXEL_RATIO). */
+  walking: boolean;
+  /** The drawn boundary (open ring) as it changes: while corners are added or dragged (once per frame) and when done. */
   onDrawn?: (ring: LngLat[]) => void;
   /** The map centre after each move (the point plot's "use the map centre"). */
   onCentre?: (c: LngLat) => void;
   label: string;
 };
+
+/**
+ * Device pixels per CSS pixel: at most 2 (a phone's 3 costs 2.25 times the pixels for a basemap of lines and fills),
+ * and 1 while a walk runs. Each fix redraws the whole canvas; issue 31's walk benchmark (software WebGL, 4× CPU throttle,
+ * 360 × 740 at 2) measured the redraw of a 720 × 1,480 canvas at about 100 ms (docs/decisions, field walk record).
+ */
+const MAX_PIXEL_RATIO = 2;
+const WALK_PIXEL_RATIO = 1;
+/** While walking, the view moves only when the walker is within this share of its width or height from an edge. */
+const FOLLOW_MARGIN = 0.2;
 
 const empty: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
 
@@ -46,6 +58,20 @@ function ensureLayers(map: MapLibreMap): boolean {
   return true;
 }
 
+/**
+ * A terra-draw polygon's ring as an open list of corners: the closing corner dropped, and repeats in a row dropped (a
+ * polygon being drawn repeats the corner under the pointer).
+ */
+function openRing(ring: number[][]): LngLat[] {
+  const out: LngLat[] = [];
+  for (const [x, y] of ring.slice(0, -1)) {
+    const last = out[out.length - 1];
+    if (!last || last[0] !== x || last[1] !== y) out.push([x!, y!]);
+  }
+  while (out.length > 1 && out[0]![0] === out[out.length - 1]![0] && out[0]![1] === out[out.length - 1]![1]) out.pop();
+  return out;
+}
+
 const setData = (map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection) => map.getSource<GeoJSONSource>(id)?.setData(data);
 const collection = (geometries: GeoJSON.Geometry[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })) });
 
@@ -57,7 +83,8 @@ type LiveInputs = Pick<CaptureMapProps, 'line' | 'closed' | 'drawing' | 'crossin
  */
 function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>): Partial<LiveInputs> {
   if (ensureLayers(map)) sent = {};
-  if (now.line !== sent.line || now.closed !== sent.closed || now.drawing !== sent.drawing) {
+  // In draw mode terra-draw draws the boundary: the walk source is emptied once, not rewritten at each change.
+  if (now.drawing !== sent.drawing || (!now.drawing && (now.line !== sent.line || now.closed !== sent.closed))) {
     const line = now.line;
     const shapes: GeoJSON.Geometry[] = [];
     if (!now.drawing && line.length > 0) {
@@ -70,9 +97,13 @@ function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>)
   if (now.crossings !== sent.crossings) setData(map, 'field-crossings', collection(now.crossings.map((p): GeoJSON.Point => ({ type: 'Point', coordinates: p }))));
   if (now.overlapShapes !== sent.overlapShapes) setData(map, 'field-overlap', collection(now.overlapShapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
   if (now.position !== sent.position) setData(map, 'field-position', collection(now.position ? [{ type: 'Point', coordinates: [now.position.lng, now.position.lat] }] : []));
-  // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom).
+  // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom): the first fix
+  // centres the map; later ones move it only when the walker nears an edge (a move re-places every label and tile).
   if (now.position && !now.drawing && (now.position !== sent.position || now.drawing !== sent.drawing)) {
-    map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
+    const at = map.project([now.position.lng, now.position.lat]);
+    const { clientWidth: w, clientHeight: h } = map.getContainer();
+    const near = at.x < w * FOLLOW_MARGIN || at.x > w * (1 - FOLLOW_MARGIN) || at.y < h * FOLLOW_MARGIN || at.y > h * (1 - FOLLOW_MARGIN);
+    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near) map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
   }
   return { ...now };
 }
@@ -80,7 +111,7 @@ function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>)
 function CaptureMap(props: CaptureMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const areaBox = bboxOf(geometryRings(props.bundle.area.geometry));
-  const { map, error } = useMapLibre(container, { center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2], zoom: 14 });
+  const { map, error } = useMapLibre(container, { center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2], zoom: 14, maxPixelRatio: MAX_PIXEL_RATIO, fadeDuration: 0 });
   const onDrawn = useLatest(props.onDrawn);
   const onCentre = useLatest(props.onCentre);
   const line = useLatest(props.line);
@@ -132,6 +163,13 @@ function CaptureMap(props: CaptureMapProps) {
     [map],
   );
 
+  // Fewer pixels while a walk runs; the full ratio again when it pauses or ends (one redraw each way).
+  useEffect(() => {
+    if (!map) return;
+    const ratio = Math.min(window.devicePixelRatio || 1, props.walking ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO);
+    if (map.getPixelRatio() !== ratio) map.setPixelRatio(ratio);
+  }, [map, props.walking]);
+
   // Draw or adjust with terra-draw.
   useEffect(() => {
     if (!map || !props.drawing) return;
@@ -149,17 +187,28 @@ function CaptureMap(props: CaptureMapProps) {
       draw.setMode('select');
       if (res?.id !== undefined) draw.selectFeature(res.id);
     } else draw.setMode('polygon');
+    // Live while the agent adds corners or drags one: terra-draw reports every change of its store (each click, each
+    // pointer move of a drag or of the corner being placed); the boundary is read at most once per animation frame.
+    let changed = 0;
+    const report = () => {
+      changed = 0;
+      const f = draw.getSnapshot().find((x) => x.geometry.type === 'Polygon' && x.properties['mode'] === 'polygon');
+      if (f && f.geometry.type === 'Polygon') onDrawn.current?.(openRing(f.geometry.coordinates[0] as number[][]));
+    };
+    draw.on('change', (_ids, type) => {
+      if ((type === 'create' || type === 'update') && changed === 0) changed = requestAnimationFrame(report);
+    });
     draw.on('finish', (id, ctx) => {
       const f = draw.getSnapshotFeature(id);
       if (!f || f.geometry.type !== 'Polygon') return;
-      const ring = (f.geometry.coordinates[0] as number[][]).map(([x, y]) => [x!, y!] as LngLat);
       if (ctx.action === 'draw') {
         draw.setMode('select');
         draw.selectFeature(id);
       }
-      onDrawn.current?.(ring.slice(0, -1));
+      onDrawn.current?.(openRing(f.geometry.coordinates[0] as number[][]));
     });
     return () => {
+      cancelAnimationFrame(changed);
       try {
         draw.stop();
       } catch {

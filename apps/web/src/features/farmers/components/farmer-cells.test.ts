@@ -22,6 +22,16 @@ describe('farmer cells', () => {
     expect(validateFarmerCell('operational_area_id', '')).toBeUndefined();
   });
 
+  it("checks a point plot's cells with the capture's rules", () => {
+    expect(validateFarmerCell('farm_point', '[3.7741,7.6483]')).toBeUndefined();
+    expect(validateFarmerCell('farm_point', '')).toBeUndefined();
+    expect(validateFarmerCell('farm_point', '[200,7]')).toMatch(/within ±180 and ±90/);
+    expect(validateFarmerCell('farm_point', 'here')).toMatch(/\[longitude, latitude\]/);
+    expect(validateFarmerCell('farm_declared_area_sqm', '15000')).toBeUndefined();
+    expect(validateFarmerCell('farm_declared_area_sqm', '0')).toMatch(/above 0/);
+    expect(validateFarmerCell('farm_declared_area_sqm', 'two')).toMatch(/number of square metres/);
+  });
+
   it("centres the map on a farm's extent", () => {
     expect(farmCentre({ coordinates: [[3, 7], [4, 7], [4, 8], [3, 8]] })).toEqual([3.5, 7.5]);
     expect(farmCentre({ coordinates: [] })).toBeNull();

@@ -10,7 +10,7 @@ import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import { DownOutlined, MoreOutlined, PlusOutlined, UserOutlined } from '@ant-design/icons';
-import { createFarmerBody, normalizePolygonInput, type Farmer } from '@farmland/contracts';
+import { createFarmerBody, declaredArea, normalizePolygonInput, pointPosition, type Farmer } from '@farmland/contracts';
 import { BulkUploadModal } from '../../../components/ui/bulk-upload-modal';
 import { FilterModal, type FilterField, type FilterValues } from '../../../components/ui/filter-modal';
 import { ListPage, type ListColumn } from '../../../components/ui/list-page';
@@ -26,7 +26,7 @@ import { FarmerFormModal } from './farmer-form-modal';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The columns a farmer row needs for creation (the bulk correction table): the farmer's, then the farm's. */
-export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates'] as const;
+export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates', 'farm_point', 'farm_declared_area_sqm'] as const;
 const ALL = 'all';
 const FARMER_FILTERS = ['region', 'status'] as const;
 /** The farmer drawer's own parameters: its tab, the open farm, the map's centre. */
@@ -44,6 +44,10 @@ export function validateFarmerCell(column: string, value: string): string | unde
     if (!v) return undefined;
     const r = normalizePolygonInput(v, 'farm');
     return r.ok ? undefined : r.message;
+  }
+  if (column === 'farm_point' || column === 'farm_declared_area_sqm') {
+    const parsed = (column === 'farm_point' ? pointPosition : declaredArea).safeParse(v === '' ? undefined : v);
+    return parsed.success ? undefined : parsed.error.issues[0]?.message;
   }
   if (column === 'operational_area_id') return v && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? 'Use the id of one of your operational areas' : undefined;
   if (column === 'farm_name') return v.length > 200 ? 'At most 200 characters' : undefined;
