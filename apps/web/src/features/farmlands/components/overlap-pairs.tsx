@@ -4,7 +4,7 @@
 import List from 'antd/es/list';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
-import { FARM_OVERLAPS_LIMIT } from '@farmland/contracts';
+import { FARM_OVERLAPS_LIMIT, type FarmOverlap } from '@farmland/contracts';
 import { t } from '../../../i18n';
 import { formatSqm } from '../../../lib/formatters';
 import { useFarmOverlaps } from '../api/get-farm-overlaps';
@@ -12,7 +12,10 @@ import { overlapPairsText as text } from './overlap-pairs.messages';
 
 export function OverlapPairs({ farmId }: { farmId: string }) {
   const query = useFarmOverlaps(farmId);
-  const pairs = query.data?.data ?? [];
+  return <OverlapPairList pairs={query.data?.data ?? []} loading={query.isLoading} error={query.isError} />;
+}
+
+export function OverlapPairList({ pairs, loading, error }: { pairs: readonly FarmOverlap[]; loading: boolean; error: boolean }) {
   return (
     <div className="mt-16" data-testid="overlap-pairs">
       <div className="strong" style={{ marginBottom: 6 }}>
@@ -20,9 +23,9 @@ export function OverlapPairs({ farmId }: { farmId: string }) {
       </div>
       <List
         size="small"
-        loading={query.isLoading}
-        dataSource={pairs}
-        locale={{ emptyText: query.isError ? t(text.loadFailed) : t(text.none) }}
+        loading={loading}
+        dataSource={[...pairs]}
+        locale={{ emptyText: error ? t(text.loadFailed) : t(text.none) }}
         renderItem={(p) => (
           <List.Item key={p.farm_id} data-testid={p.sliver ? 'overlap-sliver' : 'overlap-pair'}>
             <List.Item.Meta
