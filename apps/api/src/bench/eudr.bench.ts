@@ -6,7 +6,7 @@
 // /proc every 50 ms), and the wait of farm-list requests sent one after another alongside. Checks: every part ≤ 25 MB,
 // the parts together hold every farm once. Targets: first byte ≤ 1 s, RSS within 300 MB of before. Not part of CI.
 // PostgreSQL: --engine postgres with BENCH_PG_URL (a superuser URL, default postgres://postgres@127.0.0.1:5432/postgres):
-// a fresh database is made, set up (db:setup) and dropped at the end unless --keep.
+// a fresh database is made, set up (db:setup) and dropped at the end unless --keep (--reuse <name>: a kept one).
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -59,7 +59,7 @@ async function seed(q: Query): Promise<void> {
   await q('ANALYZE farmers');
 }
 
-type Result = { what: string; status: number; parts: number; bytes: number; features: number; ttfbMs: number; totalMs: number; rssBefore: number; rssPeak: number; listP50: number; listMax: number; lists: number };
+type Result = { what: string; status: number; parts: number; bytes: number; features: number; ttfbMs: number; totalMs: number; rssBefore: number; rssPeak: number; listP50: number; listMax: number; lists: number; shed: number };
 
 /** Downloads url (counting bytes and farms, keeping nothing), with RSS sampled and list requests sent alongside. */
 async function partOnce(base: string, pid: number, token: string, url: string, marker: string): Promise<Omit<Result, 'what'>> {
@@ -67,13 +67,15 @@ async function partOnce(base: string, pid: number, token: string, url: string, m
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(pid))), 50);
   const waits: number[] = [];
+  let shed = 0;
   let exporting = true;
   const lister = (async () => {
     while (exporting) {
       const t = performance.now();
       const res = await fetch(`${base}/api/farms/?page=1&page_size=10`, { headers: { authorization: `Bearer ${token}` } });
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+      // A shed request (503 under load) is counted as a wait too: it is what the user saw.
+      if (res.status !== 200) shed++;
       waits.push(performance.now() - t);
     }
   })();
@@ -103,7 +105,7 @@ async function partOnce(base: string, pid: number, token: string, url: string, m
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, rssMb(pid));
   waits.sort((a, b) => a - b);
-  return { ...out, totalMs, rssBefore, rssPeak, listMax: waits[waits.length - 1] ?? 0, listP50: waits[Math.floor(waits.length / 2)] ?? 0, lists: waits.length };
+  return { ...out, totalMs, rssBefore, rssPeak, listMax: waits[waits.length - 1] ?? 0, listP50: waits[Math.floor(waits.length / 2)] ?? 0, lists: waits.length, shed };
 }
 
 /** What marks one farm in a format's text (a farm's id is in each). */
@@ -125,10 +127,24 @@ async function main(): Promise<void> {
     PAYLOAD_ENCRYPTION: 'optional',
     SEED_DEMO: 'true',
     ANALYSIS_WORKERS: 'off',
+    // The export is measured, not the load shedding (a shared machine's event-loop delay would shed the lists).
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    LOAD_SHED_MAX_IN_FLIGHT: '0',
   };
   let dropDb: (() => Promise<void>) | null = null;
   const t0 = performance.now();
-  if (ENGINE === 'postgres') {
+  const reuse = arg('reuse', '');
+  if (ENGINE === 'postgres' && reuse) {
+    // A database kept by an earlier run (--keep): not seeded again; the admin enrols two-factor again.
+    const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${reuse}`);
+    env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_eudr_bench@');
+    env['DATABASE_ADMIN_URL'] = adminUrl;
+    const db = new pg.Client({ connectionString: adminUrl });
+    await db.connect();
+    await db.query(`DELETE FROM mfa_secrets WHERE user_id = (SELECT id FROM users WHERE email = $1)`, [DEMO_ACCOUNTS.adminA]);
+    await db.query(`UPDATE users SET mfa_enabled = false WHERE email = $1`, [DEMO_ACCOUNTS.adminA]);
+    await db.end();
+  } else if (ENGINE === 'postgres') {
     const dbName = `eudr_bench_${crypto.randomBytes(3).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
@@ -188,7 +204,7 @@ async function main(): Promise<void> {
         results.push({ what, ...r });
         process.stdout.write(
           `  ${what.padEnd(20)} HTTP ${r.status}  ${(r.bytes / 1048576).toFixed(1).padStart(6)} MB  first byte ${r.ttfbMs.toFixed(0).padStart(5)} ms  total ${secs(r.totalMs).padStart(6)} s  ` +
-            `RSS ${r.rssBefore.toFixed(0)} → peak ${r.rssPeak.toFixed(0)} MB (+${(r.rssPeak - r.rssBefore).toFixed(0)})  list wait p50 ${r.listP50.toFixed(0)} / max ${r.listMax.toFixed(0)} ms (${r.lists})\n`,
+            `RSS ${r.rssBefore.toFixed(0)} → peak ${r.rssPeak.toFixed(0)} MB (+${(r.rssPeak - r.rssBefore).toFixed(0)})  list wait p50 ${r.listP50.toFixed(0)} / max ${r.listMax.toFixed(0)} ms (${r.lists}, ${r.shed} shed)\n`,
         );
         if (r.status !== 200) bad.push(`${what}: HTTP ${r.status}`);
         if (r.bytes > LIMIT) bad.push(`${what}: ${r.bytes} bytes > 25 MB`);

@@ -1,8 +1,9 @@
 // The SQL of the EUDR export: farms in id order (keyset batches), with the farmer, area, country (the farmer's, else
 // the tenant's; ISO 3166-1 alpha-2) and the geometry as GeoJSON with 6 decimals, exterior rings counter-clockwise
 // (RFC 7946). A point plot of at most 4 ha (0087) is its point, with its declared area. With pointsBelow4ha, other farms
-// under 4 ha (40,000 sqm) are their centroid. Issue 28: the plan of the 25 MB parts, from each farm's bound. Issue 29: each row's geolocation
-// checks, the passing plots only unless all are asked for, and plots with holes split into hole-free parts on request.
+// under 4 ha (40,000 sqm) are their centroid. Issue 28: the plan of the 25 MB parts, from each farm's size bound.
+// Issue 29: each row's geolocation checks, the passing plots only unless all are asked for, and plots with holes split
+// into hole-free parts on request.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PlotRisk } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
