@@ -189,6 +189,25 @@ export const farm = z.object({
 });
 export type Farm = z.infer<typeof farm>;
 
+/**
+ * One overlap of a registry farm with another farm of its tenant (issue 28), from this farm's side: the intersection's
+ * area (m², geodesic), its share of this farm and of the other, intersection over union. `sliver`: under the tenant's
+ * overlap tolerance ("touching or sliver"), listed but not grouped. GET /farms/{id}/overlaps/.
+ */
+export const farmOverlap = z.object({
+  farm_id: uuid,
+  name: z.string(),
+  area_sqm: z.number(),
+  share_of_this: z.number(),
+  share_of_other: z.number(),
+  iou: z.number(),
+  sliver: z.boolean(),
+});
+export type FarmOverlap = z.infer<typeof farmOverlap>;
+
+/** Overlaps listed per farm (grouped ones first, then by area). */
+export const FARM_OVERLAPS_LIMIT = 100;
+
 export const farmFeatureCollection = z.object({
   type: z.literal('FeatureCollection'),
   features: z.array(

@@ -12,18 +12,33 @@ export const HIGH_WATER_MARK = 64 * 1024;
 /** Exports being streamed now, and the row chunks and rows read by them since the process started. */
 export const streamStats = { active: 0, chunks: 0, rows: 0 };
 
-/** Bounds of a chunk (rows per statement) and the wall time one chunk's statement aims at. */
-export const CHUNK = { first: 500, min: 100, max: 5_000, targetMs: 40 } as const;
+/** Bounds of a chunk (rows per statement), the wall time one chunk's statement aims at, and its most change a chunk. */
+export type ChunkBounds = { first: number; min: number; max: number; targetMs: number; step: number };
+
+/** On PostgreSQL (a connection per request: an export's chunks delay no other request's statements). */
+export const CHUNK: ChunkBounds = { first: 500, min: 100, max: 5_000, targetMs: 40, step: 4 };
+
+/**
+ * On the embedded engine (one connection, statements in arrival order): a request waits behind at most one chunk per
+ * statement it sends, so the chunks are shorter, and grow or shrink at most 2x a chunk (a 4x step could overshoot the
+ * target 4x when rows get heavier). At 40 ms / 4x, a list request alongside a 1M-row export waited up to 209 ms once.
+ */
+export const CHUNK_EMBEDDED: ChunkBounds = { first: 250, min: 50, max: 5_000, targetMs: 20, step: 2 };
+
+/** A chunk sizer with the engine's bounds. */
+export function chunkSizer(deps: { database: { kind: string } }): ChunkSizer {
+  return new ChunkSizer(deps.database.kind === 'pglite' ? CHUNK_EMBEDDED : CHUNK);
+}
 
 /**
  * Rows per statement, sized by time: each chunk's statement aims at CHUNK.targetMs, so a request that arrives during an
  * export waits for at most about that long on the embedded engine's one connection, whatever the rows weigh or the
- * machine's load. The size grows or shrinks by at most 4x a chunk.
+ * machine's load. The size grows or shrinks by at most `step` times a chunk (chunkSizer: the engine's bounds).
  */
 export class ChunkSizer {
   size: number = CHUNK.first;
 
-  constructor(private readonly bounds: { first: number; min: number; max: number; targetMs: number } = CHUNK) {
+  constructor(private readonly bounds: ChunkBounds = CHUNK) {
     this.size = bounds.first;
   }
 
@@ -35,7 +50,7 @@ export class ChunkSizer {
     streamStats.chunks++;
     streamStats.rows += rows.length;
     const ms = Math.max(1, performance.now() - t0);
-    if (rows.length === limit) this.size = Math.max(this.bounds.min, Math.min(this.bounds.max, Math.round(limit * Math.min(4, Math.max(0.25, this.bounds.targetMs / ms)))));
+    if (rows.length === limit) this.size = Math.max(this.bounds.min, Math.min(this.bounds.max, Math.round(limit * Math.min(this.bounds.step, Math.max(1 / this.bounds.step, this.bounds.targetMs / ms)))));
     return { rows, limit };
   }
 }

@@ -337,6 +337,10 @@ export const matrix: Record<string, Row> = {
     probe: { setup: async (env) => overlappingPair(env), url: (_fx, c) => `/api/farms/${c['a']}/overlapping/` },
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
   },
+  'GET /api/farms/:id/overlaps/': {
+    probe: { setup: async (env) => overlappingPair(env), url: (_fx, c) => `/api/farms/${c['a']}/overlaps/` },
+    expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
+  },
   'POST /api/farms/': {
     probe: { setup: geoA, body: (_fx, c) => ({ farmer_id: c['farmerId'], coordinates: square(...freshSpot(), 80), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-PROBE' }) },
     expect: { anonymous: 401, super: 403, adminA: 403, agentA: 201, adminB: 403 },

@@ -76,6 +76,10 @@ export const farms = pgTable(
     declaredAreaSqm: doublePrecision('declared_area_sqm'),
     /** A point plot's centre; its polygon is the device's or, sent without one, the declared area's 48-gon (0032). */
     point: geometry('point', 'Point'),
+    /** The boundary's vertex and hole counts and its validity, by PostGIS on every write (0034): the EUDR part plan. */
+    geomPoints: integer('geom_points').generatedAlwaysAs(sql`ST_NPoints(geom)`),
+    geomHoles: integer('geom_holes').generatedAlwaysAs(sql`ST_NumInteriorRings(geom)`),
+    geomValid: boolean('geom_valid').generatedAlwaysAs(sql`ST_IsValid(geom)`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -10,7 +10,7 @@ import type { Ctx, Deps } from '../../context.js';
 import { scopeOf } from '../../context.js';
 import { authorize, authorizeRow, rowTenant } from '../../lib/policy.js';
 import { scopedReader, withScope } from '../../db/client.js';
-import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
+import { ChunkSizer, chunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
 import { analysesPolicy } from './analyses.policy.js';
 import * as q from './analyses.queries.js';
 import * as qr from './analyses.run.queries.js';
@@ -152,6 +152,6 @@ export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: An
   const format = formats([...EXPORT_COLUMNS, ...layerColumns(layers)])[query.format];
   const reader = scopedReader(deps.db, scope);
   const read = a.status === 'completed' ? (after: q.Cursor, limit: number) => q.exportRows(reader, tenantId, id, query.category, after, limit) : null;
-  const stream = textStream(deps, exportText(format, read, () => letOthersIn(deps)), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });
+  const stream = textStream(deps, exportText(format, read, () => letOthersIn(deps), chunkSizer(deps)), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });
   return { filename: `${slug(a.name)}-${query.category}.${format.extension}`, mime: format.mime, stream };
 }

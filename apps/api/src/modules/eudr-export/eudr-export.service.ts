@@ -1,9 +1,10 @@
 // GET /farms/export/eudr: the tenant's farms as EUDR due-diligence geolocation, in parts of at most 25 MB (the EU
-// information system's upload limit; the part count is a response header). Streamed (issue 28): a first pass reads
-// the farms in keyset batches, each its own short scoped transaction, formats each and keeps only its size, which plans
-// the parts (their bounds: where each starts and how many farms it holds; never the farms). The asked part is then read
-// again from its start, batch by batch, and written as it is read with backpressure (lib/export-stream.ts): memory stays at
-// about one batch whatever the registry's size. The export is recorded in the activity log before the file is sent.
+// information system's upload limit; the part count is a response header). Streamed (issue 28): the parts are planned
+// by one SQL aggregate over an upper bound of each farm's written size (from its stored vertex and hole counts and its
+// names; no geometry is read: eudrPlan), so the first byte does not wait for a read of the registry. The asked part is
+// then read from its start in keyset batches, each its own short scoped transaction, and written as it is read with
+// backpressure (lib/export-stream.ts): memory stays at about one batch whatever the registry's size. The export is
+// recorded in the activity log before the file is sent.
 import type { Readable } from 'node:stream';
 import type { EudrExportQuery, PlotRiskSettings } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
@@ -11,13 +12,13 @@ import { withScope } from '../../db/client.js';
 import { authorize, namedTenant } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
+import { chunkSizer, letOthersIn, textStream, type ChunkSizer } from '../../lib/export-stream.js';
 import { eudrExportPolicy } from './eudr-export.policy.js';
 import { plotRisk } from '../reference-layers/plot-risk.js';
 import { riskSettingsOf } from '../reference-layers/reference-layers.service.js';
 import { applicableLayers } from '../reference-layers/reference-layers.screening.js';
-import { eudrBatch, tenantExists, type EudrRow } from './eudr-export.queries.js';
-import { FORMAT_INFO, formatter, PartPlanner, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
+import { eudrBatch, eudrPlan, layerCount, tenantExists, type EudrRow } from './eudr-export.queries.js';
+import { boundTerms, FORMAT_INFO, formatter, frame, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
 
 export type EudrFile = { stream: Readable; filename: string; mime: string; parts: number; part: number };
 
@@ -25,8 +26,7 @@ type Read = (after: string | null, limit: number) => Promise<EudrRow[]>;
 type RiskContext = { settings: PlotRiskSettings; layers: Set<string>; hasForestLayer: boolean };
 
 /** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: lib/export-stream.ts). */
-async function* batches(read: Read, pause: () => Promise<void>, after: string | null = null): AsyncGenerator<EudrRow[]> {
-  const sizer = new ChunkSizer();
+async function* batches(read: Read, pause: () => Promise<void>, sizer: ChunkSizer, after: string | null = null): AsyncGenerator<EudrRow[]> {
   for (let cursor = after; ; ) {
     const { rows, limit } = await sizer.read((n) => read(cursor, n));
     if (rows.length > 0) yield rows;
@@ -36,26 +36,33 @@ async function* batches(read: Read, pause: () => Promise<void>, after: string | 
   }
 }
 
-/** One part's text: its head, its farms (read from its start, at most its count and never past the limit), its tail. */
-async function* partText(read: Read, pause: () => Promise<void>, f: ReturnType<typeof formatter>, plan: PartPlanner, bound: PartBound): AsyncGenerator<string> {
+/**
+ * One part's text: its head, its farms (read from its start, its count), its tail. The plan's bounds keep it within the
+ * limit; should a farm's bound ever be short of its text (or farms be added since the plan), the part still ends
+ * before the limit, and the log says so.
+ */
+async function* partText(read: Read, pause: () => Promise<void>, sizer: ChunkSizer, f: ReturnType<typeof formatter>, limitBytes: number, bound: PartBound, log: () => void): AsyncGenerator<string> {
   yield f.head;
-  let used = Buffer.byteLength(f.head) + Buffer.byteLength(f.tail);
+  const { fixed, sep } = frame(f);
+  let used = fixed;
   let count = 0;
-  outer: for await (const rows of batches(read, pause, bound.after)) {
+  outer: for await (const rows of batches(read, pause, sizer, bound.after)) {
     let text = '';
     for (const r of rows) {
-      const item = f.item(r);
-      const bytes = Buffer.byteLength(item);
-      // The plan's count, and the limit again: farms added since the first pass never push a part past 25 MB.
-      if (count >= bound.count || !plan.fits(used, count, bytes)) {
+      const item = count < bound.count ? f.item(r) : '';
+      const bytes = Buffer.byteLength(item) + (count > 0 ? sep : 0);
+      const over = count > 0 && used + bytes > limitBytes;
+      if (count >= bound.count || over) {
+        if (over) log();
         if (text) yield text;
         break outer;
       }
       text += (count > 0 ? f.separator : '') + item;
-      used += bytes + (count > 0 ? Buffer.byteLength(f.separator) : 0);
+      used += bytes;
       count++;
     }
     if (text) yield text;
+    if (count >= bound.count) break;
   }
   yield f.tail;
 }
@@ -84,13 +91,11 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
       return rows;
     });
   const pause = () => letOthersIn(deps);
-  const plan = new PartPlanner(f, limitBytes);
-  let total = 0;
-  for await (const rows of batches(read, pause)) {
-    for (const r of rows) plan.add(r.id, Buffer.byteLength(f.item(r)));
-    total += rows.length;
-  }
-  const parts = plan.parts.length;
+  // The plan: one statement over the registry's rows (no geometry), whatever its size; only the parts' bounds are kept.
+  const planned = await withScope(deps.db, scope, async (tx) => eudrPlan(tx, tenantId, opts, boundTerms(q.format, await layerCount(tx)), limitBytes - frame(f).fixed));
+  const plan: PartBound[] = planned.length > 0 ? planned.map((p, i) => ({ after: i > 0 ? planned[i - 1]!.last : null, count: p.count })) : [{ after: null, count: 0 }];
+  const total = planned.reduce((n, p) => n + p.count, 0);
+  const parts = plan.length;
   if (q.part > parts) throw problems.field('part', `part must be at most ${parts}`);
   const exporterTenant = tenantId ?? actor.tenantId;
   await withScope(deps.db, scope, (tx) =>
@@ -98,6 +103,6 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   );
   const info = FORMAT_INFO[q.format];
   const suffix = parts > 1 ? `-part-${q.part}-of-${parts}` : '';
-  const stream = textStream(deps, partText(read, pause, f, plan, plan.parts[q.part - 1]!), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
+  const stream = textStream(deps, partText(read, pause, chunkSizer(deps), f, limitBytes, plan[q.part - 1]!, () => deps.log.error({ export: 'eudr', format: q.format, part: q.part }, 'EUDR part reached the size limit before its planned count')), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
   return { stream, filename: `farms-eudr${suffix}.${info.extension}`, mime: info.mime, parts, part: q.part };
 }

@@ -10,7 +10,9 @@ import type { Ctx } from '../../context.js';
 import { exportEudr } from './eudr-export.service.js';
 import { freshSpot, insertFarmDirect, square, tenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { formatter, splitParts } from './eudr-formats.js';
+import { boundTerms, formatter, frame, planParts, splitParts, type EudrFormat } from './eudr-formats.js';
+import { eudrBatch, eudrPlan, itemBoundSql, layerCount, type EudrOptions } from './eudr-export.queries.js';
+import { queryRows, withScope } from '../../db/client.js';
 
 let env: TestEnv;
 let small: string;
@@ -155,5 +157,97 @@ describe('streamed parts', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
     await expect(exportEudr(env.deps, ctx, { format: 'geojson', part: first.parts + 1 } as EudrExportQuery, limit)).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('point plots (0087)', () => {
+  it('writes a point plot of at most 4 ha as its point with its declared area in ha, in every format', async () => {
+    // In tenant B: tenant A's file test above expects polygons only.
+    const g = await tenantGeo(env, env.fx.tenantB);
+    const p = freshSpot();
+    const id = await insertFarmDirect(env, env.fx.tenantB, g.farmerId, square(p[0], p[1], 150));
+    // The plot as the API stores it: its centre and declared area (its polygon is the device's or the 48-gon).
+    await env.sql(sql`UPDATE farms SET point = ST_SetSRID(ST_MakePoint(${p[0] + 0.0004}, ${p[1] + 0.0003}), 4326), declared_area_sqm = 23456 WHERE id = ${id}`);
+    const [want] = await env.sql<{ x: number; y: number }>(sql`SELECT round(ST_X(point)::numeric, 6)::float8 AS x, round(ST_Y(point)::numeric, 6)::float8 AS y FROM farms WHERE id = ${id}`);
+    const fc = JSON.parse((await env.as('adminB').get('/api/farms/export/eudr')).raw) as { features: Feature[] };
+    const mine = fc.features.find((f) => f.properties['farm_id'] === id)!;
+    expect(mine.geometry).toEqual({ type: 'Point', coordinates: [want!.x, want!.y] });
+    expect(mine.properties['area_ha']).toBe(2.3456);
+    expect(mine.properties['warnings']).not.toContain('point_over_4ha');
+    const csv = (await env.as('adminB').get('/api/farms/export/eudr?format=csv')).raw.split('\r\n').find((l) => l.startsWith(id))!;
+    expect(csv).toContain(',2.3456,');
+    expect(csv).toContain(',Point,');
+    const kml = (await env.as('adminB').get('/api/farms/export/eudr?format=kml')).raw;
+    const placemark = kml.split('<Placemark>').find((x) => x.includes(id))!;
+    expect(placemark).toContain(`<Point><coordinates>${want!.x},${want!.y}</coordinates></Point>`);
+    expect(placemark).toContain('<Data name="area_ha"><value>2.3456</value></Data>');
+    // A farm with a declared area but no point is not a point plot: its polygon and its measured area.
+    const other = await insertFarmDirect(env, env.fx.tenantB, g.farmerId, square(p[0] + 0.01, p[1], 150));
+    await env.sql(sql`UPDATE farms SET declared_area_sqm = 20000 WHERE id = ${other}`);
+    const fc2 = JSON.parse((await env.as('adminB').get('/api/farms/export/eudr')).raw) as { features: Feature[] };
+    const o = fc2.features.find((f) => f.properties['farm_id'] === other)!;
+    expect(o.geometry.type).toBe('Polygon');
+    expect(Number(o.properties['area_ha'])).toBeCloseTo(2.25, 1);
+  });
+});
+
+describe('part plan (issue 28)', () => {
+  it("bounds every farm's written bytes from above, in every format and option, and the SQL plan is planParts's rule", async () => {
+    // Farms whose text is escaped in every way (quotes, markup, control characters, a formula, non-Latin letters) and a
+    // plot with holes, on a farmer whose name needs escaping too.
+    const g = await tenantGeo(env, env.fx.tenantA);
+    const [farmer] = await env.sql<{ id: string }>(sql`
+      INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, country_id)
+      VALUES (${env.fx.tenantA}, ${'"Ngozi" <&>'}, ${"O'Neil\u0001\n=1+1 農"}, 'F-BOUND', ${g.countryId}) RETURNING id`);
+    const names = ['"quoted", name', '<b>&amp;</b> \'x\'', 'tab\there\u0002\u001f', '=HYPERLINK("x")', 'Ñandú 農場 🌱', ''.padEnd(300, '"')];
+    for (const name of names) {
+      const p = freshSpot();
+      const id = await insertFarmDirect(env, env.fx.tenantA, farmer!.id, square(p[0], p[1], 120));
+      await env.sql(sql`UPDATE farms SET name = ${name} WHERE id = ${id}`);
+    }
+    const p = freshSpot();
+    const holed = await insertFarmDirect(env, env.fx.tenantA, farmer!.id, square(p[0], p[1], 400));
+    await env.sql(sql`UPDATE farms SET geom = ST_Difference(geom, ST_Union(ST_Buffer(ST_Centroid(geom), 0.0004), ST_Buffer(ST_Translate(ST_Centroid(geom), 0.0012, 0.0012), 0.0003))) WHERE id = ${holed}`);
+    const [h] = await env.sql<{ holes: number; stored: number; points: number; n: number }>(
+      sql`SELECT ST_NumInteriorRings(geom) AS holes, geom_holes AS stored, geom_points AS points, ST_NPoints(geom) AS n FROM farms WHERE id = ${holed}`,
+    );
+    expect(h!.holes).toBe(2);
+    expect(h!.stored).toBe(2); // the generated counts follow the geometry's update
+    expect(h!.points).toBe(h!.n);
+
+    const scope = { kind: 'tenant', tenantId: env.fx.tenantA } as const;
+    for (const format of ['geojson', 'csv', 'kml'] as EudrFormat[]) {
+      for (const opts of [
+        { pointsBelow4ha: false, passingOnly: false, splitHoles: false },
+        { pointsBelow4ha: true, passingOnly: false, splitHoles: true },
+        { pointsBelow4ha: false, passingOnly: true, splitHoles: false },
+      ] as EudrOptions[]) {
+        const f = formatter(format);
+        await withScope(env.deps.db, scope, async (tx) => {
+          const layers = await layerCount(tx);
+          const t = boundTerms(format, layers);
+          const bounds = await queryRows<{ id: string; b: number }>(tx, sql`
+            SELECT f.id::text AS id, ${itemBoundSql(t, opts)}::float8 AS b FROM farms f JOIN farmers fr ON fr.id = f.farmer_id
+             WHERE f.tenant_id = ${env.fx.tenantA} ORDER BY f.id`);
+          const rows = await eudrBatch(tx, env.fx.tenantA, opts, null, 10_000);
+          expect(rows.length).toBeGreaterThan(names.length);
+          const byId = new Map(bounds.map((b) => [b.id, Number(b.b)]));
+          for (const r of rows) {
+            // The longest verdict there can be: a reason per layer and two more, each with the longest code.
+            r.risk = { level: 'review', reasons: Array.from({ length: layers + 2 }, () => ({ code: 'no_forest_layer', level: 'review', message: '', layer_id: null })) } as never;
+            const bytes = Buffer.byteLength(f.item(r)) + frame(f).sep;
+            expect(byId.get(r.id), `${format} ${JSON.stringify(opts)} ${r.name}`).toBeGreaterThanOrEqual(bytes);
+          }
+          // The plan in SQL is planParts over the same bounds, in the same order (a small budget: many parts).
+          const exportedIds = new Set(rows.map((r) => r.id));
+          const items = bounds.filter((b) => exportedIds.has(b.id)).map((b) => ({ key: b.id, bytes: Number(b.b) }));
+          const budget = 8_000;
+          const want = planParts(items, budget);
+          const got = await eudrPlan(tx, env.fx.tenantA, opts, t, budget);
+          expect(want.length).toBeGreaterThan(2);
+          expect(got.map((x, i) => ({ after: i > 0 ? got[i - 1]!.last : null, count: x.count }))).toEqual(want);
+        });
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The three EUDR file formats, and the split into numbered parts of at most 25 MB (the EU information system's upload
 // limit). Each part is a complete file: its own FeatureCollection, CSV header or KML document.
-import { csvLine, type EudrWarning } from '@farmland/contracts';
+import { csvLine, EUDR_WARNINGS, type EudrWarning } from '@farmland/contracts';
 import { FOUR_HECTARES_SQM, type EudrRow } from './eudr-export.queries.js';
 
 export type EudrFormat = 'geojson' | 'csv' | 'kml';
@@ -105,48 +105,73 @@ function placemark(r: EudrRow, g: Geometry, part: string | undefined): string {
 export type PartBound = { after: string | null; count: number };
 
 /**
- * Plans the parts from the items' sizes, one item at a time, holding only the parts' bounds (never the items): head +
- * items (with separators) + tail stays within limitBytes (UTF-8). A single item larger than the limit gets a part of its
- * own. Always at least one part (an empty file when there are no items).
+ * The split rule (issue 28): every item has an upper bound of its bytes, separator included (`bytes`); `budget` is the
+ * limit less the head and tail. An item goes to part floor(bytes of the items before it / (budget - the largest item)),
+ * the parts numbered densely. A part then holds less than (budget - largest) + largest = budget: head + items + tail stay
+ * within the limit. A part holds on average budget - largest bytes of bounds; an item larger than the limit gets a part
+ * of its own. The export computes the same in SQL over the registry (eudrPlan); this is the rule's reference and unit.
  */
-export class PartPlanner {
-  readonly parts: PartBound[] = [{ after: null, count: 0 }];
-  private readonly fixed: number;
-  private readonly sep: number;
-  private size: number;
-  private lastKey: string | null = null;
-
-  constructor(f: { head: string; tail: string; separator: string }, private readonly limitBytes: number) {
-    this.fixed = Buffer.byteLength(f.head) + Buffer.byteLength(f.tail);
-    this.sep = Buffer.byteLength(f.separator);
-    this.size = this.fixed;
-  }
-
-  /** Adds an item of `bytes` (UTF-8) with its key (the keyset value a part resumes after). */
-  add(key: string, bytes: number): void {
-    let current = this.parts[this.parts.length - 1]!;
-    if (current.count > 0 && this.size + bytes + this.sep > this.limitBytes) {
-      current = { after: this.lastKey, count: 0 };
-      this.parts.push(current);
-      this.size = this.fixed;
+export function planParts(items: ReadonlyArray<{ key: string; bytes: number }>, budget: number): PartBound[] {
+  const top = items.reduce((m, i) => Math.max(m, i.bytes), 0);
+  const step = Math.max(1, budget - top);
+  const parts: PartBound[] = [];
+  let before = 0;
+  let part = -1;
+  let lastKey: string | null = null;
+  for (const item of items) {
+    const k = Math.floor(before / step);
+    if (k !== part) {
+      parts.push({ after: lastKey, count: 0 });
+      part = k;
     }
-    this.size += bytes + (current.count > 0 ? this.sep : 0);
-    current.count++;
-    this.lastKey = key;
+    parts[parts.length - 1]!.count++;
+    before += item.bytes;
+    lastKey = item.key;
   }
-
-  /** Whether one more item of `bytes` fits in a part now holding `count` items of `used` bytes (head and tail included). */
-  fits(used: number, count: number, bytes: number): boolean {
-    return count === 0 || used + bytes + this.sep <= this.limitBytes;
-  }
+  return parts.length > 0 ? parts : [{ after: null, count: 0 }];
 }
 
-/** The parts of a list of items, each a complete file (PartPlanner's rule; the unit test's reference). */
+/** Bytes of a file's head and tail, and of one separator (UTF-8). */
+export function frame(f: { head: string; tail: string; separator: string }): { fixed: number; sep: number } {
+  return { fixed: Buffer.byteLength(f.head) + Buffer.byteLength(f.tail), sep: Buffer.byteLength(f.separator) };
+}
+
+/**
+ * The terms of a farm's upper bound (bytes, separator included) in a format: pieces × (base + its names' written bytes)
+ * + vertices × perVertex + rings × perRing (eudr-export.queries.ts writes it in SQL). base is one written item with no
+ * ring, empty names and the longest area, plus room for every warning, the verdict with a reason per reference layer and
+ * two more, and a piece's part label. A coordinate has at most 6 decimals: "-179.123456" (and room for a fourth integer
+ * digit). `text` is how a name is escaped: JSON, a csv cell, XML.
+ */
+export type BoundTerms = { base: number; perVertex: number; perRing: number; text: 'json' | 'csv' | 'xml' };
+
+export function boundTerms(format: EudrFormat, layers: number): BoundTerms {
+  const f = formatter(format);
+  const empty: EudrRow = {
+    id: '00000000-0000-0000-0000-000000000000',
+    name: '',
+    farmer: '',
+    area_sqm: 509_999_999_999_999.9, // the Earth's surface, in m²: the longest area_ha
+    country: 'XX',
+    geometry: '{"type":"Polygon","coordinates":[]}',
+    holes: 0,
+    valid: true,
+    tenant_id: '00000000-0000-0000-0000-000000000000',
+    figures: [],
+  };
+  const warnings = EUDR_WARNINGS.reduce((n, w) => n + w.length + 3, 0);
+  const verdict = 10 + (layers + 2) * 24 + 24; // level, reasons (codes are at most 20 characters), the part label
+  const base = Buffer.byteLength(f.item(empty)) + frame(f).sep + warnings + verdict;
+  if (format === 'kml') return { base, perVertex: 12 + 1 + 11 + 1, perRing: 100, text: 'xml' };
+  return { base, perVertex: 1 + 12 + 1 + 11 + 1 + 1, perRing: 3, text: format === 'csv' ? 'csv' : 'json' };
+}
+
+/** The parts of a list of items, each a complete file (planParts over their exact sizes: the unit test's reference). */
 export function splitParts(items: readonly string[], f: { head: string; tail: string; separator: string }, limitBytes: number): string[] {
-  const plan = new PartPlanner(f, limitBytes);
-  items.forEach((item, i) => plan.add(String(i), Buffer.byteLength(item)));
+  const { fixed, sep } = frame(f);
+  const plan = planParts(items.map((item, i) => ({ key: String(i), bytes: Buffer.byteLength(item) + sep })), limitBytes - fixed);
   let at = 0;
-  return plan.parts.map((p) => {
+  return plan.map((p) => {
     const part = f.head + items.slice(at, at + p.count).join(f.separator) + f.tail;
     at += p.count;
     return part;

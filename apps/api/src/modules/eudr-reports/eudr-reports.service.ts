@@ -23,7 +23,7 @@ import {
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Scope } from '../../db/client.js';
 import { pageOffset, paginate, type Page } from '../../db/pagination.js';
-import { ChunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
+import { chunkSizer, letOthersIn, textStream } from '../../lib/export-stream.js';
 import { authorize } from '../../lib/policy.js';
 import { problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -55,7 +55,7 @@ const needsAction = (e: Evaluated) => e.verdict.level !== 'low' || e.warnings.le
  * batch read in its own transaction. Tenant contexts are read once per walk, into `contexts`.
  */
 async function* batchesOf(deps: Deps, scope: Scope, tenantId: string | null, sel: q.PlotSelection, contexts = new Map<string, TenantContext>()): AsyncGenerator<Evaluated[]> {
-  const sizer = new ChunkSizer();
+  const sizer = chunkSizer(deps);
   for (let after: string | null = null; ; ) {
     const cursor: string | null = after;
     const { rows, limit } = await sizer.read((n) =>

@@ -23,6 +23,32 @@ export function overlapHolds(a: string, b: string, tenantId: string): SQL {
            FROM (SELECT ST_Area(ST_Intersection(${x}.geom, ${y}.geom)::geography) AS sqm) i, ${tolerance(tenantId)} t))`;
 }
 
+export type FarmOverlapRow = { farm_id: string; name: string; area_sqm: number; share_of_this: number; share_of_other: number; iou: number; sliver: boolean };
+
+/**
+ * A farm's overlaps with the other farms of its tenant (issue 28), measured as the grouping decides them: the
+ * intersection's geodesic area, its share of each farm (of its area_sqm, as the tolerance's share), intersection over
+ * union, and `sliver` when the pair is under the tolerance (interiors meet, never grouped: "touching or sliver").
+ * Grouped pairs first, then by area; at most `limit`. Farms flagged 'vanished' take no part, as in the grouping.
+ */
+export async function farmOverlapMeasures(tx: Executor, tenantId: string, farmId: string, limit: number): Promise<FarmOverlapRow[]> {
+  const rows = await queryRows<FarmOverlapRow>(tx, sql`
+    SELECT b.id::text AS farm_id, b.name, i.sqm AS area_sqm,
+           coalesce(i.sqm / nullif(a.area_sqm, 0), 0) AS share_of_this, coalesce(i.sqm / nullif(b.area_sqm, 0), 0) AS share_of_other,
+           coalesce(i.sqm / nullif(a.area_sqm + b.area_sqm - i.sqm, 0), 0) AS iou,
+           NOT (i.sqm >= t.min_area AND i.sqm >= t.min_share * least(a.area_sqm, b.area_sqm)) AS sliver
+      FROM farms a
+      JOIN farms b ON b.tenant_id = a.tenant_id AND a.geom && b.geom AND b.id <> a.id
+     CROSS JOIN LATERAL (SELECT ST_Area(ST_Intersection(a.geom, b.geom)::geography) AS sqm) i
+     CROSS JOIN ${tolerance(tenantId)} t
+     WHERE a.tenant_id = ${tenantId} AND a.id = ${farmId}
+       AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
+       AND ST_Relate(a.geom, b.geom, '2********')
+     ORDER BY sliver, i.sqm DESC, b.id
+     LIMIT ${limit}`);
+  return rows.map((r) => ({ ...r, area_sqm: Number(r.area_sqm), share_of_this: Number(r.share_of_this), share_of_other: Number(r.share_of_other), iou: Number(r.iou), sliver: Boolean(r.sliver) }));
+}
+
 /** Pairs of overlapping farms of one tenant. The `&&` prefilter keeps the GiST index in play; ST_Relate '2********' = interiors share area. */
 export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: string[]): Promise<Array<[string, string]>> {
   const subset = farmIds && farmIds.length > 0 ? sql`AND (a.id = ANY(${uuidArray(farmIds)}) OR b.id = ANY(${uuidArray(farmIds)}))` : sql``;

@@ -6,6 +6,7 @@ import {
   captureFarmBody,
   envelope,
   farm,
+  farmOverlap,
   farmFeatureCollection,
   farmsOverview,
   farmsPerCountry,
@@ -99,6 +100,19 @@ export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: envelope(listOf(farm)) },
     },
     handler: async (req) => ({ data: await farms.overlappingFarms(deps, req.ctx, req.params.id, req.query, req.url) }),
+  });
+
+  app.get('/farms/:id/overlaps/', {
+    config: readers,
+    schema: {
+      tags,
+      summary:
+        "This farm's overlaps with the other farms of its tenant, each measured: area (m², geodesic), share of each farm, intersection over union; " +
+        'sliver = under the overlap tolerance ("touching or sliver": listed, not grouped). Grouped first, then by area; at most 100',
+      params: idParam,
+      response: { 200: envelope(z.array(farmOverlap)) },
+    },
+    handler: async (req) => ({ data: await farms.farmOverlaps(deps, req.ctx, req.params.id) }),
   });
 
   app.post('/farms/', {

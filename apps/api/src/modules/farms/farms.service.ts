@@ -1,6 +1,6 @@
 // Farm registry use cases: reads (list, map GeoJSON, detail, overlap group, statistics), captures (create and edit with
 // the mapping record and snapshots), delete and retain. Every write: authorize → validate → lock → write → overlap → audit, in one transaction.
-import { pointPlotIssues, type CaptureFarmBody, type Farm, type PolygonRings, type UpdateFarmBody } from '@farmland/contracts';
+import { FARM_OVERLAPS_LIMIT, pointPlotIssues, type CaptureFarmBody, type Farm, type FarmOverlap, type PolygonRings, type UpdateFarmBody } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopedReader, withScope, type Executor } from '../../db/client.js';
 import { searchTerms } from '../../db/search.js';
@@ -13,7 +13,7 @@ import { recordActivity } from '../activity/activity.service.js';
 import { storeFile } from '../files/files.service.js';
 import { assertValidPolygon } from '../geometry/geometry.service.js';
 import { findTenant, getConfiguration } from '../tenant-settings/tenant-settings.queries.js';
-import { refreshOverlaps, type Regrouped } from '../farm-overlaps/farm-overlaps.js';
+import { farmOverlapMeasures, refreshOverlaps, type Regrouped } from '../farm-overlaps/farm-overlaps.js';
 import { capturer, farmsPolicy, tenantScope, type Capturer } from './farms.policy.js';
 import { parseDuration, presentFarm } from './farms.presenter.js';
 import * as q from './farms.queries.js';
@@ -87,6 +87,16 @@ export async function overlappingFarms(deps: Deps, ctx: Ctx, id: string, query: 
     const { ids, total } = await q.groupPage(tx, farm.tenant_id, farm.overlap_group_id, size, offset);
     const rows = await q.farmDetails(tx, farm.tenant_id, ids);
     return paginate(rows.map((r) => presentFarm(deps, r)), total, query.page, size, url);
+  });
+}
+
+/** A farm's overlaps with the other farms of its tenant, each measured, slivers included (GET /farms/{id}/overlaps/). */
+export async function farmOverlaps(deps: Deps, ctx: Ctx, id: string): Promise<FarmOverlap[]> {
+  const { tenantId, scope } = authorize(ctx, farmsPolicy, 'read');
+  return withScope(deps.db, scope, async (tx) => {
+    const farm = await q.findFarm(tx, tenantId, id);
+    if (!farm) throw problems.notFound('Farm');
+    return farmOverlapMeasures(tx, farm.tenant_id, farm.id, FARM_OVERLAPS_LIMIT);
   });
 }
 

@@ -86,6 +86,7 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/farms/categorized-by-state': { id: 'getFarmsCategorizedByState' },
   'GET /api/farms/:id/': { id: 'getFarm' },
   'GET /api/farms/:id/overlapping/': { id: 'listFarmOverlapGroup' },
+  'GET /api/farms/:id/overlaps/': { id: 'listFarmOverlaps' },
   'POST /api/farms/': { id: 'captureFarm', body: captureFarmBody, idempotencyKey: true, codes: { 400: ['invalid_geometry'], 409: ['idempotency_key_reused', 'idempotency_key_in_progress'] } },
   'PUT /api/farms/:id/': { id: 'updateFarm', body: updateFarmBody, codes: { 400: ['invalid_geometry'] } },
   'DELETE /api/farms/:id/': { id: 'deleteFarm' },

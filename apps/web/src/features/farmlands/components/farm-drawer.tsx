@@ -19,6 +19,7 @@ import { SideDrawer } from '../../../components/ui/side-drawer';
 import { useFarm } from '../api/get-farm';
 import { farmToFeature } from '../../../components/map/farm-features';
 import { FarmDetails } from './farm-details';
+import { OverlapPairs } from './overlap-pairs';
 import { VerdictPanel } from '../../../components/eudr/verdict-panel';
 import { ReferenceLegend } from '../../../components/eudr/reference-legend';
 import type { ReferenceOverlay } from '../../../components/map/reference-overlay';
@@ -67,6 +68,7 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
             />
           </div>
           <FarmDetails farm={farm} />
+          <OverlapPairs farmId={farm.id} />
           <BoundaryHistory items={earlier} loading={history.isLoading} showOnMap={showHistory} onShowOnMap={(v) => {
             setShowHistory(v);
             if (v) setShowMap(true);
