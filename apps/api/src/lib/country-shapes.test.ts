@@ -70,8 +70,8 @@ describe.skipIf(!hasOgr2ogr())('outside_country against GDAL and PostGIS', () =>
     for (let i = 0; i < 300; i++) points.push([box!.x0 - pad + rnd() * (box!.x1 - box!.x0 + 2 * pad), box!.y0 - pad + rnd() * (box!.y1 - box!.y0 + 2 * pad)]);
     const rows = await env.sql<{ i: number; ok: boolean; d: number }>(sql`
       WITH c AS (SELECT ST_MakeValid(ST_CollectionExtract(ST_SetSRID(ST_GeomFromGeoJSON(${geo}), 4326), 3)) AS g),
-           p AS (SELECT (ordinality - 1)::int AS i, ST_SetSRID(ST_MakePoint((v->>0)::float8, (v->>1)::float8), 4326) AS p
-                   FROM jsonb_array_elements(${JSON.stringify(points)}::jsonb) WITH ORDINALITY AS v)
+           p AS (SELECT (v.ord - 1)::int AS i, ST_SetSRID(ST_MakePoint((v.val->>0)::float8, (v.val->>1)::float8), 4326) AS p
+                   FROM jsonb_array_elements(${JSON.stringify(points)}::jsonb) WITH ORDINALITY AS v(val, ord))
       SELECT p.i, ST_Intersects(c.g, p.p) OR ST_DWithin(c.g::geography, p.p::geography, ${OUTSIDE_COUNTRY_TOLERANCE_M}) AS ok,
              ST_Distance(c.g::geography, p.p::geography)::float8 AS d
         FROM c, p ORDER BY p.i`);

@@ -71,7 +71,7 @@ describe('custom analysis: EUDR geolocation checks on rows (issue 29)', () => {
       type: 'FeatureCollection',
       features: CASES.map((c) => {
         const a = declared.get(c.name);
-        return { type: 'Feature', properties: { farm_name: c.name, ...(c.country ? { ProducerCountry: c.country } : {}), ...(a != null ? { Area: a / 10_000 } : {}) }, geometry: c.geometry };
+        return { type: 'Feature', properties: { farm_name: c.name, ...(c.country ? { ProducerCountry: c.country } : {}), ...(a !== null && a !== undefined ? { Area: a / 10_000 } : {}) }, geometry: c.geometry };
       }),
     };
     await run('eudr.geojson', Buffer.from(JSON.stringify(fc)));
@@ -82,7 +82,7 @@ describe('custom analysis: EUDR geolocation checks on rows (issue 29)', () => {
     const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
     const lines = CASES.map((c) => {
       const a = declared.get(c.name);
-      return [cell(c.name), cell(JSON.stringify(c.geometry)), c.country ? alpha3[c.country] : '', a != null ? String(a) : ''].join(',');
+      return [cell(c.name), cell(JSON.stringify(c.geometry)), c.country ? alpha3[c.country] : '', a !== null && a !== undefined ? String(a) : ''].join(',');
     });
     await run('eudr.csv', Buffer.from(['farm_name,farm_coordinates,Country,area_m2', ...lines].join('\n')));
   });
