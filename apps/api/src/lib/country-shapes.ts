@@ -212,6 +212,10 @@ export function outsideCountry(alpha2: string, positions: ReadonlyArray<readonly
     y0 = Math.min(y0, p[1]!);
     y1 = Math.max(y1, p[1]!);
   }
+  // Far from the country's box (a swap, another continent): outside, without a test per position.
+  const dLat = tol / M_PER_DEGREE;
+  const dLng = dLat / Math.max(Math.min(Math.cos((y0 * Math.PI) / 180), Math.cos((y1 * Math.PI) / 180)), 1e-6);
+  if (x1 < s.x0 - dLng || x0 > s.x1 + dLng || y1 < s.y0 - dLat || y0 > s.y1 + dLat) return true;
   if (within(s, (x0 + x1) / 2, (y0 + y1) / 2, tol)) return false;
   for (const p of positions) if (within(s, p[0]!, p[1]!, tol)) return false;
   return true;
