@@ -36,8 +36,24 @@ export type AnalysisRowError = z.infer<typeof analysisRowError>;
  * - duplicate_vertices_removed: a position repeated its predecessor; the repeat was dropped.
  * - fewer_than_6_decimals: no coordinate of the row has 6 decimals or more (coarser than ~0.1 m; the EUDR asks for 6).
  * - point_not_polygon: a point, not a polygon (no area; the EUDR accepts one only for plots up to 4 ha).
+ * Issue 29, the EU information system's geolocation checks (docs/decisions/0074-eudr-geolocation-checks.md):
+ * - has_holes: a polygon with interior rings (the EU system refuses them; split the plot into parts).
+ * - point_over_4ha: a point whose declared area (an area column) is 4 ha or more: such a plot needs a polygon.
+ * - outside_country: the file gives a country (column or property) and no position of the plot lies in it or within
+ *   5 km of its boundary (Natural Earth 1:50m): a plot in another country, or latitude and longitude swapped.
+ * - area_mismatch: the declared area (an area column, ha or m²) differs from the computed geodesic area by more than
+ *   10 % of the computed area and more than 0.05 ha.
  */
-export const analysisRowWarningCode = z.enum(['ring_closed', 'duplicate_vertices_removed', 'fewer_than_6_decimals', 'point_not_polygon']);
+export const analysisRowWarningCode = z.enum([
+  'ring_closed',
+  'duplicate_vertices_removed',
+  'fewer_than_6_decimals',
+  'point_not_polygon',
+  'has_holes',
+  'point_over_4ha',
+  'outside_country',
+  'area_mismatch',
+]);
 export type AnalysisRowWarningCode = z.infer<typeof analysisRowWarningCode>;
 
 export const analysisStatus = z.enum(['queued', 'processing', 'completed', 'failed']);

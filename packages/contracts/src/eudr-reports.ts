@@ -28,7 +28,7 @@ export const readinessCounts = z.object({
 export type ReadinessCounts = z.infer<typeof readinessCounts>;
 
 /** Plots per geolocation warning code (a plot may count under several). */
-export const warningCounts = z.object({ has_holes: z.number().int(), invalid_geometry: z.number().int(), low_precision: z.number().int(), point_over_4ha: z.number().int() });
+export const warningCounts = z.object({ has_holes: z.number().int(), invalid_geometry: z.number().int(), low_precision: z.number().int(), point_over_4ha: z.number().int(), outside_country: z.number().int() });
 
 const group = readinessCounts.extend({ id: uuid.nullable(), name: z.string() });
 

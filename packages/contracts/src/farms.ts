@@ -263,6 +263,22 @@ export const eudrExportQuery = z.object({
   plots: z.preprocess(emptyToUndefined, z.enum(['passing', 'all'], { error: 'plots must be passing or all' }).default('passing')),
   /** Issue 29: a plot with holes (refused by the EU system) is written as hole-free parts (a MultiPolygon) instead. */
   split_holes: boolText,
+  /**
+   * Issue 29: where each plot's verdict and warnings go: 'properties' (default) as extra properties of the file (GeoJSON
+   * properties, CSV columns, KML data); 'companion' leaves them out, so the file holds only the EU properties, and
+   * they come in the companion CSV (file=companion).
+   */
+  verdicts: z
+    .preprocess(emptyToUndefined, z.enum(['properties', 'companion'], { error: 'verdicts must be properties or companion' }).default('properties'))
+    .describe("Where each plot's verdict (risk, risk_reasons) and geolocation warnings go: 'properties' (default) as extra properties of the file; 'companion' leaves them out of it (only the EU properties) and puts them in the companion CSV (file=companion)."),
+  /**
+   * Issue 29: 'geolocation' (default) downloads the geolocation file; 'companion' its companion CSV: one line per written
+   * feature (farm_id, farm_name, part, warnings, risk, risk_reasons), for the same plots and part as the geolocation
+   * file asked with the same options (parts are planned on the geolocation file).
+   */
+  file: z
+    .preprocess(emptyToUndefined, z.enum(['geolocation', 'companion'], { error: 'file must be geolocation or companion' }).default('geolocation'))
+    .describe("'geolocation' (default): the geolocation file. 'companion': its companion CSV (farm_id, farm_name, part, warnings, risk, risk_reasons; one line per written feature) for the same plots and part as the geolocation file asked with the same options."),
 });
 export type EudrExportQuery = z.infer<typeof eudrExportQuery>;
 
@@ -270,9 +286,11 @@ export type EudrExportQuery = z.infer<typeof eudrExportQuery>;
  * Geolocation warnings of a plot in the EUDR export (issue 29, item 4): has_holes (the EU system refuses polygons with
  * holes; split_holes writes them as parts), invalid_geometry (self-intersection, unclosed or degenerate rings),
  * low_precision (no coordinate has more than 5 decimals: the EU system asks for 6), point_over_4ha (a plot of 4 ha or
- * more given as a point). Blocking ones leave the plot out of a 'passing' export.
+ * more given as a point), outside_country (no position of the plot lies in its producer country or within 5 km of the
+ * country's Natural Earth 1:50m boundary: a plot in another country, or latitude and longitude swapped). Blocking ones
+ * (has_holes, invalid_geometry) leave the plot out of a 'passing' export.
  */
-export const EUDR_WARNINGS = ['has_holes', 'invalid_geometry', 'low_precision', 'point_over_4ha'] as const;
+export const EUDR_WARNINGS = ['has_holes', 'invalid_geometry', 'low_precision', 'point_over_4ha', 'outside_country'] as const;
 export type EudrWarning = (typeof EUDR_WARNINGS)[number];
 
 /** An earlier boundary of a farm (kept when it was re-mapped or cut by Retain): GET /farms/{id}/history/. */

@@ -31,6 +31,16 @@ export function freshSpot(): [number, number] {
   return [20 + ((spotSeq * 0.05 + r * 0.01) % 30), -25 + (process.pid % 50) * 0.2 + r * 0.1];
 }
 
+/**
+ * A spot in central Nigeria (7° to 9° E, 9° to 10.5° N, over 150 km from any border), for tests whose plots must lie in
+ * the test tenants' country (Nigeria): the EUDR export flags a plot outside its producer country (outside_country).
+ */
+export function nigeriaSpot(): [number, number] {
+  spotSeq++;
+  const r = Math.random();
+  return [7 + ((spotSeq * 0.05 + r * 0.01) % 2), 9 + (process.pid % 50) * 0.02 + r * 0.3];
+}
+
 export type TenantGeo = { regionId: string; cityId: string; areaId: string; farmerId: string; farmId: string; countryId: string };
 
 export async function tenantGeo(env: TestEnv, tenantId: string): Promise<TenantGeo> {

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { AnalysisRowError, AnalysisRowWarningCode } from '@farmland/contracts';
 import { canonicalKey, PLOT_BY_ROW } from '../../ingest/keys.js';
 import { readGeometry, toEwkbHex, Unreadable, Unsupported, type InputGeometry, type Position } from '../../ingest/geometry.js';
+import { declaredOf, geolocationWarnings } from './analyses.declared.js';
 
 /** Most vertices a polygon may have (all rings together); more is a row error, not a 4xx. */
 export const MAX_VERTICES = 10_000;
@@ -29,6 +30,8 @@ export type StagedRow = {
   pt?: true;
   /** The row's warning codes (issue 28: repairs and doubtful input), in a fixed order. Absent when none. */
   wa?: AnalysisRowWarningCode[];
+  /** The declared area in m² (an area column, issue 29), of a polygon row: the classify statement adds area_mismatch. */
+  da?: number;
 };
 
 /** Deepest nesting kept in row_data (a JSON location's own values); deeper values are replaced and reported. */
@@ -271,16 +274,22 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   let wkb: string | null = null;
   let wrap = false;
   let point = false;
+  let declaredArea: number | null = null;
   const warnings: AnalysisRowWarningCode[] = [];
   if (isBlank(f.farm_coordinates)) {
     errs.push({ field: 'farm_coordinates', code: 'coordinates_missing', message: 'farm_coordinates: the coordinates are missing' });
   } else {
     try {
-      const g = checkGeometry(readGeometry(f.farm_coordinates), errs, warnings);
+      const input = readGeometry(f.farm_coordinates);
+      const g = checkGeometry(input, errs, warnings);
       if (g) {
         wkb = toEwkbHex(g.geometry);
         wrap = g.wrap;
         point = g.geometry.kind === 'point';
+        // Issue 29: the EU information system's checks that need the row's declared country and area.
+        const declared = declaredOf(row);
+        warnings.push(...geolocationWarnings(input, declared));
+        if (!point) declaredArea = declared.areaSqm;
       }
     } catch (err) {
       if (err instanceof Unsupported) {
@@ -295,6 +304,7 @@ export function stageRow(n: number, input: Record<string, unknown>, areaIds: Rea
   if (wrap) out.w = true;
   if (point) out.pt = true;
   if (warnings.length > 0) out.wa = warnings;
+  if (declaredArea !== null) out.da = declaredArea;
   return out;
 }
 

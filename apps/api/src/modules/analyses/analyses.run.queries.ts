@@ -5,6 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { jsonb, queryRows, type Executor } from '../../db/client.js';
 import type { ReferenceLayerKind } from '@farmland/contracts';
 import { overlapOf } from '../reference-layers/reference-layers.screening.js';
+import { AREA_MISMATCH_MIN_SQM, AREA_MISMATCH_SHARE } from './analyses.declared.js';
 
 // ---------- pipeline ----------
 
@@ -124,6 +125,17 @@ function chosenArea(p: ClassifyParams): SQL {
     : sql`AND EXISTS (SELECT 1 FROM custom_analysis_areas ca WHERE ca.analysis_id = ${p.analysisId} AND ca.operational_area_id = a.id)`;
 }
 
+/**
+ * Issue 29: `area_mismatch` when a declared area (m², staged as da) differs from the computed geodesic area by more
+ * than AREA_MISMATCH_SHARE of it and more than AREA_MISMATCH_MIN_SQM (analyses.declared.ts); '{}' otherwise, or
+ * without a declared or computed area.
+ */
+function areaMismatch(declared: SQL, area: SQL): SQL {
+  return sql`(CASE WHEN ${declared} IS NOT NULL AND ${area} IS NOT NULL
+                    AND abs(${declared} - ${area}) > greatest(${AREA_MISMATCH_SHARE}::float8 * ${area}, ${AREA_MISMATCH_MIN_SQM}::float8)
+               THEN '{area_mismatch}'::text[] ELSE '{}'::text[] END)`;
+}
+
 /** The classify statement itself (the benchmark reads its EXPLAIN ANALYZE). */
 export function classifySql(tenantId: string, p: ClassifyParams, batchJson: string): SQL {
   const chosen = chosenArea(p);
@@ -134,16 +146,17 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
       -- wkb: hex EWKB (staged since 0006); wkt: staged files written before it, still queued after an upgrade.
       -- w: a polygon staged across the antimeridian (longitudes up to 360), split at 180 here (issue 13). pt: a point.
       -- wa: the row's warning codes (issue 28), absent when none.
-      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt, coalesce(s.wa, '{}'::text[]) AS wa,
+      -- da: the declared area in m² (issue 29), for area_mismatch.
+      SELECT s.n, s.name, s.oa, s.rd, s.d, coalesce(s.errs, '[]'::jsonb) AS errs, s.pt IS TRUE AS pt, coalesce(s.wa, '{}'::text[]) AS wa, s.da,
              CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
-        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean, wa text[])
+        FROM jsonb_to_recordset(${batchJson}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean, wa text[], da float8)
     ), tw AS MATERIALIZED (
       -- Exact twins whose first copy is stored already (an earlier batch): same polygon and declared area, so the same
       -- verdict. Copied instead of computed: a file repeating one polygon costs a primary-key probe per row. LATERAL
       -- with LIMIT 1 keeps it a probe: a plain join was planned as a hash join over every stored row of the analysis,
       -- once per batch (quadratic: 75,000 twins took 270 s instead of 45).
       -- The twin's own warnings: the same polygon may have been written closed in one row and open in the other.
-      SELECT g.n, g.name, g.rd, g.d, g.wa, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
+      SELECT g.n, g.name, g.rd, g.d, g.wa, g.da, r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
         FROM g CROSS JOIN LATERAL (
                SELECT r.geom, r.area_sqm, r.errors, r.category, r.operational_area_id, r.covered_fraction, r.is_unrecognized
                  FROM custom_analysis_rows r
@@ -181,7 +194,7 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
              c.area,
              coalesce(c.rd, '{}'::jsonb),
              CASE WHEN c.good THEN NULL ELSE c.all_errs END,
-             c.wa,
+             c.wa || ${areaMismatch(sql`c.da`, sql`c.area`)},
              CASE WHEN NOT c.good THEN 'error' WHEN c.within_id IS NOT NULL THEN 'within' ELSE 'outside' END,
              c.within_id,
              CASE WHEN NOT c.good THEN NULL WHEN c.within_id IS NOT NULL THEN 1.0 WHEN c.pt THEN 0.0 ELSE
@@ -209,7 +222,7 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
     ), ins_twins AS (
       INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, farm_name, geom, area_sqm, row_data, errors, warnings, category,
                                         operational_area_id, covered_fraction, is_unrecognized, dup_of)
-      SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.wa, tw.category,
+      SELECT ${p.analysisId}, tw.n, ${tenantId}, tw.name, tw.geom, tw.area_sqm, coalesce(tw.rd, '{}'::jsonb), tw.errors, tw.wa || ${areaMismatch(sql`tw.da`, sql`tw.area_sqm`)}, tw.category,
              tw.operational_area_id, tw.covered_fraction, tw.is_unrecognized, CASE WHEN tw.geom IS NOT NULL THEN tw.d END
         FROM tw
       RETURNING category, area_sqm, is_unrecognized, row_number AS n, dup_of AS d, warnings <> '{}' AS wr, NULL::box2d AS bx

@@ -220,7 +220,8 @@ describe('row warnings as staged (no database)', () => {
   it('reports each repair once per row, over every ring and part', () => {
     const ring = fine(10.0112345, 10.0112345);
     const hole = fine(10.0113345, 10.0113345).map(([x, y]): P => [x, y]).slice(0, 4);
-    expect(wa({ type: 'Polygon', coordinates: [ring, hole] })).toEqual(['ring_closed']);
+    // A hole is reported too (issue 29: the EU information system refuses polygons with holes).
+    expect(wa({ type: 'Polygon', coordinates: [ring, hole] })).toEqual(['ring_closed', 'has_holes']);
     expect(wa({ type: 'MultiPolygon', coordinates: [[ring], [[ring[0], ...ring]]] })).toEqual(['duplicate_vertices_removed']);
     expect(wa({ type: 'MultiPolygon', coordinates: [[ring.slice(0, 4)], [[ring[0], ...ring]]] })).toEqual(['ring_closed', 'duplicate_vertices_removed']);
     // A row with an input error keeps its warnings (they are about the input).

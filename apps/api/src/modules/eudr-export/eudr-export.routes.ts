@@ -12,7 +12,8 @@ export const eudrExportRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['farms'],
       summary:
         'EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; ' +
-        'files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N)',
+        'files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N). Each plot carries its geolocation warnings and plot-risk verdict, ' +
+        'as extra properties or (verdicts=companion) in a companion CSV downloaded with file=companion',
       querystring: eudrExportQuery,
       produces: ['application/geo+json', 'text/csv', 'application/vnd.google-earth.kml+xml'],
     },

@@ -19,6 +19,7 @@ import { riskSettingsOf } from '../reference-layers/reference-layers.service.js'
 import { applicableLayers } from '../reference-layers/reference-layers.screening.js';
 import { eudrBatch, eudrPlan, layerCount, tenantExists, type EudrRow } from './eudr-export.queries.js';
 import { boundTerms, FORMAT_INFO, formatter, frame, PART_LIMIT_BYTES, type PartBound } from './eudr-formats.js';
+import { COMPANION_INFO, companionFormatter } from './eudr-companion.js';
 
 export type EudrFile = { stream: Readable; filename: string; mime: string; parts: number; part: number };
 
@@ -70,7 +71,7 @@ async function* partText(read: Read, pause: () => Promise<void>, sizer: ChunkSiz
 export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limitBytes = PART_LIMIT_BYTES): Promise<EudrFile> {
   const { actor, tenantId, scope } = authorize(ctx, eudrExportPolicy, 'export', namedTenant(q.tenant_id));
   if (tenantId && !(await withScope(deps.db, scope, (tx) => tenantExists(tx, tenantId)))) throw problems.notFound('Tenant');
-  const f = formatter(q.format);
+  const f = formatter(q.format, q.verdicts !== 'companion');
   const opts = { pointsBelow4ha: q.points_below_4ha ?? false, passingOnly: q.plots !== 'all', splitHoles: q.split_holes ?? false };
   // Each plot's verdict (issue 29): its figures, its tenant's thresholds and the layers that apply to the tenant.
   const contexts = new Map<string, RiskContext>();
@@ -101,8 +102,12 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   await withScope(deps.db, scope, (tx) =>
     recordActivity(tx, ctx, { action: 'Export', description: `Exported ${total} farms as EUDR ${q.format.toUpperCase()} (part ${q.part} of ${parts})`, tenantId: exporterTenant }),
   );
-  const info = FORMAT_INFO[q.format];
+  // Issue 29: the companion CSV (file=companion) is written through the same plan and reader as the geolocation file.
+  const companion = q.file === 'companion';
+  const info = companion ? COMPANION_INFO : FORMAT_INFO[q.format];
   const suffix = parts > 1 ? `-part-${q.part}-of-${parts}` : '';
-  const stream = textStream(deps, partText(read, pause, chunkSizer(deps), f, limitBytes, plan[q.part - 1]!, () => deps.log.error({ export: 'eudr', format: q.format, part: q.part }, 'EUDR part reached the size limit before its planned count')), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
-  return { stream, filename: `farms-eudr${suffix}.${info.extension}`, mime: info.mime, parts, part: q.part };
+  const out = companion ? companionFormatter() : f;
+  // The companion's lines (no geometry) are shorter than the geolocation file's, so the plan's bound holds for both.
+  const stream = textStream(deps, partText(read, pause, chunkSizer(deps), out, limitBytes, plan[q.part - 1]!, () => deps.log.error({ export: 'eudr', format: q.format, part: q.part }, 'EUDR part reached the size limit before its planned count')), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
+  return { stream, filename: `farms-eudr${companion ? '-verdicts' : ''}${suffix}.${info.extension}`, mime: info.mime, parts, part: q.part };
 }

@@ -2,6 +2,7 @@
 // limit). Each part is a complete file: its own FeatureCollection, CSV header or KML document.
 import { csvLine, EUDR_WARNINGS, type EudrWarning } from '@farmland/contracts';
 import { FOUR_HECTARES_SQM, type EudrRow } from './eudr-export.queries.js';
+import { outsideCountry, positionsOf } from '../../lib/country-shapes.js';
 
 export type EudrFormat = 'geojson' | 'csv' | 'kml';
 export const PART_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -25,6 +26,8 @@ export function geolocationWarnings(r: EudrRow): EudrWarning[] {
   if (!r.valid) out.push('invalid_geometry');
   if (coarse(written)) out.push('low_precision');
   if (written.type === 'Point' && r.area_sqm >= FOUR_HECTARES_SQM) out.push('point_over_4ha');
+  // The producer country the export writes (the farmer's, else the tenant's); not checked without one (lib/country-shapes.ts).
+  if (r.country && outsideCountry(r.country, positionsOf(written.coordinates))) out.push('outside_country');
   return out;
 }
 
@@ -35,7 +38,7 @@ export const FORMAT_INFO: Record<EudrFormat, { extension: string; mime: string }
 };
 
 /** The plot-risk verdict (issue 29) as export properties: the level and the reason codes. */
-function riskOf(r: EudrRow): { risk: string | null; risk_reasons: string[] } {
+export function riskOf(r: EudrRow): { risk: string | null; risk_reasons: string[] } {
   return { risk: r.risk?.level ?? null, risk_reasons: r.risk?.reasons.map((x) => x.code) ?? [] };
 }
 
@@ -44,15 +47,21 @@ function riskOf(r: EudrRow): { risk: string | null; risk_reasons: string[] } {
  * polygon per part, each marked with its part ("1/3"): parts that share a cut edge are valid polygons each, but not a
  * valid MultiPolygon together.
  */
-function pieces(r: EudrRow): Array<{ type: string; geometry: string; part?: { part: string } }> {
+export function pieces(r: EudrRow): Array<{ type: string; geometry: string; part?: { part: string } }> {
   const g = JSON.parse(r.geometry) as Geometry;
   if (g.type !== 'MultiPolygon') return [{ type: g.type, geometry: r.geometry }];
   const n = g.coordinates.length;
   return g.coordinates.map((c, i) => ({ type: 'Polygon', geometry: JSON.stringify({ type: 'Polygon', coordinates: c }), part: { part: `${i + 1}/${n}` } }));
 }
 
-/** A file's opening and closing text, and one farm as text (a GeoJSON feature, a CSV line, a KML placemark). */
-export function formatter(format: EudrFormat): { head: string; tail: string; separator: string; item: (r: EudrRow) => string } {
+/** The verdict and warnings as extra properties, or nothing when they go to the companion CSV (verdicts=companion). */
+const verdictsOf = (r: EudrRow, extra: boolean) => (extra ? { warnings: geolocationWarnings(r), ...riskOf(r) } : {});
+
+/**
+ * A file's opening and closing text, and one farm as text (a GeoJSON feature, a CSV line, a KML placemark). extra:
+ * each plot's verdict and warnings as extra properties (false: they go to the companion CSV, eudr-companion.ts).
+ */
+export function formatter(format: EudrFormat, extra = true): { head: string; tail: string; separator: string; item: (r: EudrRow) => string } {
   if (format === 'geojson') {
     return {
       head: '{"type":"FeatureCollection","features":[',
@@ -60,18 +69,23 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
       separator: ',',
       item: (r) =>
         pieces(r)
-          .map((p) => `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, warnings: geolocationWarnings(r), ...riskOf(r), ...p.part })}}`)
+          .map((p) => `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, ...verdictsOf(r, extra), ...p.part })}}`)
           .join(','),
     };
   }
   if (format === 'csv') {
     return {
-      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', 'warnings', 'part', 'risk', 'risk_reasons']),
+      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', ...(extra ? ['warnings', 'part', 'risk', 'risk_reasons'] : ['part'])]),
       tail: '',
       separator: '',
       item: (r) =>
         pieces(r)
-          .map((p) => csvLine([r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', p.type, p.geometry, geolocationWarnings(r).join(';'), p.part?.part ?? '', riskOf(r).risk ?? '', riskOf(r).risk_reasons.join(';')]))
+          .map((p) =>
+            csvLine([
+              ...[r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', p.type, p.geometry],
+              ...(extra ? [geolocationWarnings(r).join(';'), p.part?.part ?? '', riskOf(r).risk ?? '', riskOf(r).risk_reasons.join(';')] : [p.part?.part ?? '']),
+            ]),
+          )
           .join(''),
     };
   }
@@ -79,12 +93,12 @@ export function formatter(format: EudrFormat): { head: string; tail: string; sep
     head: '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Farms (EUDR)</name>\n',
     tail: '</Document></kml>\n',
     separator: '',
-    item: (r) => pieces(r).map((p) => placemark(r, JSON.parse(p.geometry) as Geometry, p.part?.part)).join(''),
+    item: (r) => pieces(r).map((p) => placemark(r, JSON.parse(p.geometry) as Geometry, p.part?.part, extra)).join(''),
   };
 }
 
 /** One KML placemark (a split plot's part names its part, "1/3"). */
-function placemark(r: EudrRow, g: Geometry, part: string | undefined): string {
+function placemark(r: EudrRow, g: Geometry, part: string | undefined, extra: boolean): string {
   const coords = (pts: number[][]) => pts.map((p) => `${p[0]},${p[1]}`).join(' ');
   const polygon = (rings: number[][][]) =>
     `<Polygon>${rings
@@ -98,7 +112,7 @@ function placemark(r: EudrRow, g: Geometry, part: string | undefined): string {
         : polygon(g.coordinates);
   const data = (k: string, v: string | number | null) => `<Data name="${k}"><value>${xml(String(v ?? ''))}</value></Data>`;
   const partData = part ? data('part', part) : '';
-  return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${data('warnings', geolocationWarnings(r).join(';'))}${partData}${data('risk', riskOf(r).risk)}${data('risk_reasons', riskOf(r).risk_reasons.join(';'))}</ExtendedData>${shape}</Placemark>\n`;
+  return `<Placemark><name>${xml(r.name)}</name><ExtendedData>${data('farm_id', r.id)}${data('farmer', r.farmer)}${data('area_ha', hectares(r.area_sqm))}${data('country', r.country)}${extra ? data('warnings', geolocationWarnings(r).join(';')) : ''}${partData}${extra ? `${data('risk', riskOf(r).risk)}${data('risk_reasons', riskOf(r).risk_reasons.join(';'))}` : ''}</ExtendedData>${shape}</Placemark>\n`;
 }
 
 /** Where a part starts (after the item with key `after`; null: at the first) and how many items it holds. */

@@ -4,7 +4,7 @@
 // carries low_precision; the warnings reach GeoJSON, CSV and KML; a bad option is a 400 naming it.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshSpot, insertFarmDirect, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
+import { nigeriaSpot, insertFarmDirect, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
 let env: TestEnv;
@@ -19,7 +19,8 @@ type Feature = { geometry: { type: string; coordinates: any }; properties: { far
 beforeAll(async () => {
   env = await testEnv();
   const g = await tenantGeo(env, env.fx.tenantA);
-  const [lng, lat] = freshSpot();
+  // In the tenant's country (Nigeria): a plot elsewhere carries outside_country.
+  const [lng, lat] = nigeriaSpot();
   outer.push(...square(lng, lat, 300));
   hole.push(...square(...offset(lng, lat, 100, 100), 50).reverse());
   const geo = JSON.stringify({ type: 'Polygon', coordinates: [[...outer, outer[0]], [...hole, hole[0]]] });
@@ -108,5 +109,70 @@ describe('EUDR export: geolocation checks', () => {
     const res = await env.as('adminA').get('/api/farms/export/eudr?plots=some');
     expect(res.status).toBe(400);
     expect(res.body.errors.plots[0]).toEqual(expect.any(String));
+  });
+});
+
+// Issue 29: outside_country (lib/country-shapes.ts) and the companion CSV. Tenant A's producer country is Nigeria. A plot
+// near Abeokuta (3.4° to 3.8° E, 7.0° to 7.4° N) written with latitude and longitude swapped lands in the Gulf of
+// Guinea, about 60 km off the Nigerian coast.
+describe('EUDR export: outside_country and the companion CSV', () => {
+  let swapped = '';
+  let home = '';
+  beforeAll(async () => {
+    const g = await tenantGeo(env, env.fx.tenantA);
+    const [x, y] = [3.4 + Math.random() * 0.4, 7.0 + Math.random() * 0.4];
+    swapped = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(y, x, 150));
+    home = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(x, y, 150));
+    const [c] = await env.sql<{ iso2: string }>(sql`
+      SELECT c.iso2 FROM farms f JOIN farmers fr ON fr.id = f.farmer_id JOIN tenants t ON t.id = f.tenant_id
+        JOIN countries c ON c.id = coalesce(fr.country_id, t.country_id) WHERE f.id = ${swapped}`);
+    expect(c!.iso2).toBe('NG');
+  });
+
+  it('flags the plot with swapped coordinates, not the one in its country, and lets it through (not blocking)', async () => {
+    const byId = new Map((await features()).map((f) => [f.properties.farm_id, f]));
+    expect(byId.get(swapped)!.properties.warnings).toContain('outside_country');
+    expect(byId.get(home)!.properties.warnings).not.toContain('outside_country');
+  });
+
+  it('verdicts=companion leaves the verdicts out of the file; file=companion lists them for the same features', async () => {
+    const geo = await features('?verdicts=companion');
+    expect(geo.length).toBeGreaterThan(0);
+    for (const f of geo) for (const k of ['warnings', 'risk', 'risk_reasons']) expect(f.properties).not.toHaveProperty(k);
+    const res = await env.as('adminA').get('/api/farms/export/eudr?verdicts=companion&file=companion');
+    expect(res.status, res.raw).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(String(res.headers['content-disposition'])).toContain('farms-eudr-verdicts.csv');
+    const lines = res.raw.split(/\r?\n/).filter((l) => l !== '');
+    expect(lines[0]).toBe('farm_id,farm_name,part,warnings,risk,risk_reasons');
+    // One line per feature, in the same order (other files may add farms between the two requests: compare up to the
+    // shorter list of the ids both hold).
+    const ids = lines.slice(1).map((l) => l.slice(0, 36));
+    const both = new Set(ids.filter((id) => geo.some((f) => f.properties.farm_id === id)));
+    expect(ids.filter((id) => both.has(id))).toEqual(geo.map((f) => f.properties.farm_id).filter((id) => both.has(id)));
+    expect(lines.find((l) => l.startsWith(swapped))).toMatch(/,outside_country,review,/);
+    // The CSV and KML without the verdict columns.
+    const csv = await env.as('adminA').get('/api/farms/export/eudr?format=csv&verdicts=companion');
+    expect(csv.raw.split(/\r?\n/)[0]).toBe('farm_id,farm_name,farmer,area_ha,country,geometry_type,geometry,part');
+    const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&verdicts=companion');
+    expect(kml.raw).not.toContain('<Data name="warnings">');
+    expect(kml.raw).toContain(swapped);
+  });
+
+  it("another tenant's companion CSV holds none of tenant A's plots", async () => {
+    const res = await env.as('adminB').get('/api/farms/export/eudr?verdicts=companion&file=companion&plots=all');
+    expect(res.status, res.raw).toBe(200);
+    expect(res.raw).not.toContain(swapped);
+    expect(res.raw).not.toContain(home);
+    expect(res.raw).not.toContain(holed);
+  });
+
+  it('a bad verdicts or file value is a 400 naming it', async () => {
+    const v = await env.as('adminA').get('/api/farms/export/eudr?verdicts=inline');
+    expect(v.status).toBe(400);
+    expect(v.body.errors.verdicts[0]).toEqual(expect.any(String));
+    const f = await env.as('adminA').get('/api/farms/export/eudr?file=zip');
+    expect(f.status).toBe(400);
+    expect(f.body.errors.file[0]).toEqual(expect.any(String));
   });
 });

@@ -22,6 +22,8 @@ export type PlotRow = {
   geometry: string;
   holes: number;
   valid: boolean;
+  /** The producer country the EUDR export writes (the farmer's, else the tenant's; ISO alpha-2), for outside_country. */
+  country: string | null;
   figures: RiskFigure[];
 };
 
@@ -36,6 +38,7 @@ export async function plotBatch(tx: Executor, tenantId: string | null, sel: Plot
            oa.id::text AS area_id, oa.name AS area_name, u.id::text AS agent_id, CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS agent_name,
            f.area_sqm::float8 AS area_sqm, f.created_at,
            ST_AsGeoJSON(ST_ForcePolygonCCW(f.geom), 6) AS geometry, ST_NumInteriorRings(f.geom) AS holes, ST_IsValid(f.geom) AS valid,
+           (SELECT c.iso2 FROM countries c WHERE c.id = coalesce(fr.country_id, (SELECT t.country_id FROM tenants t WHERE t.id = f.tenant_id))) AS country,
            (SELECT coalesce(jsonb_agg(jsonb_build_object('layer_id', s.layer_id, 'layer_name', l.name, 'kind', l.kind, 'overlap_sqm', s.overlap_sqm, 'share', s.share) ORDER BY l.kind, l.name), '[]'::jsonb)
               FROM farm_screenings s JOIN reference_layers l ON l.id = s.layer_id WHERE s.farm_id = f.id AND l.version > 0) AS figures
       FROM farms f

@@ -43,7 +43,7 @@ function evaluate(row: q.PlotRow, c: TenantContext): Evaluated {
   const have = new Set(row.figures.map((f) => f.layer_id));
   const pending = [...c.layerIds].filter((id) => !have.has(id)).length;
   const verdict = plotRisk(row.figures, c.settings, { pendingLayers: pending, hasForestLayer: c.hasForestLayer });
-  const warnings = geolocationWarnings({ ...row, country: null, farmer: row.farmer, risk: verdict });
+  const warnings = geolocationWarnings({ ...row, farmer: row.farmer, risk: verdict });
   return { row, verdict, warnings, screened: c.layerIds.size > 0 && pending === 0 };
 }
 

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, TestEnv } from '../../test/harness.js';
 import { testEnv } from '../../test/harness.js';
 import { makeUser } from '../../test/fixtures.js';
-import { freshSpot, insertAreaDirect, insertFarmDirect, multipart, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
+import { nigeriaSpot, insertAreaDirect, insertFarmDirect, multipart, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
 import { withScope } from '../../db/client.js';
 import { screenFarms } from '../reference-layers/reference-layers.screening.js';
 
@@ -42,7 +42,8 @@ async function uploadLayer(caller: Caller, kind: string, ring: Ring): Promise<st
 beforeAll(async () => {
   env = await testEnv();
   const g = await tenantGeo(env, env.fx.tenantA);
-  const [lng, lat] = freshSpot();
+  // In the tenant's country (Nigeria): a plot elsewhere carries outside_country.
+  const [lng, lat] = nigeriaSpot();
   areaId = await insertAreaDirect(env, env.fx.tenantA, square(...offset(lng, lat, -5000, -5000), 10_000));
   agentId = (await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' })).id;
   farms.high = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(...offset(lng, lat, 100, 100), 200));

@@ -4,6 +4,7 @@ import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import type { AnalysisRowWarningCode } from '@farmland/contracts';
 import { t, type Text } from '../../../i18n';
+import { geolocationChecksText as geo } from '../../../components/eudr/geolocation-checks.messages';
 import { analysesText as m } from '../analyses.messages';
 
 export const WARNING_TEXT: Record<AnalysisRowWarningCode, { label: Text; detail: Text }> = {
@@ -11,6 +12,11 @@ export const WARNING_TEXT: Record<AnalysisRowWarningCode, { label: Text; detail:
   duplicate_vertices_removed: { label: m.warnDuplicates, detail: m.warnDuplicatesDetail },
   fewer_than_6_decimals: { label: m.warnDecimals, detail: m.warnDecimalsDetail },
   point_not_polygon: { label: m.warnPoint, detail: m.warnPointDetail },
+  // Issue 29: the EU information system's geolocation checks.
+  has_holes: { label: geo.hasHoles, detail: geo.hasHolesDetail },
+  point_over_4ha: { label: geo.pointOver4ha, detail: geo.pointOver4haDetail },
+  outside_country: { label: geo.outsideCountry, detail: geo.outsideCountryDetail },
+  area_mismatch: { label: geo.areaMismatch, detail: geo.areaMismatchDetail },
 };
 
 const known = (code: string) => WARNING_TEXT[code as AnalysisRowWarningCode] as { label: Text; detail: Text } | undefined;

@@ -20,7 +20,7 @@ const AGENT = '00000000-0000-4000-8000-00000000000b';
 const counts = { plots: 12, screened: 11, low: 7, review: 3, high: 2, with_warnings: 1, ready: 6 };
 const summary: EudrReadinessSummary = {
   ...counts,
-  by_warning: { has_holes: 1, invalid_geometry: 0, low_precision: 0, point_over_4ha: 0 },
+  by_warning: { has_holes: 1, invalid_geometry: 0, low_precision: 0, point_over_4ha: 0, outside_country: 0 },
   by_area: [{ id: AREA, name: 'Kumasi North', ...counts }],
   by_agent: [{ id: AGENT, name: 'Ama Mensah', ...counts }],
   trend: [{ month: '2026-11', plots: 12, low: 7, review: 3, high: 2, with_warnings: 1 }],

@@ -2,6 +2,7 @@
 // eudrReports catalogue (the verdict's tag comes from components/eudr).
 import type { EudrWarning, PlotRiskLevel, PlotRiskReasonItem } from '@farmland/contracts';
 import { t, type Text } from '../../../i18n';
+import { geolocationChecksText } from '../../../components/eudr/geolocation-checks.messages';
 import { eudrReportsText as m } from '../eudr-reports.messages';
 
 const VERDICT_TEXT: Record<PlotRiskLevel, Text> = { low: m.verdictLow, review: m.verdictReview, high: m.verdictHigh };
@@ -10,6 +11,7 @@ const WARNING_TEXT: Record<EudrWarning, Text> = {
   invalid_geometry: m.warnInvalid,
   low_precision: m.warnPrecision,
   point_over_4ha: m.warnPoint,
+  outside_country: geolocationChecksText.outsideCountry,
 };
 
 export const verdictLabel = (level: PlotRiskLevel): string => t(VERDICT_TEXT[level]);

@@ -9,18 +9,21 @@ import Radio from 'antd/es/radio';
 import Typography from 'antd/es/typography';
 import { GlobalOutlined } from '@ant-design/icons';
 import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notifier';
-import { exportEudr, type EudrFormat } from '../api/export-eudr';
+import { exportEudr, type EudrFormat, type EudrVerdicts } from '../api/export-eudr';
+import { geolocationChecksText as geo } from '../../../components/eudr/geolocation-checks.messages';
+import { t } from '../../../i18n';
 
 export function EudrExportButton() {
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<EudrFormat>('geojson');
   const [points, setPoints] = useState(false);
+  const [verdicts, setVerdicts] = useState<EudrVerdicts>('properties');
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     notifyInfo('Exporting, please wait...', 'export-eudr');
     try {
-      const parts = await exportEudr(format, points);
+      const parts = await exportEudr(format, points, verdicts);
       notifySuccess(parts > 1 ? `Exported in ${parts} parts` : 'Export ready');
       setOpen(false);
     } catch (err) {
@@ -52,6 +55,17 @@ export function EudrExportButton() {
           <Checkbox checked={points} onChange={(e) => setPoints(e.target.checked)}>
             Farms under 4 ha as points (their centroid)
           </Checkbox>
+        </div>
+        <div className="mt-16" role="group" aria-label={t(geo.verdictsWhere)}>
+          <Typography.Text>{t(geo.verdictsWhere)}</Typography.Text>
+          <Radio.Group
+            value={verdicts}
+            onChange={(e) => setVerdicts(e.target.value as EudrVerdicts)}
+            options={[
+              { value: 'properties', label: t(geo.verdictsAsProperties) },
+              { value: 'companion', label: t(geo.verdictsAsCompanion) },
+            ]}
+          />
         </div>
       </Modal>
     </>
