@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Operational areas drawn as outlines under the farms (issue 33, item 17): a dashed line and the area's name at its centre,
 // so a reader sees which area each farm falls in. No fill, so the farms' colours stay readable. The labels are drawn
 // from the browser's own fonts (the style has no glyphs URL; see basemap.ts).

@@ -1,0 +1,32 @@
+// Words of the EUDR screens shared by every screen that shows a plot-risk verdict or a reference layer.
+import { defineMessages } from '../../i18n';
+
+export const eudrText = defineMessages('eudr', {
+  riskLow: 'Low risk',
+  riskReview: 'Needs review',
+  riskHigh: 'High risk',
+  shortLow: 'Low',
+  shortReview: 'Review',
+  shortHigh: 'High',
+  tagTitle: 'EUDR plot risk: {level}',
+  kindForest2020: 'Forest cover 2020',
+  kindTreeCoverLoss: 'Tree-cover loss',
+  kindProtectedArea: 'Protected area',
+  kindIndigenousLand: 'Indigenous or community land',
+  kindConcession: 'Concession',
+  kindOther: 'Other',
+  ownerProvider: 'Provider-wide',
+  ownerTenant: 'Own',
+  panelTitle: 'EUDR plot risk',
+  panelError: 'The plot-risk screening could not be loaded.',
+  noLayerApplies: 'No reference layer applies to this plot yet',
+  layer: 'Layer',
+  screened: '{owner} · screened {date}',
+  kind: 'Kind',
+  overlap: 'Overlap (m²)',
+  share: 'Share',
+  pending: '{count, plural, one {1 layer is} other {{count} layers are}} still being screened.',
+  noFeature: 'No reference-layer feature meets this farm.',
+  legendLabel: 'Reference layers on the map',
+  truncated: 'Only the first {count} features are drawn.',
+});

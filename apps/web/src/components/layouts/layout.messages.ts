@@ -1,0 +1,42 @@
+// Texts of the console's frames: the sign-in screens' panel, the sidebar, the header and its search.
+import { defineMessages } from '../../i18n';
+
+export const layoutText = defineMessages('layout', {
+  promo: 'Step into a world of precision agriculture and seamless farm management.',
+  aboutPlatform: 'About the platform',
+  promoSmall: 'Map farms, manage field agents and analyse farmland data in one place.',
+  notFound: 'Not found',
+  details: 'Details',
+  mainNav: 'Main',
+  logout: 'Logout',
+  openMenu: 'Open menu',
+  expandSidebar: 'Expand sidebar',
+  collapseSidebar: 'Collapse sidebar',
+  activityLog: 'Activity log',
+  profile: 'Profile',
+  // Sidebar items (docs/requirements.md §2)
+  navDashboard: 'Dashboard',
+  navTenant: 'Tenant',
+  navLicense: 'License',
+  navFarmlands: 'Farmlands',
+  navReports: 'Reports',
+  navReferenceLayers: 'Reference Layers',
+  navActivityLog: 'Activity Log',
+  navProfile: 'Profile',
+  navFarmers: 'Farmers',
+  navAgents: 'Agents',
+  navOperationalAreas: 'Operational Areas',
+  navFarmAnalysis: 'Custom Farm Analysis',
+  navConfigurations: 'Configurations',
+  superAdmin: 'Super Admin',
+  admin: 'Admin',
+  // Header search
+  searchFarms: 'Farms',
+  searchFarmers: 'Farmers',
+  searchAgents: 'Agents',
+  searchTenants: 'Tenants',
+  nothingFound: 'Nothing found for “{search}”',
+  searchProvider: 'Search tenants and farms',
+  searchTenant: 'Search farms, farmers and agents',
+  search: 'Search',
+});
