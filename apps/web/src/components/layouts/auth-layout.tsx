@@ -41,7 +41,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
       <aside style={styles.promo} aria-label={t(m.aboutPlatform)}>
         <div style={styles.brand}>
           <LogoMark />
-          <span translate="no">Farmland Console</span>
+          <span>{t(m.brandConsole)}</span>
         </div>
         <p style={styles.promoText}>{t(m.promo)}</p>
         <small style={{ opacity: 0.9 }}>{t(m.promoSmall)}</small>

@@ -87,10 +87,10 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   <nav aria-label={t(m.mainNav)} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Link to={`${basePath}/dashboard`} style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>
         <LogoMark size={28} />
-        {!c && <span translate="no">Farmland</span>}
+        {!c && <span translate="no">{t(m.brand)}</span>}
         {c && (
           <span className="visually-hidden" translate="no">
-            Farmland
+            {t(m.brand)}
           </span>
         )}
       </Link>

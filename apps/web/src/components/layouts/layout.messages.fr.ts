@@ -3,6 +3,8 @@ import { translate } from '../../i18n';
 import { layoutText } from './layout.messages';
 
 export default translate(layoutText, {
+  brandConsole: 'Console Farmland',
+  brand: 'Farmland',
   promo: "Entrez dans l'ère de l'agriculture de précision et d'une gestion des exploitations sans effort.",
   aboutPlatform: 'À propos de la plateforme',
   promoSmall: 'Cartographiez les parcelles, gérez les agents de terrain et analysez les données foncières agricoles en un seul endroit.',

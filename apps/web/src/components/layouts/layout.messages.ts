@@ -2,6 +2,8 @@
 import { defineMessages } from '../../i18n';
 
 export const layoutText = defineMessages('layout', {
+  brandConsole: 'Farmland Console',
+  brand: 'Farmland',
   promo: 'Step into a world of precision agriculture and seamless farm management.',
   aboutPlatform: 'About the platform',
   promoSmall: 'Map farms, manage field agents and analyse farmland data in one place.',

@@ -7,6 +7,7 @@ import { FARM_LAYERS, ringCentre } from './farm-layers';
 
 export const AREA_OUTLINE_SOURCE = 'area-outlines';
 export const AREA_LABEL_SOURCE = 'area-outline-labels';
+// eslint-disable-next-line i18n/no-literal-text -- MapLibre layer ids, not texts
 export const AREA_OUTLINE_LAYERS = { line: 'area-outlines-line', label: 'area-outlines-label' } as const;
 export const AREA_OUTLINE_COLOR = '#0b3d91';
 
