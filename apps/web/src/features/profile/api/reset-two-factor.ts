@@ -4,6 +4,7 @@ import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
 import { notifySuccess } from '../../../lib/notifier';
 import { profileKey } from './get-profile';
+import { profileText } from '../profile.messages';
 
 export const resetTwoFactor = (userId: string) => api<MessageEnvelope>(`/auth/${userId}/reset-mfa/`, { method: 'POST', body: {} });
 
@@ -12,7 +13,7 @@ export function useResetTwoFactor(userId: string) {
   return useMutation({
     mutationFn: () => resetTwoFactor(userId),
     onSuccess: async (res) => {
-      notifySuccess(res.message);
+      notifySuccess(profileText.twoFactorReset);
       await qc.invalidateQueries({ queryKey: profileKey(userId) });
     },
   });
