@@ -11,4 +11,7 @@ export default translate(libText, {
   licenseRevoked: 'Licence révoquée avec succès',
   licenseReissued: 'Licence réémise avec succès',
   licenseKeyRotated: 'Clé de licence renouvelée avec succès',
+  statusRevoked: 'Révoquée',
+  statusExpired: 'Expirée',
+  statusActive: 'Active',
 });

@@ -10,4 +10,7 @@ export const libText = defineMessages('lib', {
   licenseRevoked: 'License revoked successfully',
   licenseReissued: 'License reissued successfully',
   licenseKeyRotated: 'License key rotated successfully',
+  statusRevoked: 'Revoked',
+  statusExpired: 'Expired',
+  statusActive: 'Active',
 });

@@ -12,7 +12,7 @@ export function useResetTwoFactor(userId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: () => resetTwoFactor(userId),
-    onSuccess: async (res) => {
+    onSuccess: async () => {
       notifySuccess(profileText.twoFactorReset);
       await qc.invalidateQueries({ queryKey: profileKey(userId) });
     },
