@@ -11,9 +11,8 @@ import Typography from 'antd/es/typography';
 import Upload from 'antd/es/upload';
 import type { RcFile } from 'antd/es/upload';
 import { formatNumber } from '../../lib/formatters';
-import { t } from '../../i18n';
+import { currentIntl, t } from '../../i18n';
 import { uiText as m } from './ui.messages';
-import { FormattedMessage } from 'react-intl';
 
 export const UPLOAD_RING_STEP = 10;
 export const UPLOAD_RING_INTERVAL_MS = 80;
@@ -138,7 +137,7 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
           <InboxOutlined />
         </p>
         <p style={{ margin: '8px 0 4px' }}>
-          <FormattedMessage {...m.dropHere} values={{ link: (chunks) => <Typography.Link>{chunks}</Typography.Link> }} />
+          {currentIntl().formatMessage(m.dropHere, { link: (chunks) => <Typography.Link key="link">{chunks}</Typography.Link> })}
         </p>
         <p style={{ color: 'rgba(0,0,0,0.62)', margin: 0 }}>
           {hint ?? t(m.typesAndLimit, { types: accept.map((e) => e.slice(1).toUpperCase()).join(', '), megabytes: formatNumber(maxBytes / 1024 / 1024, 0) })}
