@@ -30,4 +30,15 @@ export default translate(eudrText, {
   noFeature: "Aucun élément de couche de référence ne touche cette parcelle.",
   legendLabel: 'Couches de référence sur la carte',
   truncated: 'Seuls les {count} premiers éléments sont dessinés.',
+  reasonTreeCoverLoss: 'Perte de couvert arboré après 2020 ({layer}) : {figure}',
+  reasonProtectedArea: 'Dans une aire protégée ({layer}) : {figure}',
+  reasonForest2020: 'Forêt fin 2020 ({layer}) : {figure}',
+  reasonIndigenousLand: 'Chevauche une terre autochtone ou communautaire ({layer}) : {figure}',
+  reasonConcession: 'Chevauche une concession ({layer}) : {figure}',
+  reasonOtherLayer: 'Chevauche {layer} : {figure}',
+  reasonNoForestLayer:
+    "Aucune couche de couvert forestier à la date butoir de 2020 n'est chargée : rien ne montre que la parcelle n'était pas une forêt",
+  reasonNotScreened: "Pas encore évaluée au regard de {count} couche(s) ; l'évaluation est en cours",
+  reasonNoOverlap: 'Aucun chevauchement avec une couche de référence',
+  figure: '{area} m², {share} % de la parcelle',
 });

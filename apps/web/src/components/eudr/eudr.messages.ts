@@ -29,4 +29,15 @@ export const eudrText = defineMessages('eudr', {
   noFeature: 'No reference-layer feature meets this farm.',
   legendLabel: 'Reference layers on the map',
   truncated: 'Only the first {count} features are drawn.',
+  // The API's reasons (apps/api/src/modules/reference-layers/plot-risk.ts), by code
+  reasonTreeCoverLoss: 'Tree-cover loss after 2020 ({layer}): {figure}',
+  reasonProtectedArea: 'Inside a protected area ({layer}): {figure}',
+  reasonForest2020: 'Forest at the end of 2020 ({layer}): {figure}',
+  reasonIndigenousLand: 'Overlaps indigenous or community land ({layer}): {figure}',
+  reasonConcession: 'Overlaps a concession ({layer}): {figure}',
+  reasonOtherLayer: 'Overlaps {layer}: {figure}',
+  reasonNoForestLayer: 'No forest-cover layer at the 2020 cut-off is loaded, so nothing shows the plot was not forest',
+  reasonNotScreened: 'Not yet screened against {count} layer(s); the screening is running',
+  reasonNoOverlap: 'No overlap with any reference layer',
+  figure: '{area} m², {share} % of the plot',
 });

@@ -8,6 +8,7 @@ import type { PlotRisk, ScreeningFigure } from '@farmland/contracts';
 import { formatDateTime, formatNumber } from '../../lib/formatters';
 import { LAYER_KIND_LABEL, LAYER_OWNER_LABEL, formatShare } from './eudr-labels';
 import { VerdictTag } from './verdict-tag';
+import { reasonText } from './reason-text';
 import { t } from '../../i18n';
 import { eudrText as m } from './eudr.messages';
 
@@ -51,7 +52,7 @@ export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = f
         {verdict.reasons.map((r, i) => (
           <li key={`${r.code}-${r.layer_id ?? i}`} className="inline-12" data-reason={r.code}>
             <VerdictTag level={r.level} short testId="reason-level" />
-            <span className="grow-shrink">{r.message}</span>
+            <span className="grow-shrink">{reasonText(r)}</span>
           </li>
         ))}
       </ul>
