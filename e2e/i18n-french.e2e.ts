@@ -13,7 +13,6 @@ import { ACCOUNTS, createAdminLink, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot } from './support/browser';
 import { englishCatalogueTexts, englishOnPage, type EnglishFound } from './support/english';
 import { PROVIDER_SCREENS, TENANT_SCREENS, providerDetailScreens, settle, tenantDetailScreens, visit, type Screen, WALK_TIMEOUT_MS } from './support/screens';
-import { chooseOption } from './support/ui';
 
 const server = { dataDir: inject('dataDir'), appSecret: inject('appSecret') };
 const baseUrl = inject('baseUrl');
@@ -30,10 +29,15 @@ afterAll(async () => {
 /** Chooses Français in Profile (the page reloads in French) and checks the choice holds after another reload. */
 async function chooseFrench(page: Page, profilePath: string): Promise<void> {
   await visit(page, { name: 'profile', path: profilePath });
-  const reloaded = page.waitForEvent('load');
-  await chooseOption(page, page.getByLabel('Language'), 'Français');
+  // Choosing reloads the page (every text is built in one language): the select is gone once the choice is made.
+  await page.getByLabel('Language').click();
+  const option = page.locator('.ant-select-item-option').filter({ hasText: 'Français' });
+  await option.waitFor();
+  const reloaded = page.waitForNavigation({ waitUntil: 'load' });
+  await option.click();
   await reloaded;
-  await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('fr');
+  await settle(page);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
   await page.getByRole('heading', { level: 1, name: 'Profil' }).waitFor();
   await page.reload();
   await settle(page);
