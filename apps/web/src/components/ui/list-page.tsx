@@ -236,7 +236,13 @@ export function ListPage<T>(props: Props<T>) {
             locale={{ emptyText: <span className="list-empty">{props.emptyText ?? t(m.noEntries)}</span> }}
             rowSelection={
               props.selectable
-                ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), columnWidth: 48 }
+                ? {
+                    selectedRowKeys: selected,
+                    onChange: (keys) => setSelected(keys.map(String)),
+                    columnWidth: 48,
+                    // Ant Design names the header checkbox in English whatever its locale.
+                    getTitleCheckboxProps: () => ({ 'aria-label': t(m.selectAll) }),
+                  }
                 : undefined
             }
             onRow={(row) =>

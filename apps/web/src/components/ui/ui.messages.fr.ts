@@ -26,6 +26,7 @@ export default translate(uiText, {
   filterCount: 'Filtrer ({count})',
   selected: '{count} sélectionné(s)',
   deleteSelected: 'Supprimer la sélection',
+  selectAll: 'Tout sélectionner',
   listFailed: "Cette liste n'a pas pu être chargée.",
   tryAgain: 'Réessayer',
   noEntries: 'Aucune entrée trouvée',

@@ -26,6 +26,7 @@ export const uiText = defineMessages('ui', {
   filterCount: 'Filter ({count})',
   selected: '{count} selected',
   deleteSelected: 'Delete selected',
+  selectAll: 'Select all',
   listFailed: 'This list could not be loaded.',
   tryAgain: 'Try again',
   noEntries: 'No entries found',
