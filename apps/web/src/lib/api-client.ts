@@ -1,9 +1,11 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one API client: every call goes through here. It sends X-Platform: web and the in-memory access token,
 // refreshes the token once on a 401 (the refresh token is an httpOnly cookie on /api/auth; one tab at a time, through a
 // Web Lock), and on a second 401 ends the session and returns to /. A tenant-gate 403 switches the console to its full-page message.
 // JSON bodies go encrypted and JSON answers come back encrypted (lib/payload-crypto.ts); file uploads go as they are.
 import type { ProblemBody } from '@farmland/contracts';
+import { localProblemMessage } from './api-errors';
+import { libText } from './lib.messages';
+import { t } from '../i18n';
 import { encryptBody, forgetServerKey, isJsonResponse, noteServerClock, payloadSession, PAYLOAD_MEDIA_TYPE, readJsonBody } from './payload-crypto';
 import { paths } from './paths';
 import { clearSession, getAccessToken, setAccessToken, setTenantGate, TENANT_GATE_CODES, type TenantGateCode } from './session-store';
@@ -36,7 +38,8 @@ export class ApiError extends Error {
     /** True when the call carried the session: its 401 means the session has ended. */
     readonly sessionCall: boolean,
   ) {
-    super(typeof body?.message === 'string' ? body.message : `Request failed with status ${status}`);
+    // The server's message, in the page's language when the catalogue knows its code (lib/api-errors.ts).
+    super(typeof body?.message === 'string' ? localProblemMessage(typeof body.code === 'string' ? body.code : undefined, body.message) : t(libText.requestFailed, { status }));
     this.name = 'ApiError';
   }
   get code(): string | undefined {
@@ -106,21 +109,21 @@ async function send(path: string, opts: RequestOptions, withToken: boolean): Pro
   try {
     url = buildUrl(path, opts.query);
   } catch {
-    throw new RequestSetupError('Something went wrong');
+    throw new RequestSetupError(t(libText.somethingWentWrong));
   }
   let init: RequestInit;
   try {
     init = await buildInit(url, opts, withToken);
   } catch (err) {
     // The key could not be fetched (offline) or the body could not be encrypted.
-    if (err instanceof TypeError || (err instanceof Error && /key could not be loaded/.test(err.message))) throw new NetworkError(err.message || 'Network error');
-    throw new RequestSetupError('Something went wrong');
+    if (err instanceof TypeError || (err instanceof Error && /key could not be loaded/.test(err.message))) throw new NetworkError(err.message || t(libText.networkError));
+    throw new RequestSetupError(t(libText.somethingWentWrong));
   }
   try {
     return await fetch(url, init);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new NetworkError(err instanceof Error && err.message ? err.message : 'Network error');
+    throw new NetworkError(err instanceof Error && err.message ? err.message : t(libText.networkError));
   }
 }
 
@@ -182,7 +185,7 @@ export const refreshAccessToken = async (): Promise<boolean> => (await refreshSe
 function noteTenantGate(status: number, body: ErrorBody | null): boolean {
   const code = body?.code;
   if (status === 403 && typeof code === 'string' && (TENANT_GATE_CODES as readonly string[]).includes(code)) {
-    setTenantGate({ code: code as TenantGateCode, message: typeof body?.message === 'string' ? body.message : 'Access to this organisation is blocked.' });
+    setTenantGate({ code: code as TenantGateCode, message: typeof body?.message === 'string' ? localProblemMessage(code, body.message) : t(libText.organisationBlocked) });
     return true;
   }
   return false;
@@ -206,7 +209,7 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
     // The access token expired (or the page was reloaded): refresh once, then retry once. No answer to the refresh is
     // a network failure, not an ended session.
     const outcome = await refreshSession();
-    if (outcome === 'unreachable') throw new NetworkError('Network error');
+    if (outcome === 'unreachable') throw new NetworkError(t(libText.networkError));
     if (outcome === 'ok') res = await send(path, opts, true);
   }
   if (res.ok) return res;

@@ -2,6 +2,7 @@
 // with its messages (`errors.city[0]`, docs/requirements.md §8). One reader for the forms that put them on their fields and for the
 // notifier; anything else in `errors` (a text about no field) is not a field error.
 import { ApiError } from './api-client';
+import { localFieldMessage } from './api-errors';
 
 export type FieldMessages = { field: string; messages: string[] };
 
@@ -13,7 +14,8 @@ export function fieldErrorsOf(error: unknown): FieldMessages[] {
   if (!isRecord(errors)) return [];
   return Object.entries(errors).flatMap(([field, messages]) => {
     const texts = Array.isArray(messages) ? messages.filter((m): m is string => typeof m === 'string' && m !== '') : typeof messages === 'string' && messages ? [messages] : [];
-    return texts.length > 0 ? [{ field, messages: texts }] : [];
+    // Each message in the page's language when the catalogue knows it (lib/api-errors.ts).
+    return texts.length > 0 ? [{ field, messages: texts.map(localFieldMessage) }] : [];
   });
 }
 

@@ -1,5 +1,8 @@
 // The display formats of docs/requirements.md §9.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { setMessagesForTest } from '../i18n';
+import { setLocaleForTest } from '../i18n/locale';
+import formatFr from './formatters.messages.fr';
 import { formatArea, formatCompact, formatCurrency, formatDate, formatDateTime, formatDuration, formatHectares, formatNumber, formatSqm, formatTime } from './formatters';
 
 describe('formatters', () => {
@@ -39,5 +42,24 @@ describe('formatters', () => {
     expect(formatCurrency(220000)).toBe('₦220,000.00');
     expect(formatCurrency('1,500.5')).toBe('₦1,500.50');
     expect(formatCurrency(null)).toBe('--');
+  });
+});
+
+describe('formatters in French', () => {
+  afterAll(() => {
+    setLocaleForTest('en');
+    setMessagesForTest('en', {});
+  });
+
+  it('uses French numbers, 24-hour times and the units m², ha and h, min, s', () => {
+    setLocaleForTest('fr');
+    setMessagesForTest('fr', formatFr);
+    const d = new Date(2026, 0, 5, 14, 7);
+    expect(formatDate(d)).toBe('05/01/2026');
+    expect(formatTime(d)).toBe('14:07');
+    expect(formatNumber(1234567.891, 2).replace(/\s/gu, ' ')).toBe('1 234 567,89');
+    expect(formatSqm(12345.678).replace(/\s/gu, ' ')).toBe('12 345,68 m²');
+    expect(formatHectares(12345.678)).toBe('1,23 ha');
+    expect(formatDuration('01:02:03')).toBe('1 h, 2 min, 3 s');
   });
 });

@@ -5,9 +5,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
 import type { MessageEnvelope } from './contract-types';
 import { queryKeys } from './query-keys';
+import { libText } from './lib.messages';
 
-export const LICENSE_REVOKED = 'License revoked successfully';
-export const LICENSE_REISSUED = 'License reissued successfully';
+/** The toasts' texts (notifySuccess shows them in the page's language). */
+export const LICENSE_REVOKED = libText.licenseRevoked;
+export const LICENSE_REISSUED = libText.licenseReissued;
 
 export const revokeLicense = (licenseId: string) => api<MessageEnvelope>(`/base/licenses/${encodeURIComponent(licenseId)}/revoke/`, { method: 'PUT' });
 export const reissueLicense = (licenseId: string) => api<MessageEnvelope>(`/base/licenses/${encodeURIComponent(licenseId)}/reissue/`, { method: 'POST' });

@@ -3,10 +3,15 @@
 import type { ReactNode } from 'react';
 import { ApiError, NetworkError, RequestSetupError } from './api-client';
 import { fieldErrorsOf } from './field-errors';
+import { currentLocale, t, type Text } from '../i18n';
+import { localFieldMessage, localProblemMessage } from './api-errors';
+import { libText } from './lib.messages';
 
 export const TOAST_MS = 3500;
-export const PAGE_NOT_FOUND_TOAST = 'Page not found, Please contact the site administrator';
-export const SETUP_FAILURE_TOAST = 'Something went wrong';
+/** The English texts (tests compare with them); the toasts show them in the page's language. */
+export const PAGE_NOT_FOUND_TOAST = libText.pageNotFoundToast.defaultMessage;
+export const SETUP_FAILURE_TOAST = libText.somethingWentWrong.defaultMessage;
+const setupFailure = () => t(libText.somethingWentWrong);
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 export type Toast = { kind: ToastKind; text: ReactNode; key?: string; /** Other than TOAST_MS (the copy toast: 1,500 ms). */ durationMs?: number };
@@ -27,8 +32,12 @@ export function toast(kind: ToastKind, text: ReactNode, key?: string, durationMs
   else pending.push(t);
 }
 
-export const notifySuccess = (text: string): void => toast('success', text);
-export const notifyInfo = (text: string, key?: string): void => toast('info', text, key);
+const isText = (v: unknown): v is Text => typeof v === 'object' && v !== null && 'id' in v && 'defaultMessage' in v;
+/** A text, or a catalogue text shown in the page's language. */
+const textOf = (text: string | Text): string => (isText(text) ? t(text) : text);
+
+export const notifySuccess = (text: string | Text): void => toast('success', textOf(text));
+export const notifyInfo = (text: string | Text, key?: string): void => toast('info', textOf(text), key);
 
 /** 'first_name' → 'First name' (docs/requirements.md §8: underscores become spaces, first letter capitalised). */
 export function humanizeField(field: string): string {
@@ -52,24 +61,28 @@ function textsOf(value: unknown): string[] {
 
 /** The texts the catalogue prescribes for one failure; an empty list means "no toast" (the session ended, or a full-page message shows). */
 export function errorMessages(error: unknown): string[] {
-  if (error instanceof RequestSetupError) return [SETUP_FAILURE_TOAST];
-  if (error instanceof NetworkError) return [error.message || SETUP_FAILURE_TOAST];
+  if (error instanceof RequestSetupError) return [setupFailure()];
+  // The browser's own words for a failed fetch are English: the French console says it in French.
+  if (error instanceof NetworkError) return [currentLocale() === 'en' ? error.message || SETUP_FAILURE_TOAST : t(libText.networkError)];
   if (!(error instanceof ApiError)) {
     if (error instanceof DOMException && error.name === 'AbortError') return [];
-    return [error instanceof Error && error.message ? error.message : SETUP_FAILURE_TOAST];
+    return [error instanceof Error && error.message ? error.message : setupFailure()];
   }
   const body = error.body ?? {};
-  const message = typeof body.message === 'string' ? body.message : '';
+  const code = typeof body.code === 'string' ? body.code : undefined;
+  // The server's message in the page's language when the catalogue knows its code (lib/api-errors.ts).
+  const message = typeof body.message === 'string' ? localProblemMessage(code, body.message) : '';
+  const local = (text: string) => localProblemMessage(code, text);
   // 401 on a call that carried the session: the API client has cleared it and gone to / already.
   if (error.status === 401 && error.sessionCall) return [];
   // Tenant gate: the console shows its full-page message instead of a toast.
   if (error.status === 403 && typeof body.code === 'string' && /^(tenant_inactive|tenant_suspended|license_revoked|license_expired)$/.test(body.code)) return [];
-  if (error.status >= 500) return [typeof body.errors === 'string' && body.errors ? body.errors : message || SETUP_FAILURE_TOAST];
-  if (error.status === 404) return [PAGE_NOT_FOUND_TOAST];
+  if (error.status >= 500) return [typeof body.errors === 'string' && body.errors ? local(body.errors) : message || setupFailure()];
+  if (error.status === 404) return [t(libText.pageNotFoundToast)];
   const errors: unknown = body.errors;
   if (Array.isArray(errors) && errors.length > 0) {
     return errors.flatMap((e: unknown) => {
-      if (isRecord(e) && typeof e['field'] === 'string' && typeof e['message'] === 'string') return [`${humanizeField(e['field'])}: ${e['message']}`];
+      if (isRecord(e) && typeof e['field'] === 'string' && typeof e['message'] === 'string') return [`${humanizeField(e['field'])}: ${localFieldMessage(e['message'])}`];
       return textsOf(e);
     });
   }
@@ -78,7 +91,7 @@ export function errorMessages(error: unknown): string[] {
   if (isRecord(errors) && fields.length > 0 && Object.values(errors).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'))) {
     return fields.flatMap((f) => f.messages.map((m) => `${humanizeField(f.field)}: ${m}`));
   }
-  if (typeof errors === 'string' && errors) return [errors];
+  if (typeof errors === 'string' && errors) return [local(errors)];
   if (isRecord(body['data']) && !message) {
     const texts = textsOf(body['data']);
     if (texts.length) return texts;
@@ -94,7 +107,7 @@ export function errorMessages(error: unknown): string[] {
     const texts = textsOf(errors);
     if (texts.length) return texts;
   }
-  return [message || error.message || SETUP_FAILURE_TOAST];
+  return [message || error.message || setupFailure()];
 }
 
 /** The shared handler: every failed call of the console ends here (docs/requirements.md §8). */

@@ -6,8 +6,10 @@ import type { RotatedLicense } from '@farmland/contracts';
 import { api } from './api-client';
 import type { Envelope } from './contract-types';
 import { queryKeys } from './query-keys';
+import { libText } from './lib.messages';
 
-export const LICENSE_KEY_ROTATED = 'License key rotated successfully';
+/** The toast's text (notifySuccess shows it in the page's language). */
+export const LICENSE_KEY_ROTATED = libText.licenseKeyRotated;
 
 export const rotateLicenseKey = (licenseId: string) =>
   api<Envelope<RotatedLicense>>(`/base/licenses/${encodeURIComponent(licenseId)}/rotate-key/`, { method: 'POST' });

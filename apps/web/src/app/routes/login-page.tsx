@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The sign-in page, at / and /login. It reads q from the fragment (#q=: an admin-link request id; sign in automatically;
 // the older ?q= form is still read, and rewritten) and ec (105 or 106: show the message, then return to /). A restored
 // session goes straight to its landing page.
@@ -7,12 +6,14 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { AuthLayout } from '../../components/layouts/auth-layout';
 import { PageLoader } from '../../components/ui/page-loader';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
-import { SERVICE_PROVIDER_MESSAGES } from '../../features/auth/components/service-provider-messages';
+import { serviceProviderMessage } from '../../features/auth/components/service-provider-messages';
 import { useAdminLinkLogin } from '../../features/auth/components/use-admin-link-login';
 import { useLinkSecret } from '../../features/auth/components/use-link-secret';
 import { toast } from '../../lib/notifier';
 import { landingPath, primaryRole, useSession } from '../../lib/session-store';
 import { paths } from '../../lib/paths';
+import { t } from '../../i18n';
+import { appText as m } from '../app.messages';
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -24,12 +25,12 @@ export function LoginPage() {
 
   useEffect(() => {
     if (!ec) return;
-    const text = SERVICE_PROVIDER_MESSAGES[ec];
+    const text = serviceProviderMessage(ec);
     if (text) toast('error', text, `ec-${ec}`);
     navigate(paths.home, { replace: true });
   }, [ec, navigate]);
 
-  if (q || running) return <PageLoader label="Signing you in" />;
+  if (q || running) return <PageLoader label={t(m.signingIn)} />;
   if (!ec && session.status === 'authenticated') return <Navigate to={landingPath(primaryRole(session.user))} replace />;
   return (
     <AuthLayout>

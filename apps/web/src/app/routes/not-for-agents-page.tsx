@@ -1,27 +1,29 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Shown to a field agent who signs in: the console is for administrators; agents capture farms with the mobile app.
 import { Link } from 'react-router';
 import Alert from 'antd/es/alert';
 import Typography from 'antd/es/typography';
 import { AuthLayout } from '../../components/layouts/auth-layout';
 import { paths } from '../../lib/paths';
+import { t } from '../../i18n';
+import { appText as m } from '../app.messages';
 
-export const NOT_FOR_AGENTS = 'This console is not for field agents.';
+/** The English text (tests compare with it); the page shows it in the page's language. */
+export const NOT_FOR_AGENTS = m.notForAgents.defaultMessage;
 
 export function NotForAgentsPage() {
   return (
     <AuthLayout>
       <Typography.Title level={1} style={{ fontSize: 28 }}>
-        Field agent account
+        {t(m.fieldAgentAccount)}
       </Typography.Title>
       <Alert
         type="info"
         showIcon
-        title={NOT_FOR_AGENTS}
-        description="Agents capture farm boundaries with the mobile app or their organisation's own app. Ask your administrator if you need console access."
+        title={t(m.notForAgents)}
+        description={t(m.notForAgentsBody)}
       />
       <Link to={paths.login} style={{ display: 'inline-block', marginTop: 16 }}>
-        Back to sign in
+        {t(m.backToSignIn)}
       </Link>
     </AuthLayout>
   );

@@ -1,10 +1,11 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The not-found page: standalone for unknown top-level routes, and inside a frame for unknown routes of an area.
 import { useNavigate } from 'react-router';
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import { landingPath, primaryRole, useSession } from '../../lib/session-store';
 import { paths } from '../../lib/paths';
+import { t } from '../../i18n';
+import { appText as m } from '../app.messages';
 
 function NotFound() {
   const session = useSession();
@@ -13,11 +14,11 @@ function NotFound() {
   return (
     <Result
       status="404"
-      title={<h1 className="page-title">Page not found</h1>}
-      subTitle="The page you are looking for does not exist or has moved."
+      title={<h1 className="page-title">{t(m.pageNotFound)}</h1>}
+      subTitle={t(m.pageNotFoundBody)}
       extra={
         <Button type="primary" onClick={() => navigate(home)}>
-          {session.status === 'authenticated' ? 'Back to dashboard' : 'Back to sign in'}
+          {session.status === 'authenticated' ? t(m.backToDashboard) : t(m.backToSignIn)}
         </Button>
       }
     />

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The full-page message for a tenant the API refuses (403 tenant_inactive, tenant_suspended, license_revoked,
 // license_expired): what happened, whom to contact, and a way back to sign in.
 import { useNavigate } from 'react-router';
@@ -7,13 +6,17 @@ import Result from 'antd/es/result';
 import { logout } from '../../lib/session';
 import { setTenantGate, type TenantGateCode } from '../../lib/session-store';
 import { paths } from '../../lib/paths';
+import { t } from '../../i18n';
+import { appText as m } from '../app.messages';
+import { textMap } from '../../lib/text-map';
 
-export const GATE_TITLES: Record<TenantGateCode, string> = {
-  tenant_inactive: 'Your organisation is inactive',
-  tenant_suspended: 'Your organisation is suspended',
-  license_revoked: "Your organisation's license has been revoked",
-  license_expired: "Your organisation's license has expired",
-};
+/** Read in the page's language when used (lib/text-map.ts). */
+export const GATE_TITLES: Readonly<Record<TenantGateCode, string>> = textMap({
+  tenant_inactive: m.gateInactive,
+  tenant_suspended: m.gateSuspended,
+  license_revoked: m.gateRevoked,
+  license_expired: m.gateExpired,
+});
 
 export function TenantGatePage({ code, message }: { code: TenantGateCode; message: string }) {
   const navigate = useNavigate();
@@ -30,7 +33,7 @@ export function TenantGatePage({ code, message }: { code: TenantGateCode; messag
         subTitle={message}
         extra={
           <Button type="primary" onClick={() => void back()}>
-            Back to sign in
+            {t(m.backToSignIn)}
           </Button>
         }
       />

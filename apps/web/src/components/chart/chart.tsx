@@ -20,6 +20,7 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
+import { formatLocale } from '../../i18n/locale';
 
 Chart.register(ArcElement, BarController, BarElement, CategoryScale, DoughnutController, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip);
 
@@ -55,7 +56,7 @@ export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProp
       chart.current.options = withTicks.options ?? {};
       chart.current.update();
     } else {
-      chart.current = new Chart(canvas.current, { ...withTicks, options: { responsive: true, maintainAspectRatio: false, animation: false, ...withTicks.options } });
+      chart.current = new Chart(canvas.current, { ...withTicks, options: { responsive: true, maintainAspectRatio: false, animation: false, locale: formatLocale(), ...withTicks.options } });
     }
   }, [config]);
 

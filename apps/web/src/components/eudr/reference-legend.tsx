@@ -1,8 +1,9 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The legend under a map that draws EUDR evidence: each reference layer drawn, with its kind's colour and name, and a
 // line when nothing meets the farm or when the evidence was cut at its limit.
 import type { ReferenceLayerKind, ScreeningEvidence } from '@farmland/contracts';
 import { LAYER_KIND_LABEL } from './eudr-labels';
+import { t } from '../../i18n';
+import { eudrText as m } from './eudr.messages';
 
 export function ReferenceLegend({ evidence }: { evidence: ScreeningEvidence }) {
   const layers = new Map<string, { name: string; kind: ReferenceLayerKind }>();
@@ -10,19 +11,19 @@ export function ReferenceLegend({ evidence }: { evidence: ScreeningEvidence }) {
   if (layers.size === 0) {
     return (
       <div className="text-muted small mt-4" data-testid="reference-legend">
-        No reference-layer feature meets this farm.
+        {t(m.noFeature)}
       </div>
     );
   }
   return (
-    <div className="inline-12 small mt-4" aria-label="Reference layers on the map" data-testid="reference-legend">
+    <div className="inline-12 small mt-4" aria-label={t(m.legendLabel)} data-testid="reference-legend">
       {[...layers.entries()].map(([id, l]) => (
         <span key={id} className="inline-flex-4">
           <span aria-hidden="true" className="legend-swatch" data-kind={l.kind} />
-          {l.name} ({LAYER_KIND_LABEL[l.kind]})
+          <span translate="no">{l.name}</span> ({LAYER_KIND_LABEL[l.kind]})
         </span>
       ))}
-      {evidence.truncated && <span className="text-muted">Only the first {evidence.features.length} features are drawn.</span>}
+      {evidence.truncated && <span className="text-muted">{t(m.truncated, { count: evidence.features.length })}</span>}
     </div>
   );
 }

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // A plot's EUDR verdict with its evidence: the verdict, every reason of the decision tree (highest first, as the API
 // orders them) and the figures per reference layer (kind, overlap in m², share of the plot). Takes the contract's
 // types, so the farm drawer (GET /farms/{id}/screening/), reports and analysis rows can all show it.
@@ -9,6 +8,9 @@ import type { PlotRisk, ScreeningFigure } from '@farmland/contracts';
 import { formatDateTime, formatNumber } from '../../lib/formatters';
 import { LAYER_KIND_LABEL, LAYER_OWNER_LABEL, formatShare } from './eudr-labels';
 import { VerdictTag } from './verdict-tag';
+import { reasonText } from './reason-text';
+import { t } from '../../i18n';
+import { eudrText as m } from './eudr.messages';
 
 type Props = {
   verdict?: PlotRisk;
@@ -22,7 +24,8 @@ type Props = {
   title?: string;
 };
 
-export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = false, error = false, title = 'EUDR plot risk' }: Props) {
+export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = false, error = false, title: titleProp }: Props) {
+  const title = titleProp ?? t(m.panelTitle);
   if (loading) {
     return (
       <section aria-label={title} aria-busy="true" data-testid="verdict-panel">
@@ -35,7 +38,7 @@ export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = f
     return (
       <section aria-label={title} data-testid="verdict-panel">
         <div className="strong mb-8">{title}</div>
-        <Alert type="error" showIcon title="The plot-risk screening could not be loaded." data-testid="verdict-error" />
+        <Alert type="error" showIcon title={t(m.panelError)} data-testid="verdict-error" />
       </section>
     );
   }
@@ -49,7 +52,7 @@ export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = f
         {verdict.reasons.map((r, i) => (
           <li key={`${r.code}-${r.layer_id ?? i}`} className="inline-12" data-reason={r.code}>
             <VerdictTag level={r.level} short testId="reason-level" />
-            <span className="grow-shrink">{r.message}</span>
+            <span className="grow-shrink">{reasonText(r)}</span>
           </li>
         ))}
       </ul>
@@ -61,29 +64,31 @@ export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = f
           pagination={false}
           data-testid="verdict-figures"
           dataSource={[...figures]}
-          locale={{ emptyText: 'No reference layer applies to this plot yet' }}
+          locale={{ emptyText: t(m.noLayerApplies) }}
           columns={[
             {
               key: 'layer',
-              title: 'Layer',
+              title: t(m.layer),
               render: (_: unknown, f) => (
                 <>
-                  <span className="block">{f.layer_name}</span>
+                  <span className="block" translate="no">
+                    {f.layer_name}
+                  </span>
                   <span className="text-muted small">
-                    {LAYER_OWNER_LABEL[f.owner]} · screened {formatDateTime(f.computed_at)}
+                    {t(m.screened, { owner: LAYER_OWNER_LABEL[f.owner], date: formatDateTime(f.computed_at) })}
                   </span>
                 </>
               ),
             },
-            { key: 'kind', title: 'Kind', render: (_: unknown, f) => LAYER_KIND_LABEL[f.kind] },
-            { key: 'overlap', title: 'Overlap (m²)', align: 'right', render: (_: unknown, f) => <span className="nowrap">{formatNumber(f.overlap_sqm, 2)}</span> },
-            { key: 'share', title: 'Share', align: 'right', render: (_: unknown, f) => <span className="nowrap">{formatShare(f.share)}</span> },
+            { key: 'kind', title: t(m.kind), render: (_: unknown, f) => LAYER_KIND_LABEL[f.kind] },
+            { key: 'overlap', title: t(m.overlap), align: 'right', render: (_: unknown, f) => <span className="nowrap">{formatNumber(f.overlap_sqm, 2)}</span> },
+            { key: 'share', title: t(m.share), align: 'right', render: (_: unknown, f) => <span className="nowrap">{formatShare(f.share)}</span> },
           ]}
         />
       )}
       {pendingLayers.length > 0 && (
         <div className="text-muted small mt-8" data-testid="verdict-pending">
-          {pendingLayers.length === 1 ? '1 layer is' : `${pendingLayers.length} layers are`} still being screened.
+          {t(m.pending, { count: pendingLayers.length })}
         </div>
       )}
     </section>

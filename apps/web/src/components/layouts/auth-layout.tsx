@@ -1,9 +1,11 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The frame of every sign-in screen: the promotional panel (docs/requirements.md §1) beside a centred card.
 import type { ReactNode } from 'react';
 import { BRAND_GREEN } from '../../app/theme';
+import { t } from '../../i18n';
+import { layoutText as m } from './layout.messages';
 
-export const PROMO_TEXT = 'Step into a world of precision agriculture and seamless farm management.';
+/** The English text (the browser tests look for it); the panel shows it in the page's language. */
+export const PROMO_TEXT = m.promo.defaultMessage;
 
 const styles = {
   root: { display: 'flex', flexWrap: 'wrap', minHeight: '100%' },
@@ -36,13 +38,13 @@ export function LogoMark({ size = 32 }: { size?: number }) {
 export function AuthLayout({ children }: { children: ReactNode }) {
   return (
     <div style={styles.root}>
-      <aside style={styles.promo} aria-label="About the platform">
+      <aside style={styles.promo} aria-label={t(m.aboutPlatform)}>
         <div style={styles.brand}>
           <LogoMark />
-          <span>Farmland Console</span>
+          <span>{t(m.brandConsole)}</span>
         </div>
-        <p style={styles.promoText}>{PROMO_TEXT}</p>
-        <small style={{ opacity: 0.9 }}>Map farms, manage field agents and analyse farmland data in one place.</small>
+        <p style={styles.promoText}>{t(m.promo)}</p>
+        <small style={{ opacity: 0.9 }}>{t(m.promoSmall)}</small>
       </aside>
       <main style={styles.main}>
         <div style={styles.card}>{children}</div>

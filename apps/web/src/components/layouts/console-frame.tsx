@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The frame shared by the provider and tenant areas: a sidebar that collapses between 200 px and 80 px with Logout at
 // its bottom, and a header with a breadcrumb, a search box (header-search.tsx), a bell (activity log) and an avatar (profile).
 // Below a tablet width (768 px, Ant Design's md) the sidebar is a drawer opened by a hamburger in the header, the
@@ -20,6 +19,8 @@ import { PageLoader } from '../ui/page-loader';
 import { HeaderSearch } from './header-search';
 import { LogoMark } from './auth-layout';
 import { paths } from '../../lib/paths';
+import { t } from '../../i18n';
+import { layoutText as m } from './layout.messages';
 
 export const SIDER_WIDTH = 200;
 export const SIDER_COLLAPSED_WIDTH = 80;
@@ -78,16 +79,20 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   const initials = user ? `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.toUpperCase() : '';
   const breadcrumb = [
     { key: 'area', title: <Link to={`${basePath}/dashboard`}>{areaLabel}</Link> },
-    { key: 'page', title: current ? current.label : 'Not found' },
-    ...(current && deeper.length > 0 ? [{ key: 'detail', title: 'Details' }] : []),
+    { key: 'page', title: current ? current.label : t(m.notFound) },
+    ...(current && deeper.length > 0 ? [{ key: 'detail', title: t(m.details) }] : []),
   ];
 
   const navigation = (c: boolean) => (
-  <nav aria-label="Main" style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+  <nav aria-label={t(m.mainNav)} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Link to={`${basePath}/dashboard`} style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>
         <LogoMark size={28} />
-        {!c && <span>Farmland</span>}
-        {c && <span className="visually-hidden">Farmland</span>}
+        {!c && <span translate="no">{t(m.brand)}</span>}
+        {c && (
+          <span className="visually-hidden" translate="no">
+            {t(m.brand)}
+          </span>
+        )}
       </Link>
       <Menu
         theme="dark"
@@ -98,16 +103,16 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
         items={items.map((i) => ({ key: i.key, icon: i.icon, label: <Link to={`${basePath}/${i.key}`}>{i.label}</Link> }))}
       />
       <div style={{ padding: c ? '12px 16px' : '12px 16px 20px' }}>
-        <Tooltip title={c ? 'Logout' : ''} placement="right">
+        <Tooltip title={c ? t(m.logout) : ''} placement="right">
           <Button
             type="text"
             block
             icon={<LogoutOutlined aria-hidden="true" />}
             onClick={() => void signOut()}
-            aria-label="Logout"
+            aria-label={t(m.logout)}
             style={{ color: '#fff', justifyContent: c ? 'center' : 'flex-start' }}
           >
-            {c ? null : 'Logout'}
+            {c ? null : t(m.logout)}
           </Button>
         </Tooltip>
       </div>
@@ -147,27 +152,27 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
           style={{ display: 'flex', alignItems: 'center', gap: phone ? 8 : 16, borderBottom: '1px solid #e8ece8', position: 'sticky', top: 0, zIndex: 10, ...(phone ? { padding: '0 12px' } : {}) }}
         >
           {phone ? (
-            <Button type="text" onClick={() => setDrawerOpen(true)} aria-label="Open menu" aria-expanded={drawerOpen} icon={<MenuOutlined aria-hidden="true" />} />
+            <Button type="text" onClick={() => setDrawerOpen(true)} aria-label={t(m.openMenu)} aria-expanded={drawerOpen} icon={<MenuOutlined aria-hidden="true" />} />
           ) : (
             <Button
               type="text"
               onClick={toggle}
-              aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+              aria-label={collapsed ? t(m.expandSidebar) : t(m.collapseSidebar)}
               aria-expanded={!collapsed}
               icon={collapsed ? <MenuUnfoldOutlined aria-hidden="true" /> : <MenuFoldOutlined aria-hidden="true" />}
             />
           )}
           <Breadcrumb items={phone ? breadcrumb.slice(1) : breadcrumb} style={{ flex: 1, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }} />
           <HeaderSearch basePath={basePath} width={phone ? 128 : 260} />
-          <Link to={`${basePath}/activity-log`} title="Activity log" style={{ display: 'inline-flex', fontSize: 18, color: 'rgba(0,0,0,0.75)' }}>
+          <Link to={`${basePath}/activity-log`} title={t(m.activityLog)} style={{ display: 'inline-flex', fontSize: 18, color: 'rgba(0,0,0,0.75)' }}>
             <BellOutlined aria-hidden="true" />
-            <span className="visually-hidden">Activity log</span>
+            <span className="visually-hidden">{t(m.activityLog)}</span>
           </Link>
-          <Link to={`${basePath}/profile`} title="Profile">
+          <Link to={`${basePath}/profile`} title={t(m.profile)}>
             <Avatar src={user?.image ?? undefined} style={{ background: '#1b6e34' }} alt="" aria-hidden="true">
               {initials}
             </Avatar>
-            <span className="visually-hidden">Profile</span>
+            <span className="visually-hidden">{t(m.profile)}</span>
           </Link>
         </Layout.Header>
         {/* Layout.Content renders the page's <main> landmark. */}

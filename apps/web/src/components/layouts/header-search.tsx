@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The header's search box (docs/requirements.md §2: "a search box"), searching what users look for by name through the existing list
 // APIs, three results each, debounced by 400 ms (docs/requirements.md §9): in the tenant area farms, farmers and agents; in the provider
 // area tenants and farms of every tenant. Picking a result opens it where its screen shows it (issue 33: the
@@ -15,6 +14,8 @@ import type { Envelope, ListPage } from '../../lib/contract-types';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { queryKeys } from '../../lib/query-keys';
 import { paths, PROVIDER_BASE } from '../../lib/paths';
+import { t } from '../../i18n';
+import { layoutText as m } from './layout.messages';
 
 const PER_KIND = 3;
 
@@ -31,9 +32,9 @@ async function searchTenantArea(search: string, signal: AbortSignal): Promise<Gr
     list<Agent>('/accounts/agents/', search, signal),
   ]);
   return [
-    { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: paths.tenant.farmers({ farmer: f.farmer_id, farm: f.id }) })) },
-    { kind: 'Farmers', hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: paths.tenant.farmers({ farmer: f.id }) })) },
-    { kind: 'Agents', hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: paths.tenant.agents({ agent: a.id }) })) },
+    { kind: t(m.searchFarms), hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: paths.tenant.farmers({ farmer: f.farmer_id, farm: f.id }) })) },
+    { kind: t(m.searchFarmers), hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: paths.tenant.farmers({ farmer: f.id }) })) },
+    { kind: t(m.searchAgents), hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: paths.tenant.agents({ agent: a.id }) })) },
   ];
 }
 
@@ -44,8 +45,8 @@ async function searchProviderArea(search: string, signal: AbortSignal): Promise<
     return lng === undefined || lat === undefined ? paths.provider.farmlands() : paths.provider.farmlands({ lat, lng });
   };
   return [
-    { kind: 'Tenants', hits: tenants.map((t) => ({ value: `tenant:${t.id}`, label: t.name, to: paths.provider.tenant(t.id) })) },
-    { kind: 'Farms', hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: at(f) })) },
+    { kind: t(m.searchTenants), hits: tenants.map((t) => ({ value: `tenant:${t.id}`, label: t.name, to: paths.provider.tenant(t.id) })) },
+    { kind: t(m.searchFarms), hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: at(f) })) },
   ];
 }
 
@@ -73,7 +74,7 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
       <AutoComplete
         value={text}
         options={options}
-        notFoundContent={empty ? `Nothing found for “${search}”` : null}
+        notFoundContent={empty ? t(m.nothingFound, { search }) : null}
         onChange={(v: string) => setText(hits.has(v) ? text : v)}
         onSelect={(v: string) => {
           const hit = hits.get(v);
@@ -84,7 +85,7 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
         style={{ width: '100%' }}
         popupMatchSelectWidth={360}
       >
-        <Input aria-label={provider ? 'Search tenants and farms' : 'Search farms, farmers and agents'} placeholder="Search" prefix={<SearchOutlined aria-hidden="true" />} allowClear />
+        <Input aria-label={provider ? t(m.searchProvider) : t(m.searchTenant)} placeholder={t(m.search)} prefix={<SearchOutlined aria-hidden="true" />} allowClear />
       </AutoComplete>
     </div>
   );

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Operational areas drawn as outlines under the farms (issue 33, item 17): a dashed line and the area's name at its centre,
 // so a reader sees which area each farm falls in. No fill, so the farms' colours stay readable. The labels are drawn
 // from the browser's own fonts (the style has no glyphs URL; see basemap.ts).
@@ -8,6 +7,7 @@ import { FARM_LAYERS, ringCentre } from './farm-layers';
 
 export const AREA_OUTLINE_SOURCE = 'area-outlines';
 export const AREA_LABEL_SOURCE = 'area-outline-labels';
+// eslint-disable-next-line i18n/no-literal-text -- MapLibre layer ids, not texts
 export const AREA_OUTLINE_LAYERS = { line: 'area-outlines-line', label: 'area-outlines-label' } as const;
 export const AREA_OUTLINE_COLOR = '#0b3d91';
 

@@ -2,14 +2,16 @@
 // imagery), a small control on the map chooses between it and the offline reference map. Switching keeps every layer
 // the page added (farms, outlines): they are carried from the old style into the new one.
 import type { IControl, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
 
 export type BasemapChoice = { key: 'configured' | 'reference'; label: string; style: StyleSpecification };
 
 /** The configured style's name on the switch: "Satellite" for imagery, else the style's own name. */
 export function configuredLabel(style: StyleSpecification): string {
   const name = style.name?.trim() ?? '';
-  if (/satellite|imagery|aerial|orthophoto/i.test(name) || Object.values(style.sources ?? {}).some((s) => s.type === 'raster')) return 'Satellite';
-  return name || 'Configured map';
+  if (/satellite|imagery|aerial|orthophoto/i.test(name) || Object.values(style.sources ?? {}).some((s) => s.type === 'raster')) return t(m.satellite);
+  return name || t(m.configuredMap);
 }
 
 /** Replaces the basemap and keeps the layers and sources that did not come from the old basemap. */
@@ -41,7 +43,7 @@ export class BasemapSwitch implements IControl {
     const el = document.createElement('div');
     el.className = 'maplibregl-ctrl maplibregl-ctrl-group farmland-basemap-switch';
     el.setAttribute('role', 'group');
-    el.setAttribute('aria-label', 'Basemap');
+    el.setAttribute('aria-label', t(m.basemap));
     const buttons = this.choices.map((choice) => {
       const b = document.createElement('button');
       b.type = 'button';

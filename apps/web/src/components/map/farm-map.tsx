@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one map of the console (issue 8): farms or areas as coloured polygons with a marker each, popups rendered by the
 // page (React, through a portal, so they keep the app's providers), fit to bounds, or vector tiles for large registries.
 // Loaded lazily (lazy-map.tsx): MapLibre never reaches the sign-in route's bundle.
@@ -12,6 +11,8 @@ import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmLayer
 import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
 import { useMapLibre } from './use-map';
 import { useLatest } from '../../lib/use-latest';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
 
 export type FarmMapProps = {
   features?: readonly MapFeature[];
@@ -171,10 +172,10 @@ export function FarmMap(props: FarmMapProps) {
         data-ready={map ? 'true' : 'false'}
         data-offline={offline ? 'true' : 'false'}
         role="region"
-        aria-label={props.ariaLabel ?? 'Farm map'}
+        aria-label={props.ariaLabel ?? t(m.farmMap)}
         style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
       />
-      {error && <Alert type="warning" showIcon title="The map could not be shown" description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
+      {error && <Alert type="warning" showIcon title={t(m.mapNotShown)} description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
       {picked && props.renderPopup && popupHost && createPortal(props.renderPopup(picked, close), popupHost)}
     </div>
   );

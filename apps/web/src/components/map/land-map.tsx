@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The landmap of the dashboards (docs/requirements.md §2, §9): GLOBAL colours each country by its mapped farms (Natural Earth 1:110m
 // shapes, bundled, so it works offline on any basemap), with the legend 'Mapped Farmlands' and the spec's classes;
 // REGIONAL shows one country's states as circles at their centroids, sized by farms (no openly licensed state boundary
@@ -8,6 +7,8 @@ import type { ExpressionSpecification } from 'maplibre-gl';
 import { worldCountries } from './basemap';
 import { LANDMAP_CLASSES, LANDMAP_SCALE_STEPS, landmapScaleColor } from './map-constants';
 import { useMapLibre } from './use-map';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
 
 export type CountryCount = { name: string; total: number };
 export type PlaceCount = { name: string; lng: number; lat: number; total: number };
@@ -87,7 +88,7 @@ export function LandMap({ mode, countries = [], places = [], center, bounds = NI
         data-testid={testId}
         data-ready={map ? 'true' : 'false'}
         role="region"
-        aria-label={mode === 'global' ? 'Mapped farmlands by country' : 'Mapped farmlands by state'}
+        aria-label={mode === 'global' ? t(m.byCountry) : t(m.byState)}
         style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
       />
     </div>

@@ -1,32 +1,34 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The landmap's legend, 'Mapped Farmlands' (docs/requirements.md §2, §9): the count classes (above 50,000; 2,000 to 50,000; 1,000 to
 // 20,000; below 1,000; none; the spec's ranges overlap, so each count takes the first class it fits) for the global
 // map, and for the regional map the 1 to 30 colour scale of its circles with the farm counts at its ends.
 import { LANDMAP_CLASSES, LANDMAP_SCALE_STEPS, landmapScaleColor } from './map-constants';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
+import { formatNumber } from '../../lib/formatters';
 
-const formatCount = (n: number) => n.toLocaleString('en-US');
+const formatCount = (n: number) => formatNumber(n);
 
 export function LandmapLegend({ mode, max }: { mode: 'global' | 'regional'; max: number }) {
   return (
-    <div style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }} role="group" aria-label="Legend: Mapped Farmlands" data-testid="landmap-legend">
-      <strong>Mapped Farmlands</strong>
+    <div style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }} role="group" aria-label={t(m.legendMapped)} data-testid="landmap-legend">
+      <strong>{t(m.mappedFarmlands)}</strong>
       {mode === 'global' ? (
         LANDMAP_CLASSES.map((c) => (
-          <span key={c.label} className="inline-flex-4">
+          <span key={c.min} className="inline-flex-4">
             <span aria-hidden="true" style={{ width: 12, height: 12, background: c.color, border: '1px solid #9aa5b1', display: 'inline-block' }} />
-            {c.label}
+            {t(c.text)}
           </span>
         ))
       ) : (
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="landmap-scale">
-          <span>{max > 0 ? `${formatCount(1)} farm` : 'No farms'}</span>
+          <span>{max > 0 ? t(m.oneFarm, { count: formatCount(1) }) : t(m.noFarms)}</span>
           <span aria-hidden="true" style={{ display: 'inline-flex', border: '1px solid #9aa5b1' }}>
             {Array.from({ length: LANDMAP_SCALE_STEPS }, (_, i) => (
               <span key={i} data-step={i + 1} style={{ width: 5, height: 12, background: landmapScaleColor(i + 1) }} />
             ))}
           </span>
           <span>
-            {formatCount(max)} farms (class 1 to {LANDMAP_SCALE_STEPS}; circle area = farms in the state)
+            {t(m.scaleEnd, { count: formatCount(max), steps: LANDMAP_SCALE_STEPS })}
           </span>
         </span>
       )}

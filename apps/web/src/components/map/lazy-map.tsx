@@ -1,10 +1,11 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The map components as lazy chunks: a page imports these, and MapLibre (about 250 KB gzip) loads only when a map shows.
 import { lazy, Suspense } from 'react';
 import Skeleton from 'antd/es/skeleton';
 import type { FarmMapProps } from './farm-map';
 import type { PolygonDrawMapProps } from './polygon-draw-map';
 import type { LandMapProps } from './land-map';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
 
 const FarmMapChunk = lazy(async () => ({ default: (await import('./farm-map')).FarmMap }));
 const LandMapChunk = lazy(async () => ({ default: (await import('./land-map')).LandMap }));
@@ -12,7 +13,7 @@ const PolygonDrawMapChunk = lazy(async () => ({ default: (await import('./polygo
 
 function MapFallback({ height }: { height: FarmMapProps['height'] }) {
   return (
-    <div style={{ height: height ?? 480, width: '100%' }} role="status" aria-label="Loading map">
+    <div style={{ height: height ?? 480, width: '100%' }} role="status" aria-label={t(m.loadingMap)}>
       <Skeleton.Node active style={{ width: '100%', height: '100%' }} />
     </div>
   );

@@ -1,6 +1,7 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The map's fixed values from the spec (§9): zoom levels, the default centre (south-west Nigeria) and the category colours.
 // No MapLibre code here, so lists and legends can use them without loading the map chunk.
+import { textMap } from '../../lib/text-map';
+import { mapText as m } from './map.messages';
 
 /** Zoom 18 for a farm or an analysis, 12 for the operational-area editor, 8 for a dashboard area map. */
 export const MAP_ZOOM = { farm: 18, areaEditor: 12, dashboard: 8 } as const;
@@ -17,12 +18,8 @@ export const CATEGORY_COLORS = {
 } as const;
 export type MapCategory = keyof typeof CATEGORY_COLORS;
 
-export const CATEGORY_LABELS: Record<MapCategory, string> = {
-  within: 'Within Op. Areas',
-  outside: 'Outside Op. Areas',
-  overlap: 'Overlapping',
-  unrecognized: 'Unrecognized',
-};
+/** Read in the page's language when used (lib/text-map.ts). */
+export const CATEGORY_LABELS: Readonly<Record<MapCategory, string>> = textMap({ within: m.within, outside: m.outside, overlap: m.overlap, unrecognized: m.unrecognized });
 
 /** One polygon on the map: a farm, an analysed row or an operational area. Coordinates are [lng, lat] rings. */
 export type MapFeature = {
@@ -39,11 +36,11 @@ export type PickedFeature = { id: string; name: string; category: MapCategory; l
 
 /** Legend classes by mapped farm count (docs/requirements.md §9; its ranges overlap, so each count takes the first class it fits). */
 export const LANDMAP_CLASSES = [
-  { label: 'Above 50,000', min: 50_001, color: '#1b4332' },
-  { label: '2,000 to 50,000', min: 2_000, color: '#2d6a4f' },
-  { label: '1,000 to 20,000', min: 1_000, color: '#52b788' },
-  { label: 'Below 1,000', min: 1, color: '#b7e4c7' },
-  { label: 'None', min: 0, color: '#f4f1e8' },
+  { text: m.classAbove, min: 50_001, color: '#1b4332' },
+  { text: m.class2000, min: 2_000, color: '#2d6a4f' },
+  { text: m.class1000, min: 1_000, color: '#52b788' },
+  { text: m.classBelow, min: 1, color: '#b7e4c7' },
+  { text: m.classNone, min: 0, color: '#f4f1e8' },
 ] as const;
 
 export const classOf = (n: number) => LANDMAP_CLASSES.find((c) => n >= c.min) ?? LANDMAP_CLASSES[LANDMAP_CLASSES.length - 1]!;

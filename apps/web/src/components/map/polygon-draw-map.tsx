@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The operational-area editor's map (zoom 12): draws one polygon with terra-draw (click each point, click the first
 // point again or double-click to close), lets its vertices be dragged or midpoints inserted, and offers "Undo" back to
 // the coordinates before the last drag (docs/requirements.md §4). Other areas show underneath for reference. The page renders the
@@ -12,6 +11,8 @@ import { boundsOf, setFarmLayers } from './farm-layers';
 import { MAP_ZOOM, type MapFeature } from './map-constants';
 import { useMapLibre } from './use-map';
 import { useLatest } from '../../lib/use-latest';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
 
 export type Ring = [number, number][];
 
@@ -138,27 +139,27 @@ export function PolygonDrawMap(props: PolygonDrawMapProps) {
         data-testid="draw-map"
         data-ready={map ? 'true' : 'false'}
         role="region"
-        aria-label="Draw the operational area"
+        aria-label={t(m.drawArea)}
         style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
       />
       <div style={{ position: 'absolute', left: 12, bottom: 12, display: 'flex', gap: 8 }}>
         {undoRing && (
           <Button size="small" onClick={undo}>
-            Undo
+            {t(m.undo)}
           </Button>
         )}
         {hasPolygon && (
           <Button size="small" onClick={clear}>
-            Clear and redraw
+            {t(m.clearRedraw)}
           </Button>
         )}
       </div>
       {!hasPolygon && map && (
         <div style={{ position: 'absolute', left: 12, top: 12, background: 'rgba(255,255,255,0.92)', padding: '6px 10px', borderRadius: 6, fontSize: 13 }}>
-          Click on the map to place at least 3 points; click the first point to close the polygon.
+          {t(m.drawHelp)}
         </div>
       )}
-      {error && <Alert type="warning" showIcon title="The map could not be shown" description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
+      {error && <Alert type="warning" showIcon title={t(m.mapNotShown)} description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
       {props.overlay}
     </div>
   );

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Creates one MapLibre map in a container with the resolved basemap (configured style or the offline style), and hands
 // it back once its style has loaded. Vector tiles of the API carry the session's bearer token.
 import { useEffect, useRef, useState, type RefObject } from 'react';
@@ -10,6 +9,8 @@ import { clientKeyHeader } from '../../lib/payload-crypto';
 import { resolveBasemap } from './basemap';
 import { BasemapSwitch, configuredLabel } from './basemap-switch';
 import { DEFAULT_CENTER } from './map-constants';
+import { t } from '../../i18n';
+import { mapText as m } from './map.messages';
 
 // The worker is a separate module file; Vite gives it a hashed URL of its own.
 setWorkerUrl(new URL(workerUrl, window.location.href).href);
@@ -71,6 +72,18 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
           center: initRef.current.center ?? DEFAULT_CENTER,
           zoom: initRef.current.zoom ?? 8,
           attributionControl: { compact: true },
+          // MapLibre's own control texts, in the page's language.
+          locale: {
+            'NavigationControl.ZoomIn': t(m.zoomIn),
+            'NavigationControl.ZoomOut': t(m.zoomOut),
+            'NavigationControl.ResetBearing': t(m.resetBearing),
+            'AttributionControl.ToggleAttribution': t(m.toggleAttribution),
+            'Map.Title': t(m.mapRegion),
+            'FullscreenControl.Enter': t(m.fullscreen),
+            'FullscreenControl.Exit': t(m.exitFullscreen),
+            'GeolocateControl.FindMyLocation': t(m.findMyLocation),
+            'Popup.Close': t(m.popupClose),
+          },
           ...(initRef.current.printable ? { canvasContextAttributes: { preserveDrawingBuffer: true } } : {}),
           ...(initRef.current.maxPixelRatio ? { pixelRatio: Math.min(window.devicePixelRatio || 1, initRef.current.maxPixelRatio) } : {}),
           ...(initRef.current.fadeDuration !== undefined ? { fadeDuration: initRef.current.fadeDuration } : {}),
@@ -83,7 +96,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
           },
         });
       } catch (err) {
-        setError(err instanceof Error ? err.message : 'The map could not start (WebGL unavailable).');
+        setError(err instanceof Error ? err.message : t(m.mapNotStarted));
         return;
       }
       created = instance;
@@ -94,7 +107,7 @@ export function useMapLibre(container: RefObject<HTMLDivElement | null>, init: M
       if (alternative) {
         const choices = [
           { key: 'configured' as const, label: configuredLabel(style), style },
-          { key: 'reference' as const, label: 'Reference', style: alternative },
+          { key: 'reference' as const, label: t(m.reference), style: alternative },
         ];
         instance.addControl(new BasemapSwitch(choices, (key) => (root.dataset['basemap'] = key)), 'top-left');
       }

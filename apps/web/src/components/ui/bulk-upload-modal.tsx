@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one bulk-upload modal (farmers and agents): the drop zone with the upload limits and the template download; then,
 // when rows fail, an editable table of only the columns needed for creation, each failed cell's first error on hover and
 // a green tick on valid cells. The user fixes cells and sends only the fixed rows, without a new file: the browser builds
@@ -21,13 +20,15 @@ import { notifyError, notifySuccess } from '../../lib/notifier';
 import { afterResubmit, cellValue, discardWarning, firstError, fixedRows, otherErrors, rowsToCsv, type RowEdits } from './bulk-upload-rows';
 import { ConfirmDialog } from './confirm-dialog';
 import { UploadZone } from './upload-zone';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 export const BULK_UPLOAD_ACCEPT = ['.csv', '.xls', '.xlsx'] as const;
 /** Spec §5, §9: the drop zone enforces 3,145,728 bytes. */
 export const BULK_UPLOAD_MAX_BYTES = 3_145_728;
-export const BULK_UPLOAD_SUCCESS = 'Bulk upload successful';
-export const FAILED_ROWS_INSTRUCTION =
-  'Kindly make changes to the failed data from the uploaded file in the table below. Please note only columns required for creation are shown. Hover on the icon to see reason for the failed cell';
+/** The English texts (tests compare with them); the console shows them in the page's language. */
+export const BULK_UPLOAD_SUCCESS = m.bulkUploadSuccess.defaultMessage;
+export const FAILED_ROWS_INSTRUCTION = m.failedRowsInstruction.defaultMessage;
 
 type Props = {
   open: boolean;
@@ -93,7 +94,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
   };
 
   const finish = () => {
-    notifySuccess(BULK_UPLOAD_SUCCESS);
+    notifySuccess(m.bulkUploadSuccess);
     reset();
     onClose();
   };
@@ -143,17 +144,17 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
       <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: column === 'farm_coordinates' ? 220 : 120 }}>
         <Input
           size="small"
-          aria-label={`File row ${r.row + 1} ${column}`}
+          aria-label={t(m.fileRowCell, { row: r.row + 1, column })}
           value={value}
           status={problem ? 'error' : undefined}
           onChange={(e) => setEdits((all) => ({ ...all, [r.row]: { ...all[r.row], [column]: e.target.value } }))}
         />
         {problem ? (
           <Tooltip title={problem}>
-            <InfoCircleOutlined role="img" aria-label={`Why file row ${r.row + 1} ${column} failed`} data-error={problem} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined role="img" aria-label={t(m.fileRowWhy, { row: r.row + 1, column })} data-error={problem} style={{ color: '#d62828', cursor: 'help' }} />
           </Tooltip>
         ) : (
-          <CheckCircleFilled role="img" aria-label={`File row ${r.row + 1} ${column} valid`} style={{ color: '#2b9348' }} />
+          <CheckCircleFilled role="img" aria-label={t(m.fileRowValid, { row: r.row + 1, column })} style={{ color: '#2b9348' }} />
         )}
       </div>
     );
@@ -164,36 +165,36 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
   const footer = failed
     ? [
         <Button key="close" onClick={close} disabled={busy}>
-          Close
+          {t(m.close)}
         </Button>,
         <Button key="send" type="primary" disabled={fixed.length === 0} loading={busy} onClick={() => void resubmit()}>
-          Submit fixed rows{fixed.length > 0 ? ` (${fixed.length})` : ''}
+          {fixed.length > 0 ? t(m.submitFixedCount, { count: fixed.length }) : t(m.submitFixed)}
         </Button>,
       ]
     : [
         <Button key="template" icon={<DownloadOutlined aria-hidden="true" />} loading={downloading} onClick={() => void downloadTemplate()} style={{ float: 'left' }}>
-          Download Template
+          {t(m.downloadTemplate)}
         </Button>,
         <Button key="cancel" onClick={close} disabled={busy}>
-          Cancel
+          {t(m.cancel)}
         </Button>,
         <Button key="upload" type="primary" disabled={!file} loading={busy} onClick={() => void upload()}>
-          Upload
+          {t(m.upload)}
         </Button>,
       ];
 
   return (
-    <Modal open={open} title={failed ? `${title}: failed rows` : title} onCancel={close} width={failed ? 'min(1400px, 96vw)' : 560} footer={footer} destroyOnHidden mask={{ closable: !busy }}>
+    <Modal open={open} title={failed ? t(m.failedRowsTitle, { title }) : title} onCancel={close} width={failed ? 'min(1400px, 96vw)' : 560} footer={footer} destroyOnHidden mask={{ closable: !busy }}>
       <div data-testid={testId}>
         {failed ? (
           <>
-            <p>{FAILED_ROWS_INSTRUCTION}</p>
+            <p>{t(m.failedRowsInstruction)}</p>
             <Alert
               type="warning"
               showIcon
               style={{ marginBottom: 12 }}
               data-testid={`${testId}-summary`}
-              title={`${formatNumber(created)} created so far; ${formatNumber(failed.length)} ${failed.length === 1 ? 'row needs' : 'rows need'} correcting.`}
+              title={t(m.createdSoFar, { created: formatNumber(created), failed: formatNumber(failed.length), count: failed.length })}
             />
             <div style={{ maxWidth: '100%' }}>
               <Table<FailedRow>
@@ -207,13 +208,14 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
                   // The row of the user's file: the header is file row 1, so data row n is file row n + 1 (issue 33).
                   {
                     key: 'row',
-                    title: <Tooltip title="The row in your file, counting the header as row 1">File row</Tooltip>,
+                    title: <Tooltip title={t(m.fileRowHelp)}>{t(m.fileRow)}</Tooltip>,
                     width: 72,
                     fixed: 'left' as const,
                     render: (_: unknown, r: FailedRow) => <span data-testid="file-row">{formatNumber(r.row + 1)}</span>,
                   },
-                  ...columns.map((c) => ({ key: c, title: humanize(c), render: cell(c) })),
-                  ...(anyOther ? [{ key: 'other', title: 'Other problems', render: (_: unknown, r: FailedRow) => otherErrors(r, columns).join('; ') || '—' }] : []),
+                  // The template's column names, as in the file.
+                  ...columns.map((c) => ({ key: c, title: <span translate="no">{humanize(c)}</span>, render: cell(c) })),
+                  ...(anyOther ? [{ key: 'other', title: t(m.otherProblems), render: (_: unknown, r: FailedRow) => otherErrors(r, columns).join('; ') || '—' }] : []),
                 ]}
               />
             </div>
@@ -222,7 +224,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
           <>
             <UploadZone file={file} onChange={setFile} accept={BULK_UPLOAD_ACCEPT} maxBytes={BULK_UPLOAD_MAX_BYTES} testId={`${testId}-zone`} />
             <p style={{ color: 'rgba(0,0,0,0.62)', marginTop: 12, marginBottom: 0 }}>
-              Use the template's columns ({template.filename}). Valid rows are created; rows with problems come back here to be corrected.
+              {t(m.templateHint, { filename: template.filename })}
             </p>
           </>
         )}
@@ -230,8 +232,8 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
       <ConfirmDialog
         open={askDiscard && !!discard}
         title={discard?.title ?? ''}
-        confirmLabel="Discard rows"
-        cancelLabel="Keep editing"
+        confirmLabel={t(m.discardRows)}
+        cancelLabel={t(m.keepEditing)}
         danger
         onConfirm={closeNow}
         onCancel={() => setAskDiscard(false)}

@@ -1,8 +1,9 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The bulk-upload correction table's data, without React: the failed rows with the user's edits, the csv the browser
 // builds from the fixed rows (sent to the same endpoint, in the same "file" field, so they go through exactly the same
 // checks), and how the answer to that csv maps back onto the table (its row numbers count within the csv).
 import type { BulkUploadResult, FailedRow } from '@farmland/contracts';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 /** Edits per original row number, per column. */
 export type RowEdits = Record<number, Record<string, string>>;
@@ -72,8 +73,8 @@ export function discardWarning(rows: readonly FailedRow[] | null, edits: RowEdit
   const n = rows.length;
   const fixed = fixedRows(rows, edits).length;
   return {
-    title: `Discard ${n} failed ${n === 1 ? 'row' : 'rows'}?`,
-    text: `${n} ${n === 1 ? 'row has' : 'rows have'} not been created. If you close now, ${n === 1 ? 'it is' : 'they are'} discarded with your changes in the table; to add ${n === 1 ? 'it' : 'them'} later, upload ${n === 1 ? 'it' : 'them'} again from your file.`,
-    fixedNotSent: fixed > 0 ? `${fixed} of them ${fixed === 1 ? 'is' : 'are'} fixed but not submitted: choose Keep editing, then Submit fixed rows, to create ${fixed === 1 ? 'it' : 'them'}.` : null,
+    title: t(m.discardTitle, { n }),
+    text: t(m.discardText, { n }),
+    fixedNotSent: fixed > 0 ? t(m.fixedNotSent, { fixed }) : null,
   };
 }

@@ -1,10 +1,11 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The column-visibility menu of a list: tick the columns to show; at least one stays visible.
 import { useState } from 'react';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Dropdown from 'antd/es/dropdown';
 import { TableOutlined } from '@ant-design/icons';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 type Props = {
   columns: readonly { key: string; title: string }[];
@@ -39,7 +40,7 @@ export function ColumnMenu({ columns, visible, onChange }: Props) {
       }}
     >
       <Button icon={<TableOutlined aria-hidden="true" />} aria-haspopup="menu">
-        Columns
+        {t(m.columns)}
       </Button>
     </Dropdown>
   );

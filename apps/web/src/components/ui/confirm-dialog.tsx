@@ -1,6 +1,8 @@
 // The confirmation dialog used before any consequential action (suspend, revoke, delete, reset…).
 import type { ReactNode } from 'react';
 import Modal from 'antd/es/modal';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 type Props = {
   open: boolean;
@@ -16,15 +18,15 @@ type Props = {
   onCancel: () => void;
 };
 
-export function ConfirmDialog({ open, title, children, confirmLabel = 'Confirm', cancelLabel = 'Cancel', danger = false, loading = false, confirmDisabled = false, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel, danger = false, loading = false, confirmDisabled = false, onConfirm, onCancel }: Props) {
   return (
     <Modal
       open={open}
       title={title}
       onOk={onConfirm}
       onCancel={onCancel}
-      okText={confirmLabel}
-      cancelText={cancelLabel}
+      okText={confirmLabel ?? t(m.confirm)}
+      cancelText={cancelLabel ?? t(m.cancel)}
       okButtonProps={{ danger, loading, disabled: confirmDisabled }}
       cancelButtonProps={{ disabled: loading }}
       mask={{ closable: !loading }}

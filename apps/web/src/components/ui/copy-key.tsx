@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // License keys in the console. A key is stored hashed, so lists show only its hint (the first 10 characters, docs/requirements.md §2),
 // labelled as a hint and not copyable (a hint signs nothing). The full key is shown once, when it is issued (a new
 // tenant, a license type change) or rotated, in LicenseKeyModal with a working copy: 'License Key copied' for 1.5 s
@@ -10,36 +9,39 @@ import Typography from 'antd/es/typography';
 import { CopyOutlined } from '@ant-design/icons';
 import { truncateKey } from '../../lib/license-status';
 import { notifyError, toast } from '../../lib/notifier';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
-export const KEY_COPIED = 'License Key copied';
+/** The English texts (tests compare with them); the console shows them in the page's language. */
+export const KEY_COPIED = m.keyCopied.defaultMessage;
 export const COPY_TOAST_MS = 1500;
-export const KEY_HINT_HELP = 'Key hint: the first 10 characters of the key. The full key is stored hashed and shown once, when it is issued or rotated.';
+export const KEY_HINT_HELP = m.keyHintHelp.defaultMessage;
 
 /** The key's hint, labelled as such (a list cell or a description). */
 export function KeyHint({ value }: { value: string | null | undefined }) {
   if (!value) return <span>--</span>;
   return (
-    <Tooltip title={KEY_HINT_HELP}>
-      <span style={{ display: 'inline-flex', alignItems: 'baseline', gap: 6, whiteSpace: 'nowrap' }} aria-label={`Key hint ${value}`}>
+    <Tooltip title={t(m.keyHintHelp)}>
+      <span style={{ display: 'inline-flex', alignItems: 'baseline', gap: 6, whiteSpace: 'nowrap' }} aria-label={t(m.keyHintLabel, { value })}>
         <code data-testid="license-key">{truncateKey(value)}</code>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          hint
+          {t(m.hint)}
         </Typography.Text>
       </span>
     </Tooltip>
   );
 }
 
-async function copyKey(key: string, copied = KEY_COPIED, toastId = 'license-key-copied'): Promise<void> {
+async function copyKey(key: string, copied = t(m.keyCopied), toastId = 'license-key-copied'): Promise<void> {
   try {
     await navigator.clipboard.writeText(key);
     toast('success', copied, toastId, COPY_TOAST_MS);
   } catch (err) {
-    notifyError(err instanceof Error ? err : new Error('The key could not be copied'));
+    notifyError(err instanceof Error ? err : new Error(t(m.keyNotCopied)));
   }
 }
 
-export const SECRET_COPIED = 'Secret copied';
+export const SECRET_COPIED = m.secretCopied.defaultMessage;
 
 type SecretModalProps = { secret: string | null; title: string; intro: string; onClose: () => void };
 
@@ -52,17 +54,17 @@ export function SecretOnceModal({ secret, title, intro, onClose }: SecretModalPr
       onCancel={onClose}
       footer={
         <Button type="primary" onClick={onClose}>
-          Done
+          {t(m.done)}
         </Button>
       }
     >
-      <Typography.Paragraph>{intro} Copy it now: it is shown only this once.</Typography.Paragraph>
+      <Typography.Paragraph>{t(m.secretOnce, { intro })}</Typography.Paragraph>
       <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
         <code data-testid="created-secret" style={{ wordBreak: 'break-all', flex: 1 }}>
           {secret}
         </code>
-        <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => secret && void copyKey(secret, SECRET_COPIED, 'secret-copied')}>
-          Copy secret
+        <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => secret && void copyKey(secret, t(m.secretCopied), 'secret-copied')}>
+          {t(m.copySecret)}
         </Button>
       </div>
     </Modal>
@@ -76,21 +78,21 @@ export function LicenseKeyModal({ licenseKey, intro, onClose }: KeyModalProps) {
   return (
     <Modal
       open={licenseKey !== null}
-      title="License key"
+      title={t(m.licenseKey)}
       onCancel={onClose}
       footer={
         <Button type="primary" onClick={onClose}>
-          Done
+          {t(m.done)}
         </Button>
       }
     >
-      <Typography.Paragraph>{intro} Copy it now: it is stored hashed and shown only this once.</Typography.Paragraph>
+      <Typography.Paragraph>{t(m.keyOnce, { intro })}</Typography.Paragraph>
       <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
         <code data-testid="created-license-key" style={{ wordBreak: 'break-all', flex: 1 }}>
           {licenseKey}
         </code>
         <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => licenseKey && void copyKey(licenseKey)}>
-          Copy key
+          {t(m.copyKey)}
         </Button>
       </div>
     </Modal>

@@ -1,11 +1,13 @@
 // The count next to a list's title, grouped with commas ("1,234"); "about 1,000,000" when the API estimated it
 // (count_estimated: a list of more than 10,000 matches without a counter).
 import { countText } from './list-total';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
-export function CountBadge({ count, estimated = false, label = 'items' }: { count: number | undefined; estimated?: boolean; label?: string }) {
+export function CountBadge({ count, estimated = false, label }: { count: number | undefined; estimated?: boolean; label?: string }) {
   return (
     <span
-      aria-label={count === undefined ? undefined : `${countText(count, estimated)} ${label}`}
+      aria-label={count === undefined ? undefined : `${countText(count, estimated)} ${label ?? t(m.items)}`}
       data-testid="count-badge"
       style={{ display: 'inline-block', minWidth: 28, padding: '0 10px', borderRadius: 12, background: '#e7f3ea', color: '#14532b', fontSize: 13, fontWeight: 600, lineHeight: '24px', textAlign: 'center' }}
     >

@@ -7,8 +7,11 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { apiDownload } from '../../lib/api-client';
 import { saveBlob } from '../../lib/download';
 import { notifyError, notifyInfo } from '../../lib/notifier';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
-export const EXPORTING_MESSAGE = 'Exporting, please wait...';
+/** The English text (tests compare with it); the toast shows it in the page's language. */
+export const EXPORTING_MESSAGE = m.exporting.defaultMessage;
 
 export async function exportTable(name: string, columns: readonly string[], filters: Record<string, string>): Promise<void> {
   const { blob, filename } = await apiDownload(
@@ -27,11 +30,11 @@ export async function exportFrom(path: string, name: string, filters: Record<str
 
 type Props = { name: string; columns: readonly string[]; filters?: Record<string, string>; label?: string; path?: string | undefined };
 
-export function ExportButton({ name, columns, filters = {}, label = 'Export table', path }: Props) {
+export function ExportButton({ name, columns, filters = {}, label, path }: Props) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
-    notifyInfo(EXPORTING_MESSAGE, `export-${name}`);
+    notifyInfo(m.exporting, `export-${name}`);
     try {
       if (path) await exportFrom(path, name, filters);
       else await exportTable(name, columns, filters);
@@ -43,7 +46,7 @@ export function ExportButton({ name, columns, filters = {}, label = 'Export tabl
   };
   return (
     <Button icon={<DownloadOutlined aria-hidden="true" />} loading={busy} onClick={() => void run()}>
-      {label}
+      {label ?? t(m.exportTable)}
     </Button>
   );
 }

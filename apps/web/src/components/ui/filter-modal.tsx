@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The filter modal of the lists: selects, single dates and date ranges. Apply stays disabled until something is chosen; Reset
 // clears every filter. Empty values never reach a request (docs/requirements.md §5).
 import { useEffect, useRef, useState } from 'react';
@@ -8,6 +7,8 @@ import Form from 'antd/es/form';
 import Modal from 'antd/es/modal';
 import Select from 'antd/es/select';
 import dayjs from 'dayjs';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 export type FilterField =
   | { kind: 'select'; name: string; label: string; options: readonly { label: string; value: string }[] }
@@ -36,7 +37,7 @@ type Props = {
   title?: string;
 };
 
-export function FilterModal({ open, fields, value, onApply, onClose, title = 'Filter' }: Props) {
+export function FilterModal({ open, fields, value, onApply, onClose, title }: Props) {
   const [draft, setDraft] = useState<FilterValues>(value);
   // The draft starts from the applied filters each time the modal opens, and only then: a parent re-render (a list
   // refetching behind the modal) hands a new `value` object and must not wipe what the user is choosing.
@@ -51,7 +52,7 @@ export function FilterModal({ open, fields, value, onApply, onClose, title = 'Fi
   return (
     <Modal
       open={open}
-      title={title}
+      title={title ?? t(m.filter)}
       onCancel={onClose}
       destroyOnHidden
       width={460}
@@ -64,7 +65,7 @@ export function FilterModal({ open, fields, value, onApply, onClose, title = 'Fi
             onClose();
           }}
         >
-          Reset
+          {t(m.reset)}
         </Button>,
         <Button
           key="apply"
@@ -75,7 +76,7 @@ export function FilterModal({ open, fields, value, onApply, onClose, title = 'Fi
             onClose();
           }}
         >
-          Apply Filter
+          {t(m.applyFilter)}
         </Button>,
       ]}
     >
@@ -89,7 +90,7 @@ export function FilterModal({ open, fields, value, onApply, onClose, title = 'Fi
                 <Select
                   id={id}
                   allowClear
-                  placeholder={`Select ${f.label.toLowerCase()}`}
+                  placeholder={t(m.selectField, { field: f.label.toLowerCase() })}
                   value={typeof v === 'string' ? v : undefined}
                   options={f.options.map((o) => ({ label: o.label, value: o.value }))}
                   onChange={(nv: string | undefined) => set(f.name, nv)}

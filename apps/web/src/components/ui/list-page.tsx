@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The list page every later list reuses: title with a count badge, a search debounced by 400 ms, a Filter button,
 // the column-visibility menu, Export table, pagination with sizes 10/20/30/40/50, and row selection with a count and
 // a delete icon. It holds only presentation state; the page owns the query.
@@ -18,6 +17,8 @@ import { CountBadge } from './count-badge';
 import { pagerTotal, rangeText, readTotal, type ListTotal } from './list-total';
 import { ExportButton } from './export-button';
 import { useLatest } from '../../lib/use-latest';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 
@@ -140,7 +141,9 @@ export function ListPage<T>(props: Props<T>) {
           key: c.key,
           // A cut column's heading still wraps onto a second line rather than being cut too.
           // A column without a heading (row actions) still names itself to screen readers: no empty table header.
-          title: !c.title ? <span className="visually-hidden">Actions</span> : c.ellipsis ? <span style={{ whiteSpace: 'normal' }}>{c.title}</span> : c.title,
+          title: !c.title ? <span className="visually-hidden">{t(m.actions)}</span> : c.ellipsis ? <span style={{ whiteSpace: 'normal' }}>{c.title}</span> : c.title,
+          // A data cell holds names and data, never to be translated (the French browser test skips it: e2e/i18n-french.e2e.ts).
+          onCell: c.title ? () => ({ translate: 'no' as const }) : undefined,
           render: (_: unknown, row: T) => {
             const tip = c.ellipsis && c.tooltip ? c.tooltip(row) : null;
             return tip ? (
@@ -175,7 +178,7 @@ export function ListPage<T>(props: Props<T>) {
         <Typography.Title level={props.headingLevel ?? 1} id={headingId} style={{ fontSize: props.headingLevel === 2 ? 20 : 24, margin: 0 }}>
           {title}
         </Typography.Title>
-        <CountBadge count={count} estimated={estimated} label="entries" />
+        <CountBadge count={count} estimated={estimated} label={t(m.entries)} />
         <div className="grow" />
         {props.exportName && (
           <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} path={props.exportPath} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
@@ -185,8 +188,8 @@ export function ListPage<T>(props: Props<T>) {
       <Card styles={{ body: { padding: 16 } }}>
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'center', marginBottom: 16 }}>
           <Input
-            aria-label={`Search ${title.toLowerCase()}`}
-            placeholder={props.searchPlaceholder ?? 'Search'}
+            aria-label={t(m.searchList, { title: title.toLowerCase() })}
+            placeholder={props.searchPlaceholder ?? t(m.search)}
             prefix={<SearchOutlined aria-hidden="true" />}
             allowClear
             value={text}
@@ -195,16 +198,16 @@ export function ListPage<T>(props: Props<T>) {
           />
           {props.onOpenFilter && (
             <Button icon={<FilterOutlined aria-hidden="true" />} onClick={props.onOpenFilter}>
-              Filter{props.activeFilters ? ` (${props.activeFilters})` : ''}
+              {props.activeFilters ? t(m.filterCount, { count: props.activeFilters }) : t(m.filter)}
             </Button>
           )}
           <ColumnMenu columns={choosable} visible={visible} onChange={changeVisible} />
           {props.selectable && selected.length > 0 && (
             <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginLeft: 'auto' }} data-testid="selection-bar">
-              <span role="status">{formatNumber(selected.length)} selected</span>
+              <span role="status">{t(m.selected, { count: formatNumber(selected.length) })}</span>
               {props.onDeleteSelected && (
-                <Tooltip title="Delete selected">
-                  <Button danger type="text" icon={<DeleteOutlined aria-hidden="true" />} aria-label="Delete selected" onClick={() => props.onDeleteSelected?.(selected)} />
+                <Tooltip title={t(m.deleteSelected)}>
+                  <Button danger type="text" icon={<DeleteOutlined aria-hidden="true" />} aria-label={t(m.deleteSelected)} onClick={() => props.onDeleteSelected?.(selected)} />
                 </Tooltip>
               )}
             </div>
@@ -213,11 +216,11 @@ export function ListPage<T>(props: Props<T>) {
         {props.error ? (
           <Result
             status="warning"
-            title="This list could not be loaded."
+            title={t(m.listFailed)}
             extra={
               props.onRetry && (
                 <Button type="primary" onClick={props.onRetry}>
-                  Try again
+                  {t(m.tryAgain)}
                 </Button>
               )
             }
@@ -230,10 +233,16 @@ export function ListPage<T>(props: Props<T>) {
             columns={tableColumns}
             loading={loading}
             size="middle"
-            locale={{ emptyText: <span className="list-empty">{props.emptyText ?? 'No entries found'}</span> }}
+            locale={{ emptyText: <span className="list-empty">{props.emptyText ?? t(m.noEntries)}</span> }}
             rowSelection={
               props.selectable
-                ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)), columnWidth: 48 }
+                ? {
+                    selectedRowKeys: selected,
+                    onChange: (keys) => setSelected(keys.map(String)),
+                    columnWidth: 48,
+                    // Ant Design names the header checkbox in English whatever its locale.
+                    getTitleCheckboxProps: () => ({ 'aria-label': t(m.selectAll) }),
+                  }
                 : undefined
             }
             onRow={(row) =>

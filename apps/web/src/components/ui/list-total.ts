@@ -2,6 +2,8 @@
 // more than 10,000 matches without a counter, which the console shows as "about 1,000,000". Pages start within the first
 // 10,000 rows of a list (deeper pages are a 400), so the pager reaches no further.
 import { formatNumber } from '../../lib/formatters';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 export type ListTotal = { count: number; count_estimated?: true };
 
@@ -9,10 +11,11 @@ export type ListTotal = { count: number; count_estimated?: true };
 export const MAX_LIST_ROWS = 10_000;
 
 /** The count as text: "1,234", or "about 1,000,000" when estimated. */
-export const countText = (count: number, estimated: boolean): string => `${estimated ? 'about ' : ''}${formatNumber(count)}`;
+export const countText = (count: number, estimated: boolean): string => (estimated ? t(m.about, { count: formatNumber(count) }) : formatNumber(count));
 
 /** The footer: "1-10 of 1,234", "1-10 of about 1,000,000". */
-export const rangeText = (from: number, to: number, count: number, estimated: boolean): string => `${formatNumber(from)}-${formatNumber(to)} of ${countText(count, estimated)}`;
+export const rangeText = (from: number, to: number, count: number, estimated: boolean): string =>
+  t(m.range, { from: formatNumber(from), to: formatNumber(to), total: countText(count, estimated) });
 
 /** The pager's total: the rows its pages can reach. */
 export const pagerTotal = (count: number): number => Math.min(count, MAX_LIST_ROWS);

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Rotate key (issue 33): the one flow, used by the license list's row action and by the Manage License drawer (two
 // features, so it lives here). A
 // confirmation first (the current key stops working at once), then the new key shown once with a working copy
@@ -8,6 +7,8 @@ import { notifySuccess } from '../../lib/notifier';
 import { ConfirmDialog } from './confirm-dialog';
 import { LicenseKeyModal } from './copy-key';
 import { LICENSE_KEY_ROTATED, useRotateLicenseKey } from '../../lib/rotate-license-key';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 /** What the flow needs to know of a license: its id, type, key hint and tenant's name. */
 export type RotatableLicense = { id: string; type: string; key: string; tenant_name: string };
@@ -31,12 +32,12 @@ export function useRotateKeyFlow(onRotated?: () => void): { ask: (license: Rotat
   };
   const element = (
     <>
-      <ConfirmDialog open={pending !== null} title="Rotate key" confirmLabel="Rotate key" danger loading={rotate.isPending} onCancel={() => setPending(null)} onConfirm={run}>
+      <ConfirmDialog open={pending !== null} title={t(m.rotateKey)} confirmLabel={t(m.rotateKey)} danger loading={rotate.isPending} onCancel={() => setPending(null)} onConfirm={run}>
         {pending
-          ? `Issue a new key for the ${pending.type} license of ${pending.tenant_name}? The current key (${pending.key}…) stops working at once: every app that uses it needs the new key.`
+          ? t(m.rotateKeyBody, { type: pending.type, tenant: pending.tenant_name, key: pending.key })
           : null}
       </ConfirmDialog>
-      <LicenseKeyModal licenseKey={newKey?.key ?? null} intro={`The new license key of ${newKey?.tenant ?? ''}; the old key no longer works.`} onClose={() => setNewKey(null)} />
+      <LicenseKeyModal licenseKey={newKey?.key ?? null} intro={t(m.newKeyIntro, { tenant: newKey?.tenant ?? '' })} onClose={() => setNewKey(null)} />
     </>
   );
   return { ask: setPending, element };

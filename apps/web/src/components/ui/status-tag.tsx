@@ -1,6 +1,8 @@
 // A status label whose colours pass WCAG AA contrast (Ant Design's green preset does not: axe flags it): Active,
 // Mapped (good), Suspended (bad), Unmapped (neutral).
 import type { ReactNode } from 'react';
+import { currentLocale } from '../../i18n';
+import { formatNumber } from '../../lib/formatters';
 
 const TONES = {
   good: { color: '#14532b', background: '#e7f3ea', border: '#b7dcc1' },
@@ -22,5 +24,7 @@ export function StatusTag({ tone, children, testId }: { tone: keyof typeof TONES
 
 /** The percentage text beside a progress bar, in body text colour (the bar's own green text fails contrast). */
 export function percentText(value: number, digits = 1): ReactNode {
-  return <span style={{ color: 'rgba(0,0,0,0.88)' }}>{value.toFixed(digits)}%</span>;
+  // French writes 12,5 % (a space before the sign); English keeps 12.5%.
+  const text = currentLocale() === 'fr' ? `${formatNumber(value, digits)}\u00a0%` : `${value.toFixed(digits)}%`;
+  return <span style={{ color: 'rgba(0,0,0,0.88)' }}>{text}</span>;
 }

@@ -1,10 +1,11 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The three-step modal wizard (Create/Edit Tenant, Add Agent…): Back and Next between steps; Submit is enabled only on
 // the third step (docs/requirements.md §4). A step may check its fields before Next.
 import { useState, type ReactNode } from 'react';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import Steps from 'antd/es/steps';
+import { t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 export type WizardStep = {
   title: string;
@@ -23,7 +24,7 @@ type Props = {
   onCancel: () => void;
 };
 
-export function StepWizard({ open, title, steps, submitLabel = 'Submit', submitting = false, onSubmit, onCancel }: Props) {
+export function StepWizard({ open, title, steps, submitLabel, submitting = false, onSubmit, onCancel }: Props) {
   const [current, setCurrent] = useState(0);
   const last = current === steps.length - 1;
   const step = steps[current] ?? steps[0];
@@ -45,20 +46,20 @@ export function StepWizard({ open, title, steps, submitLabel = 'Submit', submitt
       afterClose={() => setCurrent(0)}
       footer={[
         <Button key="cancel" onClick={close} disabled={submitting}>
-          Cancel
+          {t(m.cancel)}
         </Button>,
         current > 0 && (
           <Button key="back" onClick={() => setCurrent((c) => c - 1)} disabled={submitting}>
-            Back
+            {t(m.back)}
           </Button>
         ),
         !last && (
           <Button key="next" type="primary" onClick={() => void next()}>
-            Next
+            {t(m.next)}
           </Button>
         ),
         <Button key="submit" type="primary" onClick={onSubmit} disabled={!last} loading={submitting}>
-          {submitLabel}
+          {submitLabel ?? t(m.submit)}
         </Button>,
       ]}
     >

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The one file drop zone (analysis upload, and the agents' and farmers' bulk uploads): drag-and-drop or select, only the
 // listed extensions and at most maxBytes, first file only. A rejected file is not taken, and the drop zone says why (its
 // type or its size against the limit; issue 33: the spec's "silently ignored" left users guessing). After
@@ -12,6 +11,8 @@ import Typography from 'antd/es/typography';
 import Upload from 'antd/es/upload';
 import type { RcFile } from 'antd/es/upload';
 import { formatNumber } from '../../lib/formatters';
+import { currentIntl, t } from '../../i18n';
+import { uiText as m } from './ui.messages';
 
 export const UPLOAD_RING_STEP = 10;
 export const UPLOAD_RING_INTERVAL_MS = 80;
@@ -33,20 +34,20 @@ export function acceptsFile(file: { name: string; size: number }, accept: readon
 
 const typeList = (accept: readonly string[]) => {
   const names = accept.map((e) => e.slice(1).toUpperCase());
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]!}` : (names[0] ?? '');
+  return names.length > 1 ? t(m.typeList, { first: names.slice(0, -1).join(', '), last: names[names.length - 1]! }) : (names[0] ?? '');
 };
-const megabytes = (bytes: number) => `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`;
+const megabytes = (bytes: number) => t(m.megabytes, { value: formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10) });
 
 /** Why a file is refused (its type, then its size), or null when it may be taken. */
 export function rejectionOf(file: { name: string; size: number }, accept: readonly string[], maxBytes: number): string | null {
   const name = file.name.toLowerCase();
-  if (!accept.some((ext) => name.endsWith(ext))) return `“${file.name}” was not taken: only ${typeList(accept)} files can be uploaded here.`;
+  if (!accept.some((ext) => name.endsWith(ext))) return t(m.wrongType, { name: file.name, types: typeList(accept) });
   if (file.size > maxBytes) {
     // Just over the limit reads the same in MB: then the sizes are given in bytes.
     const same = megabytes(file.size) === megabytes(maxBytes);
-    const size = same ? `${formatNumber(file.size)} bytes` : megabytes(file.size);
-    const limit = same ? `${megabytes(maxBytes)} (${formatNumber(maxBytes)} bytes)` : megabytes(maxBytes);
-    return `“${file.name}” was not taken: it is ${size}, and the limit is ${limit}.`;
+    const size = same ? t(m.bytes, { value: formatNumber(file.size) }) : megabytes(file.size);
+    const limit = same ? t(m.limitInBytes, { megabytes: megabytes(maxBytes), bytes: formatNumber(maxBytes) }) : megabytes(maxBytes);
+    return t(m.tooLarge, { name: file.name, size, limit });
   }
   return null;
 }
@@ -84,7 +85,7 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
     return (
       <div data-testid={`${testId}-progress`} style={{ textAlign: 'center', padding: 24 }}>
         <Progress type="circle" percent={ring} size={88} />
-        <div className="mt-8">Loading...</div>
+        <div className="mt-8">{t(m.uploadLoading)}</div>
       </div>
     );
   }
@@ -98,13 +99,13 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
             {file.name}
           </Typography.Text>
           <div className="text-muted small">
-            {formatNumber(Math.ceil(file.size / 1024))} KB · Processed
+            {t(m.processed, { size: formatNumber(Math.ceil(file.size / 1024)) })}
           </div>
         </div>
         <Button
           type="text"
           danger
-          aria-label="Remove file"
+          aria-label={t(m.removeFile)}
           icon={<CloseOutlined />}
           onClick={() => {
             setRing(null);
@@ -136,10 +137,10 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
           <InboxOutlined />
         </p>
         <p style={{ margin: '8px 0 4px' }}>
-          Drag and drop a file here, or <Typography.Link>select a file</Typography.Link>
+          {currentIntl().formatMessage(m.dropHere, { link: (chunks) => <Typography.Link key="link">{chunks}</Typography.Link> })}
         </p>
         <p style={{ color: 'rgba(0,0,0,0.62)', margin: 0 }}>
-          {hint ?? `${accept.map((e) => e.slice(1).toUpperCase()).join(', ')} · at most ${formatNumber(maxBytes / 1024 / 1024, 0)} MB`}
+          {hint ?? t(m.typesAndLimit, { types: accept.map((e) => e.slice(1).toUpperCase()).join(', '), megabytes: formatNumber(maxBytes / 1024 / 1024, 0) })}
         </p>
         <div role="alert" data-testid={`${testId}-rejected`} style={{ color: '#a8071a', margin: rejected ? '8px 0 0' : 0 }}>
           {rejected}

@@ -30,6 +30,32 @@ export const profileText = defineMessages('profile', {
   reset: 'Reset',
   resetTwoFactorBody:
     'Your authenticator app will no longer work for this account. You will set up two-factor again the next time you sign in, and your other sessions will end.',
+  genderMale: 'Male',
+  genderFemale: 'Female',
+  // Edit profile
+  saveChanges: 'Save changes',
+  stepDetails: 'Details',
+  stepContact: 'Contact',
+  stepConfirm: 'Confirm Entries',
+  firstName: 'First name',
+  lastName: 'Last name',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  validPhone: 'Enter a valid phone number',
+  selectGender: 'Select gender',
+  profileUpdated: 'Profile updated successfully',
+  imageUpdated: 'Profile image updated successfully',
+  // Change password
+  currentPassword: 'Current password',
+  enterCurrentPassword: 'Enter your current password',
+  newPassword: 'New password',
+  enterNewPassword: 'Enter a new password',
+  passwordMin: 'Password must be at least {min} characters',
+  confirmNewPassword: 'Confirm new password',
+  confirmTheNewPassword: 'Confirm the new password',
+  passwordsDiffer: 'The passwords do not match',
+  passwordUpdated: 'Password updated successfully',
+  twoFactorReset: 'Two-factor authentication reset successfully',
 });
 
 /** Each language's name in its own language, so anyone can find theirs. */

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The Activity Log screen (provider and tenant): search, a filter modal by action (Create, Update) and date range, and
 // a table of user, role, description, platform, country and timestamp; rows open a details drawer; Export table
 // downloads activity-logs.csv with the visible columns and the same filters.
@@ -10,17 +9,17 @@ import { useListState } from '../../../components/ui/use-list-state';
 import { formatDate, formatTime } from '../../../lib/formatters';
 import { ACTIVITY_PAGE_SIZE, useActivityLogs, type ActivityLogParams } from '../api/get-activity-logs';
 import { ActivityEntryDrawer } from './activity-entry-drawer';
-import { platformLabel, roleLabel } from './labels';
+import { actionLabel, platformLabel, roleLabel } from './labels';
+import { t } from '../../../i18n';
+import { activityText as m } from '../activity.messages';
 
 /** Spec §9: the log's action filter offers Create and Update. */
-export const ACTION_FILTERS: readonly { label: string; value: ActivityAction }[] = [
-  { label: 'Create', value: 'Create' },
-  { label: 'Update', value: 'Update' },
-];
+export const ACTION_FILTERS: readonly ActivityAction[] = ['Create', 'Update'];
 
-const FILTER_FIELDS: readonly FilterField[] = [
-  { kind: 'select', name: 'action', label: 'Action', options: ACTION_FILTERS },
-  { kind: 'date-range', name: 'date', label: 'Date range' },
+/** Built when the screen renders, in the page's language. */
+const filterFields = (): FilterField[] => [
+  { kind: 'select', name: 'action', label: t(m.action), options: ACTION_FILTERS.map((value) => ({ label: actionLabel(value), value })) },
+  { kind: 'date-range', name: 'date', label: t(m.dateRange) },
 ];
 
 function timestampCell(iso: string) {
@@ -55,14 +54,14 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
 
   const columns = useMemo<ListColumn<ActivityEntry>[]>(
     () => [
-      { key: 'user', title: 'User', render: (r) => r.user },
-      { key: 'role', title: 'Role', render: (r) => roleLabel(r.role) },
-      { key: 'action', title: 'Action', render: (r) => r.action, defaultHidden: true },
-      { key: 'description', title: 'Description', render: (r) => r.description, width: 420 },
-      { key: 'platform', title: 'Platform', render: (r) => platformLabel(r.platform) },
-      { key: 'country', title: 'Country', render: (r) => r.country ?? '--' },
-      ...(showTenant ? [{ key: 'tenant', title: 'Tenant', render: (r: ActivityEntry) => r.tenant ?? '--', defaultHidden: true }] : []),
-      { key: 'timestamp', title: 'Timestamp', render: (r) => timestampCell(r.timestamp) },
+      { key: 'user', title: t(m.user), render: (r) => r.user },
+      { key: 'role', title: t(m.role), render: (r) => roleLabel(r.role) },
+      { key: 'action', title: t(m.action), render: (r) => actionLabel(r.action), defaultHidden: true },
+      { key: 'description', title: t(m.description), render: (r) => r.description, width: 420 },
+      { key: 'platform', title: t(m.platform), render: (r) => platformLabel(r.platform) },
+      { key: 'country', title: t(m.country), render: (r) => r.country ?? '--' },
+      ...(showTenant ? [{ key: 'tenant', title: t(m.tenant), render: (r: ActivityEntry) => r.tenant ?? '--', defaultHidden: true }] : []),
+      { key: 'timestamp', title: t(m.timestamp), render: (r) => timestampCell(r.timestamp) },
     ],
     [showTenant],
   );
@@ -70,7 +69,7 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
   return (
     <>
       <ListPage<ActivityEntry>
-        title="Activity Log"
+        title={t(m.title)}
         count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -79,18 +78,18 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search user, description, action or platform"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         exportName="activity-logs"
         exportFilters={state.query}
         selectable
         onRowClick={(r) => state.openDrawer(r.id)}
-        emptyText="No activity matches your search or filters"
+        emptyText={t(m.empty)}
         storageKey={showTenant ? 'activity-logs-provider' : 'activity-logs-tenant'}
       />
       <FilterModal
         open={filterOpen}
-        fields={FILTER_FIELDS}
+        fields={filterFields()}
         value={filters}
         onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}

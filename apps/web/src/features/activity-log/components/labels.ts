@@ -1,8 +1,14 @@
-// Display names for the activity log's role and platform values.
-import type { RoleName } from '@farmland/contracts';
+// Display names for the activity log's role, platform and action values, in the page's language.
+import type { ActivityAction, RoleName } from '@farmland/contracts';
+import { t } from '../../../i18n';
+import { textMap } from '../../../lib/text-map';
+import { activityText as m } from '../activity.messages';
 
-const ROLE_LABELS: Record<RoleName, string> = { super_admin: 'Super admin', tenant_admin: 'Tenant admin', agent: 'Agent' };
-const PLATFORM_LABELS: Record<string, string> = { web: 'Web', mobile: 'Mobile', sdk: 'SDK', api: 'API' };
+const ROLE_LABELS = textMap<RoleName>({ super_admin: m.roleSuperAdmin, tenant_admin: m.roleTenantAdmin, agent: m.roleAgent });
+const PLATFORM_LABELS: Record<string, string | undefined> = textMap({ web: m.web, mobile: m.mobile });
+const ACTION_LABELS: Record<string, string | undefined> = textMap({ Create: m.create, Update: m.update });
 
-export const roleLabel = (role: RoleName | null): string => (role ? ROLE_LABELS[role] : 'System');
-export const platformLabel = (platform: string): string => PLATFORM_LABELS[platform] ?? platform;
+export const roleLabel = (role: RoleName | null): string => (role ? ROLE_LABELS[role] : t(m.system));
+/** SDK and API are the same in every language; an unknown platform shows as sent. */
+export const platformLabel = (platform: string): string => PLATFORM_LABELS[platform] ?? (platform === 'sdk' ? 'SDK' : platform === 'api' ? 'API' : platform);
+export const actionLabel = (action: ActivityAction | string): string => ACTION_LABELS[action] ?? action;

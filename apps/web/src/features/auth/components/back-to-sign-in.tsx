@@ -1,13 +1,14 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The back-to-sign-in link that every other authentication screen offers (docs/requirements.md §2).
 import { Link } from 'react-router';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 export function BackToSignIn() {
   return (
     <Link to={paths.login} style={{ display: 'inline-flex', alignItems: 'center', gap: 6, marginTop: 16 }}>
-      <ArrowLeftOutlined aria-hidden="true" /> Back to sign in
+      <ArrowLeftOutlined aria-hidden="true" /> {t(m.backToSignIn)}
     </Link>
   );
 }

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The "enter the 6-digit code" step shared by the two-factor dialog and enrolment: the code, whether the last one was
 // refused, its submission (a refused challenge sends the user back to the password step), and the form that shows it.
 // A refused code is reported once, beside the code and in the server's words (issue 33: it was also a toast in other
@@ -12,6 +11,8 @@ import { ApiError } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notifier';
 import type { Envelope } from '../../../lib/contract-types';
 import type { LoginChallenge } from '../api/login';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 export const CODE_LENGTH = 6;
 
@@ -62,9 +63,9 @@ export function CodeStepForm({ step, helpId, autoFocus = false }: { step: CodeSt
       }}
     >
       <Typography.Paragraph id={helpId} className="mb-8">
-        Enter the 6-digit code from your authenticator app.
+        {t(m.enterCode)}
       </Typography.Paragraph>
-      <div role="group" aria-label="6-digit code" aria-describedby={helpId}>
+      <div role="group" aria-label={t(m.codeGroup)} aria-describedby={helpId}>
         <Input.OTP
           length={CODE_LENGTH}
           value={step.code}
@@ -77,7 +78,7 @@ export function CodeStepForm({ step, helpId, autoFocus = false }: { step: CodeSt
       </div>
       {step.wrong !== null && (
         <Typography.Text type="danger" role="alert" data-testid="code-refused" style={{ display: 'block', marginTop: 8 }}>
-          {step.wrong} Enter the current code from your authenticator app.
+          {t(m.codeRefused, { reason: step.wrong })}
         </Typography.Text>
       )}
       <button type="submit" hidden aria-hidden="true" tabIndex={-1} />

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Two-factor enrolment for a user who has none yet: a QR code of the otpauth URI, the secret as text for manual
 // entry, then the first 6-digit code to confirm. Loaded only when needed (it carries the QR renderer).
 import { useQuery } from '@tanstack/react-query';
@@ -13,6 +12,8 @@ import type { LoginChallenge } from '../api/login';
 import { setupMfa } from '../api/setup-mfa';
 import { CodeStepForm, useCodeStep } from './code-step';
 import { queryKeys } from '../../../lib/query-keys';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 type Props = {
   challenge: LoginChallenge;
@@ -37,44 +38,43 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
   return (
     <Modal
       open
-      title="Set up two-factor authentication"
+      title={t(m.setUpTwoFactor)}
       onCancel={onCancel}
       mask={{ closable: false }}
       footer={[
         <Button key="cancel" onClick={onCancel}>
-          Cancel
+          {t(m.cancel)}
         </Button>,
         <Button key="submit" type="primary" onClick={step.submit} disabled={!step.complete || !secret} loading={step.pending}>
-          Submit
+          {t(m.submit)}
         </Button>,
       ]}
     >
       <Typography.Paragraph>
-        Your account needs two-factor authentication. Scan this QR code with an authenticator app (for example Google Authenticator, Microsoft
-        Authenticator or Authy), then enter the 6-digit code it shows.
+        {t(m.enrolIntro)}
       </Typography.Paragraph>
       {setup.isPending && <Skeleton.Node active style={{ width: 180, height: 180 }} />}
       {setup.isError && (
         <Typography.Paragraph type="danger" role="alert">
-          Two-factor setup could not start.{' '}
+          {t(m.setupFailed)}{' '}
           <Button type="link" onClick={onExpired} style={{ padding: 0 }}>
-            Sign in again
+            {t(m.signInAgain)}
           </Button>
         </Typography.Paragraph>
       )}
       {setup.data && (
         <div style={{ display: 'flex', gap: 16, alignItems: 'center', flexWrap: 'wrap', marginBottom: 16 }}>
-          <div role="img" aria-label="QR code for your authenticator app">
+          <div role="img" aria-label={t(m.qrLabel)}>
             <QRCode value={setup.data.data.otpauth_url} size={180} type="canvas" bordered />
           </div>
           <div style={{ flex: '1 1 160px', minWidth: 0 }}>
-            <Typography.Text strong>Can't scan it?</Typography.Text>
-            <Typography.Paragraph className="mb-4">Enter this key in the app:</Typography.Paragraph>
+            <Typography.Text strong>{t(m.cantScan)}</Typography.Text>
+            <Typography.Paragraph className="mb-4">{t(m.enterKey)}</Typography.Paragraph>
             <Typography.Text code copyable={{ text: setup.data.data.secret }} data-testid="mfa-secret" style={{ whiteSpace: 'normal', lineHeight: 1.9 }}>
               {groupSecret(setup.data.data.secret)}
             </Typography.Text>
             <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
-              Account: {setup.data.data.account}
+              {t(m.account, { account: setup.data.data.account })}
             </Typography.Paragraph>
           </div>
         </div>

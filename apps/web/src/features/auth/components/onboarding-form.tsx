@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Onboarding (/onboarding#signed_key=…): an invited tenant admin confirms their name and sets a password, then signs in.
 import { useNavigate } from 'react-router';
 import Alert from 'antd/es/alert';
@@ -11,6 +10,8 @@ import { useAcceptInvitation } from '../api/accept-invitation';
 import { BackToSignIn } from './back-to-sign-in';
 import { NewPasswordFields } from './new-password-fields';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 type Values = { first_name?: string; last_name?: string; password: string };
 
@@ -20,8 +21,8 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
   const submit = (v: Values) => {
     const body = { password: v.password, ...(v.first_name?.trim() ? { first_name: v.first_name.trim() } : {}), ...(v.last_name?.trim() ? { last_name: v.last_name.trim() } : {}) };
     accept.mutate(body, {
-      onSuccess: (res) => {
-        notifySuccess(res.message);
+      onSuccess: () => {
+        notifySuccess(m.accountSetUp);
         navigate(paths.login, { replace: true });
       },
     });
@@ -29,24 +30,24 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
   return (
     <>
       <Typography.Title level={1} style={{ fontSize: 28 }}>
-        Set up your account
+        {t(m.setUpAccount)}
       </Typography.Title>
-      <Typography.Paragraph type="secondary">You were invited to administer your organisation. Choose a password to finish.</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t(m.invitedIntro)}</Typography.Paragraph>
       {!signedKey ? (
-        <Alert type="error" showIcon title="This invitation link is invalid or has expired." description="Ask your service provider to send a new invitation." />
+        <Alert type="error" showIcon title={t(m.invitationInvalid)} description={t(m.askNewInvitation)} />
       ) : (
         <Form<Values> layout="vertical" requiredMark="optional" onFinish={submit}>
           <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item label="First name" name="first_name" className="grow">
+            <Form.Item label={t(m.firstName)} name="first_name" className="grow">
               <Input autoComplete="given-name" size="large" />
             </Form.Item>
-            <Form.Item label="Last name" name="last_name" className="grow">
+            <Form.Item label={t(m.lastName)} name="last_name" className="grow">
               <Input autoComplete="family-name" size="large" />
             </Form.Item>
           </div>
-          <NewPasswordFields label="Password" />
+          <NewPasswordFields label={t(m.password)} />
           <Button type="primary" htmlType="submit" size="large" block loading={accept.isPending}>
-            Set password
+            {t(m.setPassword)}
           </Button>
         </Form>
       )}

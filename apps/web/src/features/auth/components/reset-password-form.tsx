@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Reset password from the mailed link (/reset-password#token=…): the token is checked first, then a new password is set.
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,6 +11,8 @@ import { useSetNewPassword } from '../api/set-new-password';
 import { BackToSignIn } from './back-to-sign-in';
 import { NewPasswordFields } from './new-password-fields';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 export function ResetPasswordForm({ token }: { token: string | null }) {
   const check = useConfirmResetToken(token);
@@ -21,27 +22,27 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   return (
     <>
       <Typography.Title level={1} style={{ fontSize: 28 }}>
-        Reset password
+        {t(m.resetTitle)}
       </Typography.Title>
       {token && check.isPending && <Skeleton active paragraph={{ rows: 3 }} />}
       {invalid && (
         <Alert
           type="error"
           showIcon
-          title="This password reset link is invalid or has expired."
-          description={<Link to={paths.forgotPassword}>Ask for a new link</Link>}
+          title={t(m.resetLinkInvalid)}
+          description={<Link to={paths.forgotPassword}>{t(m.askNewLink)}</Link>}
         />
       )}
-      {done && <Alert type="success" showIcon title={done} description={<Link to={paths.login}>Sign in with your new password</Link>} />}
+      {done && <Alert type="success" showIcon title={done} description={<Link to={paths.login}>{t(m.signInWithNew)}</Link>} />}
       {!invalid && check.isSuccess && !done && (
         <Form
           layout="vertical"
           requiredMark={false}
-          onFinish={(v: { password: string }) => save.mutate({ token: token ?? '', password: v.password }, { onSuccess: (res) => setDone(res.message) })}
+          onFinish={(v: { password: string }) => save.mutate({ token: token ?? '', password: v.password }, { onSuccess: () => setDone(t(m.passwordReset)) })}
         >
           <NewPasswordFields />
           <Button type="primary" htmlType="submit" size="large" block loading={save.isPending}>
-            Reset password
+            {t(m.resetPassword)}
           </Button>
         </Form>
       )}

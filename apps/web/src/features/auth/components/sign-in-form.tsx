@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The sign-in form: email and password, then either the two-factor dialog or, for a user without two-factor,
 // the enrolment dialog (loaded on demand). Resend code starts a fresh challenge with the same credentials.
 import { lazy, Suspense, useRef, useState } from 'react';
@@ -12,6 +11,8 @@ import { useLogin, type LoginBody, type LoginChallenge } from '../api/login';
 import { TwoFactorDialog } from './two-factor-dialog';
 import { useFinishSignIn } from './use-finish-sign-in';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 const MfaEnrolmentDialog = lazy(async () => ({ default: (await import('./mfa-enrolment-dialog')).MfaEnrolmentDialog }));
 
@@ -27,7 +28,7 @@ export function SignInForm() {
     login.mutate(values, {
       onSuccess: (res) => {
         setChallenge(res.data);
-        if (resend) notifyInfo(res.message ?? 'Enter the code from your authenticator app', 'resend-code');
+        if (resend) notifyInfo(res.data.mfa_setup_required ? m.setUpToContinue : m.enterCodeToast, 'resend-code');
       },
     });
   };
@@ -37,21 +38,21 @@ export function SignInForm() {
   return (
     <>
       <Typography.Title level={1} style={{ fontSize: 28, marginBottom: 4 }}>
-        Sign in
+        {t(m.signIn)}
       </Typography.Title>
-      <Typography.Paragraph type="secondary">Welcome back. Sign in to the farmland console.</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t(m.welcome)}</Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => start(v)} autoComplete="on">
-        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Enter your email' }, { type: 'email', message: 'Enter a valid email' }]}>
-          <Input type="email" autoComplete="username" size="large" placeholder="you@example.com" />
+        <Form.Item label={t(m.email)} name="email" rules={[{ required: true, message: t(m.enterEmail) }, { type: 'email', message: t(m.validEmail) }]}>
+          <Input type="email" autoComplete="username" size="large" placeholder={t(m.emailPlaceholder)} />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} className="mb-8">
+        <Form.Item label={t(m.password)} name="password" rules={[{ required: true, message: t(m.enterYourPassword) }]} className="mb-8">
           <Input.Password autoComplete="current-password" size="large" />
         </Form.Item>
         <div style={{ textAlign: 'right', marginBottom: 16 }}>
-          <Link to={paths.forgotPassword}>Forgot password?</Link>
+          <Link to={paths.forgotPassword}>{t(m.forgotLink)}</Link>
         </div>
         <Button type="primary" htmlType="submit" size="large" block loading={login.isPending && !challenge}>
-          Sign in
+          {t(m.signIn)}
         </Button>
       </Form>
       {challenge?.mfa_required && (

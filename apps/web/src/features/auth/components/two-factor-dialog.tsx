@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The two-factor dialog of docs/requirements.md §2: a 6-digit code from the authenticator app, with Resend code, Cancel and Submit.
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
@@ -6,6 +5,8 @@ import type { SessionResult } from '@farmland/contracts';
 import { useLoginConfirm } from '../api/login-confirm';
 import type { LoginChallenge } from '../api/login';
 import { CodeStepForm, useCodeStep } from './code-step';
+import { t } from '../../../i18n';
+import { authText as m } from '../auth.messages';
 
 type Props = {
   challenge: LoginChallenge;
@@ -23,18 +24,18 @@ export function TwoFactorDialog({ challenge, onSignedIn, onCancel, onResend, res
   return (
     <Modal
       open
-      title="Two-factor authentication"
+      title={t(m.twoFactorTitle)}
       onCancel={onCancel}
       mask={{ closable: false }}
       footer={[
         <Button key="resend" type="link" onClick={onResend} loading={resending} style={{ float: 'left', paddingInline: 0 }}>
-          Resend code
+          {t(m.resendCode)}
         </Button>,
         <Button key="cancel" onClick={onCancel}>
-          Cancel
+          {t(m.cancel)}
         </Button>,
         <Button key="submit" type="primary" onClick={step.submit} disabled={!step.complete} loading={step.pending}>
-          Submit
+          {t(m.submit)}
         </Button>,
       ]}
     >

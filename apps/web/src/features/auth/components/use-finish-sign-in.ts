@@ -7,8 +7,10 @@ import { notifySuccess } from '../../../lib/notifier';
 import { beginSession, logout } from '../../../lib/session';
 import { landingPath, primaryRole } from '../../../lib/session-store';
 import { paths } from '../../../lib/paths';
+import { authText as m } from '../auth.messages';
 
-export const LOGIN_SUCCESS = 'Login successful';
+/** The English text (tests compare with it); the toast shows it in the page's language. */
+export const LOGIN_SUCCESS = m.loginSuccess.defaultMessage;
 
 export function useFinishSignIn() {
   const navigate = useNavigate();
@@ -21,7 +23,7 @@ export function useFinishSignIn() {
         navigate(paths.notForAgents, { replace: true });
         return;
       }
-      notifySuccess(LOGIN_SUCCESS);
+      notifySuccess(m.loginSuccess);
       navigate(to ?? landingPath(role), { replace: true });
     },
     [navigate],

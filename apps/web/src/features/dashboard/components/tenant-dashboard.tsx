@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/dashboard (docs/requirements.md §2, §9): the license card (expiry month and year, registered date, Revoked > Expired > Active;
 // 'All Licences' and 'View Invoices'), the counts, Most Mapped Area, the Total Mapped chart with 1Y / 6M / 30D / 7D and
 // the change against the period before, the Overall Activity doughnut, Agent Ranking, and the agents card.
@@ -27,20 +26,37 @@ import { LandmapLegend } from '../../../components/map/landmap-legend';
 import { LazyLandMap } from '../../../components/map/lazy-map';
 import { CATEGORY_COLORS } from '../../../components/map/map-constants';
 import { formatCompact, formatDate, formatHectares, formatNumber } from '../../../lib/formatters';
-import { LICENSE_STATUS_COLOR, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
+import { LICENSE_STATUS_COLOR, LICENSE_STATUS_LABEL, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../../../lib/delete-agent';
 import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { dashboardText as m } from '../dashboard.messages';
+import { currentLocale } from '../../../i18n';
+import { textMap } from '../../../lib/text-map';
 
-export const INVOICE = { period: 'Annual', item: 'SDK License', amount: '220,000 NGN' } as const;
+const RANGES: readonly RangeKey[] = ['1Y', '6M', '30D', '7D'];
+const RANGE_LABEL = textMap<RangeKey>({ '1Y': m.range1Y, '6M': m.range6M, '30D': m.range30D, '7D': m.range7D });
+/** A cell of names (agents, areas): never translated. */
+const dataCell = () => ({ translate: 'no' as const });
+
+/** The invoice's row in English (tests compare with it); the modal shows it in the page's language. */
+export const INVOICE = { period: m.annual.defaultMessage, item: m.sdkLicense.defaultMessage, amount: '220,000 NGN' } as const;
+/** The invoice's issuer: a name and an address, the same in every language. */
+const ISSUER = { name: 'Farmland Platform Ltd', address: '12 Ring Road, Ibadan, Oyo State, Nigeria' } as const;
+const invoiceRow = () => ({ period: t(m.annual), item: t(m.sdkLicense), amount: currentLocale() === 'fr' ? '220 000 NGN' : INVOICE.amount });
+
+const LICENSE_TYPE_LABEL: Record<string, string | undefined> = textMap({ Platform: m.typePlatform, SDK: m.typeSdk });
+const typeLabel = (type: string) => LICENSE_TYPE_LABEL[type] ?? type;
 
 function statusOf(l: { is_revoked: boolean; is_expired: boolean }): { label: LicenseStatus; color: string } {
   const label = licenseStatus(l);
   return { label, color: LICENSE_STATUS_COLOR[label] };
 }
 
-const monthYear = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const monthYear = (iso: string) =>
+  new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString(currentLocale() === 'fr' ? 'fr-FR' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 function LicenseCard() {
   const licenses = useLicenses();
@@ -50,7 +66,7 @@ function LicenseCard() {
   const status = license ? statusOf(license) : null;
   return (
     <Card
-      title="License"
+      title={t(m.license)}
       data-testid="license-card"
       style={{ height: '100%' }}
       extra={
@@ -58,33 +74,33 @@ function LicenseCard() {
           trigger={['click']}
           menu={{
             items: [
-              { key: 'licences', label: 'All Licences' },
-              { key: 'invoice', label: 'View Invoices' },
+              { key: 'licences', label: t(m.allLicences) },
+              { key: 'invoice', label: t(m.viewInvoices) },
             ],
             onClick: ({ key }) => setModal(key as 'licences' | 'invoice'),
           }}
         >
-          <Button type="text" aria-label="License menu" icon={<MoreOutlined />} />
+          <Button type="text" aria-label={t(m.licenseMenu)} icon={<MoreOutlined />} />
         </Dropdown>
       }
     >
       {licenses.isLoading ? (
         <Skeleton active paragraph={{ rows: 2 }} />
       ) : licenses.isError ? (
-        <Alert type="error" showIcon message="The license could not be loaded" />
+        <Alert type="error" showIcon message={t(m.licenseFailed)} />
       ) : !license ? (
-        <Empty description="No license" />
+        <Empty description={t(m.noLicense)} />
       ) : (
         <div>
-          <div style={{ fontSize: 18, fontWeight: 600 }}>{license.type} License</div>
-          <div>Expires {monthYear(license.expiry_date)}</div>
-          <div className="text-muted">Registered {formatDate(license.issued_date)}</div>
+          <div style={{ fontSize: 18, fontWeight: 600 }}>{t(m.typeLicense, { type: typeLabel(license.type) })}</div>
+          <div>{t(m.expires, { date: monthYear(license.expiry_date) })}</div>
+          <div className="text-muted">{t(m.registered, { date: formatDate(license.issued_date) })}</div>
           <Tag color={status!.color} className="mt-8" data-testid="license-status">
-            {status!.label}
+            {LICENSE_STATUS_LABEL[status!.label]}
           </Tag>
         </div>
       )}
-      <Modal open={modal === 'licences'} title="All Licences" footer={null} onCancel={() => setModal(null)}>
+      <Modal open={modal === 'licences'} title={t(m.allLicences)} footer={null} onCancel={() => setModal(null)}>
         {license ? (
           <Table
             size="small"
@@ -92,35 +108,37 @@ function LicenseCard() {
             rowKey="id"
             dataSource={all}
             columns={[
-              { title: 'Key', render: (_: unknown, l: typeof license) => `${l.key}…` },
-              { title: 'Type', dataIndex: 'type' },
-              { title: 'Issued', render: (_: unknown, l: typeof license) => formatDate(l.issued_date) },
-              { title: 'Expires', render: (_: unknown, l: typeof license) => formatDate(l.expiry_date) },
-              { title: 'Status', render: (_: unknown, l: typeof license) => statusOf(l).label },
+              { title: t(m.key), render: (_: unknown, l: typeof license) => `${l.key}…` },
+              { title: t(m.type), render: (_: unknown, l: typeof license) => typeLabel(l.type) },
+              { title: t(m.issued), render: (_: unknown, l: typeof license) => formatDate(l.issued_date) },
+              { title: t(m.expiresColumn), render: (_: unknown, l: typeof license) => formatDate(l.expiry_date) },
+              { title: t(m.status), render: (_: unknown, l: typeof license) => LICENSE_STATUS_LABEL[statusOf(l).label] },
             ]}
           />
         ) : (
-          <Empty description="No license" />
+          <Empty description={t(m.noLicense)} />
         )}
       </Modal>
-      <Modal open={modal === 'invoice'} title="Invoice" footer={null} onCancel={() => setModal(null)}>
+      <Modal open={modal === 'invoice'} title={t(m.invoice)} footer={null} onCancel={() => setModal(null)}>
         <p>
-          <strong>Farmland Platform Ltd</strong>
-          <br />
-          12 Ring Road, Ibadan, Oyo State, Nigeria
+          <span translate="no">
+            <strong>{ISSUER.name}</strong>
+            <br />
+            {ISSUER.address}
+          </span>
         </p>
         <Table
           size="small"
           pagination={false}
           rowKey="item"
-          dataSource={[INVOICE]}
+          dataSource={[invoiceRow()]}
           columns={[
-            { title: 'Period', dataIndex: 'period' },
-            { title: 'Item', dataIndex: 'item' },
-            { title: 'Amount', dataIndex: 'amount' },
+            { title: t(m.period), dataIndex: 'period' },
+            { title: t(m.item), dataIndex: 'item' },
+            { title: t(m.amount), dataIndex: 'amount' },
           ]}
         />
-        <p style={{ marginTop: 12, color: 'rgba(0,0,0,0.62)' }}>This invoice is a placeholder: billing is not connected yet.</p>
+        <p style={{ marginTop: 12, color: 'rgba(0,0,0,0.62)' }}>{t(m.invoicePlaceholder)}</p>
       </Modal>
     </Card>
   );
@@ -132,20 +150,20 @@ function MostMappedArea() {
   const [picked, setPicked] = useState<string | null>(null);
   const shown = list.find((s) => s.code === picked) ?? list[0];
   return (
-    <Card size="small" title="Most Mapped Area" className="full-height" data-testid="most-mapped-area">
+    <Card size="small" title={t(m.mostMappedArea)} className="full-height" data-testid="most-mapped-area">
       {states.isLoading ? (
         <Skeleton active paragraph={{ rows: 1 }} />
       ) : !shown ? (
-        <Empty description="No farms mapped yet" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        <Empty description={t(m.noFarmsYet)} image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
           <span style={{ display: 'inline-grid', placeItems: 'center', width: 40, height: 40, borderRadius: 20, background: '#e7f3ec', color: '#1f6f3f', fontWeight: 700 }}>{shown.code.slice(0, 2)}</span>
           <div className="grow">
-            <div className="strong">{formatNumber(shown.total_farms)} farms</div>
+            <div className="strong">{t(m.farmsCount, { count: formatNumber(shown.total_farms) })}</div>
             <Select
               size="small"
               style={{ width: '100%' }}
-              aria-label="Area"
+              aria-label={t(m.area)}
               value={shown.code}
               onChange={setPicked}
               options={list.map((s) => ({ value: s.code, label: `${s.name} (${formatNumber(s.total_farms)})` }))}
@@ -167,7 +185,7 @@ function TotalMapped() {
       data: {
         // ISO periods: the chart wrapper names the months and days.
         labels: (d?.buckets ?? []).map((b) => b.period),
-        datasets: [{ label: 'Farms mapped', data: (d?.buckets ?? []).map((b) => b.count), backgroundColor: '#2b9348' }],
+        datasets: [{ label: t(m.farmsMapped), data: (d?.buckets ?? []).map((b) => b.count), backgroundColor: '#2b9348' }],
       },
       options: { plugins: { legend: { display: false } } },
     }),
@@ -175,12 +193,12 @@ function TotalMapped() {
   );
   return (
     <Card
-      title="Total Mapped"
+      title={t(m.totalMapped)}
       data-testid="total-mapped"
-      extra={<Segmented<RangeKey> options={['1Y', '6M', '30D', '7D']} value={range} onChange={setRange} aria-label="Range" />}
+      extra={<Segmented<RangeKey> options={RANGES.map((value) => ({ value, label: RANGE_LABEL[value] }))} value={range} onChange={setRange} aria-label={t(m.range)} />}
     >
       {series.isError ? (
-        <Alert type="error" showIcon message="The chart could not be loaded" action={<Button onClick={() => void series.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon message={t(m.chartFailed)} action={<Button onClick={() => void series.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <>
           <div style={{ display: 'flex', gap: 12, alignItems: 'baseline', marginBottom: 8 }}>
@@ -189,11 +207,11 @@ function TotalMapped() {
             </span>
             {d && (
               <span data-testid="total-mapped-change" style={{ color: d.change_percent === null ? 'rgba(0,0,0,0.62)' : d.change_percent >= 0 ? '#2b9348' : '#d62828' }}>
-                {d.change_percent === null ? 'no farms in the period before' : `${d.change_percent >= 0 ? '+' : ''}${d.change_percent}% on the period before`}
+                {d.change_percent === null ? t(m.noFarmsBefore) : t(m.changeBefore, { change: `${d.change_percent >= 0 ? '+' : ''}${currentLocale() === 'fr' ? formatNumber(d.change_percent) : d.change_percent}` })}
               </span>
             )}
           </div>
-          <LazyChart config={config} height={240} ariaLabel={`Farms mapped per period, ${range}`} testId="total-mapped-chart" />
+          <LazyChart config={config} height={240} ariaLabel={t(m.farmsPerPeriod, { range: RANGE_LABEL[range] })} testId="total-mapped-chart" />
         </>
       )}
     </Card>
@@ -204,16 +222,16 @@ function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unm
   const config = useMemo(
     () => ({
       type: 'doughnut' as const,
-      data: { labels: ['Mapped farms: farmers with a mapped farm', 'Unmapped farms: farmers with none'], datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }] },
+      data: { labels: [t(m.mappedLegend), t(m.unmappedLegend)], datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }] },
       options: { plugins: { legend: { position: 'bottom' as const } } },
     }),
     [mapped, unmapped],
   );
   return (
-    <Card title="Overall Activity" className="full-height" data-testid="overall-activity">
-      {mapped === undefined ? <Skeleton active /> : mapped + (unmapped ?? 0) === 0 ? <Empty description="No farmers yet" /> : <LazyChart config={config} height={220} ariaLabel="Farmers with and without a mapped farm" />}
+    <Card title={t(m.overallActivity)} className="full-height" data-testid="overall-activity">
+      {mapped === undefined ? <Skeleton active /> : mapped + (unmapped ?? 0) === 0 ? <Empty description={t(m.noFarmersYet)} /> : <LazyChart config={config} height={220} ariaLabel={t(m.withAndWithout)} />}
       <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>
-        Counted in farmers: {mapped === undefined ? '…' : formatNumber(mapped)} with at least one mapped farm, {unmapped === undefined ? '…' : formatNumber(unmapped)} with none.
+        {t(m.countedInFarmers, { mapped: mapped === undefined ? '…' : formatNumber(mapped), unmapped: unmapped === undefined ? '…' : formatNumber(unmapped) })}
       </div>
     </Card>
   );
@@ -226,13 +244,13 @@ function AgentRankingCard() {
   const d = ranking.data?.data;
   return (
     <Card
-      title="Agent Ranking"
+      title={t(m.agentRanking)}
       style={{ height: '100%' }}
       data-testid="agent-ranking"
-      extra={d && <span className="text-muted">{`Top ${Math.min(RANKING_SIZE, d.total_agents)} of ${formatNumber(d.total_agents)} agents`}</span>}
+      extra={d && <span className="text-muted">{t(m.topOf, { shown: Math.min(RANKING_SIZE, d.total_agents), total: formatNumber(d.total_agents) })}</span>}
     >
       {ranking.isError ? (
-        <Alert type="error" showIcon message="The ranking could not be loaded" action={<Button onClick={() => void ranking.refetch()}>Try again</Button>} />
+        <Alert type="error" showIcon message={t(m.rankingFailed)} action={<Button onClick={() => void ranking.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <Table<Ranked>
           size="small"
@@ -240,15 +258,15 @@ function AgentRankingCard() {
           pagination={false}
           rowKey="id"
           dataSource={d?.results ?? []}
-          locale={{ emptyText: 'No agents yet' }}
+          locale={{ emptyText: t(m.noAgentsYet) }}
           scroll={{ x: 'max-content' }}
           columns={[
-            { title: 'Rank', dataIndex: 'rank', width: 56 },
-            { title: 'Agent', dataIndex: 'agent_name' },
-            { title: 'Operational area', render: (_: unknown, a: Ranked) => a.operational_area ?? '--' },
-            { title: 'Mapped farms', render: (_: unknown, a: Ranked) => formatNumber(a.mapped_farms_count) },
-            { title: 'Area', render: (_: unknown, a: Ranked) => formatHectares(a.total_mapped_area, 4) },
-            { title: 'Progress', render: (_: unknown, a: Ranked) => <AgentProgressText progress={a.progress} mapped={a.mapped_farms_count} farmers={a.farmers_count} /> },
+            { title: t(m.rank), dataIndex: 'rank', width: 56 },
+            { title: t(m.agent), dataIndex: 'agent_name', onCell: dataCell },
+            { title: t(m.operationalArea), render: (_: unknown, a: Ranked) => a.operational_area ?? '--', onCell: dataCell },
+            { title: t(m.mappedFarms), render: (_: unknown, a: Ranked) => formatNumber(a.mapped_farms_count) },
+            { title: t(m.area), render: (_: unknown, a: Ranked) => formatHectares(a.total_mapped_area, 4) },
+            { title: t(m.progress), render: (_: unknown, a: Ranked) => <AgentProgressText progress={a.progress} mapped={a.mapped_farms_count} farmers={a.farmers_count} /> },
           ]}
         />
       )}
@@ -262,42 +280,42 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
   const [pending, setPending] = useState<Agent | null>(null);
   return (
     <Card
-      title={`Agents${count === undefined ? '' : ` (${formatNumber(count)})`}`}
+      title={count === undefined ? t(m.agents) : t(m.agentsCount, { count: formatNumber(count) })}
       style={{ height: '100%' }}
       data-testid="agents-card"
       extra={
         <Button type="primary" size="small" onClick={() => navigate(paths.tenant.agents({ new: true }))}>
-          Add New
+          {t(m.addNew)}
         </Button>
       }
       actions={[
         <Link key="all" to={paths.tenant.agents()}>
-          See all
+          {t(m.seeAll)}
         </Link>,
       ]}
     >
       {loading ? (
         <Skeleton active />
       ) : agents.length === 0 ? (
-        <Empty description="No agents yet" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        <Empty description={t(m.noAgentsYet)} image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
         <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {agents.slice(0, 5).map((a) => (
             <li key={a.id} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '6px 0' }}>
               <span>
-                {a.agent_name} {a.is_suspended && <Tag>Suspended</Tag>}
+                <span translate="no">{a.agent_name}</span> {a.is_suspended && <Tag>{t(m.suspended)}</Tag>}
               </span>
               <Dropdown
                 trigger={['click']}
                 menu={{
                   items: [
-                    { key: 'edit', label: 'Edit Agent' },
-                    { key: 'delete', label: 'Delete Agent', danger: true },
+                    { key: 'edit', label: t(m.editAgent) },
+                    { key: 'delete', label: t(m.deleteAgent), danger: true },
                   ],
                   onClick: ({ key }) => (key === 'edit' ? navigate(paths.tenant.agents({ edit: a.id })) : setPending(a)),
                 }}
               >
-                <Button type="text" size="small" aria-label={`Actions for ${a.agent_name}`} icon={<MoreOutlined />} />
+                <Button type="text" size="small" aria-label={t(m.actionsFor, { name: a.agent_name })} icon={<MoreOutlined />} />
               </Dropdown>
             </li>
           ))}
@@ -305,20 +323,20 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
       )}
       <ConfirmDialog
         open={pending !== null}
-        title="Delete agent"
-        confirmLabel="Delete"
+        title={t(m.deleteAgentTitle)}
+        confirmLabel={t(m.delete)}
         danger
         loading={remove.isPending}
         onCancel={() => setPending(null)}
         onConfirm={() =>
           pending &&
           remove.mutate(pending.id, {
-            onSuccess: () => notifySuccess('Agent deleted successfully'),
+            onSuccess: () => notifySuccess(m.agentDeleted),
             onSettled: () => setPending(null),
           })
         }
       >
-        Are you sure you want to delete {pending?.agent_name}? This action cannot be undone.
+        {t(m.deleteConfirm, { name: pending?.agent_name ?? '' })}
       </ConfirmDialog>
     </Card>
   );
@@ -337,12 +355,22 @@ function GlobalLandmap() {
   const failed = mode === 'GLOBAL MAP' ? global.isError : regional.isError;
   return (
     <Card
-      title="Global Landmap"
+      title={t(m.globalLandmap)}
       data-testid="global-landmap"
-      extra={<Segmented options={['GLOBAL MAP', 'REGIONAL MAP']} value={mode} onChange={(v) => setMode(v as typeof mode)} aria-label="Landmap" />}
+      extra={
+        <Segmented
+          options={[
+            { value: 'GLOBAL MAP', label: t(m.globalMap) },
+            { value: 'REGIONAL MAP', label: t(m.regionalMap) },
+          ]}
+          value={mode}
+          onChange={(v) => setMode(v as typeof mode)}
+          aria-label={t(m.landmap)}
+        />
+      }
     >
       {failed ? (
-        <Alert type="error" showIcon message="The landmap could not be loaded" />
+        <Alert type="error" showIcon message={t(m.landmapFailed)} />
       ) : (
         <LazyLandMap mode={mode === 'GLOBAL MAP' ? 'global' : 'regional'} countries={countries} places={places} height={340} testId="landmap" />
       )}
@@ -358,7 +386,7 @@ export function TenantDashboard() {
   const list = agents.data?.data.results ?? [];
   return (
     <div className="stack-16" data-testid="tenant-dashboard">
-      {counts.isError && <Alert type="error" showIcon message="The dashboard counts could not be loaded" action={<Button onClick={() => void counts.refetch()}>Try again</Button>} />}
+      {counts.isError && <Alert type="error" showIcon message={t(m.countsFailed)} action={<Button onClick={() => void counts.refetch()}>{t(m.tryAgain)}</Button>} />}
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
           <LicenseCard />
@@ -366,16 +394,16 @@ export function TenantDashboard() {
         <Col xs={24} lg={16}>
           <Row gutter={[16, 16]}>
             <Col xs={12} md={6}>
-              <StatCard title="Agents" value={c?.agents} testId="count-agents" />
+              <StatCard title={t(m.agents)} value={c?.agents} testId="count-agents" />
             </Col>
             <Col xs={12} md={6}>
-              <StatCard title="Registered Farmers" value={c?.farmers} testId="count-farmers" />
+              <StatCard title={t(m.registeredFarmers)} value={c?.farmers} testId="count-farmers" />
             </Col>
             <Col xs={12} md={6}>
-              <StatCard title="Operational Areas" value={c?.operational_areas} testId="count-areas" />
+              <StatCard title={t(m.operationalAreas)} value={c?.operational_areas} testId="count-areas" />
             </Col>
             <Col xs={12} md={6}>
-              <StatCard title="No of GPS Devices" value={c?.gps_devices} testId="count-gps" />
+              <StatCard title={t(m.gpsDevices)} value={c?.gps_devices} testId="count-gps" />
             </Col>
             <Col span={24}>
               <MostMappedArea />
@@ -400,7 +428,7 @@ export function TenantDashboard() {
         </Col>
       </Row>
       <GlobalLandmap />
-      <div className="text-muted small">Farm totals: {c ? formatCompact(c.farms) : '…'} farms mapped in all.</div>
+      <div className="text-muted small">{t(m.farmTotals, { count: c ? formatCompact(c.farms) : '…' })}</div>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { api } from '../../../lib/api-client';
 import type { MessageEnvelope } from '../../../lib/contract-types';
 import { notifySuccess } from '../../../lib/notifier';
 import { profileKey } from './get-profile';
+import { profileText } from '../profile.messages';
 
 export const resetTwoFactor = (userId: string) => api<MessageEnvelope>(`/auth/${userId}/reset-mfa/`, { method: 'POST', body: {} });
 
@@ -11,8 +12,8 @@ export function useResetTwoFactor(userId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: () => resetTwoFactor(userId),
-    onSuccess: async (res) => {
-      notifySuccess(res.message);
+    onSuccess: async () => {
+      notifySuccess(profileText.twoFactorReset);
       await qc.invalidateQueries({ queryKey: profileKey(userId) });
     },
   });

@@ -6,6 +6,7 @@ import type { Envelope, In } from '../../../lib/contract-types';
 import { notifySuccess } from '../../../lib/notifier';
 import { updateSessionUser } from '../../../lib/session-store';
 import { profileKey } from './get-profile';
+import { profileText } from '../profile.messages';
 
 export type ProfilePatch = In<typeof updateUserBody>;
 
@@ -18,7 +19,7 @@ export function useUpdateProfile(id: string) {
     onSuccess: (res) => {
       qc.setQueryData(profileKey(id), res);
       updateSessionUser({ first_name: res.data.first_name, last_name: res.data.last_name });
-      notifySuccess(res.message ?? 'Profile updated successfully');
+      notifySuccess(profileText.profileUpdated);
     },
   });
 }

@@ -6,6 +6,7 @@ import type { Envelope } from '../../../lib/contract-types';
 import { notifySuccess } from '../../../lib/notifier';
 import { updateSessionUser } from '../../../lib/session-store';
 import { profileKey } from './get-profile';
+import { profileText } from '../profile.messages';
 
 export function uploadProfileImage(file: File) {
   const form = new FormData();
@@ -20,7 +21,7 @@ export function useUploadProfileImage() {
     onSuccess: (res) => {
       qc.setQueryData(profileKey(res.data.id), res);
       updateSessionUser({ image: res.data.image });
-      notifySuccess(res.message ?? 'Profile image updated successfully');
+      notifySuccess(profileText.imageUpdated);
     },
   });
 }

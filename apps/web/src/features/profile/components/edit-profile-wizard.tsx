@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Edit profile in the three-step wizard: Details (names), Contact (phone, gender), Confirm Entries.
 import { useEffect, useState } from 'react';
 import Descriptions from 'antd/es/descriptions';
@@ -8,6 +7,8 @@ import Select from 'antd/es/select';
 import { phoneNumber, type UserProfile } from '@farmland/contracts';
 import { StepWizard } from '../../../components/ui/step-wizard';
 import { useUpdateProfile, type ProfilePatch } from '../api/update-profile';
+import { t } from '../../../i18n';
+import { profileText as m } from '../profile.messages';
 
 type Values = { first_name: string; last_name: string; phone_number?: string; gender?: 'Male' | 'Female' };
 
@@ -51,54 +52,54 @@ export function EditProfileWizard({ profile, open, onClose }: { profile: UserPro
     <Form form={form} layout="vertical" component={false}>
       <StepWizard
         open={open}
-        title="Edit profile"
-        submitLabel="Save changes"
+        title={t(m.editProfile)}
+        submitLabel={t(m.saveChanges)}
         submitting={update.isPending}
         onCancel={onClose}
         onSubmit={submit}
         steps={[
           {
-            title: 'Details',
+            title: t(m.stepDetails),
             validate: check(['first_name', 'last_name']),
             content: (
               <>
-                <Form.Item label="First name" name="first_name" rules={[{ required: true, whitespace: true, message: 'First name is required' }, { max: 100 }]}>
+                <Form.Item label={t(m.firstName)} name="first_name" rules={[{ required: true, whitespace: true, message: t(m.firstNameRequired) }, { max: 100 }]}>
                   <Input autoComplete="given-name" />
                 </Form.Item>
-                <Form.Item label="Last name" name="last_name" rules={[{ required: true, whitespace: true, message: 'Last name is required' }, { max: 100 }]}>
+                <Form.Item label={t(m.lastName)} name="last_name" rules={[{ required: true, whitespace: true, message: t(m.lastNameRequired) }, { max: 100 }]}>
                   <Input autoComplete="family-name" />
                 </Form.Item>
               </>
             ),
           },
           {
-            title: 'Contact',
+            title: t(m.stepContact),
             validate: check(['phone_number', 'gender']),
             content: (
               <>
                 <Form.Item
-                  label="Phone number"
+                  label={t(m.phone)}
                   name="phone_number"
                   rules={[
                     {
                       validator: async (_r, value: unknown) => {
                         if (typeof value !== 'string' || !value.trim()) return;
                         const parsed = phoneNumber.safeParse(value);
-                        if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Enter a valid phone number');
+                        if (!parsed.success) throw new Error(t(m.validPhone));
                       },
                     },
                   ]}
                 >
                   <Input autoComplete="tel" inputMode="tel" />
                 </Form.Item>
-                <Form.Item label="Gender" name="gender" htmlFor="profile-gender">
+                <Form.Item label={t(m.gender)} name="gender" htmlFor="profile-gender">
                   <Select
                     id="profile-gender"
                     allowClear
-                    placeholder="Select gender"
+                    placeholder={t(m.selectGender)}
                     options={[
-                      { label: 'Male', value: 'Male' },
-                      { label: 'Female', value: 'Female' },
+                      { label: t(m.genderMale), value: 'Male' },
+                      { label: t(m.genderFemale), value: 'Female' },
                     ]}
                   />
                 </Form.Item>
@@ -106,17 +107,17 @@ export function EditProfileWizard({ profile, open, onClose }: { profile: UserPro
             ),
           },
           {
-            title: 'Confirm Entries',
+            title: t(m.stepConfirm),
             content: summary && (
               <Descriptions
                 column={1}
                 bordered
                 size="small"
                 items={[
-                  { key: 'first', label: 'First name', children: summary.first_name },
-                  { key: 'last', label: 'Last name', children: summary.last_name },
-                  { key: 'phone', label: 'Phone number', children: summary.phone_number || '--' },
-                  { key: 'gender', label: 'Gender', children: summary.gender ?? '--' },
+                  { key: 'first', label: t(m.firstName), children: summary.first_name },
+                  { key: 'last', label: t(m.lastName), children: summary.last_name },
+                  { key: 'phone', label: t(m.phone), children: summary.phone_number || '--' },
+                  { key: 'gender', label: t(m.gender), children: summary.gender ? t(summary.gender === 'Male' ? m.genderMale : m.genderFemale) : '--' },
                 ]}
               />
             ),

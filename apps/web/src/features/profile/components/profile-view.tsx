@@ -81,18 +81,18 @@ export function ProfileView({ userId }: { userId: string }) {
             </Upload>
           </div>
           <div style={{ flex: '1 1 420px', minWidth: 0 }}>
-            <Typography.Title level={2} style={{ fontSize: 20, marginTop: 0 }} data-testid="profile-name">
+            <Typography.Title level={2} style={{ fontSize: 20, marginTop: 0 }} data-testid="profile-name" translate="no">
               {name}
             </Typography.Title>
             <Descriptions
               column={{ xs: 1, md: 2 }}
               size="small"
               items={[
-                { key: 'email', label: t(m.email), children: p.email },
+                { key: 'email', label: t(m.email), children: <span translate="no">{p.email}</span> },
                 { key: 'phone', label: t(m.phone), children: p.phone_number ?? '--' },
-                { key: 'gender', label: t(m.gender), children: p.gender ?? '--' },
+                { key: 'gender', label: t(m.gender), children: p.gender === 'Male' ? t(m.genderMale) : p.gender === 'Female' ? t(m.genderFemale) : (p.gender ?? '--') },
                 { key: 'role', label: t(m.role), children: t(ROLE_LABELS[p.role]) },
-                { key: 'org', label: t(m.organisation), children: p.tenant?.name ?? t(m.serviceProvider) },
+                { key: 'org', label: t(m.organisation), children: p.tenant ? <span translate="no">{p.tenant.name}</span> : t(m.serviceProvider) },
                 {
                   key: 'mfa',
                   label: t(m.twoFactor),
