@@ -23,7 +23,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, withScope, type Database } from '../db/client.js';
 import { createRng } from '../lib/prng.js';

@@ -230,7 +230,9 @@ export async function evidenceFeatures(tx: Executor, tenantId: string, farmId: s
              hit AS (
                SELECT DISTINCT l.id AS layer_id, l.kind, l.name, p.feature
                  FROM f
-                 JOIN reference_layer_features p ON p.geom && f.geom AND ST_Intersects(p.geom, f.geom)
+                 -- By the spatial index alone (OFFSET 0 keeps the version condition out of the scan; with it, stale
+                 -- statistics made the planner read every piece of the version: reference-layers.screening.ts overlapOf).
+                 JOIN LATERAL (SELECT p.layer_id, p.version, p.feature, p.geom FROM reference_layer_features p WHERE p.geom && f.geom OFFSET 0) p ON ST_Intersects(p.geom, f.geom)
                  JOIN reference_layers l ON l.id = p.layer_id AND p.version = l.version
                 WHERE l.version > 0 AND (l.tenant_id IS NULL OR l.tenant_id = ${tenantId})
                 ORDER BY l.kind, l.name, l.id, p.feature
@@ -239,7 +241,8 @@ export async function evidenceFeatures(tx: Executor, tenantId: string, farmId: s
                ST_AsGeoJSON(ST_Multi(ST_CollectionExtract(ST_Union(ST_Intersection(p.geom, ${envelope})), 3)), 7) AS geometry
           FROM hit h
           JOIN reference_layers l ON l.id = h.layer_id
-          JOIN reference_layer_features p ON p.layer_id = h.layer_id AND p.version = l.version AND p.feature = h.feature AND p.geom && ${envelope}
+          JOIN (SELECT p.layer_id, p.version, p.feature, p.geom FROM reference_layer_features p WHERE p.geom && ${envelope} OFFSET 0) p
+            ON p.layer_id = h.layer_id AND p.version = l.version AND p.feature = h.feature
          GROUP BY h.layer_id, l.name, l.kind, l.tenant_id, h.feature
          ORDER BY l.kind, l.name, h.layer_id, h.feature`,
   );
