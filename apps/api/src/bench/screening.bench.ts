@@ -410,7 +410,9 @@ async function main(): Promise<void> {
     let detail: any = null;
     for (;;) {
       await sleep(250);
-      const r = await api('GET', `/api/reference-layers/${layerId}/progress/`, token).catch(() => null);
+      // A poll that gets no answer in 10 s is dropped (on the full run one stayed pending for good and held the
+      // benchmark in its first phase while the layer had finished).
+      const r = await Promise.race([api('GET', `/api/reference-layers/${layerId}/progress/`, token).catch(() => null), sleep(10_000).then(() => null)]);
       if (!r || r.status !== 200) continue;
       const st = r.body.data.status as string;
       if (st === 'failed') throw new Error(`load failed: ${JSON.stringify(r.body.data)}`);
