@@ -365,6 +365,8 @@ async function main(): Promise<void> {
       // One process holds an embedded data directory: a first start (migrations, demo data), stopped; the farms
       // inserted in this process; then the server again on the same directory.
       const first = await startServer(env, { timeoutMs: 900_000 });
+      // /api/health answers before the demo data is in: wait until the demo admin can sign in.
+      for (let i = 0; i < 600 && (await apiAt(first.base)('POST', '/api/auth/login/', null, { email: 'admin@oyo-agro.example', password: 'Farmland#2026' })).status !== 200; i++) await sleep(1000);
       await stopServer(first);
       const database = await openDatabase({ kind: 'pglite', dataDir });
       const seeded = await seedFarms((text, params) => database.adminQuery(text, params ?? []) as Promise<any[]>);
