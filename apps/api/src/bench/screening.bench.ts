@@ -368,7 +368,7 @@ async function main(): Promise<void> {
       // /api/health answers before the demo data is in: wait until the demo admin can sign in.
       for (let i = 0; i < 600 && (await apiAt(first.base)('POST', '/api/auth/login/', null, { email: 'admin@oyo-agro.example', password: 'Farmland#2026' })).status !== 200; i++) await sleep(1000);
       await stopServer(first);
-      const database = await openDatabase({ kind: 'pglite', dataDir });
+      const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
       const seeded = await seedFarms((text, params) => database.adminQuery(text, params ?? []) as Promise<any[]>);
       await database.close();
       tenantId = seeded.tenantId;
@@ -462,7 +462,7 @@ async function main(): Promise<void> {
     } else {
       await stopServer(server);
       server = null;
-      costDb = await openDatabase({ kind: 'pglite', dataDir });
+      costDb = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
     }
     try {
       const counts = (await costDb.adminQuery(
