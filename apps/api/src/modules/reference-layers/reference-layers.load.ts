@@ -16,10 +16,12 @@ import { readAnalysisFile } from '../../ingest/read.js';
 import { readGeometry, toEwkbHex, Unreadable, Unsupported } from '../../ingest/geometry.js';
 import { uploadsDir } from '../../ingest/uploads.js';
 import * as q from './reference-layers.queries.js';
-import { screenLayerEverywhere } from './reference-layers.screening.js';
+import { BATCH_TARGET_MS, nextBatchSize, screenLayerEverywhere } from './reference-layers.screening.js';
 
-/** Features per load transaction. */
+/** Features read at a time, and the most per load transaction. */
 export const LOAD_WINDOW = 500;
+/** The fewest features per load transaction (embedded, where a transaction's size follows its time as screenings' do). */
+const MIN_LOAD_CHUNK = 20;
 /** The most features one layer file may hold (the streamed GeoJSON reader's cap; other formats are read whole). */
 export const MAX_LAYER_FEATURES = 2_000_000;
 
@@ -91,17 +93,31 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
   try {
     file = await copyToDisk(deps, layer.file_key);
     try {
+      // Embedded, the one connection is held for a whole transaction: a window is written in chunks whose size
+      // follows the time the last one took (BATCH_TARGET_MS), with a turn of the event loop between them, so requests
+      // get in. On PostgreSQL a window is one transaction.
+      const embedded = deps.database.kind === 'pglite';
+      let chunk = embedded ? MIN_LOAD_CHUNK : LOAD_WINDOW;
       await readAnalysisFile(file, layer.filename, { nameField: layer.name_field ?? undefined, maxRows: MAX_LAYER_FEATURES, window: LOAD_WINDOW }, async (rows, first) => {
         const features = rows.map((row, i) => ({ n: first + i, ewkb: featureGeometry(row, first + i) }));
-        const r = await withScope(deps.db, scope, async (tx) => {
-          const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, features);
-          if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
-          await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + rows.length });
-          return out;
-        });
-        counts.features += rows.length;
-        counts.pieces += r.pieces;
-        counts.repaired += r.repaired;
+        for (let i = 0; i < features.length; ) {
+          const part = features.slice(i, i + chunk);
+          const started = performance.now();
+          const r = await withScope(deps.db, scope, async (tx) => {
+            const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, part);
+            if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
+            await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + part.length });
+            return out;
+          });
+          i += part.length;
+          counts.features += part.length;
+          counts.pieces += r.pieces;
+          counts.repaired += r.repaired;
+          if (embedded) {
+            chunk = nextBatchSize(part.length, performance.now() - started, BATCH_TARGET_MS.pglite, { min: MIN_LOAD_CHUNK, max: LOAD_WINDOW });
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
       });
     } catch (err) {
       if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`);
@@ -135,9 +151,15 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
 /** Screens every farm the layer applies to against the version just put in use, then marks the layer ready. */
 async function screenAfterSwap(deps: Deps, layer: { id: string; tenantId: string | null }, version: number): Promise<void> {
   const scope = scopeOf(layer.tenantId);
+  // Progress at most once a second (batches are short: reference-layers.screening.ts BATCH_TARGET_MS).
+  let shown = -1;
+  let shownAt = 0;
   const screened = await screenLayerEverywhere(deps, { id: layer.id, tenantId: layer.tenantId, version }, async (done, total) => {
-    const progress = 50 + Math.floor((50 * done) / Math.max(1, total));
-    await withScope(deps.db, scope, (tx) => q.setLoadState(tx, layer.id, { progress: Math.min(99, progress) }));
+    const progress = Math.min(99, 50 + Math.floor((50 * done) / Math.max(1, total)));
+    if (progress === shown || Date.now() - shownAt < 1000) return;
+    shown = progress;
+    shownAt = Date.now();
+    await withScope(deps.db, scope, (tx) => q.setLoadState(tx, layer.id, { progress }));
   });
   if (!screened.stopped) {
     // The figures are complete: verdicts may have changed (farm.verdict_changed, reference-layers.verdicts.ts).

@@ -8,6 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, withScope, type Executor } from '../../db/client.js';
 import type { Deps } from '../../context.js';
 import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
+import { withoutJit } from './reference-layers.queries.js';
 
 /**
  * The overlays run on a fixed precision grid of 1e-12 degrees (~0.1 µm): GEOS's snap-rounding, which never needs its
@@ -26,19 +27,48 @@ const OVERLAY_GRID = '1e-12';
  * the geodesic area of the union of a geometry's intersections with one version of a layer's stored pieces. Registry
  * farms and analysis rows (modules/analyses/analyses.run.queries.ts) are measured by this same SQL. The geometry must be
  * valid (PGlite's PostGIS returns an empty overlay for an invalid one); both farms and analysed rows are checked before.
+ *
+ * Two things keep it fast on a layer of a million pieces (bench:screening, docs/decisions/0073):
+ * - The pieces are found by the spatial index alone: the `OFFSET 0` subquery keeps the layer and version conditions
+ *   out of the scan. Without it the planner, whose statistics never know a version just loaded (no ANALYZE between a
+ *   load and its screening), ANDed the GiST probe with the (layer_id, version) index, reading every piece of the
+ *   version for each farm: 18 ms a farm with 100k pieces, growing with the layer. The pieces in the box of other
+ *   layers and versions are few and are filtered out after.
+ * - A geometry meeting one piece (most farms) is measured as its intersection with it, without the union (the union of
+ *   one polygon is that polygon: the same area); with two or more, the union as before.
  */
-export const overlapOf = (geom: SQL, layerId: SQL, version: SQL, opts: { grid: boolean } = { grid: true }): SQL => sql`(
-              SELECT coalesce(ST_Area(ST_CollectionExtract(${
-                opts.grid
-                  ? sql`ST_Union(ST_Intersection(p.geom, ${geom}, ${sql.raw(OVERLAY_GRID)}), ${sql.raw(OVERLAY_GRID)})`
-                  : sql`ST_Union(ST_Intersection(p.geom, ${geom}))`
-              }, 3)::geography), 0) AS sqm
-                FROM reference_layer_features p
-               WHERE p.layer_id = ${layerId} AND p.version = ${version} AND p.geom && ${geom} AND ST_Intersects(p.geom, ${geom})
+export const overlapOf = (geom: SQL, layerId: SQL, version: SQL, opts: { grid: boolean } = { grid: true }): SQL => {
+  const grid = opts.grid ? sql`, ${sql.raw(OVERLAY_GRID)}` : sql``;
+  // One aggregate level (not flattened into the caller, so `sqm` is computed once however often it is used).
+  return sql`(
+              SELECT CASE count(*)
+                       WHEN 0 THEN 0
+                       WHEN 1 THEN coalesce(ST_Area(ST_CollectionExtract(ST_Intersection((array_agg(c.geom))[1], ${geom}${grid}), 3)::geography), 0)
+                       ELSE coalesce((SELECT ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(x.g, ${geom}${grid})${grid}), 3)::geography) FROM unnest(array_agg(c.geom)) AS x(g)), 0)
+                     END AS sqm
+                FROM (SELECT p.layer_id, p.version, p.geom FROM reference_layer_features p WHERE p.geom && ${geom} OFFSET 0) c
+               WHERE c.layer_id = ${layerId} AND c.version = ${version} AND ST_Intersects(c.geom, ${geom})
             )`;
+};
 
-/** Farms per background screening transaction: a 100k-farm tenant is screened in 200 short transactions, not one. */
+/** The most farms per background screening transaction: a 100k-farm tenant is never screened in one transaction. */
 export const BATCH_FARMS = 500;
+/** The fewest (a batch's fixed cost, a few statements, is then a small share of it). */
+export const MIN_BATCH_FARMS = 10;
+
+/**
+ * The time a background screening transaction aims at, by engine. Embedded, the one PGlite connection is held for the
+ * whole transaction, so every request waits for the batch under way: batches of ~80 ms (and a turn of the event loop
+ * between them, so the requests that queued meanwhile get the connection) keep requests answered within 200 ms
+ * (issue 29). On PostgreSQL requests have their own connections; longer batches cost fewer round trips.
+ */
+export const BATCH_TARGET_MS = { pglite: 80, postgres: 1000 } as const;
+
+/** The next batch's size from the last one's: scaled towards the target time, at most doubling, within min..max. */
+export function nextBatchSize(size: number, ms: number, targetMs: number, bounds: { min: number; max: number } = { min: MIN_BATCH_FARMS, max: BATCH_FARMS }): number {
+  const scaled = Math.round((size * targetMs) / Math.max(1, ms));
+  return Math.max(bounds.min, Math.min(bounds.max, size * 2, scaled));
+}
 
 /**
  * Screens the given farms of one tenant against every layer in use that applies to the tenant (the provider's and its
@@ -46,6 +76,7 @@ export const BATCH_FARMS = 500;
  */
 export async function screenFarms(tx: Executor, tenantId: string, farmIds: readonly string[], layerId?: string): Promise<number> {
   if (farmIds.length === 0) return 0;
+  await withoutJit(tx);
   const rows = await queryRows<{ n: number }>(
     tx,
     sql`WITH written AS (
@@ -58,6 +89,9 @@ export async function screenFarms(tx: Executor, tenantId: string, farmIds: reado
            WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(farmIds)})
           ON CONFLICT (farm_id, layer_id) DO UPDATE
              SET layer_version = EXCLUDED.layer_version, overlap_sqm = EXCLUDED.overlap_sqm, share = EXCLUDED.share, computed_at = EXCLUDED.computed_at
+           -- A statement that began before a replacement's swap (PostgreSQL: another worker) never overwrites a figure
+           -- the newer version's screening already wrote.
+           WHERE farm_screenings.layer_version <= EXCLUDED.layer_version
           RETURNING 1)
         SELECT count(*)::int AS n FROM written`,
   );
@@ -86,14 +120,19 @@ export async function applicableLayers(tx: Executor, tenantId: string): Promise<
 
 /**
  * Screens every farm the layer applies to (one tenant's, or every tenant's for a provider layer) against the layer's
- * version in use, BATCH_FARMS farms a transaction, in farm id order. Stops early when the layer is replaced or removed
- * meanwhile (the newer version's own screening covers the farms). onBatch gets the share of farms done.
+ * version in use, a batch of farms a transaction, in farm id order. A batch's size follows the time the last one took
+ * (BATCH_TARGET_MS; opts.batchFarms fixes it instead), and the event loop turns between batches. Stops early when the
+ * layer is replaced or removed meanwhile (the newer version's own screening covers the farms). onBatch gets the farms
+ * done and the total.
  */
 export async function screenLayerEverywhere(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'db' | 'database'>,
   layer: { id: string; tenantId: string | null; version: number },
   onBatch: (done: number, total: number) => Promise<void>,
+  opts: { batchFarms?: number } = {},
 ): Promise<{ farms: number; stopped: boolean }> {
+  const targetMs = BATCH_TARGET_MS[deps.database.kind];
+  let batchSize = opts.batchFarms ?? Math.min(BATCH_FARMS, 5 * MIN_BATCH_FARMS);
   const scope = layer.tenantId ? ({ kind: 'tenant', tenantId: layer.tenantId } as const) : ({ kind: 'system' } as const);
   const tenantFilter = layer.tenantId ? sql`WHERE tenant_id = ${layer.tenantId}` : sql``;
   const [count] = await withScope(deps.db, scope, (tx) => queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms ${tenantFilter}`));
@@ -102,6 +141,8 @@ export async function screenLayerEverywhere(
   let after: string | null = null;
   for (;;) {
     const cursor: string | null = after;
+    const size = batchSize;
+    const started = performance.now();
     type Batch = Array<{ id: string; tenant_id: string }>;
     const result: Batch | null = await withScope(deps.db, scope, async (tx): Promise<Batch | null> => {
       const [current] = await queryRows<{ version: number }>(tx, sql`SELECT version FROM reference_layers WHERE id = ${layer.id}`);
@@ -110,7 +151,7 @@ export async function screenLayerEverywhere(
         tx,
         sql`SELECT id, tenant_id FROM farms
              WHERE ${layer.tenantId ? sql`tenant_id = ${layer.tenantId}` : sql`true`} ${cursor ? sql`AND id > ${cursor}` : sql``}
-             ORDER BY id LIMIT ${BATCH_FARMS}`,
+             ORDER BY id LIMIT ${size}`,
       );
       const byTenant = new Map<string, string[]>();
       for (const f of batch) byTenant.set(f.tenant_id, [...(byTenant.get(f.tenant_id) ?? []), f.id]);
@@ -121,8 +162,11 @@ export async function screenLayerEverywhere(
     if (result.length === 0) return { farms: done, stopped: false };
     done += result.length;
     after = result[result.length - 1]!.id;
+    if (opts.batchFarms === undefined) batchSize = nextBatchSize(size, performance.now() - started, targetMs);
     await onBatch(done, total);
-    if (result.length < BATCH_FARMS) return { farms: done, stopped: false };
+    if (result.length < size) return { farms: done, stopped: false };
+    // Requests that queued behind this batch (embedded: for the one connection) go first.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

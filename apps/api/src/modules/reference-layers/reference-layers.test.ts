@@ -10,6 +10,7 @@ import type { Caller, TestEnv } from '../../test/harness.js';
 import { testEnv } from '../../test/harness.js';
 import { freshSpot, insertFarmDirect, multipart, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
 import { loadReferenceLayer, unfinishedLayers } from './reference-layers.load.js';
+import { screenLayerEverywhere } from './reference-layers.screening.js';
 
 let env: TestEnv;
 let farmerA: string;
@@ -275,6 +276,58 @@ describe('reference layers: provider layers and tenant isolation', () => {
       SELECT (SELECT count(*)::int FROM reference_layer_features WHERE layer_id = ${t.body.data.id}) AS f, (SELECT count(*)::int FROM farm_screenings WHERE layer_id = ${t.body.data.id}) AS s`);
     expect(left).toEqual({ f: 0, s: 0 });
     expect((await env.as('adminA').get(`/api/reference-layers/${t.body.data.id}/`)).status).toBe(404);
+  });
+});
+
+describe('reference layers: a replacement while a screening runs', () => {
+  it('leaves every farm with one complete figure, from the newer version once that is ready, never a mix', async () => {
+    const base = '/api/reference-layers/';
+    const [lng, lat] = freshSpot();
+    // v1 covers the west farm and half of the middle one; v2 the east farm and the middle one's other half.
+    const v1 = polygon([offset(lng, lat, -400, -200), offset(lng, lat, 100, -200), offset(lng, lat, 100, 200), offset(lng, lat, -400, 200)]);
+    const v2 = polygon([offset(lng, lat, 100, -200), offset(lng, lat, 600, -200), offset(lng, lat, 600, 200), offset(lng, lat, 100, 200)]);
+    const mine = {
+      west: await insertFarmDirect(env, env.fx.tenantA, farmerA, square(...offset(lng, lat, -300, -50), 100)),
+      middle: await insertFarmDirect(env, env.fx.tenantA, farmerA, square(...offset(lng, lat, 50, -50), 100)),
+      east: await insertFarmDirect(env, env.fx.tenantA, farmerA, square(...offset(lng, lat, 400, -50), 100)),
+    };
+    const res = await upload(env.as('adminA'), base, details({ name: 'Forest mid-screening', kind: 'other' }), 'v1.geojson', collection([v1]));
+    expect(res.status, res.raw).toBe(202);
+    const id = res.body.data.id as string;
+    expect(await settledLayer(env.as('adminA'), base, id)).toMatchObject({ status: 'ready', version: 1 });
+
+    // The screening of version 1 again, two farms a transaction; after its first batch the layer is replaced, and the
+    // job loads version 2 (swap, then its own screening of every farm) before the version-1 screening goes on.
+    let batches = 0;
+    const run = await screenLayerEverywhere(
+      env.deps,
+      { id, tenantId: env.fx.tenantA, version: 1 },
+      async () => {
+        if (batches++ > 0) return;
+        const replaced = await upload(env.as('adminA'), `${base}${id}/replace/`, {}, 'v2.geojson', collection([v2]));
+        expect(replaced.status, replaced.raw).toBe(202);
+        expect(await settledLayer(env.as('adminA'), base, id)).toMatchObject({ status: 'ready', version: 2 });
+      },
+      { batchFarms: 2 },
+    );
+    // The version-1 screening saw the swap at its next batch and stopped, writing nothing more.
+    expect(run).toMatchObject({ stopped: true, farms: 2 });
+    expect(batches).toBe(1);
+    const [all] = await env.sql<{ farms: number; screened: number; v2: number }>(sql`
+      SELECT count(*)::int AS farms, count(s.farm_id)::int AS screened, (count(*) FILTER (WHERE s.layer_version = 2))::int AS v2
+        FROM farms f LEFT JOIN farm_screenings s ON s.farm_id = f.id AND s.layer_id = ${id} WHERE f.tenant_id = ${env.fx.tenantA}`);
+    expect(all!.screened).toBe(all!.farms);
+    expect(all!.v2).toBe(all!.farms);
+    // Each figure is version 2's alone: against v1 ∪ v2 the middle farm would be whole, against v1 the east one empty.
+    for (const farmId of Object.values(mine)) {
+      const fig = (await env.as('adminA').get(`/api/farms/${farmId}/screening/`)).body.data.figures.find((f: { layer_id: string }) => f.layer_id === id);
+      expect(fig.layer_version).toBe(2);
+      close(fig.overlap_sqm, (await referenceOverlap(farmId, [v2])).sqm);
+    }
+    const middle = (await env.as('adminA').get(`/api/farms/${mine.middle}/screening/`)).body.data.figures.find((f: { layer_id: string }) => f.layer_id === id);
+    expect(middle.share).toBeGreaterThan(0.3);
+    expect(middle.share).toBeLessThan(0.7);
+    expect((await env.as('adminA').delete(`${base}${id}/`)).status).toBe(200);
   });
 });
 
