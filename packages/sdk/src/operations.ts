@@ -57,7 +57,7 @@ export function operations(client: Client<paths>) {
     deleteWebhookEndpoint: (...init: Args<"/api/webhooks/{id}/", 'delete'>): Promise<Data<"/api/webhooks/{id}/", 'delete'>> => unwrap(client.DELETE("/api/webhooks/{id}/", ...(init as [never])) as never),
     /** GET /api/custom-analysis/{id}/export/: One category of the results as a file, streamed: CSV (geometry as GeoJSON text, own columns as JSON) or a GeoJSON FeatureCollection */
     exportAnalysisCategory: (...init: Args<"/api/custom-analysis/{id}/export/", 'get'>): Promise<Data<"/api/custom-analysis/{id}/export/", 'get'>> => unwrap(client.GET("/api/custom-analysis/{id}/export/", ...(init as [never])) as never),
-    /** GET /api/farms/export/eudr: EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N) */
+    /** GET /api/farms/export/eudr: EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N). Each plot carries its geolocation warnings and plot-risk verdict, as extra properties or (verdicts=companion) in a companion CSV downloaded with file=companion */
     exportEudrGeolocation: (...init: Args<"/api/farms/export/eudr", 'get'>): Promise<Data<"/api/farms/export/eudr", 'get'>> => unwrap(client.GET("/api/farms/export/eudr", ...(init as [never])) as never),
     /** GET /api/eudr-reports/plots/export/: The plots needing action as csv (streamed), with the same filters */
     exportEudrPlotsNeedingAction: (...init: Args<"/api/eudr-reports/plots/export/", 'get'>): Promise<Data<"/api/eudr-reports/plots/export/", 'get'>> => unwrap(client.GET("/api/eudr-reports/plots/export/", ...(init as [never])) as never),
@@ -203,6 +203,8 @@ export function operations(client: Client<paths>) {
     listFarmHistory: (...init: Args<"/api/farms/{id}/history/", 'get'>): Promise<Data<"/api/farms/{id}/history/", 'get'>> => unwrap(client.GET("/api/farms/{id}/history/", ...(init as [never])) as never),
     /** GET /api/farms/{id}/overlapping/: The farms of this farm's overlap group (itself included); empty when it overlaps nothing */
     listFarmOverlapGroup: (...init: Args<"/api/farms/{id}/overlapping/", 'get'>): Promise<Data<"/api/farms/{id}/overlapping/", 'get'>> => unwrap(client.GET("/api/farms/{id}/overlapping/", ...(init as [never])) as never),
+    /** GET /api/farms/{id}/overlaps/: This farm's overlaps with the other farms of its tenant, each measured: area (m², geodesic), share of each farm, intersection over union; sliver = under the overlap tolerance ("touching or sliver": listed, not grouped). Grouped first, then by area; at most 100 */
+    listFarmOverlaps: (...init: Args<"/api/farms/{id}/overlaps/", 'get'>): Promise<Data<"/api/farms/{id}/overlaps/", 'get'>> => unwrap(client.GET("/api/farms/{id}/overlaps/", ...(init as [never])) as never),
     /** GET /api/farms/: The tenant's farms (provider staff: every tenant's), newest first; with all=true a GeoJSON FeatureCollection (optional bbox) */
     listFarms: (...init: Args<"/api/farms/", 'get'>): Promise<Data<"/api/farms/", 'get'>> => unwrap(client.GET("/api/farms/", ...(init as [never])) as never),
     /** GET /api/field/areas/: The operational areas the field app may download: the tenant's, the agent's assigned area first (at most 1,000) */
@@ -392,6 +394,7 @@ export const operationRoutes = {
   listFarmers: { method: 'get', path: "/api/farmers/" },
   listFarmHistory: { method: 'get', path: "/api/farms/{id}/history/" },
   listFarmOverlapGroup: { method: 'get', path: "/api/farms/{id}/overlapping/" },
+  listFarmOverlaps: { method: 'get', path: "/api/farms/{id}/overlaps/" },
   listFarms: { method: 'get', path: "/api/farms/" },
   listFieldAreas: { method: 'get', path: "/api/field/areas/" },
   listLicenses: { method: 'get', path: "/api/base/licenses/" },

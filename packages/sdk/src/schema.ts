@@ -1464,6 +1464,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/farms/{id}/overlaps/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This farm's overlaps with the other farms of its tenant, each measured: area (m², geodesic), share of each farm, intersection over union; sliver = under the overlap tolerance ("touching or sliver": listed, not grouped). Grouped first, then by area; at most 100 */
+        get: operations["listFarmOverlaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/farms/{id}/screening/": {
         parameters: {
             query?: never;
@@ -1522,7 +1539,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N) */
+        /** EUDR geolocation export: a GeoJSON FeatureCollection (EPSG:4326, 6 decimals, RFC 7946 winding), CSV or KML; farms under 4 ha optionally as points; files over 25 MB come in numbered parts (X-Export-Parts header; ask for each with part=N). Each plot carries its geolocation warnings and plot-risk verdict, as extra properties or (verdicts=companion) in a companion CSV downloaded with file=companion */
         get: operations["exportEudrGeolocation"];
         put?: never;
         post?: never;
@@ -9512,7 +9529,7 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 row_number: number;
-                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon")[];
+                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon" | "has_holes" | "point_over_4ha" | "outside_country" | "area_mismatch")[];
                             }[];
                         };
                         message?: string;
@@ -9689,7 +9706,7 @@ export interface operations {
                                 row_number: number;
                                 /** @enum {string} */
                                 type?: "Polygon" | "MultiPolygon" | "Point";
-                                warnings?: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon")[];
+                                warnings?: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon" | "has_holes" | "point_over_4ha" | "outside_country" | "area_mismatch")[];
                             }[];
                             truncated: boolean;
                         };
@@ -9859,7 +9876,7 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 row_number: number;
-                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon")[];
+                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon" | "has_holes" | "point_over_4ha" | "outside_country" | "area_mismatch")[];
                             }[];
                         };
                         message?: string;
@@ -10028,7 +10045,7 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 row_number: number;
-                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon")[];
+                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon" | "has_holes" | "point_over_4ha" | "outside_country" | "area_mismatch")[];
                             }[];
                         };
                         message?: string;
@@ -10197,7 +10214,7 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 row_number: number;
-                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon")[];
+                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon" | "has_holes" | "point_over_4ha" | "outside_country" | "area_mismatch")[];
                             }[];
                         };
                         message?: string;
@@ -10366,7 +10383,7 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                                 row_number: number;
-                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon")[];
+                                warnings: ("ring_closed" | "duplicate_vertices_removed" | "fewer_than_6_decimals" | "point_not_polygon" | "has_holes" | "point_over_4ha" | "outside_country" | "area_mismatch")[];
                             }[];
                         };
                         message?: string;
@@ -10574,7 +10591,7 @@ export interface operations {
                                 }[];
                                 /** @enum {string} */
                                 verdict: "low" | "review" | "high";
-                                warnings: ("has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha")[];
+                                warnings: ("has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha" | "outside_country")[];
                             }[];
                             selection: {
                                 area_id: string | null;
@@ -10589,6 +10606,7 @@ export interface operations {
                                     has_holes: number;
                                     invalid_geometry: number;
                                     low_precision: number;
+                                    outside_country: number;
                                     point_over_4ha: number;
                                 };
                                 high: number;
@@ -10662,7 +10680,7 @@ export interface operations {
                 page_size?: number;
                 search?: string;
                 verdict?: "low" | "review" | "high";
-                warning?: "has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha";
+                warning?: "has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha" | "outside_country";
             };
             header?: never;
             path?: never;
@@ -10710,7 +10728,7 @@ export interface operations {
                                 }[];
                                 /** @enum {string} */
                                 verdict: "low" | "review" | "high";
-                                warnings: ("has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha")[];
+                                warnings: ("has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha" | "outside_country")[];
                             }[];
                         };
                         message?: string;
@@ -10771,7 +10789,7 @@ export interface operations {
                 area_id?: string;
                 search?: string;
                 verdict?: "low" | "review" | "high";
-                warning?: "has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha";
+                warning?: "has_holes" | "invalid_geometry" | "low_precision" | "point_over_4ha" | "outside_country";
             };
             header?: never;
             path?: never;
@@ -10876,6 +10894,7 @@ export interface operations {
                                 has_holes: number;
                                 invalid_geometry: number;
                                 low_precision: number;
+                                outside_country: number;
                                 point_over_4ha: number;
                             };
                             high: number;
@@ -12546,11 +12565,27 @@ export interface operations {
                      *     ]
                      */
                     coordinates?: unknown;
+                    /**
+                     * @description The declared area in m²: required with point (above 0, at most 40000 = 4 ha); for a polygon above 0, at most 1000000000 = 100,000 ha. Alone on a point plot, its boundary is redrawn around the stored point
+                     * @example 20000
+                     */
+                    declared_area_sqm?: number;
                     /** Format: uuid */
                     farmer_id?: string;
                     gps_device_id?: string;
                     location?: string;
                     name?: string;
+                    /**
+                     * @description A point plot's centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm. Without coordinates, the boundary becomes a 48-corner polygon of the declared area around it
+                     * @example [
+                     *       3.7722,
+                     *       7.6471
+                     *     ]
+                     */
+                    point?: [
+                        number,
+                        number
+                    ];
                     time_taken_to_map?: string;
                 };
                 "multipart/form-data": Record<string, never>;
@@ -13211,6 +13246,94 @@ export interface operations {
             };
         };
     };
+    listFarmOverlaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            area_sqm: number;
+                            /** Format: uuid */
+                            farm_id: string;
+                            iou: number;
+                            name: string;
+                            share_of_other: number;
+                            share_of_this: number;
+                            sliver: boolean;
+                        }[];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid. Codes: validation_failed, invalid_json, bad_request, invalid_value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid credentials (bearer token, or SDK license key where accepted). Codes: not_authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller may not do this. Codes: forbidden, account_suspended, tenant_inactive, tenant_suspended, license_revoked, license_expired. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such record (a record of another tenant looks the same). Codes: not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request headers are too large (16 KB in all). Codes: header_too_large. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Overloaded or a dependency is down; see Retry-After. Codes: overloaded, storage_unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getFarmScreening: {
         parameters: {
             query?: never;
@@ -13519,12 +13642,16 @@ export interface operations {
     exportEudrGeolocation: {
         parameters: {
             query?: {
+                /** @description 'geolocation' (default): the geolocation file. 'companion': its companion CSV (farm_id, farm_name, part, warnings, risk, risk_reasons; one line per written feature) for the same plots and part as the geolocation file asked with the same options. */
+                file?: "geolocation" | "companion";
                 format?: "geojson" | "csv" | "kml";
                 part?: number;
                 plots?: "passing" | "all";
                 points_below_4ha?: boolean;
                 split_holes?: boolean;
                 tenant_id?: string;
+                /** @description Where each plot's verdict (risk, risk_reasons) and geolocation warnings go: 'properties' (default) as extra properties of the file; 'companion' leaves them out of it (only the EU properties) and puts them in the companion CSV (file=companion). */
+                verdicts?: "properties" | "companion";
             };
             header?: never;
             path?: never;
