@@ -87,4 +87,7 @@ export default translate(farmlandsText, {
   exportExplained:
     "La limite de chaque parcelle en WGS84 (EPSG:4326, 6 décimales) avec son identifiant, l'agriculteur, la surface en hectares et le pays. Les fichiers de plus de 25 Mo sont découpés en parties numérotées.",
   asPoints: 'Parcelles de moins de 4 ha en points (leur centroïde)',
+  formatGeojson: 'GeoJSON',
+  formatCsv: 'CSV',
+  formatKml: 'KML',
 });

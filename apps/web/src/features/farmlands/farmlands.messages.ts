@@ -93,4 +93,7 @@ export const farmlandsText = defineMessages('farmlands', {
   exportExplained:
     "Every farm's boundary in WGS84 (EPSG:4326, 6 decimals) with its id, farmer, area in hectares and country. Files over 25 MB are split into numbered parts.",
   asPoints: 'Farms under 4 ha as points (their centroid)',
+  formatGeojson: 'GeoJSON',
+  formatCsv: 'CSV',
+  formatKml: 'KML',
 });

@@ -43,9 +43,9 @@ export function EudrExportButton() {
           value={format}
           onChange={(e) => setFormat(e.target.value as EudrFormat)}
           options={[
-            { value: 'geojson', label: 'GeoJSON' },
-            { value: 'csv', label: 'CSV' },
-            { value: 'kml', label: 'KML' },
+            { value: 'geojson', label: t(m.formatGeojson) },
+            { value: 'csv', label: t(m.formatCsv) },
+            { value: 'kml', label: t(m.formatKml) },
           ]}
           optionType="button"
         />
