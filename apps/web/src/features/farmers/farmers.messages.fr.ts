@@ -76,6 +76,8 @@ export default translate(farmersText, {
   deleteQuestion: 'Voulez-vous vraiment supprimer cet agriculteur ? Cette action est irréversible.',
   deleteWithFarms: "Supprimer l'agriculteur et ses parcelles",
   delete: 'Supprimer',
+  deleted: 'Agriculteur supprimé',
+  deletedWithFarms: '{count, plural, one {Agriculteur et sa parcelle supprimés} other {Agriculteur et ses # parcelles supprimés}}',
   hasFarms:
     "{name} a {count, plural, one {# parcelle cartographiée} other {# parcelles cartographiées}}. Un agriculteur qui a des parcelles ne peut être supprimé qu'avec elles, leurs photos et leurs relevés de cartographie.",
   alsoDeleteFarms: 'Supprimer aussi {count, plural, =0 {les parcelles} one {la parcelle} other {les # parcelles}} de cet agriculteur',

@@ -79,6 +79,8 @@ export const farmersText = defineMessages('farmers', {
   deleteQuestion: 'Are you sure you want to delete this farmer? This action cannot be undone.',
   deleteWithFarms: 'Delete farmer and farms',
   delete: 'Delete',
+  deleted: 'Farmer deleted successfully',
+  deletedWithFarms: 'Farmer and {count, plural, one {# farm} other {# farms}} deleted successfully',
   hasFarms:
     '{name} has {count, plural, one {# mapped farm} other {# mapped farms}}. A farmer with farms is only deleted together with them, with their snapshots and mapping records.',
   alsoDeleteFarms: "Also delete this farmer's {count, plural, =0 {farms} one {# farm} other {# farms}}",

@@ -22,6 +22,7 @@ export default translate(operationalAreasText, {
   actionsFor: 'Actions pour {name}',
   rowSummary: '{address} · {region} · {count} parcelles · {area}',
   delete: 'Supprimer',
+  deleted: 'Zone opérationnelle supprimée',
   deleteQuestion: 'Voulez-vous vraiment supprimer cette zone opérationnelle ? Cette action est irréversible.',
   retryHint: "Veuillez déplacer l'un des points du polygone et réessayer",
   created: 'Zone opérationnelle créée',

@@ -21,6 +21,7 @@ export const operationalAreasText = defineMessages('operationalAreas', {
   actionsFor: 'Actions for {name}',
   rowSummary: '{address} · {region} · {count} farms · {area}',
   delete: 'Delete',
+  deleted: 'Operational area deleted successfully',
   deleteQuestion: 'Are you sure you want to delete this operational area? This action cannot be undone.',
   // area modal
   retryHint: 'Please edit any point on the polygon and try again',

@@ -4,7 +4,7 @@ import { tenantsText } from './tenants.messages';
 
 export default translate(tenantsText, {
   title: 'Toutes les organisations',
-  deleted: 'Organisations supprimées',
+  deleted: '{count, plural, one {Organisation supprimée} other {{n} organisations supprimées}}',
   licenseType: 'Type de licence',
   platform: 'Plateforme',
   sdk: 'SDK',

@@ -3,7 +3,8 @@ import { defineMessages } from '../../i18n';
 
 export const tenantsText = defineMessages('tenants', {
   title: 'All Tenants',
-  deleted: 'Tenants deleted successfully',
+  // {n} is the count as the API writes it (no grouping).
+  deleted: '{count, plural, one {Tenant deleted successfully} other {{n} tenants deleted successfully}}',
   licenseType: 'License type',
   platform: 'Platform',
   sdk: 'SDK',

@@ -98,8 +98,8 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
     save.mutate(
       { id: agentId, fields, image },
       {
-        onSuccess: (res) => {
-          notifySuccess(res.message ?? (agentId ? t(m.edited) : t(m.created)));
+        onSuccess: () => {
+          notifySuccess(agentId ? t(m.edited) : t(m.created));
           onClose();
         },
         onError: (err) => {

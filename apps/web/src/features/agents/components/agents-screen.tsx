@@ -112,15 +112,16 @@ export function AgentsScreen() {
     const { kind, agent } = pending;
     try {
       if (kind === 'delete') {
-        const res = await remove.mutateAsync(agent.id);
-        notifySuccess(res.message ?? t(m.deleted));
+        await remove.mutateAsync(agent.id);
+        notifySuccess(t(m.deleted));
         if (openAgent === agent.id) state.closeDrawer();
       } else if (kind === 'suspend') {
         const res = await suspend.mutateAsync(agent.id);
-        notifySuccess(res.message ?? (agent.is_suspended ? t(m.unsuspended) : t(m.suspendedDone)));
+        // The answer's agent says which way it went.
+        notifySuccess(res.data.is_suspended ? t(m.suspendedDone) : t(m.unsuspended));
       } else {
-        const res = await reset.mutateAsync(agent.id);
-        notifySuccess(res.message ?? t(m.accountReset));
+        await reset.mutateAsync(agent.id);
+        notifySuccess(t(m.accountReset));
       }
       setPending(null);
     } catch {

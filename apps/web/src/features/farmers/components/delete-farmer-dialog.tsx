@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useDeleteFarmer } from '../api/delete-farmer';
-import { t } from '../../../i18n';
+import { currentLocale, t } from '../../../i18n';
 import { farmersText as m } from '../farmers.messages';
 
 export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Farmer | null; onClose: () => void; onDeleted: (id: string) => void }) {
@@ -31,7 +31,8 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
       { id: farmer.id, deleteFarms: withFarms },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message);
+          // English reads the API's own sentence (it counts the farms it deleted); French says the same from the farmer's count.
+          notifySuccess(currentLocale() === 'en' && res.message ? res.message : withFarms && farmer.number_of_farm > 0 ? t(m.deletedWithFarms, { count: farmer.number_of_farm }) : t(m.deleted));
           onDeleted(farmer.id);
           onClose();
         },

@@ -80,7 +80,7 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
       { id: farmerId, fields: values, image },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message ?? (farmerId ? t(m.edited) : t(m.created)));
+          notifySuccess(farmerId ? t(m.edited) : t(m.created));
           onSaved?.(res.data);
           onClose();
         },

@@ -39,7 +39,7 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
   const onRetain = async () => {
     try {
       const res = await retain.mutateAsync(feature.id);
-      notifySuccess(res.message ?? t(m.retained));
+      notifySuccess(t(m.retained));
       close();
       onRetained?.(res.data);
     } catch (err) {

@@ -128,8 +128,8 @@ export function AreaModal({ open, area, others, onClose }: Props) {
   const submit = async () => {
     if (!values || !ring) return;
     try {
-      const res = await save.mutateAsync({ id: area?.id ?? null, body: { ...values, coordinates: ring } });
-      notifySuccess(res.message ?? (area ? t(m.edited) : t(m.created)));
+      await save.mutateAsync({ id: area?.id ?? null, body: { ...values, coordinates: ring } });
+      notifySuccess(area ? t(m.edited) : t(m.created));
       close();
     } catch (err) {
       setError(saveErrorText(err));

@@ -19,8 +19,8 @@ export function CreateRegionModal({ open, onClose }: { open: boolean; onClose: (
   }, [open, form]);
   const submit = async () => {
     const v = await form.validateFields();
-    const res = await create.mutateAsync(v);
-    notifySuccess(res.message ?? t(m.regionCreated));
+    await create.mutateAsync(v);
+    notifySuccess(t(m.regionCreated));
     onClose();
   };
   return (

@@ -55,8 +55,8 @@ export function OperationalAreasScreen() {
 
   const confirmDelete = async () => {
     if (!deleting) return;
-    const res = await remove.mutateAsync(deleting.id);
-    notifySuccess(res.message);
+    await remove.mutateAsync(deleting.id);
+    notifySuccess(t(m.deleted));
     setDeleting(null);
   };
 

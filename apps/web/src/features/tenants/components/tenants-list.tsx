@@ -163,7 +163,7 @@ export function TenantsList() {
         onConfirm={() =>
           toDelete &&
           remove.mutate(toDelete, {
-            onSuccess: (res) => notifySuccess(res.message ?? t(m.deleted)),
+            onSuccess: (_res, uuids) => notifySuccess(t(m.deleted, { count: uuids.length, n: String(uuids.length) })),
             onSettled: () => setToDelete(null),
           })
         }
