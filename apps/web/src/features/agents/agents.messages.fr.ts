@@ -4,7 +4,7 @@ import { agentsText } from './agents.messages';
 
 export default translate(agentsText, {
   title: 'Tous les agents',
-  searchPlaceholder: 'Rechercher un nom, un e-mail ou un téléphone',
+  searchPlaceholder: 'Nom, e-mail ou téléphone',
   export: 'Exporter',
   emptyFiltered: 'Aucun agent ne correspond à votre recherche ou à vos filtres',
   emptyNone: 'Aucun agent pour le moment : ajoutez-en un avec Nouvel agent',
@@ -17,11 +17,11 @@ export default translate(agentsText, {
   phone: 'Téléphone',
   email: 'E-mail',
   farmers: 'Agriculteurs',
-  mappedFarmlands: 'Parcelles cartographiées',
+  mappedFarmlands: 'Parcelles',
   progress: 'Progression',
   operationalArea: 'Zone opérationnelle',
   status: 'Statut',
-  totalAreaMapped: 'Surface totale cartographiée',
+  totalAreaMapped: 'Surface cartographiée',
   sqm: '{area} m²',
   suspended: 'Suspendu',
   active: 'Actif',

@@ -4,7 +4,7 @@ import { farmersText } from './farmers.messages';
 
 export default translate(farmersText, {
   title: 'Tous les agriculteurs',
-  searchPlaceholder: "Rechercher un nom, un identifiant d'agriculteur, un téléphone ou un e-mail",
+  searchPlaceholder: 'Nom, identifiant, tél. ou e-mail',
   exportTable: 'Exporter le tableau',
   emptyFiltered: 'Aucun agriculteur ne correspond à votre recherche ou à vos filtres',
   emptyNone: 'Aucun agriculteur pour le moment : ajoutez-en un avec Nouvel agriculteur',

@@ -3,7 +3,7 @@ import { translate } from '../../i18n';
 import { farmlandsText } from './farmlands.messages';
 
 export default translate(farmlandsText, {
-  title: 'Toutes les parcelles cartographiées',
+  title: 'Parcelles cartographiées',
   overlap: 'Chevauchement',
   mapped: 'Cartographiée',
   region: 'Région',
@@ -30,7 +30,7 @@ export default translate(farmlandsText, {
   tableView: 'Vue tableau',
   combinedView: 'Vue combinée',
   mapView: 'Vue carte',
-  searchPlaceholder: "Rechercher par parcelle, agriculteur ou identifiant d'agriculteur",
+  searchPlaceholder: 'Parcelle, agriculteur, identifiant',
   searchAria: 'Rechercher des parcelles',
   emptyFiltered: 'Aucune parcelle ne correspond à votre recherche ou à vos filtres',
   earlierBoundary: 'Limite antérieure ({date})',

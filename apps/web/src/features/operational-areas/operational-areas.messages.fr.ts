@@ -9,7 +9,7 @@ export default translate(operationalAreasText, {
   createArea: 'Créer une zone',
   mapAria: 'Carte des zones opérationnelles',
   farmCount: '{count} parcelles',
-  searchPlaceholder: 'Rechercher une zone opérationnelle',
+  searchPlaceholder: 'Rechercher une zone',
   filterByRegion: 'Filtrer par région',
   allRegions: 'Toutes les régions',
   loadFailed: "Cette liste n'a pas pu être chargée.",
