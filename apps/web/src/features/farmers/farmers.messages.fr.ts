@@ -21,7 +21,7 @@ export default translate(farmersText, {
   atMost200: '200 caractères au maximum',
   farmerName: "Nom de l'agriculteur",
   phone: 'Téléphone',
-  farmerId: "Identifiant de l'agriculteur",
+  farmerId: 'Identifiant',
   address: 'Adresse',
   numberOfFarms: 'Nombre de parcelles',
   totalFarmSize: 'Surface totale des parcelles',
