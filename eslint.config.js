@@ -98,7 +98,7 @@ export default tseslint.config(
     },
   },
   {
-    // Every text the console shows comes from the catalogue (docs/decisions/console-languages.md). The field app keeps its
+    // Every text the console shows comes from the catalogue (docs/decisions/0088-console-languages.md). The field app keeps its
     // own catalogue (src/field/messages.ts); tests and the catalogue files themselves hold literals by nature.
     files: ['apps/web/src/**/*.{ts,tsx}'],
     ignores: ['apps/web/src/field/**', 'apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**', 'apps/web/src/**/*.messages.ts', 'apps/web/src/**/*.messages.fr.ts'],

@@ -1,5 +1,5 @@
 // A local lint rule: every text the console shows comes from the catalogue (apps/web/src/i18n, docs/decisions/
-// console-languages.md). It reports words written straight into what renders:
+// 0088-console-languages.md). It reports words written straight into what renders:
 //  - JSX text (`<h1>Farmers</h1>`) and string literals that are JSX children (`{busy ? 'Saving' : 'Save'}`);
 //  - string literals given to the props and object keys that carry user-facing text (label, title, placeholder,
 //    aria-label, okText, message, description, ...), as in Ant Design's column definitions and notifications.

@@ -1,6 +1,6 @@
 // The console's language: English (the spec's texts) or French, chosen in Profile and remembered on this device
 // (localStorage). The choice is read once per page load; changing it reloads the page, so every text, column and
-// memoised value is built in one language (docs/decisions/console-languages.md).
+// memoised value is built in one language (docs/decisions/0088-console-languages.md).
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 

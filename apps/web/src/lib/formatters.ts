@@ -1,6 +1,6 @@
 // Display formats of docs/requirements.md §9: dates DD/MM/YYYY and h:mm A, numbers grouped with commas, compact numbers to 2 decimals,
 // areas in sqm to 2 decimals with hectares, hh:mm:ss as "x hr, y m, z s", and prices in Nigerian naira (NGN). In French
-// (docs/decisions/console-languages.md): numbers as 1 234,56, times as 14:07, and the units m², ha and "h, min, s".
+// (docs/decisions/0088-console-languages.md): numbers as 1 234,56, times as 14:07, and the units m², ha and "h, min, s".
 import dayjs from 'dayjs';
 import { currentLocale, formatLocale } from '../i18n/locale';
 import { t } from '../i18n';

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The agent detail drawer (row click): profile, farmers, mapped farms, area mapped, progress and the ten latest captures.
 import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
@@ -14,14 +13,17 @@ import { AgentProgressBar } from '../../../components/ui/agent-progress';
 import { StatusTag } from '../../../components/ui/status-tag';
 import { formatDate, formatDateTime, formatNumber, formatSqm } from '../../../lib/formatters';
 import { useAgent } from '../api/get-agent';
+import { t } from '../../../i18n';
+import { agentsText as m } from '../agents.messages';
+import { genderLabel } from './agent-wizard';
 
 export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onClose: () => void }) {
   const query = useAgent(agentId);
   const agent = query.data?.data;
   return (
-    <SideDrawer open={Boolean(agentId)} title="Agent details" onClose={onClose} width={520}>
-      {query.isLoading && <PageLoader label="Loading agent" />}
-      {query.isError && <Result status="warning" title="This agent could not be loaded." extra={<Button onClick={() => void query.refetch()}>Try again</Button>} />}
+    <SideDrawer open={Boolean(agentId)} title={t(m.details)} onClose={onClose} width={520}>
+      {query.isLoading && <PageLoader label={t(m.loading)} />}
+      {query.isError && <Result status="warning" title={t(m.loadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />}
       {agent && (
         <div data-testid="agent-drawer">
           <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
@@ -32,18 +34,18 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
               </Typography.Title>
               <div className="mt-4">
                 <StatusTag tone={agent.is_suspended ? 'bad' : 'good'} testId="agent-status">
-                  {agent.is_suspended ? 'Suspended' : 'Active'}
+                  {agent.is_suspended ? t(m.suspended) : t(m.active)}
                 </StatusTag>
               </div>
             </div>
           </div>
           <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 12, marginBottom: 16 }}>
-            <Statistic title="Farmers" value={agent.farmers_count} formatter={(v) => formatNumber(Number(v))} />
-            <Statistic title="Mapped farms" value={agent.mapped_farms_count} formatter={(v) => formatNumber(Number(v))} />
-            <Statistic title="Area mapped" value={agent.total_mapped_area} formatter={(v) => formatSqm(Number(v))} />
+            <Statistic title={t(m.farmers)} value={agent.farmers_count} formatter={(v) => formatNumber(Number(v))} />
+            <Statistic title={t(m.mappedFarms)} value={agent.mapped_farms_count} formatter={(v) => formatNumber(Number(v))} />
+            <Statistic title={t(m.areaMapped)} value={agent.total_mapped_area} formatter={(v) => formatSqm(Number(v))} />
           </div>
           <div className="mb-16">
-            <div className="mb-4">Progress (mapped farms ÷ farmers)</div>
+            <div className="mb-4">{t(m.progressExplained)}</div>
             <AgentProgressBar progress={agent.progress} mapped={agent.mapped_farms_count} farmers={agent.farmers_count} />
           </div>
           <Descriptions
@@ -51,32 +53,32 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
             size="small"
             bordered
             items={[
-              { key: 'email', label: 'Email', children: agent.email },
-              { key: 'phone', label: 'Phone', children: agent.phone_number ?? '--' },
-              { key: 'gender', label: 'Gender', children: agent.gender ?? '--' },
-              { key: 'area', label: 'Operational area', children: agent.operational_area ?? '--' },
-              { key: 'region', label: 'Region', children: agent.region ?? '--' },
-              { key: 'login', label: 'Last sign-in', children: agent.last_login_at ? formatDateTime(agent.last_login_at) : 'Never' },
-              { key: 'created', label: 'Added', children: formatDate(agent.created_at) },
+              { key: 'email', label: t(m.email), children: agent.email },
+              { key: 'phone', label: t(m.phone), children: agent.phone_number ?? '--' },
+              { key: 'gender', label: t(m.gender), children: genderLabel(agent.gender) },
+              { key: 'area', label: t(m.operationalArea), children: agent.operational_area ?? '--' },
+              { key: 'region', label: t(m.region), children: agent.region ?? '--' },
+              { key: 'login', label: t(m.lastSignIn), children: agent.last_login_at ? formatDateTime(agent.last_login_at) : t(m.never) },
+              { key: 'created', label: t(m.added), children: formatDate(agent.created_at) },
             ]}
           />
           <Typography.Title level={3} style={{ fontSize: 16, marginTop: 20 }}>
-            Recent captures
+            {t(m.recentCaptures)}
           </Typography.Title>
           <List
             size="small"
             bordered
             dataSource={agent.recent_captures}
-            locale={{ emptyText: 'This agent has not mapped any farm yet.' }}
+            locale={{ emptyText: t(m.noCaptures) }}
             renderItem={(c) => (
               <List.Item>
                 <List.Item.Meta
                   title={
                     <span>
-                      {c.farm_name} {c.is_overlapping && <StatusTag tone="neutral">Overlap</StatusTag>}
+                      {c.farm_name} {c.is_overlapping && <StatusTag tone="neutral">{t(m.overlap)}</StatusTag>}
                     </span>
                   }
-                  description={`${c.farmer_name} · ${formatSqm(c.area)} · ${c.operational_area ?? 'No operational area'} · ${formatDateTime(c.mapped_at)}`}
+                  description={`${c.farmer_name} · ${formatSqm(c.area)} · ${c.operational_area ?? t(m.noOperationalArea)} · ${formatDateTime(c.mapped_at)}`}
                 />
               </List.Item>
             )}

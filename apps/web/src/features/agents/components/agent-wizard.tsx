@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Add or edit an agent in the three-step wizard (docs/requirements.md §2, §4): Details (photo, names, email, phone, gender), Assign
 // location (a region narrows the list, then the operational area), Confirm Entries. Multipart; the API's field errors
 // land on their fields and are toasted, naming the field.
@@ -18,15 +17,24 @@ import { StepWizard } from '../../../components/ui/step-wizard';
 import { useAgent } from '../api/get-agent';
 import { useOperationalAreaOptions, useRegions } from '../../../lib/lookups';
 import { useSaveAgent, type AgentFields } from '../api/save-agent';
+import { t } from '../../../i18n';
+import { agentsText as m } from '../agents.messages';
 
 type Values = AgentFields & { region?: string | undefined };
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+
+/** A gender as the page's language says it; the stored value (Male, Female) stays as it is, and anything else shows as sent. */
+export function genderLabel(gender: string | null | undefined): string {
+  if (gender === 'Male') return t(m.male);
+  if (gender === 'Female') return t(m.female);
+  return gender ?? '--';
+}
 
 /** A form rule from the contract's own field schema, so the wizard says what the API would. */
 const contractRule = (field: keyof typeof createAgentBody.shape) => ({
   validator: async (_r: unknown, value: unknown) => {
     const parsed = createAgentBody.shape[field].safeParse(typeof value === 'string' ? value : undefined);
-    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid value');
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? t(m.invalidValue));
   },
 });
 
@@ -90,8 +98,8 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
     save.mutate(
       { id: agentId, fields, image },
       {
-        onSuccess: (res) => {
-          notifySuccess(res.message ?? (agentId ? 'Agent edited successfully' : 'Agent created successfully'));
+        onSuccess: () => {
+          notifySuccess(agentId ? t(m.edited) : t(m.created));
           onClose();
         },
         onError: (err) => {
@@ -108,17 +116,17 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
     <Form form={form} layout="vertical" component={false}>
       <StepWizard
         open={open}
-        title={agentId ? 'Edit Agent' : 'Add New Agent'}
-        submitLabel={agentId ? 'Save changes' : 'Create Agent'}
+        title={agentId ? t(m.editAgent) : t(m.addNewAgent)}
+        submitLabel={agentId ? t(m.saveChanges) : t(m.createAgent)}
         submitting={save.isPending}
         onCancel={onClose}
         onSubmit={submit}
         steps={[
           {
-            title: 'Details',
+            title: t(m.stepDetails),
             validate: check(['first_name', 'last_name', 'email', 'phone_number', 'gender']),
             content: loadingAgent ? (
-              <div role="status">Loading the agent…</div>
+              <div role="status">{t(m.loadingAgent)}</div>
             ) : (
               <>
                 <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginBottom: 16 }}>
@@ -128,57 +136,57 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                     showUploadList={false}
                     beforeUpload={(f) => {
                       if (IMAGE_TYPES.includes(f.type)) setImage(f);
-                      else notifyError(new Error('Choose a PNG, JPEG, WebP or GIF image'));
+                      else notifyError(new Error(t(m.imageTypes)));
                       return false;
                     }}
                   >
-                    <Button>{image || agent?.image ? 'Change photo' : 'Add photo'}</Button>
+                    <Button>{image || agent?.image ? t(m.changePhoto) : t(m.addPhoto)}</Button>
                   </Upload>
                   {image && <span className="text-muted">{image.name}</span>}
                 </div>
                 <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
-                  <Form.Item label="First name" name="first_name" required rules={[contractRule('first_name')]}>
+                  <Form.Item label={t(m.firstName)} name="first_name" required rules={[contractRule('first_name')]}>
                     <Input autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Last name" name="last_name" required rules={[contractRule('last_name')]}>
+                  <Form.Item label={t(m.lastName)} name="last_name" required rules={[contractRule('last_name')]}>
                     <Input autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Email" name="email" required rules={[contractRule('email')]}>
+                  <Form.Item label={t(m.email)} name="email" required rules={[contractRule('email')]}>
                     <Input type="email" autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Phone number" name="phone_number" required rules={[contractRule('phone_number')]}>
+                  <Form.Item label={t(m.phoneNumber)} name="phone_number" required rules={[contractRule('phone_number')]}>
                     <Input inputMode="tel" autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Gender" name="gender" htmlFor="agent-gender">
-                    <Select id="agent-gender" allowClear placeholder="Select gender" options={[{ label: 'Male', value: 'Male' }, { label: 'Female', value: 'Female' }]} />
+                  <Form.Item label={t(m.gender)} name="gender" htmlFor="agent-gender">
+                    <Select id="agent-gender" allowClear placeholder={t(m.selectGender)} options={[{ label: t(m.male), value: 'Male' }, { label: t(m.female), value: 'Female' }]} />
                   </Form.Item>
                 </div>
               </>
             ),
           },
           {
-            title: 'Assign location',
+            title: t(m.stepLocation),
             validate: check(['operational_area_id']),
             content: (
               <>
-                <Form.Item label="Region" name="region" htmlFor="agent-region" extra="Narrows the operational areas to one region.">
+                <Form.Item label={t(m.region)} name="region" htmlFor="agent-region" extra={t(m.regionHint)}>
                   <Select
                     id="agent-region"
                     allowClear
-                    placeholder="All regions"
+                    placeholder={t(m.allRegions)}
                     loading={regions.isLoading}
                     onChange={() => form.setFieldValue('operational_area_id', undefined)}
                     options={(regions.data?.data.results ?? []).map((r) => ({ label: `${r.name} (${r.country})`, value: r.id }))}
                   />
                 </Form.Item>
-                <Form.Item label="Operational area" name="operational_area_id" htmlFor="agent-area">
+                <Form.Item label={t(m.operationalArea)} name="operational_area_id" htmlFor="agent-area">
                   <Select
                     id="agent-area"
                     allowClear
                     showSearch={{ optionFilterProp: 'label' }}
-                    placeholder="Select an operational area"
+                    placeholder={t(m.selectArea)}
                     loading={areas.isLoading}
-                    notFoundContent={areas.isLoading ? 'Loading…' : 'No operational areas'}
+                    notFoundContent={areas.isLoading ? t(m.loadingOptions) : t(m.noAreas)}
                     options={(areas.data ?? []).map((a) => ({ label: a.name, value: a.id }))}
                   />
                 </Form.Item>
@@ -186,7 +194,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
             ),
           },
           {
-            title: 'Confirm Entries',
+            title: t(m.stepConfirm),
             content: summary && (
               <Descriptions
                 column={1}
@@ -194,13 +202,13 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                 size="small"
                 data-testid="agent-confirm"
                 items={[
-                  { key: 'photo', label: 'Photo', children: image ? image.name : agent?.image ? 'Unchanged' : '--' },
-                  { key: 'first', label: 'First name', children: summary.first_name },
-                  { key: 'last', label: 'Last name', children: summary.last_name },
-                  { key: 'email', label: 'Email', children: summary.email },
-                  { key: 'phone', label: 'Phone number', children: summary.phone_number },
-                  { key: 'gender', label: 'Gender', children: summary.gender ?? '--' },
-                  { key: 'area', label: 'Operational area', children: summary.operational_area_id ? areaName(summary.operational_area_id) : '--' },
+                  { key: 'photo', label: t(m.photo), children: image ? image.name : agent?.image ? t(m.unchanged) : '--' },
+                  { key: 'first', label: t(m.firstName), children: summary.first_name },
+                  { key: 'last', label: t(m.lastName), children: summary.last_name },
+                  { key: 'email', label: t(m.email), children: summary.email },
+                  { key: 'phone', label: t(m.phoneNumber), children: summary.phone_number },
+                  { key: 'gender', label: t(m.gender), children: genderLabel(summary.gender) },
+                  { key: 'area', label: t(m.operationalArea), children: summary.operational_area_id ? areaName(summary.operational_area_id) : '--' },
                 ]}
               />
             ),

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/agents, "Agents' List": 'All Agents' with the count, Export and 'New Agent' (Create Single or Bulk Upload); a
 // search debounced by 400 ms, a filter by region and operational area, the column-visibility menu, the spec's columns,
 // pages of 10. A row opens the agent drawer; the row menu has Edit Agent, Reset Agent Account, Suspend or Unsuspend Agent
@@ -28,13 +27,14 @@ import { useToggleSuspension } from '../api/suspend-agent';
 import { AgentDrawer } from './agent-drawer';
 import { AgentWizard } from './agent-wizard';
 import { queryKeys } from '../../../lib/query-keys';
+import { t } from '../../../i18n';
+import { agentsText as m } from '../agents.messages';
 
-export const DELETE_AGENT_QUESTION = 'Are you sure you want to delete this agent? This action cannot be undone.';
 export const AGENT_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const;
 const AGENT_FILTERS = ['region', 'operational_area'] as const;
 type Pending = { kind: 'delete' | 'suspend' | 'reset'; agent: Agent };
 
-const formatTotal = (sqm: number) => `${formatNumber(sqm, 4)} sqm`;
+const formatTotal = (sqm: number) => t(m.sqm, { area: formatNumber(sqm, 4) });
 
 /** The bulk table's quick check of an edited cell, from the contract's field schemas. */
 export function validateAgentCell(column: string, value: string): string | undefined {
@@ -47,17 +47,17 @@ export function validateAgentCell(column: string, value: string): string | undef
 }
 
 function confirmText(p: Pending): { title: string; body: string; label: string; danger: boolean } {
-  if (p.kind === 'delete') return { title: 'Delete Agent', body: DELETE_AGENT_QUESTION, label: 'Delete', danger: true };
+  if (p.kind === 'delete') return { title: t(m.deleteAgent), body: t(m.deleteQuestion), label: t(m.delete), danger: true };
   if (p.kind === 'reset')
     return {
-      title: 'Reset Agent Account',
-      body: `Are you sure you want to reset ${p.agent.agent_name}'s account? Their sessions end, their password and two-factor authentication are cleared, and a new invitation is mailed to ${p.agent.email}.`,
-      label: 'Reset',
+      title: t(m.resetAgentAccount),
+      body: t(m.resetQuestion, { name: p.agent.agent_name, email: p.agent.email }),
+      label: t(m.reset),
       danger: true,
     };
   return p.agent.is_suspended
-    ? { title: 'Unsuspend Agent', body: `Are you sure you want to unsuspend ${p.agent.agent_name}? They can sign in and capture farms again.`, label: 'Unsuspend', danger: false }
-    : { title: 'Suspend Agent', body: `Are you sure you want to suspend ${p.agent.agent_name}? They are signed out at once and cannot capture farms until unsuspended.`, label: 'Suspend', danger: true };
+    ? { title: t(m.unsuspendAgent), body: t(m.unsuspendQuestion, { name: p.agent.agent_name }), label: t(m.unsuspend), danger: false }
+    : { title: t(m.suspendAgent), body: t(m.suspendQuestion, { name: p.agent.agent_name }), label: t(m.suspend), danger: true };
 }
 
 export function AgentsScreen() {
@@ -101,8 +101,8 @@ export function AgentsScreen() {
 
   const filterFields = useMemo<FilterField[]>(
     () => [
-      { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
-      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
+      { kind: 'select', name: 'region', label: t(m.region), options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
+      { kind: 'select', name: 'operational_area', label: t(m.operationalArea), options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
     ],
     [regions.data, areas.data],
   );
@@ -112,15 +112,16 @@ export function AgentsScreen() {
     const { kind, agent } = pending;
     try {
       if (kind === 'delete') {
-        const res = await remove.mutateAsync(agent.id);
-        notifySuccess(res.message ?? 'Agent deleted successfully');
+        await remove.mutateAsync(agent.id);
+        notifySuccess(t(m.deleted));
         if (openAgent === agent.id) state.closeDrawer();
       } else if (kind === 'suspend') {
         const res = await suspend.mutateAsync(agent.id);
-        notifySuccess(res.message ?? (agent.is_suspended ? 'Agent unsuspended successfully' : 'Agent suspended successfully'));
+        // The answer's agent says which way it went.
+        notifySuccess(res.data.is_suspended ? t(m.suspendedDone) : t(m.unsuspended));
       } else {
-        const res = await reset.mutateAsync(agent.id);
-        notifySuccess(res.message ?? 'Account reset successfully');
+        await reset.mutateAsync(agent.id);
+        notifySuccess(t(m.accountReset));
       }
       setPending(null);
     } catch {
@@ -132,7 +133,7 @@ export function AgentsScreen() {
     () => [
       {
         key: 'agent_name',
-        title: 'Agent name',
+        title: t(m.agentName),
         // The spec's nine columns fit the screen without a sideways scroll, and nothing is cut: names, e-mails and areas
         // wrap (an e-mail at any character) instead of ending in an ellipsis (issue 33: truncated at 1440 px).
         width: 180,
@@ -143,20 +144,20 @@ export function AgentsScreen() {
           </span>
         ),
       },
-      { key: 'phone_number', title: 'Phone', width: 128, render: (r) => <span className="nowrap">{r.phone_number ?? '--'}</span> },
-      { key: 'email', title: 'Email', render: (r) => <span className="wrap-anywhere">{r.email}</span> },
-      { key: 'farmers', title: 'Farmers', width: 76, render: (r) => formatNumber(r.farmers_count) },
-      { key: 'mapped_farmlands', title: 'Mapped farmlands', width: 88, render: (r) => formatNumber(r.mapped_farms_count) },
+      { key: 'phone_number', title: t(m.phone), width: 128, render: (r) => <span className="nowrap">{r.phone_number ?? '--'}</span> },
+      { key: 'email', title: t(m.email), render: (r) => <span className="wrap-anywhere">{r.email}</span> },
+      { key: 'farmers', title: t(m.farmers), width: 76, render: (r) => formatNumber(r.farmers_count) },
+      { key: 'mapped_farmlands', title: t(m.mappedFarmlands), width: 88, render: (r) => formatNumber(r.mapped_farms_count) },
       {
         key: 'progress',
-        title: 'Progress',
+        title: t(m.progress),
         width: 108,
         render: (r) => <AgentProgressBar size="small" progress={r.progress} mapped={r.mapped_farms_count} farmers={r.farmers_count} />,
       },
-      { key: 'operational_area', title: 'Operational area', width: 130, render: (r) => <span className="wrap-anywhere">{r.operational_area ?? '--'}</span> },
-      { key: 'status', title: 'Status', width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? 'Suspended' : 'Active'}</StatusTag> },
+      { key: 'operational_area', title: t(m.operationalArea), width: 130, render: (r) => <span className="wrap-anywhere">{r.operational_area ?? '--'}</span> },
+      { key: 'status', title: t(m.status), width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? t(m.suspended) : t(m.active)}</StatusTag> },
       // The area wraps before "sqm" rather than widening the column.
-      { key: 'total_area_mapped', title: 'Total area mapped', width: 112, render: (r) => formatTotal(r.total_mapped_area) },
+      { key: 'total_area_mapped', title: t(m.totalAreaMapped), width: 112, render: (r) => formatTotal(r.total_mapped_area) },
       {
         key: 'actions',
         title: '',
@@ -167,10 +168,10 @@ export function AgentsScreen() {
             trigger={['click']}
             menu={{
               items: [
-                { key: 'edit', label: 'Edit Agent' },
-                { key: 'reset', label: 'Reset Agent Account' },
-                { key: 'suspend', label: r.is_suspended ? 'Unsuspend Agent' : 'Suspend Agent' },
-                { key: 'delete', label: 'Delete Agent', danger: true },
+                { key: 'edit', label: t(m.editAgent) },
+                { key: 'reset', label: t(m.resetAgentAccount) },
+                { key: 'suspend', label: r.is_suspended ? t(m.unsuspendAgent) : t(m.suspendAgent) },
+                { key: 'delete', label: t(m.deleteAgent), danger: true },
               ],
               onClick: ({ key, domEvent }) => {
                 domEvent.stopPropagation();
@@ -179,7 +180,7 @@ export function AgentsScreen() {
               },
             }}
           >
-            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${r.agent_name}`} onClick={(e) => e.stopPropagation()} />
+            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={t(m.actionsFor, { name: r.agent_name })} onClick={(e) => e.stopPropagation()} />
           </Dropdown>
         ),
       },
@@ -193,7 +194,7 @@ export function AgentsScreen() {
   return (
     <>
       <ListPage<Agent>
-        title="All Agents"
+        title={t(m.title)}
         count={list.data?.data}
         rows={list.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -202,27 +203,27 @@ export function AgentsScreen() {
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search name, email or phone"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         exportName="agents"
-        exportLabel="Export"
+        exportLabel={t(m.export)}
         exportFilters={state.query}
         onRowClick={(r) => state.openDrawer(r.id)}
-        emptyText={state.narrowed ? 'No agents match your search or filters' : 'No agents yet: add one with New Agent'}
+        emptyText={state.narrowed ? t(m.emptyFiltered) : t(m.emptyNone)}
         storageKey="agents"
         actions={
           <Dropdown
             trigger={['click']}
             menu={{
               items: [
-                { key: 'single', label: 'Create Single' },
-                { key: 'bulk', label: 'Bulk Upload' },
+                { key: 'single', label: t(m.createSingle) },
+                { key: 'bulk', label: t(m.bulkUpload) },
               ],
               onClick: ({ key }) => (key === 'single' ? setWizard({ new: true }) : setBulkOpen(true)),
             }}
           >
             <Button type="primary" icon={<PlusOutlined aria-hidden="true" />}>
-              New Agent <DownOutlined aria-hidden="true" />
+              {t(m.newAgent)} <DownOutlined aria-hidden="true" />
             </Button>
           </Dropdown>
         }
@@ -238,7 +239,7 @@ export function AgentsScreen() {
       <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
       <BulkUploadModal
         open={bulkOpen}
-        title="Bulk Upload Agents"
+        title={t(m.bulkUploadTitle)}
         endpoint="/accounts/agents/bulk-upload/"
         template={{ path: '/accounts/agents/template.csv', filename: 'agents-template.csv' }}
         columns={AGENT_BULK_COLUMNS}
@@ -253,7 +254,7 @@ export function AgentsScreen() {
       <ConfirmDialog
         open={Boolean(pending)}
         title={text?.title ?? ''}
-        confirmLabel={text?.label ?? 'Confirm'}
+        confirmLabel={text?.label ?? t(m.confirm)}
         danger={text?.danger ?? false}
         loading={busy}
         onConfirm={() => void confirm()}

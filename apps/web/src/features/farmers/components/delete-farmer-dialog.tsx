@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Delete Farmer: the spec's question. A farmer with farms cannot be deleted alone (the API answers 409
 // farmer_has_farms): the dialog says so before anything is sent, and Delete stays disabled until the user also chooses
 // to delete the farms (DELETE ?delete_farms=true). If farms arrived meanwhile, the API's refusal shows in the dialog.
@@ -8,11 +7,10 @@ import Checkbox from 'antd/es/checkbox';
 import type { Farmer } from '@farmland/contracts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ApiError } from '../../../lib/api-client';
-import { formatNumber } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useDeleteFarmer } from '../api/delete-farmer';
-
-export const DELETE_FARMER_QUESTION = 'Are you sure you want to delete this farmer? This action cannot be undone.';
+import { currentLocale, t } from '../../../i18n';
+import { farmersText as m } from '../farmers.messages';
 
 export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Farmer | null; onClose: () => void; onDeleted: (id: string) => void }) {
   const remove = useDeleteFarmer();
@@ -33,7 +31,8 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
       { id: farmer.id, deleteFarms: withFarms },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message);
+          // English reads the API's own sentence (it counts the farms it deleted); French says the same from the farmer's count.
+          notifySuccess(currentLocale() === 'en' && res.message ? res.message : withFarms && farmer.number_of_farm > 0 ? t(m.deletedWithFarms, { count: farmer.number_of_farm }) : t(m.deleted));
           onDeleted(farmer.id);
           onClose();
         },
@@ -49,15 +48,15 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
   return (
     <ConfirmDialog
       open={Boolean(farmer)}
-      title="Delete Farmer"
-      confirmLabel={hasFarms && withFarms ? 'Delete farmer and farms' : 'Delete'}
+      title={t(m.deleteFarmer)}
+      confirmLabel={hasFarms && withFarms ? t(m.deleteWithFarms) : t(m.delete)}
       danger
       loading={remove.isPending}
       confirmDisabled={hasFarms && !withFarms}
       onConfirm={confirm}
       onCancel={onClose}
     >
-      <p>{DELETE_FARMER_QUESTION}</p>
+      <p>{t(m.deleteQuestion)}</p>
       {hasFarms && (
         <div data-testid="farmer-has-farms">
           <Alert
@@ -65,12 +64,11 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
             showIcon
             style={{ marginBottom: 12 }}
             title={
-              refusal ??
-              `${farmer?.farmer_name} has ${formatNumber(farms)} mapped ${farms === 1 ? 'farm' : 'farms'}. A farmer with farms is only deleted together with them, with their snapshots and mapping records.`
+              refusal ?? t(m.hasFarms, { name: farmer?.farmer_name, count: farms })
             }
           />
           <Checkbox checked={withFarms} onChange={(e) => setWithFarms(e.target.checked)}>
-            Also delete this farmer's {farms > 0 ? `${formatNumber(farms)} ${farms === 1 ? 'farm' : 'farms'}` : 'farms'}
+            {t(m.alsoDeleteFarms, { count: farms })}
           </Checkbox>
         </div>
       )}

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The farmer drawer (/admin/farmers?farmer_id=…&view=list|map): photo, name, the folio id as "Farmer's id", address,
 // phone and email ('--' when empty); 'Mapped Farmland' with the tabs 'List Farmlands' (a card per farm with View) and
 // 'Map View' (the one map component, centred on ?lat&lng when given), and a 'Select farm' menu that centres the map on
@@ -24,6 +23,8 @@ import { StatusTag } from '../../../components/ui/status-tag';
 import { formatHectares, formatNumber, formatSqm } from '../../../lib/formatters';
 import { useFarmer } from '../api/get-farmer';
 import { FARMER_FARMS_LIMIT, useFarmerFarms } from '../api/get-farmer-farms';
+import { t } from '../../../i18n';
+import { farmersText as m } from '../farmers.messages';
 
 export const EMPTY = '--';
 export type FarmerView = 'list' | 'map';
@@ -67,25 +68,25 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
       }}
     >
       <Button size="small">
-        Select farm <DownOutlined aria-hidden="true" />
+        {t(m.selectFarm)} <DownOutlined aria-hidden="true" />
       </Button>
     </Dropdown>
   );
 
   return (
-    <SideDrawer open={Boolean(farmerId)} title="Farmer details" onClose={onClose} width={600}>
-      {farmer.isLoading && <PageLoader label="Loading farmer" />}
-      {farmer.isError && <Result status="warning" title="This farmer could not be loaded." extra={<Button onClick={() => void farmer.refetch()}>Try again</Button>} />}
+    <SideDrawer open={Boolean(farmerId)} title={t(m.details)} onClose={onClose} width={600}>
+      {farmer.isLoading && <PageLoader label={t(m.loading)} />}
+      {farmer.isError && <Result status="warning" title={t(m.loadFailed)} extra={<Button onClick={() => void farmer.refetch()}>{t(m.tryAgain)}</Button>} />}
       {f && (
         <div data-testid="farmer-drawer">
           <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
-            <Avatar size={72} src={f.image ?? undefined} icon={<UserOutlined />} alt={f.image ? `Photo of ${f.farmer_name}` : ''} />
+            <Avatar size={72} src={f.image ?? undefined} icon={<UserOutlined />} alt={f.image ? t(m.photoOf, { name: f.farmer_name }) : ''} />
             <div>
               <Typography.Title level={2} className="section-title">
                 {f.farmer_name}
               </Typography.Title>
               <div className="mt-4">
-                <StatusTag tone={f.is_mapped ? 'good' : 'neutral'}>{f.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag>
+                <StatusTag tone={f.is_mapped ? 'good' : 'neutral'}>{f.is_mapped ? t(m.mapped) : t(m.unmapped)}</StatusTag>
               </div>
             </div>
           </div>
@@ -95,16 +96,16 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
             bordered
             data-testid="farmer-profile"
             items={[
-              { key: 'folio', label: "Farmer's id", children: f.folio_id || EMPTY },
-              { key: 'address', label: 'Address', children: f.address || EMPTY },
-              { key: 'phone', label: 'Phone', children: f.phone_number || EMPTY },
-              { key: 'email', label: 'Email', children: f.email || EMPTY },
-              { key: 'farms', label: 'Farms', children: `${formatNumber(f.number_of_farm)} · ${formatNumber(f.total_farm_size, 4)} sqm` },
+              { key: 'folio', label: t(m.farmersId), children: f.folio_id || EMPTY },
+              { key: 'address', label: t(m.address), children: f.address || EMPTY },
+              { key: 'phone', label: t(m.phone), children: f.phone_number || EMPTY },
+              { key: 'email', label: t(m.email), children: f.email || EMPTY },
+              { key: 'farms', label: t(m.farms), children: t(m.farmsSummary, { count: formatNumber(f.number_of_farm), area: formatNumber(f.total_farm_size, 4) }) },
             ]}
           />
           <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginTop: 20 }}>
             <Typography.Title level={3} style={{ fontSize: 16, margin: 0 }}>
-              Mapped Farmland
+              {t(m.mappedFarmland)}
             </Typography.Title>
             {selectFarm}
           </div>
@@ -114,13 +115,13 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
             items={[
               {
                 key: 'list',
-                label: 'List Farmlands',
+                label: t(m.listFarmlands),
                 children: farms.isLoading ? (
-                  <PageLoader label="Loading farms" />
+                  <PageLoader label={t(m.loadingFarms)} />
                 ) : farms.isError ? (
-                  <Result status="warning" title="The farms could not be loaded." extra={<Button onClick={() => void farms.refetch()}>Try again</Button>} />
+                  <Result status="warning" title={t(m.farmsLoadFailed)} extra={<Button onClick={() => void farms.refetch()}>{t(m.tryAgain)}</Button>} />
                 ) : list.length === 0 ? (
-                  <Empty description="This farmer has no mapped farmland yet." />
+                  <Empty description={t(m.noFarmland)} />
                 ) : (
                   <div style={{ display: 'grid', gap: 8 }} data-testid="farmer-farms">
                     {list.map((farm) => (
@@ -129,29 +130,29 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
                           <div className="grow-shrink">
                             <div className="strong">{farm.name}</div>
                             <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 13 }}>
-                              {formatHectares(farm.area)} · {formatSqm(farm.area)} · {farm.operational_area_name ?? 'No operational area'}
+                              {formatHectares(farm.area)} · {formatSqm(farm.area)} · {farm.operational_area_name ?? t(m.noOperationalArea)}
                             </div>
                           </div>
-                          {farm.is_overlapping && <StatusTag tone="neutral">Overlap</StatusTag>}
-                          <Button size="small" onClick={() => onOpenFarm(farm.id)} aria-label={`View ${farm.name}`}>
-                            View
+                          {farm.is_overlapping && <StatusTag tone="neutral">{t(m.overlap)}</StatusTag>}
+                          <Button size="small" onClick={() => onOpenFarm(farm.id)} aria-label={t(m.viewFarmNamed, { name: farm.name })}>
+                            {t(m.view)}
                           </Button>
                         </div>
                       </Card>
                     ))}
                     {(farms.data?.data.count ?? 0) > FARMER_FARMS_LIMIT && (
-                      <Typography.Text type="secondary">The first {FARMER_FARMS_LIMIT} farms are shown.</Typography.Text>
+                      <Typography.Text type="secondary">{t(m.firstFarmsShown, { count: FARMER_FARMS_LIMIT })}</Typography.Text>
                     )}
                   </div>
                 ),
               },
               {
                 key: 'map',
-                label: 'Map View',
+                label: t(m.mapView),
                 children:
                   view === 'map' ? (
                     list.length === 0 && !farms.isLoading ? (
-                      <Empty description="No farmland to show on the map." />
+                      <Empty description={t(m.noFarmlandOnMap)} />
                     ) : (
                       <LazyFarmMap
                         features={features}
@@ -160,13 +161,13 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
                         fitToFeatures={!centre}
                         height={360}
                         testId="farmer-map"
-                        ariaLabel={`Map of ${f.farmer_name}'s farms`}
+                        ariaLabel={t(m.mapOfFarms, { name: f.farmer_name })}
                         renderPopup={(p) => (
                           <div>
                             <strong>{p.name}</strong>
                             <div>
                               <Button size="small" type="link" style={{ padding: 0 }} onClick={() => onOpenFarm(p.id)}>
-                                View farm
+                                {t(m.viewFarm)}
                               </Button>
                             </div>
                           </div>

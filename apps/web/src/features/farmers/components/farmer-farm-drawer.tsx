@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The farm drawer opened from the farmer drawer (?farm_id=…): 'Back' to the farmer, 'View map' (the farm at zoom 18),
 // the coordinate points (longitude, latitude), size (ha) and area (sqm), and the snapshots.
 import { useMemo, useState } from 'react';
@@ -16,6 +15,8 @@ import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
 import { formatDateTime, formatHectares, formatSqm } from '../../../lib/formatters';
 import { useFarmerFarm } from '../api/get-farmer-farm';
+import { t } from '../../../i18n';
+import { farmersText as m } from '../farmers.messages';
 
 export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: string | null; farmId: string | null; onBack: () => void }) {
   const query = useFarmerFarm(farmerId, farmId);
@@ -25,20 +26,20 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
   const points = useMemo(() => (farm ? farm.coordinates.map(([lng, lat], i) => ({ key: i, n: i + 1, lng, lat })) : []), [farm]);
 
   return (
-    <SideDrawer open={Boolean(farmerId && farmId)} title={farm?.name ?? 'Farm'} onClose={onBack} width={560}>
-      {query.isLoading && <PageLoader label="Loading farm" />}
-      {query.isError && <Result status="warning" title="This farm could not be loaded." extra={<Button onClick={onBack}>Back</Button>} />}
+    <SideDrawer open={Boolean(farmerId && farmId)} title={farm?.name ?? t(m.farm)} onClose={onBack} width={560}>
+      {query.isLoading && <PageLoader label={t(m.loadingFarm)} />}
+      {query.isError && <Result status="warning" title={t(m.farmLoadFailed)} extra={<Button onClick={onBack}>{t(m.back)}</Button>} />}
       {farm && (
         <div data-testid="farm-drawer">
           <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
             <Button icon={<ArrowLeftOutlined aria-hidden="true" />} onClick={onBack}>
-              Back
+              {t(m.back)}
             </Button>
-            <Button onClick={() => setShowMap((v) => !v)}>{showMap ? 'Hide map' : 'View map'}</Button>
+            <Button onClick={() => setShowMap((v) => !v)}>{showMap ? t(m.hideMap) : t(m.viewMap)}</Button>
           </div>
           {showMap && (
             <div className="mb-12">
-              <LazyFarmMap features={features} maxFitZoom={MAP_ZOOM.farm} height={280} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
+              <LazyFarmMap features={features} maxFitZoom={MAP_ZOOM.farm} height={280} testId="farm-drawer-map" ariaLabel={t(m.mapOf, { name: farm.name })} />
             </div>
           )}
           <Descriptions
@@ -47,17 +48,17 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
             bordered
             data-testid="farm-facts"
             items={[
-              { key: 'farmer', label: 'Farmer', children: `${farm.farmer} (${farm.farmer_folio_id})` },
-              { key: 'size', label: 'Farm size', children: formatHectares(farm.area) },
-              { key: 'area', label: 'Area', children: formatSqm(farm.area) },
-              { key: 'oa', label: 'Operational area', children: farm.operational_area_name ?? 'Not Available' },
-              { key: 'status', label: 'Status', children: farm.is_overlapping ? 'Overlap' : 'Mapped' },
-              { key: 'mapped_by', label: 'Mapped by', children: farm.mapping_record?.mapped_by ?? farm.mapped_by ?? '--' },
-              { key: 'updated', label: 'Updated', children: formatDateTime(farm.updated_at) },
+              { key: 'farmer', label: t(m.farmer), children: `${farm.farmer} (${farm.farmer_folio_id})` },
+              { key: 'size', label: t(m.farmSize), children: formatHectares(farm.area) },
+              { key: 'area', label: t(m.area), children: formatSqm(farm.area) },
+              { key: 'oa', label: t(m.operationalArea), children: farm.operational_area_name ?? t(m.notAvailable) },
+              { key: 'status', label: t(m.status), children: farm.is_overlapping ? t(m.overlap) : t(m.mapped) },
+              { key: 'mapped_by', label: t(m.mappedBy), children: farm.mapping_record?.mapped_by ?? farm.mapped_by ?? '--' },
+              { key: 'updated', label: t(m.updated), children: formatDateTime(farm.updated_at) },
             ]}
           />
           <Typography.Title level={3} style={{ fontSize: 15, marginTop: 16 }}>
-            Coordinate points ({points.length})
+            {t(m.coordinatePoints, { count: points.length })}
           </Typography.Title>
           <Table
             size="small"
@@ -67,23 +68,23 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
             data-testid="farm-points"
             columns={[
               { title: '#', dataIndex: 'n', width: 48 },
-              { title: 'Longitude', dataIndex: 'lng', render: (v: number) => v.toFixed(6) },
-              { title: 'Latitude', dataIndex: 'lat', render: (v: number) => v.toFixed(6) },
+              { title: t(m.longitude), dataIndex: 'lng', render: (v: number) => v.toFixed(6) },
+              { title: t(m.latitude), dataIndex: 'lat', render: (v: number) => v.toFixed(6) },
             ]}
           />
           <Typography.Title level={3} style={{ fontSize: 15, marginTop: 16 }}>
-            Snapshots
+            {t(m.snapshots)}
           </Typography.Title>
           {farm.snapshots.length ? (
             <Image.PreviewGroup>
               <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
                 {farm.snapshots.map((src, i) => (
-                  <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={`Snapshot ${i + 1} of ${farm.name}`} />
+                  <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={t(m.snapshotOf, { n: i + 1, name: farm.name })} />
                 ))}
               </div>
             </Image.PreviewGroup>
           ) : (
-            <span className="text-muted">No snapshots</span>
+            <span className="text-muted">{t(m.noSnapshots)}</span>
           )}
         </div>
       )}

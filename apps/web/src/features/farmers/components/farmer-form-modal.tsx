@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Create Single and Edit Farmer: photo, first and last name, email, phone and address (marked required, docs/requirements.md §5), gender,
 // location, folio id (generated when left empty) and region. Multipart; the API's field errors land on their fields.
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -16,20 +15,22 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useFarmer } from '../api/get-farmer';
 import { useRegions } from '../../../lib/lookups';
 import { useSaveFarmer, type FarmerFields } from '../api/save-farmer';
+import { t, type Text } from '../../../i18n';
+import { farmersText as m } from '../farmers.messages';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const FIELDS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'region_id'] as const;
 
 /** A form rule: required (the spec's asterisks) and the contract's own check of the field. */
-const rule = (field: (typeof FIELDS)[number], required: boolean, label: string) => ({
+const rule = (field: (typeof FIELDS)[number], required: boolean, label: Text) => ({
   validator: async (_r: unknown, value: unknown) => {
     const text = typeof value === 'string' ? value.trim() : '';
     if (!text) {
-      if (required) throw new Error(`${label} is required`);
+      if (required) throw new Error(t(m.isRequired, { label: t(label) }));
       return;
     }
     const parsed = createFarmerBody.shape[field].safeParse(text);
-    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid value');
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? t(m.invalidValue));
   },
 });
 
@@ -79,7 +80,7 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
       { id: farmerId, fields: values, image },
       {
         onSuccess: (res) => {
-          notifySuccess(res.message ?? (farmerId ? 'Farmer edited successfully' : 'Farmer created successfully'));
+          notifySuccess(farmerId ? t(m.edited) : t(m.created));
           onSaved?.(res.data);
           onClose();
         },
@@ -93,21 +94,21 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
   return (
     <Modal
       open={open}
-      title={farmerId ? 'Edit Farmer' : 'Create Farmer'}
+      title={farmerId ? t(m.editFarmer) : t(m.createFarmer)}
       onCancel={onClose}
       width={640}
       destroyOnHidden
       footer={[
         <Button key="cancel" onClick={onClose} disabled={save.isPending}>
-          Cancel
+          {t(m.cancel)}
         </Button>,
         <Button key="save" type="primary" loading={save.isPending} disabled={Boolean(farmerId) && !farmer} onClick={() => void submit()}>
-          {farmerId ? 'Save changes' : 'Create Farmer'}
+          {farmerId ? t(m.saveChanges) : t(m.createFarmer)}
         </Button>,
       ]}
     >
       {farmerId && existing.isLoading ? (
-        <div role="status">Loading the farmer…</div>
+        <div role="status">{t(m.loadingFarmer)}</div>
       ) : (
         <Form form={form} layout="vertical" requiredMark>
           <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginBottom: 16 }}>
@@ -117,46 +118,46 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
               showUploadList={false}
               beforeUpload={(f) => {
                 if (IMAGE_TYPES.includes(f.type)) setImage(f);
-                else notifyError(new Error('Choose a PNG, JPEG, WebP or GIF image'));
+                else notifyError(new Error(t(m.imageTypes)));
                 return false;
               }}
             >
-              <Button>{image || farmer?.image ? 'Change photo' : 'Add photo'}</Button>
+              <Button>{image || farmer?.image ? t(m.changePhoto) : t(m.addPhoto)}</Button>
             </Upload>
             {image && <span className="text-muted">{image.name}</span>}
           </div>
           <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
-            <Form.Item label="First name" name="first_name" required rules={[rule('first_name', true, 'First name')]}>
+            <Form.Item label={t(m.firstName)} name="first_name" required rules={[rule('first_name', true, m.firstName)]}>
               <Input autoComplete="off" />
             </Form.Item>
-            <Form.Item label="Last name" name="last_name" required rules={[rule('last_name', true, 'Last name')]}>
+            <Form.Item label={t(m.lastName)} name="last_name" required rules={[rule('last_name', true, m.lastName)]}>
               <Input autoComplete="off" />
             </Form.Item>
-            <Form.Item label="Email" name="email" required rules={[rule('email', true, 'Email')]}>
+            <Form.Item label={t(m.email)} name="email" required rules={[rule('email', true, m.email)]}>
               <Input type="email" autoComplete="off" />
             </Form.Item>
-            <Form.Item label="Phone number" name="phone_number" required rules={[rule('phone_number', true, 'Phone number')]}>
+            <Form.Item label={t(m.phoneNumber)} name="phone_number" required rules={[rule('phone_number', true, m.phoneNumber)]}>
               <Input inputMode="tel" autoComplete="off" />
             </Form.Item>
-            <Form.Item label="Address" name="address" required rules={[rule('address', true, 'Address')]} style={{ gridColumn: '1 / span 2' }}>
+            <Form.Item label={t(m.address)} name="address" required rules={[rule('address', true, m.address)]} style={{ gridColumn: '1 / span 2' }}>
               <Input autoComplete="off" />
             </Form.Item>
-            <Form.Item label="Gender" name="gender" htmlFor="farmer-gender">
-              <Select id="farmer-gender" allowClear placeholder="Select gender" options={[{ label: 'Male', value: 'Male' }, { label: 'Female', value: 'Female' }]} />
+            <Form.Item label={t(m.gender)} name="gender" htmlFor="farmer-gender">
+              <Select id="farmer-gender" allowClear placeholder={t(m.selectGender)} options={[{ label: t(m.male), value: 'Male' }, { label: t(m.female), value: 'Female' }]} />
             </Form.Item>
-            <Form.Item label="Region" name="region_id" htmlFor="farmer-region">
+            <Form.Item label={t(m.region)} name="region_id" htmlFor="farmer-region">
               <Select
                 id="farmer-region"
                 allowClear
-                placeholder="Select a region"
+                placeholder={t(m.selectRegion)}
                 loading={regions.isLoading}
                 options={(regions.data?.data.results ?? []).map((r) => ({ label: `${r.name} (${r.country})`, value: r.id }))}
               />
             </Form.Item>
-            <Form.Item label="Location (town or village)" name="location" rules={[rule('location', false, 'Location')]}>
+            <Form.Item label={t(m.locationLabel)} name="location" rules={[rule('location', false, m.location)]}>
               <Input autoComplete="off" />
             </Form.Item>
-            <Form.Item label="Farmer's id (folio)" name="folio_id" rules={[rule('folio_id', false, "Farmer's id")]} extra={farmerId ? undefined : 'Left empty, one is generated.'}>
+            <Form.Item label={t(m.folioLabel)} name="folio_id" rules={[rule('folio_id', false, m.farmersId)]} extra={farmerId ? undefined : t(m.folioHint)}>
               <Input autoComplete="off" />
             </Form.Item>
           </div>

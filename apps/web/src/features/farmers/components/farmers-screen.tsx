@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/farmers, "Farmer's List": 'All Farmers' with the count, 'Export Table' and 'New Farmer' (Create Single, Bulk
 // Upload); a search debounced by 400 ms, the column chooser, and a Filter modal by country/region and status (All,
 // Mapped, Unmapped) applied on Apply Filter. A row goes to ?farmer_id={id}&view=list and opens the farmer drawer; its
@@ -24,6 +23,8 @@ import { FarmerDrawer, type FarmerView } from './farmer-drawer';
 import { FarmerFarmDrawer } from './farmer-farm-drawer';
 import { FarmerFormModal } from './farmer-form-modal';
 import { queryKeys } from '../../../lib/query-keys';
+import { t } from '../../../i18n';
+import { farmersText as m } from '../farmers.messages';
 
 /** The columns a farmer row needs for creation (the bulk correction table): the farmer's, then the farm's. */
 export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates', 'farm_point', 'farm_declared_area_sqm'] as const;
@@ -31,10 +32,10 @@ const ALL = 'all';
 const FARMER_FILTERS = ['region', 'status'] as const;
 /** The farmer drawer's own parameters: its tab, the open farm, the map's centre. */
 const FARMER_DRAWER_PARAMS = ['farm_id', 'view', 'lat', 'lng'] as const;
-const STATUS_OPTIONS = [
-  { label: 'All', value: ALL },
-  { label: 'Mapped', value: 'true' },
-  { label: 'Unmapped', value: 'false' },
+const statusOptions = () => [
+  { label: t(m.all), value: ALL },
+  { label: t(m.mapped), value: 'true' },
+  { label: t(m.unmapped), value: 'false' },
 ];
 
 /** The bulk table's quick check of an edited cell: the contract's farmer fields and the registry's polygon rules. */
@@ -49,8 +50,8 @@ export function validateFarmerCell(column: string, value: string): string | unde
     const parsed = (column === 'farm_point' ? pointPosition : declaredArea).safeParse(v === '' ? undefined : v);
     return parsed.success ? undefined : parsed.error.issues[0]?.message;
   }
-  if (column === 'operational_area_id') return v && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? 'Use the id of one of your operational areas' : undefined;
-  if (column === 'farm_name') return v.length > 200 ? 'At most 200 characters' : undefined;
+  if (column === 'operational_area_id') return v && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? t(m.useAreaId) : undefined;
+  if (column === 'farm_name') return v.length > 200 ? t(m.atMost200) : undefined;
   const shape = createFarmerBody.shape as Record<string, { safeParse: (x: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined>;
   const schema = shape[column];
   if (!schema) return undefined;
@@ -89,10 +90,10 @@ export function FarmersScreen() {
       {
         kind: 'select',
         name: 'region',
-        label: 'Country',
-        options: [{ label: 'All', value: ALL }, ...(regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id }))],
+        label: t(m.country),
+        options: [{ label: t(m.all), value: ALL }, ...(regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id }))],
       },
-      { kind: 'select', name: 'status', label: 'Status', options: STATUS_OPTIONS },
+      { kind: 'select', name: 'status', label: t(m.status), options: statusOptions() },
     ],
     [regions.data],
   );
@@ -101,7 +102,7 @@ export function FarmersScreen() {
     () => [
       {
         key: 'farmer_name',
-        title: 'Farmer name',
+        title: t(m.farmerName),
         render: (r) => (
           <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
             <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
@@ -109,12 +110,12 @@ export function FarmersScreen() {
           </span>
         ),
       },
-      { key: 'phone_number', title: 'Phone', render: (r) => r.phone_number ?? '--' },
-      { key: 'folio_id', title: 'Farmer id', render: (r) => r.folio_id },
-      { key: 'address', title: 'Address', render: (r) => r.address ?? '--', ellipsis: true, tooltip: (r) => r.address },
-      { key: 'number_of_farm', title: 'Number of farms', render: (r) => formatNumber(r.number_of_farm) },
-      { key: 'total_farm_size', title: 'Total farm size', render: (r) => <span className="nowrap">{formatNumber(r.total_farm_size, 4)} sqm</span> },
-      { key: 'status', title: 'Status', defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? 'Mapped' : 'Unmapped'}</StatusTag> },
+      { key: 'phone_number', title: t(m.phone), render: (r) => r.phone_number ?? '--' },
+      { key: 'folio_id', title: t(m.farmerId), render: (r) => r.folio_id },
+      { key: 'address', title: t(m.address), render: (r) => r.address ?? '--', ellipsis: true, tooltip: (r) => r.address },
+      { key: 'number_of_farm', title: t(m.numberOfFarms), render: (r) => formatNumber(r.number_of_farm) },
+      { key: 'total_farm_size', title: t(m.totalFarmSize), render: (r) => <span className="nowrap">{t(m.sqm, { area: formatNumber(r.total_farm_size, 4) })}</span> },
+      { key: 'status', title: t(m.status), defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? t(m.mapped) : t(m.unmapped)}</StatusTag> },
       {
         key: 'actions',
         title: '',
@@ -125,8 +126,8 @@ export function FarmersScreen() {
             trigger={['click']}
             menu={{
               items: [
-                { key: 'edit', label: 'Edit Farmer' },
-                { key: 'delete', label: 'Delete Farmer', danger: true },
+                { key: 'edit', label: t(m.editFarmer) },
+                { key: 'delete', label: t(m.deleteFarmer), danger: true },
               ],
               onClick: ({ key, domEvent }) => {
                 domEvent.stopPropagation();
@@ -135,7 +136,7 @@ export function FarmersScreen() {
               },
             }}
           >
-            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${r.farmer_name}`} onClick={(e) => e.stopPropagation()} />
+            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={t(m.actionsFor, { name: r.farmer_name })} onClick={(e) => e.stopPropagation()} />
           </Dropdown>
         ),
       },
@@ -156,7 +157,7 @@ export function FarmersScreen() {
   return (
     <>
       <ListPage<Farmer>
-        title="All Farmers"
+        title={t(m.title)}
         count={list.data?.data}
         rows={list.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -165,27 +166,27 @@ export function FarmersScreen() {
         error={list.isError && !list.data}
         onRetry={() => void list.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search name, farmer id, phone or email"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         exportName="farmers"
-        exportLabel="Export Table"
+        exportLabel={t(m.exportTable)}
         exportFilters={exportFilters}
         onRowClick={(r) => openFarmer(r.id)}
-        emptyText={search || status || region ? 'No farmers match your search or filters' : 'No farmers yet: add one with New Farmer'}
+        emptyText={search || status || region ? t(m.emptyFiltered) : t(m.emptyNone)}
         storageKey="farmers"
         actions={
           <Dropdown
             trigger={['click']}
             menu={{
               items: [
-                { key: 'single', label: 'Create Single' },
-                { key: 'bulk', label: 'Bulk Upload' },
+                { key: 'single', label: t(m.createSingle) },
+                { key: 'bulk', label: t(m.bulkUpload) },
               ],
               onClick: ({ key }) => (key === 'single' ? setForm({ id: null }) : setBulkOpen(true)),
             }}
           >
             <Button type="primary" icon={<PlusOutlined aria-hidden="true" />}>
-              New Farmer <DownOutlined aria-hidden="true" />
+              {t(m.newFarmer)} <DownOutlined aria-hidden="true" />
             </Button>
           </Dropdown>
         }
@@ -221,7 +222,7 @@ export function FarmersScreen() {
       />
       <BulkUploadModal
         open={bulkOpen}
-        title="Bulk Upload Farmers"
+        title={t(m.bulkUploadTitle)}
         endpoint="/farmers/bulk-upload/"
         template={{ path: '/farmers/template.csv', filename: 'farmers-template.csv' }}
         columns={FARMER_BULK_COLUMNS}

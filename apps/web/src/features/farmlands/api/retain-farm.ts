@@ -6,8 +6,6 @@ import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const RETAIN_SUCCESS = 'Farm coordinates retained successfully';
-
 export const retainFarm = (id: string) => api<Envelope<Farm[]>>(`/farms/${id}/intersect`, { method: 'POST' });
 
 export function useRetainFarm() {

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Export GeoJSON" (EUDR-ready, beyond the spec): format GeoJSON, CSV or KML, and optionally farms under 4 ha as
 // points (their centroid), as the EU deforestation regulation allows. Large files arrive in numbered parts.
 import { useState } from 'react';
@@ -12,6 +11,7 @@ import { notifyError, notifyInfo, notifySuccess } from '../../../lib/notifier';
 import { exportEudr, type EudrFormat, type EudrVerdicts } from '../api/export-eudr';
 import { geolocationChecksText as geo } from '../../../components/eudr/geolocation-checks.messages';
 import { t } from '../../../i18n';
+import { farmlandsText as m } from '../farmlands.messages';
 
 export function EudrExportButton() {
   const [open, setOpen] = useState(false);
@@ -21,10 +21,10 @@ export function EudrExportButton() {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
-    notifyInfo('Exporting, please wait...', 'export-eudr');
+    notifyInfo(t(m.exporting), 'export-eudr');
     try {
       const parts = await exportEudr(format, points, verdicts);
-      notifySuccess(parts > 1 ? `Exported in ${parts} parts` : 'Export ready');
+      notifySuccess(parts > 1 ? t(m.exportedParts, { count: parts }) : t(m.exportReady));
       setOpen(false);
     } catch (err) {
       notifyError(err);
@@ -35,25 +35,25 @@ export function EudrExportButton() {
   return (
     <>
       <Button icon={<GlobalOutlined aria-hidden="true" />} onClick={() => setOpen(true)}>
-        Export GeoJSON
+        {t(m.exportGeojson)}
       </Button>
-      <Modal open={open} title="Export for EUDR" okText="Download" onOk={() => void run()} okButtonProps={{ loading: busy }} onCancel={() => setOpen(false)} destroyOnHidden>
+      <Modal open={open} title={t(m.exportTitle)} okText={t(m.download)} onOk={() => void run()} okButtonProps={{ loading: busy }} onCancel={() => setOpen(false)} destroyOnHidden>
         <Typography.Paragraph type="secondary">
-          Every farm's boundary in WGS84 (EPSG:4326, 6 decimals) with its id, farmer, area in hectares and country. Files over 25 MB are split into numbered parts.
+          {t(m.exportExplained)}
         </Typography.Paragraph>
         <Radio.Group
           value={format}
           onChange={(e) => setFormat(e.target.value as EudrFormat)}
           options={[
-            { value: 'geojson', label: 'GeoJSON' },
-            { value: 'csv', label: 'CSV' },
-            { value: 'kml', label: 'KML' },
+            { value: 'geojson', label: t(m.formatGeojson) },
+            { value: 'csv', label: t(m.formatCsv) },
+            { value: 'kml', label: t(m.formatKml) },
           ]}
           optionType="button"
         />
         <div className="mt-16">
           <Checkbox checked={points} onChange={(e) => setPoints(e.target.checked)}>
-            Farms under 4 ha as points (their centroid)
+            {t(m.asPoints)}
           </Checkbox>
         </div>
         <div className="mt-16" role="group" aria-label={t(geo.verdictsWhere)}>

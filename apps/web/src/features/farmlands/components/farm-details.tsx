@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // One farm's details, shared by the farm drawer and the Overlapping Farmlands drawer: farmer, size in sqm and ha,
 // declared area and point plot centre (when given), operational area ('Not Available' when none), the mapping record (duration as "hr, m, s"), coordinates and snapshots.
 import Collapse from 'antd/es/collapse';
@@ -7,8 +6,8 @@ import Image from 'antd/es/image';
 import Table from 'antd/es/table';
 import type { Farm } from '@farmland/contracts';
 import { formatDateTime, formatDuration, formatHectares, formatSqm } from '../../../lib/formatters';
-
-export const NOT_AVAILABLE = 'Not Available';
+import { t } from '../../../i18n';
+import { farmlandsText as m } from '../farmlands.messages';
 
 export function CoordinateTable({ coordinates }: { coordinates: readonly (readonly [number, number])[] }) {
   const rows = coordinates.map(([lng, lat], i) => ({ key: i, n: i + 1, lng, lat }));
@@ -20,8 +19,8 @@ export function CoordinateTable({ coordinates }: { coordinates: readonly (readon
       scroll={{ y: 220 }}
       columns={[
         { title: '#', dataIndex: 'n', width: 48 },
-        { title: 'Longitude', dataIndex: 'lng', render: (v: number) => v.toFixed(6) },
-        { title: 'Latitude', dataIndex: 'lat', render: (v: number) => v.toFixed(6) },
+        { title: t(m.longitude), dataIndex: 'lng', render: (v: number) => v.toFixed(6) },
+        { title: t(m.latitude), dataIndex: 'lat', render: (v: number) => v.toFixed(6) },
       ]}
     />
   );
@@ -36,43 +35,43 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
         size="small"
         bordered
         items={[
-          { key: 'farmer', label: 'Farmer', children: `${farm.farmer} (${farm.farmer_folio_id})` },
-          { key: 'size', label: 'Farm size', children: formatHectares(farm.area) },
-          { key: 'area', label: 'Area', children: formatSqm(farm.area) },
+          { key: 'farmer', label: t(m.farmer), children: `${farm.farmer} (${farm.farmer_folio_id})` },
+          { key: 'size', label: t(m.farmSize), children: formatHectares(farm.area) },
+          { key: 'area', label: t(m.area), children: formatSqm(farm.area) },
           // A point plot (4 ha or less: its centre and declared area), or any capture that declared an area.
           ...(farm.declared_area_sqm !== null && farm.declared_area_sqm !== undefined
-            ? [{ key: 'declared', label: 'Declared area', children: `${formatHectares(farm.declared_area_sqm)} (${formatSqm(farm.declared_area_sqm)})` }]
+            ? [{ key: 'declared', label: t(m.declaredArea), children: `${formatHectares(farm.declared_area_sqm)} (${formatSqm(farm.declared_area_sqm)})` }]
             : []),
-          ...(farm.point ? [{ key: 'point', label: 'Point plot centre', children: `${farm.point[1].toFixed(6)}, ${farm.point[0].toFixed(6)} (lat, lng)` }] : []),
-          { key: 'oa', label: 'Operational area', children: farm.operational_area_name ?? NOT_AVAILABLE },
-          { key: 'status', label: 'Status', children: farm.is_overlapping ? 'Overlap' : 'Mapped' },
-          { key: 'mapped_by', label: 'Mapped by', children: mr?.mapped_by ?? farm.mapped_by ?? '--' },
-          { key: 'time', label: 'Time taken to map', children: formatDuration(mr?.time_taken_to_map) },
-          { key: 'device', label: 'GPS device', children: mr?.gps_device_id ?? '--' },
-          { key: 'location', label: 'Location', children: mr?.location ?? farm.location ?? '--' },
-          { key: 'region', label: 'Region', children: mr?.region ?? '--' },
-          { key: 'updated', label: 'Updated', children: formatDateTime(farm.updated_at) },
+          ...(farm.point ? [{ key: 'point', label: t(m.pointCentre), children: t(m.pointCentreValue, { lat: farm.point[1].toFixed(6), lng: farm.point[0].toFixed(6) }) }] : []),
+          { key: 'oa', label: t(m.operationalArea), children: farm.operational_area_name ?? t(m.notAvailable) },
+          { key: 'status', label: t(m.status), children: farm.is_overlapping ? t(m.overlap) : t(m.mapped) },
+          { key: 'mapped_by', label: t(m.mappedBy), children: mr?.mapped_by ?? farm.mapped_by ?? '--' },
+          { key: 'time', label: t(m.timeTaken), children: formatDuration(mr?.time_taken_to_map) },
+          { key: 'device', label: t(m.gpsDevice), children: mr?.gps_device_id ?? '--' },
+          { key: 'location', label: t(m.location), children: mr?.location ?? farm.location ?? '--' },
+          { key: 'region', label: t(m.region), children: mr?.region ?? '--' },
+          { key: 'updated', label: t(m.updated), children: formatDateTime(farm.updated_at) },
         ]}
       />
       {withCoordinates && (
         <Collapse
           size="small"
           style={{ marginTop: 12 }}
-          items={[{ key: 'pts', label: `Coordinate points (${farm.coordinates.length})`, children: <CoordinateTable coordinates={farm.coordinates} /> }]}
+          items={[{ key: 'pts', label: t(m.coordinatePoints, { count: farm.coordinates.length }), children: <CoordinateTable coordinates={farm.coordinates} /> }]}
         />
       )}
       <div className="mt-12">
-        <div style={{ fontWeight: 600, marginBottom: 6 }}>Snapshots</div>
+        <div style={{ fontWeight: 600, marginBottom: 6 }}>{t(m.snapshots)}</div>
         {farm.snapshots.length ? (
           <Image.PreviewGroup>
             <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
               {farm.snapshots.map((src, i) => (
-                <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={`Snapshot ${i + 1} of ${farm.name}`} />
+                <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={t(m.snapshotOf, { n: i + 1, name: farm.name })} />
               ))}
             </div>
           </Image.PreviewGroup>
         ) : (
-          <span style={{ color: 'rgba(0,0,0,0.55)' }}>No snapshots</span>
+          <span style={{ color: 'rgba(0,0,0,0.55)' }}>{t(m.noSnapshots)}</span>
         )}
       </div>
     </div>

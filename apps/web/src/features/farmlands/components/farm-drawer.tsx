@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "View Details" of a farm that overlaps nothing: its details, "View map" to show the boundary at zoom 18, and its
 // boundary history (beyond the spec): earlier boundaries with dates and areas, drawn on the map (orange) on request.
 // EUDR (issue 29): the farm's plot-risk verdict with its evidence (reasons, and figures per reference layer), and the
@@ -24,6 +23,8 @@ import { VerdictPanel } from '../../../components/eudr/verdict-panel';
 import { ReferenceLegend } from '../../../components/eudr/reference-legend';
 import type { ReferenceOverlay } from '../../../components/map/reference-overlay';
 import { useFarmEvidence, useFarmScreening } from '../api/get-farm-screening';
+import { t, type Text } from '../../../i18n';
+import { farmlandsText as m } from '../farmlands.messages';
 
 export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
   const query = useFarm(farmId);
@@ -38,23 +39,23 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
   const features = useMemo(() => {
     if (!farm) return [];
     const past: MapFeature[] = showHistory
-      ? earlier.map((h) => ({ id: h.id, name: `Earlier boundary (${formatDateTime(h.created_at)})`, category: 'unrecognized', rings: h.polygon.coordinates, properties: { area: h.area } }))
+      ? earlier.map((h) => ({ id: h.id, name: t(m.earlierBoundary, { date: formatDateTime(h.created_at) }), category: 'unrecognized', rings: h.polygon.coordinates, properties: { area: h.area } }))
       : [];
     return [...past, farmToFeature(farm)];
   }, [farm, earlier, showHistory]);
   return (
-    <SideDrawer open={Boolean(farmId)} title={farm?.name ?? 'Farm'} onClose={onClose} width={560}>
-      {query.isLoading && <PageLoader label="Loading farm" />}
-      {query.isError && <Result status="warning" title="This farm could not be loaded." extra={<Button onClick={() => void query.refetch()}>Try again</Button>} />}
+    <SideDrawer open={Boolean(farmId)} title={farm?.name ?? t(m.farm)} onClose={onClose} width={560}>
+      {query.isLoading && <PageLoader label={t(m.loadingFarm)} />}
+      {query.isError && <Result status="warning" title={t(m.farmLoadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />}
       {farm && (
         <>
           <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
-            <Button onClick={onClose}>Back</Button>
-            <Button onClick={() => setShowMap((v) => !v)}>{showMap ? 'Hide map' : 'View map'}</Button>
+            <Button onClick={onClose}>{t(m.back)}</Button>
+            <Button onClick={() => setShowMap((v) => !v)}>{showMap ? t(m.hideMap) : t(m.viewMap)}</Button>
           </div>
           {showMap && (
             <div className="mb-12">
-              <LazyFarmMap features={features} reference={reference} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={`Map of ${farm.name}`} />
+              <LazyFarmMap features={features} reference={reference} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={t(m.mapOf, { name: farm.name })} />
               {evidence.data && <ReferenceLegend evidence={evidence.data.data} />}
             </div>
           )}
@@ -79,17 +80,17 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
   );
 }
 
-const REASONS: Record<string, string> = { retain: 'Cut by Retain', edit: 'Re-mapped' };
+const REASONS: Record<string, Text> = { retain: m.reasonRetain, edit: m.reasonEdit };
 
 function BoundaryHistory({ items, loading, showOnMap, onShowOnMap }: { items: readonly FarmBoundary[]; loading: boolean; showOnMap: boolean; onShowOnMap: (v: boolean) => void }) {
   return (
     <div className="mt-16" data-testid="boundary-history">
       <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 6 }}>
-        <span className="strong">Boundary history</span>
+        <span className="strong">{t(m.boundaryHistory)}</span>
         {items.length > 0 && (
           <label style={{ display: 'inline-flex', gap: 8, alignItems: 'center', fontSize: 13 }}>
-            <Switch size="small" checked={showOnMap} onChange={onShowOnMap} aria-label="Draw earlier boundaries on the map" />
-            Draw on the map (orange)
+            <Switch size="small" checked={showOnMap} onChange={onShowOnMap} aria-label={t(m.drawEarlierAria)} />
+            {t(m.drawOnMap)}
           </label>
         )}
       </div>
@@ -97,12 +98,16 @@ function BoundaryHistory({ items, loading, showOnMap, onShowOnMap }: { items: re
         size="small"
         loading={loading}
         dataSource={[...items]}
-        locale={{ emptyText: 'No earlier boundaries: this is the boundary as first mapped.' }}
+        locale={{ emptyText: t(m.noEarlier) }}
         renderItem={(h) => (
           <List.Item>
             <List.Item.Meta
-              title={`${REASONS[h.reason] ?? h.reason} · ${formatDateTime(h.created_at)}`}
-              description={`${formatSqm(h.area)} (${formatHectares(h.area)})${h.created_by ? ` · by ${h.created_by}` : ''}`}
+              title={t(m.historyItem, { reason: REASONS[h.reason] ? t(REASONS[h.reason]!) : h.reason, date: formatDateTime(h.created_at) })}
+              description={
+                h.created_by
+                  ? t(m.historyAreaBy, { sqm: formatSqm(h.area), ha: formatHectares(h.area), name: h.created_by })
+                  : t(m.historyArea, { sqm: formatSqm(h.area), ha: formatHectares(h.area) })
+              }
             />
           </List.Item>
         )}

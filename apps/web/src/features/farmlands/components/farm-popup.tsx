@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The marker popup of a farm: name, farmer, area and status, "View Details", and for an overlapping farm "Retain"
 // (POST /farms/{id}/intersect). A string error from the API shows in the popup for 3 s (docs/requirements.md §8); others go to the notifier.
 import { useEffect, useState } from 'react';
@@ -11,7 +10,9 @@ import type { PickedFeature } from '../../../components/map/map-constants';
 import { ApiError } from '../../../lib/api-client';
 import { formatSqm } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
-import { RETAIN_SUCCESS, useRetainFarm } from '../api/retain-farm';
+import { useRetainFarm } from '../api/retain-farm';
+import { t } from '../../../i18n';
+import { farmlandsText as m } from '../farmlands.messages';
 
 type Props = {
   feature: PickedFeature;
@@ -31,14 +32,14 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
 
   useEffect(() => {
     if (!error) return;
-    const t = setTimeout(() => setError(null), POPUP_ERROR_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setError(null), POPUP_ERROR_MS);
+    return () => clearTimeout(timer);
   }, [error]);
 
   const onRetain = async () => {
     try {
       const res = await retain.mutateAsync(feature.id);
-      notifySuccess(res.message ?? RETAIN_SUCCESS);
+      notifySuccess(t(m.retained));
       close();
       onRetained?.(res.data);
     } catch (err) {
@@ -52,9 +53,9 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
       <Typography.Text strong style={{ display: 'block', fontSize: 14 }}>
         {feature.name}
       </Typography.Text>
-      {feature.properties['farmer'] ? <div>Farmer: {String(feature.properties['farmer'])}</div> : null}
-      {Number.isFinite(area) && <div>Area: {formatSqm(area)}</div>}
-      <div style={{ margin: '4px 0 8px' }}>{overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>}</div>
+      {feature.properties['farmer'] ? <div>{t(m.farmerIs, { name: String(feature.properties['farmer']) })}</div> : null}
+      {Number.isFinite(area) && <div>{t(m.areaIs, { area: formatSqm(area) })}</div>}
+      <div style={{ margin: '4px 0 8px' }}>{overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}</div>
       {error && (
         <Typography.Text type="danger" role="alert" style={{ display: 'block', marginBottom: 8 }}>
           {error}
@@ -63,12 +64,12 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
       <Space>
         {onViewDetails && (
           <Button size="small" onClick={() => onViewDetails(feature.id, overlapping)}>
-            View Details
+            {t(m.viewDetails)}
           </Button>
         )}
         {overlapping && (
           <Button size="small" type="primary" loading={retain.isPending} onClick={() => void onRetain()}>
-            Retain
+            {t(m.retain)}
           </Button>
         )}
       </Space>

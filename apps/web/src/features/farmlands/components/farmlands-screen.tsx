@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/mapping, "All Mapped Farmlands": search and Export Table, then three tabs: Table View (the list), Combined View
 // (the map at 40% beside a list panel) and Map View (the map alone). The map shows GeoJSON up to the deployment's tile
 // threshold (5,000 farms by default) and vector tiles above it; moving it writes ?lat&lng. Overlapping farms open the
@@ -41,8 +40,9 @@ import { useAreaOutlines } from '../api/get-area-outlines';
 import { OverlappingDrawer } from './overlapping-drawer';
 import { queryKeys } from '../../../lib/query-keys';
 import { useLatest } from '../../../lib/use-latest';
+import { t } from '../../../i18n';
+import { farmlandsText as m } from '../farmlands.messages';
 
-export const FARMLANDS_TITLE = 'All Mapped Farmlands';
 const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
 // The version parameter changes whenever the farm queries are refreshed (after Retain), so MapLibre fetches new tiles.
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
@@ -51,7 +51,7 @@ const VIEWS: readonly View[] = ['table', 'combined', 'map'];
 const FARM_FILTERS = ['region', 'operational_area'] as const;
 
 function StatusTag({ farm }: { farm: Pick<Farm, 'is_overlapping'> }) {
-  return farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>;
+  return farm.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>;
 }
 
 export function FarmlandsScreen() {
@@ -73,8 +73,8 @@ export function FarmlandsScreen() {
   const areas = useOperationalAreaOptions();
   const filterFields = useMemo<FilterField[]>(
     () => [
-      { kind: 'select', name: 'region', label: 'Region', options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
-      { kind: 'select', name: 'operational_area', label: 'Operational area', options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
+      { kind: 'select', name: 'region', label: t(m.region), options: (regions.data?.data.results ?? []).map((r) => ({ label: r.name, value: r.id })) },
+      { kind: 'select', name: 'operational_area', label: t(m.operationalArea), options: (areas.data ?? []).map((a) => ({ label: a.name, value: a.id })) },
     ],
     [regions.data, areas.data],
   );
@@ -120,27 +120,27 @@ export function FarmlandsScreen() {
 
   const columns = useMemo<ListColumn<Farm>[]>(
     () => [
-      { key: 'name', title: 'Name', render: (r) => r.name },
-      { key: 'farmer', title: 'Farmer', render: (r) => r.farmer },
-      { key: 'area', title: 'Area (sqm)', render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
-      { key: 'operational_area', title: 'Operational area', render: (r) => r.operational_area_name ?? '--' },
+      { key: 'name', title: t(m.name), render: (r) => r.name },
+      { key: 'farmer', title: t(m.farmer), render: (r) => r.farmer },
+      { key: 'area', title: t(m.areaSqm), render: (r) => <span className="nowrap">{formatNumber(r.area, 2)}</span> },
+      { key: 'operational_area', title: t(m.operationalArea), render: (r) => r.operational_area_name ?? '--' },
       {
         key: 'updated_at',
-        title: 'Updated at',
+        title: t(m.updatedAt),
         render: (r) => (
           <time dateTime={r.updated_at} className="nowrap">
             {formatDate(r.updated_at)} <span className="text-muted">{formatTime(r.updated_at)}</span>
           </time>
         ),
       },
-      { key: 'status', title: 'Status', render: (r) => <StatusTag farm={r} /> },
+      { key: 'status', title: t(m.status), render: (r) => <StatusTag farm={r} /> },
       {
         key: 'actions',
         title: '',
         exportKey: null,
         render: (r) => (
           <Button size="small" onClick={() => viewDetails(r.id, r.is_overlapping)}>
-            View Details
+            {t(m.viewDetails)}
           </Button>
         ),
       },
@@ -160,16 +160,16 @@ export function FarmlandsScreen() {
         height={height}
         onMoveEnd={onMoveEnd}
         renderPopup={(f, close) => <FarmPopup feature={f} close={close} onViewDetails={viewDetails} />}
-        ariaLabel="Map of the mapped farmlands"
+        ariaLabel={t(m.mapAria)}
       />
       <MapLegend />
       {mapData.data?.data.truncated && (
-        <Typography.Text type="warning">The map shows the newest {mapData.data.data.features.length.toLocaleString('en-US')} farms; search to narrow it.</Typography.Text>
+        <Typography.Text type="warning">{t(m.truncated, { count: formatNumber(mapData.data.data.features.length) })}</Typography.Text>
       )}
-      {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">No farms to show on the map.</Typography.Text>}
+      {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">{t(m.noFarmsOnMap)}</Typography.Text>}
       {mapData.isError && (
         <Typography.Text type="danger">
-          The farms could not be loaded on the map. <Button size="small" onClick={() => void mapData.refetch()}>Try again</Button>
+          {t(m.mapLoadFailed)} <Button size="small" onClick={() => void mapData.refetch()}>{t(m.tryAgain)}</Button>
         </Typography.Text>
       )}
     </div>
@@ -178,13 +178,13 @@ export function FarmlandsScreen() {
   const header = (
     <div className="inline-12 mb-16">
       <Typography.Title level={1} className="page-title">
-        {FARMLANDS_TITLE}
+        {t(m.title)}
       </Typography.Title>
-      <CountBadge count={list.data?.data.count} estimated={list.data?.data.count_estimated === true} label="farmlands" />
+      <CountBadge count={list.data?.data.count} estimated={list.data?.data.count_estimated === true} label={t(m.countLabel)} />
       <div className="grow" />
       <MapSearch value={search} onSearch={onSearch} />
       <Button icon={<FilterOutlined aria-hidden="true" />} onClick={() => setFilterOpen(true)}>
-        Filter{state.activeFilters ? ` (${state.activeFilters})` : ''}
+        {state.activeFilters ? t(m.filterCount, { count: state.activeFilters }) : t(m.filter)}
       </Button>
       <ExportButton name="mappings" columns={EXPORT_COLUMNS} filters={narrowing} />
       <EudrExportButton />
@@ -192,11 +192,11 @@ export function FarmlandsScreen() {
   );
 
   const sidePanel = (
-    <Card size="small" title="Farmlands" styles={{ body: { padding: 0 } }} className="full-height">
+    <Card size="small" title={t(m.sidePanel)} styles={{ body: { padding: 0 } }} className="full-height">
       <List<Farm>
         loading={list.isFetching && !list.data}
         dataSource={list.data?.data.results ?? []}
-        locale={{ emptyText: <Empty description="No farmlands found" /> }}
+        locale={{ emptyText: <Empty description={t(m.noneFound)} /> }}
         renderItem={(f) => {
           const [lng, lat] = f.coordinates[0] ?? [undefined, undefined];
           return (
@@ -204,10 +204,10 @@ export function FarmlandsScreen() {
               style={{ padding: '8px 12px' }}
               actions={[
                 <Button key="map" size="small" type="link" disabled={lng === undefined} onClick={() => lng !== undefined && lat !== undefined && setFocus([lng, lat])}>
-                  Show on map
+                  {t(m.showOnMap)}
                 </Button>,
                 <Button key="view" size="small" onClick={() => viewDetails(f.id, f.is_overlapping)}>
-                  View Details
+                  {t(m.viewDetails)}
                 </Button>,
               ]}
             >
@@ -236,8 +236,8 @@ export function FarmlandsScreen() {
       {view !== 'table' && header}
       {overlapping !== undefined && (
         <div className="mb-8" data-testid="overlap-count">
-          <Tag color={overlapping ? 'green' : 'default'}>{formatNumber(overlapping)} overlapping farmlands</Tag>
-          <Typography.Text type="secondary">of {formatNumber(total)} mapped</Typography.Text>
+          <Tag color={overlapping ? 'green' : 'default'}>{t(m.overlappingCount, { count: formatNumber(overlapping) })}</Tag>
+          <Typography.Text type="secondary">{t(m.ofMapped, { count: formatNumber(total) })}</Typography.Text>
         </div>
       )}
       <Tabs
@@ -246,10 +246,10 @@ export function FarmlandsScreen() {
         items={[
           {
             key: 'table',
-            label: 'Table View',
+            label: t(m.tableView),
             children: (
               <ListPage<Farm>
-                title={FARMLANDS_TITLE}
+                title={t(m.title)}
                 count={list.data?.data}
                 rows={list.data?.data.results ?? []}
                 rowKey={(r) => r.id}
@@ -258,19 +258,19 @@ export function FarmlandsScreen() {
                 error={list.isError && !list.data}
                 onRetry={() => void list.refetch()}
                 {...state.listProps}
-                searchPlaceholder="Search by farm, farmer or farmer id"
+                searchPlaceholder={t(m.searchPlaceholder)}
                 exportName="mappings"
                 exportFilters={narrowing}
                 onOpenFilter={() => setFilterOpen(true)}
                 actions={<EudrExportButton />}
-                emptyText={narrowed ? 'No farmlands match your search or filters' : 'No farmlands found'}
+                emptyText={narrowed ? t(m.emptyFiltered) : t(m.noneFound)}
                 storageKey="farmlands"
               />
             ),
           },
           {
             key: 'combined',
-            label: 'Combined View',
+            label: t(m.combinedView),
             children: view === 'combined' && (
               <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', flexWrap: 'wrap' }}>
                 <div style={{ flex: '0 0 40%', minWidth: 320 }}>{map(560)}</div>
@@ -278,7 +278,7 @@ export function FarmlandsScreen() {
               </div>
             ),
           },
-          { key: 'map', label: 'Map View', children: view === 'map' && map('calc(100vh - 260px)') },
+          { key: 'map', label: t(m.mapView), children: view === 'map' && map('calc(100vh - 260px)') },
         ]}
       />
       <FilterModal
@@ -307,8 +307,8 @@ function MapSearch({ value, onSearch }: { value: string; onSearch: (s: string) =
   }, [debounced, send]);
   return (
     <Input
-      aria-label="Search farmlands"
-      placeholder="Search by farm, farmer or farmer id"
+      aria-label={t(m.searchAria)}
+      placeholder={t(m.searchPlaceholder)}
       prefix={<SearchOutlined aria-hidden="true" />}
       allowClear
       value={text}

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Overlapping Farmlands": the farm's overlap group on a map (marker popups offer Retain) and, per farm, its farmer,
 // coordinates, size, operational area and snapshots. After Retain the group is re-read; when nothing overlaps any more
 // the drawer closes (docs/requirements.md §4).
@@ -11,10 +10,14 @@ import type { Farm } from '@farmland/contracts';
 import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { PageLoader } from '../../../components/ui/page-loader';
 import { SideDrawer } from '../../../components/ui/side-drawer';
+import { formatNumber } from '../../../lib/formatters';
 import { useOverlappingFarms } from '../api/get-overlapping-farms';
 import { farmToFeature } from '../../../components/map/farm-features';
 import { FarmDetails } from './farm-details';
 import { FarmPopup } from './farm-popup';
+import { FormattedMessage } from 'react-intl';
+import { t } from '../../../i18n';
+import { farmlandsText as m } from '../farmlands.messages';
 
 export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
   const query = useOverlappingFarms(farmId);
@@ -25,25 +28,25 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
     else void query.refetch();
   };
   return (
-    <SideDrawer open={Boolean(farmId)} title="Overlapping Farmlands" onClose={onClose} width={640}>
-      {query.isLoading && <PageLoader label="Loading overlapping farms" />}
-      {query.isError && <Result status="warning" title="These farms could not be loaded." extra={<Button onClick={() => void query.refetch()}>Try again</Button>} />}
-      {query.isSuccess && farms.length === 0 && <Result status="success" title="This farm no longer overlaps any other farm." />}
+    <SideDrawer open={Boolean(farmId)} title={t(m.overlappingTitle)} onClose={onClose} width={640}>
+      {query.isLoading && <PageLoader label={t(m.loadingOverlapping)} />}
+      {query.isError && <Result status="warning" title={t(m.overlappingLoadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />}
+      {query.isSuccess && farms.length === 0 && <Result status="success" title={t(m.noLongerOverlaps)} />}
       {farms.length > 0 && (
         <>
           <p style={{ marginTop: 0 }}>
-            {farms.length} conflicting farmlands. Click a marker and choose <strong>Retain</strong> to keep that farm's boundary; it is cut out of the farms it overlaps.
+            <FormattedMessage {...m.conflicting} values={{ count: formatNumber(farms.length), strong: (chunks) => <strong>{chunks}</strong> }} />
           </p>
           <LazyFarmMap
             features={features}
             height={300}
             testId="overlap-map"
-            ariaLabel="Map of the overlapping farmlands"
+            ariaLabel={t(m.overlapMapAria)}
             renderPopup={(f, close) => <FarmPopup feature={f} close={close} onRetained={onRetained} />}
           />
           <div style={{ display: 'grid', gap: 12, marginTop: 12 }}>
             {farms.map((farm) => (
-              <Card key={farm.id} size="small" title={farm.name} extra={farm.is_overlapping ? <Tag color="green">Overlap</Tag> : <Tag color="purple">Mapped</Tag>}>
+              <Card key={farm.id} size="small" title={farm.name} extra={farm.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}>
                 <FarmDetails farm={farm} />
               </Card>
             ))}

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Creating operational area" (or editing one), in two steps (docs/requirements.md §2, §4, §5): step 1 is the form (Area Name, Region,
 // City / Town / District) with "Proceed to Map"; step 2 is the map (zoom 12, centred on the chosen city, ?lat&lng in the
 // address) with Back. Once a polygon of at least 3 points is drawn a popup offers Proceed, then asks 'Are you sure you
@@ -23,10 +22,9 @@ import { notifySuccess } from '../../../lib/notifier';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useCities, useRegions } from '../../../lib/lookups';
 import { useSaveOperationalArea } from '../api/save-operational-area';
+import { t } from '../../../i18n';
+import { operationalAreasText as m } from '../operational-areas.messages';
 
-export const RETRY_HINT = 'Please edit any point on the polygon and try again';
-export const CREATED_MESSAGE = 'Operational Area created successfully';
-export const EDITED_MESSAGE = 'Operational area edited successfully';
 
 type Ring = [number, number][];
 type FormValues = { name: string; region_id: string; city_id: string };
@@ -41,7 +39,7 @@ export function saveErrorText(err: unknown): string {
     if (typeof errors === 'string' && errors) return errors;
     return err.message;
   }
-  return 'The operational area could not be saved.';
+  return t(m.couldNotSave);
 }
 
 type Props = {
@@ -69,7 +67,6 @@ export function AreaModal({ open, area, others, onClose }: Props) {
   const cities = useCities(region?.country_id, debouncedCity);
   const [center, setCenter] = useState<[number, number] | undefined>(undefined);
   const save = useSaveOperationalArea();
-  const verb = area ? 'update' : 'create';
 
   // Each opening starts at the first step with the area's ring (state adjusted while rendering, not in an effect).
   const [openedFor, setOpenedFor] = useState<{ open: boolean; area: OperationalArea | null }>({ open, area });
@@ -131,8 +128,8 @@ export function AreaModal({ open, area, others, onClose }: Props) {
   const submit = async () => {
     if (!values || !ring) return;
     try {
-      const res = await save.mutateAsync({ id: area?.id ?? null, body: { ...values, coordinates: ring } });
-      notifySuccess(res.message ?? (area ? EDITED_MESSAGE : CREATED_MESSAGE));
+      await save.mutateAsync({ id: area?.id ?? null, body: { ...values, coordinates: ring } });
+      notifySuccess(area ? t(m.edited) : t(m.created));
       close();
     } catch (err) {
       setError(saveErrorText(err));
@@ -150,27 +147,27 @@ export function AreaModal({ open, area, others, onClose }: Props) {
     phase === 'drawing' ? null : (
       <div
         role="dialog"
-        aria-label="Operational area"
+        aria-label={t(m.popupAria)}
         data-testid="area-popup"
         style={{ position: 'absolute', top: 12, left: 12, maxWidth: 340, background: '#fff', borderRadius: 8, padding: 12, boxShadow: '0 4px 16px rgba(0,0,0,0.18)' }}
       >
         {phase === 'ready' && (
           <Space direction="vertical" size={8}>
-            <Typography.Text>The polygon has {ring ? ring.length - 1 : 0} points. Drag a point to adjust it.</Typography.Text>
+            <Typography.Text>{t(m.polygonPoints, { count: ring ? ring.length - 1 : 0 })}</Typography.Text>
             <Button type="primary" onClick={() => setPhase('confirm')}>
-              Proceed
+              {t(m.proceed)}
             </Button>
           </Space>
         )}
         {phase === 'confirm' && (
           <Space direction="vertical" size={8}>
-            <Typography.Text>Are you sure you want to {verb} this operational area</Typography.Text>
+            <Typography.Text>{area ? t(m.confirmUpdate) : t(m.confirmCreate)}</Typography.Text>
             <Space>
               <Button onClick={() => setPhase('ready')} disabled={save.isPending}>
-                No
+                {t(m.no)}
               </Button>
               <Button type="primary" loading={save.isPending} onClick={() => void submit()}>
-                Yes
+                {t(m.yes)}
               </Button>
             </Space>
           </Space>
@@ -180,51 +177,51 @@ export function AreaModal({ open, area, others, onClose }: Props) {
             <Typography.Text type="danger" className="block">
               {error}
             </Typography.Text>
-            <Typography.Text>{RETRY_HINT}</Typography.Text>
+            <Typography.Text>{t(m.retryHint)}</Typography.Text>
           </div>
         )}
       </div>
     );
 
   return (
-    <Modal open={open} title={area ? 'Editing operational area' : 'Creating operational area'} onCancel={close} footer={null} width={step === 0 ? 560 : 980} destroyOnHidden mask={{ closable: false }}>
-      <Steps size="small" current={step} items={[{ title: 'Details' }, { title: 'Draw on map' }]} className="mb-16" />
+    <Modal open={open} title={area ? t(m.editingTitle) : t(m.creatingTitle)} onCancel={close} footer={null} width={step === 0 ? 560 : 980} destroyOnHidden mask={{ closable: false }}>
+      <Steps size="small" current={step} items={[{ title: t(m.stepDetails) }, { title: t(m.stepDraw) }]} className="mb-16" />
       <div style={{ display: step === 0 ? 'block' : 'none' }}>
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item
             name="name"
-            label="Area Name"
+            label={t(m.areaName)}
             rules={[
-              { required: true, whitespace: true, message: 'Name is required' },
-              { min: 2, message: 'Name should have at least 2 letters' },
+              { required: true, whitespace: true, message: t(m.nameRequired) },
+              { min: 2, message: t(m.nameMin) },
             ]}
           >
-            <Input placeholder="e.g. Ogbomosho North" maxLength={120} />
+            <Input placeholder={t(m.namePlaceholder)} maxLength={120} />
           </Form.Item>
-          <Form.Item name="region_id" label="Region" rules={[{ required: true, message: 'Please select a region' }]}>
+          <Form.Item name="region_id" label={t(m.region)} rules={[{ required: true, message: t(m.selectRegionRequired) }]}>
             <Select
-              placeholder="Select a region"
+              placeholder={t(m.selectRegion)}
               loading={regions.isLoading}
               showSearch={{ optionFilterProp: 'label' }}
               options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: `${r.name} (${r.country})` }))}
               onChange={() => form.setFieldValue('city_id', undefined)}
             />
           </Form.Item>
-          <Form.Item name="city_id" label="City / Town / District" rules={[{ required: true, message: 'Please select a city' }]}>
+          <Form.Item name="city_id" label={t(m.city)} rules={[{ required: true, message: t(m.selectCityRequired) }]}>
             <Select
-              placeholder={region ? 'Type to search cities' : 'Select a region first'}
+              placeholder={region ? t(m.searchCities) : t(m.regionFirst)}
               disabled={!region}
               showSearch={{ filterOption: false, onSearch: setCitySearch }}
               loading={cities.isFetching}
               options={cityOptions.map((o) => ({ value: o.value, label: o.label }))}
-              notFoundContent={cities.isFetching ? 'Loading…' : 'No city found'}
+              notFoundContent={cities.isFetching ? t(m.loading) : t(m.noCity)}
             />
           </Form.Item>
         </Form>
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8 }}>
-          <Button onClick={close}>Cancel</Button>
+          <Button onClick={close}>{t(m.cancel)}</Button>
           <Button type="primary" onClick={() => void proceedToMap().catch(() => undefined)}>
-            Proceed to Map
+            {t(m.proceedToMap)}
           </Button>
         </div>
       </div>
@@ -241,7 +238,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
             height={480}
           />
           <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 12 }}>
-            <Button onClick={() => setStep(0)}>Back</Button>
+            <Button onClick={() => setStep(0)}>{t(m.back)}</Button>
             <Typography.Text type="secondary">
               {values?.name} · {region?.name}
             </Typography.Text>

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // "Create Region": a name and a searchable country select; 'Region created successfully' on success (docs/requirements.md §2, §8).
 import { useEffect } from 'react';
 import Form from 'antd/es/form';
@@ -8,8 +7,8 @@ import Select from 'antd/es/select';
 import { notifySuccess } from '../../../lib/notifier';
 import { useCountries } from '../../../lib/lookups';
 import { useCreateRegion } from '../api/regions';
-
-export const REGION_CREATED = 'Region created successfully';
+import { t } from '../../../i18n';
+import { operationalAreasText as m } from '../operational-areas.messages';
 
 export function CreateRegionModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<{ name: string; country_id: string }>();
@@ -20,16 +19,16 @@ export function CreateRegionModal({ open, onClose }: { open: boolean; onClose: (
   }, [open, form]);
   const submit = async () => {
     const v = await form.validateFields();
-    const res = await create.mutateAsync(v);
-    notifySuccess(res.message ?? REGION_CREATED);
+    await create.mutateAsync(v);
+    notifySuccess(t(m.regionCreated));
     onClose();
   };
   return (
-    <Modal open={open} title="Create Region" onCancel={onClose} onOk={() => void submit().catch(() => undefined)} okText="Create" okButtonProps={{ loading: create.isPending }} destroyOnHidden>
+    <Modal open={open} title={t(m.createRegion)} onCancel={onClose} onOk={() => void submit().catch(() => undefined)} okText={t(m.create)} okButtonProps={{ loading: create.isPending }} destroyOnHidden>
       <Form form={form} layout="vertical" requiredMark>
-        <Form.Item name="country_id" label="Country" rules={[{ required: true, message: 'Please select a country' }]}>
+        <Form.Item name="country_id" label={t(m.country)} rules={[{ required: true, message: t(m.selectCountryRequired) }]}>
           <Select
-            placeholder="Search a country"
+            placeholder={t(m.searchCountry)}
             loading={countries.isLoading}
             showSearch={{ optionFilterProp: 'label' }}
             options={(countries.data?.data ?? []).map((c) => ({ value: c.id, label: `${c.flag_emoji} ${c.country_name}` }))}
@@ -37,10 +36,10 @@ export function CreateRegionModal({ open, onClose }: { open: boolean; onClose: (
         </Form.Item>
         <Form.Item
           name="name"
-          label="Region name"
+          label={t(m.regionName)}
           rules={[
-            { required: true, whitespace: true, message: 'Name is required' },
-            { min: 2, message: 'Name should have at least 2 letters' },
+            { required: true, whitespace: true, message: t(m.nameRequired) },
+            { min: 2, message: t(m.nameMin) },
           ]}
         >
           <Input maxLength={100} />

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /admin/operational-areas: every area on a map (40%) beside the list: search (submitted with text; clearing resets),
 // region filter, pagination (10 a page), edit and delete per row; "Create Area" opens the two-step drawing modal and
 // "Create Region" the region modal.
@@ -27,8 +26,8 @@ import { AREAS_PAGE_SIZE, useAllOperationalAreas, useOperationalAreas } from '..
 import { useRegions } from '../../../lib/lookups';
 import { AreaModal } from './area-modal';
 import { CreateRegionModal } from './create-region-modal';
-
-export const DELETE_AREA_QUESTION = 'Are you sure you want to delete this operational area? This action cannot be undone.';
+import { t } from '../../../i18n';
+import { operationalAreasText as m } from '../operational-areas.messages';
 
 const toFeature = (a: OperationalArea): MapFeature => ({
   id: a.id,
@@ -56,8 +55,8 @@ export function OperationalAreasScreen() {
 
   const confirmDelete = async () => {
     if (!deleting) return;
-    const res = await remove.mutateAsync(deleting.id);
-    notifySuccess(res.message);
+    await remove.mutateAsync(deleting.id);
+    notifySuccess(t(m.deleted));
     setDeleting(null);
   };
 
@@ -65,13 +64,13 @@ export function OperationalAreasScreen() {
     <section aria-labelledby="oa-title">
       <div className="inline-12 mb-16">
         <Typography.Title level={1} id="oa-title" className="page-title">
-          Operational Areas
+          {t(m.title)}
         </Typography.Title>
-        <CountBadge count={list.data?.data.count} label="operational areas" />
+        <CountBadge count={list.data?.data.count} label={t(m.countLabel)} />
         <div className="grow" />
-        <Button onClick={() => setRegionOpen(true)}>Create Region</Button>
+        <Button onClick={() => setRegionOpen(true)}>{t(m.createRegion)}</Button>
         <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setEditing({ area: null })}>
-          Create Area
+          {t(m.createArea)}
         </Button>
       </div>
       <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-start' }}>
@@ -81,12 +80,12 @@ export function OperationalAreasScreen() {
             markers={false}
             center={focus}
             height={560}
-            ariaLabel="Map of the operational areas"
+            ariaLabel={t(m.mapAria)}
             renderPopup={(f) => (
               <div>
                 <strong>{f.name}</strong>
                 <div>{String(f.properties['address'] ?? '')}</div>
-                <div>{formatNumber(Number(f.properties['farm_count']))} farms</div>
+                <div>{t(m.farmCount, { count: formatNumber(Number(f.properties['farm_count'])) })}</div>
               </div>
             )}
           />
@@ -94,8 +93,8 @@ export function OperationalAreasScreen() {
         <Card style={{ flex: 1, minWidth: 320 }} styles={{ body: { padding: 16 } }}>
           <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginBottom: 12 }}>
             <Input.Search
-              aria-label="Search operational areas"
-              placeholder="Search operational areas"
+              aria-label={t(m.searchPlaceholder)}
+              placeholder={t(m.searchPlaceholder)}
               allowClear
               value={text}
               onChange={(e) => {
@@ -109,8 +108,8 @@ export function OperationalAreasScreen() {
               style={{ width: 280 }}
             />
             <Select
-              aria-label="Filter by region"
-              placeholder="All regions"
+              aria-label={t(m.filterByRegion)}
+              placeholder={t(m.allRegions)}
               allowClear
               value={region}
               onChange={(v: string | undefined) => state.setFilters({ region: v })}
@@ -119,37 +118,37 @@ export function OperationalAreasScreen() {
             />
           </div>
           {list.isError && !list.data ? (
-            <Result status="warning" title="This list could not be loaded." extra={<Button onClick={() => void list.refetch()}>Try again</Button>} />
+            <Result status="warning" title={t(m.loadFailed)} extra={<Button onClick={() => void list.refetch()}>{t(m.tryAgain)}</Button>} />
           ) : (
             <List<OperationalArea>
               loading={list.isFetching && !list.data}
               dataSource={list.data?.data.results ?? []}
-              locale={{ emptyText: <Empty description={search || region ? 'No operational area matches' : 'No operational areas yet: create one'} /> }}
+              locale={{ emptyText: <Empty description={search || region ? t(m.noMatch) : t(m.noneYet)} /> }}
               renderItem={(a) => (
                 <List.Item
                   data-testid="area-row"
                   actions={[
                     <Button key="map" type="link" size="small" onClick={() => a.coordinates[0] && setFocus(a.coordinates[0])}>
-                      Show on map
+                      {t(m.showOnMap)}
                     </Button>,
                     <Dropdown
                       key="menu"
                       trigger={['click']}
                       menu={{
                         items: [
-                          { key: 'edit', label: 'Edit Area', onClick: () => setEditing({ area: a }) },
-                          { key: 'delete', label: 'Delete Area', danger: true, onClick: () => setDeleting(a) },
+                          { key: 'edit', label: t(m.editArea), onClick: () => setEditing({ area: a }) },
+                          { key: 'delete', label: t(m.deleteArea), danger: true, onClick: () => setDeleting(a) },
                         ],
                       }}
                     >
-                      <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={`Actions for ${a.name}`} />
+                      <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={t(m.actionsFor, { name: a.name })} />
                     </Dropdown>,
                   ]}
                 >
                   {/* Not List.Item.Meta: its title is an h4, which would skip heading levels under the page's h1. */}
                   <div className="grow-shrink">
                     <div style={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{a.label || a.name}</div>
-                    <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>{`${a.address} · ${a.region} · ${formatNumber(a.farm_count)} farms · ${formatSqm(a.area_sqm)}`}</div>
+                    <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>{t(m.rowSummary, { address: a.address, region: a.region, count: formatNumber(a.farm_count), area: formatSqm(a.area_sqm) })}</div>
                   </div>
                 </List.Item>
               )}
@@ -162,8 +161,8 @@ export function OperationalAreasScreen() {
       </div>
       <AreaModal open={Boolean(editing)} area={editing?.area ?? null} others={others} onClose={() => setEditing(null)} />
       <CreateRegionModal open={regionOpen} onClose={() => setRegionOpen(false)} />
-      <ConfirmDialog open={Boolean(deleting)} title="Delete Area" danger confirmLabel="Delete" loading={remove.isPending} onConfirm={() => void confirmDelete().catch(() => undefined)} onCancel={() => setDeleting(null)}>
-        {DELETE_AREA_QUESTION}
+      <ConfirmDialog open={Boolean(deleting)} title={t(m.deleteArea)} danger confirmLabel={t(m.delete)} loading={remove.isPending} onConfirm={() => void confirmDelete().catch(() => undefined)} onCancel={() => setDeleting(null)}>
+        {t(m.deleteQuestion)}
       </ConfirmDialog>
     </section>
   );

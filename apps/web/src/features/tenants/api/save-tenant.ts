@@ -6,9 +6,6 @@ import type { Envelope } from '../../../lib/contract-types';
 import type { CreatedTenant, TenantBody, UpdatedTenant } from './tenant-types';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const TENANT_CREATED = 'Tenant created successfully';
-export const TENANT_EDITED = 'Tenant edited successfully';
-
 /**
  * The created tenant carries its license key in full (license_key), shown this once; an edit answers the tenant, with
  * license_key only when a license type change issued a new license.

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // Manage License (docs/requirements.md §2): a side drawer with the license's status and expiry, the company and the license details,
 // and Revoke License / Re-issue License (SDK only) / Rotate key (the license list's flow: the new key shown once), each
 // behind its confirmation.
@@ -14,6 +13,9 @@ import { useRotateKeyFlow } from '../../../components/ui/rotate-key-flow';
 import { LICENSE_STATUS_COLOR, licenseStatus } from '../../../lib/license-status';
 import type { Tenant } from '../api/tenant-types';
 import type { TenantAction } from './tenant-confirm';
+import { t } from '../../../i18n';
+import { tenantsText as m } from '../tenants.messages';
+import { licenseStatusLabel, licenseTypeLabel } from './tenant-labels';
 
 type Props = { tenant: Tenant | null; onClose: () => void; onAction: (action: TenantAction, tenant: Tenant) => void };
 
@@ -26,7 +28,7 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
     <>
       <SideDrawer
         open={tenant !== null}
-        title="Manage License"
+        title={t(m.manageLicense)}
         onClose={onClose}
         width={480}
         footer={
@@ -34,10 +36,10 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
           l && (
             <Space>
               <Button danger disabled={l.is_revoked} onClick={() => onAction('revoke', tenant)}>
-                Revoke License
+                {t(m.revokeLicense)}
               </Button>
-              {l.type === 'SDK' && <Button onClick={() => onAction('reissue', tenant)}>Re-issue License</Button>}
-              {!l.is_revoked && <Button onClick={() => rotation.ask({ id: l.id, type: l.type, key: l.key, tenant_name: tenant.name })}>Rotate key</Button>}
+              {l.type === 'SDK' && <Button onClick={() => onAction('reissue', tenant)}>{t(m.reissueLicense)}</Button>}
+              {!l.is_revoked && <Button onClick={() => rotation.ask({ id: l.id, type: l.type, key: l.key, tenant_name: tenant.name })}>{t(m.rotateKey)}</Button>}
             </Space>
           )
         }
@@ -47,40 +49,40 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
             {l && status ? (
               <div className="mb-16">
                 <Tag color={LICENSE_STATUS_COLOR[status]} data-testid="manage-license-status">
-                  {status}
+                  {licenseStatusLabel(status)}
                 </Tag>
-                <Typography.Text>Expires {formatDate(l.expiry_date)}</Typography.Text>
+                <Typography.Text>{t(m.expiresOn, { date: formatDate(l.expiry_date) })}</Typography.Text>
               </div>
             ) : (
-              <Typography.Paragraph type="secondary">This tenant has no license.</Typography.Paragraph>
+              <Typography.Paragraph type="secondary">{t(m.noLicense)}</Typography.Paragraph>
             )}
             <Descriptions
-              title="Company"
+              title={t(m.company)}
               column={1}
               size="small"
               bordered
               items={[
-                { key: 'name', label: 'Name', children: tenant.name },
-                { key: 'email', label: 'Email', children: tenant.email ?? '--' },
-                { key: 'phone', label: 'Phone number', children: tenant.phone_number ?? '--' },
-                { key: 'address', label: 'Address', children: tenant.address ?? '--' },
-                { key: 'city', label: 'City', children: tenant.city ?? '--' },
-                { key: 'country', label: 'Country', children: tenant.country ?? '--' },
+                { key: 'name', label: t(m.name), children: tenant.name },
+                { key: 'email', label: t(m.email), children: tenant.email ?? '--' },
+                { key: 'phone', label: t(m.phoneNumber), children: tenant.phone_number ?? '--' },
+                { key: 'address', label: t(m.address), children: tenant.address ?? '--' },
+                { key: 'city', label: t(m.city), children: tenant.city ?? '--' },
+                { key: 'country', label: t(m.country), children: tenant.country ?? '--' },
               ]}
             />
             {l && (
               <Descriptions
-                title="License"
+                title={t(m.license)}
                 style={{ marginTop: 16 }}
                 column={1}
                 size="small"
                 bordered
                 items={[
-                  { key: 'type', label: 'Type', children: l.type },
-                  { key: 'key', label: 'Key hint', children: <KeyHint value={l.key} /> },
-                  { key: 'issued', label: 'Issued', children: formatDate(l.issued_date) },
-                  { key: 'expiry', label: 'Expires', children: <span data-testid="manage-license-expiry">{formatDate(l.expiry_date)}</span> },
-                  { key: 'price', label: 'Price', children: formatCurrency(l.price, l.currency) },
+                  { key: 'type', label: t(m.type), children: licenseTypeLabel(l.type) },
+                  { key: 'key', label: t(m.keyHint), children: <KeyHint value={l.key} /> },
+                  { key: 'issued', label: t(m.issued), children: formatDate(l.issued_date) },
+                  { key: 'expiry', label: t(m.expires), children: <span data-testid="manage-license-expiry">{formatDate(l.expiry_date)}</span> },
+                  { key: 'price', label: t(m.price), children: formatCurrency(l.price, l.currency) },
                 ]}
               />
             )}

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The confirmations before a tenant or license changes (docs/requirements.md §2, §4): Suspend / Unsuspend, Deactivate / Activate,
 // Revoke License and Re-issue License, each with its own warning; the success toast is the spec's text.
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -7,6 +6,9 @@ import { notifySuccess } from '../../../lib/notifier';
 import { LICENSE_REISSUED, LICENSE_REVOKED, useReissueLicense, useRevokeLicense } from '../../../lib/license-actions';
 import { stateChangeMessage, useSetTenantState, type TenantStateChange } from '../api/set-tenant-state';
 import type { Tenant } from '../api/tenant-types';
+import { t, type Text } from '../../../i18n';
+import { tenantsText as m } from '../tenants.messages';
+import { licenseTypeLabel } from './tenant-labels';
 
 export type TenantAction = 'suspend' | 'unsuspend' | 'deactivate' | 'activate' | 'revoke' | 'reissue';
 export type PendingAction = { action: TenantAction; tenant: Tenant } | null;
@@ -18,28 +20,28 @@ const CHANGE: Record<Exclude<TenantAction, 'revoke' | 'reissue'>, TenantStateCha
   activate: { is_active: true },
 };
 
-function texts(action: TenantAction, t: Tenant): { title: string; body: string; confirm: string; danger: boolean } {
+function texts(action: TenantAction, tn: Tenant): { title: string; body: string; confirm: string; danger: boolean } {
   switch (action) {
     case 'suspend':
-      return { title: 'Suspend Tenant', body: `Suspend ${t.name}? While suspended, the tenant cannot perform actions on the platform and its users are signed out.`, confirm: 'Suspend', danger: true };
+      return { title: t(m.suspendTenant), body: t(m.suspendBody, { name: tn.name }), confirm: t(m.suspend), danger: true };
     case 'unsuspend':
-      return { title: 'Unsuspend Tenant', body: `Unsuspend ${t.name}? The tenant gets full access to the platform back.`, confirm: 'Unsuspend', danger: false };
+      return { title: t(m.unsuspendTenant), body: t(m.unsuspendBody, { name: tn.name }), confirm: t(m.unsuspend), danger: false };
     case 'deactivate':
-      return { title: 'Deactivate Tenant', body: `Deactivate ${t.name}? While inactive, the tenant cannot perform actions on the platform and its users are signed out.`, confirm: 'Deactivate', danger: true };
+      return { title: t(m.deactivateTenant), body: t(m.deactivateBody, { name: tn.name }), confirm: t(m.deactivate), danger: true };
     case 'activate':
-      return { title: 'Activate Tenant', body: `Activate ${t.name}? The tenant gets full access to the platform back.`, confirm: 'Activate', danger: false };
+      return { title: t(m.activateTenant), body: t(m.activateBody, { name: tn.name }), confirm: t(m.activate), danger: false };
     case 'revoke':
       return {
-        title: 'Revoke License',
-        body: `Revoke the ${t.license?.type ?? ''} license of ${t.name}? A revoked license stops the tenant acting on the platform.`,
-        confirm: 'Revoke',
+        title: t(m.revokeLicense),
+        body: t(m.revokeBody, { type: tn.license ? licenseTypeLabel(tn.license.type) : '', name: tn.name }),
+        confirm: t(m.revoke),
         danger: true,
       };
     case 'reissue':
       return {
-        title: 'Re-issue License',
-        body: `Re-issue the SDK license of ${t.name}? It is extended by one year (it now expires on ${formatDate(t.license?.expiry_date)}).`,
-        confirm: 'Re-issue',
+        title: t(m.reissueLicense),
+        body: t(m.reissueBody, { name: tn.name, date: formatDate(tn.license?.expiry_date) }),
+        confirm: t(m.reissue),
         danger: false,
       };
   }
@@ -50,7 +52,7 @@ export function TenantConfirm({ pending, onDone }: { pending: PendingAction; onD
   const revoke = useRevokeLicense();
   const reissue = useReissueLicense();
   const busy = setState.isPending || revoke.isPending || reissue.isPending;
-  const t = pending ? texts(pending.action, pending.tenant) : null;
+  const shown = pending ? texts(pending.action, pending.tenant) : null;
 
   const run = () => {
     if (!pending) return;
@@ -68,25 +70,28 @@ export function TenantConfirm({ pending, onDone }: { pending: PendingAction; onD
   };
 
   return (
-    <ConfirmDialog open={pending !== null} title={t?.title ?? ''} confirmLabel={t?.confirm ?? 'Confirm'} danger={t?.danger ?? false} loading={busy} onConfirm={run} onCancel={onDone}>
-      {t?.body}
+    <ConfirmDialog open={pending !== null} title={shown?.title ?? ''} confirmLabel={shown?.confirm ?? t(m.confirm)} danger={shown?.danger ?? false} loading={busy} onConfirm={run} onCancel={onDone}>
+      {shown?.body}
     </ConfirmDialog>
   );
 }
 
 /** The row actions a tenant offers now (docs/requirements.md §2): Suspend or Unsuspend, Deactivate or Activate, Revoke, Re-issue (SDK). */
-export function availableActions(t: Tenant): TenantAction[] {
-  const out: TenantAction[] = [t.is_suspended ? 'unsuspend' : 'suspend', t.is_active ? 'deactivate' : 'activate'];
-  if (t.license && !t.license.is_revoked) out.push('revoke');
-  if (t.license?.type === 'SDK') out.push('reissue');
+export function availableActions(tn: Tenant): TenantAction[] {
+  const out: TenantAction[] = [tn.is_suspended ? 'unsuspend' : 'suspend', tn.is_active ? 'deactivate' : 'activate'];
+  if (tn.license && !tn.license.is_revoked) out.push('revoke');
+  if (tn.license?.type === 'SDK') out.push('reissue');
   return out;
 }
 
-export const ACTION_LABELS: Record<TenantAction, string> = {
-  suspend: 'Suspend',
-  unsuspend: 'Unsuspend',
-  deactivate: 'Deactivate',
-  activate: 'Activate',
-  revoke: 'Revoke License',
-  reissue: 'Re-issue License',
+const ACTION_LABELS: Record<TenantAction, Text> = {
+  suspend: m.suspend,
+  unsuspend: m.unsuspend,
+  deactivate: m.deactivate,
+  activate: m.activate,
+  revoke: m.revokeLicense,
+  reissue: m.reissueLicense,
 };
+
+/** A row action's menu label in the page's language. */
+export const actionLabel = (action: TenantAction): string => t(ACTION_LABELS[action]);

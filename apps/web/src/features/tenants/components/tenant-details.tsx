@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/tenant/{uuid} (docs/requirements.md §2): the organisation, its admin and its license (with Manage License's actions), then
 // the captures table (the tenant's farms with their mapping records) with Export table and a coordinates drawer that
 // lists every point with its longitude and latitude. The empty list reads the spec's text. 'Agents' opens the tenant's
@@ -34,13 +33,13 @@ import { useTenant } from '../api/get-tenant';
 import { CAPTURES_PAGE_SIZE, useTenantCaptures } from '../api/get-tenant-captures';
 import { ManageLicenseDrawer } from './manage-license-drawer';
 import { TenantAgentsDrawer } from './tenant-agents-drawer';
-import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
+import { actionLabel, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { tenantsText as m } from '../tenants.messages';
+import { licenseStatusLabel, licenseTypeLabel, tenantStatusLabel } from './tenant-labels';
 
-export const CAPTURES_EMPTY_TITLE = 'This list is empty';
-export const CAPTURES_EMPTY_TEXT = 'Coordinates taken by your agents will be displayed here';
-export const COORDINATES_COPIED = 'Coordinates copied';
 const CAPTURE_EXPORT_COLUMNS = ['name', 'farmer', 'mapped_by', 'time_taken_to_map', 'gps_device_id', 'location', 'region', 'coordinates', 'updated_at'];
 
 function CoordinatesDrawer({ farm, onClose }: { farm: Farm | null; onClose: () => void }) {
@@ -48,19 +47,19 @@ function CoordinatesDrawer({ farm, onClose }: { farm: Farm | null; onClose: () =
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(JSON.stringify(points));
-      notifySuccess(COORDINATES_COPIED);
+      notifySuccess(t(m.coordinatesCopied));
     } catch (err) {
-      notifyError(err instanceof Error ? err : new Error('The coordinates could not be copied'));
+      notifyError(err instanceof Error ? err : new Error(t(m.copyFailed)));
     }
   };
   return (
     <SideDrawer
       open={farm !== null}
-      title={farm ? `Coordinates of ${farm.name}` : 'Coordinates'}
+      title={farm ? t(m.coordinatesOf, { name: farm.name }) : t(m.coordinates)}
       onClose={onClose}
       footer={
         <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => void copy()}>
-          Copy coordinates
+          {t(m.copyCoordinates)}
         </Button>
       }
     >
@@ -71,9 +70,9 @@ function CoordinatesDrawer({ farm, onClose }: { farm: Farm | null; onClose: () =
         dataSource={points.map(([lng, lat], i) => ({ i: i + 1, lng, lat }))}
         data-testid="coordinates-table"
         columns={[
-          { title: 'Point', dataIndex: 'i', width: 64 },
-          { title: 'Longitude', dataIndex: 'lng' },
-          { title: 'Latitude', dataIndex: 'lat' },
+          { title: t(m.point), dataIndex: 'i', width: 64 },
+          { title: t(m.longitude), dataIndex: 'lng' },
+          { title: t(m.latitude), dataIndex: 'lat' },
         ]}
       />
     </SideDrawer>
@@ -90,14 +89,14 @@ function Captures({ tenantId }: { tenantId: string }) {
     <Card
       title={
         <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
-          Captures <CountBadge count={captures.data?.data.count} label="captures" />
+          {t(m.captures)} <CountBadge count={captures.data?.data.count} label={t(m.capturesLabel)} />
         </span>
       }
       extra={<ExportButton name="mappings" columns={CAPTURE_EXPORT_COLUMNS} filters={{ tenant_id: tenantId }} />}
       data-testid="tenant-captures"
     >
       {captures.isError && !captures.data ? (
-        <Result status="warning" title="The captures could not be loaded." extra={<Button onClick={() => void captures.refetch()}>Try again</Button>} />
+        <Result status="warning" title={t(m.capturesLoadFailed)} extra={<Button onClick={() => void captures.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <div className="scroll-x">
           <Table<Farm>
@@ -105,17 +104,17 @@ function Captures({ tenantId }: { tenantId: string }) {
             rowKey="id"
             loading={captures.isFetching && !captures.data}
             dataSource={rows}
-            locale={{ emptyText: <Empty description={<><strong>{CAPTURES_EMPTY_TITLE}</strong><br />{CAPTURES_EMPTY_TEXT}</>} /> }}
+            locale={{ emptyText: <Empty description={<><strong>{t(m.capturesEmptyTitle)}</strong><br />{t(m.capturesEmptyText)}</>} /> }}
             columns={[
-              { title: 'Farm', dataIndex: 'name' },
-              { title: 'Farmer', dataIndex: 'farmer' },
-              { title: 'Mapped by', render: (_: unknown, r: Farm) => r.mapping_record?.mapped_by ?? r.mapped_by ?? '--' },
-              { title: 'Time taken', render: (_: unknown, r: Farm) => formatDuration(r.mapping_record?.time_taken_to_map) },
-              { title: 'GPS device', render: (_: unknown, r: Farm) => r.mapping_record?.gps_device_id ?? '--' },
-              { title: 'Location', render: (_: unknown, r: Farm) => r.mapping_record?.location ?? r.location ?? '--' },
-              { title: 'Region', render: (_: unknown, r: Farm) => r.mapping_record?.region ?? '--' },
+              { title: t(m.farm), dataIndex: 'name' },
+              { title: t(m.farmer), dataIndex: 'farmer' },
+              { title: t(m.mappedBy), render: (_: unknown, r: Farm) => r.mapping_record?.mapped_by ?? r.mapped_by ?? '--' },
+              { title: t(m.timeTaken), render: (_: unknown, r: Farm) => formatDuration(r.mapping_record?.time_taken_to_map) },
+              { title: t(m.gpsDevice), render: (_: unknown, r: Farm) => r.mapping_record?.gps_device_id ?? '--' },
+              { title: t(m.location), render: (_: unknown, r: Farm) => r.mapping_record?.location ?? r.location ?? '--' },
+              { title: t(m.region), render: (_: unknown, r: Farm) => r.mapping_record?.region ?? '--' },
               {
-                title: 'Updated',
+                title: t(m.updated),
                 render: (_: unknown, r: Farm) => (
                   <span className="nowrap">
                     {formatDate(r.updated_at)} {formatTime(r.updated_at)}
@@ -123,10 +122,10 @@ function Captures({ tenantId }: { tenantId: string }) {
                 ),
               },
               {
-                title: <span className="visually-hidden">Actions</span>,
+                title: <span className="visually-hidden">{t(m.actions)}</span>,
                 render: (_: unknown, r: Farm) => (
                   <Button size="small" onClick={() => setOpen(r)}>
-                    View coordinates
+                    {t(m.viewCoordinates)}
                   </Button>
                 ),
               },
@@ -174,23 +173,23 @@ export function TenantDetails() {
   const [pending, setPending] = useState<PendingAction>(null);
   const [licenseOpen, setLicenseOpen] = useState(false);
   const [editing, setEditing] = useState(false);
-  const t = tenant.data?.data;
-  const status = t?.license ? licenseStatus(t.license) : null;
-  const actions = useMemo(() => (t ? availableActions(t) : []), [t]);
+  const tn = tenant.data?.data;
+  const status = tn?.license ? licenseStatus(tn.license) : null;
+  const actions = useMemo(() => (tn ? availableActions(tn) : []), [tn]);
 
   const back = (
     <Link to={paths.provider.tenants}>
-      <ArrowLeftOutlined aria-hidden="true" /> All Tenants
+      <ArrowLeftOutlined aria-hidden="true" /> {t(m.allTenants)}
     </Link>
   );
   if (tenant.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (tenant.isError || !t) {
+  if (tenant.isError || !tn) {
     const missing = tenant.error instanceof ApiError && tenant.error.status === 404;
     return (
       <Result
         status={missing ? '404' : 'warning'}
-        title={missing ? 'This tenant does not exist.' : 'The tenant could not be loaded.'}
-        extra={missing ? back : <Button onClick={() => void tenant.refetch()}>Try again</Button>}
+        title={missing ? t(m.notFound) : t(m.loadFailed)}
+        extra={missing ? back : <Button onClick={() => void tenant.refetch()}>{t(m.tryAgain)}</Button>}
       />
     );
   }
@@ -200,86 +199,86 @@ export function TenantDetails() {
       {back}
       <div className="inline-12">
         <Typography.Title level={1} className="page-title">
-          {t.name}
+          {tn.name}
         </Typography.Title>
-        <Tag color={t.status === 'Active' ? 'success' : t.status === 'Suspended' ? 'warning' : 'default'} data-testid="tenant-status">
-          {t.status}
+        <Tag color={tn.status === 'Active' ? 'success' : tn.status === 'Suspended' ? 'warning' : 'default'} data-testid="tenant-status">
+          {tenantStatusLabel(tn.status)}
         </Tag>
         <div className="grow" />
-        <Button onClick={() => setAgentsOpen(true)}>Agents ({formatNumber(t.number_of_agents)})</Button>
-        <Button onClick={() => setEditing(true)}>Edit</Button>
-        <Button onClick={() => setLicenseOpen(true)}>Manage License</Button>
+        <Button onClick={() => setAgentsOpen(true)}>{t(m.agentsCount, { count: formatNumber(tn.number_of_agents) })}</Button>
+        <Button onClick={() => setEditing(true)}>{t(m.edit)}</Button>
+        <Button onClick={() => setLicenseOpen(true)}>{t(m.manageLicense)}</Button>
         <Dropdown
           trigger={['click']}
-          menu={{ items: actions.map((a) => ({ key: a, label: ACTION_LABELS[a] })), onClick: ({ key }) => setPending({ action: key as NonNullable<PendingAction>['action'], tenant: t }) }}
+          menu={{ items: actions.map((a) => ({ key: a, label: actionLabel(a) })), onClick: ({ key }) => setPending({ action: key as NonNullable<PendingAction>['action'], tenant: tn }) }}
         >
           <Button>
-            Actions <DownOutlined aria-hidden="true" />
+            {t(m.actions)} <DownOutlined aria-hidden="true" />
           </Button>
         </Dropdown>
       </div>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
-          <Card title="Organization" size="small" className="full-height">
+          <Card title={t(m.organization)} size="small" className="full-height">
             <Descriptions
               column={1}
               size="small"
               items={[
-                { key: 'email', label: 'Email', children: t.email ?? '--' },
-                { key: 'phone', label: 'Phone', children: t.phone_number ?? '--' },
-                { key: 'address', label: 'Address', children: t.address ?? '--' },
-                { key: 'city', label: 'City', children: t.city ?? '--' },
-                { key: 'country', label: 'Country', children: t.country ?? '--' },
-                { key: 'agents', label: 'Agents', children: formatNumber(t.number_of_agents) },
-                { key: 'registered', label: 'Registered', children: formatDate(t.registration_date) },
-                ...(t.license?.type === 'SDK' ? [{ key: 'sync', label: 'Sync farm details', children: t.enable_farm_sync ? 'Yes' : 'No' }] : []),
+                { key: 'email', label: t(m.email), children: tn.email ?? '--' },
+                { key: 'phone', label: t(m.phone), children: tn.phone_number ?? '--' },
+                { key: 'address', label: t(m.address), children: tn.address ?? '--' },
+                { key: 'city', label: t(m.city), children: tn.city ?? '--' },
+                { key: 'country', label: t(m.country), children: tn.country ?? '--' },
+                { key: 'agents', label: t(m.agents), children: formatNumber(tn.number_of_agents) },
+                { key: 'registered', label: t(m.registered), children: formatDate(tn.registration_date) },
+                ...(tn.license?.type === 'SDK' ? [{ key: 'sync', label: t(m.syncFarmDetails), children: tn.enable_farm_sync ? t(m.yes) : t(m.no) }] : []),
               ]}
             />
           </Card>
         </Col>
         <Col xs={24} lg={8}>
-          <Card title="Admin" size="small" className="full-height">
-            {t.admin ? (
+          <Card title={t(m.admin)} size="small" className="full-height">
+            {tn.admin ? (
               <Descriptions
                 column={1}
                 size="small"
                 items={[
-                  { key: 'name', label: 'Name', children: `${t.admin.first_name} ${t.admin.last_name}` },
-                  { key: 'email', label: 'Email', children: t.admin.email },
-                  { key: 'phone', label: 'Phone', children: t.admin.phone_number ?? '--' },
+                  { key: 'name', label: t(m.name), children: `${tn.admin.first_name} ${tn.admin.last_name}` },
+                  { key: 'email', label: t(m.email), children: tn.admin.email },
+                  { key: 'phone', label: t(m.phone), children: tn.admin.phone_number ?? '--' },
                 ]}
               />
             ) : (
-              <Empty description="No admin" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+              <Empty description={t(m.noAdmin)} image={Empty.PRESENTED_IMAGE_SIMPLE} />
             )}
           </Card>
         </Col>
         <Col xs={24} lg={8}>
-          <Card title="License" size="small" className="full-height">
-            {t.license && status ? (
+          <Card title={t(m.license)} size="small" className="full-height">
+            {tn.license && status ? (
               <Descriptions
                 column={1}
                 size="small"
                 items={[
-                  { key: 'type', label: 'Type', children: t.license.type },
-                  { key: 'status', label: 'Status', children: <Tag color={LICENSE_STATUS_COLOR[status]}>{status}</Tag> },
-                  { key: 'key', label: 'Key hint', children: <KeyHint value={t.license.key} /> },
-                  { key: 'issued', label: 'Issued', children: formatDate(t.license.issued_date) },
-                  { key: 'expiry', label: 'Expires', children: <span data-testid="tenant-license-expiry">{formatDate(t.license.expiry_date)}</span> },
-                  { key: 'price', label: 'Price', children: formatCurrency(t.license.price, t.license.currency) },
+                  { key: 'type', label: t(m.type), children: licenseTypeLabel(tn.license.type) },
+                  { key: 'status', label: t(m.status), children: <Tag color={LICENSE_STATUS_COLOR[status]}>{licenseStatusLabel(status)}</Tag> },
+                  { key: 'key', label: t(m.keyHint), children: <KeyHint value={tn.license.key} /> },
+                  { key: 'issued', label: t(m.issued), children: formatDate(tn.license.issued_date) },
+                  { key: 'expiry', label: t(m.expires), children: <span data-testid="tenant-license-expiry">{formatDate(tn.license.expiry_date)}</span> },
+                  { key: 'price', label: t(m.price), children: formatCurrency(tn.license.price, tn.license.currency) },
                 ]}
               />
             ) : (
-              <Alert type="warning" showIcon message="This tenant has no license." />
+              <Alert type="warning" showIcon message={t(m.noLicense)} />
             )}
           </Card>
         </Col>
       </Row>
-      <Captures tenantId={t.id} />
-      <TenantAgentsDrawer tenantId={t.id} tenantName={t.name} open={agentsOpen} onClose={() => setAgentsOpen(false)} />
-      <TenantWizard open={editing} tenantId={t.id} onClose={() => setEditing(false)} />
+      <Captures tenantId={tn.id} />
+      <TenantAgentsDrawer tenantId={tn.id} tenantName={tn.name} open={agentsOpen} onClose={() => setAgentsOpen(false)} />
+      <TenantWizard open={editing} tenantId={tn.id} onClose={() => setEditing(false)} />
       <ManageLicenseDrawer
-        tenant={licenseOpen ? t : null}
+        tenant={licenseOpen ? tn : null}
         onClose={() => setLicenseOpen(false)}
         onAction={(action, tenant) => {
           setLicenseOpen(false);

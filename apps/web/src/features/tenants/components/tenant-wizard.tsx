@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // The Create/Edit Tenant modal in three steps (docs/requirements.md §2, §4, §5): Organization Information, Admin Information, License
 // Information. Country, state and city are searchable selects, and the cities (searched on the server) and states follow
 // the chosen country. Sync farm details shows only for an SDK license. Submit is enabled on the third step only. After a
@@ -17,13 +16,15 @@ import { LicenseKeyModal } from '../../../components/ui/copy-key';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useTenant } from '../api/get-tenant';
 import { useCities, useCountries, useStates } from '../../../lib/lookups';
-import { TENANT_CREATED, TENANT_EDITED, useSaveTenant } from '../api/save-tenant';
+import { useSaveTenant } from '../api/save-tenant';
+import { t, type Text } from '../../../i18n';
+import { tenantsText as m } from '../tenants.messages';
 import { fromTenant, PRICE_RE, toTenantBody, type TenantFormValues } from './tenant-form';
 
 type Props = { open: boolean; tenantId: string | null; onClose: () => void };
 
-const EMAIL = { type: 'email' as const, message: 'Enter a valid email address' };
-const required = (label: string) => ({ required: true, whitespace: true, message: `${label} is required` });
+const email = () => ({ type: 'email' as const, message: t(m.validEmail) });
+const required = (label: Text) => ({ required: true, whitespace: true, message: t(m.isRequired, { label: t(label) }) });
 
 export function TenantWizard({ open, tenantId, onClose }: Props) {
   const [form] = Form.useForm<TenantFormValues>();
@@ -67,7 +68,7 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
       { id: tenantId, body },
       {
         onSuccess: (res) => {
-          notifySuccess(tenantId ? TENANT_EDITED : TENANT_CREATED);
+          notifySuccess(tenantId ? t(m.edited) : t(m.created));
           if ('license_key' in res.data && res.data.license_key) setCreatedKey({ name: res.data.name, key: res.data.license_key, changed: Boolean(tenantId) });
           onClose();
         },
@@ -84,51 +85,51 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
     <>
       <LicenseKeyModal
         licenseKey={createdKey?.key ?? null}
-        intro={createdKey?.changed ? `The new license of ${createdKey.name} has a new key; the old license is revoked.` : `The license key of ${createdKey?.name ?? ''}.`}
+        intro={createdKey?.changed ? t(m.newKeyIntro, { name: createdKey.name }) : t(m.keyIntro, { name: createdKey?.name ?? '' })}
         onClose={() => setCreatedKey(null)}
       />
       <Form form={form} layout="vertical" component={false} requiredMark={false}>
         <StepWizard
           open={open}
-          title={tenantId ? 'Edit Tenant' : 'Create Tenant'}
-          submitLabel={tenantId ? 'Save changes' : 'Create Tenant'}
+          title={tenantId ? t(m.editTenant) : t(m.createTenant)}
+          submitLabel={tenantId ? t(m.saveChanges) : t(m.createTenant)}
           submitting={save.isPending}
           onCancel={onClose}
           onSubmit={() => void submit()}
           steps={[
             {
-              title: 'Organization Information',
+              title: t(m.stepOrganization),
               validate: check(['name', 'email', 'phone_number', 'address', 'country_id', 'city']),
               content: loadingEdit ? (
                 <Skeleton active />
               ) : (
                 <>
-                  <Form.Item label="Organization name" name="name" rules={[required('Organization name'), { max: 200 }]}>
+                  <Form.Item label={t(m.organizationName)} name="name" rules={[required(m.organizationName), { max: 200 }]}>
                     <Input autoComplete="organization" />
                   </Form.Item>
-                  <Form.Item label="Organization email" name="email" rules={[required('Organization email'), EMAIL]}>
+                  <Form.Item label={t(m.organizationEmail)} name="email" rules={[required(m.organizationEmail), email()]}>
                     <Input autoComplete="email" />
                   </Form.Item>
-                  <Form.Item label="Phone number" name="phone_number" rules={[required('Phone number')]}>
+                  <Form.Item label={t(m.phoneNumber)} name="phone_number" rules={[required(m.phoneNumber)]}>
                     <Input autoComplete="tel" inputMode="tel" />
                   </Form.Item>
-                  <Form.Item label="Address" name="address" rules={[required('Address'), { max: 300 }]}>
+                  <Form.Item label={t(m.address)} name="address" rules={[required(m.address), { max: 300 }]}>
                     <Input autoComplete="street-address" />
                   </Form.Item>
-                  <Form.Item label="Country" name="country_id" rules={[{ required: true, message: 'Country is required' }]} htmlFor="tenant-country">
+                  <Form.Item label={t(m.country)} name="country_id" rules={[{ required: true, message: t(m.isRequired, { label: t(m.country) }) }]} htmlFor="tenant-country">
                     <Select
                       id="tenant-country"
-                      placeholder="Select country"
+                      placeholder={t(m.selectCountry)}
                       showSearch={{ optionFilterProp: 'label' }}
                       loading={countries.isLoading}
                       options={(countries.data?.data ?? []).map((c) => ({ value: c.id, label: `${c.flag_emoji} ${c.country_name}` }))}
                       onChange={() => form.setFieldsValue({ state_id: undefined, city: undefined })}
                     />
                   </Form.Item>
-                  <Form.Item label="State" name="state_id" htmlFor="tenant-state">
+                  <Form.Item label={t(m.state)} name="state_id" htmlFor="tenant-state">
                     <Select
                       id="tenant-state"
-                      placeholder={countryId ? 'Select state' : 'Choose a country first'}
+                      placeholder={countryId ? t(m.selectState) : t(m.countryFirst)}
                       disabled={!countryId}
                       allowClear
                       showSearch={{ optionFilterProp: 'label' }}
@@ -136,69 +137,69 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
                       options={(states.data?.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
                     />
                   </Form.Item>
-                  <Form.Item label="City" name="city" rules={[{ required: true, message: 'City is required' }]} htmlFor="tenant-city">
+                  <Form.Item label={t(m.city)} name="city" rules={[{ required: true, message: t(m.isRequired, { label: t(m.city) }) }]} htmlFor="tenant-city">
                     <Select
                       id="tenant-city"
-                      placeholder={countryId ? 'Search city' : 'Choose a country first'}
+                      placeholder={countryId ? t(m.searchCity) : t(m.countryFirst)}
                       disabled={!countryId}
                       showSearch={{ filterOption: false, onSearch: setCitySearch }}
                       loading={cities.isFetching}
                       options={withEditCity}
-                      notFoundContent={cities.isFetching ? 'Loading…' : 'No city found'}
+                      notFoundContent={cities.isFetching ? t(m.loading) : t(m.noCity)}
                     />
                   </Form.Item>
                 </>
               ),
             },
             {
-              title: 'Admin Information',
+              title: t(m.stepAdmin),
               validate: check(['admin_first_name', 'admin_last_name', 'admin_email', 'admin_phone_number']),
               content: (
                 <>
-                  <Form.Item label="First name" name="admin_first_name" rules={[required('First name'), { max: 100 }]}>
+                  <Form.Item label={t(m.firstName)} name="admin_first_name" rules={[required(m.firstName), { max: 100 }]}>
                     <Input autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Last name" name="admin_last_name" rules={[required('Last name'), { max: 100 }]}>
+                  <Form.Item label={t(m.lastName)} name="admin_last_name" rules={[required(m.lastName), { max: 100 }]}>
                     <Input autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Admin email" name="admin_email" rules={[required('Admin email'), EMAIL]}>
+                  <Form.Item label={t(m.adminEmail)} name="admin_email" rules={[required(m.adminEmail), email()]}>
                     <Input autoComplete="off" />
                   </Form.Item>
-                  <Form.Item label="Admin phone number" name="admin_phone_number" rules={[required('Admin phone number')]}>
+                  <Form.Item label={t(m.adminPhone)} name="admin_phone_number" rules={[required(m.adminPhone)]}>
                     <Input autoComplete="off" inputMode="tel" />
                   </Form.Item>
                 </>
               ),
             },
             {
-              title: 'License Information',
+              title: t(m.stepLicense),
               content: (
                 <>
-                  <Form.Item label="License type" name="license_type" rules={[{ required: true, message: 'License type is required' }]}>
+                  <Form.Item label={t(m.licenseType)} name="license_type" rules={[{ required: true, message: t(m.isRequired, { label: t(m.licenseType) }) }]}>
                     <Radio.Group
                       optionType="button"
                       options={[
-                        { label: 'Platform', value: 'Platform' },
-                        { label: 'SDK', value: 'SDK' },
+                        { label: t(m.platform), value: 'Platform' },
+                        { label: t(m.sdk), value: 'SDK' },
                       ]}
                     />
                   </Form.Item>
-                  <Form.Item label="Expiry date" name="expiry_date" rules={[{ required: true, message: 'Expiry date is required' }]} htmlFor="tenant-expiry">
+                  <Form.Item label={t(m.expiryDate)} name="expiry_date" rules={[{ required: true, message: t(m.isRequired, { label: t(m.expiryDate) }) }]} htmlFor="tenant-expiry">
                     <DatePicker id="tenant-expiry" format="DD/MM/YYYY" className="full-width" disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
                   </Form.Item>
                   <Form.Item
-                    label="Price (NGN)"
+                    label={t(m.priceNgn)}
                     name="price"
-                    rules={[required('Price'), { pattern: PRICE_RE, message: 'Enter an amount such as 220,000 or 220000.50' }]}
+                    rules={[required(m.price), { pattern: PRICE_RE, message: t(m.priceFormat) }]}
                   >
                     <Input inputMode="decimal" prefix="₦" />
                   </Form.Item>
                   {licenseType === 'SDK' && (
-                    <Form.Item label="Sync farm details" name="enable_farm_sync">
+                    <Form.Item label={t(m.syncFarmDetails)} name="enable_farm_sync">
                       <Radio.Group
                         options={[
-                          { label: 'Yes', value: 'yes' },
-                          { label: 'No', value: 'no' },
+                          { label: t(m.yes), value: 'yes' },
+                          { label: t(m.no), value: 'no' },
                         ]}
                       />
                     </Form.Item>

@@ -1,4 +1,3 @@
-// i18n: pending (texts not yet in the catalogue: docs/decisions/console-languages.md)
 // /super-admin/tenant, "All Tenants" (docs/requirements.md §2): count badge, search, Filter (license type; status Active, Suspended,
 // Inactive), Export table, New Tenant, row selection with a bulk delete, and per row Edit, Suspend/Unsuspend, Manage
 // License, Deactivate/Activate, Revoke License and Re-issue License, each behind its confirmation. A row opens the
@@ -19,31 +18,31 @@ import { useDeleteTenants } from '../api/delete-tenants';
 import { TENANTS_PAGE_SIZE, useTenants } from '../api/get-tenants';
 import type { LicenseType, Tenant, TenantListItem, TenantStatus } from '../api/tenant-types';
 import { ManageLicenseDrawer } from './manage-license-drawer';
-import { ACTION_LABELS, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
+import { actionLabel, availableActions, TenantConfirm, type PendingAction } from './tenant-confirm';
 import { TenantWizard } from './tenant-wizard';
 import { paths } from '../../../lib/paths';
+import { t } from '../../../i18n';
+import { tenantsText as m } from '../tenants.messages';
+import { licenseTypeLabel, tenantStatusLabel } from './tenant-labels';
 
-export const TENANTS_TITLE = 'All Tenants';
-export const TENANTS_DELETED = 'Tenants deleted successfully';
-
-const FILTER_FIELDS: readonly FilterField[] = [
+const filterFields = (): readonly FilterField[] => [
   {
     kind: 'select',
     name: 'license_type',
-    label: 'License type',
+    label: t(m.licenseType),
     options: [
-      { label: 'Platform', value: 'Platform' },
-      { label: 'SDK', value: 'SDK' },
+      { label: t(m.platform), value: 'Platform' },
+      { label: t(m.sdk), value: 'SDK' },
     ],
   },
   {
     kind: 'select',
     name: 'status',
-    label: 'Status',
+    label: t(m.status),
     options: [
-      { label: 'Active', value: 'Active' },
-      { label: 'Suspended', value: 'Suspended' },
-      { label: 'Inactive', value: 'Inactive' },
+      { label: t(m.statusActive), value: 'Active' },
+      { label: t(m.statusSuspended), value: 'Suspended' },
+      { label: t(m.statusInactive), value: 'Inactive' },
     ],
   },
 ];
@@ -70,15 +69,15 @@ export function TenantsList() {
 
   const columns = useMemo<ListColumn<TenantListItem>[]>(
     () => [
-      { key: 'name', title: 'Organization', render: (r) => r.name },
-      { key: 'email', title: 'Email', render: (r) => r.email ?? '--' },
-      { key: 'type', title: 'License type', render: (r) => r.type ?? r.license?.type ?? '--' },
-      { key: 'number_of_agents', title: 'Agents', render: (r) => formatNumber(r.number_of_agents) },
-      { key: 'issued_date', title: 'Issued', render: (r) => formatDate(r.issued_date ?? r.license?.issued_date) },
-      { key: 'expiry_date', title: 'Expires', render: (r) => formatDate(r.expiry_date ?? r.license?.expiry_date) },
-      { key: 'registration_date', title: 'Registered', render: (r) => formatDate(r.registration_date), defaultHidden: true },
-      { key: 'country', title: 'Country', render: (r) => r.country ?? '--', defaultHidden: true },
-      { key: 'status', title: 'Status', render: (r) => <Tag color={STATUS_COLOR[r.status]}>{r.status}</Tag> },
+      { key: 'name', title: t(m.organization), render: (r) => r.name },
+      { key: 'email', title: t(m.email), render: (r) => r.email ?? '--' },
+      { key: 'type', title: t(m.licenseType), render: (r) => licenseTypeLabel(r.type ?? r.license?.type) },
+      { key: 'number_of_agents', title: t(m.agents), render: (r) => formatNumber(r.number_of_agents) },
+      { key: 'issued_date', title: t(m.issued), render: (r) => formatDate(r.issued_date ?? r.license?.issued_date) },
+      { key: 'expiry_date', title: t(m.expires), render: (r) => formatDate(r.expiry_date ?? r.license?.expiry_date) },
+      { key: 'registration_date', title: t(m.registered), render: (r) => formatDate(r.registration_date), defaultHidden: true },
+      { key: 'country', title: t(m.country), render: (r) => r.country ?? '--', defaultHidden: true },
+      { key: 'status', title: t(m.status), render: (r) => <Tag color={STATUS_COLOR[r.status]}>{tenantStatusLabel(r.status)}</Tag> },
       {
         key: 'actions',
         title: '',
@@ -89,10 +88,10 @@ export function TenantsList() {
             trigger={['click']}
             menu={{
               items: [
-                { key: 'edit', label: 'Edit' },
-                { key: 'license', label: 'Manage License' },
+                { key: 'edit', label: t(m.edit) },
+                { key: 'license', label: t(m.manageLicense) },
                 { type: 'divider' as const },
-                ...availableActions(r).map((a) => ({ key: a, label: ACTION_LABELS[a], danger: a === 'suspend' || a === 'deactivate' || a === 'revoke' })),
+                ...availableActions(r).map((a) => ({ key: a, label: actionLabel(a), danger: a === 'suspend' || a === 'deactivate' || a === 'revoke' })),
               ],
               onClick: ({ key, domEvent }) => {
                 domEvent.stopPropagation();
@@ -102,7 +101,7 @@ export function TenantsList() {
               },
             }}
           >
-            <Button type="text" aria-label={`Actions for ${r.name}`} icon={<MoreOutlined />} onClick={(e) => e.stopPropagation()} />
+            <Button type="text" aria-label={t(m.actionsFor, { name: r.name })} icon={<MoreOutlined />} onClick={(e) => e.stopPropagation()} />
           </Dropdown>
         ),
       },
@@ -113,7 +112,7 @@ export function TenantsList() {
   return (
     <>
       <ListPage<TenantListItem>
-        title={TENANTS_TITLE}
+        title={t(m.title)}
         count={query.data?.data}
         rows={query.data?.data.results ?? []}
         rowKey={(r) => r.id}
@@ -122,24 +121,24 @@ export function TenantsList() {
         error={query.isError && !query.data}
         onRetry={() => void query.refetch()}
         {...state.listProps}
-        searchPlaceholder="Search by name or email"
+        searchPlaceholder={t(m.searchPlaceholder)}
         onOpenFilter={() => setFilterOpen(true)}
         exportName="tenants"
         exportFilters={state.query}
         selectable
         onDeleteSelected={setToDelete}
         onRowClick={(r) => navigate(paths.provider.tenant(r.uuid))}
-        emptyText={state.narrowed ? 'No tenant matches your search or filters' : 'No tenants yet'}
+        emptyText={state.narrowed ? t(m.emptyFiltered) : t(m.emptyNone)}
         storageKey="tenants"
         actions={
           <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => setWizard({ open: true, id: null })}>
-            New Tenant
+            {t(m.newTenant)}
           </Button>
         }
       />
       <FilterModal
         open={filterOpen}
-        fields={FILTER_FIELDS}
+        fields={filterFields()}
         value={filters}
         onApply={state.setFilters}
         onClose={() => setFilterOpen(false)}
@@ -156,21 +155,20 @@ export function TenantsList() {
       <TenantConfirm pending={pending} onDone={() => setPending(null)} />
       <ConfirmDialog
         open={toDelete !== null}
-        title="Delete Tenants"
-        confirmLabel="Delete"
+        title={t(m.deleteTenants)}
+        confirmLabel={t(m.delete)}
         danger
         loading={remove.isPending}
         onCancel={() => setToDelete(null)}
         onConfirm={() =>
           toDelete &&
           remove.mutate(toDelete, {
-            onSuccess: (res) => notifySuccess(res.message ?? TENANTS_DELETED),
+            onSuccess: (_res, uuids) => notifySuccess(t(m.deleted, { count: uuids.length, n: String(uuids.length) })),
             onSettled: () => setToDelete(null),
           })
         }
       >
-        Delete {formatNumber(toDelete?.length ?? 0)} selected tenant{toDelete?.length === 1 ? '' : 's'}? Their users can no longer sign in and their data is
-        removed from the console; the activity log keeps what they did.
+        {t(m.deleteQuestion, { count: toDelete?.length ?? 0 })}
       </ConfirmDialog>
     </>
   );
