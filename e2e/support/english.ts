@@ -68,8 +68,12 @@ export function englishCatalogueTexts(): string[] {
     }
   }
   const out = new Set<string>();
+  // A text that is also some French text of the catalogue is French too: "Active" is an English tenant status and the
+  // French of a licence's (feminine) status.
+  const frenchTexts = new Set<string>();
   for (const file of files(WEB_SRC, '.messages.fr.ts')) {
     for (const [variable, french] of literalTexts(file, 'translate')) {
+      for (const text of Object.values(french)) frenchTexts.add(text.trim());
       const en = english.get(variable);
       if (!en) continue;
       for (const [key, text] of Object.entries(en)) {
@@ -78,7 +82,7 @@ export function englishCatalogueTexts(): string[] {
       }
     }
   }
-  return [...out];
+  return [...out].filter((text) => !frenchTexts.has(text));
 }
 
 export type EnglishFound = { text: string; where: string; why: 'catalogue' | 'function word' };
@@ -111,7 +115,8 @@ export async function englishOnPage(page: Page, catalogue: readonly string[]): P
         if (seen.has(key)) return;
         let why: EnglishFound['why'] | null = known.has(text) ? 'catalogue' : null;
         if (!why && !el.closest('[translate="no"]')) {
-          const tokens = text.toLowerCase().match(/[a-z]+/g) ?? [];
+          // Words of letters in any script: "forêt" is one word, not "for" and "t".
+          const tokens = text.toLowerCase().match(/\p{L}+/gu) ?? [];
           if (tokens.some((w) => wordSet.has(w))) why = 'function word';
         }
         if (why) {

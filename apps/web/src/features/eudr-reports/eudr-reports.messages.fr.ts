@@ -63,6 +63,7 @@ export default translate(eudrReportsText, {
   noneNeedAction: "Aucune parcelle n'est à traiter",
 
   outsideAreas: 'Hors des zones opérationnelles',
+  notMappedByAgent: 'Non cartographiée par un agent',
   anAdministrator: 'un administrateur ou un import',
   plotLine: '{size} · {area} · relevée par {agent} le {date} · identifiant de la parcelle {id}',
   referenceLayer: 'Couche de référence',

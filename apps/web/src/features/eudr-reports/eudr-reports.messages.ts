@@ -62,6 +62,7 @@ export const eudrReportsText = defineMessages('eudrReports', {
 
   // Due-diligence report
   outsideAreas: 'Outside operational areas',
+  notMappedByAgent: 'Not mapped by an agent',
   anAdministrator: 'an administrator or an import',
   plotLine: '{size} · {area} · mapped by {agent} on {date} · farm id {id}',
   referenceLayer: 'Reference layer',

@@ -68,7 +68,8 @@ function TrendChart({ s }: { s: EudrReadinessSummary }) {
   return <LazyChart config={config} height={260} ariaLabel={t(m.trendChartLabel)} testId="eudr-trend-chart" />;
 }
 
-function GroupTable({ rows, title, column, testId }: { rows: readonly Group[]; title: string; column: string; testId: string }) {
+/** One table of counts per group; the group without an id (no area, no agent) is named in the page's language. */
+function GroupTable({ rows, title, column, testId, noneName }: { rows: readonly Group[]; title: string; column: string; testId: string; noneName: string }) {
   const num = (k: keyof ReadinessCounts) => ({ key: k, dataIndex: k, align: 'right' as const, render: (v: number) => formatNumber(v) });
   return (
     <Card size="small" title={title} data-testid={testId}>
@@ -80,7 +81,7 @@ function GroupTable({ rows, title, column, testId }: { rows: readonly Group[]; t
           pagination={{ pageSize: 10, hideOnSinglePage: true }}
           locale={{ emptyText: <Empty description={t(m.noPlotsYet)} /> }}
           columns={[
-            { key: 'name', title: column, dataIndex: 'name' },
+            { key: 'name', title: column, dataIndex: 'name', render: (name: string, r) => (r.id === null ? noneName : <span translate="no">{name}</span>) },
             { ...num('plots'), title: t(m.plots) },
             { ...num('low'), title: t(m.colLow) },
             { ...num('review'), title: t(m.colReview) },
@@ -177,8 +178,8 @@ export function EudrReportsScreen() {
         </div>
       )}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
-        <GroupTable rows={s?.by_area ?? []} title={t(m.perArea)} column={t(m.colOperationalArea)} testId="eudr-by-area" />
-        <GroupTable rows={s?.by_agent ?? []} title={t(m.perAgent)} column={t(m.colAgent)} testId="eudr-by-agent" />
+        <GroupTable rows={s?.by_area ?? []} title={t(m.perArea)} column={t(m.colOperationalArea)} testId="eudr-by-area" noneName={t(m.outsideAreas)} />
+        <GroupTable rows={s?.by_agent ?? []} title={t(m.perAgent)} column={t(m.colAgent)} testId="eudr-by-agent" noneName={t(m.notMappedByAgent)} />
       </div>
       <ListPage<EudrPlot>
         title={t(m.needingAction)}
