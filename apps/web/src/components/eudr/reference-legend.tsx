@@ -20,7 +20,10 @@ export function ReferenceLegend({ evidence }: { evidence: ScreeningEvidence }) {
       {[...layers.entries()].map(([id, l]) => (
         <span key={id} className="inline-flex-4">
           <span aria-hidden="true" className="legend-swatch" data-kind={l.kind} />
-          <span translate="no">{l.name}</span> ({LAYER_KIND_LABEL[l.kind]})
+          {/* One flex item: the name (data, not translated) and its kind read as one line. */}
+          <span>
+            <span translate="no">{l.name}</span> ({LAYER_KIND_LABEL[l.kind]})
+          </span>
         </span>
       ))}
       {evidence.truncated && <span className="text-muted">{t(m.truncated, { count: evidence.features.length })}</span>}

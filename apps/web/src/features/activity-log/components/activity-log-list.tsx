@@ -54,7 +54,9 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
 
   const columns = useMemo<ListColumn<ActivityEntry>[]>(
     () => [
-      { key: 'user', title: t(m.user), render: (r) => r.user },
+      // An entry of the system's own work (no user, named 'System' by the API) is named in the page's language; a
+      // person's name is data.
+      { key: 'user', title: t(m.user), render: (r) => (r.user_id === null && r.user === 'System' ? t(m.system) : <span translate="no">{r.user}</span>) },
       { key: 'role', title: t(m.role), render: (r) => roleLabel(r.role) },
       { key: 'action', title: t(m.action), render: (r) => actionLabel(r.action), defaultHidden: true },
       { key: 'description', title: t(m.description), render: (r) => r.description, width: 420 },
