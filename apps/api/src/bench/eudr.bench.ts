@@ -16,7 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../db/client.js';
 import { DEMO_ACCOUNTS } from '../seed/seed-demo.js';
-import { rssMb, signInEnrolling, startServer, stopServer } from './http.js';
+import { builtServerEnv, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -116,21 +116,13 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-eudr-'));
   process.stdout.write(`== EUDR export bench: ${FARMS} farms, ${ENGINE}, built server on port ${PORT} ==\n`);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: work,
-    APP_SECRET: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    PAYLOAD_ENCRYPTION: 'optional',
+  const env = builtServerEnv(PORT, work, {
     SEED_DEMO: 'true',
     ANALYSIS_WORKERS: 'off',
     // The export is measured, not the load shedding (a shared machine's event-loop delay would shed the lists).
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-    LOAD_SHED_MAX_IN_FLIGHT: '0',
-  };
+    LOAD_SHED_MAX_IN_FLIGHT: '0',  });
+
   let dropDb: (() => Promise<void>) | null = null;
   const t0 = performance.now();
   const reuse = arg('reuse', '');

@@ -6,14 +6,13 @@
 // byte, total time, the server's RSS before and its peak during the export (sampled from /proc every 50 ms), and the
 // wait of list requests sent one after another alongside. Targets: 200, RSS within 300 MB of before, first byte ≤ 1 s,
 // parallel list wait ≤ 200 ms. Not part of CI.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/client.js';
 import { DEMO_ACCOUNTS } from '../seed/seed-demo.js';
-import { apiAt, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
+import { builtServerEnv, apiAt, rssMb, signInEnrolling, startServer, stopServer } from './http.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -124,16 +123,8 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-export-'));
   process.stdout.write(`== export bench: ${ROWS} rows, embedded (PGlite), built server on port ${PORT} ==\n`);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: work,
-    APP_SECRET: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    PAYLOAD_ENCRYPTION: 'optional',
-  };
+  const env = builtServerEnv(PORT, work);
+
   // The server's first start migrates and seeds the lookups and the demo tenants; the analysis is then written into its
   // data directory while it is stopped (the embedded database has one process).
   await stopServer(await startServer(env, { timeoutMs: 900_000, onLine: (l) => args.includes('--verbose') && process.stdout.write(`  server: ${l}\n`) }));

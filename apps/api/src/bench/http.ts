@@ -2,6 +2,7 @@
 // call the API, and sign in with two-factor enrolment on a fresh database.
 /* eslint-disable @typescript-eslint/no-explicit-any -- benchmarks read the API's JSON untyped, as any client would */
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -9,6 +10,25 @@ import { Secret, TOTP } from 'otpauth';
 
 export const root = path.resolve(import.meta.dirname, '../../../..');
 export const DEMO_PASSWORD = 'Farmland#2026';
+
+/**
+ * The environment a bench starts the built server with: production mode on its own port and data directory, a fresh
+ * secret, warnings only, encrypted bodies optional, nothing else of the caller's environment but PATH. `extra` adds or
+ * overrides settings.
+ */
+export function builtServerEnv(port: number, dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    PAYLOAD_ENCRYPTION: 'optional',
+    ...extra,
+  };
+}
 
 export type Server = { child: ChildProcess; env: NodeJS.ProcessEnv; base: string; readyMs: number };
 

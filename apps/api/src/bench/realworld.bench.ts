@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { DEMO_ACCOUNTS } from '../seed/seed-demo.js';
-import { apiAt, signInEnrolling, startServer, stopServer, type Answer, type Server } from './http.js';
+import { builtServerEnv, apiAt, signInEnrolling, startServer, stopServer, type Answer, type Server } from './http.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -411,16 +411,8 @@ async function main(): Promise<void> {
     `== real-world files: ${files.length} from ${dir}; embedded server on port ${PORT}; PostGIS ${/POSTGIS="([^"]+)"/.exec(versions)?.[1]} (PROJ ${/PROJ="([^"]+)"/.exec(versions)?.[1]}), ${execFileSync('ogr2ogr', ['--version'], { encoding: 'utf8' }).trim()} ==\n`,
   );
   process.stdout.write(`   load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}\n`);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'],
-    NODE_ENV: 'production',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: work,
-    APP_SECRET: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    PAYLOAD_ENCRYPTION: 'optional',
-  };
+  const env = builtServerEnv(PORT, work);
+
   let server: Server | null = null;
   const results: FileResult[] = [];
   try {
