@@ -5,6 +5,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import prettierConfig from 'eslint-config-prettier';
 import { noFolderCycle } from './eslint/no-folder-cycle.js';
 import { noLiteralText } from './eslint/no-literal-text.js';
 
@@ -25,13 +26,25 @@ export const apiLayering = {
     },
     {
       target: `${api}/modules`,
-      from: [`${api}/app.ts`, `${api}/server.ts`, `${api}/bootstrap.ts`, `${api}/worker.ts`, `${api}/cluster.ts`, `${api}/seed`, `${api}/bin`, `${api}/bench`, `${api}/plugins`, `${api}/test`],
+      from: [
+        `${api}/app.ts`,
+        `${api}/server.ts`,
+        `${api}/bootstrap.ts`,
+        `${api}/worker.ts`,
+        `${api}/cluster.ts`,
+        `${api}/seed`,
+        `${api}/bin`,
+        `${api}/bench`,
+        `${api}/plugins`,
+        `${api}/test`,
+      ],
       message: 'A module uses lib/, db/, ingest/, jobs/ and other modules; the app, its plugins, the seed and the entries sit above it.',
     },
     {
       target: `${api}/seed`,
       from: `${api}/modules/**/*.{queries,routes,policy,presenter}.ts`,
-      message: "The seed uses a module's public functions (its service, or a module's own exported operation) or its own SQL, never a module's queries, routes, policy or presenter.",
+      message:
+        "The seed uses a module's public functions (its service, or a module's own exported operation) or its own SQL, never a module's queries, routes, policy or presenter.",
     },
   ],
 };
@@ -92,7 +105,9 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'xlsx', message: 'Use @e965/xlsx (the xlsx package is stuck at 0.18.5 with unpatched CVEs).' }],
-          patterns: [{ regex: '^\\.\\./\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature never imports another feature: move the shared piece to components/ or lib/.' }],
+          patterns: [
+            { regex: '^\\.\\./\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature never imports another feature: move the shared piece to components/ or lib/.' },
+          ],
         },
       ],
     },
@@ -101,8 +116,21 @@ export default tseslint.config(
     // Every text the console shows comes from the catalogue (docs/decisions/0088-console-languages.md). The field app keeps its
     // own catalogue (src/field/messages.ts); tests and the catalogue files themselves hold literals by nature.
     files: ['apps/web/src/**/*.{ts,tsx}'],
-    ignores: ['apps/web/src/field/**', 'apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**', 'apps/web/src/**/*.messages.ts', 'apps/web/src/**/*.messages.fr.ts'],
+    ignores: [
+      'apps/web/src/field/**',
+      'apps/web/src/**/*.test.{ts,tsx}',
+      'apps/web/src/test/**',
+      'apps/web/src/**/*.messages.ts',
+      'apps/web/src/**/*.messages.fr.ts',
+    ],
     plugins: { i18n: { rules: { 'no-literal-text': noLiteralText } } },
     rules: { 'i18n/no-literal-text': 'error' },
   },
+  {
+    // Source files stay under 500 lines (docs/design-rules.md): split a longer one along its seams.
+    files: ['apps/*/src/**/*.{ts,tsx}'],
+    rules: { 'max-lines': ['error', { max: 500 }] },
+  },
+  // Layout is Prettier's (npm run lint runs prettier --check): the rules that would fight it are off.
+  prettierConfig,
 );

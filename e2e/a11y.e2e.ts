@@ -31,25 +31,33 @@ async function check(s: Session, screens: Screen[]): Promise<Record<string, unkn
 }
 
 describe('accessibility of every screen', () => {
-  it('the provider area: no axe violation at all, one h1 per screen', async () => {
-    const s = await openPage(browser, baseUrl);
-    await s.page.goto(`/?q=${createAdminLink(server)}`);
-    await s.page.waitForURL(/\/super-admin\/dashboard$/);
-    const screens = [...PROVIDER_SCREENS, ...(await providerDetailScreens(s.page))];
-    expect(screens.length).toBe(PROVIDER_SCREENS.length + 1);
-    const found = await check(s, screens);
-    expect(found, JSON.stringify(found, null, 2)).toEqual({});
-    expect(s.errors).toEqual([]);
-    await s.context.close();
-  }, WALK_TIMEOUT_MS);
+  it(
+    'the provider area: no axe violation at all, one h1 per screen',
+    async () => {
+      const s = await openPage(browser, baseUrl);
+      await s.page.goto(`/?q=${createAdminLink(server)}`);
+      await s.page.waitForURL(/\/super-admin\/dashboard$/);
+      const screens = [...PROVIDER_SCREENS, ...(await providerDetailScreens(s.page))];
+      expect(screens.length).toBe(PROVIDER_SCREENS.length + 1);
+      const found = await check(s, screens);
+      expect(found, JSON.stringify(found, null, 2)).toEqual({});
+      expect(s.errors).toEqual([]);
+      await s.context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it('the tenant area: no axe violation at all, one h1 per screen', async () => {
-    const s = await openPage(browser, baseUrl);
-    await signIn(s.page, ACCOUNTS.adminB);
-    const screens = [...TENANT_SCREENS, ...(await tenantDetailScreens(s.page))];
-    const found = await check(s, screens);
-    expect(found, JSON.stringify(found, null, 2)).toEqual({});
-    expect(s.errors).toEqual([]);
-    await s.context.close();
-  }, WALK_TIMEOUT_MS);
+  it(
+    'the tenant area: no axe violation at all, one h1 per screen',
+    async () => {
+      const s = await openPage(browser, baseUrl);
+      await signIn(s.page, ACCOUNTS.adminB);
+      const screens = [...TENANT_SCREENS, ...(await tenantDetailScreens(s.page))];
+      const found = await check(s, screens);
+      expect(found, JSON.stringify(found, null, 2)).toEqual({});
+      expect(s.errors).toEqual([]);
+      await s.context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 });

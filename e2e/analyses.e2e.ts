@@ -40,13 +40,19 @@ afterAll(async () => {
 
 describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
   it('uploads a csv through the drawers and follows its status to Completed without a reload', async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Analysis/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Analysis/ })
+      .click();
     await page.waitForURL(/\/admin\/farm-analysis$/);
     await page.getByText('Upload Farmlands Data').waitFor();
     expect(await page.getByRole('button', { name: 'Start Analysis' }).isDisabled()).toBe(true);
     await screenshot(page, '80-analysis-upload-empty');
 
-    await page.getByTestId('analysis-drop-zone').locator('input[type=file]').setInputFiles({ name: 'farms.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await page
+      .getByTestId('analysis-drop-zone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'farms.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
     await page.getByTestId('analysis-drop-zone-file').waitFor();
     expect(await page.getByTestId('analysis-drop-zone-file').innerText()).toContain('farms.csv');
     await page.getByRole('button', { name: 'Start Analysis' }).click();
@@ -145,7 +151,15 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
 
   it("names GeoJSON farms from the property given as 'Farm name property' (plot_name)", async () => {
     // owner comes first: left to the defaults (farm_name, name, the first text property) the farms would be named after it.
-    const ring = (x: number) => [[[x, 7.66], [x + 0.001, 7.66], [x + 0.001, 7.661], [x, 7.661], [x, 7.66]]];
+    const ring = (x: number) => [
+      [
+        [x, 7.66],
+        [x + 0.001, 7.66],
+        [x + 0.001, 7.661],
+        [x, 7.661],
+        [x, 7.66],
+      ],
+    ];
     const geojson = {
       type: 'FeatureCollection',
       features: [
@@ -154,9 +168,15 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
       ],
     };
     const title = `${NAME} plots`;
-    await page.getByTestId('sidebar').getByRole('link', { name: /Analysis/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Analysis/ })
+      .click();
     await page.waitForURL(/\/admin\/farm-analysis$/);
-    await page.getByTestId('analysis-drop-zone').locator('input[type=file]').setInputFiles({ name: 'plots.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(geojson)) });
+    await page
+      .getByTestId('analysis-drop-zone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'plots.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(geojson)) });
     await page.getByTestId('analysis-drop-zone-file').waitFor();
     await page.getByRole('button', { name: 'Start Analysis' }).click();
     const details = page.locator('.ant-drawer').filter({ hasText: 'Analysis Details' });
@@ -186,7 +206,10 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
   });
 
   it('uploads rows as JSON through Upload via Endpoint, naming a parse error by line and column', async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Analysis/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Analysis/ })
+      .click();
     await page.waitForURL(/\/admin\/farm-analysis$/);
     await page.getByRole('button', { name: 'Upload via Endpoint' }).click();
     const details = page.locator('.ant-drawer').filter({ hasText: 'Analysis Details' });
@@ -204,7 +227,18 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     await endpoint.getByRole('button', { name: 'Validate Code' }).click();
     expect(await page.getByTestId('endpoint-problem').innerText()).toMatch(/line 3, column \d+/);
     await screenshot(page, '87-analysis-endpoint-error');
-    await endpoint.getByLabel('JSON payload').fill(JSON.stringify([{ farm_name: 'JSON farm', farm_coordinates: [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }]));
+    await endpoint.getByLabel('JSON payload').fill(
+      JSON.stringify([
+        {
+          farm_name: 'JSON farm',
+          farm_coordinates: [
+            [3.77, 7.64],
+            [3.771, 7.64],
+            [3.771, 7.641],
+          ],
+        },
+      ]),
+    );
     await endpoint.getByRole('button', { name: 'Validate Code' }).click();
     await page.getByText('Upload successful').first().waitFor();
     await endpoint.waitFor({ state: 'hidden' });
@@ -215,7 +249,10 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
 
 describe('Configurations (/admin/configurations)', () => {
   it('names a negative or non-numeric value, saves a valid one, and the endpoint upload starts from it', async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Configurations/ })
+      .click();
     await page.waitForURL(/\/admin\/configurations$/);
     const size = page.getByLabel('Minimum farm size');
     await expect.poll(() => size.inputValue()).not.toBe('');
@@ -235,7 +272,10 @@ describe('Configurations (/admin/configurations)', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Configuration updated successfully').first().waitFor();
 
-    await page.getByTestId('sidebar').getByRole('link', { name: /Analysis/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Analysis/ })
+      .click();
     await page.getByRole('button', { name: 'Upload via Endpoint' }).click();
     await page.locator('.ant-drawer').filter({ hasText: 'Analysis Details' }).getByRole('button', { name: 'Continue' }).click();
     const areas = page.locator('.ant-drawer').filter({ hasText: 'Operational Areas' });
@@ -246,7 +286,10 @@ describe('Configurations (/admin/configurations)', () => {
     await endpoint.getByRole('button', { name: 'Close' }).click();
 
     // Put the demo tenant back as it was (the other browser tests read its farms).
-    await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Configurations/ })
+      .click();
     await expect.poll(() => page.getByLabel('Minimum farm size').inputValue()).toBe('2500');
     await page.getByLabel('Minimum farm size').fill(original);
     await page.getByRole('button', { name: 'Save' }).click();

@@ -20,7 +20,13 @@ let api: ConsoleApi;
 const tag = Date.now().toString(36);
 const LAYER = `E2E forest ${tag}`;
 const NAME = `E2E screened ${tag}`;
-const ring = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+const ring = (x0: number, y0: number, x1: number, y1: number) => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+  [x0, y0],
+];
 /** A ~330 m square (about 11 ha, above any minimum farm size) with 7 decimals. */
 const plot = (x: number, y: number) => ring(x, y, Math.round((x + 0.003) * 1e7) / 1e7, Math.round((y + 0.003) * 1e7) / 1e7);
 const CSV = [
@@ -48,9 +54,17 @@ async function uploadLayer(): Promise<string> {
   const token = await api.token();
   const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
-  const geojson = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Forest block' }, geometry: { type: 'Polygon', coordinates: [ring(3.84, 7.696, 3.852, 7.708)] } }] };
+  const geojson = {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', properties: { name: 'Forest block' }, geometry: { type: 'Polygon', coordinates: [ring(3.84, 7.696, 3.852, 7.708)] } }],
+  };
   const res = await page.request.post('/api/reference-layers/', {
-    headers: { authorization: `Bearer ${token}`, 'x-platform': 'web', accept: 'application/json', 'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url') },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-platform': 'web',
+      accept: 'application/json',
+      'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url'),
+    },
     multipart: {
       name: LAYER,
       kind: 'forest_2020',
@@ -61,7 +75,9 @@ async function uploadLayer(): Promise<string> {
     },
   });
   const text = await res.text();
-  const body = (res.headers()['content-type'] ?? '').startsWith('application/jose') ? new TextDecoder().decode((await compactDecrypt(text, privateKey)).plaintext) : text;
+  const body = (res.headers()['content-type'] ?? '').startsWith('application/jose')
+    ? new TextDecoder().decode((await compactDecrypt(text, privateKey)).plaintext)
+    : text;
   expect(res.status(), body).toBe(202);
   return (JSON.parse(body) as { data: { id: string } }).data.id;
 }
@@ -73,7 +89,10 @@ describe('an analysis screened against a reference layer (issue 29)', () => {
 
     await page.goto('/admin/farm-analysis');
     await page.getByText('Upload Farmlands Data').waitFor();
-    await page.getByTestId('analysis-drop-zone').locator('input[type=file]').setInputFiles({ name: 'screened.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await page
+      .getByTestId('analysis-drop-zone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'screened.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
     await page.getByTestId('analysis-drop-zone-file').waitFor();
     await page.getByRole('button', { name: 'Start Analysis' }).click();
 

@@ -17,7 +17,13 @@ let page: Page;
 const square = (x: number, y: number): number[][] => {
   const r = (v: number) => Math.round(v * 1e7) / 1e7;
   const d = 0.0010003;
-  return [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]].map(([a, b]) => [r(a!), r(b!)]);
+  return [
+    [x, y],
+    [x + d, y],
+    [x + d, y + d],
+    [x, y + d],
+    [x, y],
+  ].map(([a, b]) => [r(a!), r(b!)]);
 };
 
 beforeAll(async () => {
@@ -40,7 +46,10 @@ describe('analysis row warnings (issue 28)', () => {
       minimum_farm_size: 1,
       require_farm_recognition: true,
       locations: [
-        { farm_name: 'Open ring plot', farm_coordinates: [...square(3.8052345, 7.6612345).slice(0, 2), square(3.8052345, 7.6612345)[1], ...square(3.8052345, 7.6612345).slice(2, 4)] },
+        {
+          farm_name: 'Open ring plot',
+          farm_coordinates: [...square(3.8052345, 7.6612345).slice(0, 2), square(3.8052345, 7.6612345)[1], ...square(3.8052345, 7.6612345).slice(2, 4)],
+        },
         { farm_name: 'Coarse point', farm_coordinates: [3.81, 7.67] },
         { farm_name: 'Clean plot', farm_coordinates: square(3.8012345, 7.6612345) },
       ],
@@ -61,9 +70,17 @@ describe('analysis row warnings (issue 28)', () => {
     await drawer.waitFor();
     await expect.poll(() => drawer.locator('.ant-list-item').count()).toBe(3);
     const item = (name: string) => drawer.locator('.ant-list-item').filter({ hasText: name });
-    expect(await item('Open ring plot').locator('[data-warning]').evaluateAll((els) => els.map((e) => e.getAttribute('data-warning')))).toEqual(['ring_closed', 'duplicate_vertices_removed']);
+    expect(
+      await item('Open ring plot')
+        .locator('[data-warning]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-warning'))),
+    ).toEqual(['ring_closed', 'duplicate_vertices_removed']);
     expect(await item('Open ring plot').innerText()).toContain('Ring closed');
-    expect(await item('Coarse point').locator('[data-warning]').evaluateAll((els) => els.map((e) => e.getAttribute('data-warning')))).toEqual(['fewer_than_6_decimals', 'point_not_polygon']);
+    expect(
+      await item('Coarse point')
+        .locator('[data-warning]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-warning'))),
+    ).toEqual(['fewer_than_6_decimals', 'point_not_polygon']);
     expect(await item('Clean plot').locator('[data-warning]').count()).toBe(0);
     await screenshot(page, 'warnings-1-list-drawer');
     await drawer.getByRole('button', { name: 'Close' }).click();
@@ -75,15 +92,28 @@ describe('analysis row warnings (issue 28)', () => {
     // On a loaded machine the map may still be settling when the marker is clicked: click again until its popup opens.
     const popup = page.getByTestId('result-popup');
     let picked = await clickMarker(page, 'analysis-map', 'unrecognized');
-    for (let attempt = 1; attempt < 5 && !(await popup.waitFor({ timeout: 5_000 }).then(() => true, () => false)); attempt++) {
+    for (
+      let attempt = 1;
+      attempt < 5 &&
+      !(await popup.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ));
+      attempt++
+    ) {
       picked = await clickMarker(page, 'analysis-map', 'unrecognized');
     }
     await popup.getByRole('button', { name: 'View farm' }).click();
     await farm.waitFor();
     const warnings = page.getByTestId('result-farm-warnings');
-    const expected: Record<string, string[]> = { 'Clean plot': [], 'Open ring plot': ['ring_closed', 'duplicate_vertices_removed'], 'Coarse point': ['fewer_than_6_decimals', 'point_not_polygon'] };
+    const expected: Record<string, string[]> = {
+      'Clean plot': [],
+      'Open ring plot': ['ring_closed', 'duplicate_vertices_removed'],
+      'Coarse point': ['fewer_than_6_decimals', 'point_not_polygon'],
+    };
     expect(Object.keys(expected)).toContain(picked.name);
-    const shown = (await warnings.count()) === 0 ? [] : await warnings.locator('[data-warning]').evaluateAll((els) => els.map((e) => e.getAttribute('data-warning')));
+    const shown =
+      (await warnings.count()) === 0 ? [] : await warnings.locator('[data-warning]').evaluateAll((els) => els.map((e) => e.getAttribute('data-warning')));
     expect(shown).toEqual(expected[picked.name]);
     if (shown.length > 0) expect(await farm.innerText()).toContain('Warnings');
     await screenshot(page, 'warnings-2-farm-drawer');

@@ -58,7 +58,8 @@ describe('provider area', () => {
     const name = 'Oyo Agro Cooperative';
     const api = await consoleApi(page);
     const login = () => api.call('POST', '/api/auth/login/', { email: ACCOUNTS.adminA, password: DEMO_PASSWORD }, { auth: false });
-    const tenant = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent(name)}`)) as { results: Array<{ id: string; is_active: boolean }> }).results[0]!;
+    const tenant = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent(name)}`)) as { results: Array<{ id: string; is_active: boolean }> })
+      .results[0]!;
     expect(tenant.is_active).toBe(true);
     // The demo tenant is shared with later files: whatever happens here, it is left active.
     onTestFinished(async () => {
@@ -102,7 +103,9 @@ describe('tenant area', () => {
   it('filters the agents by region and by operational area, each matching the API', async () => {
     const { page } = s;
     const api = await consoleApi(page);
-    const areas = (await api.get('/api/operational-areas/?page_size=100')) as { results: Array<{ id: string; name: string; region: string; region_id: string }> };
+    const areas = (await api.get('/api/operational-areas/?page_size=100')) as {
+      results: Array<{ id: string; name: string; region: string; region_id: string }>;
+    };
     const area = areas.results[0]!;
     await page.goto('/admin/agents');
     const all = await badge(page);
@@ -135,7 +138,9 @@ describe('tenant area', () => {
   it('edits an operational area through its modal: renamed in the list and the API, its polygon kept', async () => {
     const { page } = s;
     const api = await consoleApi(page);
-    const before = ((await api.get('/api/operational-areas/?page_size=100')) as { results: Array<{ id: string; name: string; coordinates: number[][] }> }).results.at(-1)!;
+    const before = (
+      (await api.get('/api/operational-areas/?page_size=100')) as { results: Array<{ id: string; name: string; coordinates: number[][] }> }
+    ).results.at(-1)!;
     const renamed = `${before.name.slice(0, 40)} ${TAG}`;
     await page.goto('/admin/operational-areas');
     const row = page.getByTestId('area-row').filter({ hasText: before.name }).first();
@@ -196,7 +201,12 @@ describe('tenant area', () => {
     const api = await consoleApi(s.page);
     const area = ((await api.get('/api/operational-areas/?page_size=1')) as { results: Array<{ id: string }> }).results[0]!;
     // Two farms far outside every area (the Sahara): nothing is within.
-    const square = (x: number, y: number) => [[x, y], [x + 0.001, y], [x + 0.001, y + 0.001], [x, y + 0.001]];
+    const square = (x: number, y: number) => [
+      [x, y],
+      [x + 0.001, y],
+      [x + 0.001, y + 0.001],
+      [x, y + 0.001],
+    ];
     const res = await api.call('POST', '/api/custom-analysis/', {
       name: `No farm within ${TAG}`,
       operational_areas: [area.id],

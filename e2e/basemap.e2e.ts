@@ -34,7 +34,9 @@ async function view(center: [number, number], zoom: number): Promise<void> {
   await page.evaluate(
     ({ c, z }) =>
       new Promise<void>((resolve) => {
-        const el = document.querySelector('[data-testid="farm-map"]') as HTMLElement & { __map: { jumpTo(o: object): void; once(e: string, cb: () => void): void } };
+        const el = document.querySelector('[data-testid="farm-map"]') as HTMLElement & {
+          __map: { jumpTo(o: object): void; once(e: string, cb: () => void): void };
+        };
         el.__map.once('idle', () => resolve());
         el.__map.jumpTo({ center: c, zoom: z });
       }),
@@ -54,7 +56,9 @@ afterAll(async () => {
 
 describe('the basemap', () => {
   it('the Farmlands map shows labelled places and the operational areas as labelled outlines, offline', async () => {
-    const areas = (await (await consoleApi(page)).get('/api/operational-areas/?page_size=100')) as { results: Array<{ name: string; coordinates: [number, number][] }> };
+    const areas = (await (await consoleApi(page)).get('/api/operational-areas/?page_size=100')) as {
+      results: Array<{ name: string; coordinates: [number, number][] }>;
+    };
     expect(areas.results.length).toBeGreaterThan(0);
     await page.goto('/admin/mapping?view=map');
     await waitForMap(page);
@@ -80,14 +84,20 @@ describe('the basemap', () => {
     // And Africa's major rivers (GSHHG), the Niger among them, and the large lakes (Natural Earth): Volta, Chad.
     expect((await rendered(['rivers'])).length).toBeGreaterThan(0);
     const lakeNames = (await rendered(['lakes'])).map((l) => l.name);
-    expect(lakeNames.some((n) => n === 'Lake Volta' || n === 'Lake Chad'), lakeNames.join(', ')).toBe(true);
+    expect(
+      lakeNames.some((n) => n === 'Lake Volta' || n === 'Lake Chad'),
+      lakeNames.join(', '),
+    ).toBe(true);
     await screenshot(page, 'basemap-country-labels');
 
     // Closer, over south-west Nigeria: populated places with their names (Natural Earth), the largest ones among them.
     // (An operational area's name wins over a town's where they collide, so either of the two cities will do.)
     await view([3.6, 6.9], 7);
     const towns = (await rendered(['places-label'])).map((p) => p.name);
-    expect(towns.some((t) => t === 'Lagos' || t === 'Ibadan'), towns.join(', ')).toBe(true);
+    expect(
+      towns.some((t) => t === 'Lagos' || t === 'Ibadan'),
+      towns.join(', '),
+    ).toBe(true);
     expect(towns.length).toBeGreaterThan(5);
     await screenshot(page, 'basemap-places');
     expect(s.errors).toEqual([]);
@@ -101,7 +111,14 @@ describe('the basemap', () => {
       await route.fulfill({ response: res, json: { ...body, data: { ...body.data, map_style_url: `${baseUrl}/e2e-satellite-style.json` } } });
     });
     await page.route('**/e2e-satellite-style.json', (route) =>
-      route.fulfill({ json: { version: 8, name: 'Satellite imagery', sources: {}, layers: [{ id: 'imagery-background', type: 'background', paint: { 'background-color': '#33402f' } }] } }),
+      route.fulfill({
+        json: {
+          version: 8,
+          name: 'Satellite imagery',
+          sources: {},
+          layers: [{ id: 'imagery-background', type: 'background', paint: { 'background-color': '#33402f' } }],
+        },
+      }),
     );
     try {
       await page.goto('/admin/mapping?view=map');

@@ -132,7 +132,11 @@ describe('provider console', () => {
     await screenshot(page, '26a-activity-log-empty');
     const failing = '**/api/activity-logs/**';
     await page.route(failing, (r) =>
-      r.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Something went wrong on our side. The error has been logged.', code: 'internal_error' }) }),
+      r.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Something went wrong on our side. The error has been logged.', code: 'internal_error' }),
+      }),
     );
     await page.getByLabel('Search activity log').fill('farm');
     await page.getByText('This list could not be loaded.').waitFor();

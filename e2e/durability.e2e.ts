@@ -142,7 +142,9 @@ describe('the embedded database under kill -9', () => {
     const later = await post('/api/farmers/', { first_name: 'After', last_name: 'Backup' }, token);
     expect(later.status).toBe(201);
     // A restore refuses to run under a live server.
-    expect(() => execFileSync(process.execPath, ['apps/api/dist/bin/db-restore.js', backupFile], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })).toThrow();
+    expect(() =>
+      execFileSync(process.execPath, ['apps/api/dist/bin/db-restore.js', backupFile], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    ).toThrow();
     await stop('SIGTERM');
     execFileSync(process.execPath, ['apps/api/dist/bin/db-restore.js', backupFile], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     await start();

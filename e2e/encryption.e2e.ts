@@ -22,7 +22,11 @@ describe('encrypted bodies', () => {
   it('the server requires them', async () => {
     const key = (await (await fetch(`${baseUrl}/api/crypto/key`)).json()) as { data: { mode: string } };
     expect(key.data.mode).toBe('required');
-    const plain = await fetch(`${baseUrl}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ACCOUNTS.adminA, password: DEMO_PASSWORD }) });
+    const plain = await fetch(`${baseUrl}/api/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ACCOUNTS.adminA, password: DEMO_PASSWORD }),
+    });
     expect(plain.status).toBe(400);
     expect(((await plain.json()) as { code: string }).code).toBe('payload_encryption_required');
   });

@@ -37,14 +37,45 @@ beforeAll(async () => {
   const ys = ring.map((p) => p[1]!);
   const d = 0.0005;
   const [x0, x1, y0, y1] = [Math.min(...xs) - d, Math.max(...xs) + d, Math.min(...ys) - d, Math.max(...ys) + d];
-  const geojson = JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Loss' }, geometry: { type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] } }] });
+  const geojson = JSON.stringify({
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: { name: 'Loss' },
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [x0, y0],
+              [x1, y0],
+              [x1, y1],
+              [x0, y1],
+              [x0, y0],
+            ],
+          ],
+        },
+      },
+    ],
+  });
   // Multipart bodies travel unencrypted (the spec's exception); the answer is encrypted to a throwaway key, so the
   // layer is read back through the list.
   const { kty, crv, x, y } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
   const res = await page.request.fetch('/api/reference-layers/', {
     method: 'POST',
-    headers: { authorization: `Bearer ${await api.token()}`, 'x-platform': 'web', 'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url') },
-    multipart: { name: LAYER, kind: 'tree_cover_loss', reference_date: '2024-12-31', source: 'Synthetic e2e layer', licence: 'CC0-1.0', file: { name: 'loss.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(geojson) } },
+    headers: {
+      authorization: `Bearer ${await api.token()}`,
+      'x-platform': 'web',
+      'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url'),
+    },
+    multipart: {
+      name: LAYER,
+      kind: 'tree_cover_loss',
+      reference_date: '2024-12-31',
+      source: 'Synthetic e2e layer',
+      licence: 'CC0-1.0',
+      file: { name: 'loss.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(geojson) },
+    },
   });
   expect(res.status(), await res.text()).toBe(202);
 });
@@ -58,15 +89,23 @@ const pdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page
 describe('EUDR readiness (tenant Reports)', () => {
   it("loads the tenant's layer and screens the farms", async () => {
     await expect
-      .poll(async () => ((await api.get<Array<{ name: string; status: string }>>('/api/reference-layers/')).find((l) => l.name === LAYER)?.status ?? 'missing'), { timeout: 120_000, interval: 500 })
+      .poll(async () => (await api.get<Array<{ name: string; status: string }>>('/api/reference-layers/')).find((l) => l.name === LAYER)?.status ?? 'missing', {
+        timeout: 120_000,
+        interval: 500,
+      })
       .toBe('ready');
     expect((await api.get<{ verdict: { level: string } }>(`/api/farms/${farm.id}/screening/`)).verdict.level).toBe('high');
   }, 150_000);
 
   it("shows the API's figures and the farm among the plots needing action", async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Reports/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Reports/ })
+      .click();
     await page.waitForURL(/\/admin\/reports$/);
-    const summary = await api.get<{ plots: number; ready: number; low: number; review: number; high: number; with_warnings: number }>('/api/eudr-reports/summary/');
+    const summary = await api.get<{ plots: number; ready: number; low: number; review: number; high: number; with_warnings: number }>(
+      '/api/eudr-reports/summary/',
+    );
     expect(summary.high).toBeGreaterThanOrEqual(1);
     const fmt = (n: number) => n.toLocaleString('en-US');
     await expect.poll(() => page.getByTestId('eudr-plots').innerText()).toBe(fmt(summary.plots));
@@ -87,7 +126,11 @@ describe('EUDR readiness (tenant Reports)', () => {
     const area = byArea.find((a) => a.id === farm.operational_area_id);
     if (area && area.id && area.plots <= 500) {
       await page.goto('/admin/reports');
-      await chooseOption(page, page.getByRole('combobox', { name: 'Operational area for the due-diligence report' }), new RegExp(`^${area.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`));
+      await chooseOption(
+        page,
+        page.getByRole('combobox', { name: 'Operational area for the due-diligence report' }),
+        new RegExp(`^${area.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`),
+      );
       await page.getByRole('button', { name: 'Due-diligence report' }).click();
       await page.waitForURL(/\/admin\/reports\/due-diligence\?area_id=/);
     } else {

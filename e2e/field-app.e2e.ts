@@ -27,7 +27,10 @@ let page: Page;
 const errors: string[] = [];
 
 type LngLat = [number, number];
-type Bundle = { area: { id: string; name: string; geometry: { coordinates: LngLat[][] } }; farms: { id: string; name: string; farmer_id: string; geometry: { type: string; coordinates: unknown }; area_sqm: number }[] };
+type Bundle = {
+  area: { id: string; name: string; geometry: { coordinates: LngLat[][] } };
+  farms: { id: string; name: string; farmer_id: string; geometry: { type: string; coordinates: unknown }; area_sqm: number }[];
+};
 let agentEmail = '';
 let agentName = '';
 let bundle: Bundle;
@@ -44,7 +47,8 @@ const inside = (p: LngLat, ring: LngLat[]) => {
   }
   return c;
 };
-const farmRing = (f: Bundle['farms'][number]): LngLat[] => (f.geometry.type === 'Polygon' ? (f.geometry.coordinates as LngLat[][])[0]! : (f.geometry.coordinates as LngLat[][][])[0]![0]!);
+const farmRing = (f: Bundle['farms'][number]): LngLat[] =>
+  f.geometry.type === 'Polygon' ? (f.geometry.coordinates as LngLat[][])[0]! : (f.geometry.coordinates as LngLat[][][])[0]![0]!;
 const centreOf = (ring: LngLat[]): LngLat => [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
 
 /** A spot in the area at least ~250 m from every registry farm's centre, for the walk. */
@@ -92,7 +96,9 @@ async function pixel(p: LngLat): Promise<{ x: number; y: number }> {
 async function jumpMap(centre: LngLat, zoom: number): Promise<void> {
   await page.evaluate(
     ([c, z]) => {
-      const el = document.querySelector('[data-testid="field-map"]') as HTMLElement & { __map: { jumpTo: (o: object) => void; once: (e: string, f: () => void) => void } };
+      const el = document.querySelector('[data-testid="field-map"]') as HTMLElement & {
+        __map: { jumpTo: (o: object) => void; once: (e: string, f: () => void) => void };
+      };
       el.__map.jumpTo({ center: c, zoom: z });
     },
     [centre, zoom] as const,
@@ -107,7 +113,9 @@ async function list<T>(path: string): Promise<T[]> {
 }
 
 async function queueStates(): Promise<string[]> {
-  return page.locator('[data-testid="queue-capture"], [data-testid="queue-farmer"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}:${e.getAttribute('data-state')}`));
+  return page
+    .locator('[data-testid="queue-capture"], [data-testid="queue-farmer"]')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}:${e.getAttribute('data-state')}`));
 }
 
 beforeAll(async () => {
@@ -119,12 +127,20 @@ beforeAll(async () => {
   api = await consoleApi(admin.page);
   await api.token();
   tenantA = ((await api.get(`/api/base/tenants/?search=${encodeURIComponent('Oyo Agro')}`)) as { results: Array<{ id: string }> }).results[0]!.id;
-  const agents = await list<{ email: string; first_name: string; last_name: string; is_suspended: boolean; operational_area_id: string | null }>(`/api/accounts/agents/?page_size=50&tenant_id=${tenantA}`);
+  const agents = await list<{ email: string; first_name: string; last_name: string; is_suspended: boolean; operational_area_id: string | null }>(
+    `/api/accounts/agents/?page_size=50&tenant_id=${tenantA}`,
+  );
   const agent = agents.find((a) => !a.is_suspended && a.operational_area_id);
   if (!agent) throw new Error('no active demo agent with an operational area');
   agentEmail = agent.email;
   agentName = `${agent.first_name} ${agent.last_name}`;
-  context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, locale: 'en-GB', timezoneId: 'Africa/Lagos', acceptDownloads: true });
+  context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 360, height: 740 },
+    locale: 'en-GB',
+    timezoneId: 'Africa/Lagos',
+    acceptDownloads: true,
+  });
   await context.grantPermissions(['geolocation'], { origin: baseUrl });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -222,7 +238,12 @@ describe('the field app on a phone, offline', () => {
     await jumpMap([cx, cy], 17);
     // A ~55 m square with one corner at the farm's centre: it covers part of the farm.
     const s = 0.0005;
-    const corners: LngLat[] = [[cx, cy], [cx + s, cy], [cx + s, cy + s], [cx, cy + s]];
+    const corners: LngLat[] = [
+      [cx, cy],
+      [cx + s, cy],
+      [cx + s, cy + s],
+      [cx, cy + s],
+    ];
     for (const c of corners) {
       const p = await pixel(c);
       await page.mouse.click(p.x, p.y);
@@ -254,7 +275,12 @@ describe('the field app on a phone, offline', () => {
     const [cx, cy] = centreOf(farmRing(target));
     await jumpMap([cx, cy], 17);
     const s = 0.0005;
-    const corners: LngLat[] = [[cx, cy], [cx + s, cy], [cx + s, cy + s], [cx, cy + s]];
+    const corners: LngLat[] = [
+      [cx, cy],
+      [cx + s, cy],
+      [cx + s, cy + s],
+      [cx, cy + s],
+    ];
     const stats = page.getByTestId('live-stats');
     const livePoints = async () => Number(await stats.getAttribute('data-points'));
     // Corners placed, the ring not closed yet: the figures already count them, and the overlap shows with the fourth.
@@ -413,7 +439,11 @@ describe('the field app on a phone, offline', () => {
       await tenantAdmin.page.getByText(name, { exact: true }).first().waitFor();
     }
     // The point plot's drawer shows its declared area and centre.
-    await tenantAdmin.page.locator('.ant-table-row').filter({ hasText: `Point ${run}` }).getByRole('button', { name: 'View Details' }).click();
+    await tenantAdmin.page
+      .locator('.ant-table-row')
+      .filter({ hasText: `Point ${run}` })
+      .getByRole('button', { name: 'View Details' })
+      .click();
     const drawer = tenantAdmin.page.getByRole('dialog');
     await drawer.getByTestId('farm-details').waitFor();
     await expect.poll(() => drawer.innerText()).toMatch(/Declared area\s+2(\.00)? ha \(20,000(\.00)? sqm\)/);

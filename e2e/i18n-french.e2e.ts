@@ -71,34 +71,42 @@ describe('the console in French', () => {
     expect(catalogue).toContain('Dashboard');
   });
 
-  it('the provider area and the sign-in page: French chosen in Profile and remembered; no English on any screen', async () => {
-    const s = await openPage(browser, baseUrl);
-    await s.page.goto(`/?q=${createAdminLink(server)}`);
-    await s.page.waitForURL(/\/super-admin\/dashboard$/);
-    await chooseFrench(s.page, '/super-admin/profile');
-    const screens = [...PROVIDER_SCREENS, ...(await providerDetailScreens(s.page))];
-    const found = await walk(s.page, screens);
-    // Signing out keeps the language: the sign-in page is in French too.
-    await s.page.getByRole('button', { name: 'Déconnexion' }).click();
-    await s.page.waitForURL(/\/login$/);
-    await settle(s.page);
-    expect(await s.page.evaluate(() => document.documentElement.lang)).toBe('fr');
-    await screenshot(s.page, 'i18n-fr-sign-in');
-    const signInEnglish = await englishOnPage(s.page, catalogue);
-    if (signInEnglish.length > 0) found['sign in'] = signInEnglish;
-    expect(found, `English on French screens:\n${report(found)}`).toEqual({});
-    expect(s.errors).toEqual([]);
-    await s.context.close();
-  }, WALK_TIMEOUT_MS);
+  it(
+    'the provider area and the sign-in page: French chosen in Profile and remembered; no English on any screen',
+    async () => {
+      const s = await openPage(browser, baseUrl);
+      await s.page.goto(`/?q=${createAdminLink(server)}`);
+      await s.page.waitForURL(/\/super-admin\/dashboard$/);
+      await chooseFrench(s.page, '/super-admin/profile');
+      const screens = [...PROVIDER_SCREENS, ...(await providerDetailScreens(s.page))];
+      const found = await walk(s.page, screens);
+      // Signing out keeps the language: the sign-in page is in French too.
+      await s.page.getByRole('button', { name: 'Déconnexion' }).click();
+      await s.page.waitForURL(/\/login$/);
+      await settle(s.page);
+      expect(await s.page.evaluate(() => document.documentElement.lang)).toBe('fr');
+      await screenshot(s.page, 'i18n-fr-sign-in');
+      const signInEnglish = await englishOnPage(s.page, catalogue);
+      if (signInEnglish.length > 0) found['sign in'] = signInEnglish;
+      expect(found, `English on French screens:\n${report(found)}`).toEqual({});
+      expect(s.errors).toEqual([]);
+      await s.context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it('the tenant area: French chosen in Profile and remembered; no English on any screen', async () => {
-    const s = await openPage(browser, baseUrl);
-    await signIn(s.page, ACCOUNTS.adminA);
-    await chooseFrench(s.page, '/admin/profile');
-    const screens = [...TENANT_SCREENS, ...(await tenantDetailScreens(s.page))];
-    const found = await walk(s.page, screens);
-    expect(found, `English on French screens:\n${report(found)}`).toEqual({});
-    expect(s.errors).toEqual([]);
-    await s.context.close();
-  }, WALK_TIMEOUT_MS);
+  it(
+    'the tenant area: French chosen in Profile and remembered; no English on any screen',
+    async () => {
+      const s = await openPage(browser, baseUrl);
+      await signIn(s.page, ACCOUNTS.adminA);
+      await chooseFrench(s.page, '/admin/profile');
+      const screens = [...TENANT_SCREENS, ...(await tenantDetailScreens(s.page))];
+      const found = await walk(s.page, screens);
+      expect(found, `English on French screens:\n${report(found)}`).toEqual({});
+      expect(s.errors).toEqual([]);
+      await s.context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 });

@@ -33,7 +33,10 @@ afterAll(async () => {
 
 describe('Farmlands (/admin/mapping)', () => {
   it('lists the farms in Table View with the spec columns and statuses', async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Farmlands/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Farmlands/ })
+      .click();
     await page.waitForURL(/\/admin\/mapping/);
     await page.getByRole('heading', { name: 'All Mapped Farmlands' }).waitFor();
     await expect.poll(() => rows().count()).toBe(10);

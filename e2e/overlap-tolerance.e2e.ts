@@ -20,7 +20,13 @@ let api: ConsoleApi;
 const X = 4.61 + Math.random() * 0.05;
 const Y = 8.61;
 const D = 0.001;
-const squareAt = (x: number): number[][] => [[x, Y], [x + D, Y], [x + D, Y + D], [x, Y + D], [x, Y]];
+const squareAt = (x: number): number[][] => [
+  [x, Y],
+  [x + D, Y],
+  [x + D, Y + D],
+  [x, Y + D],
+  [x, Y],
+];
 const A = squareAt(X);
 const B = squareAt(X + D - 3e-8);
 
@@ -36,7 +42,10 @@ afterAll(async () => {
 });
 
 async function saveTolerance(area: string, sharePercent: string): Promise<void> {
-  await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+  await page
+    .getByTestId('sidebar')
+    .getByRole('link', { name: /Configurations/ })
+    .click();
   await page.waitForURL(/\/admin\/configurations$/);
   const areaInput = page.getByLabel('Minimum overlap area');
   await expect.poll(() => areaInput.inputValue()).not.toBe('');
@@ -50,7 +59,10 @@ describe('Overlap tolerance', () => {
   let farmIds: string[] = [];
 
   it('shows its defaults and names a bad value', async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Configurations/ })
+      .click();
     await page.waitForURL(/\/admin\/configurations$/);
     await expect.poll(() => page.getByLabel('Minimum overlap area').inputValue()).toBe('1');
     expect(await page.getByLabel('Minimum overlap share').inputValue()).toBe('1');
@@ -70,8 +82,16 @@ describe('Overlap tolerance', () => {
     const farmers = await api.get<{ results: Array<{ id: string }> }>('/api/farmers/?page_size=1');
     const farmerId = farmers.results[0]!.id;
     farmIds = [];
-    for (const [name, coordinates] of [['Sliver A', A], ['Sliver B', B]] as const) {
-      const res = await api.call('POST', '/api/farms/', { farmer_id: farmerId, name: `${name} ${X.toFixed(5)}`, coordinates }, { auth: false, headers: { 'x-license-key': sdkKey } });
+    for (const [name, coordinates] of [
+      ['Sliver A', A],
+      ['Sliver B', B],
+    ] as const) {
+      const res = await api.call(
+        'POST',
+        '/api/farms/',
+        { farmer_id: farmerId, name: `${name} ${X.toFixed(5)}`, coordinates },
+        { auth: false, headers: { 'x-license-key': sdkKey } },
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       farmIds.push(res.body.data.id);
     }

@@ -21,7 +21,13 @@ let page: Page;
 const TAG = Date.now().toString(36);
 const AGENT = { first: 'Halima', last: `Wizard${TAG}`, email: `halima.${TAG}@agents.example`, phone: '+2348031234567' };
 const FARMER = { first: 'Bayo', last: `Single${TAG}`, email: `bayo.${TAG}@farmers.example`, phone: '+2348039876543', address: '7 Ring Road, Ogbomosho' };
-const ring = (lng: number, lat: number, d = 0.001) => JSON.stringify([[lng, lat], [lng + d, lat], [lng + d, lat + d], [lng, lat + d]]);
+const ring = (lng: number, lat: number, d = 0.001) =>
+  JSON.stringify([
+    [lng, lat],
+    [lng + d, lat],
+    [lng + d, lat + d],
+    [lng, lat + d],
+  ]);
 
 const HEADER = 'first_name,last_name,email,phone_number,gender,address,location,folio_id,farm_name,operational_area_id,farm_coordinates';
 const q = (v: string) => `"${v.replace(/"/g, '""')}"`;
@@ -88,7 +94,18 @@ describe("Agents' List (/admin/agents)", () => {
     before = await count();
     const headers = (await page.locator('.ant-table-thead th').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     // 'Actions' is the row-action column's heading, visually hidden (an empty header fails axe).
-    expect(headers).toEqual(['Agent name', 'Phone', 'Email', 'Farmers', 'Mapped farmlands', 'Progress', 'Operational area', 'Status', 'Total area mapped', 'Actions']);
+    expect(headers).toEqual([
+      'Agent name',
+      'Phone',
+      'Email',
+      'Farmers',
+      'Mapped farmlands',
+      'Progress',
+      'Operational area',
+      'Status',
+      'Total area mapped',
+      'Actions',
+    ]);
     await screenshot(page, 'p01-agents-list');
     // An e-mail wraps instead of being cut (issue 33): the whole address is in the cell, nothing hidden by an ellipsis.
     const emailCell = rows().first().locator('td').nth(2);
@@ -211,12 +228,16 @@ describe("Agents' List (/admin/agents)", () => {
 
     await chooseMenuItem(page, page.getByRole('button', { name: 'Columns' }), 'Email', { keepOpen: true });
     await closeMenu(page);
-    await expect.poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email')).toBe(false);
+    await expect
+      .poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email'))
+      .toBe(false);
     const narrower = await downloadCsv('Export');
     expect(narrower.lines[0]).toBe('First name,Last name,Phone,Farmers,Mapped farmlands,Progress (%),Operational area,Status,Total area mapped (sqm)');
     await chooseMenuItem(page, page.getByRole('button', { name: 'Columns' }), 'Email', { keepOpen: true });
     await closeMenu(page);
-    await expect.poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email')).toBe(true);
+    await expect
+      .poll(async () => (await page.locator('section[aria-labelledby] .ant-table-thead th').allInnerTexts()).map((t) => t.trim()).includes('Email'))
+      .toBe(true);
   });
 
   it('bulk-uploads agents through the same modal: a duplicate email is corrected in the table', async () => {
@@ -230,7 +251,10 @@ describe("Agents' List (/admin/agents)", () => {
     ].join('\r\n');
     await chooseMenuItem(page, page.getByRole('button', { name: /New Agent/ }), 'Bulk Upload');
     const modal = await openedDialog(page, 'Bulk Upload Agents');
-    await page.getByTestId('agents-bulk-upload-zone').locator('input[type=file]').setInputFiles({ name: 'agents.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page
+      .getByTestId('agents-bulk-upload-zone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'agents.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByTestId('agents-bulk-upload-zone-file').waitFor();
     await modal.getByRole('button', { name: 'Upload' }).click();
     await page.getByTestId('agents-bulk-upload-failed-rows').waitFor();
@@ -305,7 +329,13 @@ describe("Farmer's List (/admin/farmers)", () => {
     const captured = await api.call(
       'POST',
       '/api/farms/',
-      { farmer_id: farmerId, name: `Bayo Farm ${TAG}`, coordinates: JSON.parse(ring(3.95, 7.95, 0.002)), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-E2E' },
+      {
+        farmer_id: farmerId,
+        name: `Bayo Farm ${TAG}`,
+        coordinates: JSON.parse(ring(3.95, 7.95, 0.002)),
+        time_taken_to_map: '00:12:30',
+        gps_device_id: 'GPS-E2E',
+      },
       { auth: false, headers: { 'x-license-key': sdkKey } },
     );
     expect(captured.status).toBe(201);
@@ -337,7 +367,13 @@ describe("Farmer's List (/admin/farmers)", () => {
     await page.getByTestId('farm-drawer').waitFor();
     await page.getByTestId('farmer-drawer').waitFor({ state: 'attached' });
     expect(page.url()).toBe(url);
-    expect(await page.locator('.ant-drawer').filter({ has: page.getByTestId('farm-drawer') }).locator('.ant-drawer-title').innerText()).toBe(`Bayo Farm ${TAG}`);
+    expect(
+      await page
+        .locator('.ant-drawer')
+        .filter({ has: page.getByTestId('farm-drawer') })
+        .locator('.ant-drawer-title')
+        .innerText(),
+    ).toBe(`Bayo Farm ${TAG}`);
     await screenshot(page, 'p15-farm-drawer-after-reload');
 
     await waitUntilStill(page, page.locator('.ant-drawer-content-wrapper').filter({ has: page.getByTestId('farm-drawer') }));
@@ -366,7 +402,10 @@ describe("Farmer's List (/admin/farmers)", () => {
     expect((await template).suggestedFilename()).toBe('farmers-template.csv');
     await screenshot(page, 'p20-bulk-upload');
 
-    await page.getByTestId('farmers-bulk-upload-zone').locator('input[type=file]').setInputFiles({ name: 'farmers.csv', mimeType: 'text/csv', buffer: Buffer.from(BULK_CSV) });
+    await page
+      .getByTestId('farmers-bulk-upload-zone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'farmers.csv', mimeType: 'text/csv', buffer: Buffer.from(BULK_CSV) });
     await page.getByTestId('farmers-bulk-upload-zone-file').waitFor();
     await modal.getByRole('button', { name: 'Upload' }).click();
     const table = page.getByTestId('farmers-bulk-upload-failed-rows');
@@ -488,7 +527,7 @@ describe("Farmer's List (/admin/farmers)", () => {
     await expect.poll(count).toBe(total - 1);
   });
 
-  it("exports the farmers list (farmers.csv with the visible columns, farmer_name as first and last name)", async () => {
+  it('exports the farmers list (farmers.csv with the visible columns, farmer_name as first and last name)', async () => {
     await openList(page, '/admin/farmers', 'All Farmers');
     await expect.poll(() => rows().count()).toBe(10);
     const total = await count();

@@ -50,48 +50,56 @@ async function navigateWithDrawer(page: Page, label: string, path: RegExp): Prom
 }
 
 describe('the console at 390 x 844', () => {
-  it('the provider area fits every screen, and its drawer opens and navigates', async () => {
-    const { page, context, errors } = await openPage(browser, baseUrl, PHONE);
-    await page.goto(`/?q=${createAdminLink(server)}`);
-    await page.waitForURL(/\/super-admin\/dashboard$/);
-    const wide = await walk(page, [...PROVIDER_SCREENS, ...(await providerDetailScreens(page))]);
-    expect(wide).toEqual({});
+  it(
+    'the provider area fits every screen, and its drawer opens and navigates',
+    async () => {
+      const { page, context, errors } = await openPage(browser, baseUrl, PHONE);
+      await page.goto(`/?q=${createAdminLink(server)}`);
+      await page.waitForURL(/\/super-admin\/dashboard$/);
+      const wide = await walk(page, [...PROVIDER_SCREENS, ...(await providerDetailScreens(page))]);
+      expect(wide).toEqual({});
 
-    await visit(page, PROVIDER_SCREENS[0]!);
-    await navigateWithDrawer(page, 'License', /\/super-admin\/license$/);
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    // The list's table is wider than the phone: it scrolls inside its card, not the page.
-    const table = page.locator('.ant-table-content').first();
-    expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-    expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
-    expect(errors).toEqual([]);
-    await context.close();
-  }, WALK_TIMEOUT_MS);
+      await visit(page, PROVIDER_SCREENS[0]!);
+      await navigateWithDrawer(page, 'License', /\/super-admin\/license$/);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // The list's table is wider than the phone: it scrolls inside its card, not the page.
+      const table = page.locator('.ant-table-content').first();
+      expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it('the tenant area fits every screen; its drawer navigates; a dialog and a drawer take the full width', async () => {
-    const { page, context, errors } = await openPage(browser, baseUrl, PHONE);
-    await signIn(page, ACCOUNTS.adminB);
-    const wide = await walk(page, [...TENANT_SCREENS, ...(await tenantDetailScreens(page))]);
-    expect(wide).toEqual({});
+  it(
+    'the tenant area fits every screen; its drawer navigates; a dialog and a drawer take the full width',
+    async () => {
+      const { page, context, errors } = await openPage(browser, baseUrl, PHONE);
+      await signIn(page, ACCOUNTS.adminB);
+      const wide = await walk(page, [...TENANT_SCREENS, ...(await tenantDetailScreens(page))]);
+      expect(wide).toEqual({});
 
-    await visit(page, TENANT_SCREENS[0]!);
-    await navigateWithDrawer(page, 'Farmers', /\/admin\/farmers$/);
-    // A dialog: the list's Filter.
-    await page.getByRole('button', { name: 'Filter' }).click();
-    const modal = page.locator('.ant-modal').filter({ hasText: 'Filter' });
-    await waitUntilStill(page, modal);
-    expect((await modal.boundingBox())?.width).toBe(PHONE.width);
-    await screenshot(page, 'phone-filter-modal');
-    await page.keyboard.press('Escape');
-    await modal.waitFor({ state: 'hidden' });
-    // A drawer: the first farmer's details.
-    await page.locator('.ant-table-tbody tr.ant-table-row').first().locator('td').nth(1).click();
-    const drawer = page.locator('.ant-drawer:not(.console-nav-drawer) .ant-drawer-content-wrapper');
-    await waitUntilStill(page, drawer);
-    expect((await drawer.boundingBox())?.width).toBe(PHONE.width);
-    await screenshot(page, 'phone-farmer-drawer');
-    expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
-    expect(errors).toEqual([]);
-    await context.close();
-  }, WALK_TIMEOUT_MS);
+      await visit(page, TENANT_SCREENS[0]!);
+      await navigateWithDrawer(page, 'Farmers', /\/admin\/farmers$/);
+      // A dialog: the list's Filter.
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const modal = page.locator('.ant-modal').filter({ hasText: 'Filter' });
+      await waitUntilStill(page, modal);
+      expect((await modal.boundingBox())?.width).toBe(PHONE.width);
+      await screenshot(page, 'phone-filter-modal');
+      await page.keyboard.press('Escape');
+      await modal.waitFor({ state: 'hidden' });
+      // A drawer: the first farmer's details.
+      await page.locator('.ant-table-tbody tr.ant-table-row').first().locator('td').nth(1).click();
+      const drawer = page.locator('.ant-drawer:not(.console-nav-drawer) .ant-drawer-content-wrapper');
+      await waitUntilStill(page, drawer);
+      expect((await drawer.boundingBox())?.width).toBe(PHONE.width);
+      await screenshot(page, 'phone-farmer-drawer');
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    WALK_TIMEOUT_MS,
+  );
 });

@@ -65,7 +65,9 @@ async function confirm(label: string): Promise<void> {
     // Say what the screen said: an error message in the dialog or a toast, or a request still running.
     const toasts = await page.locator('.ant-message, .ant-notification').allInnerTexts();
     await screenshot(page, `confirm-${label.toLowerCase().replace(/\W+/g, '-')}-still-open`);
-    throw new Error(`the "${label}" dialog stayed open: ${JSON.stringify(await dialog.innerText().catch(() => ''))}; toasts: ${JSON.stringify(toasts)}; ${String(err)}`);
+    throw new Error(
+      `the "${label}" dialog stayed open: ${JSON.stringify(await dialog.innerText().catch(() => ''))}; toasts: ${JSON.stringify(toasts)}; ${String(err)}`,
+    );
   });
 }
 
@@ -96,7 +98,11 @@ describe('provider area (/super-admin)', () => {
     for (const [path, shot, ready] of screens) {
       await page.goto(path);
       await ready();
-      await page.locator('.ant-table-placeholder .ant-spin, .ant-skeleton').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+      await page
+        .locator('.ant-table-placeholder .ant-spin, .ant-skeleton')
+        .first()
+        .waitFor({ state: 'detached', timeout: 15_000 })
+        .catch(() => undefined);
       expect(await bodyText(), path).not.toMatch(/coming soon/i);
       await screenshot(page, shot);
     }
@@ -224,7 +230,11 @@ describe('provider area (/super-admin)', () => {
     const allowed = admin.page.waitForResponse((r) => r.url().includes('/api/auth/login/'));
     await submitCredentials(admin.page, TENANT.admin, ADMIN_PASSWORD);
     expect((await allowed).status()).toBe(200);
-    await admin.page.getByRole('dialog').getByText(/two-factor authentication/i).first().waitFor();
+    await admin.page
+      .getByRole('dialog')
+      .getByText(/two-factor authentication/i)
+      .first()
+      .waitFor();
   });
 
   it('revokes the license, then re-issues the SDK license and its expiry moves one year', async () => {
@@ -286,7 +296,10 @@ describe('provider area (/super-admin)', () => {
     await page.getByText('Exporting, please wait...').first().waitFor();
     const file = await download;
     expect(file.suggestedFilename()).toBe('tenants.csv');
-    const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
+    const lines = fs
+      .readFileSync((await file.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
     expect(lines.length - 1).toBe(count);
     expect(lines.some((l) => l.includes(TENANT.name))).toBe(true);
   });
@@ -334,11 +347,14 @@ describe('provider area (/super-admin)', () => {
     const download = page.waitForEvent('download');
     await captures.getByRole('button', { name: 'Export table' }).click();
     const file = await download;
-    const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
+    const lines = fs
+      .readFileSync((await file.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
     expect(lines.length - 1).toBe(farms.count);
   });
 
-  it('shows every tenant\'s farm totals on Farmlands, and opens the map at ?lat&lng', async () => {
+  it("shows every tenant's farm totals on Farmlands, and opens the map at ?lat&lng", async () => {
     const overview = await apiGet('/api/farms/overview');
     // Open the map on a real farm's first corner, so the picture shows farms at farm zoom.
     const [lng, lat] = (await apiGet('/api/farms/?page_size=1')).results[0].coordinates[0] as [number, number];
@@ -360,7 +376,10 @@ describe('provider area (/super-admin)', () => {
     await page.getByRole('button', { name: 'Export table' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('mappings.csv');
-    const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
+    const lines = fs
+      .readFileSync((await file.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
     expect(lines[0]!.split(',')).toContain('Tenant');
     expect(lines.length - 1).toBe(overview.total_farms);
     // Each row names its tenant (from the API's tenant_name, whichever tenant it is; no longer from the picker's first 50).
@@ -369,7 +388,7 @@ describe('provider area (/super-admin)', () => {
     await expect.poll(() => page.getByTestId('provider-farmlands').locator('tbody tr.ant-table-row').first().innerText()).toContain(newest.tenant_name);
   });
 
-  it('shows each tenant\'s progress on Reports and downloads it as CSV', async () => {
+  it("shows each tenant's progress on Reports and downloads it as CSV", async () => {
     const year = new Date().getFullYear();
     const progress = await apiGet(`/api/analytics/tenant-progress/?year=${year}`);
     await page.goto('/super-admin/reports');
@@ -378,7 +397,10 @@ describe('provider area (/super-admin)', () => {
     await page.getByRole('button', { name: 'Download CSV' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(`tenant-progress-${year}.csv`);
-    const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
+    const lines = fs
+      .readFileSync((await file.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
     expect(lines[0]).toBe('Tenant,License type,Month,Farms mapped,Area (sqm),Hectares,Agents active');
     expect(lines.length - 1).toBe(progress.results.reduce((n: number, t: { months: unknown[] }) => n + t.months.length, 0));
     const sum = lines.slice(1).reduce((n, l) => n + Number(l.split(',').at(-4)), 0);

@@ -45,7 +45,24 @@ beforeAll(async () => {
   const [w, e, so, n] = [Math.min(...lngs) - 0.0005, Math.max(...lngs) + 0.0005, Math.min(...lats) - 0.0005, Math.max(...lats) + 0.0005];
   const geojson = {
     type: 'FeatureCollection',
-    features: [{ type: 'Feature', properties: { name: 'Forest patch' }, geometry: { type: 'Polygon', coordinates: [[[w, so], [e, so], [e, n], [w, n], [w, so]]] } }],
+    features: [
+      {
+        type: 'Feature',
+        properties: { name: 'Forest patch' },
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [w, so],
+              [e, so],
+              [e, n],
+              [w, n],
+              [w, so],
+            ],
+          ],
+        },
+      },
+    ],
   };
   layerFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'layers-e2e-')), 'forest-2020.geojson');
   fs.writeFileSync(layerFile, JSON.stringify(geojson));

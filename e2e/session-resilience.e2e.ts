@@ -74,13 +74,25 @@ describe('an interrupted page load keeps the user signed in', () => {
       // An encrypted {} body and a client key, as the suite's server requires encryption (the cookie carries the token).
       const key = ((await (await fetch(`${baseUrl}/api/crypto/key`)).json()) as { data: { key: { kid: string; jwk: crypto.JsonWebKey } } }).data.key;
       const body = await new CompactEncrypt(new TextEncoder().encode('{}'))
-        .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: key.kid, htm: 'POST', htu: REFRESH, iat: Math.floor(Date.now() / 1000), jti: crypto.randomBytes(16).toString('base64url') })
+        .setProtectedHeader({
+          alg: 'ECDH-ES',
+          enc: 'A256GCM',
+          kid: key.kid,
+          htm: 'POST',
+          htu: REFRESH,
+          iat: Math.floor(Date.now() / 1000),
+          jti: crypto.randomBytes(16).toString('base64url'),
+        })
         .encrypt(crypto.createPublicKey({ key: key.jwk, format: 'jwk' }));
       const pair = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const { kty, crv, x, y } = pair.publicKey.export({ format: 'jwk' });
       const res = await fetch(`${baseUrl}${REFRESH}`, {
         method: 'POST',
-        headers: { cookie: `farmland_refresh=${before}`, 'content-type': 'application/jose', 'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url') },
+        headers: {
+          cookie: `farmland_refresh=${before}`,
+          'content-type': 'application/jose',
+          'x-client-key': Buffer.from(JSON.stringify({ kty, crv, x, y })).toString('base64url'),
+        },
         body,
       });
       const answer = new TextDecoder().decode((await compactDecrypt(await res.text(), pair.privateKey)).plaintext);

@@ -12,7 +12,19 @@ let browser: Browser;
 let s: Session;
 
 // Reference Layers is beyond the spec's list (issue 29; docs/decisions/0077-reference-layers-screen.md).
-const TENANT_SIDEBAR = ['Dashboard', 'Farmers', 'Agents', 'Farmlands', 'Operational Areas', 'Reports', 'Reference Layers', 'Custom Farm Analysis', 'Configurations', 'Activity Log', 'Profile'];
+const TENANT_SIDEBAR = [
+  'Dashboard',
+  'Farmers',
+  'Agents',
+  'Farmlands',
+  'Operational Areas',
+  'Reports',
+  'Reference Layers',
+  'Custom Farm Analysis',
+  'Configurations',
+  'Activity Log',
+  'Profile',
+];
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -82,10 +94,22 @@ describe('sign-in', () => {
     const areas = (await api.get('/api/operational-areas/')) as { results: Array<{ id: string; coordinates: number[][] }> };
     const area = areas.results[0]!;
     const [x, y] = area.coordinates[0]!;
-    const square = (d: number) => [[x! + d, y! + d], [x! + d + 0.001, y! + d], [x! + d + 0.001, y! + d + 0.001], [x! + d, y! + d + 0.001]];
+    const square = (d: number) => [
+      [x! + d, y! + d],
+      [x! + d + 0.001, y! + d],
+      [x! + d + 0.001, y! + d + 0.001],
+      [x! + d, y! + d + 0.001],
+    ];
     const created: number[] = [];
     for (const name of ['E2E analysis one', 'E2E analysis two']) {
-      const res = await api.call('POST', '/api/custom-analysis/', { name, operational_areas: [area.id], locations: [{ farm_name: 'A', farm_coordinates: square(0.002) }, { farm_name: 'B', farm_coordinates: square(0.004) }] });
+      const res = await api.call('POST', '/api/custom-analysis/', {
+        name,
+        operational_areas: [area.id],
+        locations: [
+          { farm_name: 'A', farm_coordinates: square(0.002) },
+          { farm_name: 'B', farm_coordinates: square(0.004) },
+        ],
+      });
       created.push(res.status);
     }
     expect(created).toEqual([201, 201]);

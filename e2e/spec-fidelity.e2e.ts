@@ -51,7 +51,13 @@ async function capture(api: ConsoleApi, key: string, n: number): Promise<number[
   const farm = await api.call(
     'POST',
     '/api/farms/',
-    { farmer_id: farmer.body.data.id, name: `Rotation farm ${stamp} ${n}`, coordinates: square(3.9 + n * 0.01, 7.9), time_taken_to_map: '00:05:00', gps_device_id: 'GPS-ROTATE' },
+    {
+      farmer_id: farmer.body.data.id,
+      name: `Rotation farm ${stamp} ${n}`,
+      coordinates: square(3.9 + n * 0.01, 7.9),
+      time_taken_to_map: '00:05:00',
+      gps_device_id: 'GPS-ROTATE',
+    },
     { auth: false, headers },
   );
   return [farmer.status, farm.status];
@@ -115,8 +121,16 @@ describe('License keys (/super-admin/license)', () => {
     expect([refused.status, refused.body.code]).toEqual([403, 'license_revoked']);
     // The list now holds the new license (Active) and the old one (Revoked), each by its hint; no full key anywhere
     await expect.poll(() => provider.locator('tr', { hasText: name }).count()).toBe(2);
-    await provider.locator('tr', { hasText: name }).filter({ hasText: 'Revoked' }).getByLabel(`Key hint ${oldKey.slice(0, 10)}`).waitFor();
-    await provider.locator('tr', { hasText: name }).filter({ hasText: 'Active' }).getByLabel(`Key hint ${newKey.slice(0, 10)}`).waitFor();
+    await provider
+      .locator('tr', { hasText: name })
+      .filter({ hasText: 'Revoked' })
+      .getByLabel(`Key hint ${oldKey.slice(0, 10)}`)
+      .waitFor();
+    await provider
+      .locator('tr', { hasText: name })
+      .filter({ hasText: 'Active' })
+      .getByLabel(`Key hint ${newKey.slice(0, 10)}`)
+      .waitFor();
     expect(await provider.locator('body').innerText()).not.toContain(newKey);
     await screenshot(provider, 's3-license-list-after-rotation');
 
@@ -143,7 +157,7 @@ describe('License keys (/super-admin/license)', () => {
 });
 
 describe('Analysis Report (/admin/farm-analysis)', () => {
-  it("deletes one analysis by its own row action and leaves the others", async () => {
+  it('deletes one analysis by its own row action and leaves the others', async () => {
     const api = await consoleApi(admin);
     const areas = (await api.get('/api/operational-areas/?page_size=100')).results as Array<{ id: string }>;
     expect(areas.length).toBeGreaterThan(0);
@@ -190,7 +204,9 @@ describe("the walk's findings", () => {
     expect(names).toEqual((ranking.results as Array<{ agent_name: string }>).map((r) => r.agent_name));
     expect(await card.innerText()).toContain(`of ${ranking.total_agents} agents`);
     const counts = await api.get('/api/analytics/');
-    await expect.poll(() => admin.getByTestId('overall-activity').innerText()).toContain(`Counted in farmers: ${counts.mapped_farmers} with at least one mapped farm, ${counts.unmapped_farmers} with none.`);
+    await expect
+      .poll(() => admin.getByTestId('overall-activity').innerText())
+      .toContain(`Counted in farmers: ${counts.mapped_farmers} with at least one mapped farm, ${counts.unmapped_farmers} with none.`);
     await admin.getByTestId('total-mapped-chart').locator('canvas').waitFor();
     await screenshot(admin, 's5-tenant-dashboard');
   });
@@ -208,7 +224,10 @@ describe("the walk's findings", () => {
     expect(cut).toEqual([]);
     expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
     await admin.getByTestId('agent-progress').first().hover();
-    await admin.locator('.ant-tooltip:visible').getByText(/Progress = mapped farms ÷ farmers registered × 100/).waitFor();
+    await admin
+      .locator('.ant-tooltip:visible')
+      .getByText(/Progress = mapped farms ÷ farmers registered × 100/)
+      .waitFor();
     await screenshot(admin, 's6-agents-1440');
   });
 
@@ -218,7 +237,9 @@ describe("the walk's findings", () => {
     await zone.locator('input[type=file]').setInputFiles({ name: 'farms.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     await expect.poll(() => zone.getByRole('alert').innerText()).toMatch(/“farms\.pdf” was not taken: only .*CSV.* files can be uploaded here\./);
     await zone.locator('input[type=file]').setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(3_145_728 + 1, 'a') });
-    await expect.poll(() => zone.getByRole('alert').innerText()).toBe('“big.csv” was not taken: it is 3,145,729 bytes, and the limit is 3 MB (3,145,728 bytes).');
+    await expect
+      .poll(() => zone.getByRole('alert').innerText())
+      .toBe('“big.csv” was not taken: it is 3,145,729 bytes, and the limit is 3 MB (3,145,728 bytes).');
     await screenshot(admin, 's7-upload-refused');
   });
 
@@ -240,7 +261,10 @@ describe("the walk's findings", () => {
     const areaName = area!.name;
     await openList(admin, '/admin/mapping', 'All Mapped Farmlands');
     await admin.locator('.ant-table-row').first().waitFor();
-    await admin.getByRole('button', { name: /^Filter/ }).first().click();
+    await admin
+      .getByRole('button', { name: /^Filter/ })
+      .first()
+      .click();
     const modal = await openedDialog(admin, 'Filter');
     await chooseOption(admin, modal.getByLabel('Operational area'), new RegExp(`^${areaName}$`));
     await modal.getByRole('button', { name: 'Apply Filter' }).click();
@@ -260,7 +284,12 @@ describe("the walk's findings", () => {
     await drawer.locator('.ant-table-row').first().waitFor();
     await expect.poll(() => drawer.locator('.ant-table-row').count()).toBe(Math.min(10, agents.count));
     const names = await drawer.locator('.ant-table-row td:first-child').allInnerTexts();
-    expect(names.sort()).toEqual((agents.results as Array<{ agent_name: string }>).map((a) => a.agent_name).slice(0, 10).sort());
+    expect(names.sort()).toEqual(
+      (agents.results as Array<{ agent_name: string }>)
+        .map((a) => a.agent_name)
+        .slice(0, 10)
+        .sort(),
+    );
     await screenshot(provider, 's9-provider-tenant-agents');
   });
 
@@ -270,7 +299,10 @@ describe("the walk's findings", () => {
     await admin.goto('/admin/dashboard');
     const box = admin.getByLabel('Search farms, farmers and agents');
     await box.fill(`${farmer.first_name} ${farmer.last_name}`);
-    const option = admin.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: `${farmer.first_name} ${farmer.last_name}` }).first();
+    const option = admin
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: `${farmer.first_name} ${farmer.last_name}` })
+      .first();
     await option.waitFor();
     await screenshot(admin, 's10-header-search');
     await option.click();
@@ -295,7 +327,11 @@ describe("the walk's findings", () => {
     await admin.goto(`/admin/farm-analysis/${id}`);
     await waitForMap(admin, 'analysis-map');
     const view = await admin.evaluate(() => {
-      const map = (document.querySelector('[data-testid="analysis-map"]') as HTMLElement & { __map: { getZoom(): number; getBounds(): { getWest(): number; getEast(): number } } }).__map;
+      const map = (
+        document.querySelector('[data-testid="analysis-map"]') as HTMLElement & {
+          __map: { getZoom(): number; getBounds(): { getWest(): number; getEast(): number } };
+        }
+      ).__map;
       const b = map.getBounds();
       return { zoom: map.getZoom(), west: b.getWest(), east: b.getEast() };
     });
@@ -310,10 +346,18 @@ describe("the walk's findings", () => {
 
   it('says which file row failed in a bulk upload, and keeps the table inside its modal', async () => {
     await openList(admin, '/admin/agents', 'All Agents');
-    const csv = ['first_name,last_name,email,phone_number,gender,operational_area_id', `Rowan,Ok${stamp},rowan.${stamp}@agents.example,+2348030000301,Male,`, `Rowan,Bad${stamp},not-an-email,+2348030000302,Male,`, ''].join('\r\n');
+    const csv = [
+      'first_name,last_name,email,phone_number,gender,operational_area_id',
+      `Rowan,Ok${stamp},rowan.${stamp}@agents.example,+2348030000301,Male,`,
+      `Rowan,Bad${stamp},not-an-email,+2348030000302,Male,`,
+      '',
+    ].join('\r\n');
     await chooseMenuItem(admin, admin.getByRole('button', { name: /New Agent/ }), 'Bulk Upload');
     const modal = await openedDialog(admin, 'Bulk Upload Agents');
-    await admin.getByTestId('agents-bulk-upload-zone').locator('input[type=file]').setInputFiles({ name: 'agents.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await admin
+      .getByTestId('agents-bulk-upload-zone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'agents.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await admin.getByTestId('agents-bulk-upload-zone-file').waitFor();
     await modal.getByRole('button', { name: 'Upload' }).click();
     const table = admin.getByTestId('agents-bulk-upload-failed-rows');

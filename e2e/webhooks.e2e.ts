@@ -53,7 +53,10 @@ describe('Webhooks', () => {
   let secret = '';
 
   it('registers an endpoint on the Configurations screen and shows its secret once', async () => {
-    await page.getByTestId('sidebar').getByRole('link', { name: /Configurations/ }).click();
+    await page
+      .getByTestId('sidebar')
+      .getByRole('link', { name: /Configurations/ })
+      .click();
     await page.waitForURL(/\/admin\/configurations$/);
     const section = page.getByTestId('webhooks');
     await section.waitFor();
@@ -83,8 +86,19 @@ describe('Webhooks', () => {
     const sdkKey = keys.find((k) => k.type === 'SDK')!.key;
     const farmers = await api.get<{ results: Array<{ id: string }> }>('/api/farmers/?page_size=1');
     const x = 4.71 + Math.random() * 0.05;
-    const coordinates = [[x, 8.71], [x + 0.001, 8.71], [x + 0.001, 8.711], [x, 8.711], [x, 8.71]];
-    const res = await api.call('POST', '/api/farms/', { farmer_id: farmers.results[0]!.id, name: `Webhook farm ${x.toFixed(5)}`, coordinates }, { auth: false, headers: { 'x-license-key': sdkKey } });
+    const coordinates = [
+      [x, 8.71],
+      [x + 0.001, 8.71],
+      [x + 0.001, 8.711],
+      [x, 8.711],
+      [x, 8.71],
+    ];
+    const res = await api.call(
+      'POST',
+      '/api/farms/',
+      { farmer_id: farmers.results[0]!.id, name: `Webhook farm ${x.toFixed(5)}`, coordinates },
+      { auth: false, headers: { 'x-license-key': sdkKey } },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const farmId = res.body.data.id as string;
 

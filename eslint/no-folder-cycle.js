@@ -69,7 +69,9 @@ export const noFolderCycle = {
     type: 'problem',
     docs: { description: 'No import cycle between folders of the API (docs/decisions/0066-api-layering.md).' },
     schema: [{ type: 'object', properties: { root: { type: 'string' } }, required: ['root'], additionalProperties: false }],
-    messages: { cycle: 'Folder cycle: {{from}} imports {{to}}, and {{route}} leads back to {{from}}. Move the shared piece down (lib/, db/ or a small module both use).' },
+    messages: {
+      cycle: 'Folder cycle: {{from}} imports {{to}}, and {{route}} leads back to {{from}}. Move the shared piece down (lib/, db/ or a small module both use).',
+    },
   },
   create(context) {
     const root = context.options[0].root;

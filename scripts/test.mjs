@@ -15,7 +15,11 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 // --only=<suite>[,<suite>…]: those suites (api = both API suites).
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',') ?? null;
+const only =
+  process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',') ?? null;
 const serial = !(process.argv.includes('--lanes') || process.env.TEST_LANES === '1');
 const pgUrl = process.env.TEST_DATABASE_URL;
 
@@ -25,7 +29,9 @@ const all = [
   { name: 'web-unit', lane: 0, cwd: 'apps/web', args: ['vitest', 'run'], env: {} },
   // The SDK against the built server (it starts one on the embedded database): its README examples and no drift.
   { name: 'sdk', lane: 1, cwd: 'packages/sdk', args: ['vitest', 'run'], env: { TEST_DATABASE_URL: '' } },
-  ...(fs.existsSync(path.join(root, 'e2e/vitest.config.ts')) ? [{ name: 'e2e', lane: 1, cwd: '.', args: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], env: {} }] : []),
+  ...(fs.existsSync(path.join(root, 'e2e/vitest.config.ts'))
+    ? [{ name: 'e2e', lane: 1, cwd: '.', args: ['vitest', 'run', '--config', 'e2e/vitest.config.ts'], env: {} }]
+    : []),
 ];
 const suites = all.filter((s) => !only || only.includes(s.name) || (only.includes('api') && s.name.startsWith('api')));
 

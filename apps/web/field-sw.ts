@@ -25,7 +25,8 @@ export function fieldFiles(bundle: OutputBundle, entryHtml = 'field.html'): stri
     chunk.viteMetadata?.importedCss.forEach((f) => files.add(f));
     chunk.viteMetadata?.importedAssets.forEach((f) => files.add(f));
     // Assets referenced by URL (maplibre's worker, `?url` imports) appear in the code as their file names.
-    for (const item of Object.values(bundle)) if (item.type === 'asset' && !files.has(item.fileName) && chunk.code.includes(path.basename(item.fileName))) files.add(item.fileName);
+    for (const item of Object.values(bundle))
+      if (item.type === 'asset' && !files.has(item.fileName) && chunk.code.includes(path.basename(item.fileName))) files.add(item.fileName);
     [...chunk.imports, ...chunk.dynamicImports].forEach(walk);
   };
   walk(entry.fileName);

@@ -44,7 +44,9 @@ export async function consoleApi(page: Page): Promise<ConsoleApi> {
             // Taken once, within the replay window, and only with the token it is sent with (as the console does).
             iat: Math.floor(Date.now() / 1000),
             jti: crypto.randomBytes(16).toString('base64url'),
-            ...(headers['authorization'] ? { ath: crypto.createHash('sha256').update(headers['authorization'].slice('Bearer '.length)).digest('base64url') } : {}),
+            ...(headers['authorization']
+              ? { ath: crypto.createHash('sha256').update(headers['authorization'].slice('Bearer '.length)).digest('base64url') }
+              : {}),
           })
           .encrypt(serverKey);
       } else {

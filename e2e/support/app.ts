@@ -41,7 +41,10 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await submitCredentials(page, email);
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
-  const title = await dialog.getByText(/two-factor authentication/i).first().innerText();
+  const title = await dialog
+    .getByText(/two-factor authentication/i)
+    .first()
+    .innerText();
   if (/set up/i.test(title)) {
     await page.getByTestId('mfa-secret').waitFor();
     const secret = await readEnrolmentSecret(page, email);

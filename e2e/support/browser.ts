@@ -64,7 +64,12 @@ export async function a11yViolations(page: Page): Promise<AxeViolation[]> {
     type AxeResult = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeResult[] }> } }).axe;
     const res = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary })) }));
+    return res.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary })),
+    }));
   });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   fs.writeFileSync(path.join(ARTIFACTS, `axe-${new URL(page.url()).pathname.replace(/\W+/g, '-') || 'root'}.json`), JSON.stringify(violations, null, 2));

@@ -16,10 +16,63 @@ const WEB_SRC = path.resolve(import.meta.dirname, '../../apps/web/src');
 
 /** English words that are not French words: one of them in a text means the text is English. */
 export const ENGLISH_FUNCTION_WORDS = [
-  'the', 'and', 'of', 'to', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'your', 'you', 'with', 'for',
-  'from', 'this', 'that', 'these', 'those', 'not', 'will', 'can', 'into', 'than', 'their', 'they', 'them', 'which',
-  'what', 'when', 'where', 'who', 'how', 'any', 'each', 'please', 'yet', 'by', 'at', 'it', 'its', 'no', 'none', 'all',
-  'there', 'here', 'could', 'would', 'should', 'been', 'does', 'did', 'our', 'we',
+  'the',
+  'and',
+  'of',
+  'to',
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'has',
+  'have',
+  'had',
+  'your',
+  'you',
+  'with',
+  'for',
+  'from',
+  'this',
+  'that',
+  'these',
+  'those',
+  'not',
+  'will',
+  'can',
+  'into',
+  'than',
+  'their',
+  'they',
+  'them',
+  'which',
+  'what',
+  'when',
+  'where',
+  'who',
+  'how',
+  'any',
+  'each',
+  'please',
+  'yet',
+  'by',
+  'at',
+  'it',
+  'its',
+  'no',
+  'none',
+  'all',
+  'there',
+  'here',
+  'could',
+  'would',
+  'should',
+  'been',
+  'does',
+  'did',
+  'our',
+  'we',
 ];
 
 function files(dir: string, suffix: string): string[] {
@@ -40,7 +93,7 @@ function literalTexts(file: string, fn: string): Map<string, Record<string, stri
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === fn) {
       const [first, second] = node.arguments;
-      const name = first && ts.isStringLiteral(first) ? first.text : first?.getText(source) ?? '';
+      const name = first && ts.isStringLiteral(first) ? first.text : (first?.getText(source) ?? '');
       if (second && ts.isObjectLiteralExpression(second)) {
         const texts: Record<string, string> = {};
         for (const p of second.properties) {

@@ -10,7 +10,8 @@ export async function waitForMap(page: Page, testId = 'farm-map'): Promise<void>
   await page.evaluate(
     (id) =>
       new Promise<void>((resolve) => {
-        const el = document.querySelector(`[data-testid="${id}"]`) as (HTMLElement & { __map?: { loaded(): boolean; areTilesLoaded(): boolean; once(e: string, cb: () => void): void } }) | null;
+        const el = document.querySelector(`[data-testid="${id}"]`) as
+          (HTMLElement & { __map?: { loaded(): boolean; areTilesLoaded(): boolean; once(e: string, cb: () => void): void } }) | null;
         const map = el?.__map;
         if (!map) return resolve();
         if (map.loaded() && map.areTilesLoaded()) return resolve();
@@ -39,7 +40,11 @@ async function locateMarker(page: Page, testId: string, category: string, zoom: 
   return page.evaluate(
     async ({ id, cat, z }) => {
       type M = {
-        getSource(s: string): { getData(): Promise<{ features: Array<{ properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } }> }> } | undefined;
+        getSource(
+          s: string,
+        ):
+          | { getData(): Promise<{ features: Array<{ properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } }> }> }
+          | undefined;
         jumpTo(o: object): void;
         project(ll: [number, number]): { x: number; y: number };
         once(e: string, cb: () => void): void;

@@ -59,7 +59,13 @@ export async function tenantDetailScreens(page: Page): Promise<Screen[]> {
   if (!id) {
     const areas = (await api.get('/api/operational-areas/?page_size=100')) as { results: { id: string }[] };
     // Two ~110 m squares near Ibadan, 7 decimals, closed.
-    const square = (x: number, y: number) => [[x, y], [x + 0.001, y], [x + 0.001, y + 0.001], [x, y + 0.001], [x, y]];
+    const square = (x: number, y: number) => [
+      [x, y],
+      [x + 0.001, y],
+      [x + 0.001, y + 0.001],
+      [x, y + 0.001],
+      [x, y],
+    ];
     const created = await api.call('POST', '/api/custom-analysis/', {
       name: `E2E screens ${Date.now().toString(36)}`,
       operational_areas: areas.results.map((a) => a.id),

@@ -29,7 +29,10 @@ const openMenus = (page: Page) => page.locator('.ant-dropdown:not(.ant-dropdown-
 /** Waits until no dropdown menu is open or closing (a previous menu's closing motion is over). */
 export async function noMenuOpen(page: Page, timeout = TIMEOUT): Promise<void> {
   await page.waitForFunction(
-    () => Array.from(document.querySelectorAll('.ant-dropdown')).every((el) => el.classList.contains('ant-dropdown-hidden') || getComputedStyle(el).display === 'none'),
+    () =>
+      Array.from(document.querySelectorAll('.ant-dropdown')).every(
+        (el) => el.classList.contains('ant-dropdown-hidden') || getComputedStyle(el).display === 'none',
+      ),
     undefined,
     { polling: 'raf', timeout },
   );
@@ -65,7 +68,9 @@ export async function chooseOption(page: Page, combobox: Locator, option: string
   if ((await combobox.getAttribute('aria-expanded')) !== 'true') await combobox.click();
   await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await combobox.elementHandle(), { polling: 'raf', timeout: TIMEOUT });
   const listId = await combobox.getAttribute('aria-controls');
-  const popup = listId ? page.locator('.ant-select-dropdown').filter({ has: page.locator(`[id="${listId}"]`) }) : page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  const popup = listId
+    ? page.locator('.ant-select-dropdown').filter({ has: page.locator(`[id="${listId}"]`) })
+    : page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
   await waitUntilStill(page, popup);
   const options = popup.locator('.ant-select-item-option');
   const target = typeof option === 'object' && 'first' in option ? options.first() : options.filter({ hasText: option }).first();
@@ -100,8 +105,9 @@ export async function openList(page: Page, path: string, heading: string): Promi
 export async function motionsSettled(page: Page, timeout = 5_000): Promise<void> {
   await page.waitForFunction(
     () =>
-      !document.querySelector('[class*="-appear-start"], [class*="-appear-active"], [class*="-enter-start"], [class*="-enter-active"], [class*="-leave-start"], [class*="-leave-active"]') &&
-      !document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity),
+      !document.querySelector(
+        '[class*="-appear-start"], [class*="-appear-active"], [class*="-enter-start"], [class*="-enter-active"], [class*="-leave-start"], [class*="-leave-active"]',
+      ) && !document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity),
     undefined,
     { polling: 'raf', timeout },
   );

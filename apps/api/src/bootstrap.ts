@@ -28,7 +28,13 @@ const LOG_FLUSH_MS = 1000;
 
 /** The logger's level and redaction (headers with credentials, and secret fields wherever they appear one level down). */
 export function loggerOptions(level: string): LoggerOptions {
-  return { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', ...SECRET_LOG_FIELDS.map((f) => `*.${f}`)], censor: REDACTED } };
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', ...SECRET_LOG_FIELDS.map((f) => `*.${f}`)],
+      censor: REDACTED,
+    },
+  };
 }
 
 /**
@@ -39,10 +45,7 @@ export function loggerOptions(level: string): LoggerOptions {
  */
 export function createLogger(config: Config): Logger {
   const buffered = config.logLevel !== 'silent';
-  const log = pino(
-    loggerOptions(config.logLevel),
-    buffered ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined,
-  );
+  const log = pino(loggerOptions(config.logLevel), buffered ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined);
   if (buffered) setInterval(() => log.flush(), LOG_FLUSH_MS).unref();
   return log;
 }

@@ -4,9 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Config } from './lib/storage-s3.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** An empty variable (VAR= in a .env file) counts as unset. */
 const blank = (v: unknown) => (v === '' ? undefined : v);
@@ -26,9 +24,18 @@ const schema = z.object({
   JWT_ISSUER: z.string().default('farmland-platform'),
   JWT_AUDIENCE: z.string().default('farmland-console'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(900).default(900),
-  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(60 * 60 * 24 * 14),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .default(60 * 60 * 24 * 14),
   /** A session whose console has not refreshed its token for this long ends (0: never). */
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(0).max(60 * 24 * 14).default(30),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60 * 24 * 14)
+    .default(30),
   /**
    * Device sessions (the field app's sign-in with device: true; agents only; docs/decisions/0062-field-app-device-session.md):
    * the session's whole life from sign-in, and how long the device may stay offline (no refresh) before it ends.
@@ -41,10 +48,18 @@ const schema = z.object({
    */
   REFRESH_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(120).default(30),
   COOKIE_SECURE: bool.optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(3_145_728),
   FARMS_GEOJSON_CAP: z.coerce.number().int().min(1).max(100_000).default(20_000),
-  IMAGE_LIMIT_BYTES: z.coerce.number().int().min(1024).default(2 * 1024 * 1024),
+  IMAGE_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Farmland Platform <no-reply@farmland.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -66,7 +81,13 @@ const schema = z.object({
   PAYLOAD_ENCRYPTION: z.enum(['required', 'optional', 'off']).default('optional'),
   PAYLOAD_KEY_VERSION: z.coerce.number().int().min(1).max(1_000_000).default(1),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  S3_BUCKET: z.preprocess(blank, z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional()),
+  S3_BUCKET: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)')
+      .optional(),
+  ),
   S3_ENDPOINT: z.preprocess(blank, z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. http://minio:9000' }).optional()),
   S3_REGION: z.preprocess(blank, z.string().min(1).default('us-east-1')),
   S3_ACCESS_KEY_ID: z.preprocess(blank, z.string().min(1).optional()),
@@ -122,7 +143,16 @@ export type Config = {
   dataDir: string;
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; adminUrl: string; poolSize: number };
   secret: string;
-  jwt: { issuer: string; audience: string; accessTtl: number; refreshTtl: number; idleSeconds: number; reuseIntervalSeconds: number; deviceTtl: number; deviceIdleSeconds: number };
+  jwt: {
+    issuer: string;
+    audience: string;
+    accessTtl: number;
+    refreshTtl: number;
+    idleSeconds: number;
+    reuseIntervalSeconds: number;
+    deviceTtl: number;
+    deviceIdleSeconds: number;
+  };
   cookieSecure: boolean;
   bodyLimit: number;
   uploadLimit: number;
@@ -166,7 +196,14 @@ export type Config = {
   /** The worker's own health and metrics port (WORKER_HEALTH_PORT); null: none. 0: any free port. */
   workerHealthPort: number | null;
   /** @fastify/under-pressure thresholds (0: off) and the Retry-After of a shed request. */
-  loadShedding: { maxInFlight: number; maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedBytes: number; maxRssBytes: number; retryAfterSeconds: number };
+  loadShedding: {
+    maxInFlight: number;
+    maxEventLoopDelayMs: number;
+    maxEventLoopUtilization: number;
+    maxHeapUsedBytes: number;
+    maxRssBytes: number;
+    retryAfterSeconds: number;
+  };
   /** OTLP endpoint for traces; null: tracing off (not loaded). */
   otlpEndpoint: string | null;
   /** Webhook delivery: the operator's allow-list of private hosts/CIDRs, the retry schedule's factor, the answer's limits. */
@@ -201,7 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (e.STORAGE_DRIVER === 's3') {
     const missing = [
       ...(e.S3_BUCKET ? [] : ['  S3_BUCKET: required when STORAGE_DRIVER=s3']),
-      ...(!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY ? [`  ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither`] : []),
+      ...(!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY
+        ? [`  ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither`]
+        : []),
     ];
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
     storage = {
@@ -224,7 +263,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     // Development falls back to a secret kept in the data directory (see db/secret.ts); tests pass their own.
     secret: e.APP_SECRET ?? '',
-    jwt: { issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, accessTtl: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS, idleSeconds: e.SESSION_IDLE_MINUTES * 60, reuseIntervalSeconds: e.REFRESH_REUSE_INTERVAL_SECONDS, deviceTtl: e.DEVICE_SESSION_TTL_DAYS * 86_400, deviceIdleSeconds: e.DEVICE_SESSION_IDLE_DAYS * 86_400 },
+    jwt: {
+      issuer: e.JWT_ISSUER,
+      audience: e.JWT_AUDIENCE,
+      accessTtl: e.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTtl: e.REFRESH_TOKEN_TTL_SECONDS,
+      idleSeconds: e.SESSION_IDLE_MINUTES * 60,
+      reuseIntervalSeconds: e.REFRESH_REUSE_INTERVAL_SECONDS,
+      deviceTtl: e.DEVICE_SESSION_TTL_DAYS * 86_400,
+      deviceIdleSeconds: e.DEVICE_SESSION_IDLE_DAYS * 86_400,
+    },
     cookieSecure: e.COOKIE_SECURE ?? true,
     bodyLimit: e.BODY_LIMIT_BYTES,
     uploadLimit: e.UPLOAD_LIMIT_BYTES,
@@ -260,7 +308,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     webhooks: {
-      allowedHosts: (e.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      allowedHosts: (e.WEBHOOK_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
       retryScale: e.WEBHOOK_RETRY_SCALE,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       maxResponseBytes: e.WEBHOOK_MAX_RESPONSE_BYTES,

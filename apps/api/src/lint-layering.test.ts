@@ -28,37 +28,62 @@ describe('layering lint', { timeout: 180_000 }, () => {
 
   it('fails on a new cycle between two folders', async () => {
     // farmers use farms; farms importing farmers back is the cycle that was broken (a folder cycle, no file cycle).
-    expect(await rulesFired('modules/farms/farms.service.ts', "import { findFarmer } from '../farmers/farmers.queries.js';\nvoid findFarmer;")).toContain('layering/no-folder-cycle');
+    expect(await rulesFired('modules/farms/farms.service.ts', "import { findFarmer } from '../farmers/farmers.queries.js';\nvoid findFarmer;")).toContain(
+      'layering/no-folder-cycle',
+    );
     expect(await rulesFired('lib/union-find.ts', '')).not.toContain('layering/no-folder-cycle');
   });
 
   it('fails when lib/ imports the app', async () => {
     expect(await rulesFired('lib/union-find.ts', "import { withScope } from '../db/client.js';\nvoid withScope;")).toContain('import-x/no-restricted-paths');
-    expect(await rulesFired('lib/union-find.ts', "import type { Config } from '../config.js';\nexport type C = Config;")).toContain('import-x/no-restricted-paths');
+    expect(await rulesFired('lib/union-find.ts', "import type { Config } from '../config.js';\nexport type C = Config;")).toContain(
+      'import-x/no-restricted-paths',
+    );
   });
 
   it('fails when db/ or ingest/ import a module', async () => {
-    expect(await rulesFired('db/pagination.ts', "import { recordActivity } from '../modules/activity/activity.service.js';\nvoid recordActivity;")).toContain('import-x/no-restricted-paths');
-    expect(await rulesFired('ingest/read.ts', "import { stageRows } from '../modules/analyses/analyses.rows.js';\nvoid stageRows;")).toContain('import-x/no-restricted-paths');
+    expect(await rulesFired('db/pagination.ts', "import { recordActivity } from '../modules/activity/activity.service.js';\nvoid recordActivity;")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(await rulesFired('ingest/read.ts', "import { stageRows } from '../modules/analyses/analyses.rows.js';\nvoid stageRows;")).toContain(
+      'import-x/no-restricted-paths',
+    );
   });
 
-  it("lets jobs/ reach a module only through its *.job.ts", async () => {
-    expect(await rulesFired('jobs/fair-queue.queries.ts', "import { runAnalysis } from '../modules/analyses/analyses.pipeline.js';\nvoid runAnalysis;")).toContain('import-x/no-restricted-paths');
-    expect(await rulesFired('jobs/fair-queue.queries.ts', "import { analysisJobs } from '../modules/analyses/analyses.job.js';\nvoid analysisJobs;")).not.toContain('import-x/no-restricted-paths');
+  it('lets jobs/ reach a module only through its *.job.ts', async () => {
+    expect(
+      await rulesFired('jobs/fair-queue.queries.ts', "import { runAnalysis } from '../modules/analyses/analyses.pipeline.js';\nvoid runAnalysis;"),
+    ).toContain('import-x/no-restricted-paths');
+    expect(
+      await rulesFired('jobs/fair-queue.queries.ts', "import { analysisJobs } from '../modules/analyses/analyses.job.js';\nvoid analysisJobs;"),
+    ).not.toContain('import-x/no-restricted-paths');
   });
 
   it('fails when a module imports the app or the seed', async () => {
-    expect(await rulesFired('modules/farms/farms.service.ts', "import { buildApp } from '../../app.js';\nvoid buildApp;")).toContain('import-x/no-restricted-paths');
-    expect(await rulesFired('modules/farms/farms.service.ts', "import { seedDemoIfEmpty } from '../../seed/seed-demo.js';\nvoid seedDemoIfEmpty;")).toContain('import-x/no-restricted-paths');
+    expect(await rulesFired('modules/farms/farms.service.ts', "import { buildApp } from '../../app.js';\nvoid buildApp;")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(await rulesFired('modules/farms/farms.service.ts', "import { seedDemoIfEmpty } from '../../seed/seed-demo.js';\nvoid seedDemoIfEmpty;")).toContain(
+      'import-x/no-restricted-paths',
+    );
   });
 
   it("fails when the seed reads a module's queries", async () => {
-    expect(await rulesFired('seed/seed-demo.ts', "import { listFarms } from '../modules/farms/farms.queries.js';\nvoid listFarms;")).toContain('import-x/no-restricted-paths');
+    expect(await rulesFired('seed/seed-demo.ts', "import { listFarms } from '../modules/farms/farms.queries.js';\nvoid listFarms;")).toContain(
+      'import-x/no-restricted-paths',
+    );
   });
 
   // Last: import-x keeps what it parsed for the process, so the cycles are checked before the clean files are read.
   it('passes the files as they are', async () => {
-    for (const rel of ['lib/union-find.ts', 'jobs/fair-queue.queries.ts', 'db/pagination.ts', 'ingest/read.ts', 'seed/seed-demo.ts', 'modules/farms/farms.service.ts']) {
+    for (const rel of [
+      'lib/union-find.ts',
+      'jobs/fair-queue.queries.ts',
+      'db/pagination.ts',
+      'ingest/read.ts',
+      'seed/seed-demo.ts',
+      'modules/farms/farms.service.ts',
+    ]) {
       expect(await rulesFired(rel), rel).toEqual([]);
     }
   });

@@ -17,7 +17,13 @@ export const DOCUMENT_PUBLIC_URL = 'http://localhost:3000';
 export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   // The secret only derives keys that the document never shows; PAYLOAD_ENCRYPTION at its default.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-openapi-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PUBLIC_URL: DOCUMENT_PUBLIC_URL, APP_SECRET: 'openapi-document-build-only-0123456789', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: DOCUMENT_PUBLIC_URL,
+    APP_SECRET: 'openapi-document-build-only-0123456789',
+    LOG_LEVEL: 'silent',
+  });
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   const app = await buildApp({
     config,

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const first = !cluster.isWorker || process.env['API_PROCESS_INDEX'] === '0';
   const other = config.database.kind === 'pglite' ? liveServer(config.dataDir) : null;
   if (other && other.pid !== process.pid) {
-    throw new ConfigError(`Another server (pid ${other.pid}, port ${other.port}) is using the embedded database in ${config.dataDir}. Stop it first, or set DATA_DIR.`);
+    throw new ConfigError(
+      `Another server (pid ${other.pid}, port ${other.port}) is using the embedded database in ${config.dataDir}. Stop it first, or set DATA_DIR.`,
+    );
   }
   // Tracing first, so that the app's hooks see it (OTEL_EXPORTER_OTLP_ENDPOINT; unset: nothing is loaded).
   const tracing = await startTracing(config, 'farmland-api', version);

@@ -101,7 +101,7 @@ describe.skipIf(!pgUrl)('the worker entry with WORKER_HEALTH_PORT (PostgreSQL on
     child.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
     const base = `http://127.0.0.1:${port}`;
     let ready: Response | null = null;
-    for (const end = Date.now() + 90_000; Date.now() < end && ready?.status !== 200; ) {
+    for (const end = Date.now() + 90_000; Date.now() < end && ready?.status !== 200;) {
       if (child.exitCode !== null) throw new Error(`the worker exited (${child.exitCode}):\n${output.join('').slice(-3000)}`);
       ready = await fetch(`${base}/api/ready`).catch(() => null);
       if (ready?.status !== 200) await new Promise((r) => setTimeout(r, 250));

@@ -67,6 +67,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : `Worker failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`}\n`);
+  process.stderr.write(
+    `${err instanceof ConfigError ? err.message : `Worker failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`}\n`,
+  );
   process.exit(1);
 });

@@ -14,7 +14,7 @@ if (new URLSearchParams(window.location.search).get('workers')) setWorkerCount(N
 /** Deterministic farms: irregular 8-gons of 40-120 m around the default centre, some overlapping. */
 function syntheticFarms(n: number): MapFeature[] {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const cats: MapCategory[] = ['within', 'within', 'outside', 'overlap', 'unrecognized'];
   const side = Math.ceil(Math.sqrt(n));
   const farms: MapFeature[] = [];

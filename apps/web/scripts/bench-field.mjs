@@ -38,7 +38,11 @@ function firstLoad(entryKey) {
   };
   walk(entryKey);
   const rows = [...files].map((f) => ({ file: f, gzip: gz(f) }));
-  return { rows, js: rows.filter((r) => r.file.endsWith('.js')).reduce((s, r) => s + r.gzip, 0), css: rows.filter((r) => r.file.endsWith('.css')).reduce((s, r) => s + r.gzip, 0) };
+  return {
+    rows,
+    js: rows.filter((r) => r.file.endsWith('.js')).reduce((s, r) => s + r.gzip, 0),
+    css: rows.filter((r) => r.file.endsWith('.css')).reduce((s, r) => s + r.gzip, 0),
+  };
 }
 
 const field = firstLoad('field.html');
@@ -61,7 +65,16 @@ async function offlineStart(baseUrl) {
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--enable-unsafe-swiftshader',
+      '--use-angle=swiftshader',
+    ],
   });
   try {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
@@ -107,14 +120,49 @@ async function offlineStart(baseUrl) {
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error);
       });
-      const ring = [[3.76, 7.64], [3.79, 7.64], [3.79, 7.67], [3.76, 7.67], [3.76, 7.64]];
+      const ring = [
+        [3.76, 7.64],
+        [3.79, 7.64],
+        [3.79, 7.67],
+        [3.76, 7.67],
+        [3.76, 7.64],
+      ];
       const farms = Array.from({ length: 2000 }, (_, i) => {
         const x = 3.76 + (i % 50) * 0.0006;
         const y = 7.64 + Math.floor(i / 50) * 0.0007;
-        return { id: `f${i}`, name: `Farm ${i}`, farmer_id: 'p', farmer_name: 'Bench', area_sqm: 1200, geometry: { type: 'Polygon', coordinates: [[[x, y], [x + 0.0004, y], [x + 0.0004, y + 0.0004], [x, y + 0.0004], [x, y]]] } };
+        return {
+          id: `f${i}`,
+          name: `Farm ${i}`,
+          farmer_id: 'p',
+          farmer_name: 'Bench',
+          area_sqm: 1200,
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [x, y],
+                [x + 0.0004, y],
+                [x + 0.0004, y + 0.0004],
+                [x, y + 0.0004],
+                [x, y],
+              ],
+            ],
+          },
+        };
       });
       const tx = db.transaction(['kv', 'bundles'], 'readwrite');
-      tx.objectStore('kv').put({ id: '00000000-0000-4000-8000-000000000001', email: 'bench@agents.example', first_name: 'Bench', last_name: 'Agent', image: null, roles: ['agent'], tenant: null }, 'user');
+      tx.objectStore('kv').put(
+        {
+          id: '00000000-0000-4000-8000-000000000001',
+          email: 'bench@agents.example',
+          first_name: 'Bench',
+          last_name: 'Agent',
+          image: null,
+          roles: ['agent'],
+          tenant: null,
+        },
+        'user',
+      );
       tx.objectStore('bundles').put({
         generated_at: new Date().toISOString(),
         area: { id: 'bench-area', name: 'Bench area', geometry: { type: 'Polygon', coordinates: [ring] }, bbox: [3.76, 7.64, 3.79, 7.67] },
@@ -171,7 +219,11 @@ async function offlineStart(baseUrl) {
       try {
         new PerformanceObserver((list) => {
           for (const e of list.getEntries()) {
-            const scripts = (e.scripts ?? []).map((sc) => ({ ms: sc.duration, src: (sc.sourceURL || sc.invoker || '').replace(/^.*\/assets\//, '').replace(/-[A-Za-z0-9_-]{8}\.js.*$/, '.js'), type: sc.invokerType }));
+            const scripts = (e.scripts ?? []).map((sc) => ({
+              ms: sc.duration,
+              src: (sc.sourceURL || sc.invoker || '').replace(/^.*\/assets\//, '').replace(/-[A-Za-z0-9_-]{8}\.js.*$/, '.js'),
+              type: sc.invokerType,
+            }));
             w.__loaf.push({ ms: e.duration, render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, blocking: e.blockingDuration, scripts });
           }
         }).observe({ type: 'long-animation-frame', buffered: false });
@@ -192,7 +244,12 @@ async function offlineStart(baseUrl) {
       const side = Math.floor(i / 50);
       const k = i % 50;
       const d = 0.000011;
-      const p = [[x0 + k * d, y0], [x0 + 50 * d, y0 + k * d], [x0 + (50 - k) * d, y0 + 50 * d], [x0, y0 + (50 - k) * d]][side];
+      const p = [
+        [x0 + k * d, y0],
+        [x0 + 50 * d, y0 + k * d],
+        [x0 + (50 - k) * d, y0 + 50 * d],
+        [x0, y0 + (50 - k) * d],
+      ][side];
       const t = performance.now();
       await context.setGeolocation({ longitude: p[0], latitude: p[1], accuracy: 4 });
       await waitPoints(i + 1);
@@ -216,7 +273,7 @@ async function offlineStart(baseUrl) {
       offline_start_map_drawn_ms: median('map_ms'),
       offline_start_runs: runs,
       cpu_throttle: 4,
-      walk_points: (await points()),
+      walk_points: await points(),
       walk_fix_to_figures_ms_p50: pct(latencies, 0.5),
       walk_fix_to_figures_ms_p95: pct(latencies, 0.95),
       walk_in_page_fix_to_figures_ms_p50: pct(inPage, 0.5),
@@ -229,7 +286,12 @@ async function offlineStart(baseUrl) {
       walk_long_frames: loaf.length,
       walk_long_frames_ms: Math.round(loafTotal),
       walk_long_frames_render_ms: Math.round(loafRender),
-      walk_long_frames_script_ms_by_source: Object.fromEntries(Object.entries(bySource).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => [k, Math.round(v)])),
+      walk_long_frames_script_ms_by_source: Object.fromEntries(
+        Object.entries(bySource)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8)
+          .map(([k, v]) => [k, Math.round(v)]),
+      ),
     };
   } finally {
     await browser.close();
@@ -241,13 +303,21 @@ if (process.env['BENCH_URL']) Object.assign(result, await offlineStart(process.e
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
   for (const r of field.rows.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${kb(r.gzip).padStart(7)} KB gz  ${r.file}`);
-  console.log(`field app first load: ${field.rows.length} files, JS ${kb(field.js)} KB + CSS ${kb(field.css)} KB = ${kb(field.js + field.css)} KB gzip (target ≤ 250 KB)`);
+  console.log(
+    `field app first load: ${field.rows.length} files, JS ${kb(field.js)} KB + CSS ${kb(field.css)} KB = ${kb(field.js + field.css)} KB gzip (target ≤ 250 KB)`,
+  );
   console.log(`service worker precache: ${precache.files.length} files, ${kb(precacheBytes)} KB gzip (map, basemap data and worker included)`);
   console.log(`console entry (index.html) first load: ${kb(consoleEntry.js + consoleEntry.css)} KB gzip`);
   if (result.offline_start_capture_controls_ms !== undefined) {
-    console.log(`offline start, 4× CPU throttle (median of 3): capture controls ${result.offline_start_capture_controls_ms} ms (target ≤ 1000 ms), map drawn ${result.offline_start_map_drawn_ms} ms`);
-    console.log(`walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`);
-    console.log(`long frames (over 50 ms) while walking: ${result.walk_long_frames}, ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`);
+    console.log(
+      `offline start, 4× CPU throttle (median of 3): capture controls ${result.offline_start_capture_controls_ms} ms (target ≤ 1000 ms), map drawn ${result.offline_start_map_drawn_ms} ms`,
+    );
+    console.log(
+      `walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
+    );
+    console.log(
+      `long frames (over 50 ms) while walking: ${result.walk_long_frames}, ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`,
+    );
   } else console.log('offline start: set BENCH_URL to a running server (it must serve /field/) to measure it');
 }
 if (field.js + field.css > 250 * 1024) process.exitCode = 1;

@@ -36,7 +36,16 @@ const url = `http://127.0.0.1:${server.address().port}/index.html${workers ? `?w
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader', '--use-angle=swiftshader'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--enable-unsafe-swiftshader',
+    '--use-angle=swiftshader',
+  ],
 });
 const times = [];
 try {
@@ -49,7 +58,9 @@ try {
     const { ms, features } = await page.evaluate(([n, m]) => window.runBench(n, { markers: m }), [farms, markers]);
     if (errors.length) throw new Error(errors.join('\n'));
     if (i === 0) await page.screenshot({ path: path.join(benchDir, 'dist/bench.png') });
-    console.log(`run ${i + 1}: ${farms.toLocaleString('en-US')} farms drawn in ${Math.round(ms)} ms (${features.toLocaleString('en-US')} polygon fragments rendered)`);
+    console.log(
+      `run ${i + 1}: ${farms.toLocaleString('en-US')} farms drawn in ${Math.round(ms)} ms (${features.toLocaleString('en-US')} polygon fragments rendered)`,
+    );
     times.push(ms);
     await page.close();
   }
@@ -59,5 +70,7 @@ try {
 }
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
-console.log(`map draw, ${farms.toLocaleString('en-US')} farms, headless Chromium (SwiftShader): median ${(median / 1000).toFixed(2)} s over ${runs} runs (target <= ${TARGET_MS / 1000} s)`);
+console.log(
+  `map draw, ${farms.toLocaleString('en-US')} farms, headless Chromium (SwiftShader): median ${(median / 1000).toFixed(2)} s over ${runs} runs (target <= ${TARGET_MS / 1000} s)`,
+);
 process.exitCode = median <= TARGET_MS ? 0 : 1;

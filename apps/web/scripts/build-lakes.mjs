@@ -13,7 +13,23 @@ const source = process.argv[2];
 if (!source) throw new Error('usage: node apps/web/scripts/build-lakes.mjs path/to/ne_10m_lakes.json');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lakes-'));
 const simple = path.join(tmp, 'simple.geojson');
-execFileSync('ogr2ogr', ['-f', 'GeoJSON', '-spat', '-26', '-36', '60', '72', '-simplify', '0.02', '-lco', 'COORDINATE_PRECISION=3', '-lco', 'RFC7946=YES', simple, source]);
+execFileSync('ogr2ogr', [
+  '-f',
+  'GeoJSON',
+  '-spat',
+  '-26',
+  '-36',
+  '60',
+  '72',
+  '-simplify',
+  '0.02',
+  '-lco',
+  'COORDINATE_PRECISION=3',
+  '-lco',
+  'RFC7946=YES',
+  simple,
+  source,
+]);
 const out = JSON.parse(fs.readFileSync(simple, 'utf8'));
 const ringArea = (r) => {
   let a = 0;

@@ -37,7 +37,12 @@ function png(size, pixel) {
   ihdr.writeUInt32BE(size, 4);
   ihdr[8] = 8;
   ihdr[9] = 6; // RGBA
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const GREEN = [27, 67, 50, 255];
@@ -46,18 +51,25 @@ const LIGHT = [149, 213, 178, 255];
 
 /** A field (a tilted quadrilateral outline) and a pin; `pad` shrinks the drawing for the maskable safe zone. */
 function icon(pad) {
-  const quad = [[0.2, 0.62], [0.62, 0.5], [0.82, 0.78], [0.3, 0.86]].map(([x, y]) => [pad + x * (1 - 2 * pad), pad + y * (1 - 2 * pad)]);
+  const quad = [
+    [0.2, 0.62],
+    [0.62, 0.5],
+    [0.82, 0.78],
+    [0.3, 0.86],
+  ].map(([x, y]) => [pad + x * (1 - 2 * pad), pad + y * (1 - 2 * pad)]);
   const s = 1 - 2 * pad;
   const pin = { x: pad + 0.5 * s, y: pad + 0.3 * s, r: 0.15 * s };
   const distToSeg = (px, py, [ax, ay], [bx, by]) => {
-    const dx = bx - ax, dy = by - ay;
+    const dx = bx - ax,
+      dy = by - ay;
     const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
     return Math.hypot(px - ax - t * dx, py - ay - t * dy);
   };
   const inside = (px, py) => {
     let c = false;
     for (let i = 0, j = quad.length - 1; i < quad.length; j = i++) {
-      const [xi, yi] = quad[i], [xj, yj] = quad[j];
+      const [xi, yi] = quad[i],
+        [xj, yj] = quad[j];
       if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) c = !c;
     }
     return c;

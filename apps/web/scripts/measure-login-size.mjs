@@ -45,7 +45,9 @@ const withEnrol = enrolKey ? measure([entry, loginKey, enrolKey]) : route;
 
 const json = process.argv.includes('--json');
 if (json) {
-  process.stdout.write(`${JSON.stringify({ files: route.rows.length, rawBytes: route.raw, gzipBytes: route.gzip, withEnrolmentGzipBytes: withEnrol.gzip, budgetKB: BUDGET_KB })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ files: route.rows.length, rawBytes: route.raw, gzipBytes: route.gzip, withEnrolmentGzipBytes: withEnrol.gzip, budgetKB: BUDGET_KB })}\n`,
+  );
 } else {
   for (const r of route.rows.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${kb(r.gzip).padStart(7)} KB gz  ${kb(r.raw).padStart(7)} KB  ${r.file}`);
   console.log(`sign-in route JS: ${route.rows.length} files, ${kb(route.raw)} KB raw, ${kb(route.gzip)} KB gzip (budget ${BUDGET_KB} KB)`);

@@ -103,7 +103,6 @@ export const analysisReferenceLayer = z.object({
 });
 export type AnalysisReferenceLayer = z.infer<typeof analysisReferenceLayer>;
 
-
 /**
  * A row's plot-risk verdict (docs/decisions/0072-eudr-plot-risk.md) with its reasons and its figure per screened layer:
  * the registry screening's shape (geodesic overlap m², share of the row's area), layer_version the pinned one and
@@ -230,7 +229,16 @@ export const analysisMapQuery = z.object({
       .transform((v, ctx) => {
         const parts = v.split(',').map((x) => Number(x.trim()));
         const [a, b, c, d] = parts;
-        if (parts.length !== 4 || !parts.every(Number.isFinite) || Math.abs(a!) > 180 || Math.abs(c!) > 180 || Math.abs(b!) > 90 || Math.abs(d!) > 90 || a! >= c! || b! >= d!) {
+        if (
+          parts.length !== 4 ||
+          !parts.every(Number.isFinite) ||
+          Math.abs(a!) > 180 ||
+          Math.abs(c!) > 180 ||
+          Math.abs(b!) > 90 ||
+          Math.abs(d!) > 90 ||
+          a! >= c! ||
+          b! >= d!
+        ) {
           ctx.addIssue({ code: 'custom', message: 'bbox must be minLng,minLat,maxLng,maxLat in degrees with min < max' });
           return z.NEVER;
         }
@@ -295,7 +303,7 @@ export const analysisFarmsQuery = z.object({
       .max(2_147_483_647, 'after must be a row number')
       .optional()
       .describe(
-        'Cursor: the row_number of the last row read (0 for the start). The page holds the rows after it in the list\'s order (row number; overlapping: group, then row number), and `next` carries the cursor of the next page (null at the end).',
+        "Cursor: the row_number of the last row read (0 for the start). The page holds the rows after it in the list's order (row number; overlapping: group, then row number), and `next` carries the cursor of the next page (null at the end).",
       ),
   ),
 });
@@ -303,5 +311,10 @@ export type AnalysisFarmsQuery = z.infer<typeof analysisFarmsQuery>;
 
 /** A page of a result list: the list envelope, and with a cursor (`after`), `next_after`: the next page's cursor, or null at the end. */
 export const analysisFarmPage = listOf(analysisFarm).extend({
-  next_after: z.number().int().nullable().optional().describe('With `after`: the cursor of the next page (the row_number of this page\'s last row), or null when this page ends the list.'),
+  next_after: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe("With `after`: the cursor of the next page (the row_number of this page's last row), or null when this page ends the list."),
 });

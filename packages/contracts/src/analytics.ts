@@ -41,7 +41,10 @@ export type MappedCount = z.infer<typeof mappedCount>;
 
 /** GET /analytics/agent-ranking/: the tenant's agents ranked on the server (issue 33), the top `limit` (default 10). */
 export const agentRankingQuery = z.object({
-  limit: z.preprocess(emptyToUndefined, z.coerce.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(10)),
+  limit: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int('limit must be a whole number').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(10),
+  ),
   tenant_id: tenantId,
 });
 export type AgentRankingQuery = z.infer<typeof agentRankingQuery>;
@@ -73,7 +76,10 @@ export type AgentRanking = z.infer<typeof agentRanking>;
 const currentYear = () => new Date().getUTCFullYear();
 
 export const yearQuery = z.object({
-  year: z.preprocess(emptyToUndefined, z.coerce.number().int('year must be a whole number').min(2000, 'year must be 2000 or later').max(2100, 'year must be 2100 or earlier').default(currentYear)),
+  year: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int('year must be a whole number').min(2000, 'year must be 2000 or later').max(2100, 'year must be 2100 or earlier').default(currentYear),
+  ),
   tenant_id: tenantId,
 });
 export type YearQuery = z.infer<typeof yearQuery>;

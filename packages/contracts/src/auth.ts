@@ -7,7 +7,10 @@ const device = z.boolean('device must be true or false').optional();
 
 /** Opaque tokens the API issued (sign-in challenges, refresh tokens): never longer than this. */
 const token = text().min(1).max(2000);
-const email = z.email().max(254).transform((v) => v.toLowerCase());
+const email = z
+  .email()
+  .max(254)
+  .transform((v) => v.toLowerCase());
 /**
  * New passwords: at least 12 characters (NIST SP 800-63B allows 8 behind a second factor; 12 because an offline guess
  * against a leaked hash does not meet the second factor), at most 256. The API also refuses the 49,000 most common ones.

@@ -21,7 +21,8 @@ export function textProblem(value: string, multiline = false): string | null {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
   const control = multiline ? /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/ : /[\u0001-\u001F\u007F]/;
   const hit = control.exec(value);
-  if (hit) return `Remove the control character U+${hit[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${multiline ? '' : ' (text here is one line)'}`;
+  if (hit)
+    return `Remove the control character U+${hit[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${multiline ? '' : ' (text here is one line)'}`;
   return null;
 }
 
@@ -47,7 +48,9 @@ export const pageNumber = z.preprocess(
     .min(1)
     .max(1_000_000, 'page must be at most 1000000')
     .default(1)
-    .describe('Page number from 1. A page must start within the first 10,000 rows of the list ((page - 1) × page_size < 10,000): narrow deeper lists with a search or a filter.'),
+    .describe(
+      'Page number from 1. A page must start within the first 10,000 rows of the list ((page - 1) × page_size < 10,000): narrow deeper lists with a search or a filter.',
+    ),
 );
 export const pageSize = z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional());
 
@@ -64,7 +67,7 @@ export const listOf = <T extends z.ZodType>(item: T) =>
       .number()
       .int()
       .describe(
-        'Rows matching the list\'s filters. Exact up to 10,000 matches, and exact at any size for the unfiltered lists of farms and farmers (and farmers by is_mapped), which are kept as counters. Past 10,000 matches of a filter without a counter it is the planner\'s estimate and count_estimated is true.',
+        "Rows matching the list's filters. Exact up to 10,000 matches, and exact at any size for the unfiltered lists of farms and farmers (and farmers by is_mapped), which are kept as counters. Past 10,000 matches of a filter without a counter it is the planner's estimate and count_estimated is true.",
       ),
     count_estimated: z
       .literal(true)
@@ -75,8 +78,7 @@ export const listOf = <T extends z.ZodType>(item: T) =>
     results: z.array(item),
   });
 
-export const envelope = <T extends z.ZodType>(payload: T) =>
-  z.object({ data: payload, message: z.string().optional() });
+export const envelope = <T extends z.ZodType>(payload: T) => z.object({ data: payload, message: z.string().optional() });
 
 export const messageOnly = z.object({ data: z.null().optional(), message: z.string() });
 

@@ -28,7 +28,13 @@ export const readinessCounts = z.object({
 export type ReadinessCounts = z.infer<typeof readinessCounts>;
 
 /** Plots per geolocation warning code (a plot may count under several). */
-export const warningCounts = z.object({ has_holes: z.number().int(), invalid_geometry: z.number().int(), low_precision: z.number().int(), point_over_4ha: z.number().int(), outside_country: z.number().int() });
+export const warningCounts = z.object({
+  has_holes: z.number().int(),
+  invalid_geometry: z.number().int(),
+  low_precision: z.number().int(),
+  point_over_4ha: z.number().int(),
+  outside_country: z.number().int(),
+});
 
 const group = readinessCounts.extend({ id: uuid.nullable(), name: z.string() });
 
@@ -39,7 +45,16 @@ export const eudrReadinessSummary = readinessCounts.extend({
   /** Per agent who mapped the plots; id null: plots not mapped by an agent (admins, imports). */
   by_agent: z.array(group),
   /** Verdicts by the month the plot was captured (UTC, YYYY-MM), the last 24 months with plots, oldest first. */
-  trend: z.array(z.object({ month: z.string(), plots: z.number().int(), low: z.number().int(), review: z.number().int(), high: z.number().int(), with_warnings: z.number().int() })),
+  trend: z.array(
+    z.object({
+      month: z.string(),
+      plots: z.number().int(),
+      low: z.number().int(),
+      review: z.number().int(),
+      high: z.number().int(),
+      with_warnings: z.number().int(),
+    }),
+  ),
   /** Layers in use that apply to the tenant (none: every plot is "review", nothing shows it was not forest). */
   layers: z.number().int(),
 });
@@ -90,7 +105,10 @@ export const dueDiligenceQuery = z
         .optional(),
     ),
   })
-  .refine((q) => (q.area_id === undefined) !== (q.farm_ids === undefined), { message: 'Choose the plots: an operational area (area_id) or farms (farm_ids), one of them', path: ['area_id'] });
+  .refine((q) => (q.area_id === undefined) !== (q.farm_ids === undefined), {
+    message: 'Choose the plots: an operational area (area_id) or farms (farm_ids), one of them',
+    path: ['area_id'],
+  });
 export type DueDiligenceQuery = z.infer<typeof dueDiligenceQuery>;
 
 export const dueDiligenceFigure = z.object({ layer_id: uuid, layer_name: z.string(), kind: referenceLayerKind, overlap_sqm: z.number(), share: z.number() });
@@ -104,7 +122,17 @@ export const dueDiligenceReport = z.object({
   selection: z.object({ kind: z.enum(['area', 'farms']), area_id: uuid.nullable(), area_name: z.string().nullable(), requested: z.number().int() }),
   summary: readinessCounts.extend({ area_sqm: z.number(), by_warning: warningCounts }),
   /** The layers the verdicts were read against: name, kind, owner, reference date, source and version. */
-  layers: z.array(z.object({ id: uuid, name: z.string(), kind: referenceLayerKind, owner: z.enum(['provider', 'tenant']), reference_date: z.string(), source: z.string(), version: z.number().int() })),
+  layers: z.array(
+    z.object({
+      id: uuid,
+      name: z.string(),
+      kind: referenceLayerKind,
+      owner: z.enum(['provider', 'tenant']),
+      reference_date: z.string(),
+      source: z.string(),
+      version: z.number().int(),
+    }),
+  ),
   plots: z.array(dueDiligencePlot),
 });
 export type DueDiligenceReport = z.infer<typeof dueDiligenceReport>;

@@ -14,7 +14,13 @@ export const createFarmerBody = z.object({
   address: optional(text().trim().max(300)),
   location: optional(text().trim().max(300)),
   /** The farmer's id in the tenant's own records; generated when absent. */
-  folio_id: optional(text().trim().min(1).max(60).regex(/^[A-Za-z0-9._/-]+$/, 'Use letters, digits and . _ / - only')),
+  folio_id: optional(
+    text()
+      .trim()
+      .min(1)
+      .max(60)
+      .regex(/^[A-Za-z0-9._/-]+$/, 'Use letters, digits and . _ / - only'),
+  ),
   region_id: optional(uuid),
   country_id: optional(uuid),
 });
@@ -55,7 +61,10 @@ export const farmersQuery = z.object({
   /** Mapped: has at least one farm. Sent as true/false (or 1/0). */
   is_mapped: z.preprocess(
     emptyToUndefined,
-    z.enum(['true', 'false', '1', '0', 'True', 'False'], 'is_mapped must be true or false').transform((v) => v === 'true' || v === '1' || v === 'True').optional(),
+    z
+      .enum(['true', 'false', '1', '0', 'True', 'False'], 'is_mapped must be true or false')
+      .transform((v) => v === 'true' || v === '1' || v === 'True')
+      .optional(),
   ),
   /** A region id or name (the farmer's region), or a country name (the filter modal's "country"). */
   region: z.preprocess(emptyToUndefined, text().trim().max(120).optional()),

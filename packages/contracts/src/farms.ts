@@ -4,7 +4,9 @@ import { emptyToUndefined, pageQuery, text, uuid } from './common.js';
 import { lngLatPair, polygonCoordinates, polygonGeoJson } from './geometry.js';
 
 /** Durations as the devices send them: hh:mm:ss (hours may exceed 24). */
-export const hhmmss = text().trim().regex(/^\d{1,4}:[0-5]\d:[0-5]\d$/, 'Use the format hh:mm:ss');
+export const hhmmss = text()
+  .trim()
+  .regex(/^\d{1,4}:[0-5]\d:[0-5]\d$/, 'Use the format hh:mm:ss');
 
 const optionalText = (max: number) => z.preprocess(emptyToUndefined, text().trim().max(max).optional());
 const optionalId = z.preprocess(emptyToUndefined, uuid.optional());
@@ -26,7 +28,10 @@ export const pointPosition = z.preprocess(
   (v) => jsonText(emptyToUndefined(v)),
   z
     .tuple([z.number(), z.number()], { error: 'point must be [longitude, latitude] in degrees' })
-    .refine(([lng, lat]) => Number.isFinite(lng) && Number.isFinite(lat) && Math.abs(lng) <= 180 && Math.abs(lat) <= 90, 'point must be [longitude, latitude] within ±180 and ±90 degrees')
+    .refine(
+      ([lng, lat]) => Number.isFinite(lng) && Number.isFinite(lat) && Math.abs(lng) <= 180 && Math.abs(lat) <= 90,
+      'point must be [longitude, latitude] within ±180 and ±90 degrees',
+    )
     .optional(),
 );
 
@@ -49,10 +54,22 @@ export const declaredArea = z.preprocess(
  * a point needs its declared area, at most 40,000 m² (4 ha). `pointPlot` is the farm's stored point when the body gives
  * none and keeps it (an update of the declared area alone of a point plot). Each issue names its field.
  */
-export function pointPlotIssues(b: { point?: unknown; declared_area_sqm?: number | undefined }, pointPlot = b.point !== undefined): { path: string[]; message: string }[] {
+export function pointPlotIssues(
+  b: { point?: unknown; declared_area_sqm?: number | undefined },
+  pointPlot = b.point !== undefined,
+): { path: string[]; message: string }[] {
   if (!pointPlot) return [];
-  if (b.declared_area_sqm === undefined) return b.point === undefined ? [] : [{ path: ['declared_area_sqm'], message: 'declared_area_sqm is required with a point: the plot\'s declared area in m²' }];
-  if (b.declared_area_sqm > POINT_PLOT_MAX_SQM) return [{ path: ['declared_area_sqm'], message: `A point plot may declare at most ${POINT_PLOT_MAX_SQM} m² (4 ha): send the boundary of a larger plot as coordinates` }];
+  if (b.declared_area_sqm === undefined)
+    return b.point === undefined
+      ? []
+      : [{ path: ['declared_area_sqm'], message: "declared_area_sqm is required with a point: the plot's declared area in m²" }];
+  if (b.declared_area_sqm > POINT_PLOT_MAX_SQM)
+    return [
+      {
+        path: ['declared_area_sqm'],
+        message: `A point plot may declare at most ${POINT_PLOT_MAX_SQM} m² (4 ha): send the boundary of a larger plot as coordinates`,
+      },
+    ];
   return [];
 }
 
@@ -69,9 +86,16 @@ export const captureFarmBody = z
     /** Required unless the capture is a point plot (`point` with `declared_area_sqm`). */
     coordinates: z.preprocess(emptyToUndefined, polygonCoordinates('farm').optional()),
     /** A point plot's centre, [longitude, latitude]. */
-    point: pointPosition.meta({ description: 'A point plot\'s centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm', example: [3.7722, 7.6471] }),
+    point: pointPosition.meta({
+      description: "A point plot's centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm",
+      example: [3.7722, 7.6471],
+    }),
     /** The area the farmer declares, m²: required with a point (at most 40,000 m², 4 ha), optional otherwise. */
-    declared_area_sqm: declaredArea.meta({ description: 'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0, at most 1000000000 = 100,000 ha)', example: 20000 }),
+    declared_area_sqm: declaredArea.meta({
+      description:
+        'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); optional for a polygon (above 0, at most 1000000000 = 100,000 ha)',
+      example: 20000,
+    }),
     time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
     gps_device_id: optionalText(100),
     location: optionalText(300),
@@ -81,7 +105,11 @@ export const captureFarmBody = z
   })
   .superRefine((b, ctx) => {
     if (b.point === undefined && b.coordinates === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coordinates'], message: 'Coordinates are required: a list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, a point with declared_area_sqm)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['coordinates'],
+        message: 'Coordinates are required: a list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, a point with declared_area_sqm)',
+      });
       return;
     }
     for (const i of pointPlotIssues(b)) ctx.addIssue({ code: 'custom', ...i });
@@ -94,9 +122,17 @@ export const updateFarmBody = z
     name: optionalText(200),
     coordinates: polygonCoordinates('farm').optional(),
     /** A point plot's (new) centre: with declared_area_sqm; without coordinates the boundary becomes the declared area around it. */
-    point: pointPosition.meta({ description: 'A point plot\'s centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm. Without coordinates, the boundary becomes a 48-corner polygon of the declared area around it', example: [3.7722, 7.6471] }),
+    point: pointPosition.meta({
+      description:
+        "A point plot's centre, [longitude, latitude] (plots of 4 ha or less); needs declared_area_sqm. Without coordinates, the boundary becomes a 48-corner polygon of the declared area around it",
+      example: [3.7722, 7.6471],
+    }),
     /** The declared area, m²: as in the capture (at most 40,000 m² for a point plot). */
-    declared_area_sqm: declaredArea.meta({ description: 'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); for a polygon above 0, at most 1000000000 = 100,000 ha. Alone on a point plot, its boundary is redrawn around the stored point', example: 20000 }),
+    declared_area_sqm: declaredArea.meta({
+      description:
+        'The declared area in m²: required with point (above 0, at most 40000 = 4 ha); for a polygon above 0, at most 1000000000 = 100,000 ha. Alone on a point plot, its boundary is redrawn around the stored point',
+      example: 20000,
+    }),
     time_taken_to_map: z.preprocess(emptyToUndefined, hhmmss.optional()),
     gps_device_id: optionalText(100),
     location: optionalText(300),
@@ -127,8 +163,12 @@ export const farmsQuery = pageQuery.extend({
         const ok =
           parts.length === 4 &&
           parts.every((x) => Number.isFinite(x)) &&
-          Math.abs(a!) <= 180 && Math.abs(c!) <= 180 && Math.abs(b!) <= 90 && Math.abs(d!) <= 90 &&
-          a! < c! && b! < d!;
+          Math.abs(a!) <= 180 &&
+          Math.abs(c!) <= 180 &&
+          Math.abs(b!) <= 90 &&
+          Math.abs(d!) <= 90 &&
+          a! < c! &&
+          b! < d!;
         if (!ok) {
           ctx.addIssue({ code: 'custom', message: 'bbox must be minLng,minLat,maxLng,maxLat in degrees with min < max' });
           return z.NEVER;
@@ -238,7 +278,11 @@ export const farmsPerState = z.array(z.object({ code: z.string(), name: z.string
 /** GET /farms/tiles/{z}/{x}/{y}.mvt: a Web Mercator tile address; x and y must lie below 2^z. */
 export const tileParams = z
   .object({
-    z: z.coerce.number({ error: 'z must be a zoom level from 0 to 22' }).int('z must be a whole number').min(0, 'z must be 0 to 22').max(22, 'z must be 0 to 22'),
+    z: z.coerce
+      .number({ error: 'z must be a zoom level from 0 to 22' })
+      .int('z must be a whole number')
+      .min(0, 'z must be 0 to 22')
+      .max(22, 'z must be 0 to 22'),
     x: z.coerce.number({ error: 'x must be a tile column' }).int('x must be a whole number').min(0, 'x must not be negative'),
     y: z.coerce.number({ error: 'y must be a tile row' }).int('y must be a whole number').min(0, 'y must not be negative'),
   })
@@ -254,7 +298,10 @@ export const eudrExportQuery = z.object({
   /** Farms under 4 ha as a point (their centroid), as the EU regulation allows. */
   points_below_4ha: boolText,
   /** Which part to download (1-based); the response's X-Export-Parts header says how many there are. */
-  part: z.preprocess(emptyToUndefined, z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').max(1_000_000, 'part must be at most 1000000').default(1)),
+  part: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int('part must be a whole number').min(1, 'part starts at 1').max(1_000_000, 'part must be at most 1000000').default(1),
+  ),
   tenant_id: optionalId,
   /**
    * Issue 29: 'passing' (default) writes only plots that pass the geolocation checks the EU information system applies
@@ -270,7 +317,9 @@ export const eudrExportQuery = z.object({
    */
   verdicts: z
     .preprocess(emptyToUndefined, z.enum(['properties', 'companion'], { error: 'verdicts must be properties or companion' }).default('properties'))
-    .describe("Where each plot's verdict (risk, risk_reasons) and geolocation warnings go: 'properties' (default) as extra properties of the file; 'companion' leaves them out of it (only the EU properties) and puts them in the companion CSV (file=companion)."),
+    .describe(
+      "Where each plot's verdict (risk, risk_reasons) and geolocation warnings go: 'properties' (default) as extra properties of the file; 'companion' leaves them out of it (only the EU properties) and puts them in the companion CSV (file=companion).",
+    ),
   /**
    * Issue 29: 'geolocation' (default) downloads the geolocation file; 'companion' its companion CSV: one line per written
    * feature (farm_id, farm_name, part, warnings, risk, risk_reasons), for the same plots and part as the geolocation
@@ -278,7 +327,9 @@ export const eudrExportQuery = z.object({
    */
   file: z
     .preprocess(emptyToUndefined, z.enum(['geolocation', 'companion'], { error: 'file must be geolocation or companion' }).default('geolocation'))
-    .describe("'geolocation' (default): the geolocation file. 'companion': its companion CSV (farm_id, farm_name, part, warnings, risk, risk_reasons; one line per written feature) for the same plots and part as the geolocation file asked with the same options."),
+    .describe(
+      "'geolocation' (default): the geolocation file. 'companion': its companion CSV (farm_id, farm_name, part, warnings, risk, risk_reasons; one line per written feature) for the same plots and part as the geolocation file asked with the same options.",
+    ),
 });
 export type EudrExportQuery = z.infer<typeof eudrExportQuery>;
 

@@ -18,9 +18,7 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 /** 1–255 visible ASCII characters (0x21–0x7E); a UUID is a good key. Anything else: 400 with errors["Idempotency-Key"]. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-export const idempotencyKey = z
-  .string()
-  .regex(IDEMPOTENCY_KEY_PATTERN, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+export const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY_PATTERN, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
 
 /** Problem codes the field app shows or acts on (body: { message, code, errors? }). */
 export const FIELD_PROBLEM_CODES = {

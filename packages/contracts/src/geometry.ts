@@ -18,8 +18,10 @@ function rangeProblem(p: LngLat, index: number, ring: number): string | null {
   const [lng, lat] = p;
   if (Math.abs(lng) <= 180 && Math.abs(lat) <= 90) return null;
   const where = `Position ${index + 1}${ring > 0 ? ` of ring ${ring + 1}` : ''} [${lng}, ${lat}]`;
-  if (Math.abs(lat) <= 180 && Math.abs(lng) <= 90) return `${where} is out of range (latitude must be within ±90): longitude and latitude look swapped; send [longitude, latitude]`;
-  if (Math.abs(lng) > 180 && Math.abs(lat) > 90) return `${where} is out of range (|longitude| ≤ 180, |latitude| ≤ 90): these look like metres; send WGS84 degrees`;
+  if (Math.abs(lat) <= 180 && Math.abs(lng) <= 90)
+    return `${where} is out of range (latitude must be within ±90): longitude and latitude look swapped; send [longitude, latitude]`;
+  if (Math.abs(lng) > 180 && Math.abs(lat) > 90)
+    return `${where} is out of range (|longitude| ≤ 180, |latitude| ≤ 90): these look like metres; send WGS84 degrees`;
   return `${where} is out of range (|longitude| ≤ 180, |latitude| ≤ 90)`;
 }
 
@@ -49,7 +51,10 @@ function wrappedSpan(lngs: number[]): number {
 /** Says why a normalised polygon is too large for its kind, or null. */
 export function extentProblem(rings: PolygonRings, kind: PolygonKind): string | null {
   const limit = POLYGON_SPAN_LIMITS[kind];
-  let minLng = Infinity, maxLng = -Infinity, minLat = Infinity, maxLat = -Infinity;
+  let minLng = Infinity,
+    maxLng = -Infinity,
+    minLat = Infinity,
+    maxLat = -Infinity;
   const positions = rings.flat();
   for (const [lng, lat] of positions) {
     if (lng < minLng) minLng = lng;
@@ -98,7 +103,8 @@ export function normalizePolygonInput(input: unknown, kind?: PolygonKind): Rings
     if (total > MAX_POSITIONS) return { ok: false, message: `A polygon may have at most ${MAX_POSITIONS} positions` };
     const ring: LngLat[] = [];
     for (const [pi, p] of raw.entries()) {
-      if (!isPosition(p)) return { ok: false, message: `Position ${pi + 1}${ri > 0 ? ` of ring ${ri + 1}` : ''} is not a [longitude, latitude] pair of numbers` };
+      if (!isPosition(p))
+        return { ok: false, message: `Position ${pi + 1}${ri > 0 ? ` of ring ${ri + 1}` : ''} is not a [longitude, latitude] pair of numbers` };
       const pos: LngLat = [(p as number[])[0]!, (p as number[])[1]!];
       const range = rangeProblem(pos, pi, ri);
       if (range) return { ok: false, message: range };
@@ -133,7 +139,8 @@ export const polygonCoordinates = (kind: PolygonKind) =>
       return r.rings;
     })
     .meta({
-      description: 'A list of [longitude, latitude] pairs (at least 3 distinct; closed automatically), a list of rings (exterior first, then holes), or a GeoJSON Polygon',
+      description:
+        'A list of [longitude, latitude] pairs (at least 3 distinct; closed automatically), a list of rings (exterior first, then holes), or a GeoJSON Polygon',
       example: [
         [3.7717, 7.6466],
         [3.7727, 7.6466],

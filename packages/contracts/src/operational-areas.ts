@@ -4,11 +4,7 @@ import { emptyToUndefined, pageQuery, text, uuid } from './common.js';
 import { lngLatPair, polygonCoordinates } from './geometry.js';
 
 export const operationalAreaBody = z.object({
-  name: text({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .min(2, 'Name should have at least 2 letters')
-    .max(120),
+  name: text({ error: 'Name is required' }).trim().min(1, 'Name is required').min(2, 'Name should have at least 2 letters').max(120),
   region_id: text({ error: 'Please select a region' }).trim().min(1, 'Please select a region').pipe(z.uuid('Please select a region')),
   city_id: text({ error: 'Please select a city' }).trim().min(1, 'Please select a city').pipe(z.uuid('Please select a city')),
   coordinates: polygonCoordinates('operational_area'),

@@ -147,11 +147,7 @@ export const PLOT_RISK_DEFAULTS: PlotRiskSettings = {
 };
 
 const share = (field: string) =>
-  z.coerce
-    .number({ error: 'Enter a number' })
-    .finite()
-    .min(0, `${field} cannot be negative`)
-    .max(1, `${field} must be at most 1 (100 %)`);
+  z.coerce.number({ error: 'Enter a number' }).finite().min(0, `${field} cannot be negative`).max(1, `${field} must be at most 1 (100 %)`);
 
 export const updatePlotRiskSettingsBody = z
   .object({
@@ -162,7 +158,10 @@ export const updatePlotRiskSettingsBody = z
   })
   .partial()
   .strict()
-  .refine((v) => Object.values(v).some((x) => x !== undefined), 'Send at least one of eudr_min_overlap_sqm, eudr_forest_review_share, eudr_loss_high_share, eudr_protected_high_share');
+  .refine(
+    (v) => Object.values(v).some((x) => x !== undefined),
+    'Send at least one of eudr_min_overlap_sqm, eudr_forest_review_share, eudr_loss_high_share, eudr_protected_high_share',
+  );
 export type UpdatePlotRiskSettingsBody = z.infer<typeof updatePlotRiskSettingsBody>;
 
 // ---------- evidence on a map ----------

@@ -32,7 +32,8 @@ export const updateTenantConfigurationBody = z
   .partial()
   .strict()
   .refine(
-    (v) => v.minimum_farm_size !== undefined || v.recognition_threshold !== undefined || v.overlap_min_area_sqm !== undefined || v.overlap_min_share !== undefined,
+    (v) =>
+      v.minimum_farm_size !== undefined || v.recognition_threshold !== undefined || v.overlap_min_area_sqm !== undefined || v.overlap_min_share !== undefined,
     'Send minimum_farm_size, recognition_threshold, overlap_min_area_sqm or overlap_min_share',
   );
 export type UpdateTenantConfigurationBody = z.infer<typeof updateTenantConfigurationBody>;
@@ -44,7 +45,15 @@ export const OVERLAP_TOLERANCE_DEFAULTS = { overlap_min_area_sqm: 1, overlap_min
 export const tenantSelectQuery = z.object({ tenant_id: z.preprocess(emptyToUndefined, uuid.optional()) });
 
 export const tenantSettings = z.object({
-  tenant: z.object({ id: uuid, uuid: uuid, name: z.string(), country: z.string().nullable(), country_id: uuid.nullable(), is_active: z.boolean(), is_suspended: z.boolean() }),
+  tenant: z.object({
+    id: uuid,
+    uuid: uuid,
+    name: z.string(),
+    country: z.string().nullable(),
+    country_id: uuid.nullable(),
+    is_active: z.boolean(),
+    is_suspended: z.boolean(),
+  }),
   license: z
     .object({
       id: uuid,

@@ -8,10 +8,7 @@ const optional = <T extends z.ZodType>(s: T) => z.preprocess(emptyToUndefined, s
 
 /** JSON booleans, and "true"/"false" as the console's forms and query strings send them. */
 export const looseBoolean = (field: string) =>
-  z.preprocess(
-    (v) => (v === 'true' ? true : v === 'false' ? false : v),
-    z.boolean({ error: `${field} must be true or false` }),
-  );
+  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: `${field} must be true or false` }));
 
 export const licenseType = z.enum(['Platform', 'SDK'], { error: 'License type must be Platform or SDK' });
 export type LicenseType = z.infer<typeof licenseType>;
@@ -36,8 +33,17 @@ export const price = z.preprocess(
 );
 
 const email = (label: string) =>
-  text({ error: `${label} is required` }).trim().toLowerCase().min(1, `${label} is required`).max(200).pipe(z.email('Enter a valid email address'));
-const phone = (label: string) => text({ error: `${label} is required` }).trim().min(1, `${label} is required`).regex(PHONE_RE, 'Enter a valid phone number');
+  text({ error: `${label} is required` })
+    .trim()
+    .toLowerCase()
+    .min(1, `${label} is required`)
+    .max(200)
+    .pipe(z.email('Enter a valid email address'));
+const phone = (label: string) =>
+  text({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .regex(PHONE_RE, 'Enter a valid phone number');
 
 export const tenantAdminInput = z.object({
   email: email('Admin email'),

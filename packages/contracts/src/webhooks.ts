@@ -4,13 +4,7 @@ import { z } from 'zod';
 import { emptyToUndefined, listOf, pageNumber, pageSize, text, uuid } from './common.js';
 
 /** Every event a tenant can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = [
-  'analysis.completed',
-  'analysis.failed',
-  'farm.captured',
-  'farm.overlap_group_joined',
-  'farm.verdict_changed',
-] as const;
+export const WEBHOOK_EVENT_TYPES = ['analysis.completed', 'analysis.failed', 'farm.captured', 'farm.overlap_group_joined', 'farm.verdict_changed'] as const;
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof webhookEventType>;
 

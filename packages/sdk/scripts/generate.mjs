@@ -34,14 +34,16 @@ export function operationsSource(document) {
   lines.push("import type { paths } from './schema.js';");
   lines.push("import { unwrap, type Args, type Data } from './call.js';");
   lines.push('');
-  lines.push('/** Every operation of the API by its operationId: the answer\'s data, or a thrown FarmlandApiError. */');
+  lines.push("/** Every operation of the API by its operationId: the answer's data, or a thrown FarmlandApiError. */");
   lines.push('export function operations(client: Client<paths>) {');
   lines.push('  return {');
   for (const o of ops) {
     const M = o.method.toUpperCase();
     const P = JSON.stringify(o.path);
     lines.push(`    /** ${M} ${o.path}: ${o.summary.replace(/\*\//g, '*\\/')} */`);
-    lines.push(`    ${o.id}: (...init: Args<${P}, '${o.method}'>): Promise<Data<${P}, '${o.method}'>> => unwrap(client.${M}(${P}, ...(init as [never])) as never),`);
+    lines.push(
+      `    ${o.id}: (...init: Args<${P}, '${o.method}'>): Promise<Data<${P}, '${o.method}'>> => unwrap(client.${M}(${P}, ...(init as [never])) as never),`,
+    );
   }
   lines.push('  };');
   lines.push('}');

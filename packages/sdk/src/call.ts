@@ -12,7 +12,8 @@ type Init<P extends keyof paths, M extends HttpMethod> = MaybeOptionalInit<paths
 export type Args<P extends keyof paths, M extends HttpMethod> = RequiredKeysOf<Init<P, M>> extends never ? [init?: Init<P, M>] : [init: Init<P, M>];
 
 /** The JSON body of an operation's success answer. */
-type Responses<P extends keyof paths, M extends HttpMethod> = ResponseObjectMap<Op<P, M>> extends infer R ? (R extends Record<string | number, unknown> ? R : never) : never;
+type Responses<P extends keyof paths, M extends HttpMethod> =
+  ResponseObjectMap<Op<P, M>> extends infer R ? (R extends Record<string | number, unknown> ? R : never) : never;
 export type Data<P extends keyof paths, M extends HttpMethod> = SuccessResponse<Responses<P, M>, `${string}/${string}`>;
 
 /** The data of an openapi-fetch answer, or a FarmlandApiError built from its Problem body. */

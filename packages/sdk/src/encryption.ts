@@ -41,11 +41,23 @@ export async function payloadSession(baseUrl: string, fetchImpl: typeof fetch): 
       const jti = b64url(crypto.getRandomValues(new Uint8Array(16)));
       const ath = bearer ? b64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(bearer)))) : null;
       return new CompactEncrypt(new TextEncoder().encode(body))
-        .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A256GCM', kid: info.key.kid, htm: method, htu: path, iat: Math.floor(Date.now() / 1000), jti, ...(ath ? { ath } : {}) })
+        .setProtectedHeader({
+          alg: 'ECDH-ES',
+          enc: 'A256GCM',
+          kid: info.key.kid,
+          htm: method,
+          htu: path,
+          iat: Math.floor(Date.now() / 1000),
+          jti,
+          ...(ath ? { ath } : {}),
+        })
         .encrypt(serverKey);
     },
     decrypt: async (compact) => {
-      const { plaintext } = await compactDecrypt(compact.trim(), pair.privateKey, { keyManagementAlgorithms: ['ECDH-ES'], contentEncryptionAlgorithms: ['A256GCM'] });
+      const { plaintext } = await compactDecrypt(compact.trim(), pair.privateKey, {
+        keyManagementAlgorithms: ['ECDH-ES'],
+        contentEncryptionAlgorithms: ['A256GCM'],
+      });
       return new TextDecoder().decode(plaintext);
     },
   };

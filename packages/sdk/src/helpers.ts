@@ -10,7 +10,10 @@ export type Page<T> = { count: number; next: string | null; previous?: string | 
  * Every item of a list, page after page: call fetchPage with the query of each page (the first one's is `query`; the
  * next ones' come from the answer's `next` link, by page number or by cursor `after`, whichever the list uses).
  */
-export async function* listItems<T>(fetchPage: (query: Record<string, string>) => Promise<{ data: Page<T> } | Page<T>>, query: Record<string, string | number> = {}): AsyncGenerator<T> {
+export async function* listItems<T>(
+  fetchPage: (query: Record<string, string>) => Promise<{ data: Page<T> } | Page<T>>,
+  query: Record<string, string | number> = {},
+): AsyncGenerator<T> {
   let q: Record<string, string> | null = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
   while (q) {
     const answer = await fetchPage(q);
@@ -54,7 +57,8 @@ export type RetryOptions = {
 
 const retryable = (err: unknown): { wait: number | null } | null => {
   if (err instanceof FarmlandApiError) {
-    if (err.status === 429 || err.status === 503 || err.status === 502 || err.status === 504 || err.code === 'transaction_conflict') return { wait: err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : null };
+    if (err.status === 429 || err.status === 503 || err.status === 502 || err.status === 504 || err.code === 'transaction_conflict')
+      return { wait: err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : null };
     return null;
   }
   // A network failure (the answer never came): the same key makes the retry safe.
@@ -142,7 +146,11 @@ export async function uploadAnalysis(client: FarmlandClient, u: AnalysisUpload) 
 type AnalysisDetail = Awaited<ReturnType<FarmlandClient['ops']['getAnalysis']>>['data'];
 
 /** Polls the analysis until it has finished (completed or failed); answers its final state. */
-export async function waitForAnalysis(client: FarmlandClient, id: string, o: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<AnalysisDetail> {
+export async function waitForAnalysis(
+  client: FarmlandClient,
+  id: string,
+  o: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<AnalysisDetail> {
   const deadline = Date.now() + (o.timeoutMs ?? 10 * 60_000);
   for (;;) {
     const { data } = await client.ops.getAnalysis({ params: { path: { id } } });
@@ -164,5 +172,8 @@ export function analysisResults(client: FarmlandClient, id: string, category: Re
     unrecognized: client.ops.listAnalysisUnrecognized,
     errors: client.ops.listAnalysisErrors,
   }[category];
-  return listItems((query) => op({ params: { path: { id }, query: { page_size: Number(query['page_size'] ?? pageSize), after: Number(query['after'] ?? 0) } } }), { page_size: pageSize, after: 0 });
+  return listItems(
+    (query) => op({ params: { path: { id }, query: { page_size: Number(query['page_size'] ?? pageSize), after: Number(query['after'] ?? 0) } } }),
+    { page_size: pageSize, after: 0 },
+  );
 }

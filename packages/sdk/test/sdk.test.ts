@@ -34,7 +34,15 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-sdk-'));
   const port = Number(process.env['SDK_TEST_PORT'] ?? (await freePort()));
   baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PAYLOAD_ENCRYPTION: 'required' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PAYLOAD_ENCRYPTION: 'required',
+  };
   delete env['DATABASE_URL'];
   server = spawn(process.execPath, [serverJs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout!.on('data', (d: Buffer) => void (serverLog += d.toString()));
@@ -42,7 +50,10 @@ beforeAll(async () => {
   // Ready: the database answers, migrations are applied, the store and the job runner are up.
   for (;;) {
     if (server.exitCode !== null) throw new Error(`The server ended: ${serverLog}`);
-    const ready = await fetch(`${baseUrl}/api/health/ready`).then((r) => r.status, () => 0);
+    const ready = await fetch(`${baseUrl}/api/health/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (ready === 200) break;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -58,7 +69,12 @@ afterAll(async () => {
 });
 
 function runExample(file: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(sdkDir, 'examples', file)], { cwd: sdkDir, env: { ...process.env, FARMLAND_URL: baseUrl, ...env }, encoding: 'utf8', timeout: 170_000 });
+  const r = spawnSync(process.execPath, [path.join(sdkDir, 'examples', file)], {
+    cwd: sdkDir,
+    env: { ...process.env, FARMLAND_URL: baseUrl, ...env },
+    encoding: 'utf8',
+    timeout: 170_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -167,7 +183,8 @@ describe('client', () => {
   it('iterates every item of a paged list', async () => {
     const first = await admin.ops.listFarmers({ params: { query: { page_size: 3 } } });
     const ids: string[] = [];
-    for await (const f of listItems((query) => admin.ops.listFarmers({ params: { query: { ...query, page_size: 3 } as never } }), { page_size: 3 })) ids.push((f as { id: string }).id);
+    for await (const f of listItems((query) => admin.ops.listFarmers({ params: { query: { ...query, page_size: 3 } as never } }), { page_size: 3 }))
+      ids.push((f as { id: string }).id);
     expect(ids.length).toBe(first.data.count);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThan(3);

@@ -28,7 +28,12 @@ export function star(rng: Rng, cx: number, cy: number, radius: number): Array<[n
  * rows themselves are not kept: the GeoJSON upload and the raw queries regenerate them from the seed, so the harness's
  * own memory stays out of the pipeline's peak RSS (it held ~100 MB of JS arrays and strings before).
  */
-export type Generated = { csv: Buffer; registered: Array<Array<[number, number]>>; areas: Array<{ name: string; ring: Array<[number, number]> }>; side: number };
+export type Generated = {
+  csv: Buffer;
+  registered: Array<Array<[number, number]>>;
+  areas: Array<{ name: string; ring: Array<[number, number]> }>;
+  side: number;
+};
 
 export type FarmRow = { i: number; name: string; coords: unknown; ring: Array<[number, number]> | null };
 
@@ -43,15 +48,28 @@ export function* farmRows(rows: number, seed: number): Generator<FarmRow> {
     let coords: unknown;
     let name = `Farm ${i + 1}`;
     let ring: Array<[number, number]> | null = null;
-    if (roll < 0.08) ring = star(rng, gx + 70, gy, 45); // overlaps the neighbour to the east
+    if (roll < 0.08)
+      ring = star(rng, gx + 70, gy, 45); // overlaps the neighbour to the east
     else if (roll < 0.09) {
       const [x, y] = toLngLat(gx, gy);
-      coords = [[x, y], [x + 0.0005, y + 0.0005], [x + 0.0005, y], [x, y + 0.0005], [x, y]]; // bow-tie
-    } else if (roll < 0.095) coords = [[412345.5 + i, 934567.1], [412445.5 + i, 934567.1], [412445.5 + i, 934667.1]]; // metres
+      coords = [
+        [x, y],
+        [x + 0.0005, y + 0.0005],
+        [x + 0.0005, y],
+        [x, y + 0.0005],
+        [x, y],
+      ]; // bow-tie
+    } else if (roll < 0.095)
+      coords = [
+        [412345.5 + i, 934567.1],
+        [412445.5 + i, 934567.1],
+        [412445.5 + i, 934667.1],
+      ]; // metres
     else if (roll < 0.1) {
       name = '';
       ring = star(rng, gx, gy, 45);
-    } else if (roll < 0.11) ring = star(rng, gx, gy, 4); // below the minimum size
+    } else if (roll < 0.11)
+      ring = star(rng, gx, gy, 4); // below the minimum size
     else ring = star(rng, gx, gy, 40 + rng.next() * 20);
     if (ring) coords = ring;
     yield { i, name, coords, ring };
@@ -102,7 +120,11 @@ export function geojsonOf(rows: number, seed: number): Buffer {
   const parts: Buffer[] = [Buffer.from('{"type":"FeatureCollection","features":[\n')];
   let first = true;
   for (const r of farmRows(rows, seed)) {
-    const f = JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } });
+    const f = JSON.stringify({
+      type: 'Feature',
+      properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` },
+      geometry: { type: 'Polygon', coordinates: [r.coords] },
+    });
     parts.push(Buffer.from(first ? f : `,\n${f}`));
     first = false;
   }

@@ -12,23 +12,34 @@ import { stageSource } from '../modules/analyses/analyses.service.js';
 /** Plans of the pipeline's probes as the app role (row-level security on), on both engines. */
 export async function explain(deps: Deps, tenantId: string, analysisId: string, areaIds: string[]): Promise<void> {
   const show = async (title: string, text: SQL) => {
-    const rows = await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => queryRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN (ANALYZE, COSTS OFF) ${text}`));
+    const rows = await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) =>
+      queryRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN (ANALYZE, COSTS OFF) ${text}`),
+    );
     process.stdout.write(`  EXPLAIN ANALYZE ${title}:\n${rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`);
   };
-  await show('overlap pairs of a row range (1..1000)', sql`SELECT a.row_number AS a, b.row_number AS b
+  await show(
+    'overlap pairs of a row range (1..1000)',
+    sql`SELECT a.row_number AS a, b.row_number AS b
       FROM custom_analysis_rows a
       JOIN custom_analysis_rows b ON b.geom && a.geom AND b.geom IS NOT NULL AND (b.analysis_id = a.analysis_id) IS TRUE AND b.row_number - a.row_number > 0
      WHERE a.tenant_id = ${tenantId} AND a.analysis_id = ${analysisId} AND a.row_number >= 1 AND a.row_number < 1001 AND a.geom IS NOT NULL
-       AND ST_Relate(a.geom, b.geom, '2********')`);
+       AND ST_Relate(a.geom, b.geom, '2********')`,
+  );
   await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
-    const groups = await queryRows<{ n: number; g: number }>(tx, sql`SELECT row_number AS n, overlapping_id AS g FROM custom_analysis_rows WHERE analysis_id = ${analysisId} AND is_overlapping ORDER BY row_number LIMIT 1000`);
+    const groups = await queryRows<{ n: number; g: number }>(
+      tx,
+      sql`SELECT row_number AS n, overlapping_id AS g FROM custom_analysis_rows WHERE analysis_id = ${analysisId} AND is_overlapping ORDER BY row_number LIMIT 1000`,
+    );
     const lo = groups[0]?.n ?? 1;
     const dense = new Array<number>((groups.at(-1)?.n ?? lo) - lo + 1).fill(0);
     for (const x of groups) dense[x.n - lo] = x.g;
-    const rows = await queryRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN (ANALYZE, COSTS OFF)
+    const rows = await queryRows<{ 'QUERY PLAN': string }>(
+      tx,
+      sql`EXPLAIN (ANALYZE, COSTS OFF)
       UPDATE custom_analysis_rows r SET is_overlapping = true, overlapping_id = (${`{${dense.join(',')}}`}::int[])[r.row_number - ${lo - 1}::int]
        WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${analysisId} AND r.row_number BETWEEN ${lo}::int AND ${groups.at(-1)?.n ?? lo}::int
-         AND r.row_number = ANY(${`{${groups.map((x) => x.n).join(',')}}`}::int[])`);
+         AND r.row_number = ANY(${`{${groups.map((x) => x.n).join(',')}}`}::int[])`,
+    );
     process.stdout.write(`  EXPLAIN ANALYZE overlap groups update (first 1,000 rows, rolled back):\n${rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`);
     tx.rollback();
   }).catch((err: unknown) => {
@@ -74,7 +85,9 @@ export async function classifyParts(deps: Deps, tenantId: string, areaIds: strin
   for (let i = 0; i < lines.length; i += 5) batches.push(batchText(lines.slice(i, i + 5)));
   const rows = Math.min(lines.length, 100) * 100;
   // Each step as the classify statement has it: materialized, so each value is computed once per row.
-  const g = (b: string) => sql`WITH g AS MATERIALIZED (SELECT s.n, s.oa, CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
+  const g = (
+    b: string,
+  ) => sql`WITH g AS MATERIALIZED (SELECT s.n, s.oa, CASE WHEN s.w THEN ST_WrapX(s.wkb::geometry, 180, -360) ELSE coalesce(s.wkb::geometry, ST_GeomFromText(s.wkt, 4326)) END AS geom
       FROM jsonb_to_recordset(${b}::jsonb) AS s(n int, name text, wkb text, wkt text, oa uuid, rd jsonb, errs jsonb, d int, w boolean, pt boolean))`;
   const v = (b: string) => sql`${g(b)}, v AS MATERIALIZED (SELECT g.*, ST_IsValid(g.geom) AS ok FROM g)`;
   const m = (b: string) => sql`${v(b)}, m AS MATERIALIZED (SELECT v.*, CASE WHEN v.ok THEN ST_Area(v.geom::geography) END AS area FROM v)`;
@@ -106,7 +119,9 @@ export async function classifyParts(deps: Deps, tenantId: string, areaIds: strin
     ],
   ];
   const id = crypto.randomUUID();
-  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => tx.execute(sql`INSERT INTO custom_analyses (id, tenant_id, name, minimum_farm_size) VALUES (${id}, ${tenantId}, 'parts', 100)`));
+  await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) =>
+    tx.execute(sql`INSERT INTO custom_analyses (id, tenant_id, name, minimum_farm_size) VALUES (${id}, ${tenantId}, 'parts', 100)`),
+  );
   const params = { analysisId: id, allAreas: true, minimumFarmSize: 100, requireRecognition: true, threshold: 0.5 };
   const time = async (fn: (b: string) => SQL, rollback = false) => {
     let ms = 0;
@@ -127,12 +142,14 @@ export async function classifyParts(deps: Deps, tenantId: string, areaIds: strin
   const out: string[] = [];
   for (const [name, fn] of steps) {
     const ms = await time(fn);
-    out.push(`${name} ${((ms - prev) / rows * 1000).toFixed(1)} µs`);
+    out.push(`${name} ${(((ms - prev) / rows) * 1000).toFixed(1)} µs`);
     prev = ms;
   }
   await time((b) => classifySql(tenantId, params, b), true);
   const full = await time((b) => classifySql(tenantId, params, b), true);
-  out.push(`classify statement (with the INSERT, rolled back) ${(full / rows * 1000).toFixed(1)} µs in all, ${((full - prev) / rows * 1000).toFixed(1)} µs over the SELECTs`);
+  out.push(
+    `classify statement (with the INSERT, rolled back) ${((full / rows) * 1000).toFixed(1)} µs in all, ${(((full - prev) / rows) * 1000).toFixed(1)} µs over the SELECTs`,
+  );
   await withScope(deps.db, { kind: 'tenant', tenantId }, (tx) => tx.execute(sql`DELETE FROM custom_analyses WHERE id = ${id}`));
   process.stdout.write(`  classify per row (${rows} rows in ${batches.length} statements): ${out.join(', ')}\n`);
 }

@@ -30,7 +30,13 @@ export function rssWatch(pids: Record<string, number | undefined>) {
 }
 
 /** POST /custom-analysis/ with the file streamed from disk (multipart built around it; nothing held whole here either). */
-export function uploadFile(base: string, token: string, fields: Array<[string, string]>, file: string, filename: string): Promise<{ status: number; body: any }> {
+export function uploadFile(
+  base: string,
+  token: string,
+  fields: Array<[string, string]>,
+  file: string,
+  filename: string,
+): Promise<{ status: number; body: any }> {
   const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') +
@@ -41,7 +47,17 @@ export function uploadFile(base: string, token: string, fields: Array<[string, s
   const url = new URL('/api/custom-analysis/', base);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { method: 'POST', hostname: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length } },
+      {
+        method: 'POST',
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + size + tail.length,
+        },
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
@@ -67,9 +83,15 @@ export function uploadFile(base: string, token: string, fields: Array<[string, s
 }
 
 /** The bench's 400 areas and registry farms in the demo tenant of a server's database (HTTP mode); answers the tenant's area ids. */
-export async function seedDemoTenant(admin: (text: string, params?: unknown[]) => Promise<any[]>, registered: Array<Array<[number, number]>>): Promise<string[]> {
+export async function seedDemoTenant(
+  admin: (text: string, params?: unknown[]) => Promise<any[]>,
+  registered: Array<Array<[number, number]>>,
+): Promise<string[]> {
   const [{ tenant_id: tenantId }] = await admin(`SELECT tenant_id FROM users WHERE email = 'admin@oyo-agro.example'`);
-  const [{ id: regionId }] = await admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, (SELECT country_id FROM tenants WHERE id = $1), 'Bench') RETURNING id`, [tenantId]);
+  const [{ id: regionId }] = await admin(
+    `INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, (SELECT country_id FROM tenants WHERE id = $1), 'Bench') RETURNING id`,
+    [tenantId],
+  );
   const [{ id: cityId }] = await admin(`SELECT id FROM cities LIMIT 1`);
   await admin(
     `INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
@@ -77,7 +99,10 @@ export async function seedDemoTenant(admin: (text: string, params?: unknown[]) =
        FROM jsonb_to_recordset($4::jsonb) AS a(name text, ring jsonb), LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(a.ring))), 4326) AS g) x`,
     [tenantId, regionId, cityId, JSON.stringify(areasFor(ROWS, AREAS))],
   );
-  const [{ id: farmerId }] = await admin(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'HS-BENCH-1') RETURNING id`, [tenantId]);
+  const [{ id: farmerId }] = await admin(
+    `INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'HS-BENCH-1') RETURNING id`,
+    [tenantId],
+  );
   for (let i = 0; i < registered.length; i += 5000) {
     await admin(
       `INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
@@ -91,7 +116,9 @@ export async function seedDemoTenant(admin: (text: string, params?: unknown[]) =
   return (await admin(`SELECT id FROM operational_areas WHERE tenant_id = $1`, [tenantId])).map((r: { id: string }) => r.id);
 }
 
-export async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: string; seconds: number; rssMb: number; workerMb: number | null; probeMs: number }> {
+export async function benchHttp(
+  kind: 'pglite' | 'postgres',
+): Promise<{ kind: string; seconds: number; rssMb: number; workerMb: number | null; probeMs: number }> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hs-bench-http-'));
   const csvFile = path.join(work, 'bench.csv');
   const g0 = performance.now();
@@ -115,13 +142,17 @@ export async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: st
     await write('{"type":"FeatureCollection","features":[\n');
     let i = 0;
     for (const r of farmRows(ROWS, SEED)) {
-      await write(`${i++ > 0 ? ',\n' : ''}${JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } })}`);
+      await write(
+        `${i++ > 0 ? ',\n' : ''}${JSON.stringify({ type: 'Feature', properties: { farm_name: r.name, operational_area_id: '', farm_ref: `R-${r.i + 1}` }, geometry: { type: 'Polygon', coordinates: [r.coords] } })}`,
+      );
     }
     await new Promise<void>((resolve) => out.end('\n]}\n', () => resolve()));
     bytes = fs.statSync(upload.file).size;
     fs.rmSync(csvFile);
   }
-  process.stdout.write(`\n== ${kind} over HTTP: ${ROWS} rows, ${AREAS} areas (${upload.name}, ${(bytes / 1048576).toFixed(1)} MB, written in ${secs(performance.now() - g0)} s), built server on port ${HTTP_PORT} ==\n`);
+  process.stdout.write(
+    `\n== ${kind} over HTTP: ${ROWS} rows, ${AREAS} areas (${upload.name}, ${(bytes / 1048576).toFixed(1)} MB, written in ${secs(performance.now() - g0)} s), built server on port ${HTTP_PORT} ==\n`,
+  );
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'],
     NODE_ENV: 'production',
@@ -151,7 +182,11 @@ export async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: st
       const u = new URL(PG_URL);
       u.pathname = `/${dbName}`;
       const adminUrl = u.toString();
-      const setup = spawn(process.execPath, [path.join(httpRoot, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'hs_bench_app'], { cwd: httpRoot, stdio: 'ignore', env });
+      const setup = spawn(process.execPath, [path.join(httpRoot, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'hs_bench_app'], {
+        cwd: httpRoot,
+        stdio: 'ignore',
+        env,
+      });
       if ((await new Promise((r) => setup.on('exit', r))) !== 0) throw new Error('db-setup failed');
       const app = new URL(adminUrl);
       app.username = 'hs_bench_app';
@@ -221,7 +256,11 @@ export async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: st
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    const fields: Array<[string, string]> = [['name', `bench ${ROWS}`], ['require_farm_recognition', 'true'], ['operational_areas', JSON.stringify(areaIds)]];
+    const fields: Array<[string, string]> = [
+      ['name', `bench ${ROWS}`],
+      ['require_farm_recognition', 'true'],
+      ['operational_areas', JSON.stringify(areaIds)],
+    ];
     const res = await uploadFile(server.base, token, fields, upload.file, upload.name);
     const uploadMs = performance.now() - u0;
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
@@ -243,20 +282,42 @@ export async function benchHttp(kind: 'pglite' | 'postgres'): Promise<{ kind: st
     probe.stop = true;
     await probing;
     const mem = stopWatch();
-    process.stdout.write(`  analysis ${d.status} ${d.failure_reason ? `(${d.failure_reason}) ` : ''}${secs(total)} s upload to completed, ${Math.round(ROWS / (total / 1000))} rows/s\n`);
-    process.stdout.write(`  result: within ${d.within_operational_area?.count}, outside ${d.outside_operational_area?.count}, errors ${d.errors?.count}, overlapping ${d.overlapping_farmlands?.count}, unrecognized ${d.unrecognized_farmlands?.count ?? '?'}, total ${d.total_uploaded_data_count ?? '?'}\n`);
-    for (const [k, m] of Object.entries(mem)) process.stdout.write(`  ${k} process: RSS ${before[k]!.toFixed(0)} MB before, peak ${m.peak.toFixed(0)} MB during the analysis (sampled every 100 ms), VmHWM ${m.hwm.toFixed(0)} MB over the process's life\n`);
-    process.stdout.write(`  longest answer of a concurrent GET /custom-analysis/ (every 100 ms, ${probe.n} requests): ${probe.max.toFixed(0)} ms, sent ${secs(probe.at)} s after the upload began\n`);
-    const finished = [...lines['worker']!, ...lines['api']!].map((l) => {
-      try {
-        return JSON.parse(l) as { msg?: string; phases?: Record<string, { ms: number; statements: number; longestStatementMs: number }> };
-      } catch {
-        return {};
-      }
-    }).find((l) => l.msg === 'custom analysis finished');
-    if (finished?.phases) process.stdout.write(`  job phases: ${Object.entries(finished.phases).map(([k, v]) => `${k} ${secs(v.ms)} s (${v.statements} statements, longest ${v.longestStatementMs} ms)`).join(', ')}\n`);
+    process.stdout.write(
+      `  analysis ${d.status} ${d.failure_reason ? `(${d.failure_reason}) ` : ''}${secs(total)} s upload to completed, ${Math.round(ROWS / (total / 1000))} rows/s\n`,
+    );
+    process.stdout.write(
+      `  result: within ${d.within_operational_area?.count}, outside ${d.outside_operational_area?.count}, errors ${d.errors?.count}, overlapping ${d.overlapping_farmlands?.count}, unrecognized ${d.unrecognized_farmlands?.count ?? '?'}, total ${d.total_uploaded_data_count ?? '?'}\n`,
+    );
+    for (const [k, m] of Object.entries(mem))
+      process.stdout.write(
+        `  ${k} process: RSS ${before[k]!.toFixed(0)} MB before, peak ${m.peak.toFixed(0)} MB during the analysis (sampled every 100 ms), VmHWM ${m.hwm.toFixed(0)} MB over the process's life\n`,
+      );
+    process.stdout.write(
+      `  longest answer of a concurrent GET /custom-analysis/ (every 100 ms, ${probe.n} requests): ${probe.max.toFixed(0)} ms, sent ${secs(probe.at)} s after the upload began\n`,
+    );
+    const finished = [...lines['worker']!, ...lines['api']!]
+      .map((l) => {
+        try {
+          return JSON.parse(l) as { msg?: string; phases?: Record<string, { ms: number; statements: number; longestStatementMs: number }> };
+        } catch {
+          return {};
+        }
+      })
+      .find((l) => l.msg === 'custom analysis finished');
+    if (finished?.phases)
+      process.stdout.write(
+        `  job phases: ${Object.entries(finished.phases)
+          .map(([k, v]) => `${k} ${secs(v.ms)} s (${v.statements} statements, longest ${v.longestStatementMs} ms)`)
+          .join(', ')}\n`,
+      );
     const m = Object.values(mem);
-    return { kind: `${kind} http${FORMAT !== 'csv' ? ` ${FORMAT}` : ''}`, seconds: total / 1000, rssMb: m[0]!.peak, workerMb: m[1]?.peak ?? null, probeMs: probe.max };
+    return {
+      kind: `${kind} http${FORMAT !== 'csv' ? ` ${FORMAT}` : ''}`,
+      seconds: total / 1000,
+      rssMb: m[0]!.peak,
+      workerMb: m[1]?.peak ?? null,
+      probeMs: probe.max,
+    };
   } finally {
     await closeAdmin().catch(() => undefined);
     for (const c of children.reverse()) {

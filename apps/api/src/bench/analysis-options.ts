@@ -27,7 +27,12 @@ export const FORMAT = arg('format', 'csv') === 'xlsx' ? 'xlsx' : arg('format', '
 export const tuning = (kind: 'pglite' | 'postgres') => {
   const t = tuningFor(kind);
   const num = (name: string, d: number) => Number(arg(name, String(d)));
-  return { batchRows: num('batch', t.batchRows), concurrency: num('concurrency', t.concurrency), overlapRange: num('range', t.overlapRange), writeRows: num('write', t.writeRows) };
+  return {
+    batchRows: num('batch', t.batchRows),
+    concurrency: num('concurrency', t.concurrency),
+    overlapRange: num('range', t.overlapRange),
+    writeRows: num('write', t.writeRows),
+  };
 };
 export const NIGERIA = '1e7050d0-9e8f-5e82-9ca3-884850256d74';
 

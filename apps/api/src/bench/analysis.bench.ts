@@ -89,7 +89,10 @@ async function seedLookups(e: Engine): Promise<{ cityId: string }> {
   await e.admin(`INSERT INTO countries (id, name, iso2, iso3, phone_code, currency_code, currency_name, currency_symbol, flag_emoji, country_flag)
                  VALUES ('${NIGERIA}', 'Nigeria', 'NG', 'NGA', '234', 'NGN', 'Naira', 'N', '', '') ON CONFLICT DO NOTHING`);
   const cityId = crypto.randomUUID();
-  await e.admin(`INSERT INTO cities (id, country_id, name, latitude, longitude, location) VALUES ($1, '${NIGERIA}', 'Ogbomosho', 8.13, 4.24, ST_SetSRID(ST_MakePoint(4.24, 8.13), 4326))`, [cityId]);
+  await e.admin(
+    `INSERT INTO cities (id, country_id, name, latitude, longitude, location) VALUES ($1, '${NIGERIA}', 'Ogbomosho', 8.13, 4.24, ST_SetSRID(ST_MakePoint(4.24, 8.13), 4326))`,
+    [cityId],
+  );
   return { cityId };
 }
 
@@ -97,15 +100,22 @@ async function seedTenant(e: Engine, cityId: string, data: Generated) {
   const [t] = (await e.admin(`INSERT INTO tenants (name, country_id) VALUES ('Bench tenant', '${NIGERIA}') RETURNING id`)) as Array<{ id: string }>;
   const tenantId = t!.id;
   await e.admin(`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold) VALUES ($1, 100, 0.5)`, [tenantId]);
-  const [u] = (await e.admin(`INSERT INTO users (tenant_id, role, email, first_name, last_name) VALUES ($1, 'tenant_admin', 'bench@example.com', 'Bench', 'Admin') RETURNING id`, [tenantId])) as Array<{ id: string }>;
-  const [r] = (await e.admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, '${NIGERIA}', 'Bench') RETURNING id`, [tenantId])) as Array<{ id: string }>;
+  const [u] = (await e.admin(
+    `INSERT INTO users (tenant_id, role, email, first_name, last_name) VALUES ($1, 'tenant_admin', 'bench@example.com', 'Bench', 'Admin') RETURNING id`,
+    [tenantId],
+  )) as Array<{ id: string }>;
+  const [r] = (await e.admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, '${NIGERIA}', 'Bench') RETURNING id`, [tenantId])) as Array<{
+    id: string;
+  }>;
   await e.admin(
     `INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
      SELECT $1, a.name, $2, $3, g, ST_Area(g::geography)
        FROM jsonb_to_recordset($4::jsonb) AS a(name text, ring jsonb), LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON(jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(a.ring))), 4326) AS g) x`,
     [tenantId, r!.id, cityId, JSON.stringify(data.areas)],
   );
-  const [f] = (await e.admin(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'F-1') RETURNING id`, [tenantId])) as Array<{ id: string }>;
+  const [f] = (await e.admin(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'Reg', 'Istry', 'F-1') RETURNING id`, [
+    tenantId,
+  ])) as Array<{ id: string }>;
   // 5 % of the farms are already in the registry (same boundary), so recognition has matches to find.
   const registered = data.registered;
   for (let i = 0; i < registered.length; i += 2000) {
@@ -122,7 +132,6 @@ async function seedTenant(e: Engine, cityId: string, data: Generated) {
   return { tenantId, userId: u!.id, areaIds };
 }
 
-
 async function rawQueries(e: Engine, tenantId: string): Promise<Record<string, number>> {
   const wkts: Array<{ n: number; wkt: string }> = [];
   for (const r of farmRows(ROWS, SEED)) if (r.ring && r.name) wkts.push({ n: r.i + 1, wkt: `POLYGON((${r.ring.map((p) => `${p[0]} ${p[1]}`).join(',')}))` });
@@ -130,9 +139,10 @@ async function rawQueries(e: Engine, tenantId: string): Promise<Record<string, n
   let t0 = performance.now();
   await e.admin('CREATE TABLE bench_raw (n int, geom geometry(Polygon, 4326))');
   for (let i = 0; i < wkts.length; i += 20000) {
-    await e.admin(`INSERT INTO bench_raw SELECT s.n, g FROM jsonb_to_recordset($1::jsonb) AS s(n int, wkt text), LATERAL (SELECT ST_GeomFromText(s.wkt, 4326) AS g) x WHERE ST_IsValid(g)`, [
-      JSON.stringify(wkts.slice(i, i + 20000)),
-    ]);
+    await e.admin(
+      `INSERT INTO bench_raw SELECT s.n, g FROM jsonb_to_recordset($1::jsonb) AS s(n int, wkt text), LATERAL (SELECT ST_GeomFromText(s.wkt, 4326) AS g) x WHERE ST_IsValid(g)`,
+      [JSON.stringify(wkts.slice(i, i + 20000))],
+    );
   }
   await e.admin('CREATE INDEX bench_raw_gix ON bench_raw USING gist (geom)');
   await e.admin('ANALYZE bench_raw');
@@ -170,7 +180,10 @@ function wasmResidentMb(bytes: number): number | null {
   let match = false;
   for (const line of text.split('\n')) {
     if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) {
-      const [a, b] = line.split(' ')[0]!.split('-').map((x) => Number.parseInt(x, 16));
+      const [a, b] = line
+        .split(' ')[0]!
+        .split('-')
+        .map((x) => Number.parseInt(x, 16));
       match = b! - a! === bytes;
     } else if (match && line.startsWith('Rss:')) kb = (kb ?? 0) + Number(line.split(/\s+/)[1]);
   }
@@ -187,7 +200,14 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     const s = await seedTenant(e, cityId, data);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-'));
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'bench-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });
-    const deps: Deps = { config, database: e.database, db: e.database.db, keys: deriveKeys(config.secret), storage: localStorage(path.join(dataDir, 'files')), log: pino({ level: 'silent' }) };
+    const deps: Deps = {
+      config,
+      database: e.database,
+      db: e.database.db,
+      keys: deriveKeys(config.secret),
+      storage: localStorage(path.join(dataDir, 'files')),
+      log: pino({ level: 'silent' }),
+    };
     const ctx: Ctx = {
       actor: { userId: s.userId, sessionId: crypto.randomUUID(), role: 'tenant_admin', tenantId: s.tenantId, name: 'Bench Admin', email: 'bench@example.com' },
       platform: 'api',
@@ -225,7 +245,9 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     const probeLoop = (async () => {
       while (!probe.stop) {
         const p0 = performance.now();
-        await withScope(deps.db, { kind: 'tenant', tenantId: s.tenantId }, (tx) => tx.execute(sql`SELECT count(*) FROM custom_analyses WHERE tenant_id = ${s.tenantId}`));
+        await withScope(deps.db, { kind: 'tenant', tenantId: s.tenantId }, (tx) =>
+          tx.execute(sql`SELECT count(*) FROM custom_analyses WHERE tenant_id = ${s.tenantId}`),
+        );
         probe.max = Math.max(probe.max, performance.now() - p0);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -320,29 +342,63 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     clearInterval(rssTimer);
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
     const [sum] = await withScope(deps.db, { kind: 'tenant', tenantId: s.tenantId }, (tx) =>
-      queryRows<Record<string, number>>(tx, sql`SELECT within_count, outside_count, error_count, overlapping_count, unrecognized_count, round(total_area) AS total_area FROM custom_analyses WHERE id = ${created.id}`),
+      queryRows<Record<string, number>>(
+        tx,
+        sql`SELECT within_count, outside_count, error_count, overlapping_count, unrecognized_count, round(total_area) AS total_area FROM custom_analyses WHERE id = ${created.id}`,
+      ),
     );
-    process.stdout.write(`  pipeline: ${result}, ${secs(total)} s, ${Math.round(ROWS / (total / 1000))} rows/s, peak RSS ${Math.round(peakRss / 1048576)} MB, longest event-loop block ${(loop.max / 1e6).toFixed(1)} ms, longest wait of a concurrent query ${probe.max.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `  pipeline: ${result}, ${secs(total)} s, ${Math.round(ROWS / (total / 1000))} rows/s, peak RSS ${Math.round(peakRss / 1048576)} MB, longest event-loop block ${(loop.max / 1e6).toFixed(1)} ms, longest wait of a concurrent query ${probe.max.toFixed(0)} ms\n`,
+    );
     // CPU of this process (main thread, parse worker and, on PGlite, the database): steadier than wall time on a shared machine.
     process.stdout.write(`  process CPU: ${secs((cpu.user + cpu.system) / 1000)} s\n`);
-    process.stdout.write(`  phases: ${Object.entries(phases).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
-    process.stdout.write(`  longest block per phase (timer lateness): ${Object.entries(blockByPhase).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}\n`);
-    process.stdout.write(`  longest statement per phase: ${Object.entries(stmtMaxByPhase).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}\n`);
+    process.stdout.write(
+      `  phases: ${Object.entries(phases)
+        .map(([k, v]) => `${k} ${secs(v)} s`)
+        .join(', ')}\n`,
+    );
+    process.stdout.write(
+      `  longest block per phase (timer lateness): ${Object.entries(blockByPhase)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+        .join(', ')}\n`,
+    );
+    process.stdout.write(
+      `  longest statement per phase: ${Object.entries(stmtMaxByPhase)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+        .join(', ')}\n`,
+    );
     process.stdout.write(`  memory per phase:\n${memByPhase.map((x) => `    ${x}`).join('\n')}\n`);
-    process.stdout.write(`  process CPU per phase: ${Object.entries(cpuByPhase).map(([k, v]) => `${k} ${secs(v)} s`).join(', ')}\n`);
+    process.stdout.write(
+      `  process CPU per phase: ${Object.entries(cpuByPhase)
+        .map(([k, v]) => `${k} ${secs(v)} s`)
+        .join(', ')}\n`,
+    );
     // Statements' wall time summed (with more than one in flight on PostgreSQL, the sum exceeds the phase).
-    process.stdout.write(`  statements per phase: ${Object.entries(stmtSumByPhase).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+    process.stdout.write(
+      `  statements per phase: ${Object.entries(stmtSumByPhase)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}\n`,
+    );
     process.stdout.write(`  result: ${JSON.stringify(sum)}\n`);
 
     const raw = await rawQueries(e, s.tenantId);
-    process.stdout.write(`  raw PostGIS: load ${secs(raw['load']!)} s, within ${secs(raw['within']!)} s, overlaps ${secs(raw['overlaps']!)} s, area ${secs(raw['area']!)} s = ${secs(raw['total']!)} s\n`);
+    process.stdout.write(
+      `  raw PostGIS: load ${secs(raw['load']!)} s, within ${secs(raw['within']!)} s, overlaps ${secs(raw['overlaps']!)} s, area ${secs(raw['area']!)} s = ${secs(raw['total']!)} s\n`,
+    );
     process.stdout.write(`  pipeline / raw = ${(total / raw['total']!).toFixed(2)}x\n`);
     if (EXPLAIN) await explain(deps, s.tenantId, created.id, s.areaIds);
     if (args.includes('--map')) await benchMap(deps, ctx, created.id);
     if (args.includes('--explain-classify')) await explainClassify(deps, s.tenantId, s.areaIds, file);
     if (args.includes('--parts')) await classifyParts(deps, s.tenantId, s.areaIds, file);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    return { kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`, seconds: total / 1000, raw: raw['total']! / 1000, loopMs: loop.max / 1e6, probeMs: probe.max, rssMb: peakRss / 1048576 };
+    return {
+      kind: filename === 'bench.csv' ? kind : `${kind} ${path.extname(filename).slice(1)}`,
+      seconds: total / 1000,
+      raw: raw['total']! / 1000,
+      loopMs: loop.max / 1e6,
+      probeMs: probe.max,
+      rssMb: peakRss / 1048576,
+    };
   } finally {
     await stopProbes?.();
     await e.close();
@@ -367,16 +423,28 @@ async function benchMap(deps: Deps, ctx: Ctx, id: string): Promise<void> {
   const features = checked.data.data.features.length;
   const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
   const bytes = Buffer.byteLength(body);
-  process.stdout.write(`  map (GET /custom-analysis/{id}/map/ server side, ${features} features, ${runs} runs): p50 ${q(times, 50).toFixed(0)} ms, p95 ${q(times, 95).toFixed(0)} ms\n`);
-  process.stdout.write(`  map body: ${(bytes / 1048576).toFixed(2)} MB (${Math.round(bytes / Math.max(1, features))} bytes a feature), gzipped ${(zlib.gzipSync(body).length / 1048576).toFixed(2)} MB\n`);
+  process.stdout.write(
+    `  map (GET /custom-analysis/{id}/map/ server side, ${features} features, ${runs} runs): p50 ${q(times, 50).toFixed(0)} ms, p95 ${q(times, 95).toFixed(0)} ms\n`,
+  );
+  process.stdout.write(
+    `  map body: ${(bytes / 1048576).toFixed(2)} MB (${Math.round(bytes / Math.max(1, features))} bytes a feature), gzipped ${(zlib.gzipSync(body).length / 1048576).toFixed(2)} MB\n`,
+  );
 }
 
 async function main() {
   // As the server does (MEMORY_TRIM_INTERVAL_S): free C-heap pages go back to the OS on a timer while the pipeline runs.
-  const stopTrim = await startMallocTrim(pino({ level: 'silent' }), loadConfig({ NODE_ENV: 'test', APP_SECRET: 'bench-secret-that-is-long-enough-0123456789' }).memoryTrimIntervalMs);
+  const stopTrim = await startMallocTrim(
+    pino({ level: 'silent' }),
+    loadConfig({ NODE_ENV: 'test', APP_SECRET: 'bench-secret-that-is-long-enough-0123456789' }).memoryTrimIntervalMs,
+  );
   if (HTTP) {
     if (!fs.existsSync(path.join(httpRoot, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
-    process.stdout.write(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores\n`);
+    process.stdout.write(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, ${os.cpus().length} cores\n`,
+    );
     const results = [];
     for (const kind of ENGINES) results.push(await benchHttp(kind));
     process.stdout.write('\nsummary (over HTTP, built server):\n');
@@ -385,7 +453,12 @@ async function main() {
         `  ${r.kind.padEnd(16)} ${ROWS} rows  ${r.seconds.toFixed(2)} s  ${Math.round(ROWS / r.seconds)} rows/s  peak RSS API ${r.rssMb.toFixed(0)} MB${r.workerMb !== null ? `, worker ${r.workerMb.toFixed(0)} MB` : ''}  max concurrent request ${r.probeMs.toFixed(0)} ms\n`,
       );
     }
-    process.stdout.write(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+    process.stdout.write(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
+    );
     stopTrim();
     process.exit(0);
   }

@@ -51,7 +51,9 @@ function farmersCsv(n: number, seed = 7): Buffer {
       const t = (k * Math.PI) / 3;
       pts.push([Math.round((CENTER[0] + (gx + r * Math.cos(t)) / M_LNG) * 1e7) / 1e7, Math.round((CENTER[1] + (gy + r * Math.sin(t)) / M_LAT) * 1e7) / 1e7]);
     }
-    lines.push(`Farmer,${i + 1},f${i + 1}@example.com,+23480${String(30000000 + i)},${i % 2 ? 'Male' : 'Female'},${i + 1} Farm Road,Oyo,BULK-${i + 1},Farm ${i + 1},,"${JSON.stringify(pts).replace(/"/g, '""')}"`);
+    lines.push(
+      `Farmer,${i + 1},f${i + 1}@example.com,+23480${String(30000000 + i)},${i % 2 ? 'Male' : 'Female'},${i + 1} Farm Road,Oyo,BULK-${i + 1},Farm ${i + 1},,"${JSON.stringify(pts).replace(/"/g, '""')}"`,
+    );
   }
   return Buffer.from(lines.join('\n') + '\n');
 }
@@ -101,8 +103,13 @@ async function seed(e: Engine) {
   const [t] = (await e.admin(`INSERT INTO tenants (name, country_id) VALUES ('Bench tenant', '${NIGERIA}') RETURNING id`)) as Array<{ id: string }>;
   const tenantId = t!.id;
   await e.admin(`INSERT INTO tenant_configurations (tenant_id, minimum_farm_size, recognition_threshold) VALUES ($1, 100, 0.5)`, [tenantId]);
-  const [u] = (await e.admin(`INSERT INTO users (tenant_id, role, email, first_name, last_name) VALUES ($1, 'tenant_admin', 'bench@example.com', 'Bench', 'Admin') RETURNING id`, [tenantId])) as Array<{ id: string }>;
-  const [r] = (await e.admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, '${NIGERIA}', 'Bench') RETURNING id`, [tenantId])) as Array<{ id: string }>;
+  const [u] = (await e.admin(
+    `INSERT INTO users (tenant_id, role, email, first_name, last_name) VALUES ($1, 'tenant_admin', 'bench@example.com', 'Bench', 'Admin') RETURNING id`,
+    [tenantId],
+  )) as Array<{ id: string }>;
+  const [r] = (await e.admin(`INSERT INTO regions (tenant_id, country_id, name) VALUES ($1, '${NIGERIA}', 'Bench') RETURNING id`, [tenantId])) as Array<{
+    id: string;
+  }>;
   return { tenantId, userId: u!.id, regionId: r!.id };
 }
 
@@ -115,7 +122,14 @@ async function benchEngine(kind: 'pglite' | 'postgres', file: Buffer) {
   try {
     const s = await seed(e);
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'bench-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent' });
-    const deps: Deps = { config, database: e.database, db: e.database.db, keys: deriveKeys(config.secret), storage: localStorage(path.join(dataDir, 'files')), log: pino({ level: 'silent' }) };
+    const deps: Deps = {
+      config,
+      database: e.database,
+      db: e.database.db,
+      keys: deriveKeys(config.secret),
+      storage: localStorage(path.join(dataDir, 'files')),
+      log: pino({ level: 'silent' }),
+    };
     const ctx: Ctx = {
       actor: { userId: s.userId, sessionId: crypto.randomUUID(), role: 'tenant_admin', tenantId: s.tenantId, name: 'Bench Admin', email: 'bench@example.com' },
       platform: 'api',
@@ -133,7 +147,9 @@ async function benchEngine(kind: 'pglite' | 'postgres', file: Buffer) {
     const result = await bulkUploadFarmers(deps, ctx, { filename: 'bench.csv', data: file });
     const uploadMs = performance.now() - t0;
     loop.disable();
-    const [counts] = (await e.admin(`SELECT (SELECT count(*)::int FROM farmers) AS farmers, (SELECT count(*)::int FROM farms) AS farms, (SELECT count(*)::int FROM farms WHERE is_overlapping) AS overlapping`)) as Array<{
+    const [counts] = (await e.admin(
+      `SELECT (SELECT count(*)::int FROM farmers) AS farmers, (SELECT count(*)::int FROM farms) AS farms, (SELECT count(*)::int FROM farms WHERE is_overlapping) AS overlapping`,
+    )) as Array<{
       farmers: number;
       farms: number;
       overlapping: number;
@@ -153,21 +169,69 @@ async function benchEngine(kind: 'pglite' | 'postgres', file: Buffer) {
         [s.tenantId, i, s.regionId, n],
       );
     }
-    await e.admin(`INSERT INTO users (tenant_id, role, email, first_name, last_name) SELECT $1, 'agent', 'agent' || g || '@example.com', 'Agent', 'No ' || g FROM generate_series(1, 200) g`, [s.tenantId]);
-    await e.admin(`UPDATE farmers SET created_by = (SELECT id FROM users WHERE email = 'agent' || (1 + abs(hashtext(farmers.id::text)) % 200) || '@example.com') WHERE tenant_id = $1`, [s.tenantId]);
+    await e.admin(
+      `INSERT INTO users (tenant_id, role, email, first_name, last_name) SELECT $1, 'agent', 'agent' || g || '@example.com', 'Agent', 'No ' || g FROM generate_series(1, 200) g`,
+      [s.tenantId],
+    );
+    await e.admin(
+      `UPDATE farmers SET created_by = (SELECT id FROM users WHERE email = 'agent' || (1 + abs(hashtext(farmers.id::text)) % 200) || '@example.com') WHERE tenant_id = $1`,
+      [s.tenantId],
+    );
     await e.admin('ANALYZE');
     const queries: Array<[string, () => Promise<unknown>]> = [
       ['farmers page 1', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: undefined, region: undefined }, '/api/farmers/')],
-      ['farmers page 50', () => listFarmers(deps, ctx, { page: 50, page_size: 10, search: undefined, is_mapped: undefined, region: undefined }, '/api/farmers/')],
-      ['farmers search', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'Farmer 4242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
-      ['farmers search folio id', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'GROWN-4242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
-      ['farmers search phone', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: '7000004242', is_mapped: undefined, region: undefined }, '/api/farmers/')],
-      ['farmers search email', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'f4242@example', is_mapped: undefined, region: undefined }, '/api/farmers/')],
-      ['farmers is_mapped=true', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: true, region: undefined }, '/api/farmers/')],
-      ['farmers is_mapped=false', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: false, region: undefined }, '/api/farmers/')],
-      ['farmers region', () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: undefined, region: s.regionId }, '/api/farmers/')],
-      ['agents search', () => listAgents(deps, ctx, { page: 1, page_size: 10, search: 'Agent No 42', region: undefined, operational_area: undefined, tenant_id: undefined }, '/api/accounts/agents/')],
-      ['agents page 1', () => listAgents(deps, ctx, { page: 1, page_size: 10, search: undefined, region: undefined, operational_area: undefined, tenant_id: undefined }, '/api/accounts/agents/')],
+      [
+        'farmers page 50',
+        () => listFarmers(deps, ctx, { page: 50, page_size: 10, search: undefined, is_mapped: undefined, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers search',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'Farmer 4242', is_mapped: undefined, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers search folio id',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'GROWN-4242', is_mapped: undefined, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers search phone',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: '7000004242', is_mapped: undefined, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers search email',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: 'f4242@example', is_mapped: undefined, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers is_mapped=true',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: true, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers is_mapped=false',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: false, region: undefined }, '/api/farmers/'),
+      ],
+      [
+        'farmers region',
+        () => listFarmers(deps, ctx, { page: 1, page_size: 10, search: undefined, is_mapped: undefined, region: s.regionId }, '/api/farmers/'),
+      ],
+      [
+        'agents search',
+        () =>
+          listAgents(
+            deps,
+            ctx,
+            { page: 1, page_size: 10, search: 'Agent No 42', region: undefined, operational_area: undefined, tenant_id: undefined },
+            '/api/accounts/agents/',
+          ),
+      ],
+      [
+        'agents page 1',
+        () =>
+          listAgents(
+            deps,
+            ctx,
+            { page: 1, page_size: 10, search: undefined, region: undefined, operational_area: undefined, tenant_id: undefined },
+            '/api/accounts/agents/',
+          ),
+      ],
     ];
     const lists: Record<string, { p50: number; p95: number }> = {};
     for (const [name, run] of queries) {

@@ -59,7 +59,21 @@ async function seed(q: Query): Promise<void> {
   await q('ANALYZE farmers');
 }
 
-type Result = { what: string; status: number; parts: number; bytes: number; features: number; ttfbMs: number; totalMs: number; rssBefore: number; rssPeak: number; listP50: number; listMax: number; lists: number; shed: number };
+type Result = {
+  what: string;
+  status: number;
+  parts: number;
+  bytes: number;
+  features: number;
+  ttfbMs: number;
+  totalMs: number;
+  rssBefore: number;
+  rssPeak: number;
+  listP50: number;
+  listMax: number;
+  lists: number;
+  shed: number;
+};
 
 /** Downloads url (counting bytes and farms, keeping nothing), with RSS sampled and list requests sent alongside. */
 async function partOnce(base: string, pid: number, token: string, url: string, marker: string): Promise<Omit<Result, 'what'>> {
@@ -105,7 +119,16 @@ async function partOnce(base: string, pid: number, token: string, url: string, m
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, rssMb(pid));
   waits.sort((a, b) => a - b);
-  return { ...out, totalMs, rssBefore, rssPeak, listMax: waits[waits.length - 1] ?? 0, listP50: waits[Math.floor(waits.length / 2)] ?? 0, lists: waits.length, shed };
+  return {
+    ...out,
+    totalMs,
+    rssBefore,
+    rssPeak,
+    listMax: waits[waits.length - 1] ?? 0,
+    listP50: waits[Math.floor(waits.length / 2)] ?? 0,
+    lists: waits.length,
+    shed,
+  };
 }
 
 /** What marks one farm in a format's text (a farm's id is in each). */
@@ -121,7 +144,8 @@ async function main(): Promise<void> {
     ANALYSIS_WORKERS: 'off',
     // The export is measured, not the load shedding (a shared machine's event-loop delay would shed the lists).
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-    LOAD_SHED_MAX_IN_FLIGHT: '0',  });
+    LOAD_SHED_MAX_IN_FLIGHT: '0',
+  });
 
   let dropDb: (() => Promise<void>) | null = null;
   const t0 = performance.now();
@@ -143,7 +167,11 @@ async function main(): Promise<void> {
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
     const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
-    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_eudr_bench'], { cwd: root, stdio: 'inherit', env });
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_eudr_bench'], {
+      cwd: root,
+      stdio: 'inherit',
+      env,
+    });
     await new Promise((r) => setup.on('exit', r));
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_eudr_bench@');
     env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -175,7 +203,9 @@ async function main(): Promise<void> {
   try {
     const token = await signInEnrolling(server.base, DEMO_ACCOUNTS.adminA);
     const pid = server.child.pid!;
-    const count = (await (await fetch(`${server.base}/api/farms/?page=1&page_size=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { count: number } };
+    const count = (await (await fetch(`${server.base}/api/farms/?page=1&page_size=1`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: { count: number };
+    };
     const alone: number[] = [];
     for (let i = 0; i < 15; i++) {
       const t = performance.now();
@@ -183,7 +213,9 @@ async function main(): Promise<void> {
       alone.push(performance.now() - t);
     }
     alone.sort((a, b) => a - b);
-    process.stdout.write(`  tenant farms: ${count.data.count}; list request alone: p50 ${alone[7]!.toFixed(0)} / max ${alone[14]!.toFixed(0)} ms; load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    process.stdout.write(
+      `  tenant farms: ${count.data.count}; list request alone: p50 ${alone[7]!.toFixed(0)} / max ${alone[14]!.toFixed(0)} ms; load average ${os.loadavg()[0]!.toFixed(1)}\n`,
+    );
     for (const format of FORMATS) {
       let parts = 1;
       let features = 0;

@@ -76,7 +76,18 @@ async function writeAnalysis(dataDir: string): Promise<{ id: string; ms: number 
   }
 }
 
-type Result = { what: string; status: number; bytes: number; ttfbMs: number; totalMs: number; rssBefore: number; rssPeak: number; listMax: number; listP50: number; lists: number };
+type Result = {
+  what: string;
+  status: number;
+  bytes: number;
+  ttfbMs: number;
+  totalMs: number;
+  rssBefore: number;
+  rssPeak: number;
+  listMax: number;
+  listP50: number;
+  lists: number;
+};
 
 /** Downloads url (reading as fast as it comes, keeping nothing), with RSS sampled and list requests sent alongside. */
 async function exportOnce(base: string, pid: number, token: string, url: string, listUrl: string): Promise<Omit<Result, 'what'>> {

@@ -22,7 +22,10 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 && args[i + 1] && !args[i + 1]!.startsWith('--') ? args[i + 1]! : dflt;
 };
 const ENGINES = arg('engine', 'pglite') === 'both' ? (['pglite', 'postgres'] as const) : ([arg('engine', 'pglite')] as Array<'pglite' | 'postgres'>);
-const ROWS = arg('rows', '15000,100000').split(',').map(Number).filter((n) => n > 0);
+const ROWS = arg('rows', '15000,100000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const PORT = Number(arg('port', '3397'));
 const SETTLE_MS = Number(arg('settle', '10')) * 1000;
 /** --existing DIR: skip the first start and run the rest on a copy of an existing embedded data directory. */
@@ -82,11 +85,21 @@ async function stop(child: ChildProcess): Promise<void> {
   await Promise.race([new Promise((r) => child.once('exit', r)), sleep(15_000).then(() => child.kill('SIGKILL'))]);
 }
 
-async function api<T = any>(method: string, url: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+async function api<T = any>(
+  method: string,
+  url: string,
+  token: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const isBuf = Buffer.isBuffer(body);
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: isBuf ? (body as Buffer) : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -115,7 +128,12 @@ async function signIn(email: string): Promise<string> {
 
 /** 1,000 list requests (farms, farmers, activity, analyses in turn), 10 at a time. */
 async function listBurst(token: string): Promise<{ seconds: number; failed: number }> {
-  const urls = ['/api/farms/?page=1&page_size=20', '/api/farmers/?page=1&page_size=20', '/api/activity-logs/?page=1&page_size=20', '/api/custom-analysis/?page=1&page_size=20'];
+  const urls = [
+    '/api/farms/?page=1&page_size=20',
+    '/api/farmers/?page=1&page_size=20',
+    '/api/activity-logs/?page=1&page_size=20',
+    '/api/custom-analysis/?page=1&page_size=20',
+  ];
   let next = 0;
   let failed = 0;
   const t0 = performance.now();
@@ -137,7 +155,7 @@ function farmsCsv(rows: number): Buffer {
   const mLat = 111_320;
   const mLng = mLat * Math.cos((7.6466 * Math.PI) / 180);
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let i = 0; i < rows; i++) {
     let x = (i % side) * 150 - side * 75;
     const y = Math.floor(i / side) * 150 - side * 75;
@@ -158,8 +176,13 @@ function farmsCsv(rows: number): Buffer {
 function multipart(fields: Record<string, string[]>, filename: string, content: Buffer) {
   const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
-  for (const [k, vs] of Object.entries(fields)) for (const v of vs) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  for (const [k, vs] of Object.entries(fields))
+    for (const v of vs) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -262,7 +285,11 @@ async function runPostgres(): Promise<void> {
   };
   const children: ChildProcess[] = [];
   try {
-    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], { cwd: root, stdio: 'ignore', env });
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], {
+      cwd: root,
+      stdio: 'ignore',
+      env,
+    });
     await new Promise((r) => setup.on('exit', r));
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_bench@');
     env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -297,7 +324,12 @@ async function runPostgres(): Promise<void> {
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
-  console.log(`footprint benchmark: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `footprint benchmark: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const engine of ENGINES) await (engine === 'pglite' ? runPglite() : runPostgres());
 }
 

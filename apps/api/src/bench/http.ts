@@ -33,9 +33,16 @@ export function builtServerEnv(port: number, dataDir: string, extra: NodeJS.Proc
 export type Server = { child: ChildProcess; env: NodeJS.ProcessEnv; base: string; readyMs: number };
 
 /** Starts apps/api/dist/server.js with env and waits for /api/health; onLine sees each line the server writes. */
-export async function startServer(env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; onLine?: (line: string) => void; execArgv?: string[] } = {}): Promise<Server> {
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  opts: { timeoutMs?: number; onLine?: (line: string) => void; execArgv?: string[] } = {},
+): Promise<Server> {
   const base = `http://127.0.0.1:${env['PORT']}`;
-  const child = spawn(process.execPath, [...(opts.execArgv ?? []), path.join(root, 'apps/api/dist/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(opts.execArgv ?? []), path.join(root, 'apps/api/dist/server.js')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let buffered = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();
@@ -86,7 +93,11 @@ export function apiAt(base: string) {
     const isBuf = Buffer.isBuffer(body);
     const res = await fetch(`${base}${url}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: isBuf ? (body as Buffer) : JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -206,7 +217,9 @@ function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType
 
 /** One line of a Cpu for a report. */
 export const cpuText = (c: Cpu | null) =>
-  c ? `cpu/req: main ${c.main.toFixed(2)}, db ${c.db.toFixed(2)}, other ${c.rest.toFixed(2)}, postgres ${c.postgres.toFixed(2)}, client ${c.client.toFixed(2)} ms` : '';
+  c
+    ? `cpu/req: main ${c.main.toFixed(2)}, db ${c.db.toFixed(2)}, other ${c.rest.toFixed(2)}, postgres ${c.postgres.toFixed(2)}, client ${c.client.toFixed(2)} ms`
+    : '';
 
 /**
  * `connections` clients, each sending its next request when the last answered, for `seconds` after a one-second

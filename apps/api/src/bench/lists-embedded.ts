@@ -78,7 +78,11 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
       await a.end();
     };
     const adminUrl = pgUrl.replace(/\/[^/]*$/, `/${dbName}`);
-    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_lists'], { cwd: root, stdio: 'inherit', env });
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_lists'], {
+      cwd: root,
+      stdio: 'inherit',
+      env,
+    });
     await new Promise((r) => setup.on('exit', r));
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_lists@');
     env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -88,7 +92,12 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
   const server = await startServer(env, { timeoutMs: 240_000, ...(profDir ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] } : {}) });
   try {
     const token = await signInEnrolling(server.base, 'admin@oyo-agro.example');
-    console.log(`${engine}, demo data, tenant admin, METRICS=${process.env['METRICS'] ?? 'on'}; ${connections} connections, ${seconds} s per route after a 1 s warm-up; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `${engine}, demo data, tenant admin, METRICS=${process.env['METRICS'] ?? 'on'}; ${connections} connections, ${seconds} s per route after a 1 s warm-up; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     const results: Load[] = [];
     for (const route of ROUTES.filter((r) => !only || r.includes(only))) {
       const r = await load(port, server.child.pid!, route, token, connections, seconds);
@@ -102,8 +111,13 @@ export async function benchEmbeddedLists(args: string[]): Promise<void> {
     const lists = results.filter((r) => r.route !== '/api/health');
     const under = lists.filter((r) => r.rps < 500 || r.p95 > 100);
     console.log(
-      `load average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ` +
-        (under.length ? `under the target (>= 500 req/s, p95 <= 100 ms): ${under.map((r) => r.route).join(', ')}` : 'every list within the target (>= 500 req/s, p95 <= 100 ms)'),
+      `load average after: ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}; ` +
+        (under.length
+          ? `under the target (>= 500 req/s, p95 <= 100 ms): ${under.map((r) => r.route).join(', ')}`
+          : 'every list within the target (>= 500 req/s, p95 <= 100 ms)'),
     );
   } finally {
     await stopServer(server);

@@ -257,8 +257,23 @@ async function main(): Promise<void> {
   await admin.end();
   const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-lists-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off', LOAD_SHED_MAX_IN_FLIGHT: process.env['LOAD_SHED_MAX_IN_FLIGHT'] ?? '0' }; // capacity is measured: no in-flight bound unless asked for
-  const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', APP_USER], { cwd: root, stdio: 'inherit', env });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    ANALYSIS_WORKERS: 'off',
+    LOAD_SHED_MAX_IN_FLIGHT: process.env['LOAD_SHED_MAX_IN_FLIGHT'] ?? '0',
+  }; // capacity is measured: no in-flight bound unless asked for
+  const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', APP_USER], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   await new Promise((r) => setup.on('exit', r));
   env['DATABASE_URL'] = adminUrl.replace('postgres@', `${APP_USER}@`);
   env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -285,8 +300,14 @@ async function main(): Promise<void> {
       await db.query(`DELETE FROM mfa_secrets WHERE user_id IN (SELECT id FROM users WHERE email IN ('admin@oyo-agro.example', 'superadmin@farmland.local'))`);
       await db.query(`UPDATE users SET mfa_enabled = false WHERE email IN ('admin@oyo-agro.example', 'superadmin@farmland.local')`);
     }
-    const [c] = (await db.query('SELECT (SELECT count(*) FROM tenants)::int AS tenants, (SELECT count(*) FROM farms)::int AS farms, (SELECT count(*) FROM farmers)::int AS farmers, (SELECT count(*) FROM users)::int AS users')).rows;
-    console.log(`seeded ${c.tenants} tenants, ${c.farms.toLocaleString('en')} farms, ${c.farmers.toLocaleString('en')} farmers, ${c.users} users in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const [c] = (
+      await db.query(
+        'SELECT (SELECT count(*) FROM tenants)::int AS tenants, (SELECT count(*) FROM farms)::int AS farms, (SELECT count(*) FROM farmers)::int AS farmers, (SELECT count(*) FROM users)::int AS users',
+      )
+    ).rows;
+    console.log(
+      `seeded ${c.tenants} tenants, ${c.farms.toLocaleString('en')} farms, ${c.farmers.toLocaleString('en')} farmers, ${c.users} users in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     // A fresh server: its caches and the database's start from the seeded state.
     server.kill('SIGTERM');
@@ -315,32 +336,34 @@ async function main(): Promise<void> {
       '/api/analytics/tenant-mapped-count/?range_type=months&range_value=12',
       `/api/analytics/mapping-data/?year=${year}`,
     ];
-    const routes = TENANT_SCALE ? tenantRoutes : [
-      // The floor on this machine: a request with no query (health) and the cheapest authenticated one (regions).
-      '/api/health',
-      '/api/base/regions/',
-      '/api/base/tenants/',
-      '/api/base/tenants/?page=5&page_size=20',
-      '/api/base/tenants/?search=cooperative%201',
-      '/api/base/tenants/?license_type=SDK&status=Active',
-      `/api/base/tenants/${someTenant}`,
-      '/api/base/licenses/',
-      '/api/base/licenses/?status=Expired&type=SDK',
-      `/api/analytics/mapping-data/?year=${year}`,
-      `/api/analytics/mapping-data/?year=${year}&tenant_id=${someTenant}`,
-      `/api/analytics/mapping-ranking/?year=${year}`,
-      '/api/analytics/tenant-mapped-count/?range_type=months&range_value=12',
-      `/api/analytics/tenants-dashboard-count/?year=${year}`,
-      '/api/analytics/tenants-count/',
-      '/api/analytics/tenants-status-count/',
-      '/api/analytics/licenses-count/',
-      '/api/analytics/agents-count/',
-      '/api/analytics/farms-count/',
-      '/api/analytics/operational-areas-count/',
-      '/api/analytics/mapped-farms-count/',
-      '/api/analytics/unmapped-farms-count/',
-      `/api/analytics/tenant-progress/?year=${year}`,
-    ];
+    const routes = TENANT_SCALE
+      ? tenantRoutes
+      : [
+          // The floor on this machine: a request with no query (health) and the cheapest authenticated one (regions).
+          '/api/health',
+          '/api/base/regions/',
+          '/api/base/tenants/',
+          '/api/base/tenants/?page=5&page_size=20',
+          '/api/base/tenants/?search=cooperative%201',
+          '/api/base/tenants/?license_type=SDK&status=Active',
+          `/api/base/tenants/${someTenant}`,
+          '/api/base/licenses/',
+          '/api/base/licenses/?status=Expired&type=SDK',
+          `/api/analytics/mapping-data/?year=${year}`,
+          `/api/analytics/mapping-data/?year=${year}&tenant_id=${someTenant}`,
+          `/api/analytics/mapping-ranking/?year=${year}`,
+          '/api/analytics/tenant-mapped-count/?range_type=months&range_value=12',
+          `/api/analytics/tenants-dashboard-count/?year=${year}`,
+          '/api/analytics/tenants-count/',
+          '/api/analytics/tenants-status-count/',
+          '/api/analytics/licenses-count/',
+          '/api/analytics/agents-count/',
+          '/api/analytics/farms-count/',
+          '/api/analytics/operational-areas-count/',
+          '/api/analytics/mapped-farms-count/',
+          '/api/analytics/unmapped-farms-count/',
+          `/api/analytics/tenant-progress/?year=${year}`,
+        ];
     const results: Array<{ route: string; p50: number; p95: number; p99: number; max: number }> = [];
     t0 = performance.now();
     for (const route of routes) {
@@ -357,7 +380,11 @@ async function main(): Promise<void> {
       }
       results.push({ route, p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99), max: Math.max(...xs) });
       console.log(
-        `${route.padEnd(72)} p50 ${pct(xs, 50).toFixed(1).padStart(6)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(6)} ms  p99 ${pct(xs, 99).toFixed(1).padStart(6)} ms  max ${Math.max(...xs).toFixed(1).padStart(6)} ms`,
+        `${route.padEnd(72)} p50 ${pct(xs, 50).toFixed(1).padStart(6)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(6)} ms  p99 ${pct(xs, 99).toFixed(1).padStart(6)} ms  max ${Math.max(
+          ...xs,
+        )
+          .toFixed(1)
+          .padStart(6)} ms`,
       );
     }
     if (TENANT_SCALE) {
@@ -365,7 +392,12 @@ async function main(): Promise<void> {
       // compiling the server's common paths (farms page 1 cost 0.85 ms of main-thread CPU first, 0.64 ms later).
       const measured = tenantRoutes.filter((r) => r !== '/api/health');
       for (const route of measured) await load(PORT, server.pid!, route, token, CONNECTIONS, 0.5);
-      console.log(`throughput, ${CONNECTIONS} connections for ${SECONDS} s each after every route was warmed under load and a 1 s warm-up (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}):`);
+      console.log(
+        `throughput, ${CONNECTIONS} connections for ${SECONDS} s each after every route was warmed under load and a 1 s warm-up (load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}):`,
+      );
       for (const route of measured) {
         const r = await load(PORT, server.pid!, route, token, CONNECTIONS, SECONDS);
         console.log(

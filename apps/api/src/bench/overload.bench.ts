@@ -42,11 +42,16 @@ type Answer = { status: number; ms: number; retryAfter: string | null };
 function get(agent: http.Agent, route: string, token: string | null): Promise<Answer> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port: PORT, path: route, agent, timeout: TIMEOUT_MS, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null }));
-      res.on('error', () => resolve({ status: -1, ms: performance.now() - t0, retryAfter: null }));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port: PORT, path: route, agent, timeout: TIMEOUT_MS, headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null }),
+        );
+        res.on('error', () => resolve({ status: -1, ms: performance.now() - t0, retryAfter: null }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (err) => resolve({ status: err.message === 'timeout' ? -2 : -1, ms: performance.now() - t0, retryAfter: null }));
   });
@@ -65,7 +70,11 @@ async function healthHistogram(base: string): Promise<{ total: number; within100
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const f1 = (n: number) => n.toFixed(1);
-const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** `rate` requests a second on a fixed schedule for `seconds`, whatever the answers; health asked every 250 ms meanwhile. */
 async function openLoop(token: string, rate: number, seconds: number) {
@@ -147,13 +156,17 @@ async function main(): Promise<void> {
 
     // 1. Capacity: a closed loop.
     const cap = await load(PORT, server.child.pid!, ROUTE, token, CONNECTIONS, 5);
-    console.log(`capacity (closed loop, ${CONNECTIONS} connections, 5 s): ${cap.rps.toFixed(0)} req/s, p50 ${f1(cap.p50)} ms, p95 ${f1(cap.p95)} ms${cap.errors ? `, ${cap.errors} non-200` : ''}`);
+    console.log(
+      `capacity (closed loop, ${CONNECTIONS} connections, 5 s): ${cap.rps.toFixed(0)} req/s, p50 ${f1(cap.p50)} ms, p95 ${f1(cap.p95)} ms${cap.errors ? `, ${cap.errors} non-200` : ''}`,
+    );
     // Sequential latency at rest: what "normal" is for one request at a time (the recovery probe's own kind).
     const restAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const rest: number[] = [];
     for (let i = 0; i < 20; i++) rest.push((await get(restAgent, ROUTE, token)).ms);
     const normal = Math.max(percentile(rest, 95), 2 * percentile(rest, 50));
-    console.log(`at rest, one at a time: p50 ${f1(percentile(rest, 50))} ms, p95 ${f1(percentile(rest, 95))} ms; "normal" for the recovery: <= ${f1(normal)} ms`);
+    console.log(
+      `at rest, one at a time: p50 ${f1(percentile(rest, 50))} ms, p95 ${f1(percentile(rest, 95))} ms; "normal" for the recovery: <= ${f1(normal)} ms`,
+    );
 
     // 2. Overload: an open loop.
     const rate = Math.max(1, Math.round(cap.rps * FACTOR));
@@ -210,7 +223,9 @@ async function main(): Promise<void> {
         `first probe after the load: ${firstAfter ? `${f1(firstAfter.ms)} ms (${name(firstAfter.status)})` : 'none'}; ${recovery.length} probes`,
     );
     const targets = [slowHealth === 0, shed.length === shedWithRetry, recoveredAt !== null && recoveredAt <= 10_000];
-    console.log(`targets: health < 100 ms ${targets[0] ? 'met' : 'missed'}; shed answers with Retry-After ${targets[1] ? 'met' : 'missed'}${shed.length ? '' : ' (none shed)'}; recovery <= 10 s ${targets[2] ? 'met' : 'missed'}; load average after ${loadavg()}`);
+    console.log(
+      `targets: health < 100 ms ${targets[0] ? 'met' : 'missed'}; shed answers with Retry-After ${targets[1] ? 'met' : 'missed'}${shed.length ? '' : ' (none shed)'}; recovery <= 10 s ${targets[2] ? 'met' : 'missed'}; load average after ${loadavg()}`,
+    );
   } finally {
     await stopServer(server);
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { DEMO_ACCOUNTS } from '../seed/seed-demo.js';
+import { polygonsOf, positionDelta, gdalSource, gdalFeatures, postgisRows } from './realworld-reference.js';
 import { builtServerEnv, apiAt, signInEnrolling, startServer, stopServer, type Answer, type Server } from './http.js';
 
 const args = process.argv.slice(2);
@@ -40,136 +41,28 @@ const MAX_POSITION_M = 0.05;
 const MAX_AREA_REL = 1e-6;
 const UPLOADABLE = /\.(zip|geojson|json|kml|kmz)$/i;
 
-type Ring = Array<[number, number]>;
-type Polys = Ring[][];
-
-/** A GeoJSON geometry as polygons of rings (a Point is one ring of one position); consecutive repeated positions dropped. */
-function polygonsOf(g: any, atApiPrecision = false): Polys {
-  if (!g) return [];
-  // The API sends 7 decimals (ST_AsGeoJSON(geom, 7)): two of GDAL's positions closer than that are one position there.
-  const key = (p: number[]) => (atApiPrecision ? `${p[0]!.toFixed(7)} ${p[1]!.toFixed(7)}` : `${p[0]} ${p[1]}`);
-  const clean = (ring: number[][]): Ring => {
-    const out: Ring = [];
-    for (const p of ring) {
-      const last = out[out.length - 1];
-      if (!last || key(last) !== key(p)) out.push([p[0]!, p[1]!]);
-    }
-    // closed for comparison: the platform closes an open ring (ring_closed), GDAL keeps it as written
-    if (out.length > 1 && (out[0]![0] !== out[out.length - 1]![0] || out[0]![1] !== out[out.length - 1]![1])) out.push([out[0]![0], out[0]![1]]);
-    return out;
-  };
-  switch (g.type) {
-    case 'Point':
-      return [[[[g.coordinates[0], g.coordinates[1]]]]];
-    case 'Polygon':
-      return [g.coordinates.map(clean)];
-    case 'MultiPolygon':
-      return g.coordinates.map((p: number[][][]) => p.map(clean));
-    case 'GeometryCollection':
-      return g.geometries.flatMap((x: any) => polygonsOf(x, atApiPrecision));
-    default:
-      return [];
-  }
-}
-
-/** Metres between two nearby lon/lat positions on the WGS 84 ellipsoid (local radii of curvature). */
-function metres(a: [number, number], b: [number, number]): number {
-  const lat = (((a[1] + b[1]) / 2) * Math.PI) / 180;
-  const e2 = 0.00669437999014;
-  const w = Math.sqrt(1 - e2 * Math.sin(lat) ** 2);
-  const M = (6378137 * (1 - e2)) / w ** 3;
-  const N = 6378137 / w;
-  let dLon = b[0] - a[0];
-  if (dLon > 180) dLon -= 360;
-  if (dLon < -180) dLon += 360;
-  const dx = ((dLon * Math.PI) / 180) * N * Math.cos(lat);
-  const dy = (((b[1] - a[1]) * Math.PI) / 180) * M;
-  return Math.hypot(dx, dy);
-}
-
-/**
- * The worst vertex distance between the platform's geometry and GDAL's: position by position when both have the same
- * polygons, rings and vertex counts (same order), else (structure differs) the larger of the two one-sided nearest-vertex
- * distances, reported as such.
- */
-function positionDelta(mine: Polys, theirs: Polys): { m: number; sameShape: boolean } {
-  const same = mine.length === theirs.length && mine.every((p, i) => p.length === theirs[i]!.length && p.every((r, j) => r.length === theirs[i]![j]!.length));
-  if (same) {
-    let worst = 0;
-    mine.forEach((p, i) => p.forEach((r, j) => r.forEach((v, k) => (worst = Math.max(worst, metres(v, theirs[i]![j]![k]!))))));
-    return { m: worst, sameShape: true };
-  }
-  const a = mine.flat(2);
-  const b = theirs.flat(2);
-  const oneSided = (xs: Ring, ys: Ring) => xs.reduce((w, x) => Math.max(w, ys.reduce((n, y) => Math.min(n, metres(x, y)), Infinity)), 0);
-  return { m: a.length === 0 || b.length === 0 ? Infinity : Math.max(oneSided(a, b), oneSided(b, a)), sameShape: false };
-}
-
-/** The source GDAL reads for an upload: a Shapefile inside a zip through /vsizip/, a KMZ through /vsizip/ too. */
-function gdalSource(file: string): string {
-  if (/\.zip$/i.test(file)) {
-    const shp = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').find((n) => /\.shp$/i.test(n));
-    if (!shp) throw new Error(`${path.basename(file)}: no .shp in the zip`);
-    return `/vsizip/${file}/${shp}`;
-  }
-  if (/\.kmz$/i.test(file)) return `/vsizip/${file}`;
-  return file;
-}
-
-/** GDAL/PROJ's reprojection of the file to EPSG:4326 (lon/lat), as GeoJSON features in file order. */
-function gdalFeatures(src: string): any[] {
-  const out = execFileSync('ogr2ogr', ['-f', 'GeoJSON', '-t_srs', 'EPSG:4326', '-lco', 'RFC7946=NO', '-lco', 'COORDINATE_PRECISION=12', '/vsistdout/', src], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return JSON.parse(out).features as any[];
-}
-
-type PgRow = { n: number; srid: number; area: number | null; noise: number; valid: boolean; reason: string | null };
-
-/**
- * PostGIS's own repeatability of a geodesic area: the same polygon moved by 1e-13, 3e-13 and 1e-12 degrees (0.01 to 0.1 µm) four ways each. For small
- * parcels the spheroidal area's rounding is larger than 1e-6 of the area (a 4 m² parcel's area moves by 2e-5 m² for a
- * 1e-13-degree move of its vertices, and PostGIS 3.3 and 3.6 answer 7e-7 apart for the same bytes); an area difference
- * within twice this spread is PostGIS disagreeing with itself, counted apart ("within PostGIS's own noise").
- */
-const NOISE_SHIFTS = [1e-13, 3e-13, 1e-12].flatMap((d) => [
-  [d, 0],
-  [0, d],
-  [-d, d],
-  [d, -d],
-]);
-
-/** The file loaded by ogr2ogr into the scratch database in its own CRS; PostGIS's reprojection, validity and geodesic area per row. */
-async function postgisRows(client: pg.Client, dbUrl: string, src: string, table: string): Promise<PgRow[]> {
-  const u = new URL(dbUrl);
-  const conn = `PG:host=${u.hostname} port=${u.port || 5432} dbname=${u.pathname.slice(1)} user=${decodeURIComponent(u.username)}${u.password ? ` password=${decodeURIComponent(u.password)}` : ''}`;
-  // Rows keep the file's order: ogr2ogr numbers them from 1 as it reads them (fid), which is the platform's row_number.
-  execFileSync('ogr2ogr', ['-f', 'PostgreSQL', conn, src, '-nln', table, '-lco', 'GEOMETRY_NAME=geom', '-lco', 'FID=fid', '-lco', 'SPATIAL_INDEX=NONE', '-lco', 'PRECISION=NO', '-nlt', 'GEOMETRY', '-overwrite'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const res = await client.query(`
-    SELECT fid AS n, ST_SRID(geom) AS srid, ST_IsValid(t) AS valid, CASE WHEN NOT ST_IsValid(t) THEN ST_IsValidReason(t) END AS reason,
-           a AS area, greatest(${NOISE_SHIFTS.map(([x, y]) => `abs(ST_Area(ST_Translate(t, ${x}, ${y})::geography) - a)`).join(', ')}) AS noise
-      FROM (SELECT fid, geom, t, ST_Area(t::geography) AS a FROM (SELECT fid, geom, ST_Transform(geom, 4326) AS t FROM "${table}") y) x ORDER BY fid`);
-  return res.rows.map((r: any) => ({ n: Number(r.n), srid: Number(r.srid), area: r.area === null ? null : Number(r.area), noise: Number(r.noise ?? 0), valid: r.valid, reason: r.reason }));
-}
-
 /** POST /custom-analysis/ as the console sends a file (multipart: name, operational_areas, file). */
 function upload(base: string, token: string, file: string, areaId: string): Promise<{ status: number; body: any }> {
   const boundary = `----realworld${crypto.randomBytes(8).toString('hex')}`;
   const field = (k: string, v: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
   const body = Buffer.concat([
     Buffer.from(field('name', `realworld ${path.basename(file)}`) + field('operational_areas', areaId)),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     fs.readFileSync(file),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const url = new URL('/api/custom-analysis/', base);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { method: 'POST', hostname: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } },
+      {
+        method: 'POST',
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
@@ -275,7 +168,7 @@ async function checkFile(server: Server, token: string, areaId: string, client: 
   const id = up.body.data.id as string;
   const api = apiAt(server.base);
   let d: any;
-  for (const t0 = Date.now(); ; ) {
+  for (const t0 = Date.now(); ;) {
     d = (await api('GET', `/api/custom-analysis/${id}/`, token)).body?.data;
     if (d && (d.status === 'completed' || d.status === 'failed')) break;
     if (Date.now() - t0 > 600_000) throw new Error(`${name}: not settled in 10 min`);
@@ -287,7 +180,11 @@ async function checkFile(server: Server, token: string, areaId: string, client: 
     return res;
   }
   res.withWarnings = Number(d.with_warnings ?? 0);
-  const rows = [...(await readList(server, token, id, 'within')), ...(await readList(server, token, id, 'outside')), ...(await readList(server, token, id, 'errors'))];
+  const rows = [
+    ...(await readList(server, token, id, 'within')),
+    ...(await readList(server, token, id, 'outside')),
+    ...(await readList(server, token, id, 'errors')),
+  ];
   rows.sort((a, b) => a.row_number - b.row_number);
   res.rows = rows.length;
   if (rows.length !== gdal.length) res.problems.push(`${rows.length} rows analysed, GDAL reads ${gdal.length} features`);
@@ -321,7 +218,8 @@ async function checkFile(server: Server, token: string, areaId: string, client: 
     const pos = positionDelta(polygonsOf(row.geometry), polygonsOf(theirs.geometry, true));
     if (!pos.sameShape) res.shapeDiffers++;
     if (res.worstPosRow === null || pos.m > res.worstPosM) Object.assign(res, { worstPosM: pos.m, worstPosRow: n });
-    if (!(pos.m <= MAX_POSITION_M)) res.problems.push(`row ${n}: ${pos.m.toFixed(4)} m from GDAL's position${pos.sameShape ? '' : ' (vertex structure differs)'}`);
+    if (!(pos.m <= MAX_POSITION_M))
+      res.problems.push(`row ${n}: ${pos.m.toFixed(4)} m from GDAL's position${pos.sameShape ? '' : ' (vertex structure differs)'}`);
     if (pgRow.area !== null && row.area !== null) {
       const diff = Math.abs(row.area - pgRow.area);
       const rel = pgRow.area === 0 ? diff : diff / pgRow.area;
@@ -329,8 +227,13 @@ async function checkFile(server: Server, token: string, areaId: string, client: 
       if (!(rel <= MAX_AREA_REL)) {
         if (diff <= 2 * pgRow.noise) {
           res.areaWithinNoise++;
-          res.noiseNotes.push(`row ${n}: area ${row.area} m², PostGIS ${pgRow.area} m² (${rel.toExponential(2)} relative, ${diff.toExponential(2)} m²; PostGIS's own spread ${pgRow.noise.toExponential(2)} m²)`);
-        } else res.problems.push(`row ${n}: area ${row.area} m², PostGIS ${pgRow.area} m² (${rel.toExponential(2)} relative, ${diff.toExponential(2)} m²; PostGIS's own spread ${pgRow.noise.toExponential(2)} m²)`);
+          res.noiseNotes.push(
+            `row ${n}: area ${row.area} m², PostGIS ${pgRow.area} m² (${rel.toExponential(2)} relative, ${diff.toExponential(2)} m²; PostGIS's own spread ${pgRow.noise.toExponential(2)} m²)`,
+          );
+        } else
+          res.problems.push(
+            `row ${n}: area ${row.area} m², PostGIS ${pgRow.area} m² (${rel.toExponential(2)} relative, ${diff.toExponential(2)} m²; PostGIS's own spread ${pgRow.noise.toExponential(2)} m²)`,
+          );
       }
     }
   }
@@ -352,7 +255,21 @@ const counts = (o: Record<string, number>) =>
     .join(', ') || '-';
 
 function printTable(results: FileResult[]): void {
-  const head = ['file', 'kB', 'CRS', 'rows', 'worst pos m', 'worst area rel', 'area > 1e-6 in noise', 'Plot n', 'name_missing', 'overlaps grouped/sliver', 'warnings', 'errors', 'ok'];
+  const head = [
+    'file',
+    'kB',
+    'CRS',
+    'rows',
+    'worst pos m',
+    'worst area rel',
+    'area > 1e-6 in noise',
+    'Plot n',
+    'name_missing',
+    'overlaps grouped/sliver',
+    'warnings',
+    'errors',
+    'ok',
+  ];
   const lines = results.map((r) => [
     r.file,
     (r.bytes / 1024).toFixed(0),
@@ -410,7 +327,12 @@ async function main(): Promise<void> {
   process.stdout.write(
     `== real-world files: ${files.length} from ${dir}; embedded server on port ${PORT}; PostGIS ${/POSTGIS="([^"]+)"/.exec(versions)?.[1]} (PROJ ${/PROJ="([^"]+)"/.exec(versions)?.[1]}), ${execFileSync('ogr2ogr', ['--version'], { encoding: 'utf8' }).trim()} ==\n`,
   );
-  process.stdout.write(`   load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}\n`);
+  process.stdout.write(
+    `   load average at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}\n`,
+  );
   const env = builtServerEnv(PORT, work);
 
   let server: Server | null = null;
@@ -427,7 +349,9 @@ async function main(): Promise<void> {
       overlap_min_share: config.overlap_min_share,
     });
     if (put.status !== 200) throw new Error(`tenant configuration: ${put.status} ${JSON.stringify(put.body).slice(0, 300)}`);
-    process.stdout.write(`   tenant: minimum farm size 0; overlap tolerance ${config.overlap_min_area_sqm} m² and ${config.overlap_min_share * 100} % of the smaller plot\n`);
+    process.stdout.write(
+      `   tenant: minimum farm size 0; overlap tolerance ${config.overlap_min_area_sqm} m² and ${config.overlap_min_share * 100} % of the smaller plot\n`,
+    );
     const areas = await api('GET', '/api/operational-areas/?page_size=1', token);
     const areaId = areas.body.data.results[0].id as string;
     for (const [i, file] of files.entries()) {
@@ -436,7 +360,33 @@ async function main(): Promise<void> {
       try {
         r = await checkFile(server, token, areaId, scratch, u.toString(), file, i);
       } catch (e) {
-        r = { file: path.basename(file), bytes: fs.statSync(file).size, crs: '?', status: 'check failed', rows: 0, compared: 0, worstPosM: 0, worstPosRow: null, shapeDiffers: 0, worstAreaRel: 0, worstAreaRow: null, worstAreaSqm: 0, areaWithinNoise: 0, noiseNotes: [], validityMismatch: 0, plotNamed: 0, nameMissing: 0, errorRows: {}, overlapGroupedPairs: 0, overlapSliverPairs: 0, largestSliverSqm: 0, overlappingRows: 0, warnings: {}, withWarnings: 0, problems: [(e as Error).message.slice(0, 400)] };
+        r = {
+          file: path.basename(file),
+          bytes: fs.statSync(file).size,
+          crs: '?',
+          status: 'check failed',
+          rows: 0,
+          compared: 0,
+          worstPosM: 0,
+          worstPosRow: null,
+          shapeDiffers: 0,
+          worstAreaRel: 0,
+          worstAreaRow: null,
+          worstAreaSqm: 0,
+          areaWithinNoise: 0,
+          noiseNotes: [],
+          validityMismatch: 0,
+          plotNamed: 0,
+          nameMissing: 0,
+          errorRows: {},
+          overlapGroupedPairs: 0,
+          overlapSliverPairs: 0,
+          largestSliverSqm: 0,
+          overlappingRows: 0,
+          warnings: {},
+          withWarnings: 0,
+          problems: [(e as Error).message.slice(0, 400)],
+        };
       }
       results.push(r);
       process.stdout.write(
@@ -457,7 +407,12 @@ async function main(): Promise<void> {
     await admin.end();
   }
   printTable(results);
-  process.stdout.write(`   load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}\n`);
+  process.stdout.write(
+    `   load average at the end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}\n`,
+  );
   const bad = results.filter((r) => r.problems.length > 0);
   if (bad.length > 0) {
     process.stdout.write(`\nDISAGREE: ${bad.map((r) => `${r.file} (${r.problems.length})`).join(', ')}\n`);

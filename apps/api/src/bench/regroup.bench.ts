@@ -57,7 +57,10 @@ async function main(): Promise<void> {
     for (const n of SIZES) {
       const [t] = await database.adminQuery<{ id: string }>(`INSERT INTO tenants (name) VALUES ($1) RETURNING id`, [`Regroup ${n} ${Date.now()}`]);
       const tenantId = t!.id;
-      const [f] = await database.adminQuery<{ id: string }>(`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'R', 'G', 'RG-1') RETURNING id`, [tenantId]);
+      const [f] = await database.adminQuery<{ id: string }>(
+        `INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES ($1, 'R', 'G', 'RG-1') RETURNING id`,
+        [tenantId],
+      );
       const d = 0.0009; // ~100 m
       const t0 = performance.now();
       await database.adminQuery(
@@ -93,12 +96,19 @@ async function main(): Promise<void> {
           }
         })();
         const s0 = performance.now();
-        const r = MODE === 'single' ? await withScope(database.db, scope, (tx) => recomputeTenantOverlaps(tx, tenantId)) : await regroupTenantFarms(database.db, tenantId);
+        const r =
+          MODE === 'single'
+            ? await withScope(database.db, scope, (tx) => recomputeTenantOverlaps(tx, tenantId))
+            : await regroupTenantFarms(database.db, tenantId);
         const took = performance.now() - s0;
         probing = false;
         await probe;
-        const [c] = await withScope(database.db, scope, (tx) => queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND is_overlapping`));
-        process.stdout.write(`  ${MODE} ${label.padEnd(28)} re-grouped in ${(took / 1000).toFixed(2)} s: ${r.overlapping} overlapping farms in ${r.groups} groups (stored: ${c!.n}); longest wait of a parallel read ${worstWait.toFixed(0)} ms\n`);
+        const [c] = await withScope(database.db, scope, (tx) =>
+          queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND is_overlapping`),
+        );
+        process.stdout.write(
+          `  ${MODE} ${label.padEnd(28)} re-grouped in ${(took / 1000).toFixed(2)} s: ${r.overlapping} overlapping farms in ${r.groups} groups (stored: ${c!.n}); longest wait of a parallel read ${worstWait.toFixed(0)} ms\n`,
+        );
       }
     }
   } finally {

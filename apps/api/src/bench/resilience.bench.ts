@@ -82,8 +82,13 @@ async function waitSettled(token: string, id: string, timeoutMs: number): Promis
 function multipart(fields: Record<string, string[]>, filename: string, content: Buffer) {
   const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
-  for (const [k, vs] of Object.entries(fields)) for (const v of vs) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  for (const [k, vs] of Object.entries(fields))
+    for (const v of vs) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { body: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -122,7 +127,16 @@ const cases: Case[] = [
         name: 'squares',
         operational_areas: areas,
         require_farm_recognition: false,
-        locations: Array.from({ length: 3000 }, (_, i) => ({ farm_name: `S${i}`, farm_coordinates: [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641], [3.77, 7.641], [3.77, 7.64]] })),
+        locations: Array.from({ length: 3000 }, (_, i) => ({
+          farm_name: `S${i}`,
+          farm_coordinates: [
+            [3.77, 7.64],
+            [3.771, 7.64],
+            [3.771, 7.641],
+            [3.77, 7.641],
+            [3.77, 7.64],
+          ],
+        })),
       }),
     expect: (d) => `overlapping ${d.overlapping_farmlands?.count}, errors ${d.errors?.count}`,
   },
@@ -134,11 +148,48 @@ const cases: Case[] = [
         operational_areas: areas,
         require_farm_recognition: false,
         locations: [
-          ...Array.from({ length: 50 }, (_, i) => ({ farm_name: `G${i}`, farm_coordinates: [[3.7 + i * 0.01, 7.6], [3.705 + i * 0.01, 7.6], [3.705 + i * 0.01, 7.605], [3.7 + i * 0.01, 7.6]] })),
-          { farm_name: 'NUL\u0000name', farm_coordinates: [[3.1, 7.1], [3.105, 7.1], [3.105, 7.105]] },
-          { farm_name: 'surrogate', note: 'x\uD800y', farm_coordinates: [[3.2, 7.1], [3.205, 7.1], [3.205, 7.105]] },
-          { farm_name: 'antipodal', farm_coordinates: [[-90, 0], [90, 0], [90, 10]] },
-          { farm_name: 'pole', farm_coordinates: [[0, 80], [180, 80], [90, 85]] },
+          ...Array.from({ length: 50 }, (_, i) => ({
+            farm_name: `G${i}`,
+            farm_coordinates: [
+              [3.7 + i * 0.01, 7.6],
+              [3.705 + i * 0.01, 7.6],
+              [3.705 + i * 0.01, 7.605],
+              [3.7 + i * 0.01, 7.6],
+            ],
+          })),
+          {
+            farm_name: 'NUL\u0000name',
+            farm_coordinates: [
+              [3.1, 7.1],
+              [3.105, 7.1],
+              [3.105, 7.105],
+            ],
+          },
+          {
+            farm_name: 'surrogate',
+            note: 'x\uD800y',
+            farm_coordinates: [
+              [3.2, 7.1],
+              [3.205, 7.1],
+              [3.205, 7.105],
+            ],
+          },
+          {
+            farm_name: 'antipodal',
+            farm_coordinates: [
+              [-90, 0],
+              [90, 0],
+              [90, 10],
+            ],
+          },
+          {
+            farm_name: 'pole',
+            farm_coordinates: [
+              [0, 80],
+              [180, 80],
+              [90, 85],
+            ],
+          },
         ],
       }),
     expect: (d) => `errors ${d.errors?.count} (expected 4), total ${d.total_uploaded_data_count}`,
@@ -148,7 +199,16 @@ const cases: Case[] = [
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-resilience-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'info', SEED_DEMO: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'info',
+    SEED_DEMO: 'true',
+  };
   let dbName: string | null = null;
   if (ENGINE === 'postgres') {
     dbName = `farmland_res_${crypto.randomBytes(3).toString('hex')}`;
@@ -157,7 +217,11 @@ async function main(): Promise<void> {
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
     const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
-    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], { cwd: root, stdio: 'inherit', env });
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], {
+      cwd: root,
+      stdio: 'inherit',
+      env,
+    });
     await new Promise((r) => setup.on('exit', r));
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_bench@');
     env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -199,7 +263,9 @@ async function main(): Promise<void> {
       server = await startServer(env);
       // The access token outlives the restart (same secret, session in the database).
       const d = await waitSettled(tokenA, id, 180_000);
-      console.log(`kill: ${d.status} ${((performance.now() - tKill) / 1000).toFixed(1)} s after the kill; attempts ${d.attempts ?? '?'}; ${d.failure_reason ?? ''} total ${d.total_uploaded_data_count}, errors ${d.errors?.count}, overlapping ${d.overlapping_farmlands?.count}`);
+      console.log(
+        `kill: ${d.status} ${((performance.now() - tKill) / 1000).toFixed(1)} s after the kill; attempts ${d.attempts ?? '?'}; ${d.failure_reason ?? ''} total ${d.total_uploaded_data_count}, errors ${d.errors?.count}, overlapping ${d.overlapping_farmlands?.count}`,
+      );
     }
   } finally {
     server.child.kill('SIGTERM');

@@ -28,6 +28,7 @@ import { openDatabase, withScope, type Database } from '../db/client.js';
 import { createRng } from '../lib/prng.js';
 import { screenFarms } from '../modules/reference-layers/reference-layers.screening.js';
 import { apiAt, percentile, root, rssMb, signInEnrolling, startServer, stopServer, type Server } from './http.js';
+import { cpuMeter, latencyStats, listProbe, rssSampler } from './meters.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -52,7 +53,11 @@ const CELL_M = 300;
 const GRID = Math.ceil(Math.sqrt(POLYGONS));
 const REGION_M = GRID * CELL_M;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const lngOf = (x: number) => ORIGIN[0] + x / M_LNG;
 const latOf = (y: number) => ORIGIN[1] + y / M_LAT;
@@ -143,18 +148,31 @@ async function seedFarms(exec: Exec): Promise<{ tenantId: string; ms: number }> 
 /** Streams a multipart upload of the file to the route; resolves with the status and JSON body. */
 function uploadLayer(base: string, token: string, file: string): Promise<{ status: number; body: any }> {
   const boundary = `----bench${crypto.randomBytes(8).toString('hex')}`;
-  const fields = { name: 'Forest 2020 (synthetic mosaic)', kind: 'forest_2020', reference_date: '2020-12-31', source: 'bench:screening synthetic forest mosaic', licence: 'CC0-1.0' };
+  const fields = {
+    name: 'Forest 2020 (synthetic mosaic)',
+    kind: 'forest_2020',
+    reference_date: '2020-12-31',
+    source: 'bench:screening synthetic forest mosaic',
+    licence: 'CC0-1.0',
+  };
   const head = Buffer.from(
     Object.entries(fields)
       .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="forest-mosaic.geojson"\r\nContent-Type: application/geo+json\r\n\r\n`,
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="forest-mosaic.geojson"\r\nContent-Type: application/geo+json\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const size = head.length + fs.statSync(file).size + tail.length;
   const u = new URL(`${base}/api/reference-layers/`);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': size } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': size },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -169,45 +187,6 @@ function uploadLayer(base: string, token: string, file: string): Promise<{ statu
     stream.on('end', () => req.end(tail));
     stream.pipe(req, { end: false });
   });
-}
-
-/** Sequential probe requests (GET /api/farms/ page 1), one every PROBE_MS, each tagged with the phase it ran in. */
-function probe(base: string, token: string, phase: () => string) {
-  const times = new Map<string, number[]>();
-  const failures = new Map<string, number>();
-  let on = true;
-  const done = (async () => {
-    const api = apiAt(base);
-    while (on) {
-      const p = phase();
-      const t0 = performance.now();
-      const r = await api('GET', '/api/farms/?page=1&page_size=10', token).catch(() => ({ status: 0 }));
-      const ms = performance.now() - t0;
-      if (r.status === 200) times.set(p, [...(times.get(p) ?? []), ms]);
-      else failures.set(p, (failures.get(p) ?? 0) + 1);
-      await sleep(PROBE_MS);
-    }
-  })();
-  return {
-    stop: async () => {
-      on = false;
-      await done;
-      return { times, failures };
-    },
-  };
-}
-
-/** Peak RSS of a process per phase, sampled every 50 ms. */
-function rssSampler(pid: number | undefined, phase: () => string) {
-  const peaks = new Map<string, number>();
-  const t = setInterval(() => {
-    const p = phase();
-    peaks.set(p, Math.max(peaks.get(p) ?? 0, rssMb(pid)));
-  }, 50);
-  return () => {
-    clearInterval(t);
-    return peaks;
-  };
 }
 
 /** One ring of ~1 ha around a forest patch's centre (always on forest), for captures and the per-capture cost. */
@@ -252,72 +231,15 @@ async function screeningCost(database: Database, tenantId: string, farmIds: stri
   return times;
 }
 
-/** utime + stime of a process (all its threads) from /proc, in ms; null when it has gone. */
-function cpuMs(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU time spent by the benchmark's server processes and, on PostgreSQL, by the backends connected to its database
- * (pg_stat_activity, sampled every second; other sessions on the shared server are not counted), per phase. On a
- * machine shared with other work, CPU seconds say what wall-clock time cannot: the work's own cost.
- */
-function cpuMeter(pids: number[], backends: (() => Promise<number[]>) | null, phase: () => string) {
-  const last = new Map<number, number>();
-  const first = new Map<number, number>();
-  const byPhase = new Map<string, number>();
-  let total = 0;
-  const sample = async () => {
-    const all = [...pids, ...(backends ? await backends().catch(() => [] as number[]) : [])];
-    let t = 0;
-    for (const pid of all) {
-      const ms = cpuMs(pid);
-      if (ms === null) continue;
-      // A backend first seen now counts from its start only if it was started meanwhile: the API's and worker's pool
-      // connections are seen at the first sample.
-      if (!first.has(pid)) first.set(pid, total === 0 ? ms : 0);
-      last.set(pid, ms);
-    }
-    for (const [pid, ms] of last) t += ms - first.get(pid)!;
-    const p = phase();
-    byPhase.set(p, (byPhase.get(p) ?? 0) + Math.max(0, t - total));
-    total = Math.max(total, t);
-  };
-  let on = true;
-  const done = (async () => {
-    await sample();
-    total = 0;
-    for (const [pid, ms] of last) first.set(pid, ms);
-    while (on) {
-      await sleep(1000);
-      await sample();
-    }
-  })();
-  return {
-    stop: async () => {
-      on = false;
-      await done;
-      await sample();
-      return byPhase;
-    },
-  };
-}
-
-const stats = (xs: number[]) => (xs.length ? `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n ${xs.length})` : 'none');
-
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
   console.log(
     `screening benchmark: ${ENGINE}, ${POLYGONS} polygons, ${FARMS} farms; ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB, Node ${process.version}; load average ${load()}`,
   );
   const layer = await layerFile();
-  console.log(`  layer file: ${(layer.bytes / 1048576).toFixed(0)} MB GeoJSON, ${layer.ms ? `written in ${s(layer.ms)}` : 'reused'} (${layer.file}); region ${(REGION_M / 1000).toFixed(0)} km square`);
+  console.log(
+    `  layer file: ${(layer.bytes / 1048576).toFixed(0)} MB GeoJSON, ${layer.ms ? `written in ${s(layer.ms)}` : 'reused'} (${layer.file}); region ${(REGION_M / 1000).toFixed(0)} km square`,
+  );
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-screening-'));
   const env: NodeJS.ProcessEnv = {
@@ -347,7 +269,11 @@ async function main(): Promise<void> {
       await a.query(`CREATE DATABASE ${dbName}`);
       await a.end();
       adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
-      const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_screen'], { cwd: root, stdio: 'ignore', env });
+      const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_screen'], {
+        cwd: root,
+        stdio: 'ignore',
+        env,
+      });
       await new Promise((r) => setup.on('exit', r));
       env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_screen@');
       env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -357,8 +283,14 @@ async function main(): Promise<void> {
       const seeded = await seedFarms(async (text, params) => (await c.query(text, params)).rows);
       await c.end();
       tenantId = seeded.tenantId;
-      console.log(`  database and demo data in ${s(seeded.ms ? performance.now() - t0 - seeded.ms : 0)}; ${FARMS} farms inserted in ${s(seeded.ms)}; load average ${load()}`);
-      const worker = spawn(process.execPath, [path.join(root, 'apps/api/dist/worker.js')], { cwd: root, env: { ...env, SEED_DEMO: 'false' }, stdio: ['ignore', 'ignore', 'inherit'] });
+      console.log(
+        `  database and demo data in ${s(seeded.ms ? performance.now() - t0 - seeded.ms : 0)}; ${FARMS} farms inserted in ${s(seeded.ms)}; load average ${load()}`,
+      );
+      const worker = spawn(process.execPath, [path.join(root, 'apps/api/dist/worker.js')], {
+        cwd: root,
+        env: { ...env, SEED_DEMO: 'false' },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       children.push(worker);
       await sleep(3000);
     } else {
@@ -366,13 +298,20 @@ async function main(): Promise<void> {
       // inserted in this process; then the server again on the same directory.
       const first = await startServer(env, { timeoutMs: 900_000 });
       // /api/health answers before the demo data is in: wait until the demo admin can sign in.
-      for (let i = 0; i < 600 && (await apiAt(first.base)('POST', '/api/auth/login/', null, { email: 'admin@oyo-agro.example', password: 'Farmland#2026' })).status !== 200; i++) await sleep(1000);
+      for (
+        let i = 0;
+        i < 600 && (await apiAt(first.base)('POST', '/api/auth/login/', null, { email: 'admin@oyo-agro.example', password: 'Farmland#2026' })).status !== 200;
+        i++
+      )
+        await sleep(1000);
       await stopServer(first);
       const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
       const seeded = await seedFarms((text, params) => database.adminQuery(text, params ?? []) as Promise<any[]>);
       await database.close();
       tenantId = seeded.tenantId;
-      console.log(`  data directory and demo data in ${s(performance.now() - t0 - seeded.ms)}; ${FARMS} farms inserted in ${s(seeded.ms)}; load average ${load()}`);
+      console.log(
+        `  data directory and demo data in ${s(performance.now() - t0 - seeded.ms)}; ${FARMS} farms inserted in ${s(seeded.ms)}; load average ${load()}`,
+      );
       server = await startServer({ ...env, SEED_DEMO: 'false' }, { timeoutMs: 900_000 });
     }
     const worker = children[0];
@@ -380,24 +319,33 @@ async function main(): Promise<void> {
     const api = apiAt(server.base);
     const farmer = (await api('GET', '/api/farmers/?page=1&page_size=1', token)).body.data.results[0].id as string;
     // Captures are an agent's: the first active agent of the demo tenant.
-    const agents = (await api('GET', '/api/accounts/agents/?page=1&page_size=50', token)).body.data.results as Array<{ email: string; is_suspended: boolean; is_active?: boolean }>;
+    const agents = (await api('GET', '/api/accounts/agents/?page=1&page_size=50', token)).body.data.results as Array<{
+      email: string;
+      is_suspended: boolean;
+      is_active?: boolean;
+    }>;
     const agentToken = await signInEnrolling(server.base, agents.find((a) => !a.is_suspended && a.is_active !== false)!.email);
     const rings = forestFarms(CAPTURES * 2);
     await sleep(5000);
     const before = await captureTimes(server.base, agentToken, farmer, rings.slice(0, CAPTURES), 'before');
-    console.log(`  capture (POST /api/farms/) with no layer: ${stats(before)}; load average ${load()}`);
+    console.log(`  capture (POST /api/farms/) with no layer: ${latencyStats(before)}; load average ${load()}`);
 
     // 2. Upload, load, screening: phases from the layer's status, probes and RSS meanwhile.
     let phase = 'upload';
     const pids = { server: server.child.pid, ...(worker ? { worker: worker.pid } : {}) };
     const rssBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssMb(pid)]));
     const samplers = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssSampler(pid, () => phase)]));
-    const probes = probe(server.base, token, () => phase);
+    const probes = listProbe(server.base, token, () => phase, PROBE_MS);
     const statClient = ENGINE === 'pg' ? new pg.Client({ connectionString: adminUrl }) : null;
     await statClient?.connect();
     const cpu = cpuMeter(
       Object.values(pids).filter((p): p is number => typeof p === 'number'),
-      statClient ? async () => (await statClient.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => Number(r.pid)) : null,
+      statClient
+        ? async () =>
+            (await statClient.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) =>
+              Number(r.pid),
+            )
+        : null,
       () => phase,
     );
     const loadAt: Record<string, string> = { start: load() };
@@ -446,16 +394,22 @@ async function main(): Promise<void> {
       `  CPU time (${ENGINE === 'pg' ? 'API, worker and the database backends' : 'the server process, every thread'}): upload ${cpuS('upload')}, load ${cpuS('load')}, screening ${cpuS('screening')} (of ${os.cpus().length} cores)`,
     );
     for (const [k, p] of Object.entries(peaks)) {
-      console.log(`  RSS ${k}: before ${rssBefore[k]!.toFixed(0)} MB, peak during upload ${(p.get('upload') ?? 0).toFixed(0)} MB, load ${(p.get('load') ?? 0).toFixed(0)} MB, screening ${(p.get('screening') ?? 0).toFixed(0)} MB`);
+      console.log(
+        `  RSS ${k}: before ${rssBefore[k]!.toFixed(0)} MB, peak during upload ${(p.get('upload') ?? 0).toFixed(0)} MB, load ${(p.get('load') ?? 0).toFixed(0)} MB, screening ${(p.get('screening') ?? 0).toFixed(0)} MB`,
+      );
     }
     for (const ph of ['upload', 'load', 'screening']) {
       const xs = pr.times.get(ph) ?? [];
-      console.log(`  probe GET /api/farms/ during ${ph}: ${stats(xs)}, over 200 ms: ${xs.filter((x) => x > 200).length}, failed: ${pr.failures.get(ph) ?? 0}`);
+      console.log(
+        `  probe GET /api/farms/ during ${ph}: ${latencyStats(xs)}, over 200 ms: ${xs.filter((x) => x > 200).length}, failed: ${pr.failures.get(ph) ?? 0}`,
+      );
     }
 
     // 3. Per-capture cost: captures over HTTP now (one layer in use), and the screening statement alone.
     const after = await captureTimes(server.base, agentToken, farmer, rings.slice(CAPTURES), 'after');
-    console.log(`  capture (POST /api/farms/) with the layer: ${stats(after)}; p50 difference ${(percentile(after, 50) - percentile(before, 50)).toFixed(1)} ms; load average ${load()}`);
+    console.log(
+      `  capture (POST /api/farms/) with the layer: ${latencyStats(after)}; p50 difference ${(percentile(after, 50) - percentile(before, 50)).toFixed(1)} ms; load average ${load()}`,
+    );
     let costDb: Database | null = null;
     if (ENGINE === 'pg') {
       costDb = await openDatabase({ kind: 'postgres', url: env['DATABASE_URL']!, adminUrl, poolSize: 1 });
@@ -473,12 +427,17 @@ async function main(): Promise<void> {
       )) as Array<{ farms: number; screened: number; overlapping: number; over10: number }>;
       const c = counts[0]!;
       console.log(`  figures: ${c.screened} of ${c.farms} farms screened, ${c.overlapping} overlap the forest, ${c.over10} by more than 10 %`);
-      const ids = ((await costDb.adminQuery(`SELECT farm_id FROM farm_screenings WHERE layer_id = $1 AND overlap_sqm > 0 ORDER BY farm_id LIMIT $2`, [layerId, CAPTURES])) as Array<{ farm_id: string }>).map(
-        (r) => r.farm_id,
-      );
+      const ids = (
+        (await costDb.adminQuery(`SELECT farm_id FROM farm_screenings WHERE layer_id = $1 AND overlap_sqm > 0 ORDER BY farm_id LIMIT $2`, [
+          layerId,
+          CAPTURES,
+        ])) as Array<{ farm_id: string }>
+      ).map((r) => r.farm_id);
       await screeningCost(costDb, tenantId, ids.slice(0, 3));
       const cost = await screeningCost(costDb, tenantId, ids);
-      console.log(`  PER-CAPTURE SCREENING (screenFarms of one farm on forest, ${ENGINE === 'pg' ? 'app role, pool of 1' : 'in-process PGlite'}): ${stats(cost)}; load average ${load()}`);
+      console.log(
+        `  PER-CAPTURE SCREENING (screenFarms of one farm on forest, ${ENGINE === 'pg' ? 'app role, pool of 1' : 'in-process PGlite'}): ${latencyStats(cost)}; load average ${load()}`,
+      );
     } finally {
       await costDb.close();
     }

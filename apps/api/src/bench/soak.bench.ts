@@ -63,7 +63,10 @@ async function main(): Promise<void> {
           .catch((err: unknown) => console.error(`soak: token refresh failed: ${String(err)}`));
       }
     }, 300_000);
-    const areas = (await api('GET', '/api/operational-areas/?page=1&page_size=5', tokens.A)).body.data.results as Array<{ id: string; coordinates: number[][] }>;
+    const areas = (await api('GET', '/api/operational-areas/?page=1&page_size=5', tokens.A)).body.data.results as Array<{
+      id: string;
+      coordinates: number[][];
+    }>;
     const area = areas[0]!;
     const [x0, y0] = area.coordinates[0]!;
     const lists = [
@@ -87,13 +90,25 @@ async function main(): Promise<void> {
       }
       if (r === 16 && i % 40 === 16) {
         const d = 0.0005 + (i % 50) * 0.0001;
-        const square = [[x0! + d, y0! + d], [x0! + d + 0.0004, y0! + d], [x0! + d + 0.0004, y0! + d + 0.0004], [x0! + d, y0! + d + 0.0004]];
-        const res = await api('POST', '/api/custom-analysis/', tokens.A, { name: `Soak ${i}`, operational_areas: [area.id], locations: [{ farm_name: 'S', farm_coordinates: square }] });
+        const square = [
+          [x0! + d, y0! + d],
+          [x0! + d + 0.0004, y0! + d],
+          [x0! + d + 0.0004, y0! + d + 0.0004],
+          [x0! + d, y0! + d + 0.0004],
+        ];
+        const res = await api('POST', '/api/custom-analysis/', tokens.A, {
+          name: `Soak ${i}`,
+          operational_areas: [area.id],
+          locations: [{ farm_name: 'S', farm_coordinates: square }],
+        });
         return { kind: 'analysis', status: res.status };
       }
       if (r < 19 && r !== 16) {
         // The password step of a sign-in (argon2id), answered with a two-factor challenge.
-        const res = await api('POST', '/api/auth/login/', null, { email: who === 'A' ? 'admin@oyo-agro.example' : 'admin@greenharvest.example', password: DEMO_PASSWORD });
+        const res = await api('POST', '/api/auth/login/', null, {
+          email: who === 'A' ? 'admin@oyo-agro.example' : 'admin@greenharvest.example',
+          password: DEMO_PASSWORD,
+        });
         return { kind: 'sign-in', status: res.status };
       }
       return { kind: 'profile', status: (await api('GET', `/api/accounts/users/${sessions[who].userId}/`, tokens[who])).status };
@@ -139,21 +154,27 @@ async function main(): Promise<void> {
     const elapsed = (Date.now() - t0) / 1000;
 
     const kinds: Kind[] = ['list', 'write', 'analysis', 'sign-in', 'profile'];
-    console.log(`\n${samples.length} answers in ${elapsed.toFixed(1)} s (${(samples.length / elapsed).toFixed(1)}/s), at most ${maxInFlight} in flight, ${failures} without an answer`);
+    console.log(
+      `\n${samples.length} answers in ${elapsed.toFixed(1)} s (${(samples.length / elapsed).toFixed(1)}/s), at most ${maxInFlight} in flight, ${failures} without an answer`,
+    );
     console.log('kind        count   p50 ms   p95 ms   p99 ms   4xx   5xx');
     for (const kind of kinds) {
       const s = samples.filter((x) => x.kind === kind);
       const ms = s.map((x) => x.ms);
       const c4 = s.filter((x) => x.status >= 400 && x.status < 500).length;
       const c5 = s.filter((x) => x.status >= 500).length;
-      console.log(`${kind.padEnd(10)} ${String(s.length).padStart(6)} ${percentile(ms, 50).toFixed(0).padStart(8)} ${percentile(ms, 95).toFixed(0).padStart(8)} ${percentile(ms, 99).toFixed(0).padStart(8)} ${String(c4).padStart(5)} ${String(c5).padStart(5)}`);
+      console.log(
+        `${kind.padEnd(10)} ${String(s.length).padStart(6)} ${percentile(ms, 50).toFixed(0).padStart(8)} ${percentile(ms, 95).toFixed(0).padStart(8)} ${percentile(ms, 99).toFixed(0).padStart(8)} ${String(c4).padStart(5)} ${String(c5).padStart(5)}`,
+      );
     }
     const all = samples.map((x) => x.ms);
     const fives = samples.filter((x) => x.status >= 500).length;
     const unexpected = samples.filter((x) => x.status >= 400 && x.status < 500);
     const growth = rssAfterWarmup > 0 ? ((rssEnd - rssAfterWarmup) / rssAfterWarmup) * 100 : 0;
     console.log(`all        p50 ${percentile(all, 50).toFixed(0)} ms, p95 ${percentile(all, 95).toFixed(0)} ms, p99 ${percentile(all, 99).toFixed(0)} ms`);
-    console.log(`server RSS: ${rssAfterWarmup.toFixed(0)} MB after the warm-up, ${rssEnd.toFixed(0)} MB at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %), peak ${rssMax.toFixed(0)} MB`);
+    console.log(
+      `server RSS: ${rssAfterWarmup.toFixed(0)} MB after the warm-up, ${rssEnd.toFixed(0)} MB at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} %), peak ${rssMax.toFixed(0)} MB`,
+    );
     console.log(`longest event-loop block the server reported after the warm-up: ${loopMax.toFixed(0)} ms`);
     if (unexpected.length > 0) console.log(`4xx answers: ${[...new Set(unexpected.map((x) => `${x.kind} ${x.status}`))].join(', ')}`);
     const problems = [

@@ -62,7 +62,13 @@ function squares(n: number, ring: LngLat[], farms: Array<{ geometry: { type: str
   let seen = 0;
   for (let y = Math.min(...ys) + dy; y < Math.max(...ys) - dy && out.length < n; y += dy)
     for (let x = Math.min(...xs) + dx; x < Math.max(...xs) - dx && out.length < n; x += dx) {
-      const sq: LngLat[] = [[x, y], [x + side[0], y], [x + side[0], y + side[1]], [x, y + side[1]], [x, y]].map(([a, b]) => [Math.round(a! * 1e7) / 1e7, Math.round(b! * 1e7) / 1e7]);
+      const sq: LngLat[] = [
+        [x, y],
+        [x + side[0], y],
+        [x + side[0], y + side[1]],
+        [x, y + side[1]],
+        [x, y],
+      ].map(([a, b]) => [Math.round(a! * 1e7) / 1e7, Math.round(b! * 1e7) / 1e7]);
       if (!sq.every((p) => inside(p, ring))) continue;
       if (boxes.some((b) => !(x + side[0] < b[0] || x > b[2] || y + side[1] < b[1] || y > b[3]))) continue;
       if (seen++ < skip) continue;
@@ -79,7 +85,16 @@ const pct = (xs: number[], q: number) => {
 
 async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-sync-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+  };
   let dbName: string | null = null;
   if (engine === 'postgres') {
     dbName = `farmland_sync_${crypto.randomBytes(3).toString('hex')}`;
@@ -88,7 +103,11 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
     const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
-    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], { cwd: root, stdio: 'inherit', env });
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_bench'], {
+      cwd: root,
+      stdio: 'inherit',
+      env,
+    });
     await new Promise((r) => setup.on('exit', r));
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_bench@');
     env['DATABASE_ADMIN_URL'] = adminUrl;
@@ -100,7 +119,11 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
     const base = server.base;
     const api = apiAt(base);
     const admin = await signInEnrolling(base, 'admin@oyo-agro.example');
-    const agents = (await api('GET', '/api/accounts/agents/?page=1&page_size=50', admin)).body.data.results as Array<{ email: string; is_suspended: boolean; operational_area_id: string | null }>;
+    const agents = (await api('GET', '/api/accounts/agents/?page=1&page_size=50', admin)).body.data.results as Array<{
+      email: string;
+      is_suspended: boolean;
+      operational_area_id: string | null;
+    }>;
     const agent = agents.find((a) => !a.is_suspended && a.operational_area_id);
     if (!agent) throw new Error('no active demo agent with an operational area');
     const token = await signInEnrolling(base, agent.email);
@@ -112,8 +135,20 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
     const run = crypto.randomBytes(3).toString('hex');
     const device = `bench-${run}`;
     const send = (url: string, key: string, body: unknown, signal?: AbortSignal) =>
-      fetch(`${base}/api${url}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
-    const farmBody = (i: number, farmerId: string, sq: LngLat[]) => ({ farmer_id: farmerId, name: `Sync ${run} ${i}`, coordinates: sq, time_taken_to_map: '00:04:12', gps_device_id: device, location: 'Bench field' });
+      fetch(`${base}/api${url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      });
+    const farmBody = (i: number, farmerId: string, sq: LngLat[]) => ({
+      farmer_id: farmerId,
+      name: `Sync ${run} ${i}`,
+      coordinates: sq,
+      time_taken_to_map: '00:04:12',
+      gps_device_id: device,
+      location: 'Bench field',
+    });
 
     // 1. The queue: FARMERS farmers registered on the device, then CAPTURES captures (each farmer's in turn).
     const farmerKeys = Array.from({ length: FARMERS }, () => crypto.randomUUID());
@@ -123,7 +158,12 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
     const farmerIds: string[] = [];
     for (let i = 0; i < FARMERS; i++) {
       const t = performance.now();
-      const res = await send('/farmers/', farmerKeys[i]!, { first_name: 'Sync', last_name: `${run} ${i}`, gender: i % 2 ? 'Male' : 'Female', location: 'Bench field' });
+      const res = await send('/farmers/', farmerKeys[i]!, {
+        first_name: 'Sync',
+        last_name: `${run} ${i}`,
+        gender: i % 2 ? 'Male' : 'Female',
+        location: 'Bench field',
+      });
       times.push(performance.now() - t);
       if (res.status !== 201) throw new Error(`farmer ${i}: ${res.status} ${(await res.text()).slice(0, 300)}`);
       farmerIds.push(((await res.json()) as any).data.id);
@@ -177,11 +217,15 @@ async function runEngine(engine: 'pglite' | 'postgres'): Promise<void> {
     let distinct = 0;
     for (let i = CAPTURES; i < CAPTURES + CUT; i++) {
       const name = `Sync ${run} ${i}`;
-      const hits = ((await api('GET', `/api/farms/?search=${encodeURIComponent(name)}&page_size=10`, admin)).body.data.results as Array<{ name: string }>).filter((f) => f.name === name).length;
+      const hits = (
+        (await api('GET', `/api/farms/?search=${encodeURIComponent(name)}&page_size=10`, admin)).body.data.results as Array<{ name: string }>
+      ).filter((f) => f.name === name).length;
       copies += hits;
       if (hits > 0) distinct++;
     }
-    console.log(`${engine}: cut mid-sync: ${CUT} captures, ${lost} answers lost and resent with their key (${inProgress} answers of 409 in progress while the first ran), ${resent} answered; the tenant holds ${copies} farms for ${distinct} captures (duplicates: ${copies - distinct})`);
+    console.log(
+      `${engine}: cut mid-sync: ${CUT} captures, ${lost} answers lost and resent with their key (${inProgress} answers of 409 in progress while the first ran), ${resent} answered; the tenant holds ${copies} farms for ${distinct} captures (duplicates: ${copies - distinct})`,
+    );
   } finally {
     if (server) await stopServer(server);
     fs.rmSync(dataDir, { recursive: true, force: true });

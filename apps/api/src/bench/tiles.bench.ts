@@ -93,9 +93,24 @@ async function main(): Promise<void> {
   }
   const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-tiles-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', SEED_DEMO: 'true', ANALYSIS_WORKERS: 'off', LOAD_SHED_MAX_IN_FLIGHT: process.env['LOAD_SHED_MAX_IN_FLIGHT'] ?? '0' }; // capacity is measured: no in-flight bound unless asked for
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'true',
+    ANALYSIS_WORKERS: 'off',
+    LOAD_SHED_MAX_IN_FLIGHT: process.env['LOAD_SHED_MAX_IN_FLIGHT'] ?? '0',
+  }; // capacity is measured: no in-flight bound unless asked for
   if (!REUSE) {
-    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_tiles'], { cwd: root, stdio: 'inherit', env });
+    const setup = spawn(process.execPath, [path.join(root, 'apps/api/dist/bin/db-setup.js'), '--admin-url', adminUrl, '--app-user', 'farmland_tiles'], {
+      cwd: root,
+      stdio: 'inherit',
+      env,
+    });
     await new Promise((r) => setup.on('exit', r));
   }
   env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_tiles@');
@@ -129,7 +144,9 @@ async function main(): Promise<void> {
       }
       await db.query('ANALYZE farms; ANALYZE farmers');
       const [{ n }] = (await db.query('SELECT count(*)::int AS n FROM farms WHERE tenant_id = $1', [tenantA])).rows;
-      console.log(`seeded ${n.toLocaleString('en')} farms of tenant A in ${((performance.now() - t0) / 1000).toFixed(1)} s (grid ${side} × ${side}, ${(side * STEP).toFixed(2)}° a side; rollup triggers included)`);
+      console.log(
+        `seeded ${n.toLocaleString('en')} farms of tenant A in ${((performance.now() - t0) / 1000).toFixed(1)} s (grid ${side} × ${side}, ${(side * STEP).toFixed(2)}° a side; rollup triggers included)`,
+      );
       // The rollup rebuilt from scratch for every farm: what migration 0013's backfill costs on this registry.
       t0 = performance.now();
       await db.query(`BEGIN; SELECT set_config('app.scope', 'system', true); TRUNCATE farm_tile_cells`);
@@ -154,7 +171,10 @@ async function main(): Promise<void> {
     const sizes: number[] = [];
     let failed = 0;
     // Warm-up: a few tiles, not counted.
-    for (let i = 0; i < 10; i++) await fetch(`${base}/api/farms/tiles/12/${tileOf(ORIGIN[0] + 0.1, ORIGIN[1] + 0.1, 12).join('/')}.mvt`, { headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 10; i++)
+      await fetch(`${base}/api/farms/tiles/12/${tileOf(ORIGIN[0] + 0.1, ORIGIN[1] + 0.1, 12).join('/')}.mvt`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
     t0 = performance.now();
     for (let i = 0; i < REQUESTS; i++) {
       const z = 8 + (i % 10);
@@ -170,7 +190,8 @@ async function main(): Promise<void> {
       (z < 12 ? bands['z8-11 (clusters)'] : z < 15 ? bands['z12-14 (clusters)'] : bands['z15-17 (polygons)'])!.push(ms);
     }
     const all = Object.values(bands).flat();
-    for (const [band, xs] of Object.entries(bands)) console.log(`${band}: ${xs.length} tiles, p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
+    for (const [band, xs] of Object.entries(bands))
+      console.log(`${band}: ${xs.length} tiles, p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
     console.log(
       `all: ${all.length} tiles in ${((performance.now() - t0) / 1000).toFixed(1)} s, p50 ${pct(all, 50).toFixed(1)} ms, p95 ${pct(all, 95).toFixed(1)} ms (target <= 50 ms); ` +
         `median tile ${(pct(sizes, 50) / 1024).toFixed(1)} KB, largest ${(Math.max(...sizes) / 1024).toFixed(1)} KB; ${failed} not 200`,

@@ -14,7 +14,11 @@ const config = loadConfig();
 const outIndex = process.argv.indexOf('--out');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const engine = config.database.kind;
-const out = path.resolve(outIndex >= 0 && process.argv[outIndex + 1] ? process.argv[outIndex + 1]! : path.join(config.dataDir, 'backups', `farmland-${engine}-${stamp}.${engine === 'pglite' ? 'tar.gz' : 'dump'}`));
+const out = path.resolve(
+  outIndex >= 0 && process.argv[outIndex + 1]
+    ? process.argv[outIndex + 1]!
+    : path.join(config.dataDir, 'backups', `farmland-${engine}-${stamp}.${engine === 'pglite' ? 'tar.gz' : 'dump'}`),
+);
 
 try {
   const t0 = Date.now();
@@ -36,7 +40,9 @@ try {
     }
   }
   process.stdout.write(`${out}\n`);
-  process.stderr.write(`backup of the ${engine === 'pglite' ? 'embedded' : 'PostgreSQL'} database: ${(fs.statSync(out).size / 1048576).toFixed(1)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `backup of the ${engine === 'pglite' ? 'embedded' : 'PostgreSQL'} database: ${(fs.statSync(out).size / 1048576).toFixed(1)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+  );
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exitCode = 1;

@@ -11,18 +11,24 @@ import { createDatabaseIfMissing } from '../db/pg-admin.js';
 const i = process.argv.indexOf('--to');
 const to = i >= 0 ? process.argv[i + 1] : undefined;
 if (!to || !/^postgres(ql)?:\/\//.test(to)) {
-  process.stderr.write('Usage: npm run db:migrate-embedded -- --to postgres://owner@host:5432/farmland   (a superuser URL; DATA_DIR names the embedded data)\n');
+  process.stderr.write(
+    'Usage: npm run db:migrate-embedded -- --to postgres://owner@host:5432/farmland   (a superuser URL; DATA_DIR names the embedded data)\n',
+  );
   process.exit(2);
 }
 
 const config = loadConfig();
 if (config.database.kind !== 'pglite' || !config.database.dataDir) {
-  process.stderr.write('DATABASE_URL is set: this command copies the embedded database (DATA_DIR/pglite). Unset DATABASE_URL and point DATA_DIR at the embedded installation.\n');
+  process.stderr.write(
+    'DATABASE_URL is set: this command copies the embedded database (DATA_DIR/pglite). Unset DATABASE_URL and point DATA_DIR at the embedded installation.\n',
+  );
   process.exit(2);
 }
 const running = liveServer(config.dataDir);
 if (running) {
-  process.stderr.write(`The embedded server (pid ${running.pid}, port ${running.port}) is running on ${config.dataDir}. Stop it first: the copy must see data that does not change.\n`);
+  process.stderr.write(
+    `The embedded server (pid ${running.pid}, port ${running.port}) is running on ${config.dataDir}. Stop it first: the copy must see data that does not change.\n`,
+  );
   process.exit(2);
 }
 

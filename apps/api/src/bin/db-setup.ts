@@ -29,7 +29,9 @@ try {
 
 await runPgMigrations(adminUrl);
 const pool = new pg.Pool({ connectionString: adminUrl, max: 1 });
-const lookups = await seedLookupsIfEmpty({ adminQuery: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[] } as Database);
+const lookups = await seedLookupsIfEmpty({
+  adminQuery: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
+} as Database);
 if (lookups.seeded) process.stdout.write(`seeded countries, states and cities in ${lookups.ms} ms\n`);
 const exists = (await pool.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [appUser])).rowCount !== 0;
 const password = appPassword ? ` PASSWORD '${appPassword.replace(/'/g, "''")}'` : '';

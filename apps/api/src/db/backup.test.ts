@@ -77,8 +77,12 @@ describe('backup and restore', () => {
         const rls = await copy.query(`SELECT relforcerowsecurity FROM pg_class WHERE relname = 'farms'`);
         expect(rls.rows[0].relforcerowsecurity).toBe(true);
         // So did the LEAKPROOF marks that let RLS-scoped searches and spatial queries use their indexes (pg_dump drops them).
-        const marks = await copy.query(`SELECT p.oid::regprocedure::text AS f, p.proleakproof FROM pg_proc p WHERE p.oid = ANY($1::regprocedure[])`, [[...LEAKPROOF_FUNCTIONS]]);
-        expect(marks.rows.map((r: { f: string; proleakproof: boolean }) => [r.f, r.proleakproof]).sort()).toEqual([...LEAKPROOF_FUNCTIONS].map((f) => [f.replace(', ', ','), true]).sort());
+        const marks = await copy.query(`SELECT p.oid::regprocedure::text AS f, p.proleakproof FROM pg_proc p WHERE p.oid = ANY($1::regprocedure[])`, [
+          [...LEAKPROOF_FUNCTIONS],
+        ]);
+        expect(marks.rows.map((r: { f: string; proleakproof: boolean }) => [r.f, r.proleakproof]).sort()).toEqual(
+          [...LEAKPROOF_FUNCTIONS].map((f) => [f.replace(', ', ','), true]).sort(),
+        );
         expect((await copy.query(`UPDATE tenants SET name = name || ' (changed)'`)).rowCount).toBeGreaterThan(0);
       } finally {
         await copy.end();
@@ -105,4 +109,5 @@ describe('backup and restore', () => {
   }, 180_000);
 });
 
-const COUNTS_TEXT = 'SELECT (SELECT count(*) FROM farms)::int AS farms, (SELECT count(*) FROM farmers)::int AS farmers, (SELECT count(*) FROM users)::int AS users';
+const COUNTS_TEXT =
+  'SELECT (SELECT count(*) FROM farms)::int AS farms, (SELECT count(*) FROM farmers)::int AS farmers, (SELECT count(*) FROM users)::int AS users';

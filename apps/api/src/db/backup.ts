@@ -18,7 +18,9 @@ function run(command: string, args: string[]): Promise<void> {
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-    child.on('error', (err) => reject(new BackupError(`${command} could not start (${err.message}): install the PostgreSQL client tools of the server's version`)));
+    child.on('error', (err) =>
+      reject(new BackupError(`${command} could not start (${err.message}): install the PostgreSQL client tools of the server's version`)),
+    );
     child.on('close', (code) => (code === 0 ? resolve() : reject(new BackupError(`${command} failed (exit ${code}): ${stderr.trim().slice(0, 2000)}`))));
   });
 }
@@ -42,7 +44,9 @@ export async function restorePostgresInto(url: string, file: string, warn: (mess
     for (const statement of leakproofStatements()) {
       await client.query(statement).catch((err: { code?: string; message?: string }) => {
         if (err.code !== '42501') throw err;
-        warn(`Could not run "${statement}" (needs a superuser): searches and spatial queries under row-level security will not use their indexes until a superuser runs it.`);
+        warn(
+          `Could not run "${statement}" (needs a superuser): searches and spatial queries under row-level security will not use their indexes until a superuser runs it.`,
+        );
       });
     }
   } finally {
@@ -127,7 +131,7 @@ export function checkEmbeddedArchive(file: string): Buffer {
   }
   // Walk the tar headers (512-byte blocks: name at 0, size in octal at 124) looking for the cluster's PG_VERSION.
   let found = false;
-  for (let at = 0; at + 512 <= tar.length && !found; ) {
+  for (let at = 0; at + 512 <= tar.length && !found;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');

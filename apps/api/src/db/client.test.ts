@@ -59,7 +59,9 @@ describe('the scope in the same round trip', () => {
     for (let i = 0; i < 12; i++) {
       await expect(
         withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, async (tx) => {
-          await tx.execute(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${env.fx.tenantA}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', ${`Undone ${i}`})`);
+          await tx.execute(
+            sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${env.fx.tenantA}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', ${`Undone ${i}`})`,
+          );
           await tx.execute(sql`SELECT 1 / 0`);
         }),
       ).rejects.toMatchObject({ cause: { code: '22012' } });
@@ -84,10 +86,15 @@ describe('the scope in the same round trip', () => {
 
   it('commits without waiting for the disk only when asked (asyncCommit), for that transaction alone', async () => {
     const setting = (opts?: { asyncCommit?: boolean }) =>
-      withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, async (tx) => ({
-        commit: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('synchronous_commit') AS s`))[0]!.s,
-        tenant: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('app.tenant_id') AS s`))[0]!.s,
-      }), opts);
+      withScope(
+        env.deps.db,
+        { kind: 'tenant', tenantId: env.fx.tenantA },
+        async (tx) => ({
+          commit: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('synchronous_commit') AS s`))[0]!.s,
+          tenant: (await queryRows<{ s: string }>(tx, sql`SELECT current_setting('app.tenant_id') AS s`))[0]!.s,
+        }),
+        opts,
+      );
     const durable = await setting();
     expect(durable).toEqual({ commit: 'on', tenant: env.fx.tenantA });
     // PostgreSQL turns it off for the transaction; PGlite (no WAL flush to wait for) ignores the option.
@@ -96,7 +103,13 @@ describe('the scope in the same round trip', () => {
     const after = await Promise.all(Array.from({ length: 8 }, () => setting()));
     expect(after.every((x) => x.commit === 'on')).toBe(true);
     // A write committed that way is there for the next transaction, like any other.
-    await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, (tx) => tx.execute(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${env.fx.tenantA}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', 'Async commit')`), { asyncCommit: true });
+    await withScope(
+      env.deps.db,
+      { kind: 'tenant', tenantId: env.fx.tenantA },
+      (tx) =>
+        tx.execute(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${env.fx.tenantA}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', 'Async commit')`),
+      { asyncCommit: true },
+    );
     expect(await env.sql(sql`SELECT 1 FROM regions WHERE name = 'Async commit'`)).toHaveLength(1);
   });
 
@@ -106,7 +119,10 @@ describe('the scope in the same round trip', () => {
     // tenant's scope: a generic plan is still filtered by the policies at run time.
     for (let i = 0; i < 8; i++) {
       const tenantId = i % 2 === 0 ? env.fx.tenantA : env.fx.tenantB;
-      const rows = await read<{ tenant_id: string; n: number }>(tenantId, sql`SELECT tenant_id, count(*)::int AS n FROM farms WHERE name <> ${'x'} GROUP BY tenant_id`);
+      const rows = await read<{ tenant_id: string; n: number }>(
+        tenantId,
+        sql`SELECT tenant_id, count(*)::int AS n FROM farms WHERE name <> ${'x'} GROUP BY tenant_id`,
+      );
       expect(rows.map((r) => r.tenant_id)).toEqual([tenantId]);
     }
     // A parameter whose type only its value tells cannot be prepared: it is read with the value as a literal.

@@ -19,7 +19,6 @@ import type { Db } from './types.js';
 export * from './scope.js';
 export * from './types.js';
 
-
 export const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 export const APP_ROLE = 'farmland_app';
 

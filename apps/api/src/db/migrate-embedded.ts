@@ -47,7 +47,9 @@ export async function copyEmbeddedToPostgres(source: Database, targetUrl: string
 
   const busy = await src(`SELECT count(*)::int AS n FROM custom_analyses WHERE status IN ('queued', 'processing')`);
   if (Number(busy[0]?.['n']) > 0) {
-    throw new MigrateRefusal(`${String(busy[0]?.['n'])} custom analyses are still queued or processing. Start the embedded server, let them finish (or delete them), stop it, then copy.`);
+    throw new MigrateRefusal(
+      `${String(busy[0]?.['n'])} custom analyses are still queued or processing. Start the embedded server, let them finish (or delete them), stop it, then copy.`,
+    );
   }
 
   const target = new pg.Client({ connectionString: targetUrl });
@@ -55,7 +57,10 @@ export async function copyEmbeddedToPostgres(source: Database, targetUrl: string
   try {
     const tq = async (text: string, params: unknown[] = []) => (await target.query(text, params)).rows as Record<string, unknown>[];
     const me = await tq(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`);
-    if (!me[0]?.['rolsuper']) throw new MigrateRefusal('The --to URL must connect as a superuser (the owner URL you give db:setup): the copy bypasses row-level security and turns triggers off while it writes.');
+    if (!me[0]?.['rolsuper'])
+      throw new MigrateRefusal(
+        'The --to URL must connect as a superuser (the owner URL you give db:setup): the copy bypasses row-level security and turns triggers off while it writes.',
+      );
     await target.query(`SET TIME ZONE 'UTC'`);
 
     const [srcMig, dstMig] = await Promise.all([
@@ -63,10 +68,15 @@ export async function copyEmbeddedToPostgres(source: Database, targetUrl: string
       tq(`SELECT count(*)::int AS n, max(created_at)::text AS last FROM drizzle.__drizzle_migrations`),
     ]);
     if (srcMig[0]?.['n'] !== dstMig[0]?.['n'] || srcMig[0]?.['last'] !== dstMig[0]?.['last']) {
-      throw new MigrateRefusal(`The embedded database has ${String(srcMig[0]?.['n'])} migrations and the target ${String(dstMig[0]?.['n'])}: run both with the same version of the platform.`);
+      throw new MigrateRefusal(
+        `The embedded database has ${String(srcMig[0]?.['n'])} migrations and the target ${String(dstMig[0]?.['n'])}: run both with the same version of the platform.`,
+      );
     }
     const used = await tq(`SELECT (SELECT count(*) FROM tenants) + (SELECT count(*) FROM users) AS n`);
-    if (Number(used[0]?.['n']) > 0) throw new MigrateRefusal('The target database already holds tenants or users. Copy into a new database (db:migrate-embedded creates it) or an empty one made by db:setup.');
+    if (Number(used[0]?.['n']) > 0)
+      throw new MigrateRefusal(
+        'The target database already holds tenants or users. Copy into a new database (db:migrate-embedded creates it) or an empty one made by db:setup.',
+      );
 
     const tables = (
       await src(
@@ -98,13 +108,18 @@ export async function copyEmbeddedToPostgres(source: Database, targetUrl: string
       await target.query(`TRUNCATE ${plan.map((p) => `public.${ident(p.table)}`).join(', ')}`);
       for (const { table, cols } of plan) {
         const t1 = Date.now();
-        const pages = Number((await src(`SELECT (pg_relation_size($1::regclass) / current_setting('block_size')::int)::int AS n`, [`public.${ident(table)}`]))[0]?.['n'] ?? 0);
+        const pages = Number(
+          (await src(`SELECT (pg_relation_size($1::regclass) / current_setting('block_size')::int)::int AS n`, [`public.${ident(table)}`]))[0]?.['n'] ?? 0,
+        );
         const insert = `INSERT INTO public.${ident(table)} (${cols.map((c) => ident(c.name)).join(', ')}) OVERRIDING SYSTEM VALUE
           SELECT ${cols.map((c, i) => `u.c${i}::${c.type}`).join(', ')}
             FROM unnest(${cols.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS u(${cols.map((_, i) => `c${i}`).join(', ')})`;
         let rows = 0;
         for (let from = 0; from <= pages; from += PAGES_PER_CHUNK) {
-          const chunk = await src(`SELECT ${rowText(cols)} AS v FROM public.${ident(table)} WHERE ctid >= $1::tid AND ctid < $2::tid`, [`(${from},0)`, `(${from + PAGES_PER_CHUNK},0)`]);
+          const chunk = await src(`SELECT ${rowText(cols)} AS v FROM public.${ident(table)} WHERE ctid >= $1::tid AND ctid < $2::tid`, [
+            `(${from},0)`,
+            `(${from + PAGES_PER_CHUNK},0)`,
+          ]);
           if (chunk.length === 0) continue;
           const columns = cols.map((_, i) => chunk.map((r) => (r['v'] as Array<string | null>)[i] ?? null));
           await target.query(insert, columns);
@@ -114,14 +129,18 @@ export async function copyEmbeddedToPostgres(source: Database, targetUrl: string
         log(`  ${table}: ${rows.toLocaleString('en-US')} rows in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
       }
       // Sequences continue where the embedded ones stopped.
-      const seqs = await src(`SELECT schemaname || '.' || sequencename AS name, last_value::text AS v FROM pg_sequences WHERE schemaname = 'public' AND last_value IS NOT NULL`);
+      const seqs = await src(
+        `SELECT schemaname || '.' || sequencename AS name, last_value::text AS v FROM pg_sequences WHERE schemaname = 'public' AND last_value IS NOT NULL`,
+      );
       for (const s of seqs) await target.query(`SELECT setval($1::regclass, $2::bigint, true)`, [s['name'], s['v']]);
 
       // The proof: the same count and the same checksum of every row's text, table by table, before the commit.
       for (const { table, cols } of plan) {
         const [a, b] = await Promise.all([src(checksumSql(table, cols)), tq(checksumSql(table, cols))]);
         if (a[0]?.['n'] !== b[0]?.['n'] || a[0]?.['h'] !== b[0]?.['h']) {
-          throw new Error(`Table ${table} differs after the copy: embedded ${String(a[0]?.['n'])} rows (checksum ${String(a[0]?.['h'])}), target ${String(b[0]?.['n'])} (checksum ${String(b[0]?.['h'])}). Nothing was committed.`);
+          throw new Error(
+            `Table ${table} differs after the copy: embedded ${String(a[0]?.['n'])} rows (checksum ${String(a[0]?.['h'])}), target ${String(b[0]?.['n'])} (checksum ${String(b[0]?.['h'])}). Nothing was committed.`,
+          );
         }
       }
       await target.query('COMMIT');

@@ -139,7 +139,8 @@ export async function listPage<T>(read: Reader, plan: ListPlan, limit: number, o
       { genericPlan: true },
     );
     const matched = rows[0]?.list_total;
-    if (matched !== undefined && matched !== null && matched <= COUNT_EXACT_UP_TO) return { rows: uncounted(rows), total: { count: matched, estimated: false } };
+    if (matched !== undefined && matched !== null && matched <= COUNT_EXACT_UP_TO)
+      return { rows: uncounted(rows), total: { count: matched, estimated: false } };
     if (rows.length === 0 && offset === 0) return { rows: [], total: { count: 0, estimated: false } };
   }
   const rows = await read<T & Counted>(

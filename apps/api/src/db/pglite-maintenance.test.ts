@@ -101,7 +101,11 @@ describe('the maintenance pass on the engine under test', () => {
   it('PGlite: the schedule runs passes by itself once the database has been quiet, and logs each one', async (ctx) => {
     if (env.engine !== 'pglite') ctx.skip();
     const lines: Array<{ obj: { maintenance?: { table: string | null; dead_before?: number } }; msg: string }> = [];
-    const log = { info: (obj: object, msg: string) => lines.push({ obj, msg }), debug: () => undefined, error: (obj: object, msg: string) => lines.push({ obj, msg }) };
+    const log = {
+      info: (obj: object, msg: string) => lines.push({ obj, msg }),
+      debug: () => undefined,
+      error: (obj: object, msg: string) => lines.push({ obj, msg }),
+    };
     await env.database.adminExec(`DELETE FROM ${PROBE} WHERE id > 1000`);
     env.database.maintenance!.start({ idleMs: 150, log });
     try {

@@ -192,7 +192,17 @@ export function embeddedMaintenance(client: MaintenanceClient): EmbeddedMaintena
                 return;
               }
               log.info(
-                { maintenance: { table: r.table, action: r.action, reason: r.reason, ms: r.ms, dead_before: r.deadBefore, dead_after: r.deadAfter, mod_since_analyze: r.modSinceAnalyze } },
+                {
+                  maintenance: {
+                    table: r.table,
+                    action: r.action,
+                    reason: r.reason,
+                    ms: r.ms,
+                    dead_before: r.deadBefore,
+                    dead_after: r.deadAfter,
+                    mod_since_analyze: r.modSinceAnalyze,
+                  },
+                },
                 `embedded maintenance: ${r.action === 'vacuum' ? 'VACUUM' : 'ANALYZE'} ${r.table} in ${r.ms} ms (${r.reason})`,
               );
             },

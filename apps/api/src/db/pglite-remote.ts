@@ -20,7 +20,10 @@ type Request = Distribute<WorkerRequest>;
  * travels as a parameter (only then is the text recorded). null: not a statement (maintenance, dump, stats, close).
  */
 function statementOf(req: Request): { text: string; parameterised: boolean } | null {
-  const all = (statements: Statement[]) => ({ text: statements.map((st) => st.text).join('; '), parameterised: statements.every((st) => st.params.length > 0) });
+  const all = (statements: Statement[]) => ({
+    text: statements.map((st) => st.text).join('; '),
+    parameterised: statements.every((st) => st.params.length > 0),
+  });
   switch (req.op) {
     case 'query':
       return { text: req.text, parameterised: req.params.length > 0 };
@@ -121,7 +124,12 @@ export class RemotePglite {
   /** Starts the worker and waits until the database is open (created, or restored from loadDataDir). */
   /** onCrash: the worker ended without close() (a WASM abort, out of memory); every later statement fails. */
   /** settings: PostgreSQL settings over the embedded defaults (pglite-settings.ts). */
-  static async create(opts: { dataDir: string | null; loadDataDir?: Blob; onCrash?: (err: Error) => void; settings?: Record<string, string> }): Promise<RemotePglite> {
+  static async create(opts: {
+    dataDir: string | null;
+    loadDataDir?: Blob;
+    onCrash?: (err: Error) => void;
+    settings?: Record<string, string>;
+  }): Promise<RemotePglite> {
     const loadDataDir = opts.loadDataDir ? await opts.loadDataDir.arrayBuffer() : null;
     lightenWasmCompilation();
     const worker = startWorker(import.meta.url, './pglite.worker', {
@@ -246,7 +254,8 @@ export class RemotePglite {
    */
   background(): { query<T>(text: string, params?: unknown[]): Promise<Results<T>>; exec(text: string): Promise<Results[]> } {
     return {
-      query: <T>(text: string, params: unknown[] = []) => this.call<Results<T>>({ op: 'query', tx: null, text, params, rowMode: null, rawTypes: null }, [], true),
+      query: <T>(text: string, params: unknown[] = []) =>
+        this.call<Results<T>>({ op: 'query', tx: null, text, params, rowMode: null, rawTypes: null }, [], true),
       exec: (text: string) => this.call<Results[]>({ op: 'exec', tx: null, text }, [], true),
     };
   }

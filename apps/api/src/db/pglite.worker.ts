@@ -48,10 +48,17 @@ export type WorkerRequest =
 
 export type SerializedError = { message: string; name: string; props: Record<string, unknown> };
 
-export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError } | { id: 0; ready: true } | { id: 0; failed: SerializedError };
+export type WorkerReply =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError } | { id: 0; ready: true } | { id: 0; failed: SerializedError };
 
 /** What a statement answers, in PGlite's shape (drizzle's pglite driver reads rows, fields and affectedRows). */
-export type StatementResult = { rows: unknown[]; fields: Array<{ name: string; dataTypeID: number }>; affectedRows: number; command?: string; rowCount?: number };
+export type StatementResult = {
+  rows: unknown[];
+  fields: Array<{ name: string; dataTypeID: number }>;
+  affectedRows: number;
+  command?: string;
+  rowCount?: number;
+};
 
 const port = parentPort;
 if (!port) throw new Error('pglite.worker must run in a worker thread');
@@ -148,7 +155,10 @@ class Connection {
       this.toClose.push(p.name);
       over--;
     }
-    const parts = missing.flatMap((m) => [protocol.serialize.parse({ name: m.name, text: m.s.text }), protocol.serialize.describe({ type: 'S', name: m.name })]);
+    const parts = missing.flatMap((m) => [
+      protocol.serialize.parse({ name: m.name, text: m.s.text }),
+      protocol.serialize.describe({ type: 'S', name: m.name }),
+    ]);
     const closing = this.toClose.splice(0).map((name) => protocol.serialize.close({ type: 'S', name }));
     let messages: Msg[];
     try {
@@ -312,7 +322,10 @@ async function main(): Promise<void> {
           try {
             // A failed BEGIN or prologue holds the lock all the same; ROLLBACK ends whatever began (outside a
             // transaction block it is only a warning).
-            const began = await t.began.then(() => true, () => false);
+            const began = await t.began.then(
+              () => true,
+              () => false,
+            );
             await conn.exec(req.commit && began ? 'COMMIT' : 'ROLLBACK');
           } finally {
             open.delete(req.tx);
@@ -325,12 +338,11 @@ async function main(): Promise<void> {
       }
       case 'maintain':
         // With the connection to itself, outside any transaction (VACUUM cannot run in one).
-        return alone(
-          (): Promise<PassReport> =>
-            runPass(async (text) => {
-              const results = await conn.exec(text);
-              return (results[results.length - 1]?.rows ?? []) as Array<Record<string, unknown>>;
-            }, req.hinted),
+        return alone((): Promise<PassReport> =>
+          runPass(async (text) => {
+            const results = await conn.exec(text);
+            return (results[results.length - 1]?.rows ?? []) as Array<Record<string, unknown>>;
+          }, req.hinted),
         );
       case 'dump':
         return alone(async () => {
@@ -340,7 +352,13 @@ async function main(): Promise<void> {
       case 'stats': {
         const m = process.memoryUsage();
         const heap = (pg as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8;
-        return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, wasmMemory: heap?.byteLength ?? 0 } satisfies WorkerStats;
+        return {
+          heapUsed: m.heapUsed,
+          heapTotal: m.heapTotal,
+          external: m.external,
+          arrayBuffers: m.arrayBuffers,
+          wasmMemory: heap?.byteLength ?? 0,
+        } satisfies WorkerStats;
       }
       case 'close':
         if (!pg.closed) await pg.close();

@@ -88,7 +88,10 @@ export function registerEngine(db: Db, engine: { kind: 'pglite'; client: RemoteP
 
 /** What drizzle's sessions are built from (as drizzle's own transaction() builds them). */
 function drizzleParts(db: Db): { dialect: PgDialect; relational: RelationalSchemaConfig<TablesRelationalConfig> } {
-  const d = db as unknown as { dialect: PgDialect; _: { schema: TablesRelationalConfig; fullSchema: Record<string, unknown>; tableNamesMap: Record<string, string> } };
+  const d = db as unknown as {
+    dialect: PgDialect;
+    _: { schema: TablesRelationalConfig; fullSchema: Record<string, unknown>; tableNamesMap: Record<string, string> };
+  };
   return { dialect: d.dialect, relational: { schema: d._.schema, fullSchema: d._.fullSchema, tableNamesMap: d._.tableNamesMap } };
 }
 

@@ -32,16 +32,36 @@ describe('search words and the narrowing rule', () => {
     const names = sample(1000, (i) => `Scale farm ${i * 7}`);
     const memo = new Map<string, number>();
     expect(narrowWords('FARM 12345', names, memo)).toEqual(['12345']);
-    expect(memo).toEqual(new Map([['farm', 1], ['12345', 0]]));
+    expect(memo).toEqual(
+      new Map([
+        ['farm', 1],
+        ['12345', 0],
+      ]),
+    );
     // A remembered share is used as it is (here a made-up one, to show no scan happens).
     memo.set('12345', 0.5);
     expect(narrowWords('farm 12345', names, memo)).toBeNull();
   });
 
   it('no narrowing: a small sample, no common word, every word common, or no rare word', () => {
-    expect(narrowWords('farm 12345', sample(150, (i) => `farm ${i}`))).toBeNull();
-    expect(narrowWords('plot 12345', sample(1000, (i) => `farm ${i}`))).toBeNull();
-    expect(narrowWords('scale farm', sample(1000, (i) => `scale farm ${i}`))).toBeNull();
+    expect(
+      narrowWords(
+        'farm 12345',
+        sample(150, (i) => `farm ${i}`),
+      ),
+    ).toBeNull();
+    expect(
+      narrowWords(
+        'plot 12345',
+        sample(1000, (i) => `farm ${i}`),
+      ),
+    ).toBeNull();
+    expect(
+      narrowWords(
+        'scale farm',
+        sample(1000, (i) => `scale farm ${i}`),
+      ),
+    ).toBeNull();
     // "chidi" is held by 1 name in 20: not common, but not rare either, so the plain pattern's trigrams decide.
     const names = sample(1000, (i) => `${i % 20 === 0 ? 'Chidi' : 'Ade'} farm ${i}`);
     expect(narrowWords('farm chidi', names)).toBeNull();

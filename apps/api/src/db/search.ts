@@ -120,7 +120,10 @@ async function readSample(db: Db, table: Table): Promise<Sample> {
   const values = new Map<string, string[]>();
   const shares = new Map<string, Map<string, number>>();
   for (const c of cols) {
-    values.set(c, rows.flatMap((r) => (r[c] ? [r[c].toLowerCase()] : [])));
+    values.set(
+      c,
+      rows.flatMap((r) => (r[c] ? [r[c].toLowerCase()] : [])),
+    );
     shares.set(c, new Map());
   }
   return { at: Date.now(), values, shares };

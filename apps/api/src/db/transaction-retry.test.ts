@@ -134,12 +134,19 @@ describe('farm edits racing the other farm writers (both engines)', () => {
       const [lng, lat] = freshSpot();
       const farms = await Promise.all([0, 1, 2].map((i) => insertFarmDirect(env, env.fx.tenantA, geoA.farmerId, square(...offset(lng, lat, i * 300, 0), 80))));
       // An agent that mapped one of those farms: deleting it writes farms (mapped_by set null) and agent_stats.
-      const agent = await env.as('adminA').post('/api/accounts/agents/', { first_name: 'Race', last_name: `R${round}`, email: `race-${round}-${Date.now()}@example.com`, phone_number: '+2348031112222' });
+      const agent = await env.as('adminA').post('/api/accounts/agents/', {
+        first_name: 'Race',
+        last_name: `R${round}`,
+        email: `race-${round}-${Date.now()}@example.com`,
+        phone_number: '+2348031112222',
+      });
       expect(agent.status, JSON.stringify(agent.body)).toBe(201);
       await env.sql(sql`UPDATE farms SET mapped_by = ${agent.body.data.id} WHERE id = ${farms[2]!}`);
       const tag = `Race${round}${Date.now()}`;
       const lines = Array.from({ length: 15 }, (_, i) => `${tag},F${i},,,,,,,Farm ${i},,${csvCell(square(...offset(lng, lat + 0.02, i * 200, 0), 60))}`);
-      const csv = ['first_name,last_name,email,phone_number,gender,address,location,folio_id,farm_name,operational_area_id,farm_coordinates', ...lines].join('\n');
+      const csv = ['first_name,last_name,email,phone_number,gender,address,location,folio_id,farm_name,operational_area_id,farm_coordinates', ...lines].join(
+        '\n',
+      );
       const mp = multipart({}, [{ field: 'file', filename: 'farmers.csv', content: Buffer.from(csv) }]);
       const results = await Promise.all([
         env.as('agentA').put(`/api/farms/${farms[0]!}/`, { coordinates: square(...offset(lng, lat, 10, 10), 90) }),

@@ -35,8 +35,20 @@ export function plotsNear(lng: number, lat: number): Array<{ properties: Record<
   const x = lng + 0.05;
   const y = lat + 0.03;
   const s = 0.004;
-  const outer = [[x, y], [x + s, y], [x + s, y + s], [x, y + s], [x, y]];
-  const hole = [[x + s / 4, y + s / 4], [x + s / 4, y + s / 2], [x + s / 2, y + s / 2], [x + s / 2, y + s / 4], [x + s / 4, y + s / 4]];
+  const outer = [
+    [x, y],
+    [x + s, y],
+    [x + s, y + s],
+    [x, y + s],
+    [x, y],
+  ];
+  const hole = [
+    [x + s / 4, y + s / 4],
+    [x + s / 4, y + s / 2],
+    [x + s / 2, y + s / 2],
+    [x + s / 2, y + s / 4],
+    [x + s / 4, y + s / 4],
+  ];
   return [
     { properties: { plot: 'A', ref: 1 }, geometry: { type: 'Polygon', coordinates: [ring] } },
     { properties: { plot: 'B', ref: 2 }, geometry: { type: 'Polygon', coordinates: [outer, hole] } },
@@ -67,7 +79,9 @@ export function gdalShapefile(code: number, plots: ReturnType<typeof plotsNear>,
     };
     const files: Record<string, Uint8Array> = {};
     for (const f of fs.readdirSync(shp)) files[`plots/${f}`] = new Uint8Array(fs.readFileSync(path.join(shp, f)));
-    const ogcWkt = execFileSync('gdalsrsinfo', ['-o', 'wkt1', `EPSG:${code}`], { stdio: 'pipe' }).toString('utf8').trim();
+    const ogcWkt = execFileSync('gdalsrsinfo', ['-o', 'wkt1', `EPSG:${code}`], { stdio: 'pipe' })
+      .toString('utf8')
+      .trim();
     return {
       esriPrj: Buffer.from(files['plots/plots.prj'] ?? new Uint8Array()).toString('utf8'),
       ogcWkt,

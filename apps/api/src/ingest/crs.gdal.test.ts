@@ -47,21 +47,27 @@ const geometriesOf = (zip: Buffer) => parseFile(zip, 'plots.zip').rows.map((r) =
 describe.skipIf(!hasOgr2ogr())('coordinate systems against PROJ (ogr2ogr)', () => {
   if (!hasOgr2ogr()) console.warn('ogr2ogr (Debian gdal-bin) is not installed: the comparison with PROJ is skipped');
 
-  it.each(GRIDS)('EPSG:%i: every vertex within 0.05 m of GDAL, .prj with and without AUTHORITY', (code, lng, lat, what) => {
-    // The reference for the arithmetic: PROJ given the Helmert transformation the reader chose here, as a definition.
-    const entry = srsRegistry().byCode.get(code)!;
-    const chosen = transformationAt(transformationsOf(entry.geog), lng, lat);
-    const g = gdalShapefile(code, plotsNear(lng, lat), definitionOf(entry, chosen?.towgs84 ?? entry.towgs84));
-    expect(g.esriPrj, 'GDAL writes an ESRI .prj without AUTHORITY').not.toMatch(/AUTHORITY/);
-    expect(g.ogcWkt).toMatch(new RegExp(`AUTHORITY\\["EPSG","${code}"\\]\\]$`));
-    const esri = geometriesOf(g.zip(g.esriPrj));
-    const ogc = geometriesOf(g.zip(g.ogcWkt));
-    const vsHelmert = maxDistanceM(esri, g.helmert);
-    const vsDefault = maxDistanceM(esri, g.default);
-    // Recorded per grid (docs/decisions/0037-crs-registry-from-postgis-spatial-ref-sys.md).
-    console.info(`EPSG:${code} ${what} (${chosen?.name ?? 'the registry\'s towgs84'}): max vertex distance to PROJ's default for EPSG:${code} ${vsDefault.toFixed(4)} m, to PROJ with the same Helmert ${vsHelmert.toFixed(4)} m`);
-    expect(vsDefault, `${what} vs PROJ's default for EPSG:${code} (ogr2ogr)`).toBeLessThan(0.05);
-    expect(vsHelmert, `${what} vs PROJ with the same Helmert transformation`).toBeLessThan(0.05);
-    expect(maxDistanceM(ogc, esri), 'the .prj with AUTHORITY places the file as the one without').toBeLessThan(0.001);
-  }, 60_000);
+  it.each(GRIDS)(
+    'EPSG:%i: every vertex within 0.05 m of GDAL, .prj with and without AUTHORITY',
+    (code, lng, lat, what) => {
+      // The reference for the arithmetic: PROJ given the Helmert transformation the reader chose here, as a definition.
+      const entry = srsRegistry().byCode.get(code)!;
+      const chosen = transformationAt(transformationsOf(entry.geog), lng, lat);
+      const g = gdalShapefile(code, plotsNear(lng, lat), definitionOf(entry, chosen?.towgs84 ?? entry.towgs84));
+      expect(g.esriPrj, 'GDAL writes an ESRI .prj without AUTHORITY').not.toMatch(/AUTHORITY/);
+      expect(g.ogcWkt).toMatch(new RegExp(`AUTHORITY\\["EPSG","${code}"\\]\\]$`));
+      const esri = geometriesOf(g.zip(g.esriPrj));
+      const ogc = geometriesOf(g.zip(g.ogcWkt));
+      const vsHelmert = maxDistanceM(esri, g.helmert);
+      const vsDefault = maxDistanceM(esri, g.default);
+      // Recorded per grid (docs/decisions/0037-crs-registry-from-postgis-spatial-ref-sys.md).
+      console.info(
+        `EPSG:${code} ${what} (${chosen?.name ?? "the registry's towgs84"}): max vertex distance to PROJ's default for EPSG:${code} ${vsDefault.toFixed(4)} m, to PROJ with the same Helmert ${vsHelmert.toFixed(4)} m`,
+      );
+      expect(vsDefault, `${what} vs PROJ's default for EPSG:${code} (ogr2ogr)`).toBeLessThan(0.05);
+      expect(vsHelmert, `${what} vs PROJ with the same Helmert transformation`).toBeLessThan(0.05);
+      expect(maxDistanceM(ogc, esri), 'the .prj with AUTHORITY places the file as the one without').toBeLessThan(0.001);
+    },
+    60_000,
+  );
 });

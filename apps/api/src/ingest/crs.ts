@@ -167,7 +167,17 @@ export function definitionOf(e: SrsEntry, towgs84: string | null = e.towgs84): s
 // ---------- the datum transformation, chosen per position as PROJ does ----------
 
 /** One EPSG Helmert transformation to WGS 84 (datum-transformations.json) and its area of use. */
-export type DatumTransformation = { code: number; name: string; accuracy: number; towgs84: string; w: number; s: number; e: number; n: number; offshore: boolean };
+export type DatumTransformation = {
+  code: number;
+  name: string;
+  accuracy: number;
+  towgs84: string;
+  w: number;
+  s: number;
+  e: number;
+  n: number;
+  offshore: boolean;
+};
 
 let byGeographic: Map<number, DatumTransformation[]> | null = null;
 
@@ -187,14 +197,22 @@ export function transformationsOf(geog: number | null): DatumTransformation[] {
     }
     const size = (t: DatumTransformation) => (t.n - t.s) * (t.e >= t.w ? t.e - t.w : t.e + 360 - t.w);
     for (const list of byGeographic.values()) {
-      list.sort((x, y) => (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) || x.accuracy - y.accuracy || size(y) - size(x) || y.name.localeCompare(x.name, 'en', { numeric: true }));
+      list.sort(
+        (x, y) =>
+          (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) ||
+          x.accuracy - y.accuracy ||
+          size(y) - size(x) ||
+          y.name.localeCompare(x.name, 'en', { numeric: true }),
+      );
     }
   }
   return byGeographic.get(geog) ?? [];
 }
 
-const holds = (t: DatumTransformation, lon: number, lat: number) => lat >= t.s && lat <= t.n && (t.w <= t.e ? lon >= t.w && lon <= t.e : lon >= t.w || lon <= t.e);
-const inside = (x: DatumTransformation, y: DatumTransformation) => x.w >= y.w && x.s >= y.s && x.e <= y.e && x.n <= y.n && (x.w !== y.w || x.s !== y.s || x.e !== y.e || x.n !== y.n);
+const holds = (t: DatumTransformation, lon: number, lat: number) =>
+  lat >= t.s && lat <= t.n && (t.w <= t.e ? lon >= t.w && lon <= t.e : lon >= t.w || lon <= t.e);
+const inside = (x: DatumTransformation, y: DatumTransformation) =>
+  x.w >= y.w && x.s >= y.s && x.e <= y.e && x.n <= y.n && (x.w !== y.w || x.s !== y.s || x.e !== y.e || x.n !== y.n);
 
 /**
  * The transformation PROJ applies at a position (longitude, latitude on the source datum), as proj_trans picks among
@@ -330,7 +348,8 @@ export function resolveGeoJsonCrs(crs: unknown): ResolvedCrs {
   const props = o && typeof o['properties'] === 'object' && o['properties'] !== null ? (o['properties'] as Record<string, unknown>) : null;
   if (o?.['type'] === 'EPSG' && props && (typeof props['code'] === 'number' || typeof props['code'] === 'string')) return resolveEpsg(Number(props['code']));
   const name = typeof props?.['name'] === 'string' ? props['name'].trim() : null;
-  if (o?.['type'] !== 'name' || !name) throw new CrsUnsupported(JSON.stringify(crs).slice(0, 80), `the "crs" member ${JSON.stringify(crs).slice(0, 80)} is not a named CRS`);
+  if (o?.['type'] !== 'name' || !name)
+    throw new CrsUnsupported(JSON.stringify(crs).slice(0, 80), `the "crs" member ${JSON.stringify(crs).slice(0, 80)} is not a named CRS`);
   if (/^(urn:ogc:def:crs:OGC:(1\.3)?:CRS84|OGC:CRS84|CRS84|http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84)$/i.test(name)) return WGS84;
   const m = /^(?:urn:ogc:def:crs:EPSG:[\d.]*:|EPSG:+|https?:\/\/www\.opengis\.net\/def\/crs\/EPSG\/[\d.]+\/)(\d+)$/i.exec(name);
   if (!m) throw new CrsUnsupported(name, `the CRS ${JSON.stringify(name.slice(0, 80))} is not an EPSG code`);
@@ -388,7 +407,13 @@ export function resolvePrj(text: string, samples: number[][]): ResolvedCrs {
   const read = readWkt(text);
   if (!read) throw new CrsUnsupported(crsName, `the coordinate system ${crsName} of the .prj uses a projection this reader does not know`);
   const { p, south } = read;
-  if (!projected && (tree.key === 'GEOGCS' || tree.key === 'GEOGCRS' || tree.key === 'GEODCRS') && Math.abs((p.a as number) - GEOCENTRIC_A) < 0.01 && normDatum(datumName) === 'wgs1984') return WGS84;
+  if (
+    !projected &&
+    (tree.key === 'GEOGCS' || tree.key === 'GEOGCRS' || tree.key === 'GEODCRS') &&
+    Math.abs((p.a as number) - GEOCENTRIC_A) < 0.01 &&
+    normDatum(datumName) === 'wgs1984'
+  )
+    return WGS84;
   const ell = { a: p.a as number, es: p.es };
   const pts = samples.filter((s) => Number.isFinite(s[0]) && Number.isFinite(s[1])).slice(0, 4);
   if (projected) {
@@ -410,7 +435,10 @@ export function resolvePrj(text: string, samples: number[][]): ResolvedCrs {
   if (!projected) {
     const unit = (p as unknown as { to_meter?: number }).to_meter;
     if (unit !== undefined && Math.abs(unit / (((p.a as number) * Math.PI) / 180) - 1) > 1e-9) {
-      throw new CrsUnsupported(crsName, `the coordinate system ${crsName} of the .prj counts its coordinates in a unit other than the degree; export the layer in WGS84 (EPSG:4326)`);
+      throw new CrsUnsupported(
+        crsName,
+        `the coordinate system ${crsName} of the .prj counts its coordinates in a unit other than the degree; export the layer in WGS84 (EPSG:4326)`,
+      );
     }
   }
   const matches: SrsEntry[] = [];
@@ -425,7 +453,10 @@ export function resolvePrj(text: string, samples: number[][]): ResolvedCrs {
     matches.push(e);
   }
   if (matches.length === 0) {
-    throw new CrsUnsupported(crsName, `the coordinate system ${crsName} (datum ${datumLabel}) of the .prj matches no coordinate system of the EPSG registry; export the layer in WGS84 (EPSG:4326) or another EPSG system`);
+    throw new CrsUnsupported(
+      crsName,
+      `the coordinate system ${crsName} (datum ${datumLabel}) of the .prj matches no coordinate system of the EPSG registry; export the layer in WGS84 (EPSG:4326) or another EPSG system`,
+    );
   }
   const wanted = normDatum(datumName);
   const named = matches.filter((e) => normDatum(e.datum) === wanted);
@@ -436,12 +467,24 @@ export function resolvePrj(text: string, samples: number[][]): ResolvedCrs {
     ways.set(t, [...(ways.get(t) ?? []), e]);
   }
   if (ways.size > 1) {
-    const codes = pool.slice(0, 5).map((e) => `EPSG:${e.srid} ${e.name}`).join(', ');
-    throw new CrsUnsupported(datumLabel, `the datum ${datumLabel} of the .prj (${crsName}) is not one the EPSG registry knows by that name, and the systems it could be (${codes}${pool.length > 5 ? ', …' : ''}) reach WGS84 differently; export the layer with an EPSG code (AUTHORITY) or in WGS84`);
+    const codes = pool
+      .slice(0, 5)
+      .map((e) => `EPSG:${e.srid} ${e.name}`)
+      .join(', ');
+    throw new CrsUnsupported(
+      datumLabel,
+      `the datum ${datumLabel} of the .prj (${crsName}) is not one the EPSG registry knows by that name, and the systems it could be (${codes}${pool.length > 5 ? ', …' : ''}) reach WGS84 differently; export the layer with an EPSG code (AUTHORITY) or in WGS84`,
+    );
   }
   // One transformation, so every candidate places the file alike: the one whose name shares most words with the .prj's
   // ("EUREF_FIN_TM35FIN" → "ETRS89 / TM35FIN(E,N)"), then the lowest code.
-  const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9+]+/).filter(Boolean));
+  const words = (s: string) =>
+    new Set(
+      s
+        .toLowerCase()
+        .split(/[^a-z0-9+]+/)
+        .filter(Boolean),
+    );
   const mine = words(crsName);
   const score = (e: SrsEntry) => [...words(e.name)].filter((w) => mine.has(w)).length;
   const [group] = ways.values();

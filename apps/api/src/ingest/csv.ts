@@ -35,7 +35,11 @@ export function detectDelimiter(text: string): string {
 /** RFC 4180 CSV (quoted cells may hold delimiters, quotes and newlines) into rows of strings; stops at the caps. */
 export function parseCsv(text: string, maxRows = MAX_ROWS + 1): string[][] {
   const rows: string[][] = [];
-  new CsvRows(maxRows, (row) => void rows.push(row), () => tooManyRows(maxRows - 1)).push(text, true);
+  new CsvRows(
+    maxRows,
+    (row) => void rows.push(row),
+    () => tooManyRows(maxRows - 1),
+  ).push(text, true);
   return rows;
 }
 
@@ -64,7 +68,8 @@ export class CsvRows {
   ) {}
 
   private endCell(): void {
-    if (this.cell.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${this.count + 1} is longer than ${MAX_CELL_CHARS} characters`);
+    if (this.cell.length > MAX_CELL_CHARS)
+      throw new ParseError(413, 'cell_too_large', `A cell in row ${this.count + 1} is longer than ${MAX_CELL_CHARS} characters`);
     this.row.push(this.cell);
     this.cell = '';
     if (this.row.length > MAX_COLUMNS) throw new ParseError(413, 'too_many_columns', `The file has more than ${MAX_COLUMNS} columns`);
@@ -126,7 +131,8 @@ export class CsvRows {
         const next = text.indexOf('"', i);
         const end = next < 0 ? n : next;
         this.cell += text.slice(i, end);
-        if (this.cell.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${this.count + 1} is longer than ${MAX_CELL_CHARS} characters`);
+        if (this.cell.length > MAX_CELL_CHARS)
+          throw new ParseError(413, 'cell_too_large', `A cell in row ${this.count + 1} is longer than ${MAX_CELL_CHARS} characters`);
         i = end;
         continue;
       }

@@ -53,11 +53,16 @@ export function checkFileType(buf: Uint8Array, filename: string): FileKind {
     // A zip holding none of the members we read (no workbook, .kml or .shp).
     if (byName === 'xlsx' || byName === 'kmz' || byName === 'zip') {
       const wanted = byName === 'xlsx' ? 'a workbook' : byName === 'kmz' ? 'no .kml document' : 'no Shapefile (.shp)';
-      throw new ParseError(400, 'file_unreadable', byName === 'xlsx' ? `The .xlsx file is not ${wanted}` : `The ${byName === 'zip' ? '.zip' : '.kmz'} file holds ${wanted}`);
+      throw new ParseError(
+        400,
+        'file_unreadable',
+        byName === 'xlsx' ? `The .xlsx file is not ${wanted}` : `The ${byName === 'zip' ? '.zip' : '.kmz'} file holds ${wanted}`,
+      );
     }
     throw new ParseError(400, 'file_type_mismatch', `The file is named .${byName} but its content is a zip archive; rename it or export it again`);
   }
-  if (!byContent) throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
+  if (!byContent)
+    throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
   if (byContent !== byName) {
     const named = byName === 'zip' ? 'a .zip' : `.${byName}`;
     throw new ParseError(400, 'file_type_mismatch', `The file is named ${named} but its content is ${described[byContent]}; rename it or export it again`);

@@ -4,15 +4,12 @@
 // cut into random pieces, give the same rows and the same staged lines both ways, and cut-off texts the same refusal.
 // Files on disk (BOM, Latin-1, NUL bytes, UTF-8 split across pieces, over the row cap) go through readAnalysisFile
 // and parseFile; hostile texts (a huge feature, deep nesting, a top level that is no FeatureCollection) end as a 4xx.
-// Through the API: hostile GeoJSON uploads get a 4xx naming the file, odd values (1e999, NUL and lone-surrogate
-// escapes, duplicate keys) complete as row errors or rows, and the row cap is ANALYSIS_MAX_ROWS.
+// Uploads through the API are tested in geojson-upload.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrangeTenant, multipart, outcome as analysisOutcome, rect, settled, square } from '../test/analysis-fixtures.js';
-import { testEnv, type TestEnv } from '../test/harness.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stageRows } from '../modules/analyses/analyses.rows.js';
 import { GeoJsonRows, MAX_DEPTH, MAX_FEATURE_CHARS } from './geojson-stream.js';
 import { readGeoJson, type Limits } from './gis-files.js';
@@ -56,7 +53,9 @@ function streamRows(text: string, cuts: number[], nameField: string | undefined,
 function listNotCollection(text: string): boolean {
   try {
     const doc = JSON.parse(text) as unknown;
-    return doc !== null && typeof doc === 'object' && !Array.isArray(doc) && Array.isArray((doc as Row)['features']) && (doc as Row)['type'] !== 'FeatureCollection';
+    return (
+      doc !== null && typeof doc === 'object' && !Array.isArray(doc) && Array.isArray((doc as Row)['features']) && (doc as Row)['type'] !== 'FeatureCollection'
+    );
   } catch {
     return false;
   }
@@ -78,7 +77,10 @@ function agree(text: string, cuts: number[], nameField?: string): void {
     const ids = new Set([AREA]);
     expect(stageRows(rows, 0, rows.length, 1, ids, new Map())).toBe(stageRows(whole.rows, 0, whole.rows.length, 1, ids, new Map()));
   } else {
-    expect('status' in stream ? { status: stream.status, code: stream.code } : stream, `${whole.message}\n${text.slice(0, 400)}`).toEqual({ status: whole.status, code: whole.code });
+    expect('status' in stream ? { status: stream.status, code: stream.code } : stream, `${whole.message}\n${text.slice(0, 400)}`).toEqual({
+      status: whole.status,
+      code: whole.code,
+    });
   }
 }
 
@@ -87,7 +89,13 @@ function agree(text: string, cuts: number[], nameField?: string): void {
 const ws = fc.constantFrom('', '', '', ' ', '\n', '\t', '\r\n  ', '  ');
 /** A key as written: plain, or with some characters as \u escapes (the same key to JSON.parse). */
 const keyText = (k: string) =>
-  fc.boolean().map((esc) => (esc ? `"${[...k].map((ch, i) => (i % 2 === 0 && ch.length === 1 ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : JSON.stringify(ch).slice(1, -1))).join('')}"` : JSON.stringify(k)));
+  fc
+    .boolean()
+    .map((esc) =>
+      esc
+        ? `"${[...k].map((ch, i) => (i % 2 === 0 && ch.length === 1 ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : JSON.stringify(ch).slice(1, -1))).join('')}"`
+        : JSON.stringify(k),
+    );
 const numberText = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
   fc.integer().map(String),
@@ -100,9 +108,13 @@ const stringText = fc.oneof(
 const scalarText = fc.oneof(numberText, stringText, fc.constantFrom('true', 'false', 'null'));
 /** Objects from entries (keys may repeat: JSON.parse keeps the first place and the last value). */
 const objectText = (entries: fc.Arbitrary<Array<[string, string]>>) =>
-  fc.tuple(entries, fc.array(ws, { minLength: 8, maxLength: 8 })).chain(([es, w]) =>
-    fc.tuple(...es.map(([k]) => keyText(k))).map((keys) => `{${w[0]}${es.map(([, v], i) => `${keys[i]}${w[1]}:${w[2]}${v}`).join(`${w[3]},${w[4]}`)}${w[5]}}`),
-  );
+  fc
+    .tuple(entries, fc.array(ws, { minLength: 8, maxLength: 8 }))
+    .chain(([es, w]) =>
+      fc
+        .tuple(...es.map(([k]) => keyText(k)))
+        .map((keys) => `{${w[0]}${es.map(([, v], i) => `${keys[i]}${w[1]}:${w[2]}${v}`).join(`${w[3]},${w[4]}`)}${w[5]}}`),
+    );
 const { json: jsonText } = fc.letrec<{ json: string }>((tie) => ({
   json: fc.oneof(
     { depthSize: 'small' },
@@ -161,22 +173,36 @@ const features = fc.array(feature, { minLength: 0, maxLength: 12 });
 
 /** A whole document: a FeatureCollection (members in any order), a JSON list, one Feature or one geometry. */
 const documentText = fc.oneof(
-  { weight: 6, arbitrary: fc
-    .tuple(
-      features,
-      fc.array(ws, { minLength: 4, maxLength: 4 }),
-      fc.option(fc.tuple(fc.constantFrom('name', 'crs', 'x"\\y\\', '\\'), fc.oneof(stringText, jsonText)), { nil: undefined }),
-      fc.constantFrom('"FeatureCollection"', '"FeatureCollection"', '"Feature"', '"Topology"'),
-    )
-    .chain(([fs, w, extra, type]) => {
-      const parts: Part[] = [['type', type], ['features', `[${w[0]}${fs.join(`${w[1]},${w[2]}`)}${w[3]}]`]];
-      if (extra !== undefined) parts.push(extra);
-      return objectText(fc.shuffledSubarray(parts, { minLength: parts.length, maxLength: parts.length }));
-    }) },
-  { weight: 2, arbitrary: fc.array(fc.oneof(feature, objectText(fc.array(fc.tuple(propKeys, propValue), { maxLength: 4 }))), { maxLength: 8 }).map((xs) => `[${xs.join(',')}]`) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        features,
+        fc.array(ws, { minLength: 4, maxLength: 4 }),
+        fc.option(fc.tuple(fc.constantFrom('name', 'crs', 'x"\\y\\', '\\'), fc.oneof(stringText, jsonText)), { nil: undefined }),
+        fc.constantFrom('"FeatureCollection"', '"FeatureCollection"', '"Feature"', '"Topology"'),
+      )
+      .chain(([fs, w, extra, type]) => {
+        const parts: Part[] = [
+          ['type', type],
+          ['features', `[${w[0]}${fs.join(`${w[1]},${w[2]}`)}${w[3]}]`],
+        ];
+        if (extra !== undefined) parts.push(extra);
+        return objectText(fc.shuffledSubarray(parts, { minLength: parts.length, maxLength: parts.length }));
+      }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.oneof(feature, objectText(fc.array(fc.tuple(propKeys, propValue), { maxLength: 4 }))), { maxLength: 8 })
+      .map((xs) => `[${xs.join(',')}]`),
+  },
   { weight: 1, arbitrary: feature },
   { weight: 1, arbitrary: geometry },
-  { weight: 1, arbitrary: fc.constantFrom('{"type":"FeatureCollection"}', '{"type":"FeatureCollection","features":{}}', '{}', '{"type":"Topology","objects":{}}', '[]') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('{"type":"FeatureCollection"}', '{"type":"FeatureCollection","features":{}}', '{}', '{"type":"Topology","objects":{}}', '[]'),
+  },
 );
 const withWs = fc.tuple(ws, documentText, ws).map(([a, d, b]) => `${a}${d}${b}`);
 const cutsFor = (text: string) => fc.array(fc.integer({ min: 0, max: Math.max(0, text.length) }), { maxLength: 6 });
@@ -196,7 +222,9 @@ describe('GeoJSON stream reader: the same rows as the whole-file reader', () => 
   it('agrees on documents cut off anywhere (the same refusal, or the same rows when only white space was lost)', () => {
     fc.assert(
       fc.property(
-        withWs.chain((t) => fc.tuple(fc.constant(t), fc.integer({ min: 0, max: t.length }))).chain(([t, end]) => fc.tuple(fc.constant(t.slice(0, end)), cutsFor(t.slice(0, end)))),
+        withWs
+          .chain((t) => fc.tuple(fc.constant(t), fc.integer({ min: 0, max: t.length })))
+          .chain(([t, end]) => fc.tuple(fc.constant(t.slice(0, end)), cutsFor(t.slice(0, end)))),
         ([text, cuts]) => {
           if (text.trim() === '') return;
           agree(text, cuts);
@@ -207,15 +235,36 @@ describe('GeoJSON stream reader: the same rows as the whole-file reader', () => 
   });
 
   it('agrees on a fixed sample of the shapes it must read', () => {
-    const square = [[10, 10], [10.001, 10], [10.001, 10.001], [10, 10.001], [10, 10]];
+    const square = [
+      [10, 10],
+      [10.001, 10],
+      [10.001, 10.001],
+      [10, 10.001],
+      [10, 10],
+    ];
     const docs = [
-      { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { farm_name: 'A', ref: 7 }, geometry: { type: 'Polygon', coordinates: [square] } }] },
-      { features: [{ type: 'Feature', id: 9, properties: { Name: 'B' }, geometry: { type: 'Point', coordinates: [10, 10] } }, null, 3, []], type: 'FeatureCollection', bbox: [1, 2, 3, 4] },
+      {
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', properties: { farm_name: 'A', ref: 7 }, geometry: { type: 'Polygon', coordinates: [square] } }],
+      },
+      {
+        features: [{ type: 'Feature', id: 9, properties: { Name: 'B' }, geometry: { type: 'Point', coordinates: [10, 10] } }, null, 3, []],
+        type: 'FeatureCollection',
+        bbox: [1, 2, 3, 4],
+      },
       { type: 'Feature', properties: { name: 'C' }, geometry: { type: 'Polygon', coordinates: [square] } },
       { type: 'Polygon', coordinates: [square] },
-      [{ farm_name: 'D', farm_coordinates: square.slice(0, 4) }, { type: 'Feature', properties: { farm_name: 'E' }, geometry: null }],
+      [
+        { farm_name: 'D', farm_coordinates: square.slice(0, 4) },
+        { type: 'Feature', properties: { farm_name: 'E' }, geometry: null },
+      ],
     ];
-    for (const d of docs) for (const step of [1, 3, 1000]) agree(JSON.stringify(d, null, 2), Array.from({ length: 200 }, (_, i) => i * step));
+    for (const d of docs)
+      for (const step of [1, 3, 1000])
+        agree(
+          JSON.stringify(d, null, 2),
+          Array.from({ length: 200 }, (_, i) => i * step),
+        );
     agree('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":1,"b":2,"a":3,"farm_name":"x","farm_name":"y"}}]}', [5, 60]);
     agree('{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1e999,-1e999]}}]}', [40]);
     agree('{"\\u0074ype":"FeatureCollection","f\\u0065atures":[{"type":"Feature","properties":{"n":"\\ud800\\u0000"}}]}', [3, 4, 5]);
@@ -225,7 +274,8 @@ describe('GeoJSON stream reader: the same rows as the whole-file reader', () => 
 
 describe('GeoJSON stream reader: hostile text', () => {
   const read = (text: string, maxRows = 10_000) => outcome(() => streamRows(text, [], undefined, maxRows));
-  const fcOf = (n: number) => `{"type":"FeatureCollection","features":[${Array.from({ length: n }, (_, i) => `{"type":"Feature","properties":{"farm_name":"F${i}"},"geometry":{"type":"Point","coordinates":[1,2]}}`).join(',')}]}`;
+  const fcOf = (n: number) =>
+    `{"type":"FeatureCollection","features":[${Array.from({ length: n }, (_, i) => `{"type":"Feature","properties":{"farm_name":"F${i}"},"geometry":{"type":"Point","coordinates":[1,2]}}`).join(',')}]}`;
 
   it('refuses rows beyond the cap with a 413 naming it, and reads a file at the cap', () => {
     const over = read(fcOf(11), 10);
@@ -254,7 +304,10 @@ describe('GeoJSON stream reader: hostile text', () => {
 
   it('refuses deep nesting with a 400, whether in a feature, a list or the top-level object', () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-    expect(read(`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":${deep(100_000)}}}]}`)).toMatchObject({ status: 400, code: 'file_too_complex' });
+    expect(read(`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":${deep(100_000)}}}]}`)).toMatchObject({
+      status: 400,
+      code: 'file_too_complex',
+    });
     expect(read(`[${deep(MAX_DEPTH)}]`)).toMatchObject({ status: 400, code: 'file_too_complex' });
     expect(read(`{"type":"Feature","x":${deep(MAX_DEPTH)}}`)).toMatchObject({ status: 400, code: 'file_too_complex' });
     // Just within the bound: read as the whole-file reader reads it (a row whose geometry is not a Feature).
@@ -312,7 +365,8 @@ describe('GeoJSON upload files: readAnalysisFile against parseFile', () => {
   }
 
   it('decodes as the whole-file reader does: BOM, Latin-1, UTF-8 across pieces; a NUL byte is refused', async () => {
-    const doc = (name: string) => `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"farm_name":${JSON.stringify(name)}},"geometry":{"type":"Point","coordinates":[1,2]}}]}`;
+    const doc = (name: string) =>
+      `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"farm_name":${JSON.stringify(name)}},"geometry":{"type":"Point","coordinates":[1,2]}}]}`;
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     expect(await sameFile(Buffer.concat([bom, Buffer.from(doc('Kpalimé'))]))).toMatchObject({ rows: [{ farm_name: 'Kpalimé' }] });
     // A second BOM is not white space: the content sniffs as csv, both ways.
@@ -330,99 +384,11 @@ describe('GeoJSON upload files: readAnalysisFile against parseFile', () => {
 
   it('applies the row cap it is given (ANALYSIS_MAX_ROWS), not the whole-file 100,000', async () => {
     const fcOf = (k: number) => Buffer.from(`{"type":"FeatureCollection","features":[${'{"type":"Feature"},'.repeat(k - 1)}{"type":"Feature"}]}`);
-    await expect(streamedFile(fcOf(101), 100)).rejects.toMatchObject({ status: 413, code: 'too_many_rows', message: expect.stringMatching(/more than 100 features/) });
+    await expect(streamedFile(fcOf(101), 100)).rejects.toMatchObject({
+      status: 413,
+      code: 'too_many_rows',
+      message: expect.stringMatching(/more than 100 features/),
+    });
     expect(await streamedFile(fcOf(100_001), 200_000)).toHaveLength(100_001);
   });
-});
-
-describe('GeoJSON uploads through the API', () => {
-  let env: TestEnv;
-  let t: Awaited<ReturnType<typeof arrangeTenant>>;
-  const post = (filename: string, content: Buffer, name = 'GeoJSON upload') =>
-    t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name, operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content) });
-  const feature = (props: Record<string, unknown>, geometry: unknown) => JSON.stringify({ type: 'Feature', properties: props, geometry });
-  const poly = (x: number, y: number) => ({ type: 'Polygon', coordinates: [square(x, y)] });
-
-  beforeAll(async () => {
-    env = await testEnv();
-    t = await arrangeTenant(env, [{ name: 'Block', ring: rect(10, 10, 10.1, 10.1) }]);
-  });
-
-  it('refuses hostile GeoJSON with a 4xx naming the file, in bounded time', async () => {
-    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-    const cases: Array<[string, string | Buffer, number, string]> = [
-      ['truncated.geojson', `{"type":"FeatureCollection","features":[${feature({ farm_name: 'A' }, poly(10.01, 10.01))},{"type":"Feat`, 400, 'file_unreadable'],
-      ['topology.json', '{"type":"Topology","objects":{},"arcs":[]}', 400, 'file_unreadable'],
-      ['trailing.geojson', `{"type":"FeatureCollection","features":[${feature({ farm_name: 'A' }, poly(10.01, 10.01))}]}{}`, 400, 'file_unreadable'],
-      ['deep.geojson', `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"x":${deep(1_000_000)}}}]}`, 400, 'file_too_complex'],
-      ['twice.geojson', `{"type":"FeatureCollection","features":[${feature({ farm_name: 'A' }, null)}],"features":[]}`, 400, 'file_unreadable'],
-      ['empty.geojson', '{"type":"FeatureCollection","features":[]}', 400, 'file_empty'],
-      ['nul.geojson', Buffer.concat([Buffer.from(`{"type":"FeatureCollection","features":[${feature({ farm_name: 'A' }, null)}`), Buffer.from([0]), Buffer.from(']}')]), 400, 'file_type_unsupported'],
-      ['proto.geojson', '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"__proto__":{"x":1}}}]}', 400, 'forbidden_column'],
-    ];
-    for (const [name, content, status, code] of cases) {
-      const t0 = Date.now();
-      const res = await post(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
-      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(status);
-      expect(res.body.code, name).toBe(code);
-      expect(Object.keys(res.body.errors ?? {})[0], name).toBe('file');
-      expect(Date.now() - t0, name).toBeLessThan(15_000);
-    }
-    expect(({} as Record<string, unknown>)['x']).toBeUndefined();
-  }, 120_000);
-
-  it('completes odd but readable values as rows or row errors: 1e999, NUL and lone surrogates, duplicate keys, a BOM, Latin-1', async () => {
-    const text =
-      '\ufeff{"features":[' +
-      [
-        feature({ farm_name: 'Plain' }, poly(10.01, 10.01)),
-        '{"type":"Feature","properties":{"farm_name":"Huge","n":1e999},"geometry":{"type":"Polygon","coordinates":[[[1e999,10],[10.02,10.02],[10.021,10.02],[1e999,10]]]}}',
-        '{"type":"Feature","properties":{"farm_name":"Nul\\u0000 and \\ud800","note":"\\udc00x"},"geometry":' + JSON.stringify(poly(10.03, 10.03)) + '}',
-        '{"type":"Feature","properties":{"farm_name":"First","farm_name":"Dup","ref":1,"ref":2},"geometry":' + JSON.stringify(poly(10.05, 10.05)) + '}',
-        '{"type":"Feature","properties":{"farm_name":"Point"},"geometry":{"type":"Point","coordinates":[10.07,10.07]}}',
-      ].join(',') +
-      '],"type":"FeatureCollection"}';
-    const res = await post('odd.geojson', Buffer.from(text, 'utf8'), 'Odd values');
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { rows, detail } = await analysisOutcome(t.caller, res.body.data.id);
-    expect(detail.total_uploaded_data_count).toBe(5);
-    expect(rows.get(1)!.category).toBe('within');
-    expect(rows.get(2)!.category).toBe('error');
-    // NUL and lone surrogates cannot be stored (jsonb): a row error on each field holding one, as before.
-    expect(rows.get(3)).toMatchObject({ category: 'error', errors: ['invalid_characters', 'invalid_characters'] });
-    expect(rows.get(4)!.category).toBe('within');
-    expect(rows.get(5)!.category).toBe('within');
-    const within = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=100`);
-    const byRow = new Map<number, { name: string; row_data: Record<string, unknown> }>(within.body.data.results.map((f: { row_number: number }) => [f.row_number, f]));
-    expect(byRow.get(4)!.name).toBe('Dup');
-    expect(byRow.get(4)!.row_data['ref']).toBe(2);
-
-    // Not UTF-8: read as Latin-1, as the whole-file reader did.
-    const latin = await post('latin.geojson', Buffer.from(`{"type":"FeatureCollection","features":[${feature({ farm_name: 'Ferme à Lomé' }, poly(10.01, 10.01))}]}`, 'latin1'), 'Latin-1');
-    expect(latin.status, JSON.stringify(latin.body)).toBe(201);
-    const l = await analysisOutcome(t.caller, latin.body.data.id);
-    expect([...l.rows.values()].map((r) => r.category)).toEqual(['within']);
-    const named = await t.caller.get(`/api/custom-analysis/${latin.body.data.id}/within/`);
-    expect(named.body.data.results[0].name).toBe('Ferme à Lomé');
-  }, 120_000);
-
-  it('applies ANALYSIS_MAX_ROWS (413 naming it), not the whole-file cap, and runs a file at the cap', async () => {
-    const before = env.config.analysisMaxRows;
-    env.config.analysisMaxRows = 40;
-    const fcOf = (k: number) => Buffer.from(`{"type":"FeatureCollection","features":[${Array.from({ length: k }, (_, i) => feature({ farm_name: `F${i}` }, poly(10.001 + (i % 40) * 0.002, 10.05))).join(',')}]}`);
-    try {
-      const over = await post('over.geojson', fcOf(41));
-      expect(over.status).toBe(413);
-      expect(over.body.code).toBe('too_many_rows');
-      expect(Object.keys(over.body.errors)[0]).toBe('file');
-      expect(over.body.message).toMatch(/more than 40 features/);
-      const at = await post('at.geojson', fcOf(40));
-      expect(at.status, JSON.stringify(at.body)).toBe(201);
-      const detail = await settled(t.caller, at.body.data.id);
-      expect(detail.status).toBe('completed');
-      expect(detail.total_uploaded_data_count).toBe(40);
-    } finally {
-      env.config.analysisMaxRows = before;
-    }
-  }, 120_000);
 });

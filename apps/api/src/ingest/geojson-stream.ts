@@ -70,17 +70,29 @@ export class GeoJsonRows {
   }
 
   private tooMany(): Error {
-    return this.limits.fail(413, 'too_many_rows', `The file has more than ${this.limits.maxRows.toLocaleString('en')} features (one farm each), the most one analysis accepts here; split it into several analyses`);
+    return this.limits.fail(
+      413,
+      'too_many_rows',
+      `The file has more than ${this.limits.maxRows.toLocaleString('en')} features (one farm each), the most one analysis accepts here; split it into several analyses`,
+    );
   }
 
   private tooLarge(): Error {
     const what = this.inFeatures || this.top === 'array' ? `Feature ${this.count + 1}` : 'The top-level object (apart from its features)';
-    return this.limits.fail(413, 'feature_too_large', `${what} of the GeoJSON file is larger than ${MAX_FEATURE_CHARS / 1048576} MB of text; simplify or split it`);
+    return this.limits.fail(
+      413,
+      'feature_too_large',
+      `${what} of the GeoJSON file is larger than ${MAX_FEATURE_CHARS / 1048576} MB of text; simplify or split it`,
+    );
   }
 
   private tooDeep(): Error {
     const where = this.inFeatures || this.top === 'array' ? ` (feature ${this.count + 1})` : '';
-    return this.limits.fail(400, 'file_too_complex', `The GeoJSON file nests arrays and objects more than ${MAX_DEPTH} deep${where}; a farm's geometry needs 6`);
+    return this.limits.fail(
+      400,
+      'file_too_complex',
+      `The GeoJSON file nests arrays and objects more than ${MAX_DEPTH} deep${where}; a farm's geometry needs 6`,
+    );
   }
 
   /** Depth of the container the captured value sits in (the top value is 1, a feature in the features list 3). */
@@ -187,7 +199,11 @@ export class GeoJsonRows {
         const project = geoJsonProjection(this.parse(text, 'the "crs" member'), this.limits);
         // Features already read were read as WGS84: a projected "crs" after them would misplace them, so it is refused.
         if (project && this.count > 0) {
-          throw this.limits.fail(400, 'crs_unsupported', 'The GeoJSON file\'s "crs" member comes after its features; put it before "features" (as GDAL writes it), or export the file in WGS84 (EPSG:4326)');
+          throw this.limits.fail(
+            400,
+            'crs_unsupported',
+            'The GeoJSON file\'s "crs" member comes after its features; put it before "features" (as GDAL writes it), or export the file in WGS84 (EPSG:4326)',
+          );
         }
         this.project = project;
       } catch (err) {
@@ -256,7 +272,8 @@ export class GeoJsonRows {
             this.first = true;
             i++;
           } else {
-            if (this.key === 'features' && this.streamed) throw this.limits.fail(400, 'file_unreadable', 'The GeoJSON file has two "features" members; keep one');
+            if (this.key === 'features' && this.streamed)
+              throw this.limits.fail(400, 'file_unreadable', 'The GeoJSON file has two "features" members; keep one');
             this.startCapture(s, i);
           }
           break;

@@ -63,7 +63,9 @@ function fromGeoJson(o: Record<string, unknown>, depth: number): InputGeometry {
     case 'GeometryCollection':
       throw new Unsupported(`a GeoJSON ${type} is not a farm; send a Polygon, a MultiPolygon or a Point`);
     default:
-      throw new Unreadable(`a JSON object with type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : 'missing'} is not GeoJSON; send a Polygon, a MultiPolygon, a Point or a Feature`);
+      throw new Unreadable(
+        `a JSON object with type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : 'missing'} is not GeoJSON; send a Polygon, a MultiPolygon, a Point or a Feature`,
+      );
   }
 }
 
@@ -117,7 +119,8 @@ export function parseWkt(text: string): InputGeometry {
       if (!Number.isFinite(x)) throw new Unreadable(`WKT: ${JSON.stringify(t.slice(0, 20))} is not a number`);
       p.push(x);
     }
-    if (p.length < 2 || p.length > Math.max(dims, 4)) throw new Unreadable(`WKT: a position needs ${dims === 2 ? 'two numbers (longitude latitude)' : `${dims} numbers`}, found ${p.length}`);
+    if (p.length < 2 || p.length > Math.max(dims, 4))
+      throw new Unreadable(`WKT: a position needs ${dims === 2 ? 'two numbers (longitude latitude)' : `${dims} numbers`}, found ${p.length}`);
     return [p[0]!, p[1]!];
   };
   const list = <T>(item: () => T): T[] => {

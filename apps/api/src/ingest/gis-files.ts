@@ -14,18 +14,19 @@ export type Limits = { maxRows: number; fail: (status: number, code: string, mes
 type Row = Record<string, unknown>;
 type Geometry = { type: string; coordinates?: unknown; geometries?: unknown } | null;
 
-
 /** A feature → a row: its properties first (farm_name added in front when none names it), then farm_coordinates. */
 export function featureRow(properties: Row, geometry: Geometry, nameField: string | undefined, limits: Limits): Row {
   const keys = Object.keys(properties);
   for (const k of keys) {
-    if (FORBIDDEN_KEYS.has(k) || FORBIDDEN_KEYS.has(canonicalKey(k))) throw limits.fail(400, 'forbidden_column', `The property name ${JSON.stringify(k)} is not allowed`);
+    if (FORBIDDEN_KEYS.has(k) || FORBIDDEN_KEYS.has(canonicalKey(k)))
+      throw limits.fail(400, 'forbidden_column', `The property name ${JSON.stringify(k)} is not allowed`);
   }
   const row: Row = {};
   const hasName = keys.some((k) => canonicalKey(k) === 'farm_name');
   if (!hasName) {
-    const chosen = nameField ? keys.find((k) => k === nameField) ?? keys.find((k) => canonicalKey(k) === canonicalKey(nameField)) : undefined;
-    const named = chosen ?? keys.find((k) => canonicalKey(k) === 'name') ?? keys.find((k) => typeof properties[k] === 'string' && (properties[k] as string).trim() !== '');
+    const chosen = nameField ? (keys.find((k) => k === nameField) ?? keys.find((k) => canonicalKey(k) === canonicalKey(nameField))) : undefined;
+    const named =
+      chosen ?? keys.find((k) => canonicalKey(k) === 'name') ?? keys.find((k) => typeof properties[k] === 'string' && (properties[k] as string).trim() !== '');
     // No text name (issue 28 §3): a numeric property (the feature id among them) names the plot, else "Plot <row>".
     const numbered = named === undefined ? keys.find((k) => typeof properties[k] === 'number' && Number.isFinite(properties[k])) : undefined;
     const value = named !== undefined ? properties[named] : numbered !== undefined ? String(properties[numbered]) : undefined;
@@ -56,7 +57,11 @@ export function crsOrFail(resolve: () => ResolvedCrs, what: string, limits: Limi
     return resolve();
   } catch (err) {
     if (err instanceof CrsUnsupported) {
-      throw limits.fail(400, 'crs_unsupported', `The ${what}'s coordinate system cannot be placed on WGS84: ${err.message}. Nothing was analysed; export the layer in WGS84 (EPSG:4326) or in an EPSG system with a datum transformation`);
+      throw limits.fail(
+        400,
+        'crs_unsupported',
+        `The ${what}'s coordinate system cannot be placed on WGS84: ${err.message}. Nothing was analysed; export the layer in WGS84 (EPSG:4326) or in an EPSG system with a datum transformation`,
+      );
     }
     throw err;
   }
@@ -79,7 +84,13 @@ export function transformGeometry(g: Geometry, project: ((p: number[]) => number
   if (!g || !project) return g;
   // A position that is not two numbers is kept as it is, for the row check to name.
   const walk = (c: unknown): unknown =>
-    Array.isArray(c) && typeof c[0] !== 'object' ? (typeof c[0] === 'number' && typeof c[1] === 'number' ? project(c as number[]) : c) : Array.isArray(c) ? c.map(walk) : c;
+    Array.isArray(c) && typeof c[0] !== 'object'
+      ? typeof c[0] === 'number' && typeof c[1] === 'number'
+        ? project(c as number[])
+        : c
+      : Array.isArray(c)
+        ? c.map(walk)
+        : c;
   return { type: g.type, coordinates: walk(g.coordinates) };
 }
 
@@ -118,8 +129,18 @@ export function readGeoJson(text: string, nameField: string | undefined, limits:
   }
   if (doc === null || typeof doc !== 'object') throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection');
   const o = doc as Row;
-  const features: unknown[] = o['type'] === 'FeatureCollection' ? (Array.isArray(o['features']) ? o['features'] : []) : o['type'] === 'Feature' ? [o] : typeof o['type'] === 'string' && 'coordinates' in o ? [{ type: 'Feature', properties: {}, geometry: o }] : [];
-  if (o['type'] !== 'FeatureCollection' && features.length === 0) throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection, a Feature or a geometry');
+  const features: unknown[] =
+    o['type'] === 'FeatureCollection'
+      ? Array.isArray(o['features'])
+        ? o['features']
+        : []
+      : o['type'] === 'Feature'
+        ? [o]
+        : typeof o['type'] === 'string' && 'coordinates' in o
+          ? [{ type: 'Feature', properties: {}, geometry: o }]
+          : [];
+  if (o['type'] !== 'FeatureCollection' && features.length === 0)
+    throw limits.fail(400, 'file_unreadable', 'The GeoJSON file must hold a FeatureCollection, a Feature or a geometry');
   if (features.length === 0) throw limits.fail(400, 'file_empty', 'The FeatureCollection has no features');
   if (features.length > limits.maxRows) throw tooMany(limits);
   // After the checks of the document's shape, as the stream reader (which meets "crs" anywhere) reports them.
@@ -131,7 +152,8 @@ export function readGeoJson(text: string, nameField: string | undefined, limits:
 export function featureOf(f: unknown, nameField: string | undefined, limits: Limits, project: ((p: number[]) => number[]) | null = null): Row {
   if (f === null || typeof f !== 'object' || Array.isArray(f)) return featureRow({}, { type: 'not a Feature' }, nameField, limits);
   const feature = f as Row;
-  const props = feature['properties'] && typeof feature['properties'] === 'object' && !Array.isArray(feature['properties']) ? { ...(feature['properties'] as Row) } : {};
+  const props =
+    feature['properties'] && typeof feature['properties'] === 'object' && !Array.isArray(feature['properties']) ? { ...(feature['properties'] as Row) } : {};
   if (feature['id'] !== undefined && !('id' in props)) props['id'] = feature['id'];
   const geometry = feature['type'] === 'Feature' ? ((feature['geometry'] ?? null) as Geometry) : (feature as Geometry);
   return featureRow(props, project && geometry && typeof geometry === 'object' ? transformGeometry(geometry, project) : geometry, nameField, limits);
@@ -142,7 +164,8 @@ export function featureOf(f: unknown, nameField: string | undefined, limits: Lim
 type XmlNode = Record<string, unknown>;
 
 const asArray = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
-const textOf = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : v && typeof v === 'object' && '#text' in v ? String((v as XmlNode)['#text']) : '');
+const textOf = (v: unknown): string =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : v && typeof v === 'object' && '#text' in v ? String((v as XmlNode)['#text']) : '';
 
 /** "lng,lat[,alt] lng,lat …" → positions (kept as numbers; bad values become NaN, which the row check reports). */
 function kmlPositions(v: unknown): number[][] {
@@ -178,7 +201,8 @@ function kmlGeometry(pm: XmlNode): Geometry {
 /** KML text → rows: one per Placemark (at any depth of Documents and Folders). */
 export function readKml(text: string, nameField: string | undefined, limits: Limits): Row[] {
   // KML needs no DTD; refusing one rules out entity expansion (billion laughs) and external entities.
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw limits.fail(400, 'file_unreadable', 'The KML file declares a DTD or entities, which KML never needs; export it again');
+  if (/<!DOCTYPE|<!ENTITY/i.test(text))
+    throw limits.fail(400, 'file_unreadable', 'The KML file declares a DTD or entities, which KML never needs; export it again');
   if (countAtMost(text, /<(?:[A-Za-z_][\w.-]*:)?Placemark[\s>/]/g, limits.maxRows) > limits.maxRows) throw tooMany(limits);
   let doc: XmlNode;
   try {
@@ -396,7 +420,8 @@ export function readShapefileZip(buf: Uint8Array, entries: ZipMember[], nameFiel
   if (!shp || !dbf) throw limits.fail(400, 'file_unreadable', 'The .zip file is damaged');
   const geometries = readShp(shp, limits);
   const records = readDbf(dbf, cpgName ? decodeUtf8OrLatin1(files[cpgName] ?? new Uint8Array()) : undefined, limits);
-  if (records.length !== geometries.length) throw limits.fail(400, 'file_unreadable', `The .shp has ${geometries.length} shapes but the .dbf ${records.length} records`);
+  if (records.length !== geometries.length)
+    throw limits.fail(400, 'file_unreadable', `The .shp has ${geometries.length} shapes but the .dbf ${records.length} records`);
   const prj = prjName ? decodeUtf8OrLatin1(files[prjName] ?? new Uint8Array()).trim() : '';
   // No .prj: the positions are taken as WGS84 (a metre-valued file then gets position_out_of_range rows saying so).
   const project = prj === '' ? null : crsOrFail(() => resolvePrj(prj, samplePositions(geometries)), 'Shapefile', limits).toWgs84;

@@ -3,7 +3,10 @@
 
 /** Header or key → canonical name: trimmed, lower case, spaces and dashes as underscores. */
 export function canonicalKey(key: string): string {
-  return key.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return key
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** Column and property names refused in any file (prototype keys). */

@@ -31,11 +31,19 @@ export class ParseError extends Error {
 }
 
 export const tooManyRows = (max = MAX_ROWS) =>
-  new ParseError(413, 'too_many_rows', `The file has more than ${max.toLocaleString('en')} data rows; split it into ${max === MAX_ROWS ? 'several analyses' : 'several uploads'}`);
+  new ParseError(
+    413,
+    'too_many_rows',
+    `The file has more than ${max.toLocaleString('en')} data rows; split it into ${max === MAX_ROWS ? 'several analyses' : 'several uploads'}`,
+  );
 
 /** An analysis file over the configured row cap (ANALYSIS_MAX_ROWS), naming the limit. */
 export const tooManyAnalysisRows = (max: number) =>
-  new ParseError(413, 'too_many_rows', `The file has more than ${max.toLocaleString('en')} data rows, the most one analysis accepts here; split it into several analyses`);
+  new ParseError(
+    413,
+    'too_many_rows',
+    `The file has more than ${max.toLocaleString('en')} data rows, the most one analysis accepts here; split it into several analyses`,
+  );
 
 /** A cell as read from a spreadsheet. */
 export type Cell = string | number | boolean;

@@ -10,7 +10,18 @@ import { checkFileType, extensionKind, isCfb } from './file-type.js';
 import { canonicalKey } from './keys.js';
 import { GeoJsonRows } from './geojson-stream.js';
 import { readGeoJson, readKml, readKmz, readShapefileZip, type Limits } from './gis-files.js';
-import { ACCEPTED, MAX_CELL_CHARS, MAX_COLUMNS, MAX_IN_MEMORY_BYTES, MAX_INFLATE_RATIO, MAX_ROWS, ParseError, tooManyAnalysisRows, type Cell, type FileKind } from './limits.js';
+import {
+  ACCEPTED,
+  MAX_CELL_CHARS,
+  MAX_COLUMNS,
+  MAX_IN_MEMORY_BYTES,
+  MAX_INFLATE_RATIO,
+  MAX_ROWS,
+  ParseError,
+  tooManyAnalysisRows,
+  type Cell,
+  type FileKind,
+} from './limits.js';
 import { headerKeys, parseTable, type ParsedFile } from './table.js';
 import { isZip } from './zip.js';
 import { readXlsxRows } from './xlsx-stream.js';
@@ -37,7 +48,8 @@ function analysisHeader(cells: Cell[]): string[] {
   const keys = headerKeys(cells);
   const canon = new Set(keys.map(canonicalKey));
   const missing = ANALYSIS_COLUMNS.required.filter((k) => !canon.has(k));
-  if (missing.length > 0) throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
+  if (missing.length > 0)
+    throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
   return keys;
 }
 
@@ -85,7 +97,12 @@ async function streamXlsx(file: string, opts: { maxRows: number; window: number 
   let first = 1;
   const read = await readXlsxRows(
     file,
-    { maxInflateRatio: MAX_INFLATE_RATIO, maxColumns: MAX_COLUMNS, maxCellChars: MAX_CELL_CHARS, fail: (status, code, message) => new ParseError(status, code, message) },
+    {
+      maxInflateRatio: MAX_INFLATE_RATIO,
+      maxColumns: MAX_COLUMNS,
+      maxCellChars: MAX_CELL_CHARS,
+      fail: (status, code, message) => new ParseError(status, code, message),
+    },
     (cells) => {
       if (!keys) {
         keys = analysisHeader(cells);
@@ -123,7 +140,8 @@ async function* textPieces(file: string): AsyncGenerator<string> {
   const decoder = new TextDecoder((await fileIsUtf8(file)) ? 'utf-8' : 'latin1');
   let start = true;
   for await (const piece of pieces(file)) {
-    if (piece.includes(0)) throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
+    if (piece.includes(0))
+      throw new ParseError(400, 'file_type_unsupported', `The file is neither a spreadsheet, a GIS file nor text; only ${ACCEPTED} files are accepted`);
     let text = decoder.decode(piece, { stream: true });
     if (start) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -155,7 +173,11 @@ function windows(window: number, onRows: RowWindow) {
  * A GeoJSON file (or a JSON list of features or locations) read in a stream (geojson-stream.ts): one feature at
  * a time, with the rows capped by maxRows (ANALYSIS_MAX_ROWS). Each row is the one readGeoJson would make.
  */
-async function streamGeoJson(file: string, opts: { nameField?: string | undefined; maxRows: number; window: number }, onRows: RowWindow): Promise<{ kind: 'geojson'; total: number }> {
+async function streamGeoJson(
+  file: string,
+  opts: { nameField?: string | undefined; maxRows: number; window: number },
+  onRows: RowWindow,
+): Promise<{ kind: 'geojson'; total: number }> {
   const out = windows(opts.window, onRows);
   const reader = new GeoJsonRows(opts.nameField, { maxRows: opts.maxRows, fail: (status, code, message) => new ParseError(status, code, message) }, out.add);
   for await (const text of textPieces(file)) {
@@ -198,7 +220,11 @@ export async function readAnalysisFile(
     }
     if (size > MAX_IN_MEMORY_BYTES) {
       const kind = extensionKind(filename) ?? 'file';
-      throw new ParseError(413, 'file_too_large', `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, xlsx or GeoJSON, which are read in a stream`);
+      throw new ParseError(
+        413,
+        'file_too_large',
+        `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, xlsx or GeoJSON, which are read in a stream`,
+      );
     }
     const { kind, rows } = parseFile(await fs.promises.readFile(file), filename, opts.nameField);
     for (let i = 0; i < rows.length; i += opts.window) await onRows(rows.slice(i, i + opts.window), i + 1);

@@ -15,7 +15,17 @@ import { publishedBundle } from '../db/postgis-bundle.js';
  * and inverse flattening and the TOWGS84 parameters as its WKT (srtext) gives them (EPSG's exact values), and its PROJ.4
  * definition (whose +ellps / +datum names can be rounder than the WKT: "+ellps=clrk80" stands for Clarke 1880 (RGS)).
  */
-export type SrsEntry = { srid: number; auth: string; name: string; datum: string; a: number; rf: number; towgs84: string | null; proj4: string; geog: number | null };
+export type SrsEntry = {
+  srid: number;
+  auth: string;
+  name: string;
+  datum: string;
+  a: number;
+  rf: number;
+  towgs84: string | null;
+  proj4: string;
+  geog: number | null;
+};
 
 /** The EPSG code of a WKT1's geographic CRS (itself, or a PROJCS's GEOGCS): the last AUTHORITY inside that node. */
 export function geographicCode(srtext: string): number | null {

@@ -45,7 +45,8 @@ export function parseTable(buf: Uint8Array, filename: string, opts: TableOptions
 
 function tableKind(buf: Uint8Array, filename: string): 'csv' | 'xls' | 'xlsx' {
   const kind = checkFileType(buf, filename);
-  if (kind !== 'csv' && kind !== 'xls' && kind !== 'xlsx') throw new ParseError(400, 'file_type_unsupported', 'Only .csv, .xls and .xlsx files are accepted here');
+  if (kind !== 'csv' && kind !== 'xls' && kind !== 'xlsx')
+    throw new ParseError(400, 'file_type_unsupported', 'Only .csv, .xls and .xlsx files are accepted here');
   return kind;
 }
 
@@ -62,7 +63,12 @@ export async function readTable(buf: Uint8Array, filename: string, opts: TableOp
   const table: Cell[][] = [];
   const streamed = await readXlsxRows(
     buf,
-    { maxInflateRatio: MAX_INFLATE_RATIO, maxColumns: MAX_COLUMNS, maxCellChars: MAX_CELL_CHARS, fail: (status, code, message) => new ParseError(status, code, message) },
+    {
+      maxInflateRatio: MAX_INFLATE_RATIO,
+      maxColumns: MAX_COLUMNS,
+      maxCellChars: MAX_CELL_CHARS,
+      fail: (status, code, message) => new ParseError(status, code, message),
+    },
     (cells) => {
       table.push(cells);
       if (table.length > maxRows + 1) throw tooManyRows(maxRows);
@@ -79,7 +85,8 @@ function tableRecords<K extends 'csv' | 'xls' | 'xlsx'>(kind: K, table: Cell[][]
   const keys = headerKeys(header);
   const canon = new Set(keys.map(canonicalKey));
   const missing = opts.required.filter((k) => !canon.has(k));
-  if (missing.length > 0) throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
+  if (missing.length > 0)
+    throw new ParseError(400, 'missing_columns', `The header has no ${missing.join(' and no ')} column; download the template for the expected columns`);
   if (body.length === 0) throw new ParseError(400, 'file_empty', 'The file has a header but no data rows');
   if (body.length > maxRows) throw tooManyRows(maxRows);
   const rows = body.map((cells) => {

@@ -41,7 +41,8 @@ export function readWorkbook(buf: Uint8Array, kind: 'xls' | 'xlsx', maxRows = MA
       const cell = r[c];
       // Formulas are never evaluated: the cell reads as its formula text, which no field accepts as coordinates.
       const v: Cell = cell === undefined ? '' : cell.f ? `=${cell.f}` : cell.t === 'e' ? String(cell.w ?? '') : ((cell.v as Cell | undefined) ?? '');
-      if (typeof v === 'string' && v.length > MAX_CELL_CHARS) throw new ParseError(413, 'cell_too_large', `A cell in row ${rows.length + 1} is longer than ${MAX_CELL_CHARS} characters`);
+      if (typeof v === 'string' && v.length > MAX_CELL_CHARS)
+        throw new ParseError(413, 'cell_too_large', `A cell in row ${rows.length + 1} is longer than ${MAX_CELL_CHARS} characters`);
       if (v !== '') any = true;
       out.push(v);
     }

@@ -72,15 +72,22 @@ function workbook(sheetData: string, opts: { sst?: string[]; prefix?: string; sh
     '[Content_Types].xml': strToU8(
       `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="${ct}.sheet.main+xml"/><Override PartName="/xl/worksheets/farms.xml" ContentType="${ct}.worksheet+xml"/><Override PartName="/xl/worksheets/other.xml" ContentType="${ct}.worksheet+xml"/><Override PartName="/xl/strings.xml" ContentType="${ct}.sharedStrings+xml"/></Types>`,
     ),
-    '_rels/.rels': strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    '_rels/.rels': strToU8(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ),
     'xl/workbook.xml': strToU8(
       `<?xml version="1.0"?><${p}workbook ${ns}="${main}" xmlns:r="${rel}">${opts.workbookPr ?? ''}<${p}sheets><${p}sheet name="Farms" sheetId="1" r:id="rId7"/><${p}sheet name="Other" sheetId="2" r:id="rId8"/></${p}sheets></${p}workbook>`,
     ),
     'xl/_rels/workbook.xml.rels': strToU8(
       `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId8" Type="${rel}/worksheet" Target="worksheets/other.xml"/><Relationship Id="rId7" Type="${rel}/worksheet" Target="/xl/worksheets/farms.xml"/><Relationship Id="rId9" Type="${rel}/sharedStrings" Target="strings.xml"/></Relationships>`,
     ),
-    'xl/worksheets/farms.xml': strToU8(opts.rawSheet ?? `<?xml version="1.0"?><${p}worksheet ${ns}="${main}">${opts.sheetExtra ?? ''}<${p}sheetData>${sheetData}</${p}sheetData></${p}worksheet>`),
-    'xl/worksheets/other.xml': strToU8(`<worksheet xmlns="${main}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>wrong sheet</t></is></c></row></sheetData></worksheet>`),
+    'xl/worksheets/farms.xml': strToU8(
+      opts.rawSheet ??
+        `<?xml version="1.0"?><${p}worksheet ${ns}="${main}">${opts.sheetExtra ?? ''}<${p}sheetData>${sheetData}</${p}sheetData></${p}worksheet>`,
+    ),
+    'xl/worksheets/other.xml': strToU8(
+      `<worksheet xmlns="${main}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>wrong sheet</t></is></c></row></sheetData></worksheet>`,
+    ),
   };
   if (opts.sst) files['xl/strings.xml'] = strToU8(`<sst xmlns="${main}" count="${opts.sst.length}">${opts.sst.map((s) => `<si>${s}</si>`).join('')}</sst>`);
   return zipSync(files);
@@ -92,7 +99,22 @@ describe('the streaming xlsx reader gives the rows SheetJS gives', () => {
   const text = fc.oneof(
     fc.string({ maxLength: 20 }),
     fc.string({ unit: 'grapheme', maxLength: 12 }),
-    fc.constantFrom('a&b', '<tag>', '"quoted" & \'single\'', 'line\r\nbreak', 'lone\rcr', ' padded ', '_x0041_', 'tab\there', 'é ü 中文 🌍', '=1+2', '&amp;', '0', 'TRUE', ''),
+    fc.constantFrom(
+      'a&b',
+      '<tag>',
+      '"quoted" & \'single\'',
+      'line\r\nbreak',
+      'lone\rcr',
+      ' padded ',
+      '_x0041_',
+      'tab\there',
+      'é ü 中文 🌍',
+      '=1+2',
+      '&amp;',
+      '0',
+      'TRUE',
+      '',
+    ),
   );
   const cell = fc.oneof(
     text,
@@ -108,7 +130,10 @@ describe('the streaming xlsx reader gives the rows SheetJS gives', () => {
   it('on random workbooks written by SheetJS, with and without shared strings', async () => {
     await fc.assert(
       fc.asyncProperty(sheet, fc.boolean(), async (body, sst) => {
-        const rows = [['farm_name', 'farm_coordinates', 'extra', '', 'extra'], ...body.map((r) => r.map((c) => (c !== null && typeof c === 'object' && 'f' in c ? { t: 'n', ...c } : c)))];
+        const rows = [
+          ['farm_name', 'farm_coordinates', 'extra', '', 'extra'],
+          ...body.map((r) => r.map((c) => (c !== null && typeof c === 'object' && 'f' in c ? { t: 'n', ...c } : c))),
+        ];
         await same(written(rows, sst));
       }),
       { numRuns: 60 },
@@ -116,7 +141,13 @@ describe('the streaming xlsx reader gives the rows SheetJS gives', () => {
   });
 
   it('on hand-written sheet XML: shared formulas, inline and rich text, gaps, rows and cells without r, CDATA, comments', async () => {
-    const sst = ['<t>Farm &amp; Co</t>', '<r><rPr><b/></rPr><t>Ri</t></r><r><t xml:space="preserve">ch </t></r><rPh sb="0" eb="1"><t>phonetic</t></rPh>', '<t/>', '<t>[[1,2],[1,3],[2,3]]</t>', '<t>a_x000D_&#10;b</t>'];
+    const sst = [
+      '<t>Farm &amp; Co</t>',
+      '<r><rPr><b/></rPr><t>Ri</t></r><r><t xml:space="preserve">ch </t></r><rPh sb="0" eb="1"><t>phonetic</t></rPh>',
+      '<t/>',
+      '<t>[[1,2],[1,3],[2,3]]</t>',
+      '<t>a_x000D_&#10;b</t>',
+    ];
     const rows = [
       HEADER,
       '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>3</v></c><c r="E2"><v>1.25e3</v></c></row>',
@@ -145,7 +176,10 @@ describe('the streaming xlsx reader gives the rows SheetJS gives', () => {
     await same(workbook(HEADER));
     await same(workbook('<row r="1"><c r="A1" t="inlineStr"><is><t>farm_name</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>'));
     await same(workbook(`${HEADER}<row r="2"><c r="${'H'}2"><v>1</v></c><c r="GS2"><v>2</v></c></row>`));
-    expect(await outcome(() => streamed(workbook(`${HEADER}<row r="2"><c r="A2"><v>1</v></c><c r="GS2"><v>2</v></c></row>`)))).toEqual({ status: 413, code: 'too_many_columns' });
+    expect(await outcome(() => streamed(workbook(`${HEADER}<row r="2"><c r="A2"><v>1</v></c><c r="GS2"><v>2</v></c></row>`)))).toEqual({
+      status: 413,
+      code: 'too_many_columns',
+    });
     expect(MAX_COLUMNS).toBe(200);
     const long = 'x'.repeat(MAX_CELL_CHARS + 1);
     await same(workbook(`${HEADER}<row r="2"><c r="A2" t="inlineStr"><is><t>${long}</t></is></c></row>`));
@@ -154,12 +188,22 @@ describe('the streaming xlsx reader gives the rows SheetJS gives', () => {
 });
 
 describe('the streaming xlsx reader refuses hostile workbooks with a 4xx naming the file', () => {
-  const limits: XlsxLimits = { maxInflateRatio: MAX_INFLATE_RATIO, maxColumns: MAX_COLUMNS, maxCellChars: MAX_CELL_CHARS, fail: (status, code, message) => new ParseError(status, code, message) };
+  const limits: XlsxLimits = {
+    maxInflateRatio: MAX_INFLATE_RATIO,
+    maxColumns: MAX_COLUMNS,
+    maxCellChars: MAX_CELL_CHARS,
+    fail: (status, code, message) => new ParseError(status, code, message),
+  };
   async function refusal(buf: Uint8Array, extra: Partial<XlsxLimits> = {}): Promise<{ status: number; code: string; message: string }> {
     const file = onDisk(buf);
     const rows: XlsxCell[][] = [];
     try {
-      await readXlsxRows(file, { ...limits, ...extra }, (cells) => void rows.push(cells), async () => undefined);
+      await readXlsxRows(
+        file,
+        { ...limits, ...extra },
+        (cells) => void rows.push(cells),
+        async () => undefined,
+      );
     } catch (err) {
       if (err instanceof ParseError) {
         expect(err.status).toBeGreaterThanOrEqual(400);
@@ -175,7 +219,12 @@ describe('the streaming xlsx reader refuses hostile workbooks with a 4xx naming 
     zip([
       { name: '_rels/.rels', data: Buffer.from('<Relationships><Relationship Id="r" Type="x/officeDocument" Target="xl/workbook.xml"/></Relationships>') },
       { name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>') },
-      { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="x/sharedStrings" Target="sharedStrings.xml"/></Relationships>') },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from(
+          '<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="x/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        ),
+      },
       { name: 'xl/worksheets/sheet1.xml', data: sheet, deflate: true },
       ...more,
     ]);
@@ -186,27 +235,40 @@ describe('the streaming xlsx reader refuses hostile workbooks with a 4xx naming 
     expect(await refusal(bomb)).toMatchObject({ status: 413, code: 'file_too_complex' });
     expect(Date.now() - started).toBeLessThan(2000);
     // The directory says 1 MB for the sheet: the inflate stream stops it as it grows past that.
-    const lying = Buffer.from(parts(Buffer.from(`<worksheet><sheetData>${Array.from({ length: 200_000 }, (_, i) => `<row><c><v>${i}</v></c></row>`).join('')}</sheetData></worksheet>`)));
+    const lying = Buffer.from(
+      parts(
+        Buffer.from(`<worksheet><sheetData>${Array.from({ length: 200_000 }, (_, i) => `<row><c><v>${i}</v></c></row>`).join('')}</sheetData></worksheet>`),
+      ),
+    );
     const cd = lying.indexOf(Buffer.from('xl/worksheets/sheet1.xml'), lying.length - 400) - 46;
     lying.writeUInt32LE(1024 * 1024, cd + 24);
     expect(await refusal(lying)).toMatchObject({ status: 400, code: 'file_unreadable', message: expect.stringMatching(/longer than its zip directory says/) });
     // Shared strings beyond their cap.
     const sst = Buffer.from(`<sst>${'<si><t>farm</t></si>'.repeat(50_000)}</sst>`);
-    expect(await refusal(parts(Buffer.from('<worksheet/>'), [{ name: 'xl/sharedStrings.xml', data: sst, deflate: true }]), { sharedStringsMaxBytes: 64 * 1024 })).toMatchObject({ status: 413, code: 'file_too_complex', message: expect.stringMatching(/sharedStrings\.xml unpacks to more than/) });
+    expect(
+      await refusal(parts(Buffer.from('<worksheet/>'), [{ name: 'xl/sharedStrings.xml', data: sst, deflate: true }]), { sharedStringsMaxBytes: 64 * 1024 }),
+    ).toMatchObject({ status: 413, code: 'file_too_complex', message: expect.stringMatching(/sharedStrings\.xml unpacks to more than/) });
   });
 
   it('malformed XML, a missing sheet, encryption, an unknown compression, a damaged stream, rows out of order', async () => {
     const sheet = (data: string) => Buffer.from(`<worksheet><sheetData>${data}</sheetData></worksheet>`);
-    expect((await refusal(parts(Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row><row r="2" ')))).message).toMatch(/ends in the middle of a tag/);
+    expect(
+      (await refusal(parts(Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row><row r="2" ')))).message,
+    ).toMatch(/ends in the middle of a tag/);
     expect((await refusal(parts(Buffer.from('<!DOCTYPE lol [<!ENTITY a "aaaa">]><worksheet/>')))).message).toMatch(/document type/);
     expect((await refusal(parts(sheet(`<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row><row r="1"/>`)))).message).toMatch(/out of order/);
     expect((await refusal(parts(sheet(`<row r="1"><c r="A1" t="s"><v>5</v></c></row>`)))).message).toMatch(/refers to a text that is not in it/);
-    expect((await refusal(parts(Buffer.from(`<worksheet><sheetData><row><c t="inlineStr"><is><t>${'<'.repeat(1)}x${'a'.repeat(70_000)}`)))).message).toMatch(/tag that never ends/);
+    expect((await refusal(parts(Buffer.from(`<worksheet><sheetData><row><c t="inlineStr"><is><t>${'<'.repeat(1)}x${'a'.repeat(70_000)}`)))).message).toMatch(
+      /tag that never ends/,
+    );
     // The workbook's first sheet points at a part the zip does not hold.
     const missing = zip([
       { name: '_rels/.rels', data: Buffer.from('<Relationships><Relationship Id="r" Type="x/officeDocument" Target="xl/workbook.xml"/></Relationships>') },
       { name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="Gone" r:id="rId1"/></sheets></workbook>') },
-      { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/gone.xml"/></Relationships>') },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/gone.xml"/></Relationships>'),
+      },
     ]);
     expect((await refusal(missing)).message).toMatch(/first sheet \("Gone"\) is missing/);
     const noSheet = zip([{ name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets/></workbook>') }]);
@@ -226,7 +288,10 @@ describe('the streaming xlsx reader refuses hostile workbooks with a 4xx naming 
     // Data that is not deflate (a reserved block type) in a member said to be deflated.
     const damaged = zip([
       { name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>') },
-      { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>') },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'),
+      },
       { name: 'xl/worksheets/sheet1.xml', data: Buffer.from([0x07, 0x01, 0x02, 0x03, 0x04, 0x05]) },
     ]);
     const cdAt = damaged.lastIndexOf(Buffer.from('xl/worksheets/sheet1.xml')) - 46;
@@ -247,7 +312,19 @@ describe('an xlsx analysis upload through the API, read in a stream', () => {
   let env: TestEnv;
   let t: Awaited<ReturnType<typeof arrangeTenant>>;
   const xlsxOf = (n: number) =>
-    Buffer.from(written([['farm_name', 'farm_coordinates', 'farm_ref'], ...Array.from({ length: n }, (_, i) => [`Farm ${i + 1}`, JSON.stringify(square(40.01 + (i % 50) * 0.002, 40.01 + Math.floor(i / 50) * 0.002)), i + 1])], true));
+    Buffer.from(
+      written(
+        [
+          ['farm_name', 'farm_coordinates', 'farm_ref'],
+          ...Array.from({ length: n }, (_, i) => [
+            `Farm ${i + 1}`,
+            JSON.stringify(square(40.01 + (i % 50) * 0.002, 40.01 + Math.floor(i / 50) * 0.002)),
+            i + 1,
+          ]),
+        ],
+        true,
+      ),
+    );
   beforeAll(async () => {
     env = await testEnv();
     t = await arrangeTenant(env, [{ name: 'Xlsx block', ring: rect(40.0, 40.0, 40.2, 40.2) }]);
@@ -257,16 +334,28 @@ describe('an xlsx analysis upload through the API, read in a stream', () => {
     const before = env.config.analysisMaxRows;
     env.config.analysisMaxRows = 120;
     try {
-      const over = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Xlsx over', operational_areas: t.areaIds }, 'cap.xlsx', xlsxOf(121)) });
+      const over = await t.caller.request({
+        method: 'POST',
+        url: '/api/custom-analysis/',
+        ...multipart({ name: 'Xlsx over', operational_areas: t.areaIds }, 'cap.xlsx', xlsxOf(121)),
+      });
       expect(over.status).toBe(413);
       expect(over.body).toMatchObject({ code: 'too_many_rows', errors: { file: [expect.any(String)] } });
       expect(over.body.message).toMatch(/more than 120 data rows/);
-      const at = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Xlsx at', operational_areas: t.areaIds }, 'cap.xlsx', xlsxOf(120)) });
+      const at = await t.caller.request({
+        method: 'POST',
+        url: '/api/custom-analysis/',
+        ...multipart({ name: 'Xlsx at', operational_areas: t.areaIds }, 'cap.xlsx', xlsxOf(120)),
+      });
       expect(at.status, JSON.stringify(at.body)).toBe(201);
       const detail = await settled(t.caller, at.body.data.id);
       expect(detail).toMatchObject({ status: 'completed', total_uploaded_data_count: 120 });
       expect(detail.within_operational_area.count).toBe(120);
-      const hostile = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Xlsx bad', operational_areas: t.areaIds }, 'bad.xlsx', Buffer.from(workbook(`${HEADER}<row r="1"/>`))) });
+      const hostile = await t.caller.request({
+        method: 'POST',
+        url: '/api/custom-analysis/',
+        ...multipart({ name: 'Xlsx bad', operational_areas: t.areaIds }, 'bad.xlsx', Buffer.from(workbook(`${HEADER}<row r="1"/>`))),
+      });
       expect(hostile.status).toBe(400);
       expect(hostile.body).toMatchObject({ code: 'file_unreadable', errors: { file: [expect.stringMatching(/^The \.xlsx file's rows are out of order/)] } });
     } finally {

@@ -166,7 +166,16 @@ function dateSerial(text: string, date1904: boolean): number {
   const day = /^(\d+)-(\d+)-(\d+)$/.exec(text);
   const time = /^(\d+)-(\d+)-(\d+)T(\d+):(\d+)(:\d+)?(\.\d+)?/.exec(text);
   if (day) ms = Date.UTC(+day[1]!, +day[2]! - 1, +day[3]!);
-  else if (time) ms = Date.UTC(+time[1]!, +time[2]! - 1, +time[3]!, +time[4]!, +time[5]!, time[6] ? parseInt(time[6].slice(1), 10) : 0, time[7] ? parseInt(`${time[7]}0000`.slice(1, 4), 10) : 0);
+  else if (time)
+    ms = Date.UTC(
+      +time[1]!,
+      +time[2]! - 1,
+      +time[3]!,
+      +time[4]!,
+      +time[5]!,
+      time[6] ? parseInt(time[6].slice(1), 10) : 0,
+      time[7] ? parseInt(`${time[7]}0000`.slice(1, 4), 10) : 0,
+    );
   else ms = new Date(text).getTime();
   const res = (ms - Date.UTC(1899, 11, 30)) / 86_400_000;
   if (date1904) {
@@ -359,7 +368,12 @@ const relationships = (xml: string) =>
  * is awaited (the caller hands full windows of rows on there, which holds the reading back). Returns false, having read
  * nothing, when the zip is not a workbook this reader knows (a binary .xlsb workbook): the caller reads it whole.
  */
-export async function readXlsxRows(file: string | Uint8Array, limits: XlsxLimits, onRow: (cells: XlsxCell[]) => void, after: () => Promise<void>): Promise<boolean> {
+export async function readXlsxRows(
+  file: string | Uint8Array,
+  limits: XlsxLimits,
+  onRow: (cells: XlsxCell[]) => void,
+  after: () => Promise<void>,
+): Promise<boolean> {
   const { fail } = limits;
   const src = typeof file === 'string' ? await fileSource(file) : bytesSource(file);
   try {
@@ -383,13 +397,16 @@ export async function readXlsxRows(file: string | Uint8Array, limits: XlsxLimits
     if (firstSheet === undefined) throw fail(400, 'file_unreadable', `${LABEL} has no sheet`);
     const sheetRel = rels.find((r) => r.id === attr(firstSheet, 'id'));
     const sheetMember = sheetRel ? member(resolvePart(folder, sheetRel.target)) : undefined;
-    if (!sheetMember) throw fail(400, 'file_unreadable', `${LABEL} is damaged: its first sheet (${JSON.stringify((attr(firstSheet, 'name') ?? '').slice(0, 60))}) is missing`);
+    if (!sheetMember)
+      throw fail(400, 'file_unreadable', `${LABEL} is damaged: its first sheet (${JSON.stringify((attr(firstSheet, 'name') ?? '').slice(0, 60))}) is missing`);
     const pr = elements(workbook, 'workbookPr')[0];
     const date1904 = pr !== undefined && ['1', 'true'].includes(attr(pr, 'date1904') ?? '');
 
     const sstRel = rels.find((r) => r.type.endsWith('/sharedStrings'));
     const sstMember = sstRel ? member(resolvePart(folder, sstRel.target)) : member(`${folder}sharedStrings.xml`);
-    const sst = sstMember ? await readSharedStrings(memberBytes(src, sstMember, limits.sharedStringsMaxBytes ?? SHARED_STRINGS_MAX_BYTES, limits), limits) : null;
+    const sst = sstMember
+      ? await readSharedStrings(memberBytes(src, sstMember, limits.sharedStringsMaxBytes ?? SHARED_STRINGS_MAX_BYTES, limits), limits)
+      : null;
 
     await scan(memberBytes(src, sheetMember, limits.sheetMaxBytes ?? SHEET_MAX_BYTES, limits), sheetScanner(sst, date1904, limits, onRow), after);
     return true;

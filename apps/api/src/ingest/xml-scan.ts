@@ -5,7 +5,6 @@
 /** Most characters of one tag, or of the text of one element, kept while scanning (beyond: the file is refused). */
 const MAX_TAG_CHARS = 64 * 1024;
 
-
 const ENTITY = /&(?:quot|apos|gt|lt|amp|#x?([\da-fA-F]+));/gi;
 const NAMED: Record<string, string> = { '&quot;': '"', '&apos;': "'", '&gt;': '>', '&lt;': '<', '&amp;': '&' };
 const CODE = /_x([\da-fA-F]{4})_/gi;
@@ -90,7 +89,13 @@ export class XmlScanner {
           const end = buf.indexOf(']]>', lt + 9);
           if (end < 0) return this.keep(buf, lt);
           // Kept as escaped text, so that the value's unescaping gives it back as it was.
-          if (h.wantsText()) h.text(buf.slice(lt + 9, end).replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+          if (h.wantsText())
+            h.text(
+              buf
+                .slice(lt + 9, end)
+                .replace(/&/g, '&amp;')
+                .replace(/</g, '&lt;'),
+            );
           pos = end + 3;
           continue;
         }
@@ -186,4 +191,3 @@ export async function scan(bytes: AsyncIterable<Buffer>, scanner: XmlScanner, af
   scanner.push(decoder.decode());
   scanner.end();
 }
-

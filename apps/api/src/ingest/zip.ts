@@ -35,7 +35,8 @@ export const isZip = (buf: Uint8Array) => buf.length >= 4 && buf[0] === 0x50 && 
 function endRecord(tail: Uint8Array): { entries: number; dirSize: number; dirOffset: number } | null {
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
   for (let i = tail.length - 22; i >= Math.max(0, tail.length - 22 - 65_535); i--) {
-    if (view.getUint32(i, true) === EOCD) return { entries: view.getUint16(i + 10, true), dirSize: view.getUint32(i + 12, true), dirOffset: view.getUint32(i + 16, true) };
+    if (view.getUint32(i, true) === EOCD)
+      return { entries: view.getUint16(i + 10, true), dirSize: view.getUint32(i + 12, true), dirOffset: view.getUint32(i + 16, true) };
   }
   return null;
 }
@@ -58,7 +59,8 @@ function members(dir: Uint8Array, entries: number, opts: DirectoryOptions): ZipM
     opts.check?.(compressed, size);
     if (p + 46 + nameLength > dir.length) throw fail(400, 'file_unreadable', `${label} is damaged (bad zip directory)`);
     const name = new TextDecoder('utf-8').decode(dir.subarray(p + 46, p + 46 + nameLength));
-    if (unsafeEntryName(name)) throw fail(400, 'file_unsafe', `${label} holds an entry named ${JSON.stringify(name.slice(0, 80))}, which points outside the archive; it was refused`);
+    if (unsafeEntryName(name))
+      throw fail(400, 'file_unsafe', `${label} holds an entry named ${JSON.stringify(name.slice(0, 80))}, which points outside the archive; it was refused`);
     out.push({ name, flags: view.getUint16(p + 8, true), method: view.getUint16(p + 10, true), compressed, size, offset: view.getUint32(p + 42, true) });
     p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
   }
@@ -104,13 +106,19 @@ export function inflateMember(buf: Uint8Array, m: ZipMember, opts: { label: stri
   try {
     return zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, m.size) });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw fail(400, 'file_unreadable', `${label} is damaged (${m.name.slice(0, 80)} is longer than its zip directory says)`);
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw fail(400, 'file_unreadable', `${label} is damaged (${m.name.slice(0, 80)} is longer than its zip directory says)`);
     throw fail(400, 'file_unreadable', `${label} is damaged (${err instanceof Error ? err.message.slice(0, 80) : 'cannot unpack'})`);
   }
 }
 
 /** The named members of an archive in memory, inflated (the directory was checked against the caps already). */
-export function inflateMembers(buf: Uint8Array, all: readonly ZipMember[], names: readonly string[], opts: { label: string; fail: ZipFail }): Record<string, Uint8Array> {
+export function inflateMembers(
+  buf: Uint8Array,
+  all: readonly ZipMember[],
+  names: readonly string[],
+  opts: { label: string; fail: ZipFail },
+): Record<string, Uint8Array> {
   const wanted = new Set(names);
   const out: Record<string, Uint8Array> = {};
   for (const m of all) if (wanted.has(m.name)) out[m.name] = inflateMember(buf, m, opts);
@@ -191,12 +199,19 @@ export async function readZipDirectory(src: ZipSource, opts: DirectoryOptions): 
  * of the input read so far (zip-bomb guard: a member that lies about its size is stopped as it grows), and a damaged
  * stream is a 400.
  */
-export async function* streamMember(src: ZipSource, m: ZipMember, opts: { label: string; fail: ZipFail; cap: number; maxInflateRatio: number }): AsyncGenerator<Buffer> {
+export async function* streamMember(
+  src: ZipSource,
+  m: ZipMember,
+  opts: { label: string; fail: ZipFail; cap: number; maxInflateRatio: number },
+): AsyncGenerator<Buffer> {
   const { label, fail, cap, maxInflateRatio } = opts;
   if (m.flags & 1) throw fail(400, 'file_unreadable', `${label} is encrypted; save it without a password and upload it again`);
-  if (m.method !== 0 && m.method !== 8) throw fail(400, 'file_unreadable', `${label} uses a compression this reader does not know (method ${m.method}); save it again with Excel`);
-  if (m.size > cap) throw fail(413, 'file_too_complex', `${label}'s ${m.name} unpacks to more than ${Math.round(cap / 1048576)} MB; split the list into several files`);
-  if (m.size > 1024 * 1024 && m.size / Math.max(1, m.compressed) > maxInflateRatio) throw fail(413, 'file_too_complex', `${label} unpacks to far more data than a farm list holds (a zip bomb?)`);
+  if (m.method !== 0 && m.method !== 8)
+    throw fail(400, 'file_unreadable', `${label} uses a compression this reader does not know (method ${m.method}); save it again with Excel`);
+  if (m.size > cap)
+    throw fail(413, 'file_too_complex', `${label}'s ${m.name} unpacks to more than ${Math.round(cap / 1048576)} MB; split the list into several files`);
+  if (m.size > 1024 * 1024 && m.size / Math.max(1, m.compressed) > maxInflateRatio)
+    throw fail(413, 'file_too_complex', `${label} unpacks to far more data than a farm list holds (a zip bomb?)`);
   const local = Buffer.alloc(30);
   const bytesRead = await src.read(local, 30, m.offset);
   const head = dataStart(local.subarray(0, bytesRead));
@@ -204,13 +219,15 @@ export async function* streamMember(src: ZipSource, m: ZipMember, opts: { label:
   const start = m.offset + head;
   if (m.compressed === 0) return;
   const source = src.range(start, start + m.compressed - 1);
-  const bytes: NodeJS.ReadableStream & { destroy(): void } = m.method === 8 ? pipeline(source, zlib.createInflateRaw({ chunkSize: 64 * 1024 }), () => undefined) : source;
+  const bytes: NodeJS.ReadableStream & { destroy(): void } =
+    m.method === 8 ? pipeline(source, zlib.createInflateRaw({ chunkSize: 64 * 1024 }), () => undefined) : source;
   let out = 0;
   try {
     for await (const piece of bytes as AsyncIterable<Buffer>) {
       out += piece.length;
       if (out > m.size) throw fail(400, 'file_unreadable', `${label} is damaged (${m.name} is longer than its zip directory says)`);
-      if (out > 1024 * 1024 && out / Math.max(1, source.bytesRead) > maxInflateRatio) throw fail(413, 'file_too_complex', `${label} unpacks to far more data than a farm list holds (a zip bomb?)`);
+      if (out > 1024 * 1024 && out / Math.max(1, source.bytesRead) > maxInflateRatio)
+        throw fail(413, 'file_too_complex', `${label} unpacks to far more data than a farm list holds (a zip bomb?)`);
       yield piece;
     }
   } catch (err) {

@@ -20,7 +20,11 @@ async function call(method: string, url: string, token: string | null, body?: un
   const buf = Buffer.isBuffer(body);
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined && !buf ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined && !buf ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: buf ? (body as Buffer) : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -37,9 +41,14 @@ describe(`kill -9 mid-analysis (${pgUrl ? 'PostgreSQL' : 'embedded'})`, () => {
     const child = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], { cwd: root, env, stdio: 'ignore' });
     server = child;
     // A first start seeds the demo data: ~15 s on an idle machine, far longer beside the other test worker.
-    for (const end = Date.now() + 300_000; Date.now() < end; ) {
+    for (const end = Date.now() + 300_000; Date.now() < end;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) return child;
+      if (
+        await fetch(`${base}/api/health`)
+          .then((r) => r.ok)
+          .catch(() => false)
+      )
+        return child;
       await new Promise((r) => setTimeout(r, 250));
     }
     throw new Error('the server did not become healthy');
@@ -48,7 +57,17 @@ describe(`kill -9 mid-analysis (${pgUrl ? 'PostgreSQL' : 'embedded'})`, () => {
   beforeAll(async () => {
     execSync('node scripts/build.mjs --if-needed', { cwd: root, stdio: 'ignore' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-crash-'));
-    env = { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, APP_SECRET: crypto.randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', SEED_DEMO: 'true' };
+    env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      APP_SECRET: crypto.randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'true',
+    };
     delete env['TEST_DATABASE_URL'];
     if (pgUrl) {
       dbName = `farmland_crash_${crypto.randomBytes(4).toString('hex')}`;
@@ -85,24 +104,30 @@ describe(`kill -9 mid-analysis (${pgUrl ? 'PostgreSQL' : 'embedded'})`, () => {
     const confirm = await call('POST', '/api/auth/confirm-mfa/', null, { mfa_token, user_token, code });
     expect(confirm.status).toBe(200);
     const token = (confirm.body!.data as unknown as { access: string }).access;
-    const areas = ((await call('GET', '/api/operational-areas/?page=1&page_size=100', token)).body!.data as unknown as { results: Array<{ id: string }> }).results.map((a) => a.id);
+    const areas = (
+      (await call('GET', '/api/operational-areas/?page=1&page_size=100', token)).body!.data as unknown as { results: Array<{ id: string }> }
+    ).results.map((a) => a.id);
 
     // 30,000 distinct triangles that all overlap one another: enough work to be interrupted in.
     const lines = ['farm_name,farm_coordinates,my_ref'];
     for (let i = 1; i <= 30_000; i++) lines.push(`K${i},"[[${(3.7 + (i % 500) * 0.0001).toFixed(4)},7.64],[3.78,7.64],[3.77,7.65]]",R${i}`);
     const boundary = `----crash${crypto.randomBytes(6).toString('hex')}`;
     const parts = [
-      ...['Crash test', ...areas].map((v, i) => `--${boundary}\r\nContent-Disposition: form-data; name="${i === 0 ? 'name' : 'operational_areas'}"\r\n\r\n${v}\r\n`),
+      ...['Crash test', ...areas].map(
+        (v, i) => `--${boundary}\r\nContent-Disposition: form-data; name="${i === 0 ? 'name' : 'operational_areas'}"\r\n\r\n${v}\r\n`,
+      ),
       `--${boundary}\r\nContent-Disposition: form-data; name="require_farm_recognition"\r\n\r\nfalse\r\n`,
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="crash.csv"\r\nContent-Type: text/csv\r\n\r\n${lines.join('\n')}\r\n--${boundary}--\r\n`,
     ];
-    const created = await call('POST', '/api/custom-analysis/', token, Buffer.from(parts.join('')), { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    const created = await call('POST', '/api/custom-analysis/', token, Buffer.from(parts.join('')), {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = (created.body!.data as unknown as { id: string }).id;
 
     // Kill the server once the analysis is under way.
     let seen = 'queued';
-    for (const end = Date.now() + 60_000; Date.now() < end && seen !== 'processing'; ) {
+    for (const end = Date.now() + 60_000; Date.now() < end && seen !== 'processing';) {
       seen = String(((await call('GET', `/api/custom-analysis/${id}/`, token)).body!.data as unknown as { status: string }).status);
       if (seen !== 'processing') await new Promise((r) => setTimeout(r, 20));
     }
@@ -113,7 +138,7 @@ describe(`kill -9 mid-analysis (${pgUrl ? 'PostgreSQL' : 'embedded'})`, () => {
 
     await start();
     let detail: Record<string, unknown> = {};
-    for (const end = killedAt + 120_000; Date.now() < end; ) {
+    for (const end = killedAt + 120_000; Date.now() < end;) {
       detail = ((await call('GET', `/api/custom-analysis/${id}/`, token)).body!.data ?? {}) as Record<string, unknown>;
       if (detail['status'] === 'completed' || detail['status'] === 'failed') break;
       await new Promise((r) => setTimeout(r, 500));

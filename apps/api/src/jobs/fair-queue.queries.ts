@@ -27,9 +27,12 @@ export async function installFairIndex(database: Database): Promise<void> {
  * (created, retry, active), 0 on an empty queue. Jobs carry their tenant in `data.tenantId`.
  */
 export async function fairPriority(tx: Executor, tenantId: string, queue: string): Promise<number> {
-  const [row] = await queryRows<{ priority: number }>(tx, sql`
+  const [row] = await queryRows<{ priority: number }>(
+    tx,
+    sql`
     SELECT least(coalesce(max(priority), 0), coalesce(min(priority) FILTER (WHERE data->>'tenantId' = ${tenantId}) - 1, 0))::int AS priority
       FROM ${sql.raw(BOSS_SCHEMA)}.job
-     WHERE name = ${queue} AND state < 'completed'`);
+     WHERE name = ${queue} AND state < 'completed'`,
+  );
   return row?.priority ?? 0;
 }

@@ -18,7 +18,10 @@ import { startBoss } from './queue.js';
 function storedFiles(env: TestEnv, tenantId: string): string[] {
   const dir = path.join(env.config.dataDir, 'files', tenantId);
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name)).sort();
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name))
+    .sort();
 }
 
 const locations = (x: number, y: number, n = 2) => Array.from({ length: n }, (_, i) => ({ farm_name: `F${i}`, farm_coordinates: square(x + i * 0.002, y) }));
@@ -75,7 +78,13 @@ describe('fair analysis queues across tenants', () => {
     env.deps.config.analysisMaxQueuedPerTenant = 1000;
     const a = await arrangeTenant(env, [{ name: 'Flood', ring: rect(20.0, 20.0, 20.2, 20.2) }]);
     const b = await arrangeTenant(env, [{ name: 'Patient', ring: rect(21.0, 21.0, 21.2, 21.2) }]);
-    const body = (areas: string[], x: number, i: number) => ({ name: `Fair ${i}`, operational_areas: areas, require_farm_recognition: false, minimum_farm_size: 1, locations: locations(x, x + 0.05) });
+    const body = (areas: string[], x: number, i: number) => ({
+      name: `Fair ${i}`,
+      operational_areas: areas,
+      require_farm_recognition: false,
+      minimum_farm_size: 1,
+      locations: locations(x, x + 0.05),
+    });
 
     const flood: string[] = [];
     for (let i = 0; i < 100; i++) {
@@ -89,8 +98,10 @@ describe('fair analysis queues across tenants', () => {
 
     // The time from B's upload to its run's claim, both by the database's clock.
     let waited: number | null = null;
-    for (const end = Date.now() + 30_000; Date.now() < end && waited === null; ) {
-      const [r] = await env.sql<{ waited: number | null }>(sql`SELECT extract(epoch FROM started_at - created_at)::float8 AS waited FROM custom_analyses WHERE id = ${id}`);
+    for (const end = Date.now() + 30_000; Date.now() < end && waited === null;) {
+      const [r] = await env.sql<{ waited: number | null }>(
+        sql`SELECT extract(epoch FROM started_at - created_at)::float8 AS waited FROM custom_analyses WHERE id = ${id}`,
+      );
       waited = r?.waited ?? null;
       if (waited === null) await new Promise((r) => setTimeout(r, 100));
     }
@@ -118,16 +129,29 @@ describe('fair analysis queues across tenants', () => {
     env.deps.config.analysisMaxQueuedPerTenant = 3;
     const c = await arrangeTenant(env, [{ name: 'Busy', ring: rect(22.0, 22.0, 22.2, 22.2) }]);
     const d = await arrangeTenant(env, [{ name: 'Other', ring: rect(23.0, 23.0, 23.2, 23.2) }]);
-    const ctx: Ctx = { actor: { userId: c.adminId, sessionId: c.adminId, role: 'tenant_admin', tenantId: c.tenantId, name: 'Admin', email: 'c@example.com' }, platform: 'api', ip: '127.0.0.1', country: null, requestId: 'test' };
+    const ctx: Ctx = {
+      actor: { userId: c.adminId, sessionId: c.adminId, role: 'tenant_admin', tenantId: c.tenantId, name: 'Admin', email: 'c@example.com' },
+      platform: 'api',
+      ip: '127.0.0.1',
+      country: null,
+      requestId: 'test',
+    };
     // Three analyses waiting to start (queued, with no job behind them: no worker takes them during the test).
     for (let i = 0; i < 3; i++) {
-      await createAnalysis(env.deps, ctx, async () => undefined, { name: `Waiting ${i}`, operationalAreas: c.areaIds, requireRecognition: false, source: { kind: 'json', locations: locations(22.01, 22.05) } });
+      await createAnalysis(env.deps, ctx, async () => undefined, {
+        name: `Waiting ${i}`,
+        operationalAreas: c.areaIds,
+        requireRecognition: false,
+        source: { kind: 'json', locations: locations(22.01, 22.05) },
+      });
     }
     const count = async (tenantId: string) =>
-      (await env.sql<{ analyses: number; files: number; activity: number }>(sql`
+      (
+        await env.sql<{ analyses: number; files: number; activity: number }>(sql`
         SELECT (SELECT count(*)::int FROM custom_analyses WHERE tenant_id = ${tenantId}) AS analyses,
                (SELECT count(*)::int FROM files WHERE tenant_id = ${tenantId}) AS files,
-               (SELECT count(*)::int FROM activity_logs WHERE tenant_id = ${tenantId}) AS activity`))[0]!;
+               (SELECT count(*)::int FROM activity_logs WHERE tenant_id = ${tenantId}) AS activity`)
+      )[0]!;
     const before = { rows: await count(c.tenantId), files: storedFiles(env, c.tenantId) };
     expect(before.rows.analyses).toBe(3);
 
@@ -148,7 +172,13 @@ describe('fair analysis queues across tenants', () => {
     expect(storedFiles(env, c.tenantId)).toEqual(before.files);
 
     // Another tenant is not held by this one's queue.
-    const other = await d.caller.post('/api/custom-analysis/', { name: 'Unaffected', operational_areas: d.areaIds, require_farm_recognition: false, minimum_farm_size: 1, locations: locations(23.01, 23.05) });
+    const other = await d.caller.post('/api/custom-analysis/', {
+      name: 'Unaffected',
+      operational_areas: d.areaIds,
+      require_farm_recognition: false,
+      minimum_farm_size: 1,
+      locations: locations(23.01, 23.05),
+    });
     expect(other.status, other.raw).toBe(201);
 
     // One slot left, three uploads at once (the service with no job behind them, so that none starts and leaves the
@@ -166,7 +196,10 @@ describe('fair analysis queues across tenants', () => {
     );
     const stored = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.id] : []));
     expect(stored).toHaveLength(1);
-    expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { status?: number; code?: string }).code] : []))).toEqual(['analysis_queue_full', 'analysis_queue_full']);
+    expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { status?: number; code?: string }).code] : []))).toEqual([
+      'analysis_queue_full',
+      'analysis_queue_full',
+    ]);
     expect(await count(c.tenantId)).toEqual({ analyses: 4, files: before.rows.files + 1, activity: before.rows.activity + 1 });
     // The stored upload's staged rows and its source file; nothing else.
     const added = storedFiles(env, c.tenantId).filter((f) => !before.files.includes(f));

@@ -95,7 +95,12 @@ describe.skipIf(!hasOgr2ogr())('outside_country against GDAL and PostGIS', () =>
   it('a plot is not outside when any of its positions is in the country or near it', () => {
     // A line of positions from the Atlantic (swapped coordinates of an Ivorian plot) to inland Côte d'Ivoire.
     expect(outsideCountry('CI', [[7.5, -5.5]])).toBe(true);
-    expect(outsideCountry('CI', [[7.5, -5.5], [-5.5, 7.5]])).toBe(false);
+    expect(
+      outsideCountry('CI', [
+        [7.5, -5.5],
+        [-5.5, 7.5],
+      ]),
+    ).toBe(false);
     expect(outsideCountry('BV', [[0, 0]])).toBeNull();
   });
 });

@@ -8,7 +8,13 @@ export type Keys = { jwt: Uint8Array; encryption: Buffer; signing: Buffer; refre
 /** Every key of the process, from APP_SECRET; payloadKeyVersion picks the body-encryption key pair (PAYLOAD_KEY_VERSION). */
 export function deriveKeys(secret: string, payloadKeyVersion = 1): Keys {
   const derive = (label: string) => Buffer.from(crypto.hkdfSync('sha256', secret, 'farmland-platform', label, 32));
-  return { jwt: new Uint8Array(derive('jwt')), encryption: derive('encryption'), signing: derive('signing'), refresh: derive('refresh-successor'), payload: payloadKeyring(secret, payloadKeyVersion) };
+  return {
+    jwt: new Uint8Array(derive('jwt')),
+    encryption: derive('encryption'),
+    signing: derive('signing'),
+    refresh: derive('refresh-successor'),
+    payload: payloadKeyring(secret, payloadKeyVersion),
+  };
 }
 
 export const randomToken = (bytes = 32): string => crypto.randomBytes(bytes).toString('base64url');

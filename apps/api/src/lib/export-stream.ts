@@ -50,7 +50,11 @@ export class ChunkSizer {
     streamStats.chunks++;
     streamStats.rows += rows.length;
     const ms = Math.max(1, performance.now() - t0);
-    if (rows.length === limit) this.size = Math.max(this.bounds.min, Math.min(this.bounds.max, Math.round(limit * Math.min(this.bounds.step, Math.max(1 / this.bounds.step, this.bounds.targetMs / ms)))));
+    if (rows.length === limit)
+      this.size = Math.max(
+        this.bounds.min,
+        Math.min(this.bounds.max, Math.round(limit * Math.min(this.bounds.step, Math.max(1 / this.bounds.step, this.bounds.targetMs / ms)))),
+      );
     return { rows, limit };
   }
 }

@@ -22,12 +22,17 @@ export function multipartProblem(err: unknown, fileTooLarge?: () => Problem): Pr
   if (err instanceof Problem) return err;
   const code = (err as { code?: string }).code;
   const message = err instanceof Error ? err.message : String(err);
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge ? fileTooLarge() : new Problem(413, 'payload_too_large', 'A file is larger than the upload limit.');
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return fileTooLarge ? fileTooLarge() : new Problem(413, 'payload_too_large', 'A file is larger than the upload limit.');
   if (code === 'FST_FILES_LIMIT') return problems.badRequest('multipart_too_many_parts', 'The form has more files than this request accepts.');
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return problems.badRequest('multipart_too_many_parts', 'The form has more parts than this request accepts.');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return problems.badRequest('multipart_too_many_parts', 'The form has more parts than this request accepts.');
   if (code === 'FST_PROTO_VIOLATION') return problems.badRequest('invalid_multipart', 'A form field name is not allowed (__proto__ or constructor).');
   if (/boundary/i.test(message) || /needle/i.test(message)) {
-    return problems.badRequest('invalid_multipart', 'The multipart body has no usable boundary: send Content-Type multipart/form-data; boundary=… (at most 70 characters) and a body that uses it.');
+    return problems.badRequest(
+      'invalid_multipart',
+      'The multipart body has no usable boundary: send Content-Type multipart/form-data; boundary=… (at most 70 characters) and a body that uses it.',
+    );
   }
   if (/unexpected end|terminated early|premature|closed before/i.test(message) || code === 'FST_MP_PREMATURE_CLOSE') {
     return problems.badRequest('invalid_multipart', 'The multipart body ends before its last part is complete: send the whole form again.');
@@ -92,7 +97,11 @@ export async function partToFile(part: MultipartFile, file: string, limit: numbe
 }
 
 /** The first file of a multipart request (the other parts are drained), or null; parser errors are 400s. */
-export async function firstFile(req: FastifyRequest, limits: PartLimits, fileTooLarge: () => Problem): Promise<{ field: string; filename: string; data: Buffer } | null> {
+export async function firstFile(
+  req: FastifyRequest,
+  limits: PartLimits,
+  fileTooLarge: () => Problem,
+): Promise<{ field: string; filename: string; data: Buffer } | null> {
   let found: { field: string; filename: string; data: Buffer } | null = null;
   for await (const part of multipartParts(req, limits)) {
     if (part.type !== 'file') continue;

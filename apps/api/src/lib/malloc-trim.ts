@@ -61,7 +61,11 @@ export async function startMallocTrim(log: Logger, intervalMs: number): Promise<
     trimOnce(trim)
       .then((r) => {
         const early = runs++ < 3; // the start-up trims are logged: they show what the allocator held
-        if (early || r.releasedMb >= 16) log[early ? 'info' : 'debug']({ released_mb: r.releasedMb, trim_ms: r.ms, rss_mb: Math.round(process.memoryUsage.rss() / 1048576) }, 'returned free C-heap pages to the OS');
+        if (early || r.releasedMb >= 16)
+          log[early ? 'info' : 'debug'](
+            { released_mb: r.releasedMb, trim_ms: r.ms, rss_mb: Math.round(process.memoryUsage.rss() / 1048576) },
+            'returned free C-heap pages to the OS',
+          );
       })
       .catch((err: unknown) => log.warn({ err }, 'malloc_trim failed'))
       .finally(() => {

@@ -67,7 +67,8 @@ export function parseClientKey(header: string): crypto.KeyObject {
     throw invalid();
   }
   const j = jwk as Partial<PublicEcJwk> & { d?: unknown };
-  if (!jwk || typeof jwk !== 'object' || j.kty !== 'EC' || j.crv !== 'P-256' || typeof j.x !== 'string' || typeof j.y !== 'string' || j.d !== undefined) throw invalid();
+  if (!jwk || typeof jwk !== 'object' || j.kty !== 'EC' || j.crv !== 'P-256' || typeof j.x !== 'string' || typeof j.y !== 'string' || j.d !== undefined)
+    throw invalid();
   let key: crypto.KeyObject;
   try {
     // Node refuses a point that is not on the curve here (invalid-curve attacks on ECDH need one).
@@ -124,7 +125,8 @@ export async function decryptRequestBody(keyring: PayloadKeyring, compact: strin
     throw problems.badRequest('payload_undecryptable', `The encrypted body must use alg ${PAYLOAD_ALG} and enc ${PAYLOAD_ENC}.`);
   }
   const key = typeof header.kid === 'string' ? keyring.accepted.get(header.kid) : undefined;
-  if (!key) throw problems.badRequest('payload_key_unknown', 'The body was encrypted to a key this server does not hold. Fetch GET /api/crypto/key and encrypt again.');
+  if (!key)
+    throw problems.badRequest('payload_key_unknown', 'The body was encrypted to a key this server does not hold. Fetch GET /api/crypto/key and encrypt again.');
   if (header['htm'] !== binding.method || header['htu'] !== binding.path) {
     throw problems.badRequest('payload_misdirected', 'The encrypted body was made for another request (htm and htu must name this method and path).');
   }
@@ -136,7 +138,10 @@ export async function decryptRequestBody(keyring: PayloadKeyring, compact: strin
   if (ath !== expected) throw problems.payloadSessionMismatch();
   let text: string;
   try {
-    const { plaintext } = await compactDecrypt(compact.trim(), key.privateKey, { keyManagementAlgorithms: [PAYLOAD_ALG], contentEncryptionAlgorithms: [PAYLOAD_ENC] });
+    const { plaintext } = await compactDecrypt(compact.trim(), key.privateKey, {
+      keyManagementAlgorithms: [PAYLOAD_ALG],
+      contentEncryptionAlgorithms: [PAYLOAD_ENC],
+    });
     text = new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
   } catch {
     throw problems.badRequest('payload_undecryptable', 'The encrypted body could not be decrypted (a changed byte, or a wrong key).');

@@ -6,7 +6,14 @@ import { Problem } from './problems.js';
 
 const T1 = '11111111-1111-4111-8111-111111111111';
 const T2 = '22222222-2222-4222-8222-222222222222';
-const person = (userId: string, role: Actor['role'], tenantId: string | null): Actor => ({ userId, sessionId: `s-${userId}`, role, tenantId, name: userId, email: `${userId}@test.example` });
+const person = (userId: string, role: Actor['role'], tenantId: string | null): Actor => ({
+  userId,
+  sessionId: `s-${userId}`,
+  role,
+  tenantId,
+  name: userId,
+  email: `${userId}@test.example`,
+});
 const superAdmin = person('super', 'super_admin', null);
 const admin1 = person('admin1', 'tenant_admin', T1);
 const agent1 = person('agent1', 'agent', T1);
@@ -93,7 +100,12 @@ describe('the policy evaluator', () => {
     expect(authorize(as(admin1), policy, 'read', namedTenant(T1))).toMatchObject({ tenantId: T1, scope: { kind: 'tenant', tenantId: T1 } });
     expect(authorize(as(superAdmin), policy, 'read')).toEqual({ actor: superAdmin, license: null, tenantId: null, scope: { kind: 'provider' } });
     expect(authorize(as(superAdmin), policy, 'read', namedTenant(T2))).toMatchObject({ tenantId: T2, scope: { kind: 'provider' } });
-    expect(authorize({ actor: null, license: key1 }, policy, 'capture')).toEqual({ actor: null, license: key1, tenantId: T1, scope: { kind: 'tenant', tenantId: T1 } });
+    expect(authorize({ actor: null, license: key1 }, policy, 'capture')).toEqual({
+      actor: null,
+      license: key1,
+      tenantId: T1,
+      scope: { kind: 'tenant', tenantId: T1 },
+    });
     // A license key, when the request has one, is the principal (plugins/auth.ts never sets both).
     expect(authorize({ actor: agent2, license: key1 }, policy, 'capture').tenantId).toBe(T1);
     expect(namedTenant(undefined)).toBeUndefined();

@@ -146,14 +146,25 @@ export function can<T extends Table>(who: Actor | LicenseActor | null, policy: P
 }
 
 /** The grant for this action, or the Problem thrown (401, 403 or 404, as the order above says). */
-export function authorize<T extends Table, A extends keyof T & string>(ctx: Principals, policy: Policy<T>, action: A, resource?: Resource | null): GrantOf<WhoOf<T, A>> {
+export function authorize<T extends Table, A extends keyof T & string>(
+  ctx: Principals,
+  policy: Policy<T>,
+  action: A,
+  resource?: Resource | null,
+): GrantOf<WhoOf<T, A>> {
   const d = decide(ruleOf(policy, action), ctx, resource);
   if (!d.ok) throw d.problem;
   return d.grant as GrantOf<WhoOf<T, A>>;
 }
 
 /** authorize() for a record read first (null: it does not exist); answers the record itself, known to exist and in reach. */
-export function authorizeRow<T extends Table, R>(ctx: Principals, policy: Policy<T>, action: keyof T & string, row: R | null | undefined, resourceOf: (row: R) => Resource): R {
+export function authorizeRow<T extends Table, R>(
+  ctx: Principals,
+  policy: Policy<T>,
+  action: keyof T & string,
+  row: R | null | undefined,
+  resourceOf: (row: R) => Resource,
+): R {
   authorize(ctx, policy, action, row === null || row === undefined ? null : resourceOf(row));
   return row!; // a missing row has thrown its 404 (or the 401/403 before it)
 }

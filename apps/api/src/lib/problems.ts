@@ -38,9 +38,13 @@ export const problems = {
   invalidCredentials: () => new Problem(401, 'invalid_credentials', 'Invalid email or password.'),
   accountSuspended: () => new Problem(403, 'account_suspended', 'This account has been suspended. Contact your administrator.'),
   accountInactive: () => new Problem(403, 'account_inactive', 'This account has been deactivated. Contact your administrator.'),
-  invalidChallenge: () => new Problem(400, 'invalid_mfa_token', 'This sign-in attempt has expired. Please sign in again.', 'This sign-in attempt has expired. Please sign in again.'),
+  invalidChallenge: () =>
+    new Problem(400, 'invalid_mfa_token', 'This sign-in attempt has expired. Please sign in again.', 'This sign-in attempt has expired. Please sign in again.'),
   invalidCode: () => new Problem(400, 'invalid_mfa_code', 'Invalid or expired code.', [{ field: 'code', message: 'Invalid or expired code' }]),
-  codeReused: () => new Problem(400, 'mfa_code_reused', 'This code has already been used. Wait for the next code.', [{ field: 'code', message: 'This code has already been used. Wait for the next code' }]),
+  codeReused: () =>
+    new Problem(400, 'mfa_code_reused', 'This code has already been used. Wait for the next code.', [
+      { field: 'code', message: 'This code has already been used. Wait for the next code' },
+    ]),
   mfaAlreadyEnabled: () => new Problem(409, 'mfa_already_enabled', 'Two-factor authentication is already set up for this account.'),
   refreshInvalid: () => new Problem(401, 'refresh_token_invalid', 'Your session has expired. Please sign in again.'),
   // Idempotency-Key (issue 31, modules/idempotency): the header's problems, named for the header as a field.
@@ -53,14 +57,19 @@ export const problems = {
       { field: 'Idempotency-Key', message: 'Already used with a different body or route' },
     ]),
   idempotencyKeyInProgress: () =>
-    Object.assign(new Problem(409, 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed. Retry shortly.'), { retryAfterSeconds: 1 }),
+    Object.assign(new Problem(409, 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed. Retry shortly.'), {
+      retryAfterSeconds: 1,
+    }),
   /** A session ended on purpose (sign-out, account or two-factor reset, suspension revokes, an admin's revocation): sign in again. */
   sessionRevoked: () => new Problem(401, 'session_revoked', 'This session was ended. Please sign in again.'),
   refreshReused: () => new Problem(401, 'refresh_token_reused', 'This session was ended because its refresh token was used twice. Please sign in again.'),
   tooManyAttempts: (retryAfterSeconds: number) =>
-    Object.assign(new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`), {
-      retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
-    }),
+    Object.assign(
+      new Problem(429, 'too_many_attempts', `Too many failed attempts. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`),
+      {
+        retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
+      },
+    ),
   analysisQueueFull: (limit: number, retryAfterSeconds: number) =>
     Object.assign(
       new Problem(
@@ -74,25 +83,56 @@ export const problems = {
   crsUnsupported: (message: string) => new Problem(400, 'crs_unsupported', `file: ${message}`, [{ field: 'file', message }]),
   invalidServiceProvider: () => new Problem(400, '105', 'Invalid Service Provider'),
   noServiceProviderAccess: () => new Problem(403, '106', 'You do not have the right access to this service Provider'),
-  invalidResetToken: () => new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [{ field: 'token', message: 'This link is invalid or has expired' }]),
-  invalidInvitation: () => new Problem(400, 'invalid_invitation', 'This invitation link is invalid or has expired.', [{ field: 'signed_key', message: 'This invitation link is invalid or has expired' }]),
-  wrongPassword: () => new Problem(400, 'validation_failed', 'old_password: The current password is incorrect', [{ field: 'old_password', message: 'The current password is incorrect' }]),
+  invalidResetToken: () =>
+    new Problem(400, 'invalid_reset_token', 'This password reset link is invalid or has expired.', [
+      { field: 'token', message: 'This link is invalid or has expired' },
+    ]),
+  invalidInvitation: () =>
+    new Problem(400, 'invalid_invitation', 'This invitation link is invalid or has expired.', [
+      { field: 'signed_key', message: 'This invitation link is invalid or has expired' },
+    ]),
+  wrongPassword: () =>
+    new Problem(400, 'validation_failed', 'old_password: The current password is incorrect', [
+      { field: 'old_password', message: 'The current password is incorrect' },
+    ]),
   forbidden: (message = 'You do not have permission to perform this action.') => new Problem(403, 'forbidden', message),
   tenantGate: (code: TenantGateCode) => new Problem(403, code, gateMessages[code]),
   notFound: (what = 'Resource') => new Problem(404, 'not_found', `${what} not found.`),
   routeNotFound: () => new Problem(404, 'not_found', 'Page not found.'),
   farmerHasFarms: (n: number) =>
-    new Problem(409, 'farmer_has_farms', `This farmer has ${n} farm${n === 1 ? '' : 's'}. Delete the farms first, or delete again with delete_farms=true to remove the farmer and the farms together.`),
+    new Problem(
+      409,
+      'farmer_has_farms',
+      `This farmer has ${n} farm${n === 1 ? '' : 's'}. Delete the farms first, or delete again with delete_farms=true to remove the farmer and the farms together.`,
+    ),
   licenseNotReissuable: () =>
-    new Problem(409, 'license_not_reissuable', 'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.'),
-  licenseNotRotatable: () => new Problem(409, 'license_not_rotatable', 'A revoked license has no key in use to rotate. Re-issue it (SDK) or edit the tenant first.'),
+    new Problem(
+      409,
+      'license_not_reissuable',
+      'Only SDK licenses can be re-issued. A Platform license can only be revoked; edit the tenant to change its dates.',
+    ),
+  licenseNotRotatable: () =>
+    new Problem(409, 'license_not_rotatable', 'A revoked license has no key in use to rotate. Re-issue it (SDK) or edit the tenant first.'),
   licenseSuperseded: () =>
-    new Problem(409, 'license_superseded', "This license has been replaced by a newer one (a key rotation or a type change); act on the tenant's current license."),
+    new Problem(
+      409,
+      'license_superseded',
+      "This license has been replaced by a newer one (a key rotation or a type change); act on the tenant's current license.",
+    ),
   conflict: (field: string, message: string) => new Problem(409, 'conflict', `${field}: ${message}`, [{ field, message }]),
   transactionConflict: () =>
-    new Problem(409, 'transaction_conflict', 'This change collided with another change to the same records at the same moment, and nothing was saved. Try again.'),
+    new Problem(
+      409,
+      'transaction_conflict',
+      'This change collided with another change to the same records at the same moment, and nothing was saved. Try again.',
+    ),
   payloadUnbound: () =>
-    new Problem(400, 'payload_unbound', 'The encrypted body must carry iat (seconds) and jti (16 to 64 base64url characters) in its protected header.', 'The encrypted body must carry iat and jti.'),
+    new Problem(
+      400,
+      'payload_unbound',
+      'The encrypted body must carry iat (seconds) and jti (16 to 64 base64url characters) in its protected header.',
+      'The encrypted body must carry iat and jti.',
+    ),
   payloadStale: (windowSeconds: number) =>
     new Problem(
       400,
@@ -102,10 +142,15 @@ export const problems = {
     ),
   payloadReplayed: () => new Problem(409, 'payload_replayed', 'This encrypted body was already received (its jti was used). Encrypt each request anew.'),
   payloadSessionMismatch: () =>
-    new Problem(400, 'payload_session_mismatch', "The encrypted body was made for another session: its ath must be the hash of this request's bearer token, and absent without one."),
+    new Problem(
+      400,
+      'payload_session_mismatch',
+      "The encrypted body was made for another session: its ath must be the hash of this request's bearer token, and absent without one.",
+    ),
   payloadTooLarge: (limit: number) => new Problem(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`),
   unsupportedMediaType: (message: string) => new Problem(415, 'unsupported_media_type', message),
   invalidJson: () => new Problem(400, 'invalid_json', 'The request body is not valid JSON.', 'The request body is not valid JSON.'),
-  storageUnavailable: () => new Problem(503, 'storage_unavailable', 'Files cannot be stored or read right now. Nothing was saved; try again later. The error has been logged.'),
+  storageUnavailable: () =>
+    new Problem(503, 'storage_unavailable', 'Files cannot be stored or read right now. Nothing was saved; try again later. The error has been logged.'),
   internal: () => new Problem(500, 'internal_error', 'Something went wrong on our side. The error has been logged.'),
 };

@@ -30,7 +30,9 @@ export function imageSize(buf: Buffer, type: ImageType): { width: number; height
         const chunk = buf.toString('ascii', 12, 16);
         if (chunk === 'VP8 ' && buf.length >= 30) return { width: buf.readUInt16LE(26) & 0x3fff, height: buf.readUInt16LE(28) & 0x3fff };
         if (chunk === 'VP8L' && buf.length >= 25) {
-          const b1 = buf[22]!, b2 = buf[23]!, b3 = buf[24]!;
+          const b1 = buf[22]!,
+            b2 = buf[23]!,
+            b3 = buf[24]!;
           return { width: 1 + (((b1 & 0x3f) << 8) | buf[21]!), height: 1 + (((b3 & 0x0f) << 10) | (b2 << 2) | ((b1 & 0xc0) >> 6)) };
         }
         if (chunk === 'VP8X' && buf.length >= 30) return { width: 1 + buf.readUIntLE(24, 3), height: 1 + buf.readUIntLE(27, 3) };

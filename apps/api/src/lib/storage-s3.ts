@@ -55,7 +55,18 @@ async function* partsOf(chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>
   if (size > 0) yield Buffer.concat(pending, size);
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'TimeoutError', 'RequestTimeout']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'TimeoutError',
+  'RequestTimeout',
+]);
 
 /** The kind of failure of an SDK error (a service answer, or a network error with a Node code). */
 export function s3Failure(err: unknown): { failure: StorageFailure; detail: string } {
@@ -63,7 +74,8 @@ export function s3Failure(err: unknown): { failure: StorageFailure; detail: stri
     const status = err.$metadata.httpStatusCode;
     const detail = `${err.name}${status ? `, HTTP ${status}` : ''}`;
     if (err.name === 'NoSuchBucket') return { failure: 'missing_bucket', detail };
-    if (status === 403 || ['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AllAccessDisabled'].includes(err.name)) return { failure: 'denied', detail };
+    if (status === 403 || ['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AllAccessDisabled'].includes(err.name))
+      return { failure: 'denied', detail };
     if (status !== undefined && status >= 500) return { failure: 'unreachable', detail };
     return { failure: 'failed', detail };
   }
@@ -156,7 +168,7 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
       };
       return {
         async *[Symbol.asyncIterator]() {
-          for (let at = 0; at < total; ) {
+          for (let at = 0; at < total;) {
             const piece = await range(at);
             if (piece.length === 0) throw fail('get', key, new Error('the object ended before its size'));
             // At most a MB at a time to the caller, like the local store.

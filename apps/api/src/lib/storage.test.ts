@@ -66,7 +66,11 @@ describe('S3 storage (against s3rver)', () => {
 
   it('names each failure of the store: a missing bucket, refused credentials, an unreachable endpoint', async () => {
     const missing = s3Storage(s3.config('no-such-bucket'));
-    for (const op of [() => missing.put('k/x.csv', Buffer.from('x')), () => missing.get('k/x.csv'), () => missing.put('k/y.csv', [Buffer.alloc(PART_BYTES + 1)])]) {
+    for (const op of [
+      () => missing.put('k/x.csv', Buffer.from('x')),
+      () => missing.get('k/x.csv'),
+      () => missing.put('k/y.csv', [Buffer.alloc(PART_BYTES + 1)]),
+    ]) {
       const err = await failure(op());
       expect(err.failure).toBe('missing_bucket');
       expect(err.detail).toMatch(/no-such-bucket: NoSuchBucket/);
@@ -189,9 +193,22 @@ describe('storage configuration', () => {
     const local = loadConfig({ DATA_DIR: '/tmp/farmland-x' } as NodeJS.ProcessEnv).storage;
     expect(local).toEqual({ driver: 'local', dir: '/tmp/farmland-x/files' });
     const s3 = loadConfig({ ...s3env, S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' } as NodeJS.ProcessEnv).storage;
-    expect(s3).toEqual({ driver: 's3', bucket: 'farm-files', endpoint: 'http://minio:9000', region: 'eu-west-1', credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' }, forcePathStyle: true });
+    expect(s3).toEqual({
+      driver: 's3',
+      bucket: 'farm-files',
+      endpoint: 'http://minio:9000',
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' },
+      forcePathStyle: true,
+    });
     // No keys: the SDK's default chain (AWS_* variables, an instance role); empty values count as unset.
-    const chain = loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'farm-files', S3_ENDPOINT: '', S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '' } as NodeJS.ProcessEnv).storage;
+    const chain = loadConfig({
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'farm-files',
+      S3_ENDPOINT: '',
+      S3_ACCESS_KEY_ID: '',
+      S3_SECRET_ACCESS_KEY: '',
+    } as NodeJS.ProcessEnv).storage;
     expect(chain).toMatchObject({ driver: 's3', endpoint: null, region: 'us-east-1', credentials: null, forcePathStyle: false });
   });
 

@@ -74,12 +74,18 @@ describe('tracing', () => {
       // live (health reads the result of a background check, docs/decisions/0086-load-shedding-on-queueing.md).
       expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
       const spans = memory.getFinishedSpans();
-      for (const [url, requestId] of [['/api/farms/', res.headers['x-request-id']], ['/api/ready', undefined]] as const) {
+      for (const [url, requestId] of [
+        ['/api/farms/', res.headers['x-request-id']],
+        ['/api/ready', undefined],
+      ] as const) {
         const server = spans.find((s) => s.name === `GET ${url}` && (!requestId || s.attributes['farmland.request_id'] === requestId));
         expect(server, url).toBeDefined();
         const statements = spans.filter((s) => s.spanContext().traceId === server!.spanContext().traceId && s.name.startsWith('db '));
         expect(statements.length, url).toBeGreaterThan(0);
-        expect(statements.some((s) => s.parentSpanContext?.spanId === server!.spanContext().spanId), url).toBe(true);
+        expect(
+          statements.some((s) => s.parentSpanContext?.spanId === server!.spanContext().spanId),
+          url,
+        ).toBe(true);
         for (const st of statements) {
           expect(st.attributes['db.system.name']).toBe('postgresql');
           expect(st.attributes['farmland.db_engine']).toBe(env.engine === 'postgres' ? 'postgresql' : 'pglite');
@@ -116,11 +122,23 @@ describe('tracing', () => {
       // A real analysis, run by the job runner of this test's app: `job custom-analysis`, its run, its statements.
       memory.reset();
       const t = await arrangeTenant(env, [{ name: 'Traced block', ring: rect(20.0, 20.0, 20.1, 20.1) }]);
-      const res = await t.caller.post('/api/custom-analysis/', { name: 'Traced', operational_areas: t.areaIds, locations: [{ farm_name: 'One', farm_coordinates: square(20.01, 20.01) }], require_farm_recognition: false });
+      const res = await t.caller.post('/api/custom-analysis/', {
+        name: 'Traced',
+        operational_areas: t.areaIds,
+        locations: [{ farm_name: 'One', farm_coordinates: square(20.01, 20.01) }],
+        require_farm_recognition: false,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       await outcome(t.caller, res.body.data.id);
       const spans = memory.getFinishedSpans();
-      const run = spans.find((s) => s.name === 'job custom-analysis' && spans.some((r) => r.name === 'analysis.run' && r.attributes['farmland.analysis_id'] === res.body.data.id && r.spanContext().traceId === s.spanContext().traceId));
+      const run = spans.find(
+        (s) =>
+          s.name === 'job custom-analysis' &&
+          spans.some(
+            (r) =>
+              r.name === 'analysis.run' && r.attributes['farmland.analysis_id'] === res.body.data.id && r.spanContext().traceId === s.spanContext().traceId,
+          ),
+      );
       expect(run, spans.map((s) => s.name).join(', ')).toBeDefined();
       expect(run!.parentSpanContext).toBeUndefined();
       expect(spans.filter((s) => s.spanContext().traceId === run!.spanContext().traceId && s.name.startsWith('db ')).length).toBeGreaterThan(3);

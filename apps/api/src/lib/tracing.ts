@@ -103,7 +103,9 @@ export function registerTracing(app: FastifyInstance, t: Tracing): void {
 export function jobSpan<T>(queue: string, attributes: Record<string, string | number>, fn: () => Promise<T>): Promise<T> {
   const t = active;
   if (!t) return fn();
-  return t.api.context.with(t.api.ROOT_CONTEXT, () => inSpan(`job ${queue}`, { 'messaging.system': 'pg-boss', 'messaging.destination.name': queue, ...attributes }, fn));
+  return t.api.context.with(t.api.ROOT_CONTEXT, () =>
+    inSpan(`job ${queue}`, { 'messaging.system': 'pg-boss', 'messaging.destination.name': queue, ...attributes }, fn),
+  );
 }
 
 /** `SELECT`, `INSERT`, `BEGIN`, … : the statement's first word, upper-cased (no value can be in it). */

@@ -42,7 +42,8 @@ export function settleSession(s: SessionCheck | null, claims: AccessClaims, same
   if (s.user.isSuspended) throw problems.accountSuspended();
   if (s.revokedAt || s.expiresAt < new Date()) throw problems.unauthenticated('Your session has ended. Please sign in again.');
   if (!s.user.isActive) throw problems.unauthenticated('This account has been deactivated.');
-  if (sameAsClaims && (s.user.role !== claims.role || s.user.tenantId !== claims.tid)) throw problems.unauthenticated('Your session has ended. Please sign in again.');
+  if (sameAsClaims && (s.user.role !== claims.role || s.user.tenantId !== claims.tid))
+    throw problems.unauthenticated('Your session has ended. Please sign in again.');
   let country: string | null = null;
   if (s.user.tenantId) {
     assertTenantGate(s.gate);

@@ -20,12 +20,15 @@ const variants = {
 } as const;
 
 /** A body-refusal: a 400 naming the body as a whole, or an unsupported content type. */
-const refusesBody = (r: Res) => r.status === 415 || (r.status === 400 && (r.body?.code === 'invalid_json' || JSON.stringify(r.body?.errors ?? '').includes('"body"')));
+const refusesBody = (r: Res) =>
+  r.status === 415 || (r.status === 400 && (r.body?.code === 'invalid_json' || JSON.stringify(r.body?.errors ?? '').includes('"body"')));
 
 describe('write routes without input accept a missing or empty body', () => {
   it('the table of routes holds the action routes of the spec', () => {
     const optional = [...bodylessRoutes].filter(([, kind]) => kind === 'optional').map(([route]) => route);
-    expect(optional).toEqual(expect.arrayContaining(['PUT /api/accounts/agents/:id/suspend', 'PUT /api/accounts/users/:id/reset', 'PUT /api/base/licenses/:id/revoke/']));
+    expect(optional).toEqual(
+      expect.arrayContaining(['PUT /api/accounts/agents/:id/suspend', 'PUT /api/accounts/users/:id/reset', 'PUT /api/base/licenses/:id/revoke/']),
+    );
     expect([...bodylessRoutes.keys()]).toEqual(expect.arrayContaining(['POST /api/farms/:id/intersect']));
   });
 
@@ -52,7 +55,9 @@ describe('write routes without input accept a missing or empty body', () => {
     const admin = await env.sessionFor(env.fx.adminA);
     // tenant B's agent is not tenant A's: 404 with no body either.
     expect((await admin.request({ method: 'PUT', url: `/api/accounts/agents/${env.fx.agentB}/suspend` })).status).toBe(404);
-    const [agent] = await env.sql<{ id: string }>(sql`SELECT id FROM users WHERE tenant_id = ${env.fx.tenantA} AND role = 'agent' AND id <> ${env.fx.agentA} ORDER BY created_at LIMIT 1`);
+    const [agent] = await env.sql<{ id: string }>(
+      sql`SELECT id FROM users WHERE tenant_id = ${env.fx.tenantA} AND role = 'agent' AND id <> ${env.fx.agentA} ORDER BY created_at LIMIT 1`,
+    );
     const state = async () => (await env.sql<{ s: boolean }>(sql`SELECT is_suspended AS s FROM users WHERE id = ${agent!.id}`))[0]!.s;
     const before = await state();
     const first = await admin.request({ method: 'PUT', url: `/api/accounts/agents/${agent!.id}/suspend` });

@@ -16,7 +16,7 @@ function fieldName(instancePath: string, part: string | undefined, params: Recor
   // Unknown keys in a strict object name themselves.
   const keys = params['keys'];
   if (Array.isArray(keys) && keys.length > 0) field = [field, String(keys[0])].filter(Boolean).join('.');
-  if (!field) field = part === 'body' ? 'body' : part ?? 'request';
+  if (!field) field = part === 'body' ? 'body' : (part ?? 'request');
   return field;
 }
 
@@ -29,7 +29,10 @@ function toProblem(error: FastifyError | Error, bodyLimit: number): Problem | nu
     const errors: FieldError[] = error.validation.map((v) => ({
       field: fieldName(v.instancePath, part, (v.params ?? {}) as Record<string, unknown>),
       // The whole body missing (no body, or an empty one) on a route that needs one.
-      message: v.instancePath === '' && part === 'body' && /received (undefined|null)$/.test(v.message ?? '') ? 'A JSON body is required' : (v.message ?? 'Invalid value'),
+      message:
+        v.instancePath === '' && part === 'body' && /received (undefined|null)$/.test(v.message ?? '')
+          ? 'A JSON body is required'
+          : (v.message ?? 'Invalid value'),
     }));
     return problems.validation(errors);
   }
@@ -70,14 +73,20 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     // The limit that applied: a route may raise the body limit (uploads), and the message must name that one.
     const problem = toProblem(error, request.routeOptions.bodyLimit ?? bodyLimit);
     if (problem) {
-      if (problem.code === 'transaction_conflict') request.log.warn({ err: error, requestId: request.id, route: request.routeOptions.url }, 'transaction conflict after retries');
+      if (problem.code === 'transaction_conflict')
+        request.log.warn({ err: error, requestId: request.id, route: request.routeOptions.url }, 'transaction conflict after retries');
       if ((problem.status === 429 || problem.status === 409) && problem.retryAfterSeconds) reply.header('retry-after', String(problem.retryAfterSeconds));
       return reply.status(problem.status).send({ message: problem.message, code: problem.code, ...(problem.errors ? { errors: problem.errors } : {}) });
     }
     if (isStorageError(error)) {
       // The file store failed (a missing bucket, refused credentials, an unreachable endpoint): not the client's fault.
       request.log.error(
-        { err: error, requestId: request.id, route: request.routeOptions.url, storage: { operation: error.operation, key: error.key, failure: error.failure, detail: error.detail } },
+        {
+          err: error,
+          requestId: request.id,
+          route: request.routeOptions.url,
+          storage: { operation: error.operation, key: error.key, failure: error.failure, detail: error.detail },
+        },
         `storage unavailable: ${error.message} (${error.detail})`,
       );
       const p = problems.storageUnavailable();
@@ -109,7 +118,11 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const problem =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? new Problem(431, 'header_too_large', 'The request headers are larger than this server accepts (16 KB in all). Send fewer or shorter headers: a cookie or a token may have grown too large.')
+      ? new Problem(
+          431,
+          'header_too_large',
+          'The request headers are larger than this server accepts (16 KB in all). Send fewer or shorter headers: a cookie or a token may have grown too large.',
+        )
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new Problem(408, 'request_timeout', 'The request took too long to arrive. Try again.')
         : new Problem(400, 'bad_request', 'The request is not valid HTTP.');

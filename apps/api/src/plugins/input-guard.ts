@@ -72,10 +72,7 @@ export function inspectInput(root: unknown, part: string, ownText: readonly stri
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (req: FastifyRequest) => {
     const own = req.routeOptions.config?.inputGuard?.ownText ?? [];
-    const problem =
-      inspectInput(req.query, 'query') ??
-      inspectInput(req.params, 'params') ??
-      inspectInput(req.body, 'body', own);
+    const problem = inspectInput(req.query, 'query') ?? inspectInput(req.params, 'params') ?? inspectInput(req.body, 'body', own);
     if (problem) throw problem;
   });
 }

@@ -56,7 +56,10 @@ function recordRequests(app: FastifyInstance, deps: Deps): void {
   app.addHook('onResponse', async (req, reply) => {
     // The route template, never the path asked for (ids, tokens in the path); an unmatched path is one label.
     const route = req.routeOptions.url ?? 'unmatched';
-    httpDuration.observe({ method: req.method, route: route.startsWith('/api') ? route : route === '/*' ? 'console' : 'unmatched', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    httpDuration.observe(
+      { method: req.method, route: route.startsWith('/api') ? route : route === '/*' ? 'console' : 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
   const removeSampler = addSampler(async () => {
     const pool = deps.database.poolStats?.();
@@ -76,5 +79,4 @@ function recordRequests(app: FastifyInstance, deps: Deps): void {
     }
   });
   app.addHook('onClose', async () => void removeSampler());
-
 }

@@ -49,10 +49,19 @@ describe('metrics', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const samples = parsePrometheus(res.body);
-    const count = samples.find((s) => s.name === 'http_request_duration_seconds_count' && s.labels['route'] === '/api/health' && s.labels['status_code'] === '200');
+    const count = samples.find(
+      (s) => s.name === 'http_request_duration_seconds_count' && s.labels['route'] === '/api/health' && s.labels['status_code'] === '200',
+    );
     expect(count?.value).toBeGreaterThanOrEqual(3);
     const names = new Set(samples.map((s) => s.name));
-    for (const n of ['http_requests_in_flight', 'analysis_queue_depth', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) expect(names, n).toContain(n);
+    for (const n of [
+      'http_requests_in_flight',
+      'analysis_queue_depth',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
+      expect(names, n).toContain(n);
     if (env.engine === 'postgres') expect(samples.find((s) => s.name === 'db_pool_connections' && s.labels['state'] === 'total')?.value).toBeGreaterThan(0);
     // No id of any kind in a label value: routes are templates (/api/farms/:id/), never paths asked for.
     const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -165,13 +174,15 @@ describe('load shedding', () => {
     // Shed before authentication: a signed-in caller is shed the same way.
     const token = env.as('adminA').token;
     expect((await app.inject({ method: 'GET', url: '/api/farms/', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(503);
-    for (const url of ['/api/health', '/api/health/', '/api/ready', '/api/health/ready', '/api/metrics']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    for (const url of ['/api/health', '/api/health/', '/api/ready', '/api/health/ready', '/api/metrics'])
+      expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
     const during = await app.inject({ method: 'GET', url: '/api/metrics' });
     expect(Number(/http_requests_shed_total\{reason="inFlight"\} (\d+)/.exec(during.body)?.[1])).toBeGreaterThanOrEqual(shedBefore + 2);
 
     release();
     expect((await holding).statusCode).toBe(200);
     // The held request has ended: the next one is served, and so is one after it (the count went back down).
-    for (let i = 0; i < 2; i++) expect((await app.inject({ method: 'GET', url: '/api/farms/', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await app.inject({ method: 'GET', url: '/api/farms/', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
   });
 });

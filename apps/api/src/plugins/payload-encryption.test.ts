@@ -52,7 +52,9 @@ describe('encrypted bodies', () => {
     const country = NIGERIA;
     const body = await client.encrypt('POST', '/api/base/regions/', { country_id: country, name: 'Zz Encrypted Region' });
     expect(body).not.toContain('Zz Encrypted Region');
-    const res = await env.as('adminA').request({ method: 'POST', url: '/api/base/regions/', payload: body, headers: { ...JOSE, 'x-client-key': client.clientKey } });
+    const res = await env
+      .as('adminA')
+      .request({ method: 'POST', url: '/api/base/regions/', payload: body, headers: { ...JOSE, 'x-client-key': client.clientKey } });
     expect(res.headers['content-type']).toMatch(/^application\/jose/);
     expect(res.raw).not.toContain('Zz Encrypted Region');
     expect(res.status).toBe(201);
@@ -116,7 +118,9 @@ describe('encrypted bodies', () => {
     }
     const rows = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM regions WHERE name = ${name}`);
     expect(rows[0]!.n).toBe(1);
-    const [kept] = await env.sql<{ ttl: number }>(sql`SELECT extract(epoch FROM expires_at - now())::int AS ttl FROM payload_jtis ORDER BY expires_at DESC LIMIT 1`);
+    const [kept] = await env.sql<{ ttl: number }>(
+      sql`SELECT extract(epoch FROM expires_at - now())::int AS ttl FROM payload_jtis ORDER BY expires_at DESC LIMIT 1`,
+    );
     expect(kept!.ttl).toBeGreaterThan(PAYLOAD_REPLAY_WINDOW_SECONDS - 60);
     expect(kept!.ttl).toBeLessThanOrEqual(PAYLOAD_REPLAY_WINDOW_SECONDS + 1);
   });
@@ -162,7 +166,11 @@ describe('encrypted bodies', () => {
 
   it('refuses a client key that is not a P-256 point, naming the header', async () => {
     const env = await testEnv();
-    for (const key of ['not-base64!', Buffer.from('{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA"}').toString('base64url'), Buffer.from('{"kty":"oct","k":"AAAA"}').toString('base64url')]) {
+    for (const key of [
+      'not-base64!',
+      Buffer.from('{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA"}').toString('base64url'),
+      Buffer.from('{"kty":"oct","k":"AAAA"}').toString('base64url'),
+    ]) {
       const res = await env.as('adminA').get('/api/farms/', { 'x-client-key': key });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.errors)[0]).toBe('X-Client-Key');
@@ -208,7 +216,12 @@ describe('encrypted bodies', () => {
     try {
       const client = await payloadTestClient(app);
       const auth = { authorization: `Bearer ${env.as('adminA').token}` };
-      const plain = await app.inject({ method: 'POST', url: '/api/base/regions/', payload: { name: 'Plain' }, headers: { ...auth, 'x-client-key': client.clientKey } });
+      const plain = await app.inject({
+        method: 'POST',
+        url: '/api/base/regions/',
+        payload: { name: 'Plain' },
+        headers: { ...auth, 'x-client-key': client.clientKey },
+      });
       expect(plain.statusCode).toBe(400);
       expect(((await client.decrypt(plain.body)) as { code: string }).code).toBe('payload_encryption_required');
       const keyless = await app.inject({ method: 'GET', url: '/api/farms/', headers: auth });
@@ -222,7 +235,12 @@ describe('encrypted bodies', () => {
       expect(((await client.decrypt(list.body)) as { data: { count: number } }).data.count).toBeGreaterThan(0);
       // A file upload is excepted from body encryption (docs/requirements.md §7); its JSON answer is still encrypted.
       const form = multipart({}, 'farmers.csv', Buffer.from('first_name,last_name\n'), 'text/csv');
-      const upload = await app.inject({ method: 'POST', url: '/api/farmers/bulk-upload/', payload: form.payload, headers: { ...form.headers, ...auth, 'x-client-key': client.clientKey } });
+      const upload = await app.inject({
+        method: 'POST',
+        url: '/api/farmers/bulk-upload/',
+        payload: form.payload,
+        headers: { ...form.headers, ...auth, 'x-client-key': client.clientKey },
+      });
       expect(upload.headers['content-type']).toMatch(/^application\/jose/);
       expect(['payload_encryption_required', 'payload_client_key_required']).not.toContain(((await client.decrypt(upload.body)) as { code?: string }).code);
     } finally {
@@ -235,7 +253,12 @@ describe('encrypted bodies', () => {
     const app = await appWith(env, { mode: 'off', keyVersion: 1 });
     try {
       expect((await app.inject({ method: 'GET', url: '/api/crypto/key' })).json().data).toEqual({ mode: 'off', key: null });
-      const res = await app.inject({ method: 'POST', url: '/api/base/regions/', payload: 'a.b.c.d.e', headers: { ...JOSE, authorization: `Bearer ${env.as('adminA').token}` } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/base/regions/',
+        payload: 'a.b.c.d.e',
+        headers: { ...JOSE, authorization: `Bearer ${env.as('adminA').token}` },
+      });
       expect(res.statusCode).toBe(415);
     } finally {
       await app.close();

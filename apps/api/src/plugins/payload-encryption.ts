@@ -10,7 +10,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config.js';
-import { bearerOf, bindingPath, CLIENT_KEY_HEADER, decryptRequestBody, encryptResponseBody, parseClientKey, PAYLOAD_MEDIA_TYPE, type PayloadKeyring } from '../lib/payload-crypto.js';
+import {
+  bearerOf,
+  bindingPath,
+  CLIENT_KEY_HEADER,
+  decryptRequestBody,
+  encryptResponseBody,
+  parseClientKey,
+  PAYLOAD_MEDIA_TYPE,
+  type PayloadKeyring,
+} from '../lib/payload-crypto.js';
 import { problems } from '../lib/problems.js';
 
 declare module 'fastify' {
@@ -24,7 +33,12 @@ const hasBody = (req: FastifyRequest): boolean =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** remember: the shared jti store (modules/auth/payload-replay.queries.ts), false for a jti already seen. */
-export function registerPayloadEncryption(app: FastifyInstance, config: Config, keyring: PayloadKeyring, remember: (jti: string, untilSeconds: number) => Promise<boolean>): void {
+export function registerPayloadEncryption(
+  app: FastifyInstance,
+  config: Config,
+  keyring: PayloadKeyring,
+  remember: (jti: string, untilSeconds: number) => Promise<boolean>,
+): void {
   const mode = config.payload.mode;
   app.decorateRequest('payloadClientKey', null);
   if (mode === 'off') return;
@@ -37,7 +51,10 @@ export function registerPayloadEncryption(app: FastifyInstance, config: Config, 
     if (mode !== 'required' || req.url.startsWith('/api/internal/')) return;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     if (hasBody(req) && type.includes('json')) {
-      throw problems.badRequest('payload_encryption_required', `Request bodies must be encrypted: send ${PAYLOAD_MEDIA_TYPE} (a JWE to the key of GET /api/crypto/key).`);
+      throw problems.badRequest(
+        'payload_encryption_required',
+        `Request bodies must be encrypted: send ${PAYLOAD_MEDIA_TYPE} (a JWE to the key of GET /api/crypto/key).`,
+      );
     }
     const publicGet = (req.method === 'GET' || req.method === 'HEAD') && req.routeOptions.config?.access === 'public';
     if (!req.payloadClientKey && !publicGet && req.routeOptions.url !== undefined) {
@@ -47,7 +64,12 @@ export function registerPayloadEncryption(app: FastifyInstance, config: Config, 
 
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(PAYLOAD_MEDIA_TYPE, { parseAs: 'string' }, async (req: FastifyRequest, body: string | Buffer) => {
-    const plaintext = await decryptRequestBody(keyring, body.toString(), { method: req.method, path: bindingPath(req.url), bearer: bearerOf(req.headers.authorization), remember });
+    const plaintext = await decryptRequestBody(keyring, body.toString(), {
+      method: req.method,
+      path: bindingPath(req.url),
+      bearer: bearerOf(req.headers.authorization),
+      remember,
+    });
     // The decrypted text goes through Fastify's own JSON parser (prototype-poisoning checks included).
     return new Promise((resolve, reject) => parseJson(req, plaintext, (err, value) => (err ? reject(err) : resolve(value))));
   });

@@ -289,6 +289,7 @@ export function buildDemoFarms(opts: { seed: number; count: number; center?: Lng
   return out;
 }
 
+// prettier-ignore
 const AREA_PLACES = [
   'Fiditi', 'Ilora', 'Awe', 'Jobele', 'Akinmorin', 'Iseyin Road', 'Ogbomoso Road', 'Afijio', 'Atiba', 'Oroki',
   'Ajagba', 'Igbeti Road', 'Iware', 'Ipapo', 'Ado-Awaye', 'Okeho Road',
@@ -337,6 +338,7 @@ export function buildDemoAreas(opts: { seed: number; count: number; center?: Lng
   return out;
 }
 
+// prettier-ignore
 const MALE_FIRST_NAMES = [
   'Adebayo', 'Oluwaseun', 'Chukwuemeka', 'Emeka', 'Ibrahim', 'Musa', 'Tunde', 'Babatunde', 'Olumide', 'Segun',
   'Chinedu', 'Ikenna', 'Obinna', 'Abdullahi', 'Suleiman', 'Yusuf', 'Kehinde', 'Taiwo', 'Femi', 'Kayode', 'Gbenga',
@@ -344,6 +346,7 @@ const MALE_FIRST_NAMES = [
   'Kelechi', 'Chidi', 'Tope', 'Jide', 'Lanre', 'Bashir', 'Umar', 'Tochukwu',
 ] as const;
 
+// prettier-ignore
 const FEMALE_FIRST_NAMES = [
   'Adaeze', 'Chiamaka', 'Ngozi', 'Funmilayo', 'Folake', 'Aisha', 'Fatima', 'Hauwa', 'Zainab', 'Amina', 'Yetunde',
   'Bukola', 'Titilayo', 'Omolara', 'Ifeoma', 'Nneka', 'Chioma', 'Blessing', 'Adunni', 'Temitope', 'Kemi', 'Bisi',
@@ -351,6 +354,7 @@ const FEMALE_FIRST_NAMES = [
   'Jumoke', 'Lola', 'Maryam', 'Uchenna', 'Olamide', 'Oluchi', 'Kafayat', 'Rukayat',
 ] as const;
 
+// prettier-ignore
 const LAST_NAMES = [
   'Adeyemi', 'Okafor', 'Balogun', 'Ogunleye', 'Adewale', 'Nwosu', 'Eze', 'Okonkwo', 'Ibrahim', 'Abubakar', 'Bello',
   'Mohammed', 'Olawale', 'Oladipo', 'Adebayo', 'Ogundipe', 'Afolabi', 'Akinola', 'Oyelaran', 'Ojo', 'Ajayi',
@@ -360,6 +364,7 @@ const LAST_NAMES = [
 ] as const;
 
 /** Nigerian mobile number prefixes (without the leading 0). */
+// prettier-ignore
 const MOBILE_PREFIXES = [
   '701', '703', '704', '705', '706', '708', '802', '803', '805', '806', '807', '808', '809', '810', '811', '812',
   '813', '814', '815', '816', '817', '818', '901', '902', '903', '905', '906', '908', '909', '913', '916',

@@ -26,9 +26,7 @@ describe('buildLookups', () => {
   const second = buildLookups();
 
   it('builds the expected volumes (its time is printed, not asserted: timing stays out of unit tests)', () => {
-    console.info(
-      `buildLookups: ${elapsedMs.toFixed(0)} ms, ${first.countries.length} countries, ${first.states.length} states, ${first.cities.length} cities`,
-    );
+    console.info(`buildLookups: ${elapsedMs.toFixed(0)} ms, ${first.countries.length} countries, ${first.states.length} states, ${first.cities.length} cities`);
     expect(first.countries.length).toBeGreaterThanOrEqual(240);
     expect(first.states.length).toBeGreaterThan(4_000);
     expect(first.cities.length).toBeGreaterThan(100_000);

@@ -57,6 +57,7 @@ export { LOOKUP_NAMESPACE, uuidV5 } from './uuid-v5.js';
  * ISO 3166-1 alpha-3 codes: country-state-city only carries alpha-2, so the mapping lives here.
  * XK (Kosovo) has no official code; XKX is the widely used user-assigned one.
  */
+// prettier-ignore
 const ISO3_BY_ISO2: Readonly<Record<string, string>> = {
   AD: 'AND', AE: 'ARE', AF: 'AFG', AG: 'ATG', AI: 'AIA', AL: 'ALB', AM: 'ARM', AO: 'AGO', AQ: 'ATA', AR: 'ARG',
   AS: 'ASM', AT: 'AUT', AU: 'AUS', AW: 'ABW', AX: 'ALA', AZ: 'AZE', BA: 'BIH', BB: 'BRB', BD: 'BGD', BE: 'BEL',
@@ -89,6 +90,7 @@ const ISO3_BY_ISO2: Readonly<Record<string, string>> = {
  * Names for currency codes that country-state-city still uses but that were withdrawn from ISO 4217
  * (so currency-codes no longer knows them). Used only when currency-codes has no entry.
  */
+// prettier-ignore
 const WITHDRAWN_CURRENCY_NAMES: Readonly<Record<string, string>> = {
   HRK: 'Kuna',
   MRO: 'Ouguiya',

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 describe('demo places', () => {
-  it("labels each demo operational area with a city of its own state, within 40 km of it", async () => {
+  it('labels each demo operational area with a city of its own state, within 40 km of it', async () => {
     const rows = await env.sql<{ area: string; city: string; state: string; km: number }>(sql`
       SELECT oa.name AS area, c.name AS city, s.name AS state,
              ST_Distance(oa.geom::geography, c.location::geography) / 1000 AS km

@@ -33,10 +33,7 @@ type SeedTenant = { id: string; name: string; adminId: string; agentIds: string[
  * another state (the first Nigerian city by name is Aba, in Abia State, which is how every demo area once read "Aba").
  */
 async function cityOfState(tx: Tx, stateId: string, name: string): Promise<string> {
-  const [row] = await queryRows<{ id: string }>(
-    tx,
-    sql`SELECT id FROM cities WHERE state_id = ${stateId} ORDER BY (name ILIKE ${name}) DESC, name LIMIT 1`,
-  );
+  const [row] = await queryRows<{ id: string }>(tx, sql`SELECT id FROM cities WHERE state_id = ${stateId} ORDER BY (name ILIKE ${name}) DESC, name LIMIT 1`);
   if (!row) throw new Error('Lookups are not seeded: the demo state has no city');
   return row.id;
 }
@@ -69,8 +66,28 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
     const ibadan = await cityOfState(tx, OYO_STATE, 'Ibadan');
 
     const specs = [
-      { name: 'Oyo Agro Cooperative', type: 'Platform' as const, email: DEMO_ACCOUNTS.adminA, admin: ['Tunde', 'Adeyemi'], agents: 8, farmers: 150, farms: 380, areas: 4, seed: 11 },
-      { name: 'Green Harvest SDK Ltd', type: 'SDK' as const, email: DEMO_ACCOUNTS.adminB, admin: ['Ngozi', 'Eze'], agents: 4, farmers: 70, farms: 160, areas: 2, seed: 23 },
+      {
+        name: 'Oyo Agro Cooperative',
+        type: 'Platform' as const,
+        email: DEMO_ACCOUNTS.adminA,
+        admin: ['Tunde', 'Adeyemi'],
+        agents: 8,
+        farmers: 150,
+        farms: 380,
+        areas: 4,
+        seed: 11,
+      },
+      {
+        name: 'Green Harvest SDK Ltd',
+        type: 'SDK' as const,
+        email: DEMO_ACCOUNTS.adminB,
+        admin: ['Ngozi', 'Eze'],
+        agents: 4,
+        farmers: 70,
+        farms: 160,
+        areas: 2,
+        seed: 23,
+      },
     ];
     const seeded: SeedTenant[] = [];
     for (const [ti, s] of specs.entries()) {
@@ -101,7 +118,15 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
       await tx.insert(tenantConfigurations).values({ tenantId, minimumFarmSize: 100, recognitionThreshold: 0.5 });
       const [admin] = await tx
         .insert(users)
-        .values({ tenantId, role: 'tenant_admin', email: s.email, passwordHash, firstName: s.admin[0]!, lastName: s.admin[1]!, phoneNumber: `+23480300000${10 + ti}` })
+        .values({
+          tenantId,
+          role: 'tenant_admin',
+          email: s.email,
+          passwordHash,
+          firstName: s.admin[0]!,
+          lastName: s.admin[1]!,
+          phoneNumber: `+23480300000${10 + ti}`,
+        })
         .returning({ id: users.id });
 
       const regionRows = await tx
@@ -112,13 +137,16 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
       const areas = buildDemoAreas({ seed: s.seed, count: s.areas });
       const areaIds: string[] = [];
       for (const [ai, a] of areas.entries()) {
-        const res = await queryRows<{ id: string }>(tx, sql`
+        const res = await queryRows<{ id: string }>(
+          tx,
+          sql`
           INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm, created_by, created_at)
           SELECT ${tenantId}, ${a.name}, ${regionRows[ai % regionRows.length]!.id}, nearest.id, g, ST_Area(g::geography), ${admin!.id}, ${addDays(now, -300 + ai * 7)}
             FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${polygonJson(a.ring)}), 4326) AS g) s
             -- The area's city: the city of its state (Oyo) nearest to the area, so its label matches where it lies.
             CROSS JOIN LATERAL (SELECT c.id FROM cities c WHERE c.state_id = ${OYO_STATE} ORDER BY c.location <-> ST_PointOnSurface(s.g) LIMIT 1) nearest
-          RETURNING id`);
+          RETURNING id`,
+        );
         areaIds.push(res[0]!.id);
       }
 
@@ -163,7 +191,15 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
           })),
         )
         .returning({ id: farmers.id });
-      seeded.push({ id: tenantId, name: s.name, adminId: admin!.id, agentIds, agentNames: people.slice(0, s.agents).map((p) => `${p.first_name} ${p.last_name}`), farmerIds: farmerRows.map((f) => f.id), areaIds });
+      seeded.push({
+        id: tenantId,
+        name: s.name,
+        adminId: admin!.id,
+        agentIds,
+        agentNames: people.slice(0, s.agents).map((p) => `${p.first_name} ${p.last_name}`),
+        farmerIds: farmerRows.map((f) => f.id),
+        areaIds,
+      });
 
       // Farms: most farmers get one or more; about a tenth stay unmapped. Captured by agents over the past months.
       const rings = buildDemoFarms({ seed: s.seed * 13, count: s.farms, overlapShare: 0.08 });

@@ -1,107 +1,34 @@
 // The authorization matrix: one row per route (METHOD + path as registered), with the expected status for each persona.
 // authz-matrix.test.ts fails for any route that has no row here, so every new route must state who may call it.
 // Probes act on tenant A's resources: an admin of tenant B must get 404 (a foreign record looks like a missing one).
-import { sql } from 'drizzle-orm';
-import type { Fixtures, Persona, TestEnv } from './harness.js';
-import { makeTenant, makeUser } from './fixtures.js';
-import { freshSpot, insertAreaDirect, insertFarmDirect, overlappingPair, square, tenantGeo } from './geo-fixtures.js';
+import type { Fixtures } from './harness.js';
+import { freshSpot, overlappingPair, square } from './geo-fixtures.js';
+import {
+  LAYER_FILE,
+  LAYER_UPLOAD,
+  PNG,
+  adminAOnly,
+  all,
+  analysisA,
+  analysisList,
+  clearWebhooks,
+  disposableAgentA,
+  disposableAreaA,
+  disposableFarmA,
+  disposableFarmerA,
+  disposableTenant,
+  geoA,
+  layerA,
+  providerLayer,
+  providerOnly,
+  signedIn,
+  tenantAdmins,
+  tenantPayload,
+  webhookA,
+  type Row,
+} from './authz-probes.js';
 
-export type Expectation = Record<Persona, number>;
-export type Probe = {
-  /** Arrange step run once per persona; its result is passed to url and body. */
-  setup?: (env: TestEnv) => Promise<Record<string, string>>;
-  url?: (fx: Fixtures, ctx: Record<string, string>) => string;
-  body?: (fx: Fixtures, ctx: Record<string, string>) => unknown;
-  /** Sent as multipart/form-data with one file field. */
-  multipart?: { field: string; filename: string; content: Buffer; contentType: string; fields?: Record<string, string> };
-};
-export type Row = { probe?: Probe; expect: Expectation };
-
-const all = (status: number): Expectation => ({ anonymous: status, super: status, adminA: status, agentA: status, adminB: status });
-const signedIn = (status: number): Expectation => ({ anonymous: 401, super: status, adminA: status, agentA: status, adminB: status });
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-/** A finished (empty) custom analysis of tenant A, and one of tenant A's operational areas. */
-const analysisA = async (env: TestEnv) => {
-  const [a] = await env.sql<{ id: string }>(sql`
-    INSERT INTO custom_analyses (tenant_id, name, minimum_farm_size, status, progress) VALUES (${env.fx.tenantA}, 'Matrix probe', 100, 'completed', 100) RETURNING id`);
-  const [oa] = await env.sql<{ id: string }>(sql`SELECT id FROM operational_areas WHERE tenant_id = ${env.fx.tenantA} ORDER BY created_at LIMIT 1`);
-  return { analysisId: a!.id, areaId: oa!.id };
-};
-const adminAOnly = (ok: number): Expectation => ({ anonymous: 401, super: 403, adminA: ok, agentA: 403, adminB: 404 });
-const analysisList = (kind: string): Row => ({ probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/${kind}/` }, expect: adminAOnly(200) });
-const disposableAgentA = async (env: TestEnv) => ({ userId: (await makeUser(env, { tenantId: env.fx.tenantA, role: 'agent' })).id });
-
-const geoA = async (env: TestEnv): Promise<Record<string, string>> => {
-  const g = await tenantGeo(env, env.fx.tenantA);
-  return { regionId: g.regionId, cityId: g.cityId, areaId: g.areaId, farmerId: g.farmerId, farmId: g.farmId };
-};
-const disposableAreaA = async (env: TestEnv) => ({ ...(await geoA(env)), areaId: await insertAreaDirect(env, env.fx.tenantA, square(...freshSpot(), 300)) });
-const disposableFarmA = async (env: TestEnv) => {
-  const g = await geoA(env);
-  return { ...g, farmId: await insertFarmDirect(env, env.fx.tenantA, g['farmerId']!, square(...freshSpot(), 60)) };
-};
-
-const disposableFarmerA = async (env: TestEnv) => {
-  const [f] = await env.sql<{ id: string }>(sql`
-    INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'Probe', 'Farmer', ${`PROBE-${Math.random().toString(36).slice(2, 12)}`}) RETURNING id`);
-  return { farmerId: f!.id };
-};
-
-/** Provider routes: super-admins only; every tenant user gets 403 (before any record is looked at). */
-const providerOnly = (ok: number): Expectation => ({ anonymous: 401, super: ok, adminA: 403, agentA: 403, adminB: 403 });
-let tenantSeq = 0;
-const tenantPayload = () => {
-  const u = `${process.pid}-${Date.now()}-${++tenantSeq}`;
-  return {
-    name: `Matrix Org ${u}`,
-    phone_number: '+2348030000001',
-    email: `matrix-org-${u}@test.example`,
-    country_id: '1e7050d0-9e8f-5e82-9ca3-884850256d74',
-    admin: { email: `matrix-admin-${u}@test.example`, first_name: 'Matrix', last_name: 'Admin', phone_number: '+2348030000002' },
-    license: { type: 'SDK', issued_date: '2026-01-01', expiry_date: '2030-01-01', price: '1000' },
-  };
-};
-/** A throwaway tenant with an SDK license, so that a probe may suspend, revoke or delete it. */
-const disposableTenant = async (env: TestEnv) => {
-  const t = await makeTenant(env, { license: 'SDK' });
-  const [l] = await env.sql<{ id: string }>(sql`SELECT id FROM licenses WHERE tenant_id = ${t.id}`);
-  return { tenantId: t.id, licenseId: l!.id };
-};
-
-// ---- reference layers (issue 29): a ready layer inserted directly (no load), tenant A's or the provider's ----
-const layerOf = async (env: TestEnv, tenantId: string | null) => {
-  const [l] = await env.sql<{ id: string }>(sql`
-    INSERT INTO reference_layers (tenant_id, name, kind, reference_date, source, licence, status, progress)
-    VALUES (${tenantId}, 'Matrix layer', 'forest_2020', '2020-12-31', 'Synthetic', 'CC0-1.0', 'ready', 100) RETURNING id`);
-  return { layerId: l!.id };
-};
-const layerA = (env: TestEnv) => layerOf(env, env.fx.tenantA);
-const providerLayer = (env: TestEnv) => layerOf(env, null);
-const LAYER_FILE = {
-  field: 'file',
-  filename: 'layer.geojson',
-  content: Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[30, -10], [30.001, -10], [30.001, -9.999], [30, -10]]] } }] })),
-  contentType: 'application/geo+json',
-};
-/** An upload's details with the file, so that the probe passes validation and reaches the service. */
-const LAYER_UPLOAD = { ...LAYER_FILE, fields: { name: 'Matrix layer', kind: 'forest_2020', reference_date: '2020-12-31', source: 'Synthetic', licence: 'CC0-1.0' } };
-const tenantAdmins = (ok: number): Expectation => ({ anonymous: 401, super: 403, adminA: ok, agentA: 403, adminB: ok });
-/** A webhook endpoint of tenant A with one failed delivery (the secret's ciphertext is a placeholder: nothing is sent). */
-const webhookA = async (env: TestEnv) => {
-  const [w] = await env.sql<{ id: string }>(sql`
-    INSERT INTO webhook_endpoints (tenant_id, url, events, secret_enc, secret_hint, enabled)
-    VALUES (${env.fx.tenantA}, 'https://93.184.215.14/matrix', '{analysis.completed}', 'x', '…abcd', false) RETURNING id`);
-  const [e] = await env.sql<{ id: string }>(sql`INSERT INTO webhook_events (tenant_id, type, body) VALUES (${env.fx.tenantA}, 'analysis.completed', '{}') RETURNING id`);
-  const [d] = await env.sql<{ id: string }>(sql`
-    INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (${env.fx.tenantA}, ${w!.id}, ${e!.id}, 'failed', 1, NULL) RETURNING id`);
-  return { webhookId: w!.id, deliveryId: d!.id };
-};
-
-/** No webhook endpoints left for tenants A and B (the probe's deliveries and attempts go with them). */
-const clearWebhooks = async (env: TestEnv) => {
-  await env.sql(sql`DELETE FROM webhook_endpoints WHERE tenant_id IN (${env.fx.tenantA}, ${env.fx.tenantB})`);
-  return {};
-};
+export type { Expectation, Probe, Row } from './authz-probes.js';
 
 export const matrix: Record<string, Row> = {
   // ---- operations ----
@@ -165,7 +92,14 @@ export const matrix: Record<string, Row> = {
   'GET /api/accounts/agents/template.csv': { expect: all(200) },
   'GET /api/accounts/agents/': { expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 200 } },
   'POST /api/accounts/agents/': {
-    probe: { body: () => ({ first_name: 'Probe', last_name: 'Agent', email: `probe-${Math.random().toString(36).slice(2, 12)}@test.example`, phone_number: '+2348030000000' }) },
+    probe: {
+      body: () => ({
+        first_name: 'Probe',
+        last_name: 'Agent',
+        email: `probe-${Math.random().toString(36).slice(2, 12)}@test.example`,
+        phone_number: '+2348030000000',
+      }),
+    },
     expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 201 },
   },
   'POST /api/accounts/agents/bulk-upload/': {
@@ -214,7 +148,10 @@ export const matrix: Record<string, Row> = {
   // ---- lookups and regions ----
   'GET /api/base/all-countries/': { expect: signedIn(200) },
   'GET /api/base/states/:id/': { probe: { url: () => '/api/base/states/1e7050d0-9e8f-5e82-9ca3-884850256d74/' }, expect: signedIn(200) },
-  'GET /api/base/countries/:id/cities/': { probe: { url: () => '/api/base/countries/1e7050d0-9e8f-5e82-9ca3-884850256d74/cities/?search=Og' }, expect: signedIn(200) },
+  'GET /api/base/countries/:id/cities/': {
+    probe: { url: () => '/api/base/countries/1e7050d0-9e8f-5e82-9ca3-884850256d74/cities/?search=Og' },
+    expect: signedIn(200),
+  },
   'GET /api/base/regions/': { expect: signedIn(200) },
   'POST /api/base/regions/': {
     probe: { body: () => ({ country_id: '1e7050d0-9e8f-5e82-9ca3-884850256d74', name: `Region ${Math.random().toString(36).slice(2, 10)}` }) },
@@ -227,7 +164,20 @@ export const matrix: Record<string, Row> = {
   'POST /api/custom-analysis/': {
     probe: {
       setup: analysisA,
-      body: (_fx, c) => ({ name: 'Matrix', operational_areas: [c['areaId']], locations: [{ farm_name: 'x', farm_coordinates: [[3.7, 7.6], [3.701, 7.6], [3.701, 7.601]] }] }),
+      body: (_fx, c) => ({
+        name: 'Matrix',
+        operational_areas: [c['areaId']],
+        locations: [
+          {
+            farm_name: 'x',
+            farm_coordinates: [
+              [3.7, 7.6],
+              [3.701, 7.6],
+              [3.701, 7.601],
+            ],
+          },
+        ],
+      }),
     },
     // adminB names tenant A's operational area: not one of theirs (400, field operational_areas).
     expect: { anonymous: 401, super: 403, adminA: 201, agentA: 403, adminB: 400 },
@@ -236,18 +186,33 @@ export const matrix: Record<string, Row> = {
   // ---- reference layers and screening (issue 29) ----
   'GET /api/base/reference-layers/': { expect: providerOnly(200) },
   'POST /api/base/reference-layers/': { probe: { multipart: LAYER_UPLOAD }, expect: providerOnly(202) },
-  'GET /api/base/reference-layers/:id/': { probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/` }, expect: providerOnly(200) },
-  'GET /api/base/reference-layers/:id/progress/': { probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/progress/` }, expect: providerOnly(200) },
+  'GET /api/base/reference-layers/:id/': {
+    probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/` },
+    expect: providerOnly(200),
+  },
+  'GET /api/base/reference-layers/:id/progress/': {
+    probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/progress/` },
+    expect: providerOnly(200),
+  },
   'POST /api/base/reference-layers/:id/replace/': {
     probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/replace/`, multipart: LAYER_FILE },
     expect: providerOnly(202),
   },
-  'DELETE /api/base/reference-layers/:id/': { probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/` }, expect: providerOnly(200) },
+  'DELETE /api/base/reference-layers/:id/': {
+    probe: { setup: providerLayer, url: (_fx, c) => `/api/base/reference-layers/${c['layerId']}/` },
+    expect: providerOnly(200),
+  },
   'GET /api/reference-layers/': { expect: tenantAdmins(200) },
   'POST /api/reference-layers/': { probe: { multipart: LAYER_UPLOAD }, expect: tenantAdmins(202) },
   'GET /api/reference-layers/:id/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/` }, expect: adminAOnly(200) },
-  'GET /api/reference-layers/:id/progress/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/progress/` }, expect: adminAOnly(200) },
-  'POST /api/reference-layers/:id/replace/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/replace/`, multipart: LAYER_FILE }, expect: adminAOnly(202) },
+  'GET /api/reference-layers/:id/progress/': {
+    probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/progress/` },
+    expect: adminAOnly(200),
+  },
+  'POST /api/reference-layers/:id/replace/': {
+    probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/replace/`, multipart: LAYER_FILE },
+    expect: adminAOnly(202),
+  },
   'DELETE /api/reference-layers/:id/': { probe: { setup: layerA, url: (_fx, c) => `/api/reference-layers/${c['layerId']}/` }, expect: adminAOnly(200) },
   'GET /api/reference-layers/risk-settings/': { expect: tenantAdmins(200) },
   'PUT /api/reference-layers/risk-settings/': { probe: { body: () => ({ eudr_min_overlap_sqm: 10 }) }, expect: tenantAdmins(200) },
@@ -258,9 +223,15 @@ export const matrix: Record<string, Row> = {
     expect: tenantAdmins(201),
   },
   'GET /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/` }, expect: adminAOnly(200) },
-  'PATCH /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/`, body: () => ({ description: 'matrix' }) }, expect: adminAOnly(200) },
+  'PATCH /api/webhooks/:id/': {
+    probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/`, body: () => ({ description: 'matrix' }) },
+    expect: adminAOnly(200),
+  },
   'DELETE /api/webhooks/:id/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/` }, expect: adminAOnly(200) },
-  'POST /api/webhooks/:id/rotate-secret/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/rotate-secret/` }, expect: adminAOnly(200) },
+  'POST /api/webhooks/:id/rotate-secret/': {
+    probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/rotate-secret/` },
+    expect: adminAOnly(200),
+  },
   'POST /api/webhooks/:id/test/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/test/` }, expect: adminAOnly(202) },
   'GET /api/webhooks/:id/deliveries/': { probe: { setup: webhookA, url: (_fx, c) => `/api/webhooks/${c['webhookId']}/deliveries/` }, expect: adminAOnly(200) },
   'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver/': {
@@ -270,10 +241,16 @@ export const matrix: Record<string, Row> = {
   'GET /api/eudr-reports/summary/': { expect: tenantAdmins(200) },
   'GET /api/eudr-reports/plots/': { expect: tenantAdmins(200) },
   'GET /api/eudr-reports/plots/export/': { expect: tenantAdmins(200) },
-  'GET /api/eudr-reports/due-diligence/': { probe: { setup: disposableAreaA, url: (_fx, c) => `/api/eudr-reports/due-diligence/?area_id=${c['areaId']}` }, expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 400 } },
+  'GET /api/eudr-reports/due-diligence/': {
+    probe: { setup: disposableAreaA, url: (_fx, c) => `/api/eudr-reports/due-diligence/?area_id=${c['areaId']}` },
+    expect: { anonymous: 401, super: 403, adminA: 200, agentA: 403, adminB: 400 },
+  },
   'GET /api/eudr-reports/tenant-readiness/': { expect: providerOnly(200) },
   'GET /api/farms/:id/screening/': { probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/` }, expect: adminAOnly(200) },
-  'GET /api/farms/:id/screening/evidence/': { probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/evidence/` }, expect: adminAOnly(200) },
+  'GET /api/farms/:id/screening/evidence/': {
+    probe: { setup: geoA, url: (_fx, c) => `/api/farms/${c['farmId']}/screening/evidence/` },
+    expect: adminAOnly(200),
+  },
   'GET /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'DELETE /api/custom-analysis/:id/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/` }, expect: adminAOnly(200) },
   'GET /api/custom-analysis/:id/within/': analysisList('within'),
@@ -282,7 +259,10 @@ export const matrix: Record<string, Row> = {
   'GET /api/custom-analysis/:id/unrecognized/': analysisList('unrecognized'),
   'GET /api/custom-analysis/:id/errors/': analysisList('errors'),
   'GET /api/custom-analysis/:id/map/': analysisList('map'),
-  'GET /api/custom-analysis/:id/export/': { probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/export/?category=within&format=geojson` }, expect: adminAOnly(200) },
+  'GET /api/custom-analysis/:id/export/': {
+    probe: { setup: analysisA, url: (_fx, c) => `/api/custom-analysis/${c['analysisId']}/export/?category=within&format=geojson` },
+    expect: adminAOnly(200),
+  },
 
   // ---- geo registry: operational areas (admins write; everyone of the tenant reads; provider staff read all) ----
   'GET /api/operational-areas/': { expect: signedIn(200) },
@@ -342,7 +322,10 @@ export const matrix: Record<string, Row> = {
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 200, adminB: 404 },
   },
   'POST /api/farms/': {
-    probe: { setup: geoA, body: (_fx, c) => ({ farmer_id: c['farmerId'], coordinates: square(...freshSpot(), 80), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-PROBE' }) },
+    probe: {
+      setup: geoA,
+      body: (_fx, c) => ({ farmer_id: c['farmerId'], coordinates: square(...freshSpot(), 80), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-PROBE' }),
+    },
     expect: { anonymous: 401, super: 403, adminA: 403, agentA: 201, adminB: 403 },
   },
   'PUT /api/farms/:id/': {
@@ -410,7 +393,10 @@ export const matrix: Record<string, Row> = {
   ...Object.fromEntries(
     ['agents-count', 'farms-count', 'operational-areas-count', 'mapped-farms-count', 'unmapped-farms-count'].map((p) => [
       `GET /api/analytics/${p}/`,
-      { probe: { url: (fx: Fixtures) => `/api/analytics/${p}/?tenant_id=${fx.tenantA}` }, expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 } },
+      {
+        probe: { url: (fx: Fixtures) => `/api/analytics/${p}/?tenant_id=${fx.tenantA}` },
+        expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
+      },
     ]),
   ),
   'GET /api/analytics/mapping-data/': {
@@ -418,10 +404,14 @@ export const matrix: Record<string, Row> = {
     expect: { anonymous: 401, super: 200, adminA: 200, agentA: 403, adminB: 404 },
   },
   ...Object.fromEntries(
-    ['mapping-ranking/?year=2026', 'tenants-dashboard-count/?year=2026', 'tenants-count/', 'tenants-status-count/', 'licenses-count/', 'tenant-progress/?year=2026'].map((p) => [
-      `GET /api/analytics/${p.split('?')[0]}`,
-      { probe: { url: () => `/api/analytics/${p}` }, expect: providerOnly(200) },
-    ]),
+    [
+      'mapping-ranking/?year=2026',
+      'tenants-dashboard-count/?year=2026',
+      'tenants-count/',
+      'tenants-status-count/',
+      'licenses-count/',
+      'tenant-progress/?year=2026',
+    ].map((p) => [`GET /api/analytics/${p.split('?')[0]}`, { probe: { url: () => `/api/analytics/${p}` }, expect: providerOnly(200) }]),
   ),
 
   // ---- tenants and licenses (issue 11): provider staff only; a tenant admin or agent gets 403 ----

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withScope } from '../db/client.js';
-import { invalidGeometries } from '../modules/farms/farms.queries.js';
+import { invalidGeometries } from '../modules/farms/farms.groups.queries.js';
 import { freshSpot, square, tenantGeo, type TenantGeo } from './geo-fixtures.js';
 import { testEnv, type TestEnv } from './harness.js';
 
@@ -36,7 +36,9 @@ describe(`canary: overlays on invalid polygons (${process.env['TEST_DATABASE_URL
 
   it('makes storing an invalid farm boundary impossible (CHECK constraint)', async () => {
     await expect(
-      env.sql(sql`INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm) VALUES (${env.fx.tenantA}, ${geoA.farmerId}, 'bow-tie', ${BOWTIE}::geometry, 1)`),
+      env.sql(
+        sql`INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm) VALUES (${env.fx.tenantA}, ${geoA.farmerId}, 'bow-tie', ${BOWTIE}::geometry, 1)`,
+      ),
     ).rejects.toThrow();
     const [n] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farms WHERE name = 'bow-tie'`);
     expect(n!.n).toBe(0);
@@ -55,7 +57,9 @@ describe(`canary: overlays on invalid polygons (${process.env['TEST_DATABASE_URL
     const invalid = await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantA }, (tx) => invalidGeometries(tx, env.fx.tenantA, ids));
     expect(invalid).toEqual([]);
     // And the check it relies on does flag the bow-tie without running an overlay.
-    const [v] = await env.sql<{ valid: boolean; reason: string }>(sql`SELECT ST_IsValid(${BOWTIE}::geometry) AS valid, ST_IsValidReason(${BOWTIE}::geometry) AS reason`);
+    const [v] = await env.sql<{ valid: boolean; reason: string }>(
+      sql`SELECT ST_IsValid(${BOWTIE}::geometry) AS valid, ST_IsValidReason(${BOWTIE}::geometry) AS reason`,
+    );
     expect(v).toMatchObject({ valid: false });
     expect(v!.reason).toMatch(/Self-intersection/);
   });

@@ -88,13 +88,43 @@ const hostileText = fc.constantFrom(
 );
 const hostileNumber = fc.constantFrom(0, -1, -0, 1.5, 1e308, -1e308, 2 ** 31, 2 ** 53 + 1, 99999999999);
 const ring = fc.constantFrom(
-  [[-180, -90], [180, -90], [180, 90], [-180, 90]],
-  [[3.77, 7.64], [3.78, 7.65], [3.78, 7.64], [3.77, 7.65]],
-  [[179.99, 10], [-179.99, 10], [-179.99, 10.01]],
-  [[0, 90], [90, 90], [180, 90]],
-  [[3.77, 7.64], [3.77, 7.64], [3.77, 7.64]],
-  [[1e308, 1], [2, 2], [3, 3]],
-  [[200, 100], [201, 100], [201, 101]],
+  [
+    [-180, -90],
+    [180, -90],
+    [180, 90],
+    [-180, 90],
+  ],
+  [
+    [3.77, 7.64],
+    [3.78, 7.65],
+    [3.78, 7.64],
+    [3.77, 7.65],
+  ],
+  [
+    [179.99, 10],
+    [-179.99, 10],
+    [-179.99, 10.01],
+  ],
+  [
+    [0, 90],
+    [90, 90],
+    [180, 90],
+  ],
+  [
+    [3.77, 7.64],
+    [3.77, 7.64],
+    [3.77, 7.64],
+  ],
+  [
+    [1e308, 1],
+    [2, 2],
+    [3, 3],
+  ],
+  [
+    [200, 100],
+    [201, 100],
+    [201, 101],
+  ],
   [[3.77, 7.64]],
 );
 const deep = fc.integer({ min: 30, max: 3000 }).map((n) => {
@@ -103,7 +133,17 @@ const deep = fc.integer({ min: 30, max: 3000 }).map((n) => {
   return v;
 });
 const protoKeys = fc.constantFrom({ ['__proto__']: { admin: true } }, { constructor: { prototype: { x: 1 } } });
-const anyHostile: fc.Arbitrary<unknown> = fc.oneof(hostileText, hostileNumber, ring, deep, protoKeys, fc.constant(null), fc.boolean(), fc.constant([]), fc.constant({}));
+const anyHostile: fc.Arbitrary<unknown> = fc.oneof(
+  hostileText,
+  hostileNumber,
+  ring,
+  deep,
+  protoKeys,
+  fc.constant(null),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+);
 
 /** A value for a JSON schema: usually one that fits it, sometimes a hostile one. */
 function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
@@ -158,9 +198,20 @@ function routeArb(key: string): fc.Arbitrary<Req> {
     const own = who === 'adminB' ? ids.b : ids.a;
     const other = who === 'adminB' ? ids.a : ids.b;
     const targets = reading ? [...own.slice(0, 30), ...other.slice(0, 30)] : who === 'super' ? [] : other.slice(0, 30);
-    const idValue = fc.oneof(fc.uuid(), hostileText.map((s) => s.slice(0, 200)), ...(targets.length ? [fc.constantFrom(...targets)] : []));
-    const tile = fc.oneof(fc.integer({ min: -5, max: 30 }).map(String), hostileText.map((s) => s.slice(0, 50)));
-    const params = fc.tuple(...pathParams.map((n) => (['z', 'x', 'y'].includes(n) ? tile : n === 'name' ? fc.oneof(fc.constantFrom('activity-logs', 'farms', 'mappings'), hostileText) : idValue)));
+    const idValue = fc.oneof(
+      fc.uuid(),
+      hostileText.map((s) => s.slice(0, 200)),
+      ...(targets.length ? [fc.constantFrom(...targets)] : []),
+    );
+    const tile = fc.oneof(
+      fc.integer({ min: -5, max: 30 }).map(String),
+      hostileText.map((s) => s.slice(0, 50)),
+    );
+    const params = fc.tuple(
+      ...pathParams.map((n) =>
+        ['z', 'x', 'y'].includes(n) ? tile : n === 'name' ? fc.oneof(fc.constantFrom('activity-logs', 'farms', 'mappings'), hostileText) : idValue,
+      ),
+    );
     const q = fc.array(
       fc.oneof(
         ...(query.length ? [fc.constantFrom(...query).chain((p) => fc.tuple(fc.constant(p.name), fc.oneof(valueFor(p.schema).map(String), hostileText)))] : []),
@@ -168,7 +219,11 @@ function routeArb(key: string): fc.Arbitrary<Req> {
       ),
       { maxLength: 3 },
     );
-    const jsonBody = reading ? fc.constant(undefined) : TENANT_WRITES.has(key) ? fc.oneof(anyHostile, fc.constant({ minimum_farm_size: -5 })) : fc.oneof({ weight: 5, arbitrary: bodyFor(body) }, { weight: 1, arbitrary: anyHostile });
+    const jsonBody = reading
+      ? fc.constant(undefined)
+      : TENANT_WRITES.has(key)
+        ? fc.oneof(anyHostile, fc.constant({ minimum_farm_size: -5 }))
+        : fc.oneof({ weight: 5, arbitrary: bodyFor(body) }, { weight: 1, arbitrary: anyHostile });
     const raw = reading ? fc.constant(undefined) : fc.option(fc.constantFrom('{', '[1,', '"\\u0000"', '{"a":1}}', '\uFEFF{}', 'null'), { freq: 8 });
     return fc.tuple(params, q, jsonBody, raw).map(([ps, qs, b, r]) => {
       let url = path;
@@ -219,12 +274,17 @@ describe('generative fuzz of every route', () => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500) {
           const err = env.serverLog.filter((l) => l.msg === 'unhandled error').pop()?.err as { message?: string; stack?: string } | undefined;
-          expect.fail(`${req.persona} ${req.method} ${req.url.slice(0, 200)} ${String(req.raw ?? JSON.stringify(req.body) ?? '').slice(0, 200)}: ${res.raw.slice(0, 200)}; server: ${err?.stack?.slice(0, 600) ?? err?.message}`);
+          expect.fail(
+            `${req.persona} ${req.method} ${req.url.slice(0, 200)} ${String(req.raw ?? JSON.stringify(req.body) ?? '').slice(0, 200)}: ${res.raw.slice(0, 200)}; server: ${err?.stack?.slice(0, 600) ?? err?.message}`,
+          );
         }
         if (req.persona === 'adminA' || req.persona === 'agentA' || req.persona === 'adminB') {
           const foreign = req.persona === 'adminB' ? ids.a : ids.b;
           const text = res.raw;
-          const leak = text.length < 5_000_000 ? foreign.find((id) => text.includes(id) && !req.url.includes(id) && !String(req.raw ?? JSON.stringify(req.body ?? '')).includes(id)) : undefined;
+          const leak =
+            text.length < 5_000_000
+              ? foreign.find((id) => text.includes(id) && !req.url.includes(id) && !String(req.raw ?? JSON.stringify(req.body ?? '')).includes(id))
+              : undefined;
           expect(leak, `${req.persona} ${req.method} ${req.url.slice(0, 200)} answered another tenant's id`).toBeUndefined();
         }
       }),
@@ -236,7 +296,12 @@ describe('generative fuzz of every route', () => {
     // What the fuzz reached (a fuzz that only ever got 401s would prove nothing).
     const ok = [...statuses.entries()].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0);
     const refused = [...statuses.entries()].filter(([s]) => s >= 400).reduce((n, [, c]) => n + c, 0);
-    console.log(`fuzz: ${sent} requests; statuses ${[...statuses.entries()].sort((x, y) => x[0] - y[0]).map(([st, c]) => `${st}×${c}`).join(' ')}`);
+    console.log(
+      `fuzz: ${sent} requests; statuses ${[...statuses.entries()]
+        .sort((x, y) => x[0] - y[0])
+        .map(([st, c]) => `${st}×${c}`)
+        .join(' ')}`,
+    );
     expect(ok).toBeGreaterThan(RUNS / 20);
     expect(refused).toBeGreaterThan(RUNS / 4);
   }, 600_000);

@@ -15,7 +15,8 @@ function fingerprint(): string {
     const p = path.join(migrationsFolder, f);
     if (fs.statSync(p).isFile()) h.update(f).update(fs.readFileSync(p));
   }
-  for (const f of ['../seed/lookups-data.ts', '../seed/seed-lookups.ts', '../seed/lookups.worker.ts', '../seed/uuid-v5.ts']) h.update(fs.readFileSync(path.resolve(import.meta.dirname, f)));
+  for (const f of ['../seed/lookups-data.ts', '../seed/seed-lookups.ts', '../seed/lookups.worker.ts', '../seed/uuid-v5.ts'])
+    h.update(fs.readFileSync(path.resolve(import.meta.dirname, f)));
   return h.digest('hex').slice(0, 16);
 }
 

@@ -82,7 +82,9 @@ async function openTestDatabase(): Promise<Database> {
     return openDatabase({ kind: 'pglite', dataDir: null, loadDataDir: blob });
   }
   // The run's id keeps parallel runs (other checkouts on the same server) from dropping each other's databases.
-  const name = `farmland_t_${process.env['FARMLAND_TEST_RUN'] ?? 'x'}_${process.pid}_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const name = `farmland_t_${process.env['FARMLAND_TEST_RUN'] ?? 'x'}_${process.pid}_${randomToken(4)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplateName(fp)}`);
@@ -96,7 +98,15 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     // No load shedding on event-loop delay: a test's own synchronous work (building a large file, a fuzz run) must not get
     // its next request shed; nor on requests in flight: a test may send many at once. plugins/ops.test.ts turns shedding
     // on through the configuration.
-    { NODE_ENV: 'test', DATA_DIR: dataDir, APP_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', COOKIE_SECURE: 'true', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT: '0' },
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      APP_SECRET: 'test-secret-that-is-long-enough-0123456789',
+      LOG_LEVEL: 'silent',
+      COOKIE_SECURE: 'true',
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      LOAD_SHED_MAX_IN_FLIGHT: '0',
+    },
     overrides,
   );
 }
@@ -152,14 +162,17 @@ async function createEnv(): Promise<TestEnv> {
       const headers = { ...(opts.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
       // Each request comes from its own loopback address unless the test pins one, so that per-IP sign-in
       // throttling in one test never spills into another.
-      const remoteAddress = opts.remoteAddress ?? `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+      const remoteAddress =
+        opts.remoteAddress ?? `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
       const res = await app.inject({ ...opts, headers, remoteAddress });
       let body: unknown = res.body;
       if ((res.headers['content-type'] ?? '').toString().includes('application/json') && res.body) body = JSON.parse(res.body);
       return { status: res.statusCode, body: body as T, headers: res.headers, raw: res.body, bytes: res.rawPayload };
     };
-    const withBody = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE') => <T>(url: string, body?: unknown, headers?: Record<string, string>) =>
-      request<T>({ method, url, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}), ...(headers ? { headers } : {}) });
+    const withBody =
+      (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE') =>
+      <T>(url: string, body?: unknown, headers?: Record<string, string>) =>
+        request<T>({ method, url, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}), ...(headers ? { headers } : {}) });
     return {
       get token() {
         return token;
@@ -175,7 +188,10 @@ async function createEnv(): Promise<TestEnv> {
 
   const sessionFor = async (userId: string): Promise<Caller> => {
     const token = await withScope(deps.db, { kind: 'system' }, async (tx) => {
-      const [u] = await queryRows<{ role: 'super_admin' | 'tenant_admin' | 'agent'; tenant_id: string | null }>(tx, sql`SELECT role, tenant_id FROM users WHERE id = ${userId}`);
+      const [u] = await queryRows<{ role: 'super_admin' | 'tenant_admin' | 'agent'; tenant_id: string | null }>(
+        tx,
+        sql`SELECT role, tenant_id FROM users WHERE id = ${userId}`,
+      );
       if (!u) throw new Error(`no user ${userId}`);
       const expiresAt = new Date(Date.now() + 6 * 3600_000);
       const sid = await insertSession(tx, { userId, tenantId: u.tenant_id, platform: 'api', ip: '127.0.0.1', userAgent: 'vitest', expiresAt });

@@ -27,7 +27,8 @@ function moduleSources(): Array<{ file: string; text: string }> {
   return out;
 }
 
-const isPolicy = (v: unknown): v is Policy => typeof v === 'object' && v !== null && typeof (v as Policy).module === 'string' && typeof (v as Policy).rules === 'object';
+const isPolicy = (v: unknown): v is Policy =>
+  typeof v === 'object' && v !== null && typeof (v as Policy).module === 'string' && typeof (v as Policy).rules === 'object';
 
 type Table = { policy: Policy; exportName: string; folder: string };
 let env: TestEnv;
@@ -72,7 +73,8 @@ describe('policy tables', () => {
       const table = tables.get(r.action.slice(0, dot));
       const rule = table?.policy.rules[r.action.slice(dot + 1)];
       if (!rule) problems.push(`${key}: ${r.action} is declared in no table`);
-      else if (JSON.stringify(r.access) !== JSON.stringify(rule.who)) problems.push(`${key}: access ${JSON.stringify(r.access)} differs from ${r.action}'s ${JSON.stringify(rule.who)}`);
+      else if (JSON.stringify(r.access) !== JSON.stringify(rule.who))
+        problems.push(`${key}: access ${JSON.stringify(r.access)} differs from ${r.action}'s ${JSON.stringify(rule.who)}`);
       else gated++;
     }
     expect(problems).toEqual([]);
@@ -107,7 +109,9 @@ describe('policy tables', () => {
   });
 
   it('leaves 403s to the tables: no module builds a forbidden answer of its own', () => {
-    const own = moduleSources().filter((s) => /problems\.forbidden\(/.test(s.text)).map((s) => s.file);
+    const own = moduleSources()
+      .filter((s) => /problems\.forbidden\(/.test(s.text))
+      .map((s) => s.file);
     expect(own, 'answer 403 through lib/policy.ts (authorize) and a rule in the module table').toEqual([]);
   });
 });

@@ -73,7 +73,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
   process.once('exit', killAll);
 
   const waitFor = async (p: Proc, ready: () => Promise<boolean>, what: string, ms = 60_000) => {
-    for (const end = Date.now() + ms; Date.now() < end; ) {
+    for (const end = Date.now() + ms; Date.now() < end;) {
       if (ended(p)) throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}) before ${what}:\n${p.output.join('').slice(-3000)}`);
       if (await ready().catch(() => false)) return;
       await new Promise((r) => setTimeout(r, 200));
@@ -87,7 +87,14 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     const url = `http://127.0.0.1:${port}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `farmland-${name}-`));
     dirs.push(dataDir);
-    const p = start(name, process.execPath, ['apps/api/dist/server.js'], { ...baseEnv, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO: seed ? 'true' : 'false', ...env });
+    const p = start(name, process.execPath, ['apps/api/dist/server.js'], {
+      ...baseEnv,
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      SEED_DEMO: seed ? 'true' : 'false',
+      ...env,
+    });
     return { p, url };
   };
   /** The pids of a process's children (a cluster primary's API processes), from /proc. */
@@ -214,16 +221,27 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     const totp = new TOTP({ secret: Secret.fromBase32(setup.json.data.secret), digits: 6, period: 30 });
     // Each code is accepted once: take the next step's code (the API accepts one step either side).
     const next = totp.generate({ timestamp: Date.now() + 30_000 });
-    const session2 = await call(two, 'POST', '/api/auth/login/confirm', { json: { mfa_token: again.json.data.mfa_token, user_token: again.json.data.user_token, code: next } });
+    const session2 = await call(two, 'POST', '/api/auth/login/confirm', {
+      json: { mfa_token: again.json.data.mfa_token, user_token: again.json.data.user_token, code: next },
+    });
     expect(session2.status, JSON.stringify(session2.json)).toBe(200);
     const access = session2.json.data.access as string;
     shared.access = access;
     shared.areaIds = areaIds;
 
     // Upload to process 2: the API processes run no analyses (ANALYSIS_WORKERS=off), so only the worker can complete it.
-    const ring = (x: number, y: number) => [[x, y], [x + 0.001, y], [x + 0.001, y + 0.001], [x, y + 0.001], [x, y]];
+    const ring = (x: number, y: number) => [
+      [x, y],
+      [x + 0.001, y],
+      [x + 0.001, y + 0.001],
+      [x, y + 0.001],
+      [x, y],
+    ];
     const csv = Buffer.from(
-      ['farm_name,farm_coordinates,ref', ...Array.from({ length: 40 }, (_, i) => `Farm ${i},"${JSON.stringify(ring(3.9 + i * 0.002, 7.4)).replace(/"/g, '""')}",R${i}`)].join('\n'),
+      [
+        'farm_name,farm_coordinates,ref',
+        ...Array.from({ length: 40 }, (_, i) => `Farm ${i},"${JSON.stringify(ring(3.9 + i * 0.002, 7.4)).replace(/"/g, '""')}",R${i}`),
+      ].join('\n'),
     );
     const form = new FormData();
     form.append('name', `Several machines ${run}`);
@@ -235,7 +253,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
 
     // Followed on process 1 until the worker has completed it.
     let detail: Record<string, any> = created.json.data;
-    for (const end = Date.now() + 45_000; Date.now() < end && (detail['status'] === 'queued' || detail['status'] === 'processing'); ) {
+    for (const end = Date.now() + 45_000; Date.now() < end && (detail['status'] === 'queued' || detail['status'] === 'processing');) {
       await new Promise((r) => setTimeout(r, 250));
       detail = (await call(one, 'GET', `/api/custom-analysis/${id}/`, { token: access })).json.data;
     }
@@ -281,7 +299,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     let replaced: number[] = [];
     let answered = 0;
     let dropped = 0;
-    for (const end = Date.now() + 30_000; Date.now() < end; ) {
+    for (const end = Date.now() + 30_000; Date.now() < end;) {
       try {
         const res = await call(two, 'GET', '/api/farmers/?page_size=5', { token });
         expect(res.status).toBe(200);
@@ -295,7 +313,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
       if (replaced.length === 2 && !replaced.includes(pids[0]!) && answered >= 20) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(dropped, 'at most the killed process\'s kept-alive connections fail').toBeLessThanOrEqual(2);
+    expect(dropped, "at most the killed process's kept-alive connections fail").toBeLessThanOrEqual(2);
     expect(replaced).toHaveLength(2);
     expect(replaced).not.toContain(pids[0]);
     expect(replaced).toContain(pids[1]);
@@ -308,7 +326,13 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
     const { access, areaIds } = shared;
     expect(access, 'the first test signs in').not.toBe('');
     // 30,000 rows, enough for a run of several seconds; every 50th row overlaps its neighbour, some are invalid.
-    const ring = (x: number, y: number, d: number) => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+    const ring = (x: number, y: number, d: number) => [
+      [x, y],
+      [x + d, y],
+      [x + d, y + d],
+      [x, y + d],
+      [x, y],
+    ];
     const lines = ['farm_name,farm_coordinates'];
     for (let i = 0; i < 30_000; i++) {
       const x = 3.5 + (i % 300) * 0.004;
@@ -326,10 +350,11 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
       expect(created.status, JSON.stringify(created.json)).toBe(201);
       return created.json.data.id as string;
     };
-    const detailOf = async (base: string, id: string) => (await call(base, 'GET', `/api/custom-analysis/${id}/`, { token: access })).json.data as Record<string, any>;
+    const detailOf = async (base: string, id: string) =>
+      (await call(base, 'GET', `/api/custom-analysis/${id}/`, { token: access })).json.data as Record<string, any>;
     const until = async (base: string, id: string, ms: number) => {
       let d = await detailOf(base, id);
-      for (const end = Date.now() + ms; Date.now() < end && (d['status'] === 'queued' || d['status'] === 'processing'); ) {
+      for (const end = Date.now() + ms; Date.now() < end && (d['status'] === 'queued' || d['status'] === 'processing');) {
         await new Promise((r) => setTimeout(r, 250));
         d = await detailOf(base, id);
       }
@@ -343,7 +368,7 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
       // Kill the worker (its whole process group, SIGKILL: no graceful stop) once it has written classified rows.
       const worker = procs.find((p) => p.name === 'worker')!;
       let written = 0;
-      for (const end = Date.now() + 60_000; Date.now() < end && written === 0; ) {
+      for (const end = Date.now() + 60_000; Date.now() < end && written === 0;) {
         const r = await db.query<{ status: string; n: string }>(
           `SELECT a.status, (SELECT count(*) FROM custom_analysis_rows r WHERE r.analysis_id = a.id) AS n FROM custom_analyses a WHERE a.id = $1`,
           [id],

@@ -39,7 +39,18 @@ export function webhookSuite(): void {
     // The operator's allow-list admits the local receiver; the retry schedule is shrunk so retries come within seconds.
     saved = env.deps.config.webhooks;
     env.deps.config.webhooks = { ...saved, allowedHosts: ['127.0.0.1'], retryScale: 0.0002, timeoutMs: 5000 };
-    t = await arrangeTenant(env, [{ name: 'Hook area', ring: [[20, 20], [20.5, 20], [20.5, 20.5], [20, 20.5], [20, 20]] }]);
+    t = await arrangeTenant(env, [
+      {
+        name: 'Hook area',
+        ring: [
+          [20, 20],
+          [20.5, 20],
+          [20.5, 20.5],
+          [20, 20.5],
+          [20, 20],
+        ],
+      },
+    ]);
     recv = await receiver();
   });
 
@@ -52,7 +63,7 @@ export function webhookSuite(): void {
 /** Polls the endpoint's delivery log until `until` holds for some delivery (or fails after 30 s). */
 export async function waitForDelivery(caller: Caller, endpointId: string, until: (d: any) => boolean, timeoutMs = 30_000): Promise<any> {
   let last: unknown = null;
-  for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end;) {
     const res = await caller.get(`/api/webhooks/${endpointId}/deliveries/`);
     expect(res.status).toBe(200);
     last = res.body.data.results;

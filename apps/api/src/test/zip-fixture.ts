@@ -65,7 +65,10 @@ export function forgedXlsxBomb(blocks = 120): Buffer {
     { name: '[Content_Types].xml', data: Buffer.from('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>') },
     { name: '_rels/.rels', data: Buffer.from('<Relationships><Relationship Id="r" Type="x/officeDocument" Target="xl/workbook.xml"/></Relationships>') },
     { name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>') },
-    { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>') },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'),
+    },
     { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(0), deflated, declaredSize: deflated.length * 2 },
   ]);
 }

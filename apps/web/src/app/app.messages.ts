@@ -9,8 +9,7 @@ export const appText = defineMessages('app', {
   dashboard: 'Dashboard',
   notForAgents: 'This console is not for field agents.',
   fieldAgentAccount: 'Field agent account',
-  notForAgentsBody:
-    "Agents capture farm boundaries with the mobile app or their organisation's own app. Ask your administrator if you need console access.",
+  notForAgentsBody: "Agents capture farm boundaries with the mobile app or their organisation's own app. Ask your administrator if you need console access.",
   backToSignIn: 'Back to sign in',
   pageNotFound: 'Page not found',
   pageNotFoundBody: 'The page you are looking for does not exist or has moved.',

@@ -37,7 +37,15 @@ describe('tenant gate', () => {
   it('Back to sign in signs out, clears the gate and goes to the sign-in page', async () => {
     setTenantGate(null);
     startSession(
-      { id: '00000000-0000-4000-8000-00000000000a', email: 'admin@example.org', first_name: 'Ama', last_name: 'Mensah', image: null, roles: ['tenant_admin'], tenant: null } as never,
+      {
+        id: '00000000-0000-4000-8000-00000000000a',
+        email: 'admin@example.org',
+        first_name: 'Ama',
+        last_name: 'Mensah',
+        image: null,
+        roles: ['tenant_admin'],
+        tenant: null,
+      } as never,
       'access-token',
     );
     refuse('tenant_inactive', 'This organisation is inactive.');

@@ -22,6 +22,13 @@ export const theme: ThemeConfig = {
     // are under 2.5:1 on their pale backgrounds; these are over 7:1 (the EUDR verdict tags, components/eudr).
     Tag: { colorSuccess: '#14532b', colorWarning: '#7a4100' },
     // 13 px items and a 16 px indent keep 'Custom Farm Analysis' on one line in the 200 px sidebar.
-    Menu: { darkItemBg: '#0f3d1e', darkItemSelectedBg: '#1b6e34', darkItemColor: 'rgba(255, 255, 255, 0.85)', fontSize: 13, itemMarginInline: 6, iconMarginInlineEnd: 8 },
+    Menu: {
+      darkItemBg: '#0f3d1e',
+      darkItemSelectedBg: '#1b6e34',
+      darkItemColor: 'rgba(255, 255, 255, 0.85)',
+      fontSize: 13,
+      itemMarginInline: 6,
+      iconMarginInlineEnd: 8,
+    },
   },
 };

@@ -115,7 +115,12 @@ export function FieldApp(props: { updateReady: boolean }) {
     setTab('areas');
   };
 
-  if (!loaded) return <p className="field-screen" aria-busy="true">{intl.formatMessage(m.busy)}</p>;
+  if (!loaded)
+    return (
+      <p className="field-screen" aria-busy="true">
+        {intl.formatMessage(m.busy)}
+      </p>
+    );
 
   const pending = captures.filter((c) => c.state !== 'sent').length + farmers.filter((f) => f.state !== 'sent').length;
   if (!user || ended) {
@@ -210,7 +215,11 @@ export function FieldApp(props: { updateReady: boolean }) {
               setTab(t);
             }}
           >
-            {t === 'areas' ? intl.formatMessage(m.navAreas) : t === 'capture' ? intl.formatMessage(m.navCapture) : intl.formatMessage(m.navQueue, { count: pending })}
+            {t === 'areas'
+              ? intl.formatMessage(m.navAreas)
+              : t === 'capture'
+                ? intl.formatMessage(m.navCapture)
+                : intl.formatMessage(m.navQueue, { count: pending })}
           </button>
         ))}
       </nav>

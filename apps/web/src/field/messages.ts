@@ -12,7 +12,8 @@ const catalogue = defineMessages({
   signOut: { id: 'app.signOut', defaultMessage: 'Sign out' },
   sessionEnded: {
     id: 'app.sessionEnded',
-    defaultMessage: 'Your session on this device has ended (signed out, suspended or reset). Your {count, plural, one {# queued item stays} other {# queued items stay}} on this device: sign in again to send them.',
+    defaultMessage:
+      'Your session on this device has ended (signed out, suspended or reset). Your {count, plural, one {# queued item stays} other {# queued items stay}} on this device: sign in again to send them.',
   },
   updateReady: { id: 'app.updateReady', defaultMessage: 'A new version is ready. Reload to use it.' },
   reload: { id: 'app.reload', defaultMessage: 'Reload' },
@@ -31,7 +32,10 @@ const catalogue = defineMessages({
   busy: { id: 'app.busy', defaultMessage: 'Working…' },
 
   areasTitle: { id: 'areas.title', defaultMessage: 'Operational areas' },
-  areasIntro: { id: 'areas.intro', defaultMessage: 'Download an area before going to the field: its boundary, the farms in it for the overlap check, and your farmers.' },
+  areasIntro: {
+    id: 'areas.intro',
+    defaultMessage: 'Download an area before going to the field: its boundary, the farms in it for the overlap check, and your farmers.',
+  },
   areasEmpty: { id: 'areas.empty', defaultMessage: 'No operational area is assigned to you. Ask your administrator.' },
   areasOffline: { id: 'areas.offline', defaultMessage: 'Offline: showing what is on this device.' },
   areasLoadFailed: { id: 'areas.loadFailed', defaultMessage: 'The list of areas could not be loaded: {reason}' },

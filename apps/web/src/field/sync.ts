@@ -78,7 +78,12 @@ export function captureBody(c: QueuedCapture, farmerId: string) {
 async function sendCapture(c: QueuedCapture, farmerId: string, signal?: AbortSignal): Promise<Outcome> {
   await putCapture({ ...c, state: 'sending' });
   try {
-    const res = await api<{ data: { id: string } }>('/farms/', { method: 'POST', body: captureBody(c, farmerId), headers: { 'Idempotency-Key': c.idempotencyKey }, signal });
+    const res = await api<{ data: { id: string } }>('/farms/', {
+      method: 'POST',
+      body: captureBody(c, farmerId),
+      headers: { 'Idempotency-Key': c.idempotencyKey },
+      signal,
+    });
     await putCapture({ ...c, state: 'sent', reason: null, serverId: res.data.id, sentAt: Date.now() });
     return 'sent';
   } catch (err) {

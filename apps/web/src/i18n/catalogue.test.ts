@@ -65,7 +65,8 @@ describe('the console catalogue', () => {
       for (const text of Object.values(c)) {
         const fr = frMessages[text.id];
         if (fr === undefined || fr.trim() === '') missing.push(text.id);
-        else if (shape(fr).join() !== shape(text.defaultMessage).join()) differing.push(`${text.id}: ${shape(text.defaultMessage).join()} ≠ ${shape(fr).join()}`);
+        else if (shape(fr).join() !== shape(text.defaultMessage).join())
+          differing.push(`${text.id}: ${shape(text.defaultMessage).join()} ≠ ${shape(fr).join()}`);
       }
     }
     expect(missing, 'ids without French').toEqual([]);

@@ -39,7 +39,11 @@ export class ApiError extends Error {
     readonly sessionCall: boolean,
   ) {
     // The server's message, in the page's language when the catalogue knows its code (lib/api-errors.ts).
-    super(typeof body?.message === 'string' ? localProblemMessage(typeof body.code === 'string' ? body.code : undefined, body.message) : t(libText.requestFailed, { status }));
+    super(
+      typeof body?.message === 'string'
+        ? localProblemMessage(typeof body.code === 'string' ? body.code : undefined, body.message)
+        : t(libText.requestFailed, { status }),
+    );
     this.name = 'ApiError';
   }
   get code(): string | undefined {
@@ -116,7 +120,8 @@ async function send(path: string, opts: RequestOptions, withToken: boolean): Pro
     init = await buildInit(url, opts, withToken);
   } catch (err) {
     // The key could not be fetched (offline) or the body could not be encrypted.
-    if (err instanceof TypeError || (err instanceof Error && /key could not be loaded/.test(err.message))) throw new NetworkError(err.message || t(libText.networkError));
+    if (err instanceof TypeError || (err instanceof Error && /key could not be loaded/.test(err.message)))
+      throw new NetworkError(err.message || t(libText.networkError));
     throw new RequestSetupError(t(libText.somethingWentWrong));
   }
   try {
@@ -185,7 +190,10 @@ export const refreshAccessToken = async (): Promise<boolean> => (await refreshSe
 function noteTenantGate(status: number, body: ErrorBody | null): boolean {
   const code = body?.code;
   if (status === 403 && typeof code === 'string' && (TENANT_GATE_CODES as readonly string[]).includes(code)) {
-    setTenantGate({ code: code as TenantGateCode, message: typeof body?.message === 'string' ? localProblemMessage(code, body.message) : t(libText.organisationBlocked) });
+    setTenantGate({
+      code: code as TenantGateCode,
+      message: typeof body?.message === 'string' ? localProblemMessage(code, body.message) : t(libText.organisationBlocked),
+    });
     return true;
   }
   return false;

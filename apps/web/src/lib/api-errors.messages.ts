@@ -46,8 +46,7 @@ export const apiErrorText = defineMessages('apiErrors', {
   payloadUnbound: 'The encrypted body must carry iat (seconds) and jti (16 to 64 base64url characters) in its protected header.',
   payloadStale: "The encrypted body's iat is more than {seconds} s from the server's clock (see this answer's Date header). Encrypt it again.",
   payloadReplayed: 'This encrypted body was already received (its jti was used). Encrypt each request anew.',
-  payloadSessionMismatch:
-    "The encrypted body was made for another session: its ath must be the hash of this request's bearer token, and absent without one.",
+  payloadSessionMismatch: "The encrypted body was made for another session: its ath must be the hash of this request's bearer token, and absent without one.",
   payloadTooLarge: 'The request body is larger than the limit of {limit} bytes.',
   fileTooLarge: 'The file is larger than the limit of {limit} bytes',
   invalidJson: 'The request body is not valid JSON.',

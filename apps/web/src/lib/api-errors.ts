@@ -26,11 +26,17 @@ const RULES: readonly Rule[] = [
   { code: 'idempotency_key_in_progress', text: m.idempotencyKeyInProgress },
   { code: 'session_revoked', text: m.sessionRevoked },
   { code: 'refresh_token_reused', text: m.refreshTokenReused },
-  { code: 'too_many_attempts', text: m.tooManyAttempts, pattern: /^Too many failed attempts\. Try again in (\d+) minute\(s\)\.$/, values: (x) => ({ minutes: num(x, 1) }) },
+  {
+    code: 'too_many_attempts',
+    text: m.tooManyAttempts,
+    pattern: /^Too many failed attempts\. Try again in (\d+) minute\(s\)\.$/,
+    values: (x) => ({ minutes: num(x, 1) }),
+  },
   {
     code: 'analysis_queue_full',
     text: m.analysisQueueFull,
-    pattern: /^Your organisation already has (\d+) analyses waiting to start, the most allowed at once\. Upload this one again when some of them have started\.$/,
+    pattern:
+      /^Your organisation already has (\d+) analyses waiting to start, the most allowed at once\. Upload this one again when some of them have started\.$/,
     values: (x) => ({ limit: num(x, 1) }),
   },
   { code: '105', text: m.invalidServiceProvider },
@@ -63,7 +69,12 @@ const RULES: readonly Rule[] = [
   },
   { code: 'payload_replayed', text: m.payloadReplayed },
   { code: 'payload_session_mismatch', text: m.payloadSessionMismatch },
-  { code: 'payload_too_large', text: m.payloadTooLarge, pattern: /^The request body is larger than the limit of (\d+) bytes\.$/, values: (x) => ({ limit: num(x, 1) }) },
+  {
+    code: 'payload_too_large',
+    text: m.payloadTooLarge,
+    pattern: /^The request body is larger than the limit of (\d+) bytes\.$/,
+    values: (x) => ({ limit: num(x, 1) }),
+  },
   { code: 'invalid_json', text: m.invalidJson },
   { code: 'storage_unavailable', text: m.storageUnavailable },
   { code: 'internal_error', text: m.internalError },

@@ -4,7 +4,11 @@ import { ApiError, type ErrorBody } from './api-client';
 import { fieldErrorsOf, firstFieldError, formFieldErrors } from './field-errors';
 
 const api = (body: ErrorBody | null, status = 400) => new ApiError(status, body, true);
-const keyed = api({ message: 'm', code: 'validation_failed', errors: { name: ['Name is required'], city: ['The selected city is not in Nigeria'], 'coordinates.0': ['Out of range', 'Swapped?'] } });
+const keyed = api({
+  message: 'm',
+  code: 'validation_failed',
+  errors: { name: ['Name is required'], city: ['The selected city is not in Nigeria'], 'coordinates.0': ['Out of range', 'Swapped?'] },
+});
 
 describe('field errors', () => {
   it('reads every field with its messages, in order', () => {

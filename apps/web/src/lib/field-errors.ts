@@ -13,7 +13,11 @@ export function fieldErrorsOf(error: unknown): FieldMessages[] {
   const errors = error instanceof ApiError ? error.body?.errors : undefined;
   if (!isRecord(errors)) return [];
   return Object.entries(errors).flatMap(([field, messages]) => {
-    const texts = Array.isArray(messages) ? messages.filter((m): m is string => typeof m === 'string' && m !== '') : typeof messages === 'string' && messages ? [messages] : [];
+    const texts = Array.isArray(messages)
+      ? messages.filter((m): m is string => typeof m === 'string' && m !== '')
+      : typeof messages === 'string' && messages
+        ? [messages]
+        : [];
     // Each message in the page's language when the catalogue knows it (lib/api-errors.ts).
     return texts.length > 0 ? [{ field, messages: texts.map(localFieldMessage) }] : [];
   });

@@ -3,7 +3,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { setMessagesForTest } from '../i18n';
 import { setLocaleForTest } from '../i18n/locale';
 import formatFr from './formatters.messages.fr';
-import { formatArea, formatCompact, formatCurrency, formatDate, formatDateTime, formatDuration, formatHectares, formatNumber, formatSqm, formatTime } from './formatters';
+import {
+  formatArea,
+  formatCompact,
+  formatCurrency,
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatHectares,
+  formatNumber,
+  formatSqm,
+  formatTime,
+} from './formatters';
 
 describe('formatters', () => {
   it('formats dates as DD/MM/YYYY and times as h:mm A', () => {

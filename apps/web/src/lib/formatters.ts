@@ -37,7 +37,8 @@ export function formatDateTime(value: string | number | Date | null | undefined)
 /** 1234567.891 → "1,234,567.89" with the given decimals (default: as many as the number has, up to 20). */
 export function formatNumber(value: number | null | undefined, decimals?: number): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return EMPTY;
-  const opts: Intl.NumberFormatOptions = decimals === undefined ? { maximumFractionDigits: 20 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+  const opts: Intl.NumberFormatOptions =
+    decimals === undefined ? { maximumFractionDigits: 20 } : { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
   return new Intl.NumberFormat(formatLocale(), opts).format(value);
 }
 
@@ -84,5 +85,10 @@ export function formatDuration(value: string | number | null | undefined): strin
 export function formatCurrency(amount: number | string | null | undefined, currency: string = DEFAULT_CURRENCY): string {
   const n = typeof amount === 'string' ? Number(amount.replace(/,/g, '')) : amount;
   if (n === null || n === undefined || !Number.isFinite(n)) return EMPTY;
-  return new Intl.NumberFormat(currentLocale() === 'fr' ? 'fr-FR' : 'en-NG', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
+  return new Intl.NumberFormat(currentLocale() === 'fr' ? 'fr-FR' : 'en-NG', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(n);
 }

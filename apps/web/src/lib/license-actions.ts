@@ -18,7 +18,8 @@ function useLicenseMutation(mutationFn: (licenseId: string) => Promise<MessageEn
   const client = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }
 

@@ -11,7 +11,11 @@ export function licenseStatus(l: { is_revoked: boolean; is_expired: boolean }): 
 }
 
 /** A status's label in the page's language (the status itself stays the English key). */
-export const LICENSE_STATUS_LABEL: Readonly<Record<LicenseStatus, string>> = textMap({ Revoked: libText.statusRevoked, Expired: libText.statusExpired, Active: libText.statusActive });
+export const LICENSE_STATUS_LABEL: Readonly<Record<LicenseStatus, string>> = textMap({
+  Revoked: libText.statusRevoked,
+  Expired: libText.statusExpired,
+  Active: libText.statusActive,
+});
 
 export const LICENSE_STATUS_COLOR: Record<LicenseStatus, string> = { Revoked: 'error', Expired: 'warning', Active: 'success' };
 

@@ -30,12 +30,23 @@ describe('error catalogue', () => {
   });
 
   it("errors keyed by field (the API's shape, errors.city[0]): one toast per message, 'Field name: message'", () => {
-    const body: ErrorBody = { message: 'x', code: 'validation_failed', errors: { first_name: ['First name is required'], code: ['Invalid code', 'Use 6 digits'] } };
+    const body: ErrorBody = {
+      message: 'x',
+      code: 'validation_failed',
+      errors: { first_name: ['First name is required'], code: ['Invalid code', 'Use 6 digits'] },
+    };
     expect(errorMessages(api(400, body))).toEqual(['First name: First name is required', 'Code: Invalid code', 'Code: Use 6 digits']);
   });
 
   it("errors as a list of objects (another server's shape): one toast per entry, 'Field name: message'", () => {
-    const body = { message: 'x', code: 'validation_failed', errors: [{ field: 'first_name', message: 'First name is required' }, { field: 'code', message: 'Invalid code' }] } as unknown as ErrorBody;
+    const body = {
+      message: 'x',
+      code: 'validation_failed',
+      errors: [
+        { field: 'first_name', message: 'First name is required' },
+        { field: 'code', message: 'Invalid code' },
+      ],
+    } as unknown as ErrorBody;
     expect(errorMessages(api(400, body))).toEqual(['First name: First name is required', 'Code: Invalid code']);
   });
 
@@ -54,7 +65,10 @@ describe('error catalogue', () => {
   });
 
   it('nested errors objects: each string or message', () => {
-    expect(errorMessages(api(400, { errors: { admin: { email: 'Email taken' }, license: [{ message: 'Expiry required' }] } as unknown as string }))).toEqual(['Email taken', 'Expiry required']);
+    expect(errorMessages(api(400, { errors: { admin: { email: 'Email taken' }, license: [{ message: 'Expiry required' }] } as unknown as string }))).toEqual([
+      'Email taken',
+      'Expiry required',
+    ]);
   });
 
   it('no response: the error’s own message; request-setup failure: Something went wrong', () => {

@@ -76,13 +76,15 @@ export function errorMessages(error: unknown): string[] {
   // 401 on a call that carried the session: the API client has cleared it and gone to / already.
   if (error.status === 401 && error.sessionCall) return [];
   // Tenant gate: the console shows its full-page message instead of a toast.
-  if (error.status === 403 && typeof body.code === 'string' && /^(tenant_inactive|tenant_suspended|license_revoked|license_expired)$/.test(body.code)) return [];
+  if (error.status === 403 && typeof body.code === 'string' && /^(tenant_inactive|tenant_suspended|license_revoked|license_expired)$/.test(body.code))
+    return [];
   if (error.status >= 500) return [typeof body.errors === 'string' && body.errors ? local(body.errors) : message || setupFailure()];
   if (error.status === 404) return [t(libText.pageNotFoundToast)];
   const errors: unknown = body.errors;
   if (Array.isArray(errors) && errors.length > 0) {
     return errors.flatMap((e: unknown) => {
-      if (isRecord(e) && typeof e['field'] === 'string' && typeof e['message'] === 'string') return [`${humanizeField(e['field'])}: ${localFieldMessage(e['message'])}`];
+      if (isRecord(e) && typeof e['field'] === 'string' && typeof e['message'] === 'string')
+        return [`${humanizeField(e['field'])}: ${localFieldMessage(e['message'])}`];
       return textsOf(e);
     });
   }

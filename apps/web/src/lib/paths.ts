@@ -71,10 +71,7 @@ export const paths = {
       withQuery(tenant(TENANT_SECTIONS.farmers), open ? { farmer_id: open.farmer, view: 'list', farm_id: open.farm } : {}),
     /** The agents list, with an agent's drawer open, or the wizard creating (new) or editing one. */
     agents: (open?: { agent: string } | { new: true } | { edit: string }) =>
-      withQuery(
-        tenant(TENANT_SECTIONS.agents),
-        !open ? {} : 'agent' in open ? { agent: open.agent } : 'edit' in open ? { edit: open.edit } : { new: '1' },
-      ),
+      withQuery(tenant(TENANT_SECTIONS.agents), !open ? {} : 'agent' in open ? { agent: open.agent } : 'edit' in open ? { edit: open.edit } : { new: '1' }),
     farmlands: tenant(TENANT_SECTIONS.farmlands),
     operationalAreas: tenant(TENANT_SECTIONS.operationalAreas),
     reports: tenant(TENANT_SECTIONS.reports),

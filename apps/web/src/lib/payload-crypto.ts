@@ -23,7 +23,11 @@ let session: Promise<Session> | null = null;
 let settled: Session | null = null;
 let clientPair: Promise<{ privateKey: CryptoKey; header: string }> | null = null;
 
-const base64url = (text: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (text: string): string =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 async function load(fresh: boolean): Promise<Session> {
   const [jose, res] = await Promise.all([
@@ -77,7 +81,11 @@ export function noteServerClock(res: Response): boolean {
 }
 
 /** base64url of bytes. */
-const bytesToBase64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const bytesToBase64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /**
  * The JWE of a JSON body for this method and path, made once (iat, a random jti) and, with an access token, for its

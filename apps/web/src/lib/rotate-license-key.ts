@@ -18,6 +18,7 @@ export function useRotateLicenseKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: rotateLicenseKey,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

@@ -8,7 +8,12 @@ export function tokenSubject(token: string): string | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     const payload: unknown = JSON.parse(json);
     return payload && typeof payload === 'object' && 'sub' in payload && typeof payload.sub === 'string' ? payload.sub : null;
   } catch {

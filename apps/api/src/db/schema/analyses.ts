@@ -9,11 +9,15 @@ export const customAnalyses = pgTable(
   'custom_analyses',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description'),
     sourceFileId: uuid('source_file_id').references(() => files.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['queued', 'processing', 'completed', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'processing', 'completed', 'failed'] })
+      .notNull()
+      .default('queued'),
     progress: integer('progress').notNull().default(0),
     minimumFarmSize: doublePrecision('minimum_farm_size').notNull(),
     requireFarmRecognition: boolean('require_farm_recognition').notNull().default(true),
@@ -49,7 +53,9 @@ export const customAnalyses = pgTable(
   (t) => [
     index('custom_analyses_tenant_idx').on(t.tenantId, t.createdAt),
     unique('custom_analyses_tenant_id_id_uq').on(t.tenantId, t.id),
-    index('custom_analyses_parent_idx').on(t.tenantId, t.parentAnalysisId).where(sql`${t.parentAnalysisId} IS NOT NULL`),
+    index('custom_analyses_parent_idx')
+      .on(t.tenantId, t.parentAnalysisId)
+      .where(sql`${t.parentAnalysisId} IS NOT NULL`),
   ],
 );
 
@@ -57,8 +63,12 @@ export const customAnalyses = pgTable(
 export const customAnalysisOverlaps = pgTable(
   'custom_analysis_overlaps',
   {
-    analysisId: uuid('analysis_id').notNull().references(() => customAnalyses.id, { onDelete: 'cascade' }),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => customAnalyses.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     a: integer('a').notNull(),
     b: integer('b').notNull(),
     areaSqm: doublePrecision('area_sqm').notNull(),
@@ -73,9 +83,15 @@ export const customAnalysisOverlaps = pgTable(
 export const customAnalysisAreas = pgTable(
   'custom_analysis_areas',
   {
-    analysisId: uuid('analysis_id').notNull().references(() => customAnalyses.id, { onDelete: 'cascade' }),
-    operationalAreaId: uuid('operational_area_id').notNull().references(() => operationalAreas.id, { onDelete: 'cascade' }),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => customAnalyses.id, { onDelete: 'cascade' }),
+    operationalAreaId: uuid('operational_area_id')
+      .notNull()
+      .references(() => operationalAreas.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.analysisId, t.operationalAreaId] })],
 );
@@ -96,7 +112,10 @@ export const customAnalysisRows = pgTable(
     rowData: jsonb('row_data').notNull(),
     errors: jsonb('errors'),
     // The row's warning codes (analysisRowWarningCode); empty for a clean row (drizzle/0023).
-    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
+    warnings: text('warnings')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     category: text('category', { enum: ['within', 'outside', 'error'] }).notNull(),
     operationalAreaId: uuid('operational_area_id'),
     coveredFraction: doublePrecision('covered_fraction'),
@@ -111,10 +130,16 @@ export const customAnalysisRows = pgTable(
   (t) => [
     primaryKey({ columns: [t.analysisId, t.rowNumber] }),
     index('custom_analysis_rows_cat_idx').on(t.analysisId, t.category, t.rowNumber),
-    index('custom_analysis_rows_overlap_idx').on(t.analysisId, t.overlappingId, t.rowNumber).where(sql`${t.isOverlapping}`),
-    index('custom_analysis_rows_unrecognized_idx').on(t.analysisId, t.rowNumber).where(sql`${t.isUnrecognized}`),
+    index('custom_analysis_rows_overlap_idx')
+      .on(t.analysisId, t.overlappingId, t.rowNumber)
+      .where(sql`${t.isOverlapping}`),
+    index('custom_analysis_rows_unrecognized_idx')
+      .on(t.analysisId, t.rowNumber)
+      .where(sql`${t.isUnrecognized}`),
     // The overlap self-join of one upload probes this index; rows without a valid polygon carry no geometry.
     // Duplicates stay out of it, so a file repeating one polygon 75,000 times probes one entry, not 75,000 (drizzle/0009).
-    index('custom_analysis_rows_geom_idx').using('gist', t.geom).where(sql`${t.geom} IS NOT NULL AND ${t.dupOf} IS NULL`),
+    index('custom_analysis_rows_geom_idx')
+      .using('gist', t.geom)
+      .where(sql`${t.geom} IS NOT NULL AND ${t.dupOf} IS NULL`),
   ],
 );

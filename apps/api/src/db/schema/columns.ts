@@ -8,6 +8,9 @@ export const geometry = (name: string, kind: 'Polygon' | 'Point' | 'MultiPolygon
     dataType: () => `geometry(${kind}, 4326)`,
   })(name);
 
-export const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+export const id = () =>
+  uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();

@@ -24,7 +24,9 @@ export const states = pgTable(
   'states',
   {
     id: uuid('id').primaryKey(),
-    countryId: uuid('country_id').notNull().references(() => countries.id),
+    countryId: uuid('country_id')
+      .notNull()
+      .references(() => countries.id),
     name: text('name').notNull(),
     code: text('code').notNull(),
     latitude: doublePrecision('latitude'),
@@ -37,7 +39,9 @@ export const cities = pgTable(
   'cities',
   {
     id: uuid('id').primaryKey(),
-    countryId: uuid('country_id').notNull().references(() => countries.id),
+    countryId: uuid('country_id')
+      .notNull()
+      .references(() => countries.id),
     stateId: uuid('state_id').references(() => states.id),
     name: text('name').notNull(),
     latitude: doublePrecision('latitude').notNull(),
@@ -73,9 +77,13 @@ export const tenants = pgTable(
   (t) => [
     index('tenants_name_idx').on(t.name),
     // The provider's list: newest first among the tenants that are not deleted.
-    index('tenants_live_created_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`deleted_at IS NULL`),
+    index('tenants_live_created_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`deleted_at IS NULL`),
     // An organisation email names one live tenant (a deleted tenant's email may be used again).
-    uniqueIndex('tenants_email_live_uq').on(sql`lower(${t.email})`).where(sql`deleted_at IS NULL AND email IS NOT NULL`),
+    uniqueIndex('tenants_email_live_uq')
+      .on(sql`lower(${t.email})`)
+      .where(sql`deleted_at IS NULL AND email IS NOT NULL`),
   ],
 );
 
@@ -83,7 +91,9 @@ export const licenses = pgTable(
   'licenses',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     type: text('type', { enum: ['Platform', 'SDK'] }).notNull(),
     issuedDate: date('issued_date', { mode: 'string' }).notNull(),
     expiryDate: date('expiry_date', { mode: 'string' }).notNull(),
@@ -140,7 +150,9 @@ export const users = pgTable(
 );
 
 export const mfaSecrets = pgTable('mfa_secrets', {
-  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   /** AES-256-GCM encrypted base32 secret (lib/crypto.ts). */
   secretEnc: text('secret_enc').notNull(),
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
@@ -153,7 +165,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: id(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
     platform: text('platform').notNull().default('web'),
     ip: text('ip'),
@@ -173,7 +187,9 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: id(),
-    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -187,7 +203,9 @@ export const authChallenges = pgTable(
   'auth_challenges',
   {
     id: id(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['login', 'admin_link', 'password_reset', 'invitation'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -207,16 +225,22 @@ export const authThrottle = pgTable('auth_throttle', {
 });
 
 /** Encrypted request bodies' jti, refused again until the body's iat leaves the replay window (migration 0022). */
-export const payloadJtis = pgTable('payload_jtis', {
-  jti: text('jti').primaryKey(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-}, (t) => [index('payload_jtis_expires_idx').on(t.expiresAt)]);
+export const payloadJtis = pgTable(
+  'payload_jtis',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('payload_jtis_expires_idx').on(t.expiresAt)],
+);
 
 /** The Idempotency-Key store (drizzle/0025, modules/idempotency): one row per key claimed by an actor of a tenant. */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     /** 'user:<id>' or 'license:<id>'. */
     actor: text('actor').notNull(),
     key: text('key').notNull(),
@@ -284,8 +308,12 @@ export const regions = pgTable(
   'regions',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-    countryId: uuid('country_id').notNull().references(() => countries.id),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    countryId: uuid('country_id')
+      .notNull()
+      .references(() => countries.id),
     name: text('name').notNull(),
     createdAt: createdAt(),
   },
@@ -296,10 +324,16 @@ export const operationalAreas = pgTable(
   'operational_areas',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    regionId: uuid('region_id').notNull().references(() => regions.id),
-    cityId: uuid('city_id').notNull().references(() => cities.id),
+    regionId: uuid('region_id')
+      .notNull()
+      .references(() => regions.id),
+    cityId: uuid('city_id')
+      .notNull()
+      .references(() => cities.id),
     geom: geometry('geom', 'Polygon').notNull(),
     areaSqm: doublePrecision('area_sqm').notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),

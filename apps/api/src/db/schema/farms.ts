@@ -1,7 +1,23 @@
 // The farm registry: farmers, farms and captures, their rollups, history, snapshots and mapping records, and the
 // tenant configuration.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { geometry, id, createdAt, updatedAt } from './columns.js';
 import { countries, tenants, users, files, regions, operationalAreas } from './core.js';
 
@@ -10,7 +26,9 @@ export const farmers = pgTable(
   'farmers',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     /** What the farmers and farms searches match a name against (migration 0014). */
@@ -40,8 +58,12 @@ export const farmers = pgTable(
     index('farmers_tenant_idx').on(t.tenantId, t.createdAt, t.id),
     // is_mapped=true / false: an index walk over either side (migrations 0016, 0019). The table has fillfactor 90
     // (0019), room on each page for the farm_count updates' new row versions.
-    index('farmers_mapped_idx').on(t.tenantId, t.createdAt, t.id).where(sql`mapped`),
-    index('farmers_unmapped_idx').on(t.tenantId, t.createdAt, t.id).where(sql`NOT mapped`),
+    index('farmers_mapped_idx')
+      .on(t.tenantId, t.createdAt, t.id)
+      .where(sql`mapped`),
+    index('farmers_unmapped_idx')
+      .on(t.tenantId, t.createdAt, t.id)
+      .where(sql`NOT mapped`),
     check('farmers_mapped_check', sql`mapped = (farm_count > 0)`),
     uniqueIndex('farmers_tenant_folio_uq').on(t.tenantId, t.folioId),
     // An agent's farmers_count reads the farmers it registered.
@@ -58,8 +80,12 @@ export const farms = pgTable(
   'farms',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-    farmerId: uuid('farmer_id').notNull().references(() => farmers.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    farmerId: uuid('farmer_id')
+      .notNull()
+      .references(() => farmers.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     location: text('location'),
     address: text('address'),
@@ -110,7 +136,9 @@ export const farms = pgTable(
 export const farmTileCells = pgTable(
   'farm_tile_cells',
   {
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     level: smallint('level').notNull(),
     /** The cell's Morton code at its level (x in the even bits). */
     cell: bigint('cell', { mode: 'number' }).notNull(),
@@ -133,7 +161,9 @@ export const farmTileCells = pgTable(
 export const tenantStats = pgTable(
   'tenant_stats',
   {
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     farms: integer('farms').notNull().default(0),
     farmsWithin: integer('farms_within').notNull().default(0),
     farmsOverlapping: integer('farms_overlapping').notNull().default(0),
@@ -151,8 +181,12 @@ export const tenantStats = pgTable(
 export const agentStats = pgTable(
   'agent_stats',
   {
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     farms: integer('farms').notNull().default(0),
     farmsArea: numeric('farms_area').notNull().default('0'),
     farmers: integer('farmers').notNull().default(0),
@@ -164,20 +198,27 @@ export const agentStats = pgTable(
 export const farmPeriodStats = pgTable(
   'farm_period_stats',
   {
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     grain: text('grain', { enum: ['day', 'month'] }).notNull(),
     period: date('period').notNull(),
     n: integer('n').notNull(),
     areaSqm: numeric('area_sqm').notNull(),
   },
-  (t) => [primaryKey({ name: 'farm_period_stats_pk', columns: [t.tenantId, t.grain, t.period] }), index('farm_period_stats_grain_period_idx').on(t.grain, t.period)],
+  (t) => [
+    primaryKey({ name: 'farm_period_stats_pk', columns: [t.tenantId, t.grain, t.period] }),
+    index('farm_period_stats_grain_period_idx').on(t.grain, t.period),
+  ],
 );
 
 /** Per tenant and GPS device, its mapping records; kept by statement-level triggers on mapping_records (migration 0017). */
 export const tenantGpsDevices = pgTable(
   'tenant_gps_devices',
   {
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     device: text('device').notNull(),
     n: integer('n').notNull(),
   },
@@ -188,8 +229,12 @@ export const farmBoundaryHistory = pgTable(
   'farm_boundary_history',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-    farmId: uuid('farm_id').notNull().references(() => farms.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    farmId: uuid('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
     geom: geometry('geom', 'Polygon').notNull(),
     areaSqm: doublePrecision('area_sqm').notNull(),
     reason: text('reason').notNull(),
@@ -202,9 +247,15 @@ export const farmBoundaryHistory = pgTable(
 export const farmSnapshots = pgTable(
   'farm_snapshots',
   {
-    farmId: uuid('farm_id').notNull().references(() => farms.id, { onDelete: 'cascade' }),
-    fileId: uuid('file_id').notNull().references(() => files.id, { onDelete: 'cascade' }),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    farmId: uuid('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.farmId, t.fileId] })],
@@ -215,7 +266,9 @@ export const mappingRecords = pgTable(
   'mapping_records',
   {
     id: id(),
-    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     farmId: uuid('farm_id').references(() => farms.id, { onDelete: 'cascade' }),
     mappedBy: uuid('mapped_by').references(() => users.id, { onDelete: 'set null' }),
     geom: geometry('geom', 'Polygon').notNull(),
@@ -223,7 +276,9 @@ export const mappingRecords = pgTable(
     gpsDeviceId: text('gps_device_id'),
     location: text('location'),
     countryId: uuid('country_id').references(() => countries.id),
-    source: text('source', { enum: ['agent', 'sdk', 'seed'] }).notNull().default('agent'),
+    source: text('source', { enum: ['agent', 'sdk', 'seed'] })
+      .notNull()
+      .default('agent'),
     /** Why the agent saved a capture the device warned about (drizzle/0025). */
     captureNote: text('capture_note'),
     createdAt: createdAt(),
@@ -233,12 +288,16 @@ export const mappingRecords = pgTable(
 );
 
 export const tenantConfigurations = pgTable('tenant_configurations', {
-  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  tenantId: uuid('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
   minimumFarmSize: doublePrecision('minimum_farm_size').notNull().default(100),
   recognitionThreshold: doublePrecision('recognition_threshold').notNull().default(0.5),
   // Overlap tolerance (drizzle/0024): a pair overlaps when its intersection reaches both; smaller pairs are slivers.
   overlapMinAreaSqm: doublePrecision('overlap_min_area_sqm').notNull().default(1),
   overlapMinShare: doublePrecision('overlap_min_share').notNull().default(0.01),
-  settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+  settings: jsonb('settings')
+    .notNull()
+    .default(sql`'{}'::jsonb`),
   updatedAt: updatedAt(),
 });

@@ -18,7 +18,10 @@ export async function updateProfile(
   userId: string,
   patch: { firstName?: string; lastName?: string; phoneNumber?: string | null; gender?: string | null; imageFileId?: string },
 ): Promise<void> {
-  await tx.update(users).set({ ...patch, updatedAt: new Date() }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(users.id, userId));
 }
 
 /** Account reset: no password and no second factor until the user accepts the new invitation. */

@@ -46,7 +46,13 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/accounts/users/:id/reset', {
     config: gate(accountsPolicy, 'reset'),
-    schema: { tags, summary: 'Reset an account: end its sessions, clear password and two-factor, mail a new invitation', params: idParam, body: z.object({}).optional(), response: { 200: messageOnly } },
+    schema: {
+      tags,
+      summary: 'Reset an account: end its sessions, clear password and two-factor, mail a new invitation',
+      params: idParam,
+      body: z.object({}).optional(),
+      response: { 200: messageOnly },
+    },
     handler: async (req) => {
       await accounts.resetAccount(deps, req.ctx, req.params.id);
       return { message: 'Account reset successfully' };

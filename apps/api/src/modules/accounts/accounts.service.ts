@@ -27,7 +27,12 @@ export async function getUser(deps: Deps, ctx: Ctx, userId: string): Promise<Use
   });
 }
 
-export type ProfilePatch = { first_name?: string | undefined; last_name?: string | undefined; phone_number?: string | null | undefined; gender?: 'Male' | 'Female' | null | undefined };
+export type ProfilePatch = {
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  phone_number?: string | null | undefined;
+  gender?: 'Male' | 'Female' | null | undefined;
+};
 
 export async function updateUser(deps: Deps, ctx: Ctx, userId: string, body: ProfilePatch): Promise<UserProfile> {
   const actor = requireActor(ctx);

@@ -10,7 +10,10 @@ beforeAll(async () => {
   env = await testEnv();
 });
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0b1e30000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0b1e30000000049454e44ae426082',
+  'hex',
+);
 
 function multipart(field: string, filename: string, content: Buffer, contentType = 'application/octet-stream') {
   const boundary = '----profile-test';
@@ -126,7 +129,9 @@ describe('account reset', () => {
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Account reset successfully');
     expect((await session.get(`/api/accounts/users/${agent.id}/`)).status).toBe(401);
-    const [row] = await env.sql<{ password_hash: string | null; mfa_enabled: boolean }>(sql`SELECT password_hash, mfa_enabled FROM users WHERE id = ${agent.id}`);
+    const [row] = await env.sql<{ password_hash: string | null; mfa_enabled: boolean }>(
+      sql`SELECT password_hash, mfa_enabled FROM users WHERE id = ${agent.id}`,
+    );
     expect(row).toEqual({ password_hash: null, mfa_enabled: false });
     const mail = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${agent.email}`);
     expect(mail[0]!.body).toMatch(/onboarding#signed_key=/);

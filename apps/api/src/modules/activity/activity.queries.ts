@@ -30,7 +30,9 @@ export function activityConditions(tenantId: string | null, f: ActivityFilter): 
   if (f.dateBefore) conds.push(lt(activityLogs.createdAt, sql`${f.dateBefore}::date + 1`));
   if (f.search) {
     const like = containsPattern(f.search);
-    conds.push(or(ilike(activityLogs.userName, like), ilike(activityLogs.description, like), ilike(activityLogs.action, like), ilike(activityLogs.platform, like)));
+    conds.push(
+      or(ilike(activityLogs.userName, like), ilike(activityLogs.description, like), ilike(activityLogs.action, like), ilike(activityLogs.platform, like)),
+    );
   }
   return conds;
 }

@@ -32,7 +32,14 @@ export async function recordActivity(tx: Executor, ctx: Ctx, input: ActivityInpu
   });
 }
 
-export type ActivityListQuery = { page: number; page_size?: number | undefined; search?: string | undefined; action?: string | undefined; date_after?: string | undefined; date_before?: string | undefined };
+export type ActivityListQuery = {
+  page: number;
+  page_size?: number | undefined;
+  search?: string | undefined;
+  action?: string | undefined;
+  date_after?: string | undefined;
+  date_before?: string | undefined;
+};
 
 export async function listActivity(deps: Deps, ctx: Ctx, q: ActivityListQuery, url: string): Promise<Page<ReturnType<typeof presentActivity>>> {
   const { actor } = authorize(ctx, activityPolicy, 'list');

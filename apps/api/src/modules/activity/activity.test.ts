@@ -18,7 +18,18 @@ describe('activity log', () => {
     expect(res.body.data.count).toBeGreaterThanOrEqual(300);
     expect(res.body.data.next).toMatch(/page=2/);
     expect(res.body.data.previous).toBeNull();
-    expect(Object.keys(res.body.data.results[0]).sort()).toEqual(['action', 'country', 'description', 'id', 'platform', 'role', 'tenant', 'timestamp', 'user', 'user_id']);
+    expect(Object.keys(res.body.data.results[0]).sort()).toEqual([
+      'action',
+      'country',
+      'description',
+      'id',
+      'platform',
+      'role',
+      'tenant',
+      'timestamp',
+      'user',
+      'user_id',
+    ]);
   });
 
   it('shows a tenant admin only their tenant', async () => {

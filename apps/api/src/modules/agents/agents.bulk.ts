@@ -15,7 +15,12 @@ import { assertEmailsFree, sendOnboarding, uniqueEmail } from './agents.service.
 export const AGENT_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const;
 const REQUIRED = ['first_name', 'last_name', 'email', 'phone_number'] as const;
 
-export const AGENTS_TEMPLATE_CSV = [AGENT_COLUMNS.join(','), 'Amina,Bello,amina.bello@example.com,+2348030000001,Female,', 'Tunde,Okafor,tunde.okafor@example.com,+2348030000002,Male,', ''].join('\r\n');
+export const AGENTS_TEMPLATE_CSV = [
+  AGENT_COLUMNS.join(','),
+  'Amina,Bello,amina.bello@example.com,+2348030000001,Female,',
+  'Tunde,Okafor,tunde.okafor@example.com,+2348030000002,Male,',
+  '',
+].join('\r\n');
 
 const rowSchema = createAgentBody.extend({ operational_area_id: z.uuid('Use the id of one of your operational areas').optional() });
 

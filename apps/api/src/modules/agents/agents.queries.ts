@@ -65,7 +65,13 @@ const agentJoins = sql`
 const details = sql`${agentColumns} FROM users u ${agentJoins}`;
 
 /** One page of agents (newest first) with their totals, and the count (db/pagination.ts), in one statement. */
-export async function listAgents(run: Reader | Executor, tenantId: string | null, f: AgentFilter, limit: number, offset: number): Promise<{ rows: AgentRow[]; total: Total }> {
+export async function listAgents(
+  run: Reader | Executor,
+  tenantId: string | null,
+  f: AgentFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: AgentRow[]; total: Total }> {
   const where = conditions(tenantId, f);
   const join = f.region ? from : sql`FROM users u`;
   return listPage<AgentRow>(
@@ -80,7 +86,15 @@ export async function listAgents(run: Reader | Executor, tenantId: string | null
   );
 }
 
-export type RankedAgentRow = { id: string; first_name: string; last_name: string; operational_area: string | null; farmers_count: number; mapped_farms_count: number; total_mapped_area: number };
+export type RankedAgentRow = {
+  id: string;
+  first_name: string;
+  last_name: string;
+  operational_area: string | null;
+  farmers_count: number;
+  mapped_farms_count: number;
+  total_mapped_area: number;
+};
 
 /**
  * The tenant's agents ranked over all of them (not a page): farms mapped, then their area, then name and id, from the

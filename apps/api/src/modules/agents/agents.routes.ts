@@ -3,7 +3,18 @@
 // Account reset is PUT /accounts/users/{id}/reset (accounts module).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { agent, agentDetail, agentsQuery, bulkUploadResult, createAgentBody, envelope, idParam, listOf, messageOnly, updateAgentBody } from '@farmland/contracts';
+import {
+  agent,
+  agentDetail,
+  agentsQuery,
+  bulkUploadResult,
+  createAgentBody,
+  envelope,
+  idParam,
+  listOf,
+  messageOnly,
+  updateAgentBody,
+} from '@farmland/contracts';
 import { parseWith, readForm } from '../../lib/form.js';
 import { gate } from '../../lib/policy.js';
 import { bulkMessage, readUploadFile } from '../bulk-upload/bulk-upload.js';
@@ -24,18 +35,32 @@ export const agentsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'public' },
     schema: { tags, summary: 'The bulk-upload template (agents-template.csv): first_name, last_name, email, phone_number, gender, operational_area_id' },
     handler: async (_req, reply) =>
-      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="agents-template.csv"').send(AGENTS_TEMPLATE_CSV),
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="agents-template.csv"')
+        .send(AGENTS_TEMPLATE_CSV),
   });
 
   app.get('/accounts/agents/', {
     config: { ...readers, sessionWithRead: true },
-    schema: { tags, summary: "The tenant's agents with farmers, mapped farms, area mapped and progress", querystring: agentsQuery, response: { 200: envelope(listOf(agent)) } },
+    schema: {
+      tags,
+      summary: "The tenant's agents with farmers, mapped farms, area mapped and progress",
+      querystring: agentsQuery,
+      response: { 200: envelope(listOf(agent)) },
+    },
     handler: async (req) => ({ data: await agents.listAgents(deps, req.ctx, req.query, req.url) }),
   });
 
   app.post('/accounts/agents/', {
     config: admins,
-    schema: { tags, summary: 'Create an agent (an onboarding mail lets them set a password)', description: doc, consumes: ['multipart/form-data', 'application/json'], response: { 201: envelope(agent) } },
+    schema: {
+      tags,
+      summary: 'Create an agent (an onboarding mail lets them set a password)',
+      description: doc,
+      consumes: ['multipart/form-data', 'application/json'],
+      response: { 201: envelope(agent) },
+    },
     handler: async (req, reply) => {
       const { fields, files } = await form(req);
       const data = await agents.createAgent(deps, req.ctx, parseWith(createAgentBody, fields), files);
@@ -47,7 +72,8 @@ export const agentsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: admins,
     schema: {
       tags,
-      summary: 'Create agents from a file (multipart "file": .csv, .xls or .xlsx, by content); every refused row comes back in failed_rows with every error per cell',
+      summary:
+        'Create agents from a file (multipart "file": .csv, .xls or .xlsx, by content); every refused row comes back in failed_rows with every error per cell',
       consumes: ['multipart/form-data'],
       response: { 200: envelope(bulkUploadResult) },
     },
@@ -66,7 +92,14 @@ export const agentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/accounts/agents/:id/', {
     config: admins,
-    schema: { tags, summary: 'Edit an agent (only the fields sent change)', description: doc, consumes: ['multipart/form-data', 'application/json'], params: idParam, response: { 200: envelope(agent) } },
+    schema: {
+      tags,
+      summary: 'Edit an agent (only the fields sent change)',
+      description: doc,
+      consumes: ['multipart/form-data', 'application/json'],
+      params: idParam,
+      response: { 200: envelope(agent) },
+    },
     handler: async (req) => {
       const { fields, files } = await form(req);
       return { data: await agents.updateAgent(deps, req.ctx, req.params.id, parseWith(updateAgentBody, fields), files), message: 'Agent edited successfully' };

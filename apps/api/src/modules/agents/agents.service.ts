@@ -32,7 +32,13 @@ export async function listAgents(deps: Deps, ctx: Ctx, query: AgentsQuery, url: 
     size,
     pageOffset(query.page, size),
   );
-  return paginate(rows.map((r) => presentAgent(deps, r)), total, query.page, size, url);
+  return paginate(
+    rows.map((r) => presentAgent(deps, r)),
+    total,
+    query.page,
+    size,
+    url,
+  );
 }
 
 /** The agent drawer: the agent with its totals and its ten latest captures. */
@@ -55,7 +61,15 @@ function checkImage(files: UploadedFile[]) {
 
 async function storeImage(tx: Executor, deps: Deps, tenantId: string, by: string, image: ReturnType<typeof checkImage>): Promise<string | null> {
   if (!image) return null;
-  return storeFile(tx, deps, { tenantId, kind: 'avatar', data: image.data, contentType: image.type, extension: extensionOf[image.type], originalName: image.filename || null, createdBy: by });
+  return storeFile(tx, deps, {
+    tenantId,
+    kind: 'avatar',
+    data: image.data,
+    contentType: image.type,
+    extension: extensionOf[image.type],
+    originalName: image.filename || null,
+    createdBy: by,
+  });
 }
 
 /** A sign-in email is unique over the whole platform, so it is checked across tenants (system scope, emails only). */
@@ -70,17 +84,24 @@ export async function uniqueEmail<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (sqlState(err) === '23505' && /email/i.test(String((err as { cause?: { constraint?: string } }).cause?.constraint ?? (err as Error).message))) throw emailTaken();
+    if (sqlState(err) === '23505' && /email/i.test(String((err as { cause?: { constraint?: string } }).cause?.constraint ?? (err as Error).message)))
+      throw emailTaken();
     throw err;
   }
 }
 
 export async function assertAreaOfTenant(tx: Executor, tenantId: string, areaId: string | undefined): Promise<void> {
-  if (areaId && !(await q.tenantAreaIds(tx, tenantId, [areaId])).has(areaId)) throw problems.field('operational_area_id', 'No such operational area in your organisation');
+  if (areaId && !(await q.tenantAreaIds(tx, tenantId, [areaId])).has(areaId))
+    throw problems.field('operational_area_id', 'No such operational area in your organisation');
 }
 
 /** The onboarding mail of a new agent: a single-use link (7 days) to set a password. Same transaction as the agent. */
-export async function sendOnboarding(tx: Executor, deps: Deps, agent: { id: string; email: string; firstName: string }, tenantName: string | null): Promise<void> {
+export async function sendOnboarding(
+  tx: Executor,
+  deps: Deps,
+  agent: { id: string; email: string; firstName: string },
+  tenantName: string | null,
+): Promise<void> {
   const key = await createInvitation(tx as Parameters<typeof createInvitation>[0], deps, agent.id);
   await queueMail(tx, deps, {
     to: agent.email,
@@ -94,23 +115,31 @@ export async function createAgent(deps: Deps, ctx: Ctx, body: CreateAgentBody, f
   const image = checkImage(files);
   if ((await assertEmailsFree(deps, [body.email])).size > 0) throw emailTaken();
   return uniqueEmail(() =>
-    withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-      await assertAreaOfTenant(tx, actor.tenantId, body.operational_area_id);
-      const [id] = await q.insertAgents(tx, actor.tenantId, [
-        {
-          firstName: body.first_name,
-          lastName: body.last_name,
-          email: body.email,
-          phoneNumber: body.phone_number,
-          gender: body.gender ?? null,
-          operationalAreaId: body.operational_area_id ?? null,
-          imageFileId: await storeImage(tx, deps, actor.tenantId, actor.userId, image),
-        },
-      ]);
-      await sendOnboarding(tx, deps, { id: id!, email: body.email, firstName: body.first_name }, null);
-      await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} created the agent ${body.first_name} ${body.last_name} (${body.email})` });
-      return presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id!))!);
-    }, { retry: true }),
+    withScope(
+      deps.db,
+      tenantScope(actor.tenantId),
+      async (tx) => {
+        await assertAreaOfTenant(tx, actor.tenantId, body.operational_area_id);
+        const [id] = await q.insertAgents(tx, actor.tenantId, [
+          {
+            firstName: body.first_name,
+            lastName: body.last_name,
+            email: body.email,
+            phoneNumber: body.phone_number,
+            gender: body.gender ?? null,
+            operationalAreaId: body.operational_area_id ?? null,
+            imageFileId: await storeImage(tx, deps, actor.tenantId, actor.userId, image),
+          },
+        ]);
+        await sendOnboarding(tx, deps, { id: id!, email: body.email, firstName: body.first_name }, null);
+        await recordActivity(tx, ctx, {
+          action: 'Create',
+          description: `${actor.name} created the agent ${body.first_name} ${body.last_name} (${body.email})`,
+        });
+        return presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id!))!);
+      },
+      { retry: true },
+    ),
   );
 }
 
@@ -122,55 +151,78 @@ export async function updateAgent(deps: Deps, ctx: Ctx, id: string, body: Update
   if (!before) throw problems.notFound('Agent');
   if (body.email && body.email !== before.email.toLowerCase() && (await assertEmailsFree(deps, [body.email], id)).size > 0) throw emailTaken();
   return uniqueEmail(() =>
-    withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-      if (!(await q.findAgent(tx, actor.tenantId, id))) throw problems.notFound('Agent');
-      await assertAreaOfTenant(tx, actor.tenantId, body.operational_area_id);
-      const imageFileId = await storeImage(tx, deps, actor.tenantId, actor.userId, image);
-      const patch: q.AgentPatch = {
-        firstName: body.first_name,
-        lastName: body.last_name,
-        email: body.email,
-        phoneNumber: body.phone_number,
-        gender: body.gender,
-        operationalAreaId: body.operational_area_id,
-        ...(imageFileId ? { imageFileId } : {}),
-      };
-      if (Object.values(patch).every((v) => v === undefined)) throw problems.field('body', 'Send at least one field to change');
-      await q.updateAgent(tx, actor.tenantId, id, patch);
-      const changed = Object.keys(body).concat(imageFileId ? ['image'] : []).join(', ');
-      await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} edited the agent ${before.first_name} ${before.last_name} (${changed})` });
-      return presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id))!);
-    }, { retry: true }),
+    withScope(
+      deps.db,
+      tenantScope(actor.tenantId),
+      async (tx) => {
+        if (!(await q.findAgent(tx, actor.tenantId, id))) throw problems.notFound('Agent');
+        await assertAreaOfTenant(tx, actor.tenantId, body.operational_area_id);
+        const imageFileId = await storeImage(tx, deps, actor.tenantId, actor.userId, image);
+        const patch: q.AgentPatch = {
+          firstName: body.first_name,
+          lastName: body.last_name,
+          email: body.email,
+          phoneNumber: body.phone_number,
+          gender: body.gender,
+          operationalAreaId: body.operational_area_id,
+          ...(imageFileId ? { imageFileId } : {}),
+        };
+        if (Object.values(patch).every((v) => v === undefined)) throw problems.field('body', 'Send at least one field to change');
+        await q.updateAgent(tx, actor.tenantId, id, patch);
+        const changed = Object.keys(body)
+          .concat(imageFileId ? ['image'] : [])
+          .join(', ');
+        await recordActivity(tx, ctx, {
+          action: 'Update',
+          description: `${actor.name} edited the agent ${before.first_name} ${before.last_name} (${changed})`,
+        });
+        return presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id))!);
+      },
+      { retry: true },
+    ),
   );
 }
 
 /** One call toggles: a suspended agent is unsuspended and the other way round. Suspending ends every session at once. */
 export async function toggleSuspension(deps: Deps, ctx: Ctx, id: string): Promise<{ agent: Agent; suspended: boolean }> {
   const { actor } = authorize(ctx, agentsPolicy, 'manage');
-  return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-    const before = await q.findAgent(tx, actor.tenantId, id);
-    if (!before) throw problems.notFound('Agent');
-    const suspended = !before.is_suspended;
-    await q.setSuspended(tx, actor.tenantId, id, suspended);
-    if (suspended) await revokeUserSessions(tx, id, 'agent_suspended');
-    await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} ${suspended ? 'suspended' : 'unsuspended'} the agent ${before.first_name} ${before.last_name}` });
-    return { agent: presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id))!), suspended };
-  }, { retry: true });
+  return withScope(
+    deps.db,
+    tenantScope(actor.tenantId),
+    async (tx) => {
+      const before = await q.findAgent(tx, actor.tenantId, id);
+      if (!before) throw problems.notFound('Agent');
+      const suspended = !before.is_suspended;
+      await q.setSuspended(tx, actor.tenantId, id, suspended);
+      if (suspended) await revokeUserSessions(tx, id, 'agent_suspended');
+      await recordActivity(tx, ctx, {
+        action: 'Update',
+        description: `${actor.name} ${suspended ? 'suspended' : 'unsuspended'} the agent ${before.first_name} ${before.last_name}`,
+      });
+      return { agent: presentAgent(deps, (await q.findAgent(tx, actor.tenantId, id))!), suspended };
+    },
+    { retry: true },
+  );
 }
 
 export async function deleteAgent(deps: Deps, ctx: Ctx, id: string): Promise<void> {
   const { actor } = authorize(ctx, agentsPolicy, 'manage');
-  await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-    const before = await q.findAgent(tx, actor.tenantId, id);
-    if (!before) throw problems.notFound('Agent');
-    // Deleting the user sets farms.mapped_by to null on its farms (a write to farms, and to agent_stats by trigger): in
-    // the tenant's farm-lock order, like every other farm writer, so it cannot deadlock with a farm edit.
-    await lockTenantFarms(tx, actor.tenantId);
-    await revokeUserSessions(tx, id, 'agent_deleted');
-    await q.deleteAgent(tx, actor.tenantId, id);
-    await recordActivity(tx, ctx, {
-      action: 'Delete',
-      description: `${actor.name} deleted the agent ${before.first_name} ${before.last_name} (${before.email}; ${before.farmers_count} farmers, ${before.mapped_farms_count} farms mapped)`,
-    });
-  }, { retry: true });
+  await withScope(
+    deps.db,
+    tenantScope(actor.tenantId),
+    async (tx) => {
+      const before = await q.findAgent(tx, actor.tenantId, id);
+      if (!before) throw problems.notFound('Agent');
+      // Deleting the user sets farms.mapped_by to null on its farms (a write to farms, and to agent_stats by trigger): in
+      // the tenant's farm-lock order, like every other farm writer, so it cannot deadlock with a farm edit.
+      await lockTenantFarms(tx, actor.tenantId);
+      await revokeUserSessions(tx, id, 'agent_deleted');
+      await q.deleteAgent(tx, actor.tenantId, id);
+      await recordActivity(tx, ctx, {
+        action: 'Delete',
+        description: `${actor.name} deleted the agent ${before.first_name} ${before.last_name} (${before.email}; ${before.farmers_count} farmers, ${before.mapped_farms_count} farms mapped)`,
+      });
+    },
+    { retry: true },
+  );
 }

@@ -20,7 +20,9 @@ beforeAll(async () => {
 });
 
 const newAgent = async (over: Record<string, unknown> = {}) => {
-  const res = await env.as('adminA').post('/api/accounts/agents/', { first_name: 'Ada', last_name: 'Field', email: email(), phone_number: '+2348031112222', gender: 'Female', ...over });
+  const res = await env
+    .as('adminA')
+    .post('/api/accounts/agents/', { first_name: 'Ada', last_name: 'Field', email: email(), phone_number: '+2348031112222', gender: 'Female', ...over });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; email: string };
 };
@@ -34,8 +36,18 @@ describe('agents', () => {
   it('creates an agent as JSON, mails an onboarding link, and lists it with zero totals', async () => {
     const a = await newAgent({ operational_area_id: geoA.areaId });
     const one = await env.as('adminA').get(`/api/accounts/agents/${a.id}/`);
-    expect(one.body.data).toMatchObject({ agent_name: 'Ada Field', operational_area_id: geoA.areaId, is_suspended: false, farmers_count: 0, mapped_farms_count: 0, total_mapped_area: 0, progress: 0 });
-    const [user] = await env.sql<{ role: string; tenant_id: string; password_hash: string | null }>(sql`SELECT role, tenant_id, password_hash FROM users WHERE id = ${a.id}`);
+    expect(one.body.data).toMatchObject({
+      agent_name: 'Ada Field',
+      operational_area_id: geoA.areaId,
+      is_suspended: false,
+      farmers_count: 0,
+      mapped_farms_count: 0,
+      total_mapped_area: 0,
+      progress: 0,
+    });
+    const [user] = await env.sql<{ role: string; tenant_id: string; password_hash: string | null }>(
+      sql`SELECT role, tenant_id, password_hash FROM users WHERE id = ${a.id}`,
+    );
     expect(user).toEqual({ role: 'agent', tenant_id: env.fx.tenantA, password_hash: null });
     const mail = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${a.email}`);
     expect(mail).toHaveLength(1);
@@ -61,7 +73,9 @@ describe('agents', () => {
     const res = await env.as('adminA').request({ method: 'POST', url: '/api/accounts/agents/', payload: ok.payload, headers: ok.headers });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.image).toMatch(/\/api\/files\//);
-    const bad = multipart({ ...fields, email: email() }, [{ field: 'image', filename: 'x.png', content: Buffer.from('<svg onload=alert(1)>'), type: 'image/png' }]);
+    const bad = multipart({ ...fields, email: email() }, [
+      { field: 'image', filename: 'x.png', content: Buffer.from('<svg onload=alert(1)>'), type: 'image/png' },
+    ]);
     const refused = await env.as('adminA').request({ method: 'POST', url: '/api/accounts/agents/', payload: bad.payload, headers: bad.headers });
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body.errors)[0]).toBe('image');
@@ -73,16 +87,22 @@ describe('agents', () => {
     expect(res.status).toBe(400);
     const fields = Object.keys(res.body.errors);
     expect(fields).toEqual(expect.arrayContaining(['first_name', 'last_name', 'email', 'phone_number', 'gender']));
-    const area = await env.as('adminA').post('/api/accounts/agents/', { first_name: 'A', last_name: 'B', email: email(), phone_number: '+2348030000000', operational_area_id: geoB.areaId });
+    const area = await env
+      .as('adminA')
+      .post('/api/accounts/agents/', { first_name: 'A', last_name: 'B', email: email(), phone_number: '+2348030000000', operational_area_id: geoB.areaId });
     expect(area.status).toBe(400);
     expect(Object.keys(area.body.errors)[0]).toBe('operational_area_id');
     const a = await newAgent();
-    const dup = await env.as('adminA').post('/api/accounts/agents/', { first_name: 'A', last_name: 'B', email: a.email.toUpperCase(), phone_number: '+2348030000000' });
+    const dup = await env
+      .as('adminA')
+      .post('/api/accounts/agents/', { first_name: 'A', last_name: 'B', email: a.email.toUpperCase(), phone_number: '+2348030000000' });
     expect(dup.status).toBe(400);
     expect(dup.body.errors).toEqual({ email: ['A user with this email already exists'] });
     // An email of another tenant's user is taken too (sign-in emails are unique platform-wide).
     const [adminB] = await env.sql<{ email: string }>(sql`SELECT email FROM users WHERE id = ${env.fx.adminB}`);
-    const cross = await env.as('adminA').post('/api/accounts/agents/', { first_name: 'A', last_name: 'B', email: adminB!.email, phone_number: '+2348030000000' });
+    const cross = await env
+      .as('adminA')
+      .post('/api/accounts/agents/', { first_name: 'A', last_name: 'B', email: adminB!.email, phone_number: '+2348030000000' });
     expect(cross.status).toBe(400);
     expect(Object.keys(cross.body.errors)[0]).toBe('email');
     const after = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM users WHERE role = 'agent'`);
@@ -166,7 +186,9 @@ describe('agents', () => {
   it('deletes an agent: its sessions end, its farmers stay', async () => {
     const a = await newAgent();
     const session = await env.sessionFor(a.id);
-    const [f] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_by) VALUES (${env.fx.tenantA}, 'Kept', 'Farmer', ${`DEL-${a.id}`}, ${a.id}) RETURNING id`);
+    const [f] = await env.sql<{ id: string }>(
+      sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_by) VALUES (${env.fx.tenantA}, 'Kept', 'Farmer', ${`DEL-${a.id}`}, ${a.id}) RETURNING id`,
+    );
     const res = await env.as('adminA').delete(`/api/accounts/agents/${a.id}/`);
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Agent deleted successfully');
@@ -227,14 +249,21 @@ describe('agents bulk upload', () => {
     expect(twice).toMatchObject({ row: 5, errors: { email: ['This email is already used in row 2 of the file'] } });
     const after = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM users WHERE tenant_id = ${env.fx.tenantA} AND role = 'agent'`);
     expect(after[0]!.n).toBe(before[0]!.n + 2);
-    const created = await env.sql<{ gender: string; operational_area_id: string | null }>(sql`SELECT gender, operational_area_id FROM users WHERE email = ${good1}`);
+    const created = await env.sql<{ gender: string; operational_area_id: string | null }>(
+      sql`SELECT gender, operational_area_id FROM users WHERE email = ${good1}`,
+    );
     expect(created).toEqual([{ gender: 'Female', operational_area_id: geoA.areaId }]);
     expect(await env.sql(sql`SELECT 1 FROM outbox_emails WHERE to_address IN (${good1}, ${good2})`)).toHaveLength(2);
   });
 
   it("a foreign operational area is a row error, and the row's agent is not created", async () => {
     const e = email();
-    const res = await upload(env.as('adminA'), url, 'a.csv', `first_name,last_name,email,phone_number,operational_area_id\nX,Y,${e},+2348030000099,${geoB.areaId}\n`);
+    const res = await upload(
+      env.as('adminA'),
+      url,
+      'a.csv',
+      `first_name,last_name,email,phone_number,operational_area_id\nX,Y,${e},+2348030000099,${geoB.areaId}\n`,
+    );
     expect(res.body.data.failed_rows[0].errors).toEqual({ operational_area_id: ['No such operational area in your organisation'] });
     expect(await env.sql(sql`SELECT 1 FROM users WHERE email = ${e}`)).toHaveLength(0);
   });

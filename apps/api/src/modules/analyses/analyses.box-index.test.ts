@@ -6,7 +6,13 @@ import { BoxIndex, RowBoxes } from './analyses.box-index.js';
 
 type B = [number, number, number, number];
 const boxArb: fc.Arbitrary<B> = fc
-  .tuple(fc.integer({ min: -50, max: 50 }), fc.integer({ min: -50, max: 50 }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }), fc.constantFrom(1, 0.001, 1e-7))
+  .tuple(
+    fc.integer({ min: -50, max: 50 }),
+    fc.integer({ min: -50, max: 50 }),
+    fc.integer({ min: 0, max: 12 }),
+    fc.integer({ min: 0, max: 12 }),
+    fc.constantFrom(1, 0.001, 1e-7),
+  )
   .map(([x, y, w, h, unit]) => [3 + x * unit, 7 + y * unit, 3 + (x + w) * unit, 7 + (y + h) * unit]);
 const meets = (a: B, b: B) => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 
@@ -28,7 +34,10 @@ describe('BoxIndex', () => {
           got.push(n);
           return true;
         });
-        const want = boxes.map((b, i) => [b, i + 1] as const).filter(([b]) => meets(b, query)).map(([, n]) => n);
+        const want = boxes
+          .map((b, i) => [b, i + 1] as const)
+          .filter(([b]) => meets(b, query))
+          .map(([, n]) => n);
         expect(got.sort((a, b) => a - b)).toEqual(want);
       }),
       { numRuns: 300, seed: 20261125 },

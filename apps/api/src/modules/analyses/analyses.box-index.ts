@@ -115,7 +115,7 @@ export class BoxIndex {
       order = Int32Array.from({ length: m }, (_, i) => i);
     }
     let total = m;
-    for (let n = m; n > 1; ) {
+    for (let n = m; n > 1;) {
       n = Math.ceil(n / NODE);
       total += n;
     }

@@ -27,11 +27,17 @@ describe.skipIf(!hasOgr2ogr())('custom analysis: files in a national grid land w
   });
 
   const post = (filename: string, content: Buffer) =>
-    t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content) });
+    t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content),
+    });
 
   /** The analysed (stored) geometries of an analysis in row order, at full precision. */
   const stored = async (id: string) =>
-    (await env.sql<{ g: Polygon }>(sql`SELECT ST_AsGeoJSON(geom, 15)::json AS g FROM custom_analysis_rows WHERE analysis_id = ${id} ORDER BY row_number`)).map((r) => r.g);
+    (await env.sql<{ g: Polygon }>(sql`SELECT ST_AsGeoJSON(geom, 15)::json AS g FROM custom_analysis_rows WHERE analysis_id = ${id} ORDER BY row_number`)).map(
+      (r) => r.g,
+    );
 
   it('analyses an RD New Shapefile (.prj without AUTHORITY) and a GeoJSON with a legacy crs member within 0.05 m of GDAL', async () => {
     const plots = plotsNear(5.3, 52.1);
@@ -74,9 +80,38 @@ describe.skipIf(!hasOgr2ogr())('custom analysis: files in a national grid land w
     const cases: Array<[string, Buffer, RegExp]> = [
       ['kertau.zip', g.zip(kertau), /Kertau/],
       // The ESRI .prj of a made-up datum on the Bessel ellipsoid: no registry system matches it.
-      ['nowhere.zip', g.zip(g.esriPrj.replace(/PROJCS\["[^"]*"/, 'PROJCS["Nowhere_Grid"').replace(/D_Kertau[^"]*/, 'D_Nowhere').replace(/Everest_1830_Modified[^,]*,[\d.]+,[\d.]+/, 'Bessel_1841",6377397.155,299.1528128')), /Nowhere/],
-      ['urn.geojson', Buffer.from(JSON.stringify({ type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::999999' } }, features: [{ type: 'Feature', properties: {}, geometry: plots[0]!.geometry }] })), /999999/],
-      ['late.geojson', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: plots[0]!.geometry }], crs: { type: 'name', properties: { name: 'EPSG:28992' } } })), /before "features"/],
+      [
+        'nowhere.zip',
+        g.zip(
+          g.esriPrj
+            .replace(/PROJCS\["[^"]*"/, 'PROJCS["Nowhere_Grid"')
+            .replace(/D_Kertau[^"]*/, 'D_Nowhere')
+            .replace(/Everest_1830_Modified[^,]*,[\d.]+,[\d.]+/, 'Bessel_1841",6377397.155,299.1528128'),
+        ),
+        /Nowhere/,
+      ],
+      [
+        'urn.geojson',
+        Buffer.from(
+          JSON.stringify({
+            type: 'FeatureCollection',
+            crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::999999' } },
+            features: [{ type: 'Feature', properties: {}, geometry: plots[0]!.geometry }],
+          }),
+        ),
+        /999999/,
+      ],
+      [
+        'late.geojson',
+        Buffer.from(
+          JSON.stringify({
+            type: 'FeatureCollection',
+            features: [{ type: 'Feature', properties: {}, geometry: plots[0]!.geometry }],
+            crs: { type: 'name', properties: { name: 'EPSG:28992' } },
+          }),
+        ),
+        /before "features"/,
+      ],
     ];
     for (const [name, content, names] of cases) {
       const res = await post(name, content);

@@ -10,7 +10,20 @@ import type { InputGeometry } from '../../ingest/geometry.js';
 import { countryCode, outsideCountry } from '../../lib/country-shapes.js';
 
 const COUNTRY_KEYS = new Set(['country', 'country_code', 'country_iso', 'iso2', 'producer_country', 'producercountry', 'pays', 'code_pays']);
-const HA_KEYS = new Set(['area', 'area_ha', 'hectares', 'hectare', 'ha', 'declared_area', 'declared_area_ha', 'plot_area', 'plot_area_ha', 'superficie', 'superficie_ha', 'surface_ha']);
+const HA_KEYS = new Set([
+  'area',
+  'area_ha',
+  'hectares',
+  'hectare',
+  'ha',
+  'declared_area',
+  'declared_area_ha',
+  'plot_area',
+  'plot_area_ha',
+  'superficie',
+  'superficie_ha',
+  'surface_ha',
+]);
 const SQM_KEYS = new Set(['area_m2', 'area_m²', 'area_sqm', 'area_sq_m', 'sqm', 'm2', 'declared_area_m2', 'declared_area_sqm', 'superficie_m2', 'surface_m2']);
 
 /** 4 ha: the EU regulation's limit above which a plot needs a polygon. */

@@ -16,7 +16,6 @@ import * as q from './analyses.queries.js';
 import * as qr from './analyses.run.queries.js';
 import { presentRisk, screenedLayers, type ScreenedLayer } from './analyses.presenter.js';
 
-
 /** A column of the export: its name (CSV header, GeoJSON property), its CSV cell and its GeoJSON value (absent: not in that format). */
 type Column = { name: string; csv?: (r: q.ExportRow) => Cell; geojson?: (r: q.ExportRow) => unknown };
 
@@ -108,7 +107,12 @@ function formats(columns: readonly Column[]): Record<AnalysisExportQuery['format
 
 export type ExportFile = { filename: string; mime: string; stream: Readable };
 
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'analysis';
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'analysis';
 
 /**
  * The file's text, chunk by chunk: the head at once (the first byte does not wait for a read), then each chunk of rows
@@ -122,7 +126,7 @@ export async function* exportText(
 ): AsyncGenerator<string> {
   yield format.head;
   let first = true;
-  for (let after = q.START; read; ) {
+  for (let after = q.START; read;) {
     const { rows, limit } = await sizer.read((n) => read(after, n));
     let text = '';
     for (const r of rows) {
@@ -152,6 +156,10 @@ export async function exportCategory(deps: Deps, ctx: Ctx, id: string, query: An
   const format = formats([...EXPORT_COLUMNS, ...layerColumns(layers)])[query.format];
   const reader = scopedReader(deps.db, scope);
   const read = a.status === 'completed' ? (after: q.Cursor, limit: number) => q.exportRows(reader, tenantId, id, query.category, after, limit) : null;
-  const stream = textStream(deps, exportText(format, read, () => letOthersIn(deps), chunkSizer(deps)), { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId });
+  const stream = textStream(
+    deps,
+    exportText(format, read, () => letOthersIn(deps), chunkSizer(deps)),
+    { analysisId: id, category: query.category, format: query.format, requestId: ctx.requestId },
+  );
   return { filename: `${slug(a.name)}-${query.category}.${format.extension}`, mime: format.mime, stream };
 }

@@ -11,7 +11,13 @@ type Geom = { type: 'Polygon'; coordinates: Ring[] } | { type: 'MultiPolygon'; c
 type Farm = { name: string; ref: string; geometry: Geom };
 
 const poly = (...rings: Ring[]): Geom => ({ type: 'Polygon', coordinates: rings });
-const bowTie: Ring = [[10.03, 10.03], [10.031, 10.031], [10.031, 10.03], [10.03, 10.031], [10.03, 10.03]];
+const bowTie: Ring = [
+  [10.03, 10.03],
+  [10.031, 10.031],
+  [10.031, 10.03],
+  [10.03, 10.031],
+  [10.03, 10.03],
+];
 
 /** Polygons (a Shapefile holds one shape type): within each area, across the border, an overlapping pair, a hole, parts. */
 const polygonFarms: Farm[] = [
@@ -34,7 +40,10 @@ const pointFarms: Farm[] = [
 // ---------- writers (each format built here, from the farms) ----------
 
 const featureCollection = (farms: Farm[]) =>
-  JSON.stringify({ type: 'FeatureCollection', features: farms.map((f) => ({ type: 'Feature', properties: { label: f.name, ref: f.ref }, geometry: f.geometry })) });
+  JSON.stringify({
+    type: 'FeatureCollection',
+    features: farms.map((f) => ({ type: 'Feature', properties: { label: f.name, ref: f.ref }, geometry: f.geometry })),
+  });
 
 const csvOf = (farms: Farm[]) =>
   ['farm_name,farm_coordinates,ref', ...farms.map((f) => `${f.name},"${JSON.stringify(f.geometry).replace(/"/g, '""')}",${f.ref}`), ''].join('\n');
@@ -46,10 +55,17 @@ const kmlPolygon = (rings: Ring[]) =>
     .map((h) => `<innerBoundaryIs><LinearRing><coordinates>${kmlCoords(h)}</coordinates></LinearRing></innerBoundaryIs>`)
     .join('')}</Polygon>`;
 const kmlGeometry = (g: Geom) =>
-  g.type === 'Point' ? `<Point><coordinates>${g.coordinates.join(',')}</coordinates></Point>` : g.type === 'Polygon' ? kmlPolygon(g.coordinates) : `<MultiGeometry>${g.coordinates.map(kmlPolygon).join('')}</MultiGeometry>`;
+  g.type === 'Point'
+    ? `<Point><coordinates>${g.coordinates.join(',')}</coordinates></Point>`
+    : g.type === 'Polygon'
+      ? kmlPolygon(g.coordinates)
+      : `<MultiGeometry>${g.coordinates.map(kmlPolygon).join('')}</MultiGeometry>`;
 const kmlOf = (farms: Farm[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Farms</name><Folder>${farms
-    .map((f) => `<Placemark><name>${f.name}</name><ExtendedData><Data name="ref"><value>${f.ref}</value></Data></ExtendedData>${kmlGeometry(f.geometry)}</Placemark>`)
+    .map(
+      (f) =>
+        `<Placemark><name>${f.name}</name><ExtendedData><Data name="ref"><value>${f.ref}</value></Data></ExtendedData>${kmlGeometry(f.geometry)}</Placemark>`,
+    )
     .join('\n')}</Folder></Document></kml>`;
 
 /** A .shp (polygons: outer rings clockwise, holes counter-clockwise, as the format says; or points). */
@@ -119,7 +135,8 @@ function dbfOf(rows: Array<Record<string, string>>): Uint8Array {
   return new Uint8Array(Buffer.concat([h, ...recs, Buffer.from([0x1a])]));
 }
 
-const WGS84_PRJ = 'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
+const WGS84_PRJ =
+  'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
 const UTM32N_PRJ =
   'PROJCS["WGS_1984_UTM_Zone_32N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],' +
   'PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",9.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]';
@@ -146,7 +163,11 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
   });
 
   const upload = async (filename: string, content: Buffer, extra: Record<string, string> = {}) => {
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false', ...extra }, filename, content) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false', ...extra }, filename, content),
+    });
     expect(res.status, `${filename}: ${JSON.stringify(res.body)}`).toBe(201);
     return outcome(t.caller, res.body.data.id);
   };
@@ -155,7 +176,14 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
   const verdicts = (o: Awaited<ReturnType<typeof outcome>>) =>
     [...o.rows.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([n, r]) => ({ n, category: r.category, errors: r.errors, area: r.area === null ? null : Number(r.area.toPrecision(6)), operational_area: r.operational_area, overlapping_id: r.overlapping_id }));
+      .map(([n, r]) => ({
+        n,
+        category: r.category,
+        errors: r.errors,
+        area: r.area === null ? null : Number(r.area.toPrecision(6)),
+        operational_area: r.operational_area,
+        overlapping_id: r.overlapping_id,
+      }));
 
   it('gives identical classifications for the same farms as csv, GeoJSON, KML, KMZ and Shapefile', async () => {
     const base = await upload('farms.csv', Buffer.from(csvOf(polygonFarms)));
@@ -172,8 +200,22 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       ['locations.json', Buffer.from(JSON.stringify(polygonFarms.map((f) => ({ farm_name: f.name, farm_coordinates: f.geometry, ref: f.ref }))))],
       ['farms.kml', Buffer.from(kml)],
       ['farms.kmz', Buffer.from(zipSync({ 'doc.kml': strToU8(kml), 'files/readme.txt': strToU8('x') }))],
-      ['farms.zip', shapefileZip(polygonFarms, polygonFarms.map((f) => f.geometry), WGS84_PRJ)],
-      ['no-prj.zip', shapefileZip(polygonFarms, polygonFarms.map((f) => f.geometry), null)],
+      [
+        'farms.zip',
+        shapefileZip(
+          polygonFarms,
+          polygonFarms.map((f) => f.geometry),
+          WGS84_PRJ,
+        ),
+      ],
+      [
+        'no-prj.zip',
+        shapefileZip(
+          polygonFarms,
+          polygonFarms.map((f) => f.geometry),
+          null,
+        ),
+      ],
     ];
     for (const [name, content] of files) {
       const o = await upload(name, content);
@@ -188,7 +230,9 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
     // A projected Shapefile (UTM 32N, coordinates computed by PostGIS) is reprojected to WGS84 with its .prj.
     const utm: Geom[] = [];
     for (const f of polygonFarms) {
-      const [r] = await env.sql<{ g: Geom }>(sql`SELECT ST_AsGeoJSON(ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)}), 4326), 32632), 6)::json AS g`);
+      const [r] = await env.sql<{ g: Geom }>(
+        sql`SELECT ST_AsGeoJSON(ST_Transform(ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(f.geometry)}), 4326), 32632), 6)::json AS g`,
+      );
       utm.push(r!.g);
     }
     const projected = verdicts(await upload('utm.zip', shapefileZip(polygonFarms, utm, UTM32N_PRJ)));
@@ -199,11 +243,22 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
 
   it('reads points in every format, and takes farm_name from the chosen property', async () => {
     const expected = verdicts(await upload('points.csv', Buffer.from(csvOf(pointFarms))));
-    expect(expected.map((v) => [v.category, v.operational_area, v.area])).toEqual([['within', 'West block', 0], ['within', 'East block', 0], ['outside', null, 0]]);
+    expect(expected.map((v) => [v.category, v.operational_area, v.area])).toEqual([
+      ['within', 'West block', 0],
+      ['within', 'East block', 0],
+      ['outside', null, 0],
+    ]);
     for (const [name, content] of [
       ['points.geojson', Buffer.from(featureCollection(pointFarms))],
       ['points.kml', Buffer.from(kmlOf(pointFarms))],
-      ['points.zip', shapefileZip(pointFarms, pointFarms.map((f) => f.geometry), WGS84_PRJ)],
+      [
+        'points.zip',
+        shapefileZip(
+          pointFarms,
+          pointFarms.map((f) => f.geometry),
+          WGS84_PRJ,
+        ),
+      ],
     ] as Array<[string, Buffer]>) {
       expect(verdicts(await upload(name, content)), name).toEqual(expected);
     }
@@ -236,7 +291,17 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       features: [
         { type: 'Feature', properties: { name: 'Good' }, geometry: poly(square(10.01, 10.01)) },
         { type: 'Feature', properties: { name: 'No geometry' }, geometry: null },
-        { type: 'Feature', properties: { name: 'Line' }, geometry: { type: 'LineString', coordinates: [[10, 10], [10.1, 10.1]] } },
+        {
+          type: 'Feature',
+          properties: { name: 'Line' },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [10, 10],
+              [10.1, 10.1],
+            ],
+          },
+        },
         { type: 'Feature', properties: {}, geometry: poly(square(10.02, 10.01)) },
         'not a feature',
         { type: 'Feature', properties: { name: 'Text coords' }, geometry: { type: 'Polygon', coordinates: 'nope' } },
@@ -244,7 +309,14 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
     };
     const o = await upload('mixed.geojson', Buffer.from(JSON.stringify(fc)));
     // A feature without any name is "Plot <row>" (issue 28 §3), never name_missing.
-    expect([1, 2, 3, 4, 5, 6].map((n) => o.rows.get(n)!.errors)).toEqual([[], ['coordinates_missing'], ['unsupported_geometry'], [], ['coordinates_unreadable'], ['coordinates_unreadable']]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => o.rows.get(n)!.errors)).toEqual([
+      [],
+      ['coordinates_missing'],
+      ['unsupported_geometry'],
+      [],
+      ['coordinates_unreadable'],
+      ['coordinates_unreadable'],
+    ]);
     const kml = `<kml><Document><Placemark><name>Line</name><LineString><coordinates>10,10 10.1,10.1</coordinates></LineString></Placemark><Placemark><name>Bad numbers</name><Polygon><outerBoundaryIs><LinearRing><coordinates>a,b c,d e,f</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></Document></kml>`;
     const k = await upload('bad.kml', Buffer.from(kml));
     expect([1, 2].map((n) => k.rows.get(n)!.errors)).toEqual([['unsupported_geometry'], ['coordinates_unreadable']]);
@@ -259,10 +331,27 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       ['bomb.zip', Buffer.from(zipSync({ 'a.shp': zeros, 'a.dbf': new Uint8Array(10) }, { level: 9 })), 413, 'file_too_complex'],
       ['escape.kmz', Buffer.from(zipSync({ '../../etc/doc.kml': strToU8(kmlOf(pointFarms)) })), 400, 'file_unsafe'],
       ['escape.zip', Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]), '/tmp/a.dbf': new Uint8Array(40) })), 400, 'file_unsafe'],
-      ['entities.kml', Buffer.from('<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]><kml><Placemark><name>&b;</name></Placemark></kml>'), 400, 'file_unreadable'],
-      ['many.geojson', Buffer.from(`{"type":"FeatureCollection","features":[${'{"type":"Feature"},'.repeat(100_000)}{"type":"Feature"}]}`), 413, 'too_many_rows'],
+      [
+        'entities.kml',
+        Buffer.from(
+          '<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]><kml><Placemark><name>&b;</name></Placemark></kml>',
+        ),
+        400,
+        'file_unreadable',
+      ],
+      [
+        'many.geojson',
+        Buffer.from(`{"type":"FeatureCollection","features":[${'{"type":"Feature"},'.repeat(100_000)}{"type":"Feature"}]}`),
+        413,
+        'too_many_rows',
+      ],
       ['many.kml', Buffer.from(`<kml><Document>${'<Placemark/>'.repeat(100_001)}</Document></kml>`), 413, 'too_many_rows'],
-      ['million.geojson', Buffer.from(`{"type":"FeatureCollection","features":[${'{"type":"Feature"},'.repeat(1_000_000)}{"type":"Feature"}]}`), 413, 'payload_too_large'],
+      [
+        'million.geojson',
+        Buffer.from(`{"type":"FeatureCollection","features":[${'{"type":"Feature"},'.repeat(1_000_000)}{"type":"Feature"}]}`),
+        413,
+        'payload_too_large',
+      ],
       ['not-json.geojson', Buffer.from('{"type": "FeatureCollection", "features": [}'), 400, 'file_unreadable'],
       ['csv.geojson', Buffer.from('farm_name,farm_coordinates\nA,"[[1,2]]"\n'), 400, 'file_type_mismatch'],
       ['farms.kml', Buffer.from(featureCollection(pointFarms)), 400, 'file_type_mismatch'],
@@ -270,14 +359,42 @@ describe('custom analysis: GIS upload formats (issue 13)', () => {
       ['deep.kml', Buffer.from(`<kml>${'<Folder>'.repeat(150_000)}${'</Folder>'.repeat(150_000)}</kml>`), 400, 'file_unreadable'],
       ['unclosed.kml', Buffer.from('<kml><Document><Placemark><name>x</name></Document></kml>'), 400, 'file_unreadable'],
       ['empty.zip', Buffer.from(zipSync({ 'readme.txt': strToU8('nothing') })), 400, 'file_unreadable'],
-      ['two.zip', Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]), 'b.shp': shpOf([pointFarms[0]!.geometry]), 'a.dbf': dbfOf([{ a: 'x' }]) })), 400, 'file_unreadable'],
+      [
+        'two.zip',
+        Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]), 'b.shp': shpOf([pointFarms[0]!.geometry]), 'a.dbf': dbfOf([{ a: 'x' }]) })),
+        400,
+        'file_unreadable',
+      ],
       ['nodbf.zip', Buffer.from(zipSync({ 'a.shp': shpOf([pointFarms[0]!.geometry]) })), 400, 'file_unreadable'],
-      ['crs.zip', shapefileZip(pointFarms, pointFarms.map((f) => f.geometry), 'PROJCS["Nowhere",GEOGCS["X",DATUM["Y",SPHEROID["Z",1,0]]],PROJECTION["No_Such_Projection"],UNIT["Meter",1.0]]'), 400, 'crs_unsupported'],
-      ['cut.zip', (() => {
-        const z = shapefileZip(pointFarms, pointFarms.map((f) => f.geometry), null);
-        return z.subarray(0, z.length - 30);
-      })(), 400, 'file_unreadable'],
-      ['proto.geojson', Buffer.from('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"__proto__":{"x":1}},"geometry":null}]}'), 400, 'forbidden_column'],
+      [
+        'crs.zip',
+        shapefileZip(
+          pointFarms,
+          pointFarms.map((f) => f.geometry),
+          'PROJCS["Nowhere",GEOGCS["X",DATUM["Y",SPHEROID["Z",1,0]]],PROJECTION["No_Such_Projection"],UNIT["Meter",1.0]]',
+        ),
+        400,
+        'crs_unsupported',
+      ],
+      [
+        'cut.zip',
+        (() => {
+          const z = shapefileZip(
+            pointFarms,
+            pointFarms.map((f) => f.geometry),
+            null,
+          );
+          return z.subarray(0, z.length - 30);
+        })(),
+        400,
+        'file_unreadable',
+      ],
+      [
+        'proto.geojson',
+        Buffer.from('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"__proto__":{"x":1}},"geometry":null}]}'),
+        400,
+        'forbidden_column',
+      ],
     ];
     // A GeoJSON file is read in a stream up to ANALYSIS_MAX_ROWS (1,000,000 by default): a cap of 100,000 here.
     const before = env.config.analysisMaxRows;

@@ -16,7 +16,12 @@ type Box = { x: number; y: number; w: number; h: number };
 type Shape = { kind: 'polygon'; box: Box; hole: boolean } | { kind: 'multi'; parts: Box[] } | { kind: 'point'; x: number; y: number };
 type Form = 'geojson' | 'wkt' | 'coords';
 
-const boxArb: fc.Arbitrary<Box> = fc.record({ x: fc.integer({ min: 0, max: 8 }), y: fc.integer({ min: 0, max: 8 }), w: fc.integer({ min: 1, max: 3 }), h: fc.integer({ min: 1, max: 3 }) });
+const boxArb: fc.Arbitrary<Box> = fc.record({
+  x: fc.integer({ min: 0, max: 8 }),
+  y: fc.integer({ min: 0, max: 8 }),
+  w: fc.integer({ min: 1, max: 3 }),
+  h: fc.integer({ min: 1, max: 3 }),
+});
 const shapeArb: fc.Arbitrary<Shape> = fc.oneof(
   fc.record({ kind: fc.constant('polygon' as const), box: boxArb, hole: fc.boolean() }),
   fc.record({ kind: fc.constant('multi' as const), parts: fc.array(boxArb, { minLength: 1, maxLength: 3 }) }),
@@ -27,11 +32,25 @@ const formArb: fc.Arbitrary<Form> = fc.constantFrom('geojson', 'wkt', 'coords');
 /** Counter-clockwise ring of a box in degrees (x0 y0 … closed); a hole is the middle quarter, clockwise. */
 function ring(b: Box, hole = false): number[][] {
   if (hole) {
-    const [x0, y0, x1, y1] = [at(b.x) + (b.w * CELL) / 8, at(b.y) + (b.h * CELL) / 8, at(b.x + b.w) - (b.w * CELL) / 8, at(b.y + b.h) - (b.h * CELL) / 8].map((v) => Number(v.toFixed(7)));
-    return [[x0!, y0!], [x0!, y1!], [x1!, y1!], [x1!, y0!], [x0!, y0!]];
+    const [x0, y0, x1, y1] = [at(b.x) + (b.w * CELL) / 8, at(b.y) + (b.h * CELL) / 8, at(b.x + b.w) - (b.w * CELL) / 8, at(b.y + b.h) - (b.h * CELL) / 8].map(
+      (v) => Number(v.toFixed(7)),
+    );
+    return [
+      [x0!, y0!],
+      [x0!, y1!],
+      [x1!, y1!],
+      [x1!, y0!],
+      [x0!, y0!],
+    ];
   }
   const [x0, y0, x1, y1] = [at(b.x), at(b.y), at(b.x + b.w), at(b.y + b.h)];
-  return [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+    [x0, y0],
+  ];
 }
 
 const wktRing = (r: number[][]) => `(${r.map((p) => `${p[0]} ${p[1]}`).join(', ')})`;
@@ -63,8 +82,26 @@ describe('custom analysis properties: GIS geometry forms against PostGIS (issue 
   beforeAll(async () => {
     env = await testEnv();
     t = await arrangeTenant(env, [
-      { name: 'Left', ring: [[at(-2), at(-2)], [at(6), at(-2)], [at(6), at(20)], [at(-2), at(20)], [at(-2), at(-2)]] },
-      { name: 'Right', ring: [[at(6), at(-2)], [at(12), at(-2)], [at(12), at(20)], [at(6), at(20)], [at(6), at(-2)]] },
+      {
+        name: 'Left',
+        ring: [
+          [at(-2), at(-2)],
+          [at(6), at(-2)],
+          [at(6), at(20)],
+          [at(-2), at(20)],
+          [at(-2), at(-2)],
+        ],
+      },
+      {
+        name: 'Right',
+        ring: [
+          [at(6), at(-2)],
+          [at(12), at(-2)],
+          [at(12), at(20)],
+          [at(6), at(20)],
+          [at(6), at(-2)],
+        ],
+      },
     ]);
   });
 
@@ -111,7 +148,8 @@ describe('custom analysis properties: GIS geometry forms against PostGIS (issue 
           for (const b of ref) {
             const ga = got.get(a.n)!;
             const gb = got.get(b.n)!;
-            if (a.n < b.n && ga.is_overlapping && gb.is_overlapping) expect(ga.overlapping_id === gb.overlapping_id, `rows ${a.n}, ${b.n}`).toBe(find(a.n) === find(b.n));
+            if (a.n < b.n && ga.is_overlapping && gb.is_overlapping)
+              expect(ga.overlapping_id === gb.overlapping_id, `rows ${a.n}, ${b.n}`).toBe(find(a.n) === find(b.n));
           }
         }
       }),

@@ -17,7 +17,11 @@ const cases: Case[] = [
   { name: 'Ring', value: square(10.01, 10.01), ref: { geojson: { type: 'Polygon', coordinates: [square(10.01, 10.01)] } } },
   { name: 'Multi within', value: mp([square(10.02, 10.02)], [square(10.024, 10.02)]), ref: { geojson: mp([square(10.02, 10.02)], [square(10.024, 10.02)]) } },
   { name: 'Multi across', value: mp([square(10.09, 10.03)], [square(10.105, 10.03)]), ref: { geojson: mp([square(10.09, 10.03)], [square(10.105, 10.03)]) } },
-  { name: 'Multi parts overlap', value: mp([square(10.03, 10.04)], [square(10.0305, 10.04)]), ref: { geojson: mp([square(10.03, 10.04)], [square(10.0305, 10.04)]) } },
+  {
+    name: 'Multi parts overlap',
+    value: mp([square(10.03, 10.04)], [square(10.0305, 10.04)]),
+    ref: { geojson: mp([square(10.03, 10.04)], [square(10.0305, 10.04)]) },
+  },
   {
     name: 'Feature multi',
     value: { type: 'Feature', properties: { x: 1 }, geometry: mp([square(10.05, 10.05)], [square(10.06, 10.05)]) },
@@ -32,18 +36,67 @@ const cases: Case[] = [
   { name: 'In the hole', value: 'POINT (10.041 10.061)', ref: { wkt: 'POINT(10.041 10.061)' } },
   {
     name: 'WKT multi',
-    value: `multipolygon(((${square(10.07, 10.07).map((p) => p.join(' ')).join(',')})),((${square(10.15, 10.07).map((p) => p.join(' ')).join(',')})))`,
+    value: `multipolygon(((${square(10.07, 10.07)
+      .map((p) => p.join(' '))
+      .join(',')})),((${square(10.15, 10.07)
+      .map((p) => p.join(' '))
+      .join(',')})))`,
     ref: { wkt: `MULTIPOLYGON((${wktRing(square(10.07, 10.07))}),(${wktRing(square(10.15, 10.07))}))` },
   },
   { name: 'EWKT', value: `SRID=4326; POLYGON(${wktRing(square(10.08, 10.08))})`, ref: { wkt: `POLYGON(${wktRing(square(10.08, 10.08))})` } },
-  { name: 'WKT Z', value: `POLYGON Z ((10.085 10.08 5, 10.086 10.08 5, 10.086 10.081 5, 10.085 10.08 5))`, ref: { wkt: 'POLYGON((10.085 10.08,10.086 10.08,10.086 10.081,10.085 10.08))' } },
+  {
+    name: 'WKT Z',
+    value: `POLYGON Z ((10.085 10.08 5, 10.086 10.08 5, 10.086 10.081 5, 10.085 10.08 5))`,
+    ref: { wkt: 'POLYGON((10.085 10.08,10.086 10.08,10.086 10.081,10.085 10.08))' },
+  },
   { name: 'Point in', value: { type: 'Point', coordinates: [10.011, 10.011] }, ref: { wkt: 'POINT(10.011 10.011)' } },
   { name: 'Point twin', value: [10.011, 10.011], ref: { wkt: 'POINT(10.011 10.011)' } },
   { name: 'Point out', value: 'POINT(10.5 10.5)', ref: { wkt: 'POINT(10.5 10.5)' } },
   { name: 'Point on edge', value: { type: 'Feature', geometry: { type: 'Point', coordinates: [10.1, 10.05] } }, ref: { wkt: 'POINT(10.1 10.05)' } },
-  { name: 'Bow-tie part', value: mp([square(10.03, 10.09)], [[[10.04, 10.09], [10.041, 10.091], [10.041, 10.09], [10.04, 10.091], [10.04, 10.09]]]), ref: { geojson: mp([square(10.03, 10.09)], [[[10.04, 10.09], [10.041, 10.091], [10.041, 10.09], [10.04, 10.091], [10.04, 10.09]]]) } },
-  { name: 'Fiji', value: [[179.999, -16.5], [-179.999, -16.5], [-179.999, -16.499], [179.999, -16.499]], ref: { wkt: 'POLYGON((179.999 -16.5,180.001 -16.5,180.001 -16.499,179.999 -16.499,179.999 -16.5))' } },
-  { name: 'Arctic', value: 'POLYGON((10.01 78.2, 10.02 78.2, 10.02 78.21, 10.01 78.21, 10.01 78.2))', ref: { wkt: 'POLYGON((10.01 78.2,10.02 78.2,10.02 78.21,10.01 78.21,10.01 78.2))' } },
+  {
+    name: 'Bow-tie part',
+    value: mp(
+      [square(10.03, 10.09)],
+      [
+        [
+          [10.04, 10.09],
+          [10.041, 10.091],
+          [10.041, 10.09],
+          [10.04, 10.091],
+          [10.04, 10.09],
+        ],
+      ],
+    ),
+    ref: {
+      geojson: mp(
+        [square(10.03, 10.09)],
+        [
+          [
+            [10.04, 10.09],
+            [10.041, 10.091],
+            [10.041, 10.09],
+            [10.04, 10.091],
+            [10.04, 10.09],
+          ],
+        ],
+      ),
+    },
+  },
+  {
+    name: 'Fiji',
+    value: [
+      [179.999, -16.5],
+      [-179.999, -16.5],
+      [-179.999, -16.499],
+      [179.999, -16.499],
+    ],
+    ref: { wkt: 'POLYGON((179.999 -16.5,180.001 -16.5,180.001 -16.499,179.999 -16.499,179.999 -16.5))' },
+  },
+  {
+    name: 'Arctic',
+    value: 'POLYGON((10.01 78.2, 10.02 78.2, 10.02 78.21, 10.01 78.21, 10.01 78.2))',
+    ref: { wkt: 'POLYGON((10.01 78.2,10.02 78.2,10.02 78.21,10.01 78.21,10.01 78.2))' },
+  },
 ];
 
 /** Malformed forms: each a row error with this code on farm_coordinates. */
@@ -55,14 +108,44 @@ const bad: Array<[string, unknown, string]> = [
   ['WKT word', 'CIRCLE(10 10, 1)', 'coordinates_unreadable'],
   ['WKT projected', 'SRID=3857;POINT(1113194 1118890)', 'coordinates_unreadable'],
   ['WKT line', 'LINESTRING(10 10, 10.1 10.1)', 'unsupported_geometry'],
-  ['GeoJSON line', { type: 'LineString', coordinates: [[10, 10], [10.1, 10.1]] }, 'unsupported_geometry'],
+  [
+    'GeoJSON line',
+    {
+      type: 'LineString',
+      coordinates: [
+        [10, 10],
+        [10.1, 10.1],
+      ],
+    },
+    'unsupported_geometry',
+  ],
   ['FeatureCollection cell', JSON.stringify({ type: 'FeatureCollection', features: [] }), 'unsupported_geometry'],
   ['Feature without geometry', { type: 'Feature', geometry: null }, 'coordinates_unreadable'],
   ['Multi without parts', { type: 'MultiPolygon', coordinates: [] }, 'coordinates_unreadable'],
-  ['Multi part of two', mp([square(10.01, 10.02)], [[[10.03, 10.02], [10.031, 10.02]]]), 'too_few_positions'],
+  [
+    'Multi part of two',
+    mp(
+      [square(10.01, 10.02)],
+      [
+        [
+          [10.03, 10.02],
+          [10.031, 10.02],
+        ],
+      ],
+    ),
+    'too_few_positions',
+  ],
   ['Point out of range', { type: 'Point', coordinates: [10.01, 95] }, 'position_out_of_range'],
   ['Point of text', ['east', 'north'], 'coordinates_unreadable'],
-  ['Over a pole', [[-170, 89], [10, 89], [10, 89.5]], 'edge_too_long'],
+  [
+    'Over a pole',
+    [
+      [-170, 89],
+      [10, 89],
+      [10, 89.5],
+    ],
+    'edge_too_long',
+  ],
 ];
 
 describe('custom analysis: GIS geometry forms (issue 13)', () => {
@@ -79,7 +162,9 @@ describe('custom analysis: GIS geometry forms (issue 13)', () => {
 
   /** The independent verdict of each case: validity, geodesic area, covering area, overlap with another valid case. */
   async function reference() {
-    const input = JSON.stringify(cases.map((c, i) => ({ n: i + 1, wkt: 'wkt' in c.ref ? c.ref.wkt : null, gj: 'geojson' in c.ref ? JSON.stringify(c.ref.geojson) : null })));
+    const input = JSON.stringify(
+      cases.map((c, i) => ({ n: i + 1, wkt: 'wkt' in c.ref ? c.ref.wkt : null, gj: 'geojson' in c.ref ? JSON.stringify(c.ref.geojson) : null })),
+    );
     return env.sql<{ n: number; valid: boolean; area: number; within: string | null; overlapping: boolean }>(sql`
       WITH x AS (SELECT s.n, coalesce(ST_GeomFromText(s.wkt, 4326), ST_SetSRID(ST_GeomFromGeoJSON(s.gj), 4326)) AS g
                    FROM jsonb_to_recordset(${input}::jsonb) AS s(n int, wkt text, gj text)),
@@ -91,8 +176,17 @@ describe('custom analysis: GIS geometry forms (issue 13)', () => {
   }
 
   it('reads every form and agrees with PostGIS on every row', async () => {
-    const locations = [...cases.map((c) => ({ farm_name: c.name, farm_coordinates: c.value })), ...bad.map(([name, value]) => ({ farm_name: name, farm_coordinates: value }))];
-    const res = await t.caller.post('/api/custom-analysis/', { name: 'GIS forms', operational_areas: t.areaIds, locations, minimum_farm_size: 1, require_farm_recognition: false });
+    const locations = [
+      ...cases.map((c) => ({ farm_name: c.name, farm_coordinates: c.value })),
+      ...bad.map(([name, value]) => ({ farm_name: name, farm_coordinates: value })),
+    ];
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'GIS forms',
+      operational_areas: t.areaIds,
+      locations,
+      minimum_farm_size: 1,
+      require_farm_recognition: false,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { rows, detail } = await outcome(t.caller, res.body.data.id);
     const ref = await reference();
@@ -127,7 +221,9 @@ describe('custom analysis: GIS geometry forms (issue 13)', () => {
     expect(byName('Point out')).toMatchObject({ category: 'outside', covered_fraction: 0 });
     expect(byName('Point on edge').category).toBe('within');
     // The antimeridian plot: the small polygon it is, split at 180, with the spheroid area of the ring read the short way.
-    const [fiji] = await env.sql<{ a: number }>(sql`SELECT ST_Area(ST_GeomFromText('POLYGON((179.999 -16.5,-179.999 -16.5,-179.999 -16.499,179.999 -16.499,179.999 -16.5))', 4326)::geography) AS a`);
+    const [fiji] = await env.sql<{ a: number }>(
+      sql`SELECT ST_Area(ST_GeomFromText('POLYGON((179.999 -16.5,-179.999 -16.5,-179.999 -16.499,179.999 -16.499,179.999 -16.5))', 4326)::geography) AS a`,
+    );
     expect(byName('Fiji').category).toBe('outside');
     expect(byName('Fiji').area! / fiji!.a).toBeCloseTo(1, 6);
     expect(fiji!.a).toBeLessThan(50_000);
@@ -164,7 +260,11 @@ describe('custom analysis: GIS geometry forms (issue 13)', () => {
     expect(onMap('Ring')).toMatchObject({ coordinates: r6([square(10.01, 10.01)]) });
     expect(onMap('Ring').type).toBeUndefined(); // absent means Polygon (the lean map body)
     expect(onMap('Ring').parts).toBeUndefined();
-    expect(onMap('Multi within')).toMatchObject({ type: 'MultiPolygon', coordinates: r6([square(10.02, 10.02)]), parts: r6([[square(10.02, 10.02)], [square(10.024, 10.02)]]) });
+    expect(onMap('Multi within')).toMatchObject({
+      type: 'MultiPolygon',
+      coordinates: r6([square(10.02, 10.02)]),
+      parts: r6([[square(10.02, 10.02)], [square(10.024, 10.02)]]),
+    });
     expect(onMap('Point in')).toMatchObject({ type: 'Point', coordinates: [[[10.011, 10.011]]] });
   }, 120_000);
 
@@ -177,7 +277,11 @@ describe('custom analysis: GIS geometry forms (issue 13)', () => {
       `Line;LINESTRING(10 10, 11 11);d`,
       '',
     ].join('\r\n');
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1' }, 'farms.csv', Buffer.from(csv)) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1' }, 'farms.csv', Buffer.from(csv)),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { rows } = await outcome(t.caller, res.body.data.id);
     expect(rows.get(1)).toMatchObject({ category: 'within', operational_area: 'West block' });

@@ -6,12 +6,13 @@ import { testEnv, type TestEnv } from '../../test/harness.js';
 import { multipart } from '../../test/analysis-fixtures.js';
 import { zip } from '../../test/zip-fixture.js';
 
-
 describe('hostile analysis uploads', () => {
   let env: TestEnv;
   let areaId: string;
   const post = (filename: string, content: Buffer) =>
-    env.as('adminA').request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Hostile', operational_areas: [areaId] }, filename, content) });
+    env
+      .as('adminA')
+      .request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Hostile', operational_areas: [areaId] }, filename, content) });
 
   beforeAll(async () => {
     env = await testEnv();

@@ -107,24 +107,30 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       let longest = 0;
       let count = 0;
       let slow = 0;
-      const result = await inSpan('analysis.run', { 'farmland.analysis_id': analysisId, 'farmland.attempt': job.retryCount }, () => runAnalysis(deps, tenantId, analysisId, undefined, {
-        onStatement: (ms) => {
-          longest = Math.max(longest, ms);
-          count++;
-          if (ms > 100) slow++;
-        },
-        onPhase: (phase, ms) => {
-          phases[phase] = { ms: Math.round(ms), statements: count, over100ms: slow, longestStatementMs: Math.round(longest) };
-          longest = 0;
-          count = 0;
-          slow = 0;
-        },
-      }));
+      const result = await inSpan('analysis.run', { 'farmland.analysis_id': analysisId, 'farmland.attempt': job.retryCount }, () =>
+        runAnalysis(deps, tenantId, analysisId, undefined, {
+          onStatement: (ms) => {
+            longest = Math.max(longest, ms);
+            count++;
+            if (ms > 100) slow++;
+          },
+          onPhase: (phase, ms) => {
+            phases[phase] = { ms: Math.round(ms), statements: count, over100ms: slow, longestStatementMs: Math.round(longest) };
+            longest = 0;
+            count = 0;
+            slow = 0;
+          },
+        }),
+      );
       log.info({ analysisId, result, phases }, 'custom analysis finished');
       if (result === 'completed') {
         const seconds = (performance.now() - started) / 1000;
         analysisRuns.observe({ outcome: 'completed' }, seconds);
-        const [row] = await scopedRows<{ n: number }>(deps.db, { kind: 'tenant', tenantId }, sql`SELECT total_uploaded_data_count AS n FROM custom_analyses WHERE id = ${analysisId}`).catch(() => []);
+        const [row] = await scopedRows<{ n: number }>(
+          deps.db,
+          { kind: 'tenant', tenantId },
+          sql`SELECT total_uploaded_data_count AS n FROM custom_analyses WHERE id = ${analysisId}`,
+        ).catch(() => []);
         if (row && row.n > 0 && seconds > 0) analysisRowsPerSecond.observe(row.n / seconds);
       }
       // Embedded: the rows just written get planner statistics at the next quiet moment (PGlite runs no autovacuum).
@@ -159,10 +165,17 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
         workerId = await b.work<AnalysisJobData>(ANALYSIS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, handle);
         await b.work<AnalysisJobData>(ANALYSIS_DEAD_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, handleDead);
         // Embedded: this process holds the data directory alone, so every run still 'processing' died with the last one.
-        await recoverStaleRuns(deps, send(deps, b), deps.database.kind === 'pglite' ? 0 : deps.config.analysisStaleRunSeconds, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
-        sweepTimer = setInterval(() => {
-          void recoverStaleRuns(deps, send(deps, b), deps.config.analysisStaleRunSeconds, log).catch((err: unknown) => log.error({ err }, 'analysis recovery sweep failed'));
-        }, Math.min(SWEEP_SECONDS, Math.ceil(deps.config.analysisStaleRunSeconds / 3)) * 1000);
+        await recoverStaleRuns(deps, send(deps, b), deps.database.kind === 'pglite' ? 0 : deps.config.analysisStaleRunSeconds, log).catch((err: unknown) =>
+          log.error({ err }, 'analysis recovery sweep failed'),
+        );
+        sweepTimer = setInterval(
+          () => {
+            void recoverStaleRuns(deps, send(deps, b), deps.config.analysisStaleRunSeconds, log).catch((err: unknown) =>
+              log.error({ err }, 'analysis recovery sweep failed'),
+            );
+          },
+          Math.min(SWEEP_SECONDS, Math.ceil(deps.config.analysisStaleRunSeconds / 3)) * 1000,
+        );
         sweepTimer.unref();
       }
       boss = b;
@@ -185,7 +198,11 @@ export function analysisJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBa
       starting = null;
       // A second app built on the same deps (tests do) and closed must not make the first look stopped.
       const list = runners.get(deps) ?? [];
-      if (list.length > 1) runners.set(deps, list.filter((r) => r !== jobs));
+      if (list.length > 1)
+        runners.set(
+          deps,
+          list.filter((r) => r !== jobs),
+        );
     },
     enqueue: async (data) => {
       const b = await ensure();

@@ -45,16 +45,25 @@ const LAYERS: LayerSpec[] = [
   { kind: 'protected_area', name: 'Synthetic park', polygons: [star(...spot(3000), 900, 420)] },
 ];
 
-const PLOTS = Array.from({ length: 150 }, (_, i) => ({ farm_name: `Plot ${i + 1}`, farm_coordinates: star(...spot(7000), 40 + rng.next() * 500, rng.int(4, 16)), own_id: `P-${i + 1}` }));
+const PLOTS = Array.from({ length: 150 }, (_, i) => ({
+  farm_name: `Plot ${i + 1}`,
+  farm_coordinates: star(...spot(7000), 40 + rng.next() * 500, rng.int(4, 16)),
+  own_id: `P-${i + 1}`,
+}));
 
 /** The tenant's thresholds for this test (not the defaults, so the run must read the tenant's). */
 const SETTINGS = { eudr_min_overlap_sqm: 25, eudr_forest_review_share: 0.05, eudr_loss_high_share: 0.01, eudr_protected_high_share: 0 };
 
 async function uploadLayer(caller: Caller, spec: LayerSpec): Promise<string> {
   const content = Buffer.from(
-    JSON.stringify({ type: 'FeatureCollection', features: spec.polygons.map((p, i) => ({ type: 'Feature', properties: { name: `F${i}` }, geometry: { type: 'Polygon', coordinates: [p] } })) }),
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: spec.polygons.map((p, i) => ({ type: 'Feature', properties: { name: `F${i}` }, geometry: { type: 'Polygon', coordinates: [p] } })),
+    }),
   );
-  const body = layerForm({ name: spec.name, kind: spec.kind, reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' }, [{ field: 'file', filename: 'layer.geojson', content }]);
+  const body = layerForm({ name: spec.name, kind: spec.kind, reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' }, [
+    { field: 'file', filename: 'layer.geojson', content },
+  ]);
   const res = await caller.request({ method: 'POST', url: '/api/reference-layers/', payload: body.payload, headers: body.headers });
   expect(res.status, res.raw).toBe(202);
   return res.body.data.id as string;
@@ -63,19 +72,28 @@ async function uploadLayer(caller: Caller, spec: LayerSpec): Promise<string> {
 /** Waits for a state, polling the API (the load and the run are background jobs). */
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 90_000): Promise<T> {
   let v = await read();
-  for (const end = Date.now() + timeoutMs; !done(v) && Date.now() < end; ) {
+  for (const end = Date.now() + timeoutMs; !done(v) && Date.now() < end;) {
     await new Promise((r) => setTimeout(r, 50));
     v = await read();
   }
   return v;
 }
 
-type Row = { row_number: number; name: string; category: string; risk: { level: string; reasons: Array<{ code: string; level: string; layer_id: string | null }>; figures: Array<{ layer_id: string; overlap_sqm: number; share: number; kind: string }> } | null };
+type Row = {
+  row_number: number;
+  name: string;
+  category: string;
+  risk: {
+    level: string;
+    reasons: Array<{ code: string; level: string; layer_id: string | null }>;
+    figures: Array<{ layer_id: string; overlap_sqm: number; share: number; kind: string }>;
+  } | null;
+};
 
 async function allRows(caller: Caller, id: string): Promise<Row[]> {
   const out: Row[] = [];
   for (const kind of ['within', 'outside', 'errors']) {
-    for (let url: string | null = `/api/custom-analysis/${id}/${kind}/?after=0&page_size=100`; url; ) {
+    for (let url: string | null = `/api/custom-analysis/${id}/${kind}/?after=0&page_size=100`; url;) {
       const res: { status: number; raw: string; body: any } = await caller.get(url);
       expect(res.status, res.raw).toBe(200);
       out.push(...res.body.data.results);
@@ -86,7 +104,11 @@ async function allRows(caller: Caller, id: string): Promise<Row[]> {
 }
 
 /** The documented tree (docs/decisions/0072-eudr-plot-risk.md), written again from the record: level and reason codes. */
-function documentedTree(figures: Array<{ kind: string; sqm: number; share: number }>, s: typeof SETTINGS, hasForest: boolean): { level: string; codes: string[] } {
+function documentedTree(
+  figures: Array<{ kind: string; sqm: number; share: number }>,
+  s: typeof SETTINGS,
+  hasForest: boolean,
+): { level: string; codes: string[] } {
   const rank: Record<string, number> = { low: 0, review: 1, high: 2 };
   const reasons: Array<[string, string]> = [];
   for (const f of figures) {
@@ -119,7 +141,10 @@ describe('an analysis screened against reference layers', () => {
     expect((await t.caller.put('/api/reference-layers/risk-settings/', SETTINGS)).status).toBe(200);
     for (const spec of LAYERS) layerIds.push(await uploadLayer(t.caller, spec));
     for (const id of layerIds) {
-      const layer = await until(async () => (await t.caller.get(`/api/reference-layers/${id}/`)).body.data, (d) => d.status === 'ready' || d.status === 'failed');
+      const layer = await until(
+        async () => (await t.caller.get(`/api/reference-layers/${id}/`)).body.data,
+        (d) => d.status === 'ready' || d.status === 'failed',
+      );
       expect(layer.status, JSON.stringify(layer)).toBe('ready');
     }
     const res = await t.caller.post('/api/custom-analysis/', {
@@ -133,7 +158,10 @@ describe('an analysis screened against reference layers', () => {
     expect(res.status, res.raw).toBe(201);
     expect(res.body.data.reference_layers.map((l: { id: string }) => l.id)).toEqual(layerIds);
     analysisId = res.body.data.id;
-    const done = await until(async () => (await t.caller.get(`/api/custom-analysis/${analysisId}/`)).body.data, (d) => d.status === 'completed' || d.status === 'failed');
+    const done = await until(
+      async () => (await t.caller.get(`/api/custom-analysis/${analysisId}/`)).body.data,
+      (d) => d.status === 'completed' || d.status === 'failed',
+    );
     expect(done.status, JSON.stringify(done.failure_reason)).toBe('completed');
   }, 240_000);
 
@@ -143,7 +171,9 @@ describe('an analysis screened against reference layers', () => {
   });
 
   it('the subdivided forest layer really is in pieces (the figures below cross piece boundaries)', async () => {
-    const [p] = await env.sql<{ pieces: number; features: number }>(sql`SELECT count(*)::int AS pieces, count(DISTINCT feature)::int AS features FROM reference_layer_features WHERE layer_id = ${layerIds[0]}`);
+    const [p] = await env.sql<{ pieces: number; features: number }>(
+      sql`SELECT count(*)::int AS pieces, count(DISTINCT feature)::int AS features FROM reference_layer_features WHERE layer_id = ${layerIds[0]}`,
+    );
     expect(p!.pieces).toBeGreaterThan(p!.features);
   });
 
@@ -190,7 +220,7 @@ describe('an analysis screened against reference layers', () => {
     expect(Object.keys(levels).sort()).toEqual(['high', 'low', 'review']);
   });
 
-  it('the map carries each row\'s verdict; the exports carry verdict, reasons and per-layer figures, streamed', async () => {
+  it("the map carries each row's verdict; the exports carry verdict, reasons and per-layer figures, streamed", async () => {
     const map = (await t.caller.get(`/api/custom-analysis/${analysisId}/map/`)).body.data;
     expect(map.features.length).toBe(PLOTS.length);
     for (const f of map.features) expect(['low', 'review', 'high']).toContain(f.risk_level);
@@ -216,35 +246,57 @@ describe('an analysis screened against reference layers', () => {
 
   it('another tenant sees none of it: rows, map and export are 404', async () => {
     const b = env.as('adminB');
-    for (const url of [`/api/custom-analysis/${analysisId}/`, `/api/custom-analysis/${analysisId}/outside/`, `/api/custom-analysis/${analysisId}/map/`, `/api/custom-analysis/${analysisId}/export/?category=outside&format=csv`]) {
+    for (const url of [
+      `/api/custom-analysis/${analysisId}/`,
+      `/api/custom-analysis/${analysisId}/outside/`,
+      `/api/custom-analysis/${analysisId}/map/`,
+      `/api/custom-analysis/${analysisId}/export/?category=outside&format=csv`,
+    ]) {
       expect((await b.get(url)).status, url).toBe(404);
     }
-    const [n] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM custom_analysis_layers WHERE analysis_id = ${analysisId} AND tenant_id = ${t.tenantId}`);
+    const [n] = await env.sql<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM custom_analysis_layers WHERE analysis_id = ${analysisId} AND tenant_id = ${t.tenantId}`,
+    );
     expect(n!.n).toBe(LAYERS.length);
   });
 
-  it('refuses another tenant\'s layer, an unknown one, too many, and a bad id, naming reference_layer_ids', async () => {
+  it("refuses another tenant's layer, an unknown one, too many, and a bad id, naming reference_layer_ids", async () => {
     const [other] = await env.sql<{ id: string }>(sql`
       INSERT INTO reference_layers (tenant_id, name, kind, reference_date, source, licence, status, progress, version)
       VALUES (${env.fx.tenantB}, 'Tenant B forest', 'forest_2020', '2020-12-31', 'B', 'CC0-1.0', 'ready', 100, 1) RETURNING id`);
     const body = (ids: unknown) => ({ operational_areas: t.areaIds, locations: PLOTS.slice(0, 2), reference_layer_ids: ids });
-    for (const ids of [[other!.id], [layerIds[0], '00000000-0000-4000-8000-000000000000'], Array.from({ length: 11 }, () => crypto.randomUUID()), ['not-an-id']]) {
+    for (const ids of [
+      [other!.id],
+      [layerIds[0], '00000000-0000-4000-8000-000000000000'],
+      Array.from({ length: 11 }, () => crypto.randomUUID()),
+      ['not-an-id'],
+    ]) {
       const res = await t.caller.post('/api/custom-analysis/', body(ids));
       expect(res.status, res.raw).toBe(400);
       expect(res.raw).toContain('reference_layer_ids');
     }
     // Tenant B cannot name tenant A's (this tenant's) layer either.
-    const b = await env.as('adminB').post('/api/custom-analysis/', { operational_areas: [crypto.randomUUID()], locations: PLOTS.slice(0, 2), reference_layer_ids: [layerIds[0]] });
+    const b = await env
+      .as('adminB')
+      .post('/api/custom-analysis/', { operational_areas: [crypto.randomUUID()], locations: PLOTS.slice(0, 2), reference_layer_ids: [layerIds[0]] });
     expect(b.status).toBe(400);
   });
 
-  it('takes the layers in a multipart upload (the console\'s wizard), repeated or as a list', async () => {
+  it("takes the layers in a multipart upload (the console's wizard), repeated or as a list", async () => {
     const csv = Buffer.from(`farm_name,farm_coordinates\nA,"${JSON.stringify(PLOTS[0]!.farm_coordinates).replace(/"/g, '""')}"\n`);
-    const form = analysisForm({ name: 'Multipart screened', operational_areas: t.areaIds, reference_layer_ids: [layerIds[0]!, layerIds[2]!], minimum_farm_size: '0' }, 'plots.csv', csv, 'text/csv');
+    const form = analysisForm(
+      { name: 'Multipart screened', operational_areas: t.areaIds, reference_layer_ids: [layerIds[0]!, layerIds[2]!], minimum_farm_size: '0' },
+      'plots.csv',
+      csv,
+      'text/csv',
+    );
     const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', payload: form.payload, headers: form.headers });
     expect(res.status, res.raw).toBe(201);
     expect(res.body.data.reference_layers.map((l: { id: string }) => l.id)).toEqual([layerIds[0], layerIds[2]]);
-    const done = await until(async () => (await t.caller.get(`/api/custom-analysis/${res.body.data.id}/`)).body.data, (d) => d.status === 'completed' || d.status === 'failed');
+    const done = await until(
+      async () => (await t.caller.get(`/api/custom-analysis/${res.body.data.id}/`)).body.data,
+      (d) => d.status === 'completed' || d.status === 'failed',
+    );
     expect(done.status).toBe('completed');
     const rows = await allRows(t.caller, res.body.data.id);
     expect(rows[0]!.risk!.figures).toHaveLength(2);
@@ -254,7 +306,10 @@ describe('an analysis screened against reference layers', () => {
     const res = await t.caller.post('/api/custom-analysis/', { operational_areas: t.areaIds, locations: PLOTS.slice(0, 3), minimum_farm_size: 0 });
     expect(res.status).toBe(201);
     expect(res.body.data.reference_layers).toEqual([]);
-    await until(async () => (await t.caller.get(`/api/custom-analysis/${res.body.data.id}/`)).body.data, (d) => d.status === 'completed' || d.status === 'failed');
+    await until(
+      async () => (await t.caller.get(`/api/custom-analysis/${res.body.data.id}/`)).body.data,
+      (d) => d.status === 'completed' || d.status === 'failed',
+    );
     const rows = await allRows(t.caller, res.body.data.id);
     expect(rows.every((r) => r.risk === null)).toBe(true);
     const csv = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=outside&format=csv`);

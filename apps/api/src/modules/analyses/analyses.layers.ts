@@ -74,7 +74,7 @@ export async function screenAnalysisRows(
     };
     let rows = 0;
     let size = Math.max(50, Math.round(tuning.batchRows / 2));
-    for (let from = 1; from <= maxRow; ) {
+    for (let from = 1; from <= maxRow;) {
       beat();
       const to = from + size;
       const t0 = performance.now();

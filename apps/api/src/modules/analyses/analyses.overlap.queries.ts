@@ -48,9 +48,17 @@ const rowGeomArea = (tenantId: string, id: string, n: SQL) => sql`
  * Which of the given pairs of rows overlap: interiors share area (ST_Relate '2********'; touching is not overlap), and
  * the intersection reaches the tolerance. Every pair whose interiors meet is kept with its measures, slivers included.
  */
-export async function overlapPairsOf(tx: Executor, tenantId: string, id: string, pairs: ReadonlyArray<readonly [number, number]>, t: Tolerance): Promise<Array<{ a: number; b: number }>> {
+export async function overlapPairsOf(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  pairs: ReadonlyArray<readonly [number, number]>,
+  t: Tolerance,
+): Promise<Array<{ a: number; b: number }>> {
   if (pairs.length === 0) return [];
-  return queryRows(tx, sql`
+  return queryRows(
+    tx,
+    sql`
     WITH hits AS MATERIALIZED (
       SELECT p.a, p.b, m.sqm, m.share_a, m.share_b, m.iou, m.sliver
         FROM unnest(${intArray(pairs.map((p) => p[0]))}::int[], ${intArray(pairs.map((p) => p[1]))}::int[]) AS p(a, b)
@@ -58,7 +66,8 @@ export async function overlapPairsOf(tx: Executor, tenantId: string, id: string,
         CROSS JOIN LATERAL (${rowGeomArea(tenantId, id, sql`p.b`)}) rb
         ${pairMeasures(t)}
        WHERE ST_Relate(ra.geom, rb.geom, '2********')
-    ), ${keepPairs(tenantId, id)}`);
+    ), ${keepPairs(tenantId, id)}`,
+  );
 }
 
 /**
@@ -84,7 +93,9 @@ export async function overlapHitsOf(
     flat.push(...r.cands);
     ends.push(flat.length);
   }
-  return queryRows(tx, sql`
+  return queryRows(
+    tx,
+    sql`
     WITH hits AS MATERIALIZED (
       SELECT x.a, h.b, h.sqm, h.share_a, h.share_b, h.iou, h.sliver
         FROM unnest(${intArray(rows.map((r) => r.a))}::int[], ${intArray(starts)}::int[], ${intArray(ends)}::int[]) AS x(a, s, e)
@@ -95,7 +106,8 @@ export async function overlapHitsOf(
             ${pairMeasures(t)}
            WHERE ST_Relate(ra.geom, rb.geom, '2********') AND NOT m.sliver
            LIMIT ${max}) h
-    ), ${keepPairs(tenantId, id)}`);
+    ), ${keepPairs(tenantId, id)}`,
+  );
 }
 
 /** Removes the pairs an earlier attempt kept (a retry measures them again). */
@@ -108,7 +120,9 @@ export type RowOverlap = { n: number; other: number; area_sqm: number; share_thi
 /** Each given row's overlap pairs from its side (grouped ones first, then by area), at most `perRow` a row: a page's details. */
 export async function overlapsOfRows(tx: Executor, tenantId: string, id: string, rows: readonly number[], perRow: number): Promise<RowOverlap[]> {
   if (rows.length === 0) return [];
-  return queryRows<RowOverlap>(tx, sql`
+  return queryRows<RowOverlap>(
+    tx,
+    sql`
     SELECT x.n, o.* FROM unnest(${intArray(rows)}::int[]) AS x(n)
      CROSS JOIN LATERAL (
        SELECT * FROM (
@@ -117,7 +131,8 @@ export async function overlapsOfRows(tx: Executor, tenantId: string, id: string,
          UNION ALL
          SELECT o.a, o.area_sqm, o.share_b, o.share_a, o.iou, o.is_sliver FROM custom_analysis_overlaps o
           WHERE o.analysis_id = ${id} AND o.b = x.n AND o.tenant_id = ${tenantId}
-       ) p ORDER BY p.is_sliver, p.area_sqm DESC, p.other LIMIT ${perRow}) o`);
+       ) p ORDER BY p.is_sliver, p.area_sqm DESC, p.other LIMIT ${perRow}) o`,
+  );
 }
 
 /**
@@ -139,4 +154,3 @@ export async function markTooDense(tx: Executor, tenantId: string, id: string, r
            is_unrecognized = false, is_overlapping = false, overlapping_id = NULL, dup_of = NULL
      WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND (row_number = ANY(${ns}::int[]) OR dup_of = ANY(${ns}::int[]))`);
 }
-

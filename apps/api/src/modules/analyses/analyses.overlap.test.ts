@@ -20,7 +20,14 @@ describe('overlap step bounded by rows, not pairs', () => {
   });
 
   const create = async (locations: unknown[], extra: Record<string, unknown> = {}) => {
-    const res = await t.caller.post('/api/custom-analysis/', { name: 'overlap', operational_areas: t.areaIds, locations, require_farm_recognition: false, minimum_farm_size: 1, ...extra });
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'overlap',
+      operational_areas: t.areaIds,
+      locations,
+      require_farm_recognition: false,
+      minimum_farm_size: 1,
+      ...extra,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data.id as string;
   };
@@ -34,7 +41,9 @@ describe('overlap step bounded by rows, not pairs', () => {
     const page = await t.caller.get(`/api/custom-analysis/${id}/overlapping/?page=30&page_size=100`);
     expect(page.body.data.results.map((r: { overlapping_id: number }) => r.overlapping_id)).toEqual(new Array(100).fill(1));
     expect(page.body.data.results[99].row_number).toBe(3000);
-    const [groups] = await env.sql<{ n: number; size: number }>(sql`SELECT count(DISTINCT overlapping_id)::int AS n, max(group_size) AS size FROM custom_analysis_rows WHERE analysis_id = ${id}`);
+    const [groups] = await env.sql<{ n: number; size: number }>(
+      sql`SELECT count(DISTINCT overlapping_id)::int AS n, max(group_size) AS size FROM custom_analysis_rows WHERE analysis_id = ${id}`,
+    );
     expect(groups).toEqual({ n: 1, size: 3000 });
     const [twins] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id} AND dup_of = 1`);
     expect(twins!.n).toBe(2999);
@@ -53,7 +62,12 @@ describe('overlap step bounded by rows, not pairs', () => {
 
   /** Random rectangles on a small grid (so they overlap, touch and repeat), run with tiny bounds. */
   type Box = { x: number; y: number; w: number; h: number };
-  const boxArb: fc.Arbitrary<Box> = fc.record({ x: fc.integer({ min: 0, max: 6 }), y: fc.integer({ min: 0, max: 3 }), w: fc.integer({ min: 1, max: 4 }), h: fc.integer({ min: 1, max: 3 }) });
+  const boxArb: fc.Arbitrary<Box> = fc.record({
+    x: fc.integer({ min: 0, max: 6 }),
+    y: fc.integer({ min: 0, max: 3 }),
+    w: fc.integer({ min: 1, max: 4 }),
+    h: fc.integer({ min: 1, max: 3 }),
+  });
   const at = (k: number) => Number((11 + k * 0.0005).toFixed(7));
   const boxRing = (b: Box) => rect(at(b.x), at(b.y), at(b.x + b.w), at(b.y + b.h));
   const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -61,40 +75,51 @@ describe('overlap step bounded by rows, not pairs', () => {
   it('with tiny bounds, finds exactly the components of the overlap graph among the rows it settles', async () => {
     const seen = { crowded: 0, tooDense: 0, runs: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(boxArb, { minLength: 2, maxLength: 24 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 4 }), async (boxes, limit, denseLimit) => {
-        // Created without the queue, then run here with bounds small enough to make rows crowded and unsettled.
-        const ctx = { actor: { userId: t.adminId, sessionId: t.adminId, role: 'tenant_admin' as const, tenantId: t.tenantId, name: 'Admin', email: 'a@example.com' }, platform: 'api' as const, ip: '127.0.0.1', country: null, requestId: 'test' };
-        const created = await createAnalysis(env.deps, ctx, async () => undefined, {
-          name: 'tiny bounds',
-          operationalAreas: t.areaIds,
-          minimumFarmSize: 1,
-          requireRecognition: false,
-          source: { kind: 'json', locations: boxes.map((b, i) => ({ farm_name: `B${i + 1}`, farm_coordinates: boxRing(b) })) },
-        });
-        const id = created.id;
-        const result = await runAnalysis(env.deps, t.tenantId, id, tuningFor(env.deps.database.kind), {
-          overlap: { limit, denseLimit, targetMs: 100, firstRange: 3 },
-          onOverlap: (r) => {
-            seen.runs++;
-            seen.crowded += r.crowded;
-            seen.tooDense += r.tooDense;
-          },
-        });
-        expect(result).toBe('completed');
-        const { detail, rows } = await outcome(t.caller, id);
-        const dense = [...rows].filter(([, r]) => r.errors.includes('overlap_too_dense')).map(([n]) => n);
-        expect(detail.errors.count).toBe(dense.length);
-        // Every other row: groups are the connected components of the overlap graph over the rows still valid.
-        const kept = boxes.map((b, i) => ({ b, n: i + 1 })).filter(({ n }) => !dense.includes(n));
-        const uf = new RowUnion(boxes.length);
-        for (const p of kept) for (const q of kept) if (p.n < q.n && overlaps(p.b, q.b)) uf.union(p.n, q.n);
-        const expected = new Map(uf.groups().map((x) => [x.n, x.g]));
-        for (const { n } of kept) {
-          const got = rows.get(n)!;
-          expect(got.is_overlapping, `row ${n}`).toBe(expected.has(n));
-          if (expected.has(n)) expect(got.overlapping_id, `row ${n}`).toBe(expected.get(n));
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(boxArb, { minLength: 2, maxLength: 24 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (boxes, limit, denseLimit) => {
+          // Created without the queue, then run here with bounds small enough to make rows crowded and unsettled.
+          const ctx = {
+            actor: { userId: t.adminId, sessionId: t.adminId, role: 'tenant_admin' as const, tenantId: t.tenantId, name: 'Admin', email: 'a@example.com' },
+            platform: 'api' as const,
+            ip: '127.0.0.1',
+            country: null,
+            requestId: 'test',
+          };
+          const created = await createAnalysis(env.deps, ctx, async () => undefined, {
+            name: 'tiny bounds',
+            operationalAreas: t.areaIds,
+            minimumFarmSize: 1,
+            requireRecognition: false,
+            source: { kind: 'json', locations: boxes.map((b, i) => ({ farm_name: `B${i + 1}`, farm_coordinates: boxRing(b) })) },
+          });
+          const id = created.id;
+          const result = await runAnalysis(env.deps, t.tenantId, id, tuningFor(env.deps.database.kind), {
+            overlap: { limit, denseLimit, targetMs: 100, firstRange: 3 },
+            onOverlap: (r) => {
+              seen.runs++;
+              seen.crowded += r.crowded;
+              seen.tooDense += r.tooDense;
+            },
+          });
+          expect(result).toBe('completed');
+          const { detail, rows } = await outcome(t.caller, id);
+          const dense = [...rows].filter(([, r]) => r.errors.includes('overlap_too_dense')).map(([n]) => n);
+          expect(detail.errors.count).toBe(dense.length);
+          // Every other row: groups are the connected components of the overlap graph over the rows still valid.
+          const kept = boxes.map((b, i) => ({ b, n: i + 1 })).filter(({ n }) => !dense.includes(n));
+          const uf = new RowUnion(boxes.length);
+          for (const p of kept) for (const q of kept) if (p.n < q.n && overlaps(p.b, q.b)) uf.union(p.n, q.n);
+          const expected = new Map(uf.groups().map((x) => [x.n, x.g]));
+          for (const { n } of kept) {
+            const got = rows.get(n)!;
+            expect(got.is_overlapping, `row ${n}`).toBe(expected.has(n));
+            if (expected.has(n)) expect(got.overlapping_id, `row ${n}`).toBe(expected.get(n));
+          }
+        },
+      ),
       { numRuns: 12, seed: 20261122 },
     );
     // The runs went through the crowded paths (stage 2) and the unsettled one, not only stage 1.
@@ -126,9 +151,25 @@ describe('poison rows are row errors', () => {
       case 'surrogate_key':
         return { farm_name: `Farm ${i}`, farm_coordinates: ok, ['k\uDC00']: 1 };
       case 'antipodal':
-        return { farm_name: `Farm ${i}`, farm_coordinates: [[-90, 0], [90, 0], [90, 10], [-90, 0]] };
+        return {
+          farm_name: `Farm ${i}`,
+          farm_coordinates: [
+            [-90, 0],
+            [90, 0],
+            [90, 10],
+            [-90, 0],
+          ],
+        };
       case 'pole':
-        return { farm_name: `Farm ${i}`, farm_coordinates: [[0, 80], [180, 80], [90, 85], [0, 80]] };
+        return {
+          farm_name: `Farm ${i}`,
+          farm_coordinates: [
+            [0, 80],
+            [180, 80],
+            [90, 85],
+            [0, 80],
+          ],
+        };
       case 'deep': {
         // Deeper than row_data keeps (16), within what the API's input guard lets through (32 from the body's root:
         // deeper than that, the upload is refused with a 400 naming the row and field; see test/bad-input.test.ts).
@@ -155,8 +196,16 @@ describe('poison rows are row errors', () => {
     const kinds = Object.keys(codeOf) as Poison[];
     await fc.assert(
       fc.asyncProperty(fc.array(fc.option(fc.constantFrom(...kinds), { freq: 3 }), { minLength: 1, maxLength: 40 }), async (plan) => {
-        const locations = plan.map((k, i) => (k ? poison(k, i) : { farm_name: `Good ${i}`, farm_coordinates: square(12.01 + (i % 50) * 0.002, 12.01 + Math.floor(i / 50) * 0.002) }));
-        const res = await t.caller.post('/api/custom-analysis/', { name: 'poison', operational_areas: t.areaIds, locations, require_farm_recognition: false, minimum_farm_size: 1 });
+        const locations = plan.map((k, i) =>
+          k ? poison(k, i) : { farm_name: `Good ${i}`, farm_coordinates: square(12.01 + (i % 50) * 0.002, 12.01 + Math.floor(i / 50) * 0.002) },
+        );
+        const res = await t.caller.post('/api/custom-analysis/', {
+          name: 'poison',
+          operational_areas: t.areaIds,
+          locations,
+          require_farm_recognition: false,
+          minimum_farm_size: 1,
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         const { detail, rows, lists } = await outcome(t.caller, res.body.data.id);
         const expectedErrors = plan.map((k, i) => (k ? i + 1 : 0)).filter((n) => n > 0);
@@ -196,8 +245,17 @@ describe('poison rows are row errors', () => {
       BEGIN IF NEW.farm_name = 'Poison row' AND NEW.geom IS NOT NULL THEN RAISE EXCEPTION 'lwgeom: simulated refusal' USING ERRCODE = 'XX000'; END IF; RETURN NEW; END $$;
       CREATE TRIGGER test_poison_row BEFORE INSERT ON custom_analysis_rows FOR EACH ROW EXECUTE FUNCTION test_poison_row();`);
     try {
-      const locations = Array.from({ length: 230 }, (_, i) => ({ farm_name: i === 150 ? 'Poison row' : `Good ${i}`, farm_coordinates: square(12.01 + (i % 50) * 0.002, 12.05 + Math.floor(i / 50) * 0.002) }));
-      const res = await t.caller.post('/api/custom-analysis/', { name: 'refused', operational_areas: t.areaIds, locations, require_farm_recognition: false, minimum_farm_size: 1 });
+      const locations = Array.from({ length: 230 }, (_, i) => ({
+        farm_name: i === 150 ? 'Poison row' : `Good ${i}`,
+        farm_coordinates: square(12.01 + (i % 50) * 0.002, 12.05 + Math.floor(i / 50) * 0.002),
+      }));
+      const res = await t.caller.post('/api/custom-analysis/', {
+        name: 'refused',
+        operational_areas: t.areaIds,
+        locations,
+        require_farm_recognition: false,
+        minimum_farm_size: 1,
+      });
       expect(res.status).toBe(201);
       const { detail, rows } = await outcome(t.caller, res.body.data.id);
       expect(detail.errors.count).toBe(1);

@@ -192,7 +192,15 @@ class Probe {
   }
 }
 
-async function onePass(run: Run, tenantId: string, id: string, total: number, b: OverlapBounds, probe: Probe, t: qo.Tolerance): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
+async function onePass(
+  run: Run,
+  tenantId: string,
+  id: string,
+  total: number,
+  b: OverlapBounds,
+  probe: Probe,
+  t: qo.Tolerance,
+): Promise<{ uf: RowUnion; unsettled: number[]; crowded: number[] }> {
   const uf = new RowUnion(total);
   const pairs = new Slicer<[number, number]>(b, async (slice) => {
     for (const p of await run((tx) => qo.overlapPairsOf(tx, tenantId, id, slice, t))) uf.union(p.a, p.b);

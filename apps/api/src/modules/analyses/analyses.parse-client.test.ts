@@ -38,7 +38,15 @@ describe.skipIf(Boolean(process.env['TEST_DATABASE_URL']))('parse threads (a fil
     const lines = ['farm_name;farm_coordinates;operational_area_id;note'];
     for (let i = 0; i < n; i++) {
       const x = 3 + (i % repeatAfter) * 1e-4; // rows after repeatAfter repeat earlier polygons: exact twins
-      const ring = i % 97 === 0 ? 'not coordinates' : JSON.stringify([[x, 7], [x + 5e-5, 7], [x + 5e-5, 7.00005], [x, 7]]);
+      const ring =
+        i % 97 === 0
+          ? 'not coordinates'
+          : JSON.stringify([
+              [x, 7],
+              [x + 5e-5, 7],
+              [x + 5e-5, 7.00005],
+              [x, 7],
+            ]);
       // Quoted cells with escaped quotes, delimiters and line breaks inside, CRLF endings: piece boundaries fall anywhere.
       lines.push(`"Farm ""${i + 1}""";"${ring.replace(/"/g, '""')}";;"${'n'.repeat(i % note)};\r\nend"`);
     }
@@ -70,7 +78,10 @@ describe.skipIf(Boolean(process.env['TEST_DATABASE_URL']))('parse threads (a fil
     const r = await stage('farms.csv', data);
     expect(r.outcome).toEqual({ ok: true, kind: 'csv', total: 12_345 });
     expect(r.chunks).toBeGreaterThan(2);
-    const got = r.staged.slice(0, -1).split('\n').flatMap((l) => JSON.parse(l) as Array<Record<string, unknown>>);
+    const got = r.staged
+      .slice(0, -1)
+      .split('\n')
+      .flatMap((l) => JSON.parse(l) as Array<Record<string, unknown>>);
     // Every row in order and identical but for `d`: a twin may keep its own polygon when its first copy was staged by
     // the other thread; a `d` always names an earlier row with the same polygon.
     const strip = (x: Record<string, unknown>) => JSON.stringify({ ...x, d: undefined });
@@ -106,7 +117,21 @@ describe.skipIf(Boolean(process.env['TEST_DATABASE_URL']))('parse threads (a fil
   });
 
   it('stages a GeoJSON file (read in a stream, feature by feature) in one thread', async () => {
-    const features = Array.from({ length: 3 }, (_, i) => ({ type: 'Feature', properties: { farm_name: `F${i}` }, geometry: { type: 'Polygon', coordinates: [[[3, 7], [3.001, 7], [3.001, 7.001], [3, 7]]] } }));
+    const features = Array.from({ length: 3 }, (_, i) => ({
+      type: 'Feature',
+      properties: { farm_name: `F${i}` },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [3, 7],
+            [3.001, 7],
+            [3.001, 7.001],
+            [3, 7],
+          ],
+        ],
+      },
+    }));
     const r = await stage('farms.geojson', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features })));
     expect(r.outcome).toEqual({ ok: true, kind: 'geojson', total: 3 });
     expect(JSON.parse(r.staged.trim())).toHaveLength(3);
@@ -125,22 +150,30 @@ describe('csv read in pieces', () => {
       }
     };
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ',', ';', '"', '\r', '\n', ' ', 'é'), maxLength: 200 }), fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
-        const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
-        const whole = outcome(() => parseCsv(text, 50));
-        const inPieces = outcome(() => {
-          const rows: string[][] = [];
-          const csv = new CsvRows(50, (r) => void rows.push(r), () => Object.assign(new Error('too many'), { code: 'too_many_rows' }));
-          let from = 0;
-          for (const c of at) {
-            csv.push(text.slice(from, c), false);
-            from = c;
-          }
-          csv.push(text.slice(from), true);
-          return rows;
-        });
-        return JSON.stringify(whole) === JSON.stringify(inPieces);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', ',', ';', '"', '\r', '\n', ' ', 'é'), maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (text, cuts) => {
+          const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
+          const whole = outcome(() => parseCsv(text, 50));
+          const inPieces = outcome(() => {
+            const rows: string[][] = [];
+            const csv = new CsvRows(
+              50,
+              (r) => void rows.push(r),
+              () => Object.assign(new Error('too many'), { code: 'too_many_rows' }),
+            );
+            let from = 0;
+            for (const c of at) {
+              csv.push(text.slice(from, c), false);
+              from = c;
+            }
+            csv.push(text.slice(from), true);
+            return rows;
+          });
+          return JSON.stringify(whole) === JSON.stringify(inPieces);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -112,7 +112,12 @@ function takeWorker(): Worker {
 }
 
 /** Why a worker ended without an answer: out of time, out of memory, or dead. */
-const timedOut = (ms: number): ParseFailure => ({ ok: false, status: 422, code: 'parse_timeout', message: `The file took longer than ${Math.round(ms / 1000)} s to read; simplify or split it` });
+const timedOut = (ms: number): ParseFailure => ({
+  ok: false,
+  status: 422,
+  code: 'parse_timeout',
+  message: `The file took longer than ${Math.round(ms / 1000)} s to read; simplify or split it`,
+});
 const workerFailure = (err: Error & { code?: string }): ParseFailure =>
   err.code === 'ERR_WORKER_OUT_OF_MEMORY'
     ? { ok: false, status: 413, code: 'file_too_complex', message: 'The file needs more memory to read than an upload may use; split it' }
@@ -222,7 +227,9 @@ export function stageInWorker(
         }
       },
     };
-    workers.forEach((worker, index) => worker.postMessage({ ...req, mode: 'stage', ...(threads > 1 ? { part: { index, of: threads } } : {}) } satisfies StageRequest));
+    workers.forEach((worker, index) =>
+      worker.postMessage({ ...req, mode: 'stage', ...(threads > 1 ? { part: { index, of: threads } } : {}) } satisfies StageRequest),
+    );
     try {
       await write(staged);
       const [first, ...rest] = ended as StageOutcome[];

@@ -46,7 +46,12 @@ export const SPLIT_BLOCK_LINES = 10;
 const failure = (err: unknown): ParseFailure =>
   err instanceof ParseError
     ? { ok: false, status: err.status, code: err.code, message: err.message }
-    : { ok: false, status: 400, code: 'file_unreadable', message: `The file cannot be read (${err instanceof Error ? err.message.slice(0, 160) : 'unknown error'})` };
+    : {
+        ok: false,
+        status: 400,
+        code: 'file_unreadable',
+        message: `The file cannot be read (${err instanceof Error ? err.message.slice(0, 160) : 'unknown error'})`,
+      };
 
 const cellText = (v: unknown): string => (typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v));
 
@@ -91,20 +96,25 @@ async function handleStage(req: StageRequest): Promise<void> {
     // representative per thread, which the overlap probe then links as an ordinary pair: still bounded).
     const seen: Duplicates = new Map();
     const part = req.part;
-    const { kind, total } = await readAnalysisFile(req.path, req.filename, { nameField: req.nameField, maxRows: req.maxRows, window: STAGE_LINE_ROWS }, async (rows, first) => {
-      const lineNo = (first - 1) / STAGE_LINE_ROWS;
-      if (part) {
-        // Only this thread's blocks; a block is one chunk, sent when its last line is staged.
-        if (Math.floor(lineNo / SPLIT_BLOCK_LINES) % part.of !== part.index) return;
-        lines.push(stageRows(rows, 0, rows.length, first, ids, seen));
-        if (lineNo % SPLIT_BLOCK_LINES === SPLIT_BLOCK_LINES - 1) await send();
-        return;
-      }
-      const line = stageRows(rows, 0, rows.length, first, ids, seen);
-      lines.push(line);
-      bytes += line.length;
-      if (bytes >= STAGED_CHUNK_BYTES) await send();
-    });
+    const { kind, total } = await readAnalysisFile(
+      req.path,
+      req.filename,
+      { nameField: req.nameField, maxRows: req.maxRows, window: STAGE_LINE_ROWS },
+      async (rows, first) => {
+        const lineNo = (first - 1) / STAGE_LINE_ROWS;
+        if (part) {
+          // Only this thread's blocks; a block is one chunk, sent when its last line is staged.
+          if (Math.floor(lineNo / SPLIT_BLOCK_LINES) % part.of !== part.index) return;
+          lines.push(stageRows(rows, 0, rows.length, first, ids, seen));
+          if (lineNo % SPLIT_BLOCK_LINES === SPLIT_BLOCK_LINES - 1) await send();
+          return;
+        }
+        const line = stageRows(rows, 0, rows.length, first, ids, seen);
+        lines.push(line);
+        bytes += line.length;
+        if (bytes >= STAGED_CHUNK_BYTES) await send();
+      },
+    );
     await send();
     port.postMessage({ type: 'done', kind, total } satisfies StageMessage);
   } catch (err) {

@@ -66,7 +66,7 @@ export const batchText = (lines: readonly Buffer[]): string => `[${lines.map((l)
 /** The staged lines of a buffer (the benchmark's EXPLAIN reads one batch). */
 export function linesOf(staged: Buffer): Buffer[] {
   const out: Buffer[] = [];
-  for (let start = 0; start < staged.length; ) {
+  for (let start = 0; start < staged.length;) {
     let end = staged.indexOf(0x0a, start);
     if (end < 0) end = staged.length;
     if (end - start > 2) out.push(staged.subarray(start, end));
@@ -123,7 +123,10 @@ function rejectedRow(row: StagedRow, err: unknown): StagedRow {
     wkb: null,
     oa: null,
     rd: row.rd,
-    errs: [...(row.errs ?? []), { field: 'farm_coordinates', code: 'geometry_rejected', message: `farm_coordinates: the database refused this polygon: ${why}` }],
+    errs: [
+      ...(row.errs ?? []),
+      { field: 'farm_coordinates', code: 'geometry_rejected', message: `farm_coordinates: the database refused this polygon: ${why}` },
+    ],
     ...(row.wa ? { wa: row.wa } : {}),
   };
 }
@@ -173,7 +176,9 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
   heartbeat.unref();
   try {
     await clearRows(deps, tenantId, id, tuning.writeRows);
-    const [areas, tenantAreas] = await run(async (tx) => [(await q.analysisAreas(tx, tenantId, id)).map((x) => x.id), await q.tenantAreaIds(tx, tenantId)] as const);
+    const [areas, tenantAreas] = await run(
+      async (tx) => [(await q.analysisAreas(tx, tenantId, id)).map((x) => x.id), await q.tenantAreaIds(tx, tenantId)] as const,
+    );
     const chosen = new Set(areas);
     const staged = await deps.storage.read(stagedKey(tenantId, id));
     if (!staged) throw new Error('The staged rows of this analysis are missing');
@@ -271,7 +276,7 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
     // chunks are sized by time like every other statement of the run.
     const list = overlap.groups;
     let chunk = Math.max(100, Math.round(tuning.writeRows / 2));
-    for (let i = 0; i < list.length; ) {
+    for (let i = 0; i < list.length;) {
       const part = list.slice(i, i + chunk);
       const t0 = performance.now();
       await run((tx) => q.setOverlapGroups(tx, tenantId, id, part), true);
@@ -312,7 +317,9 @@ export async function runAnalysis(deps: Deps, tenantId: string, id: string, tuni
         });
       }
     });
-    await deps.storage.remove(stagedKey(tenantId, id)).catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
+    await deps.storage
+      .remove(stagedKey(tenantId, id))
+      .catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
     phase('complete');
     return 'completed';
   } catch (err) {
@@ -342,7 +349,9 @@ export async function failAnalysisRun(deps: Deps, tenantId: string, id: string, 
   await clearRows(deps, tenantId, id, tuningFor(deps.database.kind).writeRows);
   await withScope(deps.db, scope, (tx) => failAndNotify(tx, tenantId, id, reason));
   // A failed analysis is never run again: its staged rows (hundreds of MB for a large upload) go now, not at deletion.
-  await deps.storage.remove(stagedKey(tenantId, id)).catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
+  await deps.storage
+    .remove(stagedKey(tenantId, id))
+    .catch((err: unknown) => deps.log.warn({ err, analysisId: id }, 'could not remove the staged rows (left behind)'));
 }
 
 /** An attempt failed and will be retried by the queue: the analysis goes back to queued, keeping the first reason. */

@@ -1,6 +1,16 @@
 // Analysis rows → the API shapes of packages/contracts/src/analyses.ts: an explicit whitelist, with the result lists as
 // full URLs (config.publicUrl) so that the console can fetch them as given.
-import type { AnalysisDetail, AnalysisErrorRow, AnalysisFarm, AnalysisOverlap, AnalysisRowError, AnalysisRowRisk, AnalysisRowWarningCode, AnalysisSummary, ReferenceLayerKind } from '@farmland/contracts';
+import type {
+  AnalysisDetail,
+  AnalysisErrorRow,
+  AnalysisFarm,
+  AnalysisOverlap,
+  AnalysisRowError,
+  AnalysisRowRisk,
+  AnalysisRowWarningCode,
+  AnalysisSummary,
+  ReferenceLayerKind,
+} from '@farmland/contracts';
 import type { RowOverlap } from './analyses.overlap.queries.js';
 import type { AnalysisLink, AnalysisRow, FarmRow, StoredRiskJson } from './analyses.queries.js';
 
@@ -80,7 +90,9 @@ export type ScreenedLayer = { id: string; name: string; kind: ReferenceLayerKind
 export const screenedLayers = (
   layers: ReadonlyArray<Omit<ScreenedLayer, 'version' | 'pinned_at'> & { version: number | null; pinned_at: Date | string | null }>,
 ): ScreenedLayer[] =>
-  layers.flatMap((l) => (l.version === null ? [] : [{ id: l.id, name: l.name, kind: l.kind, owner: l.owner, version: l.version, pinned_at: iso(l.pinned_at) ?? '' }]));
+  layers.flatMap((l) =>
+    l.version === null ? [] : [{ id: l.id, name: l.name, kind: l.kind, owner: l.owner, version: l.version, pinned_at: iso(l.pinned_at) ?? '' }],
+  );
 
 /** A row's verdict with its figures named by layer (issue 29); null without one. */
 export function presentRisk(level: AnalysisRowRisk['level'] | null, risk: StoredRiskJson | null, layers: readonly ScreenedLayer[]): AnalysisRowRisk | null {
@@ -130,7 +142,14 @@ export function presentOverlaps(pairs: RowOverlap[]): Map<number, AnalysisOverla
   const out = new Map<number, AnalysisOverlap[]>();
   for (const p of pairs) {
     const list = out.get(p.n) ?? [];
-    list.push({ row_number: p.other, area_sqm: Number(p.area_sqm), share_of_this: Number(p.share_this), share_of_other: Number(p.share_other), iou: Number(p.iou), sliver: p.is_sliver });
+    list.push({
+      row_number: p.other,
+      area_sqm: Number(p.area_sqm),
+      share_of_this: Number(p.share_this),
+      share_of_other: Number(p.share_other),
+      iou: Number(p.iou),
+      sliver: p.is_sliver,
+    });
     out.set(p.n, list);
   }
   return out;

@@ -27,7 +27,24 @@ function location(f: Farm, i: number, shift = 0) {
   const x1 = at(f.x + f.w + shift);
   const y1 = at(f.y + f.h + shift);
   const coords =
-    f.bad === 'bowtie' ? [[x0, y0], [x1, y1], [x1, y0], [x0, y1]] : f.bad === 'two' ? [[x0, y0], [x1, y1]] : [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+    f.bad === 'bowtie'
+      ? [
+          [x0, y0],
+          [x1, y1],
+          [x1, y0],
+          [x0, y1],
+        ]
+      : f.bad === 'two'
+        ? [
+            [x0, y0],
+            [x1, y1],
+          ]
+        : [
+            [x0, y0],
+            [x1, y0],
+            [x1, y1],
+            [x0, y1],
+          ];
   return { farm_name: f.bad === 'noname' ? '' : `F${i}`, farm_coordinates: coords, ref: `id-${i}` };
 }
 
@@ -43,11 +60,28 @@ describe('custom analysis properties', () => {
   beforeAll(async () => {
     env = await testEnv();
     // One area covers the left part of the grid: farms land within, outside, or partly inside.
-    t = await arrangeTenant(env, [{ name: 'Left', ring: [[10.29, 10.29], [10.3015, 10.29], [10.3015, 10.31], [10.29, 10.31], [10.29, 10.29]] }]);
+    t = await arrangeTenant(env, [
+      {
+        name: 'Left',
+        ring: [
+          [10.29, 10.29],
+          [10.3015, 10.29],
+          [10.3015, 10.31],
+          [10.29, 10.31],
+          [10.29, 10.29],
+        ],
+      },
+    ]);
   });
 
   const run = async (locations: unknown[]) => {
-    const res = await t.caller.post('/api/custom-analysis/', { name: 'prop', operational_areas: t.areaIds, locations, require_farm_recognition: false, minimum_farm_size: 1 });
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'prop',
+      operational_areas: t.areaIds,
+      locations,
+      require_farm_recognition: false,
+      minimum_farm_size: 1,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return outcome(t.caller, res.body.data.id);
   };

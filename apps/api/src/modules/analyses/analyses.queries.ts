@@ -42,13 +42,25 @@ export type AnalysisRow = {
 export type AnalysisLink = { id: string; name: string; status: AnalysisRow['status']; created_at: string | Date };
 
 /** The analysis's parent (the one it re-analyses) and its own follow-ups, oldest first (at most 100). */
-export async function analysisLinks(tx: Executor, tenantId: string, a: Pick<AnalysisRow, 'id' | 'parent_analysis_id'>): Promise<{ parent: AnalysisLink | null; children: AnalysisLink[] }> {
+export async function analysisLinks(
+  tx: Executor,
+  tenantId: string,
+  a: Pick<AnalysisRow, 'id' | 'parent_analysis_id'>,
+): Promise<{ parent: AnalysisLink | null; children: AnalysisLink[] }> {
   const parent = a.parent_analysis_id
-    ? ((await queryRows<AnalysisLink>(tx, sql`SELECT id, name, status, created_at FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${a.parent_analysis_id}`))[0] ?? null)
+    ? ((
+        await queryRows<AnalysisLink>(
+          tx,
+          sql`SELECT id, name, status, created_at FROM custom_analyses WHERE tenant_id = ${tenantId} AND id = ${a.parent_analysis_id}`,
+        )
+      )[0] ?? null)
     : null;
-  const children = await queryRows<AnalysisLink>(tx, sql`
+  const children = await queryRows<AnalysisLink>(
+    tx,
+    sql`
     SELECT id, name, status, created_at FROM custom_analyses
-     WHERE tenant_id = ${tenantId} AND parent_analysis_id = ${a.id} ORDER BY created_at, id LIMIT 100`);
+     WHERE tenant_id = ${tenantId} AND parent_analysis_id = ${a.id} ORDER BY created_at, id LIMIT 100`,
+  );
   return { parent, children };
 }
 
@@ -104,12 +116,15 @@ export async function insertAnalysis(
     parentId: string | null;
   },
 ): Promise<AnalysisRow> {
-  const [row] = await queryRows<AnalysisRow>(tx, sql`
+  const [row] = await queryRows<AnalysisRow>(
+    tx,
+    sql`
     INSERT INTO custom_analyses (id, tenant_id, name, description, source_file_id, minimum_farm_size, require_farm_recognition, recognition_threshold,
                                  overlap_min_area_sqm, overlap_min_share, total_uploaded_data_count, created_by, parent_analysis_id)
     VALUES (${a.id}, ${tenantId}, ${a.name}, ${a.description}, ${a.sourceFileId}, ${a.minimumFarmSize}, ${a.requireRecognition}, ${a.threshold},
             ${a.overlapMinAreaSqm}, ${a.overlapMinShare}, ${a.total}, ${a.createdBy}, ${a.parentId})
-    RETURNING *`);
+    RETURNING *`,
+  );
   if (!row) throw new Error('analysis insert returned nothing');
   return row;
 }
@@ -121,7 +136,13 @@ export async function insertAnalysisAreas(tx: Executor, tenantId: string, analys
 }
 
 /** One page of the tenant's analyses (newest first) with the count (db/pagination.ts), in one statement. */
-export async function listAnalyses(run: Reader | Executor, tenantId: string, search: string | undefined, limit: number, offset: number): Promise<{ rows: AnalysisRow[]; total: Total }> {
+export async function listAnalyses(
+  run: Reader | Executor,
+  tenantId: string,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<{ rows: AnalysisRow[]; total: Total }> {
   const where = search ? sql`AND (a.name ILIKE ${containsPattern(search)} OR a.description ILIKE ${containsPattern(search)})` : sql``;
   const from = sql`FROM custom_analyses a WHERE a.tenant_id = ${tenantId} ${where}`;
   return listPage<AnalysisRow>(
@@ -133,14 +154,20 @@ export async function listAnalyses(run: Reader | Executor, tenantId: string, sea
 }
 
 export async function findAnalysis(tx: Executor, tenantId: string, id: string): Promise<AnalysisRow | null> {
-  const [row] = await queryRows<AnalysisRow>(tx, sql`SELECT a.*, (SELECT f.original_name FROM files f WHERE f.id = a.source_file_id) AS source_file_name FROM custom_analyses a WHERE a.tenant_id = ${tenantId} AND a.id = ${id}`);
+  const [row] = await queryRows<AnalysisRow>(
+    tx,
+    sql`SELECT a.*, (SELECT f.original_name FROM files f WHERE f.id = a.source_file_id) AS source_file_name FROM custom_analyses a WHERE a.tenant_id = ${tenantId} AND a.id = ${id}`,
+  );
   return row ?? null;
 }
 
 export async function analysisAreas(tx: Executor, tenantId: string, id: string): Promise<Array<{ id: string; name: string }>> {
-  return queryRows(tx, sql`
+  return queryRows(
+    tx,
+    sql`
     SELECT oa.id, oa.name FROM custom_analysis_areas ca JOIN operational_areas oa ON oa.id = ca.operational_area_id
-     WHERE ca.tenant_id = ${tenantId} AND ca.analysis_id = ${id} ORDER BY oa.name, oa.id`);
+     WHERE ca.tenant_id = ${tenantId} AND ca.analysis_id = ${id} ORDER BY oa.name, oa.id`,
+  );
 }
 
 export async function chosenAreas(tx: Executor, tenantId: string, ids: string[]): Promise<Array<{ id: string; name: string }>> {
@@ -204,30 +231,39 @@ function afterRow(kind: ListKind, c: Cursor): SQL {
 
 /** One page of a result list by page number (offset; pages start within the first rows of the list). */
 export async function listFarms(tx: Executor, tenantId: string, id: string, kind: ListKind, limit: number, offset: number): Promise<FarmRow[]> {
-  return queryRows<FarmRow>(tx, sql`
+  return queryRows<FarmRow>(
+    tx,
+    sql`
     SELECT ${farmColumns}
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]}
-     ORDER BY ${listOrder(kind)} LIMIT ${limit} OFFSET ${offset}`);
+     ORDER BY ${listOrder(kind)} LIMIT ${limit} OFFSET ${offset}`,
+  );
 }
 
 /** The cursor at row `n` when it is a row of the list (a cursor must name one, or be 0), else null. */
 export async function cursorAt(tx: Executor, tenantId: string, id: string, kind: ListKind, n: number): Promise<Cursor | null> {
   if (n === 0) return START;
-  const [row] = await queryRows<{ g: number | null }>(tx, sql`
-    SELECT r.overlapping_id AS g FROM custom_analysis_rows r WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = ${n} ${kindFilter[kind]}`);
+  const [row] = await queryRows<{ g: number | null }>(
+    tx,
+    sql`
+    SELECT r.overlapping_id AS g FROM custom_analysis_rows r WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number = ${n} ${kindFilter[kind]}`,
+  );
   return row ? { row: n, group: row.g ?? 0 } : null;
 }
 
 /** A page of a result list by cursor: the rows after the cursor in the list's order (keyset; see afterRow). */
 export async function listFarmsAfter(tx: Executor, tenantId: string, id: string, kind: ListKind, after: Cursor, limit: number): Promise<FarmRow[]> {
-  return queryRows<FarmRow>(tx, sql`
+  return queryRows<FarmRow>(
+    tx,
+    sql`
     SELECT ${farmColumns}
       FROM custom_analysis_rows r
       LEFT JOIN operational_areas oa ON oa.id = r.operational_area_id
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} ${kindFilter[kind]} ${afterRow(kind, after)}
-     ORDER BY ${listOrder(kind)} LIMIT ${limit}`);
+     ORDER BY ${listOrder(kind)} LIMIT ${limit}`,
+  );
 }
 
 /**
@@ -246,7 +282,9 @@ export async function mapRowsJson(
   bbox?: [number, number, number, number],
 ): Promise<{ json: string | null; n: number; last: number | null }> {
   const box = bbox ? sql`AND r.geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
-  const [row] = await queryRows<{ json: string | null; n: number; last: number | null }>(tx, sql`
+  const [row] = await queryRows<{ json: string | null; n: number; last: number | null }>(
+    tx,
+    sql`
     WITH s AS (
       SELECT r.row_number, r.farm_name, r.category, r.is_overlapping, r.is_unrecognized, r.operational_area_id, r.area_sqm, r.geom,
              r.warnings, r.risk_level, GeometryType(r.geom) AS t
@@ -281,15 +319,19 @@ export async function mapRowsJson(
       FROM (SELECT f.row_number, f.risk_level,
                    CASE WHEN f.warnings = '{}' THEN f.feature::text
                         ELSE left(f.feature::text, -1) || ', "warnings" : ' || to_json(f.warnings)::text || '}' END AS x
-              FROM f) f`);
+              FROM f) f`,
+  );
   return row ?? { json: null, n: 0, last: null };
 }
 
 export async function countMapRows(tx: Executor, tenantId: string, id: string, bbox?: [number, number, number, number]): Promise<number> {
   const box = bbox ? sql`AND geom && ST_MakeEnvelope(${bbox[0]}, ${bbox[1]}, ${bbox[2]}, ${bbox[3]}, 4326)` : sql``;
-  const [row] = await queryRows<{ n: number }>(tx, sql`
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`
     SELECT count(*)::int AS n FROM custom_analysis_rows
-     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND geom IS NOT NULL AND category <> 'error' ${box}`);
+     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND geom IS NOT NULL AND category <> 'error' ${box}`,
+  );
   return row?.n ?? 0;
 }
 
@@ -325,9 +367,12 @@ export async function exportRows(run: Reader | Executor, tenantId: string, id: s
 }
 
 export async function errorRows(tx: Executor, tenantId: string, id: string, limit: number) {
-  return queryRows<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>(tx, sql`
+  return queryRows<{ row_number: number; row_data: Record<string, unknown>; errors: unknown }>(
+    tx,
+    sql`
     SELECT row_number, row_data, errors FROM custom_analysis_rows
-     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND category = 'error' ORDER BY row_number LIMIT ${limit}`);
+     WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND category = 'error' ORDER BY row_number LIMIT ${limit}`,
+  );
 }
 
 export async function deleteAnalysisRow(tx: Executor, tenantId: string, id: string): Promise<void> {
@@ -336,14 +381,17 @@ export async function deleteAnalysisRow(tx: Executor, tenantId: string, id: stri
 
 /** The totals of an analysis from its stored rows (after rows were turned into errors by the overlap step). */
 export async function rowTotals(tx: Executor, tenantId: string, id: string): Promise<BatchSummary> {
-  const [r] = await queryRows<BatchSummary>(tx, sql`
+  const [r] = await queryRows<BatchSummary>(
+    tx,
+    sql`
     SELECT count(*) FILTER (WHERE category = 'within')::int AS within,
            count(*) FILTER (WHERE category = 'outside')::int AS outside,
            count(*) FILTER (WHERE category = 'error')::int AS errors,
            count(*) FILTER (WHERE is_unrecognized)::int AS unrecognized,
            count(*) FILTER (WHERE warnings <> '{}')::int AS warned,
            coalesce(sum(area_sqm) FILTER (WHERE category <> 'error'), 0)::float8 AS area
-      FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+      FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`,
+  );
   return r ?? { within: 0, outside: 0, errors: 0, unrecognized: 0, warned: 0, area: 0 };
 }
 
@@ -387,25 +435,38 @@ export async function completeAnalysisRun(
   runId: string,
   s: { total: number; within: number; outside: number; errors: number; overlapping: number; unrecognized: number; warned: number; area: number },
 ): Promise<boolean> {
-  const rows = await queryRows<{ id: string }>(tx, sql`
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`
     UPDATE custom_analyses SET status = 'completed', progress = 100, completed_at = now(), total_uploaded_data_count = ${s.total},
            within_count = ${s.within}, outside_count = ${s.outside}, error_count = ${s.errors}, overlapping_count = ${s.overlapping},
            unrecognized_count = ${s.unrecognized}, warning_count = ${s.warned}, total_area = ${s.area}, failure_reason = NULL, heartbeat_at = NULL, phase = NULL
-     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId} RETURNING id`);
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId} RETURNING id`,
+  );
   return rows.length > 0;
 }
 
 /** Marks the analysis failed; the first real reason recorded by an earlier attempt wins over this one. Returns the analysis when this call failed it. */
-export async function failAnalysis(tx: Executor, tenantId: string, id: string, reason: string, onlyStaleAfter: number | null = null): Promise<{ name: string; failure_reason: string | null } | null> {
+export async function failAnalysis(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  reason: string,
+  onlyStaleAfter: number | null = null,
+): Promise<{ name: string; failure_reason: string | null } | null> {
   // onlyStaleAfter (seconds): a dead-lettered job must not fail an analysis that a newer job runs (or will run) after a requeue.
-  const stale = onlyStaleAfter !== null
-    ? sql`AND status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${onlyStaleAfter}))`
-    : sql``;
-  const rows = await queryRows<{ name: string; failure_reason: string | null }>(tx, sql`
+  const stale =
+    onlyStaleAfter !== null
+      ? sql`AND status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${onlyStaleAfter}))`
+      : sql``;
+  const rows = await queryRows<{ name: string; failure_reason: string | null }>(
+    tx,
+    sql`
     UPDATE custom_analyses SET status = 'failed', failure_reason = coalesce(failure_reason, ${reason}), completed_at = now(), heartbeat_at = NULL,
            within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, warning_count = 0, total_area = 0
      WHERE tenant_id = ${tenantId} AND id = ${id} AND status NOT IN ('completed', 'failed') ${stale}
-     RETURNING name, failure_reason`);
+     RETURNING name, failure_reason`,
+  );
   return rows[0] ?? null;
 }
 

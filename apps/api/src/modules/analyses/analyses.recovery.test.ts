@@ -19,7 +19,13 @@ describe('analysis runs: claims, crashes and reasons', () => {
   beforeAll(async () => {
     env = await testEnv();
     t = await arrangeTenant(env, [{ name: 'Block', ring: rect(13.0, 13.0, 13.2, 13.2) }]);
-    ctx = { actor: { userId: t.adminId, sessionId: t.adminId, role: 'tenant_admin', tenantId: t.tenantId, name: 'Admin', email: 'a@example.com' }, platform: 'api', ip: '127.0.0.1', country: null, requestId: 'test' };
+    ctx = {
+      actor: { userId: t.adminId, sessionId: t.adminId, role: 'tenant_admin', tenantId: t.tenantId, name: 'Admin', email: 'a@example.com' },
+      platform: 'api',
+      ip: '127.0.0.1',
+      country: null,
+      requestId: 'test',
+    };
   });
 
   /** An analysis staged and queued, with no job behind it (the test plays the worker). */
@@ -29,13 +35,21 @@ describe('analysis runs: claims, crashes and reasons', () => {
       operationalAreas: t.areaIds,
       minimumFarmSize: 1,
       requireRecognition: false,
-      source: { kind: 'json', locations: Array.from({ length: rows }, (_, i) => ({ farm_name: `R${i}`, farm_coordinates: square(13.01 + (i % 40) * 0.002, 13.01 + Math.floor(i / 40) * 0.002) })) },
+      source: {
+        kind: 'json',
+        locations: Array.from({ length: rows }, (_, i) => ({
+          farm_name: `R${i}`,
+          farm_coordinates: square(13.01 + (i % 40) * 0.002, 13.01 + Math.floor(i / 40) * 0.002),
+        })),
+      },
     });
     return a.id;
   };
   const row = async (id: string) =>
-    (await env.sql<{ status: string; failure_reason: string | null; attempts: number; crashes: number; within_count: number }>(sql`
-      SELECT status, failure_reason, attempts, crashes, within_count FROM custom_analyses WHERE id = ${id}`))[0]!;
+    (
+      await env.sql<{ status: string; failure_reason: string | null; attempts: number; crashes: number; within_count: number }>(sql`
+      SELECT status, failure_reason, attempts, crashes, within_count FROM custom_analyses WHERE id = ${id}`)
+    )[0]!;
   /** What a process that died mid-run leaves behind: processing, in a step, with its last heartbeat long ago. */
   const crashedRun = async (id: string, crashes: number) => {
     await env.sql(sql`

@@ -21,7 +21,16 @@ beforeAll(async () => {
   id = await syntheticAnalysis(env, t, ROWS, 400);
 }, 120_000);
 
-type Farm = { row_number: number; name: string | null; category: string; overlapping_id: number | null; group_size: number | null; is_unrecognized: boolean; area: number | null; row_data: Record<string, unknown> };
+type Farm = {
+  row_number: number;
+  name: string | null;
+  category: string;
+  overlapping_id: number | null;
+  group_size: number | null;
+  is_unrecognized: boolean;
+  area: number | null;
+  row_data: Record<string, unknown>;
+};
 
 /** Every row of a category through the cursor, following `next` from after=0. */
 async function readWhole(caller: Caller, kind: string, pageSize: number): Promise<{ rows: Farm[]; pages: number; count: number }> {
@@ -82,7 +91,9 @@ describe('a category of 20,000+ rows', () => {
     const csv = await t.caller.get(`/api/custom-analysis/${id}/export/?category=outside&format=csv`);
     expect(csv.status).toBe(200);
     const lines = csv.raw.split('\r\n').filter(Boolean);
-    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,warnings,geometry,row_data');
+    expect(lines[0]).toBe(
+      'row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,warnings,geometry,row_data',
+    );
     expect(lines.slice(1).map((l) => Number(l.slice(0, l.indexOf(','))))).toEqual(numbers);
     // The one CSV writer neutralises a formula in a cell.
     expect(csv.raw).toContain(`1001,"'=HYPERLINK(""x"")",outside`);
@@ -129,7 +140,9 @@ describe('a category of 20,000+ rows', () => {
       expect(Object.keys(res.body.errors)[0], query).toBe(field);
     }
     // The last row of the list: an empty page with no next.
-    const [lastRow] = await env.sql<{ n: number }>(sql`SELECT max(row_number)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id} AND category = 'outside'`);
+    const [lastRow] = await env.sql<{ n: number }>(
+      sql`SELECT max(row_number)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id} AND category = 'outside'`,
+    );
     const end = await t.caller.get(`/api/custom-analysis/${id}/outside/?after=${lastRow!.n}`);
     expect(end.status).toBe(200);
     expect(end.body.data.results).toEqual([]);
@@ -159,7 +172,7 @@ describe('a client that disconnects mid-export', () => {
 
   /** Polls until the condition holds (state, not time), failing after timeoutMs. */
   async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-    for (const end = Date.now() + timeoutMs; !(await check()); ) {
+    for (const end = Date.now() + timeoutMs; !(await check());) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -168,21 +181,31 @@ describe('a client that disconnects mid-export', () => {
   for (const format of ['geojson', 'csv'] as const) {
     it(`stops reading the rows, and leaves no transaction or statement open (${format})`, async () => {
       const before = { ...streamStats };
-      const [outside] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id} AND category = 'outside'`);
+      const [outside] = await env.sql<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id} AND category = 'outside'`,
+      );
       const received = await new Promise<number>((resolve, reject) => {
-        const req = http.get({ host: '127.0.0.1', port, path: `/api/custom-analysis/${id}/export/?category=outside&format=${format}`, headers: { authorization: `Bearer ${t.caller.token}` } }, (res) => {
-          expect(res.statusCode).toBe(200);
-          let bytes = 0;
-          res.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            // A little of the file, then the client goes away.
-            if (bytes > 32 * 1024) {
-              res.socket.destroy();
-              resolve(bytes);
-            }
-          });
-          res.on('error', () => undefined);
-        });
+        const req = http.get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/api/custom-analysis/${id}/export/?category=outside&format=${format}`,
+            headers: { authorization: `Bearer ${t.caller.token}` },
+          },
+          (res) => {
+            expect(res.statusCode).toBe(200);
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => {
+              bytes += chunk.length;
+              // A little of the file, then the client goes away.
+              if (bytes > 32 * 1024) {
+                res.socket.destroy();
+                resolve(bytes);
+              }
+            });
+            res.on('error', () => undefined);
+          },
+        );
         req.on('error', reject);
       });
       expect(received).toBeGreaterThan(0);

@@ -44,7 +44,10 @@ const multipartFields = z.object({
   description: text({ multiline: true }).max(2000).optional(),
   operational_areas: z.array(z.uuid('Each operational area must be an id')).min(1, 'Choose at least one operational area').max(1000),
   minimum_farm_size: z.coerce.number().min(0).max(1e12).optional(),
-  require_farm_recognition: z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => v === 'true' || v === '1' || v === 'on').optional(),
+  require_farm_recognition: z
+    .enum(['true', 'false', '1', '0', 'on', 'off'])
+    .transform((v) => v === 'true' || v === '1' || v === 'on')
+    .optional(),
   /** GIS files: the feature property that names each farm (default farm_name, name, or the first text property). */
   name_field: text().trim().max(200).optional(),
   /** A follow-up: the analysis it re-analyses (same tenant). */
@@ -55,7 +58,9 @@ const multipartFields = z.object({
 
 /** The upload limit's 413, naming the file field. */
 const fileTooLarge = (limit: number) => () =>
-  new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+  new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [
+    { field: 'file', message: `The file is larger than the limit of ${limit} bytes` },
+  ]);
 
 /** Room for the form's other parts (names, areas, part headers) next to the file, in a declared Content-Length. */
 export const FORM_OVERHEAD_BYTES = 1024 * 1024;
@@ -96,7 +101,13 @@ async function readMultipart(req: FastifyRequest, deps: Deps, temp: string[]): P
           } catch {
             into.push(text);
           }
-        } else into.push(...text.split(',').map((s) => s.trim()).filter(Boolean));
+        } else
+          into.push(
+            ...text
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          );
       } else if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') fields[key] = value;
     }
   }
@@ -145,14 +156,23 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'public' },
     schema: { tags, summary: 'The sample upload template (csv): farm_name, farm_coordinates as JSON, optional operational_area_id, own columns' },
     handler: async (_req, reply) =>
-      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.csv"').send(TEMPLATE_CSV),
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="farm-analysis-template.csv"')
+        .send(TEMPLATE_CSV),
   });
 
   app.get('/custom-analysis/template.geojson', {
     config: { access: 'public' },
-    schema: { tags, summary: 'The sample upload template (GeoJSON FeatureCollection): a Polygon, a MultiPolygon and a Point farm, with farm_name and own properties' },
+    schema: {
+      tags,
+      summary: 'The sample upload template (GeoJSON FeatureCollection): a Polygon, a MultiPolygon and a Point farm, with farm_name and own properties',
+    },
     handler: async (_req, reply) =>
-      reply.header('content-type', 'application/geo+json; charset=utf-8').header('content-disposition', 'attachment; filename="farm-analysis-template.geojson"').send(TEMPLATE_GEOJSON),
+      reply
+        .header('content-type', 'application/geo+json; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="farm-analysis-template.geojson"')
+        .send(TEMPLATE_GEOJSON),
   });
 
   app.post('/custom-analysis/', {
@@ -175,7 +195,8 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     schema: {
       tags,
-      summary: 'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id, repeated reference_layer_ids) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id, reference_layer_ids)',
+      summary:
+        'Start a custom analysis: multipart (file: csv, xls, xlsx, GeoJSON, KML, KMZ or a zipped Shapefile; name, description, repeated operational_areas, name_field, parent_analysis_id, repeated reference_layer_ids) or JSON (name, description, operational_areas, locations, minimum_farm_size, require_farm_recognition, parent_analysis_id, reference_layer_ids)',
       consumes: ['application/json', 'multipart/form-data'],
       response: { 201: envelope(analysisDetail) },
     },
@@ -209,13 +230,23 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/custom-analysis/', {
     config: { ...admins, sessionWithRead: true },
-    schema: { tags, summary: "The tenant's analyses, newest first (search by name or description)", querystring: pageQuery, response: { 200: envelope(listOf(analysisSummary)) } },
+    schema: {
+      tags,
+      summary: "The tenant's analyses, newest first (search by name or description)",
+      querystring: pageQuery,
+      response: { 200: envelope(listOf(analysisSummary)) },
+    },
     handler: async (req) => ({ data: await analyses.listAnalyses(deps, req.ctx, req.query, req.url) }),
   });
 
   app.get('/custom-analysis/:id/', {
     config: admins,
-    schema: { tags, summary: 'An analysis: status and progress, totals, the four categories as {count, url}, and the failed rows', params: idParam, response: { 200: envelope(analysisDetail) } },
+    schema: {
+      tags,
+      summary: 'An analysis: status and progress, totals, the four categories as {count, url}, and the failed rows',
+      params: idParam,
+      response: { 200: envelope(analysisDetail) },
+    },
     handler: async (req) => ({ data: await analyses.getAnalysis(deps, req.ctx, req.params.id) }),
   });
 

@@ -25,12 +25,18 @@ describe('the analysis row cap', () => {
     else process.env['PARSE_TIMEOUT_MS'] = before;
   });
 
-  it('refuses a csv with one row more than the cap with 413 too_many_rows', async () => {
-    process.env['PARSE_TIMEOUT_MS'] = String(30 * 60 * 1000);
-    const csv = Buffer.from(`farm_name,farm_coordinates\n${'a\n'.repeat(env.config.analysisMaxRows + 1)}`);
-    expect(csv.length).toBeLessThan(env.config.uploadLimit);
-    const res = await env.as('adminA').request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Over the cap', operational_areas: [areaId] }, 'farms.csv', csv) });
-    expect(res.status).toBe(413);
-    expect(res.body.code).toBe('too_many_rows');
-  }, 10 * 60 * 1000);
+  it(
+    'refuses a csv with one row more than the cap with 413 too_many_rows',
+    async () => {
+      process.env['PARSE_TIMEOUT_MS'] = String(30 * 60 * 1000);
+      const csv = Buffer.from(`farm_name,farm_coordinates\n${'a\n'.repeat(env.config.analysisMaxRows + 1)}`);
+      expect(csv.length).toBeLessThan(env.config.uploadLimit);
+      const res = await env
+        .as('adminA')
+        .request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Over the cap', operational_areas: [areaId] }, 'farms.csv', csv) });
+      expect(res.status).toBe(413);
+      expect(res.body.code).toBe('too_many_rows');
+    },
+    10 * 60 * 1000,
+  );
 });

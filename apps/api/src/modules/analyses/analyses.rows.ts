@@ -328,7 +328,11 @@ function checkGeometry(input: InputGeometry, errs: AnalysisRowError[], warnings:
   if (coarse(input)) warnings.push('fewer_than_6_decimals');
   const vertices = polygons.reduce((s, p) => s + p.reduce((t, r) => t + r.length, 0), 0);
   if (vertices > MAX_VERTICES) {
-    errs.push({ field: 'farm_coordinates', code: 'too_many_positions', message: `farm_coordinates: ${vertices} positions; at most ${MAX_VERTICES} are accepted per farm` });
+    errs.push({
+      field: 'farm_coordinates',
+      code: 'too_many_positions',
+      message: `farm_coordinates: ${vertices} positions; at most ${MAX_VERTICES} are accepted per farm`,
+    });
     return null;
   }
   const multi = polygons.length > 1 || input.multi;
@@ -387,14 +391,25 @@ export function stageLine(rows: ReadonlyArray<Record<string, unknown>>, from: nu
  * Stages rows[from, to) numbered first, first + 1, … (a streamed file hands over a window of its rows at a time) as one
  * JSON array text: a line of the staged NDJSON.
  */
-export function stageRows(rows: ReadonlyArray<Record<string, unknown>>, from: number, to: number, first: number, areaIds: ReadonlySet<string>, seen?: Duplicates): string {
+export function stageRows(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  from: number,
+  to: number,
+  first: number,
+  areaIds: ReadonlySet<string>,
+  seen?: Duplicates,
+): string {
   const out: StagedRow[] = [];
   for (let i = from; i < to; i++) {
     const r = stageRow(first + (i - from), rows[i] ?? {}, areaIds);
     // Points are never twins: a point repeated is no overlap (a twin overlaps its first copy).
     if (seen && r.wkb && r.errs.length === 0 && !r.pt) {
       // The declared area takes part: it can change which area a farm is counted in, so only rows alike in both share a verdict.
-      const key = crypto.createHash('sha256').update(r.wkb).update(`|${r.oa ?? ''}|${r.w ? 'w' : ''}`).digest('base64');
+      const key = crypto
+        .createHash('sha256')
+        .update(r.wkb)
+        .update(`|${r.oa ?? ''}|${r.w ? 'w' : ''}`)
+        .digest('base64');
       const first = seen.get(key);
       if (first === undefined) seen.set(key, r.n);
       else r.d = first;

@@ -17,21 +17,27 @@ export const STALE_RUN_SECONDS = 45;
  * claimed, and only by one run at a time. The first real failure reason of an earlier attempt is kept.
  */
 export async function claimRun(tx: Executor, tenantId: string, id: string, runId: string, staleSeconds: number): Promise<{ attempts: number } | null> {
-  const [row] = await queryRows<{ attempts: number }>(tx, sql`
+  const [row] = await queryRows<{ attempts: number }>(
+    tx,
+    sql`
     UPDATE custom_analyses SET status = 'processing', progress = 0, started_at = now(), attempts = attempts + 1, run_id = ${runId},
            heartbeat_at = now(), phase = 'prepare',
            within_count = 0, outside_count = 0, overlapping_count = 0, unrecognized_count = 0, error_count = 0, warning_count = 0, total_area = 0
      WHERE tenant_id = ${tenantId} AND id = ${id}
        AND (status = 'queued' OR (status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => ${staleSeconds}))))
-    RETURNING attempts`);
+    RETURNING attempts`,
+  );
   return row ?? null;
 }
 
 /** The run's heartbeat (and the step it is in); false when the run no longer holds the analysis. */
 export async function beat(tx: Executor, tenantId: string, id: string, runId: string, phase?: string): Promise<boolean> {
-  const rows = await queryRows<{ id: string }>(tx, sql`
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`
     UPDATE custom_analyses SET heartbeat_at = now(), phase = coalesce(${phase ?? null}, phase)
-     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId} AND status = 'processing' RETURNING id`);
+     WHERE tenant_id = ${tenantId} AND id = ${id} AND run_id = ${runId} AND status = 'processing' RETURNING id`,
+  );
   return rows.length > 0;
 }
 
@@ -46,17 +52,23 @@ export type StaleRun = { id: string; tenant_id: string; crashes: number; phase: 
 
 /** Runs (of every tenant: system scope) that stopped beating `seconds` ago or more. */
 export async function staleRuns(tx: Executor, seconds: number): Promise<StaleRun[]> {
-  return queryRows<StaleRun>(tx, sql`
+  return queryRows<StaleRun>(
+    tx,
+    sql`
     SELECT id, tenant_id, crashes, phase, failure_reason FROM custom_analyses
-     WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at <= now() - make_interval(secs => ${seconds}))`);
+     WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at <= now() - make_interval(secs => ${seconds}))`,
+  );
 }
 
 /** A crashed run goes back to the queue (its crash counted); false when someone else settled it meanwhile. */
 export async function requeueCrashed(tx: Executor, tenantId: string, id: string, seconds: number): Promise<boolean> {
-  const rows = await queryRows<{ id: string }>(tx, sql`
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`
     UPDATE custom_analyses SET status = 'queued', crashes = crashes + 1, heartbeat_at = NULL, run_id = NULL
      WHERE tenant_id = ${tenantId} AND id = ${id} AND status = 'processing'
-       AND (heartbeat_at IS NULL OR heartbeat_at <= now() - make_interval(secs => ${seconds})) RETURNING id`);
+       AND (heartbeat_at IS NULL OR heartbeat_at <= now() - make_interval(secs => ${seconds})) RETURNING id`,
+  );
   return rows.length > 0;
 }
 
@@ -66,14 +78,20 @@ export async function setProgress(tx: Executor, tenantId: string, id: string, pr
 
 /** Deletes the rows of an analysis with row numbers in [from, to): partial work of an earlier attempt, or a deletion. */
 export async function deleteRowsRange(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<number> {
-  const rows = await queryRows<{ n: number }>(tx, sql`
+  const rows = await queryRows<{ n: number }>(
+    tx,
+    sql`
     WITH d AS (DELETE FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id} AND row_number >= ${from} AND row_number < ${to} RETURNING 1)
-    SELECT count(*)::int AS n FROM d`);
+    SELECT count(*)::int AS n FROM d`,
+  );
   return rows[0]?.n ?? 0;
 }
 
 export async function maxRowNumber(tx: Executor, tenantId: string, id: string): Promise<number> {
-  const [r] = await queryRows<{ m: number | null }>(tx, sql`SELECT max(row_number) AS m FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
+  const [r] = await queryRows<{ m: number | null }>(
+    tx,
+    sql`SELECT max(row_number) AS m FROM custom_analysis_rows WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`,
+  );
   return r?.m ?? 0;
 }
 
@@ -120,9 +138,7 @@ export async function classifyBatch(tx: Executor, tenantId: string, p: ClassifyP
  * cost ~7 ms of planning per statement (the planner estimates `= ANY` element by element), more than the probes.
  */
 function chosenArea(p: ClassifyParams): SQL {
-  return p.allAreas
-    ? sql``
-    : sql`AND EXISTS (SELECT 1 FROM custom_analysis_areas ca WHERE ca.analysis_id = ${p.analysisId} AND ca.operational_area_id = a.id)`;
+  return p.allAreas ? sql`` : sql`AND EXISTS (SELECT 1 FROM custom_analysis_areas ca WHERE ca.analysis_id = ${p.analysisId} AND ca.operational_area_id = a.id)`;
 }
 
 /**
@@ -244,21 +260,35 @@ export function classifySql(tenantId: string, p: ClassifyParams, batchJson: stri
       FROM (SELECT * FROM ins UNION ALL SELECT * FROM ins_twins) x`;
 }
 
-
 // ---------- reference layers (issue 29) ----------
 
 /** A chosen layer as pinned at the run's start: version null when it was removed before. */
-export type PinnedLayer = { id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant'; version: number | null; pinned_at: Date | string | null };
+export type PinnedLayer = {
+  id: string;
+  name: string;
+  kind: ReferenceLayerKind;
+  owner: 'provider' | 'tenant';
+  version: number | null;
+  pinned_at: Date | string | null;
+};
 
 /** The analysis's chosen layers, in their order, with the version pinned by the last run's start. */
 export async function analysisLayers(tx: Executor, tenantId: string, id: string): Promise<PinnedLayer[]> {
-  return queryRows<PinnedLayer>(tx, sql`
+  return queryRows<PinnedLayer>(
+    tx,
+    sql`
     SELECT layer_id AS id, layer_name AS name, layer_kind AS kind, layer_owner AS owner, layer_version AS version, pinned_at
-      FROM custom_analysis_layers WHERE tenant_id = ${tenantId} AND analysis_id = ${id} ORDER BY position`);
+      FROM custom_analysis_layers WHERE tenant_id = ${tenantId} AND analysis_id = ${id} ORDER BY position`,
+  );
 }
 
 /** Records the chosen layers at creation (no version yet: the run pins it). */
-export async function insertAnalysisLayers(tx: Executor, tenantId: string, id: string, layers: ReadonlyArray<{ id: string; name: string; kind: string; owner: string }>): Promise<void> {
+export async function insertAnalysisLayers(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  layers: ReadonlyArray<{ id: string; name: string; kind: string; owner: string }>,
+): Promise<void> {
   if (layers.length === 0) return;
   await tx.execute(sql`
     INSERT INTO custom_analysis_layers (analysis_id, tenant_id, layer_id, position, layer_name, layer_kind, layer_owner)
@@ -267,7 +297,12 @@ export async function insertAnalysisLayers(tx: Executor, tenantId: string, id: s
 }
 
 /** Pins each chosen layer's version in use (name and kind as they are now); a layer gone gets version null. */
-export async function pinAnalysisLayers(tx: Executor, tenantId: string, id: string, inUse: ReadonlyArray<{ id: string; name: string; kind: string; version: number }>): Promise<void> {
+export async function pinAnalysisLayers(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  inUse: ReadonlyArray<{ id: string; name: string; kind: string; version: number }>,
+): Promise<void> {
   await tx.execute(sql`UPDATE custom_analysis_layers SET layer_version = NULL, pinned_at = now() WHERE tenant_id = ${tenantId} AND analysis_id = ${id}`);
   if (inUse.length === 0) return;
   await tx.execute(sql`
@@ -294,7 +329,9 @@ export async function rowOverlaps(
 ): Promise<RowOverlaps[] | null> {
   // The closing row (n = 0) is the statement's own receipt: PGlite's PostGIS can end a statement empty without an error
   // (a GEOS exception its WASM build cannot catch), and then it is missing too (null: measure again, smaller).
-  const rows = await queryRows<{ n: number; a: number; o: number[] }>(tx, sql`
+  const rows = await queryRows<{ n: number; a: number; o: number[] }>(
+    tx,
+    sql`
     SELECT * FROM (
       SELECT r.row_number AS n, ST_Area(r.geom::geography) AS a, array_agg(o.sqm ORDER BY l.ord) AS o
         FROM custom_analysis_rows r
@@ -303,7 +340,8 @@ export async function rowOverlaps(
        WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number >= ${from} AND r.row_number < ${to}
          AND r.geom IS NOT NULL AND r.category <> 'error'
        GROUP BY r.row_number, r.geom) x
-    UNION ALL SELECT 0, 0, '{}'::float8[]`);
+    UNION ALL SELECT 0, 0, '{}'::float8[]`,
+  );
   if (!rows.some((r) => r.n === 0)) return null;
   return rows.filter((r) => r.n !== 0).map((r) => ({ n: r.n, a: Number(r.a), o: r.o.map(Number) }));
 }
@@ -332,10 +370,13 @@ export async function setRowRisks(tx: Executor, tenantId: string, id: string, ri
 
 /** The rows of [from, to) with a geometry, without figures (every chosen layer is gone: each row is judged "not screened"). */
 export async function rowsWithGeometry(tx: Executor, tenantId: string, id: string, from: number, to: number): Promise<RowOverlaps[]> {
-  const rows = await queryRows<{ n: number }>(tx, sql`
+  const rows = await queryRows<{ n: number }>(
+    tx,
+    sql`
     SELECT r.row_number AS n FROM custom_analysis_rows r
      WHERE r.tenant_id = ${tenantId} AND r.analysis_id = ${id} AND r.row_number >= ${from} AND r.row_number < ${to}
-       AND r.geom IS NOT NULL AND r.category <> 'error'`);
+       AND r.geom IS NOT NULL AND r.category <> 'error'`,
+  );
   return rows.map((r) => ({ n: r.n, a: 0, o: [] }));
 }
 

@@ -3,7 +3,17 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ANALYSIS_MAP_LIMIT, ANALYSIS_OVERLAPS_PER_ROW, MAX_ANALYSIS_LAYERS, type ReferenceLayerKind, type AnalysisDetail, type AnalysisFarm, type AnalysisListKind, type AnalysisSummary, type FieldError } from '@farmland/contracts';
+import {
+  ANALYSIS_MAP_LIMIT,
+  ANALYSIS_OVERLAPS_PER_ROW,
+  MAX_ANALYSIS_LAYERS,
+  type ReferenceLayerKind,
+  type AnalysisDetail,
+  type AnalysisFarm,
+  type AnalysisListKind,
+  type AnalysisSummary,
+  type FieldError,
+} from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { scopeOf } from '../../context.js';
 import { authorize, authorizeRow, rowTenant } from '../../lib/policy.js';
@@ -126,7 +136,12 @@ type DiskFile = Extract<FileSource, { path: string }>;
  * disk in a stream, its staged rows written as they come; JSON locations in slices. A refused file (4xx) or a store that
  * fails leaves nothing under the key. Exported for the benchmark.
  */
-export async function stageSource(deps: Pick<Deps, 'config' | 'storage' | 'database'>, source: DiskFile | Extract<CreateInput['source'], { kind: 'json' }>, areaIds: string[], key: string): Promise<Staged> {
+export async function stageSource(
+  deps: Pick<Deps, 'config' | 'storage' | 'database'>,
+  source: DiskFile | Extract<CreateInput['source'], { kind: 'json' }>,
+  areaIds: string[],
+  key: string,
+): Promise<Staged> {
   const maxRows = maxRowsOf(deps);
   if (source.kind === 'json') {
     const cap = Math.min(maxRows, MAX_ROWS);
@@ -138,7 +153,13 @@ export async function stageSource(deps: Pick<Deps, 'config' | 'storage' | 'datab
   if (source.size === 0) throw fileProblem(400, 'file_empty', 'The file is empty');
   // Embedded, the database shares the process: one staging thread keeps the peak lower (docs/decisions/0022-million-row-analyses.md).
   const split = deps.database.kind === 'postgres';
-  const r = await stageInWorker({ path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows }, source.size, (staged) => deps.storage.put(key, staged), undefined, split);
+  const r = await stageInWorker(
+    { path: source.path, filename: source.filename, areaIds, nameField: source.nameField, maxRows },
+    source.size,
+    (staged) => deps.storage.put(key, staged),
+    undefined,
+    split,
+  );
   if (!r.ok) throw r.code === 'crs_unsupported' ? problems.crsUnsupported(r.message) : fileProblem(r.status, r.code, r.message);
   return { total: r.total, kind: r.kind };
 }
@@ -166,7 +187,12 @@ export async function createAnalysis(deps: Deps, ctx: Ctx, enqueue: Enqueue, inp
   return create(deps, ctx, enqueue, input as CreateInput & { source: { kind: 'json' } });
 }
 
-async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput & { source: DiskFile | { kind: 'json'; locations: Array<Record<string, unknown>> } }): Promise<AnalysisDetail> {
+async function create(
+  deps: Deps,
+  ctx: Ctx,
+  enqueue: Enqueue,
+  input: CreateInput & { source: DiskFile | { kind: 'json'; locations: Array<Record<string, unknown>> } },
+): Promise<AnalysisDetail> {
   const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const scope = scopeOf(actor);
   const wanted = [...new Set(input.operationalAreas.map((x) => x.toLowerCase()))];
@@ -182,7 +208,13 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     if (input.parentAnalysisId && !parent) throw problems.field('parent_analysis_id', 'Not one of your analyses');
     // Refused before the rows are read and staged; checked again, under the tenant's lock, before anything is stored.
     await assertQueueRoom(deps, tx, tenantId);
-    return { areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()), chosen, layers, defaults: await q.tenantDefaults(tx, tenantId), parent };
+    return {
+      areaIds: (await q.tenantAreaIds(tx, tenantId)).map((x) => x.toLowerCase()),
+      chosen,
+      layers,
+      defaults: await q.tenantDefaults(tx, tenantId),
+      parent,
+    };
   });
 
   const id = crypto.randomUUID();
@@ -196,7 +228,13 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
   const early = file && extensionKind(file.filename) === 'csv' ? fileKey(tenantId, 'analysis_source', 'csv') : null;
   // Settles to the store's error or null, so a failing copy is never an unhandled rejection while staging runs.
   const reading = file && early ? fs.createReadStream(file.path) : null;
-  const copying = reading && early ? deps.storage.put(early, reading).then(() => null, (err: unknown) => err) : null;
+  const copying =
+    reading && early
+      ? deps.storage.put(early, reading).then(
+          () => null,
+          (err: unknown) => err,
+        )
+      : null;
   let staged: Staged;
   try {
     // A refused file or a store that fails here (StorageError: 503) leaves nothing: no row was written, the staged
@@ -208,7 +246,10 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     if (early && (await copying) === null) await removeQuietly(deps, early);
     throw err;
   }
-  const source = file && staged.kind !== 'json' ? { file, kind: staged.kind, key: early && staged.kind === 'csv' ? early : fileKey(tenantId, 'analysis_source', staged.kind) } : null;
+  const source =
+    file && staged.kind !== 'json'
+      ? { file, kind: staged.kind, key: early && staged.kind === 'csv' ? early : fileKey(tenantId, 'analysis_source', staged.kind) }
+      : null;
   const copied = copying ? await copying : null;
   if (early && (copied !== null || source?.key !== early)) {
     if (copied === null) await removeQuietly(deps, early);
@@ -224,7 +265,8 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     });
   }
 
-  const name = input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
+  const name =
+    input.name?.trim() || (input.source.kind === 'file' ? input.source.filename.slice(0, 200) : `Endpoint upload ${new Date().toISOString().slice(0, 10)}`);
   // A refused or failed insert (the queue is full) leaves nothing behind: the transaction rolls back and the staged rows
   // and the source file are removed.
   const row = await withScope(deps.db, scope, async (tx) => {
@@ -256,7 +298,12 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
       createdBy: actor.userId,
       parentId: parent?.id ?? null,
     });
-    await q.insertAnalysisAreas(tx, tenantId, id, chosen.map((c) => c.id));
+    await q.insertAnalysisAreas(
+      tx,
+      tenantId,
+      id,
+      chosen.map((c) => c.id),
+    );
     await qr.insertAnalysisLayers(tx, tenantId, id, layers);
     await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} started the custom analysis ${name} (${staged.total} rows)` });
     return a;
@@ -273,17 +320,25 @@ async function create(deps: Deps, ctx: Ctx, enqueue: Enqueue, input: CreateInput
     await withScope(deps.db, scope, (tx) => failAndNotify(tx, tenantId, id, 'The analysis could not be queued. Try again.'));
     throw err;
   }
-  return presentDetail({ ...row, source_file_name: source ? source.file.filename.slice(0, 200) : null }, {
-    publicUrl: deps.config.publicUrl,
-    fileUrl: fileUrl(deps, row.source_file_id),
-    areas: chosen,
-    layers: layers.map((l) => ({ ...l, version: null })),
-    errorRows: [],
-    links: { parent, children: [] },
-  });
+  return presentDetail(
+    { ...row, source_file_name: source ? source.file.filename.slice(0, 200) : null },
+    {
+      publicUrl: deps.config.publicUrl,
+      fileUrl: fileUrl(deps, row.source_file_id),
+      areas: chosen,
+      layers: layers.map((l) => ({ ...l, version: null })),
+      errorRows: [],
+      links: { parent, children: [] },
+    },
+  );
 }
 
-export async function listAnalyses(deps: Deps, ctx: Ctx, query: { page: number; page_size?: number | undefined; search?: string | undefined }, url: string): Promise<Page<AnalysisSummary>> {
+export async function listAnalyses(
+  deps: Deps,
+  ctx: Ctx,
+  query: { page: number; page_size?: number | undefined; search?: string | undefined },
+  url: string,
+): Promise<Page<AnalysisSummary>> {
   const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
@@ -331,7 +386,8 @@ export async function listFarms(
   const { actor, tenantId } = authorize(ctx, analysesPolicy, 'manage');
   const size = query.page_size ?? 100;
   const after = query.after;
-  if (after !== undefined && query.page !== 1) throw problems.field('after', 'Send either page or after, not both: after reads on from a row, page counts from the top');
+  if (after !== undefined && query.page !== 1)
+    throw problems.field('after', 'Send either page or after, not both: after reads on from a row, page counts from the top');
   if (after === undefined && (query.page - 1) * size >= MAX_LIST_ROWS) {
     throw problems.field(
       'page',
@@ -411,13 +467,18 @@ export async function deleteAnalysis(deps: Deps, ctx: Ctx, id: string): Promise<
  * The reference layers asked for (issue 29), de-duplicated in the order given: each must be one the tenant may use (the
  * provider's or its own, with a version in use); another tenant's gets the same answer as one that does not exist.
  */
-async function chosenLayers(tx: Executor, tenantId: string, ids: readonly string[]): Promise<Array<{ id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant' }>> {
+async function chosenLayers(
+  tx: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<Array<{ id: string; name: string; kind: ReferenceLayerKind; owner: 'provider' | 'tenant' }>> {
   const wanted = [...new Set(ids.map((x) => x.toLowerCase()))];
   if (wanted.length === 0) return [];
   if (wanted.length > MAX_ANALYSIS_LAYERS) throw problems.field('reference_layer_ids', `Choose at most ${MAX_ANALYSIS_LAYERS} reference layers`);
   const found = new Map((await layersInUse(tx, tenantId, wanted)).map((l) => [l.id, l]));
   const missing = wanted.filter((x) => !found.has(x));
-  if (missing.length > 0) throw problems.field('reference_layer_ids', `Not a loaded reference layer of yours or the provider's: ${missing.slice(0, 5).join(', ')}`);
+  if (missing.length > 0)
+    throw problems.field('reference_layer_ids', `Not a loaded reference layer of yours or the provider's: ${missing.slice(0, 5).join(', ')}`);
   return wanted.map((x) => {
     const l = found.get(x)!;
     return { id: l.id, name: l.name, kind: l.kind, owner: l.owner };

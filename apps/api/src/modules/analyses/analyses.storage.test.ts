@@ -75,7 +75,11 @@ describe('custom analysis on S3 storage', () => {
     expect(down.body.code).toBe('storage_unavailable');
     expect(down.headers['retry-after']).toBe('30');
     expect(JSON.stringify(down.body)).not.toMatch(/no-such-bucket|NoSuchBucket/);
-    expect(env.serverLog.some((l) => /storage unavailable: Could not read a file: the storage bucket does not exist \(bucket no-such-bucket: NoSuchBucket/.test(l.msg))).toBe(true);
+    expect(
+      env.serverLog.some((l) =>
+        /storage unavailable: Could not read a file: the storage bucket does not exist \(bucket no-such-bucket: NoSuchBucket/.test(l.msg),
+      ),
+    ).toBe(true);
 
     env.deps.storage = good;
     expect((await t.caller.delete(`/api/custom-analysis/${res.body.data.id}/`)).status).toBe(200);
@@ -114,7 +118,11 @@ describe('custom analysis on S3 storage', () => {
     // A csv's source is copied to the bucket while its rows are staged; a refusal found while reading (a missing column
     // here, the row cap or bad bytes alike) must not leave that copy behind.
     const bad = Buffer.from(['farm_name,coordinates', ...Array.from({ length: 2000 }, (_, i) => `Farm ${i},"[[1,1],[1,2],[2,2]]"`)].join('\n'));
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Refused csv', operational_areas: t.areaIds }, 'refused.csv', bad) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ name: 'Refused csv', operational_areas: t.areaIds }, 'refused.csv', bad),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.code).toBe('missing_columns');
     expect(await analysesNamed('Refused csv')).toHaveLength(0);

@@ -14,10 +14,23 @@ import { failAnalysisRun, stagedKey } from './analyses.pipeline.js';
 import { sweepUploads, uploadsDir } from './analyses.service.js';
 
 const csvOf = (n: number) =>
-  Buffer.from(['farm_name,farm_coordinates', ...Array.from({ length: n }, (_, i) => `Farm ${i + 1},"${JSON.stringify(square(30.01 + (i % 50) * 0.002, 30.01 + Math.floor(i / 50) * 0.002)).replace(/"/g, '""')}"`)].join('\n'));
+  Buffer.from(
+    [
+      'farm_name,farm_coordinates',
+      ...Array.from(
+        { length: n },
+        (_, i) => `Farm ${i + 1},"${JSON.stringify(square(30.01 + (i % 50) * 0.002, 30.01 + Math.floor(i / 50) * 0.002)).replace(/"/g, '""')}"`,
+      ),
+    ].join('\n'),
+  );
 
 /** Sends a request by hand: headers first, then the body in pieces, stopping as soon as an answer arrives. */
-function rawPost(port: number, headers: Record<string, string | number>, pieces: Buffer[], pauseMs = 20): Promise<{ status: number; body: any; sentBytes: number; answeredBeforeEnd: boolean }> {
+function rawPost(
+  port: number,
+  headers: Record<string, string | number>,
+  pieces: Buffer[],
+  pauseMs = 20,
+): Promise<{ status: number; body: any; sentBytes: number; answeredBeforeEnd: boolean }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
@@ -25,7 +38,9 @@ function rawPost(port: number, headers: Record<string, string | number>, pieces:
       answered = true;
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString() || 'null'), sentBytes: sent, answeredBeforeEnd: sent < total }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString() || 'null'), sentBytes: sent, answeredBeforeEnd: sent < total }),
+      );
     });
     const total = pieces.reduce((n, p) => n + p.length, 0);
     // The server may close the connection after its answer: a write after that fails, which is what is being tested.
@@ -73,7 +88,12 @@ describe('analysis uploads in a stream', () => {
   it('refuses a declared length over the limit with 413 before reading the body', async () => {
     const limit = env.config.uploadLimit;
     const m = multipart({ name: 'Too large declared', operational_areas: t.areaIds }, 'big.csv', csvOf(5));
-    const res = await rawPost(port, { ...m.headers, authorization: `Bearer ${t.caller.token}`, 'content-length': limit + 5 * 1024 * 1024 }, [m.payload.subarray(0, 1000), ...Array.from({ length: 50 }, () => Buffer.alloc(64 * 1024, 0x61))], 50);
+    const res = await rawPost(
+      port,
+      { ...m.headers, authorization: `Bearer ${t.caller.token}`, 'content-length': limit + 5 * 1024 * 1024 },
+      [m.payload.subarray(0, 1000), ...Array.from({ length: 50 }, () => Buffer.alloc(64 * 1024, 0x61))],
+      50,
+    );
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
     expect(Object.keys(res.body.errors)[0]).toBe('file');
@@ -88,7 +108,12 @@ describe('analysis uploads in a stream', () => {
     const m = multipart({ name: 'Too large streamed', operational_areas: t.areaIds }, 'big.csv', Buffer.alloc(limit + 2 * 1024 * 1024, 0x61));
     const pieces: Buffer[] = [];
     for (let i = 0; i < m.payload.length; i += 256 * 1024) pieces.push(m.payload.subarray(i, i + 256 * 1024));
-    const res = await rawPost(port, { 'content-type': m.headers['content-type']!, authorization: `Bearer ${t.caller.token}`, 'transfer-encoding': 'chunked' }, pieces, 5);
+    const res = await rawPost(
+      port,
+      { 'content-type': m.headers['content-type']!, authorization: `Bearer ${t.caller.token}`, 'transfer-encoding': 'chunked' },
+      pieces,
+      5,
+    );
     expect(res.status).toBe(413);
     expect(Object.keys(res.body.errors)[0]).toBe('file');
     await nothingLeft('Too large streamed');
@@ -98,14 +123,22 @@ describe('analysis uploads in a stream', () => {
     const before = env.config.analysisMaxRows;
     env.config.analysisMaxRows = 250;
     try {
-      const over = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Over the cap', operational_areas: t.areaIds }, 'cap.csv', csvOf(251)) });
+      const over = await t.caller.request({
+        method: 'POST',
+        url: '/api/custom-analysis/',
+        ...multipart({ name: 'Over the cap', operational_areas: t.areaIds }, 'cap.csv', csvOf(251)),
+      });
       expect(over.status).toBe(413);
       expect(over.body.code).toBe('too_many_rows');
       expect(Object.keys(over.body.errors)[0]).toBe('file');
       expect(over.body.message).toMatch(/more than 250 data rows/);
       await nothingLeft('Over the cap');
 
-      const at = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'At the cap', operational_areas: t.areaIds }, 'cap.csv', csvOf(250)) });
+      const at = await t.caller.request({
+        method: 'POST',
+        url: '/api/custom-analysis/',
+        ...multipart({ name: 'At the cap', operational_areas: t.areaIds }, 'cap.csv', csvOf(250)),
+      });
       expect(at.status, JSON.stringify(at.body)).toBe(201);
       const detail = await settled(t.caller, at.body.data.id);
       expect(detail.status).toBe('completed');
@@ -114,7 +147,9 @@ describe('analysis uploads in a stream', () => {
       // Completed: the staged rows are gone (removed just after the run's commit, so waited for), the source file stays
       // (its bytes and checksum as uploaded).
       await expect.poll(() => stored('analysis_staged'), { timeout: 30_000 }).toEqual([]);
-      const [file] = await env.sql<{ size_bytes: number; sha256: string; storage_key: string }>(sql`SELECT size_bytes, sha256, storage_key FROM files WHERE tenant_id = ${t.tenantId}`);
+      const [file] = await env.sql<{ size_bytes: number; sha256: string; storage_key: string }>(
+        sql`SELECT size_bytes, sha256, storage_key FROM files WHERE tenant_id = ${t.tenantId}`,
+      );
       const bytes = csvOf(250);
       expect(file!.size_bytes).toBe(bytes.length);
       expect(fs.readFileSync(path.join(storageDir(), file!.storage_key)).equals(bytes)).toBe(true);
@@ -125,7 +160,11 @@ describe('analysis uploads in a stream', () => {
   });
 
   it('removes the staged rows of a failed analysis (it never runs again)', async () => {
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'Failing', operational_areas: t.areaIds }, 'f.csv', csvOf(3)) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ name: 'Failing', operational_areas: t.areaIds }, 'f.csv', csvOf(3)),
+    });
     expect(res.status).toBe(201);
     await settled(t.caller, res.body.data.id);
     // The run removes its staged rows just after its commit: wait for that before staging them again.

@@ -8,7 +8,6 @@ import { analysisMap } from '@farmland/contracts';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { arrangeTenant, multipart, outcome, rect, square } from '../../test/analysis-fixtures.js';
 
-
 describe('custom analysis', () => {
   let env: TestEnv;
   let t: Awaited<ReturnType<typeof arrangeTenant>>;
@@ -22,16 +21,52 @@ describe('custom analysis', () => {
   });
 
   it('classifies the golden fixtures exactly as docs/design-rules.md says', async () => {
-    const bowTie = [[10.02, 10.02], [10.021, 10.021], [10.021, 10.02], [10.02, 10.021], [10.02, 10.02]];
+    const bowTie = [
+      [10.02, 10.02],
+      [10.021, 10.021],
+      [10.021, 10.02],
+      [10.02, 10.021],
+      [10.02, 10.02],
+    ];
     const withHole = { type: 'Polygon', coordinates: [rect(10.04, 10.04, 10.042, 10.042), rect(10.0405, 10.0405, 10.0415, 10.0415)] };
     const locations = [
       { farm_name: 'Inside', farm_coordinates: square(10.01, 10.01), my_id: 'R1' }, // 1
       { farm_name: 'Bow-tie', farm_coordinates: bowTie }, // 2
       { farm_name: 'Unclosed', farm_coordinates: square(10.012, 10.01).slice(0, 4) }, // 3
-      { farm_name: 'Two points', farm_coordinates: [[10.03, 10.03], [10.031, 10.03]] }, // 4
-      { farm_name: 'Repeats', farm_coordinates: [[10.014, 10.01], [10.014, 10.01], [10.015, 10.01], [10.015, 10.011], [10.015, 10.011], [10.014, 10.011]] }, // 5
-      { farm_name: 'Metres', farm_coordinates: [[412345.5, 934567.1], [412445.5, 934567.1], [412445.5, 934667.1]] }, // 6
-      { farm_name: 'Swapped', farm_coordinates: [[45.0, 120.0], [45.01, 120.0], [45.01, 120.01]] }, // 7
+      {
+        farm_name: 'Two points',
+        farm_coordinates: [
+          [10.03, 10.03],
+          [10.031, 10.03],
+        ],
+      }, // 4
+      {
+        farm_name: 'Repeats',
+        farm_coordinates: [
+          [10.014, 10.01],
+          [10.014, 10.01],
+          [10.015, 10.01],
+          [10.015, 10.011],
+          [10.015, 10.011],
+          [10.014, 10.011],
+        ],
+      }, // 5
+      {
+        farm_name: 'Metres',
+        farm_coordinates: [
+          [412345.5, 934567.1],
+          [412445.5, 934567.1],
+          [412445.5, 934667.1],
+        ],
+      }, // 6
+      {
+        farm_name: 'Swapped',
+        farm_coordinates: [
+          [45.0, 120.0],
+          [45.01, 120.0],
+          [45.01, 120.01],
+        ],
+      }, // 7
       { farm_name: 'Hole', farm_coordinates: withHole }, // 8
       { farm_name: 'Touch A', farm_coordinates: square(10.05, 10.05) }, // 9
       { farm_name: 'Touch B', farm_coordinates: square(10.051, 10.05) }, // 10
@@ -99,7 +134,11 @@ describe('custom analysis', () => {
     expect(detail.within_operational_area.url).toBe(`${env.config.publicUrl}/api/custom-analysis/${detail.id}/within/`);
     const validArea = [...rows.values()].filter((x) => x.category !== 'error').reduce((s, x) => s + x.area!, 0);
     expect(detail.total_area).toBeCloseTo(validArea, 3);
-    expect(Object.keys(detail.error_details).map(Number).sort((a, b) => a - b)).toEqual([2, 4, 6, 7, 14, 16, 18]);
+    expect(
+      Object.keys(detail.error_details)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([2, 4, 6, 7, 14, 16, 18]);
     expect(detail.error_details['16'].row_data).toMatchObject({ operational_area_id: 'not-an-area' });
     const messages: string[] = detail.error_details['16'].errors.map((e: { message: string }) => e.message);
     expect(messages.some((m) => m.startsWith('farm_name:'))).toBe(true);
@@ -165,24 +204,33 @@ describe('custom analysis', () => {
   it('ties rows to an existing analysis and removes them with it (statement-level triggers in place of a foreign key)', async () => {
     const ghost = crypto.randomUUID();
     const orphan = await env
-      .sql(sql`INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, row_data, category) VALUES (${ghost}, 1, ${t.tenantId}, '{}'::jsonb, 'error')`)
-      .then(() => null, (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code);
+      .sql(
+        sql`INSERT INTO custom_analysis_rows (analysis_id, row_number, tenant_id, row_data, category) VALUES (${ghost}, 1, ${t.tenantId}, '{}'::jsonb, 'error')`,
+      )
+      .then(
+        () => null,
+        (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code,
+      );
     expect(orphan).toBe('23503');
 
     const res = await t.caller.post('/api/custom-analysis/', {
       name: 'Cascade',
       operational_areas: t.areaIds,
       require_farm_recognition: false,
-      locations: [{ farm_name: 'One', farm_coordinates: square(10.05, 10.06) }, { farm_name: 'Two', farm_coordinates: square(10.15, 10.06) }],
+      locations: [
+        { farm_name: 'One', farm_coordinates: square(10.05, 10.06) },
+        { farm_name: 'Two', farm_coordinates: square(10.15, 10.06) },
+      ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id as string;
     await outcome(t.caller, id);
     const count = async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM custom_analysis_rows WHERE analysis_id = ${id}`))[0]!.n;
     expect(await count()).toBe(2);
-    const moved = await env
-      .sql(sql`UPDATE custom_analysis_rows SET analysis_id = ${ghost} WHERE analysis_id = ${id}`)
-      .then(() => null, (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code);
+    const moved = await env.sql(sql`UPDATE custom_analysis_rows SET analysis_id = ${ghost} WHERE analysis_id = ${id}`).then(
+      () => null,
+      (err: { code?: string; cause?: { code?: string } }) => err.cause?.code ?? err.code,
+    );
     expect(moved).toBe('23503');
     await env.sql(sql`DELETE FROM custom_analyses WHERE id = ${id}`);
     expect(await count()).toBe(0);
@@ -198,7 +246,11 @@ describe('custom analysis', () => {
       `GeoJSON,"${JSON.stringify({ type: 'Polygon', coordinates: [square(10.013, 10.02)] }).replace(/"/g, '""')}",${t.areaIds[0]},FR-2`,
       `,"[[1,2]]",,FR-3`,
     ].join('\n');
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ name: 'CSV upload', operational_areas: t.areaIds }, 'farms.csv', Buffer.from(csv)) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ name: 'CSV upload', operational_areas: t.areaIds }, 'farms.csv', Buffer.from(csv)),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.file).toMatch(/\/api\/files\//);
     const { rows, detail } = await outcome(t.caller, res.body.data.id);
@@ -244,9 +296,21 @@ describe('custom analysis', () => {
       { farm_name: 'Out', farm_coordinates: square(11.5, 11.5) },
       { farm_name: 'Overlap 1', farm_coordinates: square(10.02, 10.02) },
       { farm_name: 'Overlap 2', farm_coordinates: square(10.0205, 10.02) },
-      { farm_name: 'Broken', farm_coordinates: [[1, 1], [2, 2]] },
+      {
+        farm_name: 'Broken',
+        farm_coordinates: [
+          [1, 1],
+          [2, 2],
+        ],
+      },
     ];
-    const res = await t.caller.post('/api/custom-analysis/', { name: 'Map', operational_areas: t.areaIds, locations, require_farm_recognition: false, minimum_farm_size: 1 });
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'Map',
+      operational_areas: t.areaIds,
+      locations,
+      require_farm_recognition: false,
+      minimum_farm_size: 1,
+    });
     expect(res.status).toBe(201);
     await outcome(t.caller, res.body.data.id);
     const map = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/`);
@@ -274,7 +338,9 @@ describe('custom analysis', () => {
     expect(csv.status).toBe(200);
     expect(String(csv.headers['content-disposition'])).toMatch(/filename="map-overlapping\.csv"/);
     const lines = csv.raw.trim().split('\r\n');
-    expect(lines[0]).toBe('row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,warnings,geometry,row_data');
+    expect(lines[0]).toBe(
+      'row_number,farm_name,category,overlapping,overlapping_id,conflicting_farmlands,unrecognized,area_sqm,hectares,operational_area,covered_fraction,errors,warnings,geometry,row_data',
+    );
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(['Overlap 1', 'Overlap 2']);
     const errors = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/export/?category=errors`);
     expect(errors.raw).toContain('Broken');
@@ -291,13 +357,29 @@ describe('custom analysis', () => {
     const noArea = await t.caller.post('/api/custom-analysis/', { name: 'x', operational_areas: [], locations: [{ farm_name: 'a' }] });
     expect(noArea.status).toBe(400);
     expect(Object.keys(noArea.body.errors)[0]).toBe('operational_areas');
-    const foreign = await t.caller.post('/api/custom-analysis/', { name: 'x', operational_areas: ['00000000-0000-4000-8000-000000000000'], locations: [{ farm_name: 'a' }] });
+    const foreign = await t.caller.post('/api/custom-analysis/', {
+      name: 'x',
+      operational_areas: ['00000000-0000-4000-8000-000000000000'],
+      locations: [{ farm_name: 'a' }],
+    });
     expect(foreign.status).toBe(400);
     expect(Object.keys(foreign.body.errors)[0]).toBe('operational_areas');
   });
 
   it('links a re-analysis of fixed rows to its parent both ways; the parent must be an analysis of the same tenant', async () => {
-    const first = await t.caller.post('/api/custom-analysis/', { name: 'Parent', operational_areas: t.areaIds, locations: [{ farm_name: 'Bad', farm_coordinates: [[1, 1], [2, 2]] }] });
+    const first = await t.caller.post('/api/custom-analysis/', {
+      name: 'Parent',
+      operational_areas: t.areaIds,
+      locations: [
+        {
+          farm_name: 'Bad',
+          farm_coordinates: [
+            [1, 1],
+            [2, 2],
+          ],
+        },
+      ],
+    });
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ parent_analysis_id: null, parent_analysis: null, re_analyses: [] });
     const parentId = first.body.data.id as string;
@@ -312,7 +394,11 @@ describe('custom analysis', () => {
     expect(fixed.status).toBe(201);
     expect(fixed.body.data).toMatchObject({ parent_analysis_id: parentId, parent_analysis: { id: parentId, name: 'Parent' } });
     const csv = `farm_name,farm_coordinates\nAgain,"${JSON.stringify(square(10.01, 10.06))}"\n`;
-    const viaFile = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, parent_analysis_id: parentId }, 'again.csv', Buffer.from(csv)) });
+    const viaFile = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, parent_analysis_id: parentId }, 'again.csv', Buffer.from(csv)),
+    });
     expect(viaFile.status).toBe(201);
     expect(viaFile.body.data.parent_analysis_id).toBe(parentId);
     // The uploaded file's own name, for the Failed Data table's "File row" (the file link is a signed URL without it).
@@ -334,17 +420,32 @@ describe('custom analysis', () => {
     const before = (await t.caller.get('/api/custom-analysis/?page_size=1')).body.data.count;
     const bad = await t.caller.post('/api/custom-analysis/', { operational_areas: t.areaIds, locations: [{ farm_name: 'a' }], parent_analysis_id: 'nope' });
     expect([bad.status, Object.keys(bad.body.errors)[0]]).toEqual([400, 'parent_analysis_id']);
-    const unknown = await t.caller.post('/api/custom-analysis/', { operational_areas: t.areaIds, locations: [{ farm_name: 'a' }], parent_analysis_id: crypto.randomUUID() });
+    const unknown = await t.caller.post('/api/custom-analysis/', {
+      operational_areas: t.areaIds,
+      locations: [{ farm_name: 'a' }],
+      parent_analysis_id: crypto.randomUUID(),
+    });
     expect([unknown.status, Object.keys(unknown.body.errors)[0]]).toEqual([400, 'parent_analysis_id']);
-    const badFile = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, parent_analysis_id: '12' }, 'again.csv', Buffer.from(csv)) });
+    const badFile = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, parent_analysis_id: '12' }, 'again.csv', Buffer.from(csv)),
+    });
     expect([badFile.status, Object.keys(badFile.body.errors)[0]]).toEqual([400, 'parent_analysis_id']);
     expect((await t.caller.get('/api/custom-analysis/?page_size=1')).body.data.count).toBe(before);
     const b = env.as('adminB');
     const [bArea] = await env.sql<{ id: string }>(sql`SELECT id FROM operational_areas WHERE tenant_id = ${env.fx.tenantB} LIMIT 1`);
-    const cross = await b.post('/api/custom-analysis/', { operational_areas: [bArea!.id], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }], parent_analysis_id: parentId });
+    const cross = await b.post('/api/custom-analysis/', {
+      operational_areas: [bArea!.id],
+      locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }],
+      parent_analysis_id: parentId,
+    });
     expect([cross.status, cross.body.errors]).toEqual([400, { parent_analysis_id: ['Not one of your analyses'] }]);
     // Tenant B's own analysis: its results never list or name tenant A's.
-    const own = await b.post('/api/custom-analysis/', { operational_areas: [bArea!.id], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }] });
+    const own = await b.post('/api/custom-analysis/', {
+      operational_areas: [bArea!.id],
+      locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }],
+    });
     expect(own.status).toBe(201);
     expect((await b.get(`/api/custom-analysis/${own.body.data.id}/`)).body.data).toMatchObject({ parent_analysis: null, re_analyses: [] });
     // The database refuses a cross-tenant link too (the composite foreign key), whatever the service checks.
@@ -358,7 +459,11 @@ describe('custom analysis', () => {
   });
 
   it('never shows one tenant the analyses of another', async () => {
-    const res = await t.caller.post('/api/custom-analysis/', { name: 'Private', operational_areas: [t.areaIds[0]], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }] });
+    const res = await t.caller.post('/api/custom-analysis/', {
+      name: 'Private',
+      operational_areas: [t.areaIds[0]],
+      locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }],
+    });
     expect(res.status).toBe(201);
     const id = res.body.data.id;
     const b = env.as('adminB');
@@ -370,7 +475,10 @@ describe('custom analysis', () => {
     expect(list.body.data.results.map((a: { id: string }) => a.id)).not.toContain(id);
     // Another tenant's operational areas cannot be chosen either.
     const bArea = await env.sql<{ id: string }>(sql`SELECT id FROM operational_areas WHERE tenant_id = ${env.fx.tenantB} LIMIT 1`);
-    const cross = await t.caller.post('/api/custom-analysis/', { operational_areas: [bArea[0]!.id], locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }] });
+    const cross = await t.caller.post('/api/custom-analysis/', {
+      operational_areas: [bArea[0]!.id],
+      locations: [{ farm_name: 'a', farm_coordinates: square(10.01, 10.03) }],
+    });
     expect(cross.status).toBe(400);
     expect((await env.as('agentA').get('/api/custom-analysis/')).status).toBe(403);
     expect((await env.as('super').get('/api/custom-analysis/')).status).toBe(403);

@@ -22,7 +22,11 @@ describe('custom analysis: plots without a text name (issue 28)', () => {
   });
 
   const run = async (filename: string, content: Buffer) => {
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const o = await outcome(t.caller, res.body.data.id);
     const list = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=100`);
@@ -47,27 +51,41 @@ describe('custom analysis: plots without a text name (issue 28)', () => {
     expect(within[1]!.row_data).toMatchObject({ id: 42 });
   }, 60_000);
 
-  it.skipIf(!hasOgr2ogr())('names the plots of a Shapefile without a text field by its first numeric field', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unnamed-shp-'));
-    try {
-      const src = path.join(dir, 'in.geojson');
-      fs.writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features: [1, 2].map((k) => ({ type: 'Feature', properties: { parcel: 100 + k, ha: 0.5 * k }, geometry: poly(10.01 + 0.02 * k, 10.05) })) }));
-      fs.mkdirSync(path.join(dir, 'shp'));
-      execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', path.join(dir, 'shp', 'plots.shp'), src], { stdio: 'pipe' });
-      const files: Record<string, Uint8Array> = {};
-      for (const f of fs.readdirSync(path.join(dir, 'shp'))) files[f] = new Uint8Array(fs.readFileSync(path.join(dir, 'shp', f)));
-      const { o, within } = await run('plots.zip', Buffer.from(zipSync(files)));
-      expect([...o.rows.values()].map((r) => r.errors)).toEqual([[], []]);
-      expect(within.map((r) => r.name)).toEqual(['101', '102']);
-      expect(within[1]!.row_data).toMatchObject({ parcel: 102, ha: 1 });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.skipIf(!hasOgr2ogr())(
+    'names the plots of a Shapefile without a text field by its first numeric field',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'unnamed-shp-'));
+      try {
+        const src = path.join(dir, 'in.geojson');
+        fs.writeFileSync(
+          src,
+          JSON.stringify({
+            type: 'FeatureCollection',
+            features: [1, 2].map((k) => ({ type: 'Feature', properties: { parcel: 100 + k, ha: 0.5 * k }, geometry: poly(10.01 + 0.02 * k, 10.05) })),
+          }),
+        );
+        fs.mkdirSync(path.join(dir, 'shp'));
+        execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', path.join(dir, 'shp', 'plots.shp'), src], { stdio: 'pipe' });
+        const files: Record<string, Uint8Array> = {};
+        for (const f of fs.readdirSync(path.join(dir, 'shp'))) files[f] = new Uint8Array(fs.readFileSync(path.join(dir, 'shp', f)));
+        const { o, within } = await run('plots.zip', Buffer.from(zipSync(files)));
+        expect([...o.rows.values()].map((r) => r.errors)).toEqual([[], []]);
+        expect(within.map((r) => r.name)).toEqual(['101', '102']);
+        expect(within[1]!.row_data).toMatchObject({ parcel: 102, ha: 1 });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it('keeps name_missing for a csv row without a name', async () => {
     const csv = `farm_name,farm_coordinates\n,"${JSON.stringify(square(10.01, 10.01)).replace(/"/g, '""')}"\n`;
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, 'farms.csv', Buffer.from(csv)) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, 'farms.csv', Buffer.from(csv)),
+    });
     expect(res.status).toBe(201);
     const o = await outcome(t.caller, res.body.data.id);
     expect(o.rows.get(1)!.errors).toEqual(['name_missing']);

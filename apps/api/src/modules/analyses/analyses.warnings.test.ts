@@ -15,7 +15,13 @@ import { stageRow } from './analyses.rows.js';
 
 type P = [number, number];
 /** A ~110 m square at (x, y), 7 decimals, closed. */
-const ring = (x: number, y: number, d = 0.0010003): P[] => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+const ring = (x: number, y: number, d = 0.0010003): P[] => [
+  [x, y],
+  [x + d, y],
+  [x + d, y + d],
+  [x, y + d],
+  [x, y],
+];
 const r7 = (v: number) => Math.round(v * 1e7) / 1e7;
 const fine = (x: number, y: number) => ring(x, y).map(([a, b]): P => [r7(a), r7(b)]);
 
@@ -23,11 +29,40 @@ const fine = (x: number, y: number) => ring(x, y).map(([a, b]): P => [r7(a), r7(
 const CASES: Array<[string, unknown, string[]]> = [
   ['Clean', fine(10.0112345, 10.0112345), []],
   ['Open', fine(10.0312345, 10.0112345).slice(0, 4), ['ring_closed']],
-  ['Repeats', (() => { const r = fine(10.0512345, 10.0112345); return [r[0], r[1], r[1], r[2], r[3], r[3], r[4]]; })(), ['duplicate_vertices_removed']],
-  ['Coarse', [[10.07, 10.01], [10.071, 10.01], [10.071, 10.011], [10.07, 10.011], [10.07, 10.01]], ['fewer_than_6_decimals']],
+  [
+    'Repeats',
+    (() => {
+      const r = fine(10.0512345, 10.0112345);
+      return [r[0], r[1], r[1], r[2], r[3], r[3], r[4]];
+    })(),
+    ['duplicate_vertices_removed'],
+  ],
+  [
+    'Coarse',
+    [
+      [10.07, 10.01],
+      [10.071, 10.01],
+      [10.071, 10.011],
+      [10.07, 10.011],
+      [10.07, 10.01],
+    ],
+    ['fewer_than_6_decimals'],
+  ],
   ['Point', [10.0912345, 10.0112345], ['point_not_polygon']],
   ['Coarse point', [10.11, 10.01], ['fewer_than_6_decimals', 'point_not_polygon']],
-  ['All repairs', (() => { const r = [[10.13, 10.01], [10.131, 10.01], [10.131, 10.011], [10.13, 10.011]]; return [r[0], r[0], r[1], r[2], r[3]]; })(), ['ring_closed', 'duplicate_vertices_removed', 'fewer_than_6_decimals']],
+  [
+    'All repairs',
+    (() => {
+      const r = [
+        [10.13, 10.01],
+        [10.131, 10.01],
+        [10.131, 10.011],
+        [10.13, 10.011],
+      ];
+      return [r[0], r[0], r[1], r[2], r[3]];
+    })(),
+    ['ring_closed', 'duplicate_vertices_removed', 'fewer_than_6_decimals'],
+  ],
   // The same polygon as Clean, given open: an exact twin (its verdict copied) keeps its own warning.
   ['Open twin', fine(10.0112345, 10.0112345).slice(0, 4), ['ring_closed']],
   // Outside the area, with a warning: the warning does not depend on the category.
@@ -77,7 +112,11 @@ describe('custom analysis: row warnings (issue 28)', () => {
   });
 
   const check = async (filename: string, content: Buffer) => {
-    const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content) });
+    const res = await t.caller.request({
+      method: 'POST',
+      url: '/api/custom-analysis/',
+      ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id as string;
     const detail = await settled(t.caller, id);
@@ -152,30 +191,54 @@ describe('custom analysis: row warnings (issue 28)', () => {
     await check('warnings.geojson', Buffer.from(JSON.stringify(fc)));
   }, 90_000);
 
-  it.skipIf(!hasOgr2ogr())('gives no warning to the closed rings of a Shapefile or a KML written by GDAL', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warnings-gdal-'));
-    try {
-      const src = path.join(dir, 'in.geojson');
-      const names = ['A', 'B', 'C'];
-      fs.writeFileSync(src, JSON.stringify({ type: 'FeatureCollection', features: names.map((name, k) => ({ type: 'Feature', properties: { farm_name: name }, geometry: { type: 'Polygon', coordinates: [fine(10.0112345 + 0.02 * k, 10.0512345)] } })) }));
-      fs.mkdirSync(path.join(dir, 'shp'));
-      execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', path.join(dir, 'shp', 'plots.shp'), src], { stdio: 'pipe' });
-      execFileSync('ogr2ogr', ['-f', 'KML', path.join(dir, 'plots.kml'), src], { stdio: 'pipe' });
-      const files: Record<string, Uint8Array> = {};
-      for (const f of fs.readdirSync(path.join(dir, 'shp'))) files[f] = new Uint8Array(fs.readFileSync(path.join(dir, 'shp', f)));
-      for (const [filename, content] of [['plots.zip', Buffer.from(zipSync(files))], ['plots.kml', fs.readFileSync(path.join(dir, 'plots.kml'))]] as const) {
-        const res = await t.caller.request({ method: 'POST', url: '/api/custom-analysis/', ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content) });
-        expect(res.status, JSON.stringify(res.body)).toBe(201);
-        const detail = await settled(t.caller, res.body.data.id);
-        expect(detail.status).toBe('completed');
-        expect(detail.with_warnings, filename).toBe(0);
-        const list = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=100`);
-        expect((list.body.data.results as Array<{ warnings: string[] }>).map((f) => f.warnings), filename).toEqual([[], [], []]);
+  it.skipIf(!hasOgr2ogr())(
+    'gives no warning to the closed rings of a Shapefile or a KML written by GDAL',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warnings-gdal-'));
+      try {
+        const src = path.join(dir, 'in.geojson');
+        const names = ['A', 'B', 'C'];
+        fs.writeFileSync(
+          src,
+          JSON.stringify({
+            type: 'FeatureCollection',
+            features: names.map((name, k) => ({
+              type: 'Feature',
+              properties: { farm_name: name },
+              geometry: { type: 'Polygon', coordinates: [fine(10.0112345 + 0.02 * k, 10.0512345)] },
+            })),
+          }),
+        );
+        fs.mkdirSync(path.join(dir, 'shp'));
+        execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', path.join(dir, 'shp', 'plots.shp'), src], { stdio: 'pipe' });
+        execFileSync('ogr2ogr', ['-f', 'KML', path.join(dir, 'plots.kml'), src], { stdio: 'pipe' });
+        const files: Record<string, Uint8Array> = {};
+        for (const f of fs.readdirSync(path.join(dir, 'shp'))) files[f] = new Uint8Array(fs.readFileSync(path.join(dir, 'shp', f)));
+        for (const [filename, content] of [
+          ['plots.zip', Buffer.from(zipSync(files))],
+          ['plots.kml', fs.readFileSync(path.join(dir, 'plots.kml'))],
+        ] as const) {
+          const res = await t.caller.request({
+            method: 'POST',
+            url: '/api/custom-analysis/',
+            ...multipart({ operational_areas: t.areaIds, minimum_farm_size: '1', require_farm_recognition: 'false' }, filename, content),
+          });
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+          const detail = await settled(t.caller, res.body.data.id);
+          expect(detail.status).toBe('completed');
+          expect(detail.with_warnings, filename).toBe(0);
+          const list = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=100`);
+          expect(
+            (list.body.data.results as Array<{ warnings: string[] }>).map((f) => f.warnings),
+            filename,
+          ).toEqual([[], [], []]);
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 
   it('warns on the rows of the JSON endpoint, and a WKT ring written open', async () => {
     const res = await t.caller.post('/api/custom-analysis/', {
@@ -214,18 +277,39 @@ describe('row warnings as staged (no database)', () => {
     // Trailing zeros written in the text are not decimals: 3.100000 is 3.1.
     expect(wa('POINT(3.100000 7.100000)')).toEqual(['fewer_than_6_decimals', 'point_not_polygon']);
     // One fine coordinate among coarse ones: the data is not coarse (a fine grid may end in zeros by chance).
-    expect(wa([[10, 10], [10.001, 10], [10.001, 10.001], [10, 10.0010001], [10, 10]])).toEqual([]);
+    expect(
+      wa([
+        [10, 10],
+        [10.001, 10],
+        [10.001, 10.001],
+        [10, 10.0010001],
+        [10, 10],
+      ]),
+    ).toEqual([]);
   });
 
   it('reports each repair once per row, over every ring and part', () => {
     const ring = fine(10.0112345, 10.0112345);
-    const hole = fine(10.0113345, 10.0113345).map(([x, y]): P => [x, y]).slice(0, 4);
+    const hole = fine(10.0113345, 10.0113345)
+      .map(([x, y]): P => [x, y])
+      .slice(0, 4);
     // A hole is reported too (issue 29: the EU information system refuses polygons with holes).
     expect(wa({ type: 'Polygon', coordinates: [ring, hole] })).toEqual(['ring_closed', 'has_holes']);
     expect(wa({ type: 'MultiPolygon', coordinates: [[ring], [[ring[0], ...ring]]] })).toEqual(['duplicate_vertices_removed']);
     expect(wa({ type: 'MultiPolygon', coordinates: [[ring.slice(0, 4)], [[ring[0], ...ring]]] })).toEqual(['ring_closed', 'duplicate_vertices_removed']);
     // A row with an input error keeps its warnings (they are about the input).
-    const bad = stageRow(1, { farm_name: 'x', farm_coordinates: [[10, 10], [10.001, 10], [10, 10]] }, new Set());
+    const bad = stageRow(
+      1,
+      {
+        farm_name: 'x',
+        farm_coordinates: [
+          [10, 10],
+          [10.001, 10],
+          [10, 10],
+        ],
+      },
+      new Set(),
+    );
     expect(bad.errs.map((e) => e.code)).toEqual(['too_few_positions']);
     expect(bad.wa).toEqual(['fewer_than_6_decimals']);
     expect(stageRow(1, { farm_name: 'x', farm_coordinates: ring }, new Set())).not.toHaveProperty('wa');

@@ -24,7 +24,9 @@ describe('GET /analytics/agent-ranking/', () => {
         FROM generate_series(1, 130) g
       RETURNING id, (regexp_replace(last_name, '\\D', '', 'g'))::int AS g`);
     expect(agents).toHaveLength(130);
-    const [farmer] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.id}, 'Ranked', 'Farmer', ${`RANK-${t.id}`}) RETURNING id`);
+    const [farmer] = await env.sql<{ id: string }>(
+      sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.id}, 'Ranked', 'Farmer', ${`RANK-${t.id}`}) RETURNING id`,
+    );
     // Agents 116..130 map floor((g - 110) / 2) farms (ties between neighbours, broken by area: 1000 + g sqm a farm);
     // the others 0 to 2.
     await env.sql(sql`
@@ -47,7 +49,15 @@ describe('GET /analytics/agent-ranking/', () => {
     const res = await caller.get('/api/analytics/agent-ranking/');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.total_agents).toBe(130);
-    const top = res.body.data.results as Array<{ rank: number; id: string; agent_name: string; mapped_farms_count: number; total_mapped_area: number; farmers_count: number; progress: number }>;
+    const top = res.body.data.results as Array<{
+      rank: number;
+      id: string;
+      agent_name: string;
+      mapped_farms_count: number;
+      total_mapped_area: number;
+      farmers_count: number;
+      progress: number;
+    }>;
     expect(top.map((r) => r.id)).toEqual(expected.slice(0, 10).map((e) => e.id));
     expect(top.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(top[0]).toMatchObject({ agent_name: 'Rank Agent 130', mapped_farms_count: 10, total_mapped_area: 11_300, farmers_count: 0, progress: 0 });
@@ -71,7 +81,9 @@ describe('GET /analytics/agent-ranking/', () => {
     const [own] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM users WHERE tenant_id = ${env.fx.tenantA} AND role = 'agent'`);
     expect(a.body.data.total_agents).toBe(own!.n);
     const ids = (a.body.data.results as Array<{ id: string }>).map((r) => r.id);
-    const foreign = await env.sql<{ id: string }>(sql`SELECT id FROM users WHERE role = 'agent' AND tenant_id <> ${env.fx.tenantA} AND id = ANY(${`{${ids.join(',')}}`}::uuid[])`);
+    const foreign = await env.sql<{ id: string }>(
+      sql`SELECT id FROM users WHERE role = 'agent' AND tenant_id <> ${env.fx.tenantA} AND id = ANY(${`{${ids.join(',')}}`}::uuid[])`,
+    );
     expect(foreign).toEqual([]);
     expect((await env.as('adminA').get(`/api/analytics/agent-ranking/?tenant_id=${env.fx.tenantB}`)).status).toBe(404);
     expect((await env.as('agentA').get('/api/analytics/agent-ranking/')).status).toBe(403);

@@ -25,7 +25,9 @@ async function farm(tenantId: string, farmerId: string, at: string, mappedBy: st
 }
 
 async function farmer(tenantId: string): Promise<string> {
-  const [f] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${tenantId}, 'Ana', 'Lytic', ${`F-${Date.now()}-${Math.random()}`}) RETURNING id`);
+  const [f] = await env.sql<{ id: string }>(
+    sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${tenantId}, 'Ana', 'Lytic', ${`F-${Date.now()}-${Math.random()}`}) RETURNING id`,
+  );
   return f!.id;
 }
 
@@ -77,7 +79,7 @@ describe('provider analytics', () => {
     expect(res.body.data.results.map((r: { tenant_id: string }) => r.tenant_id)).not.toContain(y.id);
   });
 
-  it('tenant-progress equals the plain one-pass grouping of the year\'s farms (month edges included)', async () => {
+  it("tenant-progress equals the plain one-pass grouping of the year's farms (month edges included)", async () => {
     const fx = await farmer(x.id);
     await farm(x.id, fx, `${YEAR}-12-31T23:59:59Z`, agents[1]!); // the year's last second, in December
     await farm(x.id, fx, `${YEAR + 1}-01-01T00:00:00Z`, agents[0]!); // the next year's first: not counted
@@ -98,14 +100,23 @@ describe('provider analytics', () => {
         const res = await env.as('super').get(`/api/analytics/tenant-progress/?year=${year}`);
         expect(res.status).toBe(200);
         const data = res.body.data;
-        const pick = (o: { farms_mapped: number; area_sqm: number; agents_active: number }) => ({ farms_mapped: o.farms_mapped, area_sqm: o.area_sqm, agents_active: o.agents_active });
+        const pick = (o: { farms_mapped: number; area_sqm: number; agents_active: number }) => ({
+          farms_mapped: o.farms_mapped,
+          area_sqm: o.area_sqm,
+          agents_active: o.agents_active,
+        });
         for (const t of data.results) {
           expect(pick(t)).toEqual(expected(t.tenant_id, '*'));
-          t.months.forEach((mo: { farms_mapped: number; area_sqm: number; agents_active: number }, i: number) => expect(pick(mo)).toEqual(expected(t.tenant_id, i + 1)));
+          t.months.forEach((mo: { farms_mapped: number; area_sqm: number; agents_active: number }, i: number) =>
+            expect(pick(mo)).toEqual(expected(t.tenant_id, i + 1)),
+          );
         }
         expect(pick(data.totals)).toEqual(expected('*', '*'));
-        data.totals.months.forEach((mo: { farms_mapped: number; area_sqm: number; agents_active: number }, i: number) => expect(pick(mo)).toEqual(expected('*', i + 1)));
-        if (year === YEAR) expect(data.results.find((r: { tenant_id: string }) => r.tenant_id === x.id).months[11]).toMatchObject({ farms_mapped: 1, agents_active: 1 });
+        data.totals.months.forEach((mo: { farms_mapped: number; area_sqm: number; agents_active: number }, i: number) =>
+          expect(pick(mo)).toEqual(expected('*', i + 1)),
+        );
+        if (year === YEAR)
+          expect(data.results.find((r: { tenant_id: string }) => r.tenant_id === x.id).months[11]).toMatchObject({ farms_mapped: 1, agents_active: 1 });
       }
     } finally {
       await env.sql(sql`DELETE FROM farms WHERE farmer_id = ${fx}`);
@@ -137,7 +148,14 @@ describe('provider analytics', () => {
     // A tenant admin: its own counts; naming another tenant is a 404; the provider's analytics are 403.
     expect((await get('farms-count/', 'adminA')).count).toBe(await count(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${env.fx.tenantA}`));
     expect((await env.as('adminA').get(`/api/analytics/farms-count/?tenant_id=${x.id}`)).status).toBe(404);
-    for (const p of ['tenants-count/', 'tenants-status-count/', 'licenses-count/', `mapping-ranking/?year=${YEAR}`, `tenant-progress/?year=${YEAR}`, 'tenants-dashboard-count/']) {
+    for (const p of [
+      'tenants-count/',
+      'tenants-status-count/',
+      'licenses-count/',
+      `mapping-ranking/?year=${YEAR}`,
+      `tenant-progress/?year=${YEAR}`,
+      'tenants-dashboard-count/',
+    ]) {
       expect((await env.as('adminA').get(`/api/analytics/${p}`)).status).toBe(403);
     }
   });

@@ -31,7 +31,12 @@ const FORMAT: Record<Unit, string> = { year: 'YYYY', month: 'YYYY-MM', day: 'YYY
  * Farms created per bucket for the last n units (UTC), the current one last, and the n units before them: from the
  * farm_period_stats rollup (days for days, months for months and years), not from the farms.
  */
-export async function mappedSeries(run: Reader | Executor, tenantId: string | null, unit: Unit, n: number): Promise<{ buckets: Array<{ period: string; count: number }>; previous: number }> {
+export async function mappedSeries(
+  run: Reader | Executor,
+  tenantId: string | null,
+  unit: Unit,
+  n: number,
+): Promise<{ buckets: Array<{ period: string; count: number }>; previous: number }> {
   const step = sql.raw(`'1 ${unit}'::interval`);
   const trunc = sql.raw(`'${unit}'`);
   const grain = unit === 'day' ? 'day' : 'month';
@@ -95,7 +100,10 @@ export async function singleCount(run: Reader | Executor, name: CountName, tenan
 }
 
 /** The year's months as date bounds of farm_period_stats.period. */
-const yearDates = (year: number) => ({ start: sql`${`${String(year).padStart(4, '0')}-01-01`}::date`, end: sql`${`${String(year + 1).padStart(4, '0')}-01-01`}::date` });
+const yearDates = (year: number) => ({
+  start: sql`${`${String(year).padStart(4, '0')}-01-01`}::date`,
+  end: sql`${`${String(year + 1).padStart(4, '0')}-01-01`}::date`,
+});
 
 /** Farms mapped (created) per month of the year: month 1-12, count and area (from the farm_period_stats rollup). */
 export async function mappingByMonth(run: Reader | Executor, tenantId: string | null, year: number): Promise<Array<{ m: number; n: number; area: number }>> {
@@ -108,7 +116,10 @@ export async function mappingByMonth(run: Reader | Executor, tenantId: string | 
 }
 
 /** Every live tenant with its farms mapped in the year and their area, most first (ties: area, then name). */
-export async function mappingRanking(run: Reader | Executor, year: number): Promise<Array<{ tenant_id: string; tenant_name: string; n: number; area: number }>> {
+export async function mappingRanking(
+  run: Reader | Executor,
+  year: number,
+): Promise<Array<{ tenant_id: string; tenant_name: string; n: number; area: number }>> {
   const { start, end } = yearDates(year);
   return readerOf(run)(sql`
     SELECT t.id AS tenant_id, t.name AS tenant_name, coalesce(m.n, 0)::int AS n, coalesce(m.area, 0)::float8 AS area
@@ -140,7 +151,9 @@ export async function tenantStatusCounts(run: Reader | Executor): Promise<{ tota
 }
 
 /** Every license of the live tenants by derived status (Revoked > Expired > Active) and by type. */
-export async function licenseCounts(run: Reader | Executor): Promise<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }> {
+export async function licenseCounts(
+  run: Reader | Executor,
+): Promise<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }> {
   const [row] = await readerOf(run)<{ total: number; active: number; expired: number; revoked: number; platform: number; sdk: number }>(sql`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE NOT l.is_revoked AND l.expiry_date >= current_date)::int AS active,

@@ -92,8 +92,15 @@ async function answersMatch(): Promise<void> {
     const farmers = await one(sql`SELECT count(*)::int AS n FROM farmers WHERE tenant_id = ${t}`);
     const mapped = await one(sql`SELECT count(DISTINCT farmer_id)::int AS n FROM farms WHERE tenant_id = ${t}`);
     const a = (await env.as(who).get('/api/analytics/')).body.data;
-    expect({ farms: a.farms, farmers: a.farmers, mapped: a.mapped_farmers, unmapped: a.unmapped_farmers }, who).toEqual({ farms, farmers, mapped, unmapped: farmers - mapped });
-    expect(a.gps_devices, who).toBe(await one(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id = ${t} AND coalesce(gps_device_id, '') <> ''`));
+    expect({ farms: a.farms, farmers: a.farmers, mapped: a.mapped_farmers, unmapped: a.unmapped_farmers }, who).toEqual({
+      farms,
+      farmers,
+      mapped,
+      unmapped: farmers - mapped,
+    });
+    expect(a.gps_devices, who).toBe(
+      await one(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id = ${t} AND coalesce(gps_device_id, '') <> ''`),
+    );
     expect((await env.as(who).get('/api/analytics/farms-count/')).body.data.count, who).toBe(farms);
     expect((await env.as(who).get('/api/analytics/mapped-farms-count/')).body.data.count, who).toBe(mapped);
     expect((await env.as(who).get('/api/analytics/unmapped-farms-count/')).body.data.count, who).toBe(farmers - mapped);
@@ -109,7 +116,10 @@ async function answersMatch(): Promise<void> {
     ] as const) {
       const page = (await env.as(who).get(`/api/farmers/?page_size=100&is_mapped=${flag}`)).body.data;
       expect(page.results.length, `${who} is_mapped=${flag}`).toBe(Math.min(100, n));
-      expect(page.results.every((r: { is_mapped: boolean; number_of_farm: number }) => r.is_mapped === flag && r.number_of_farm > 0 === flag), `${who} is_mapped=${flag}`).toBe(true);
+      expect(
+        page.results.every((r: { is_mapped: boolean; number_of_farm: number }) => r.is_mapped === flag && r.number_of_farm > 0 === flag),
+        `${who} is_mapped=${flag}`,
+      ).toBe(true);
     }
     // The series: days, months, years.
     for (const [range, unit, n] of [
@@ -147,8 +157,13 @@ async function answersMatch(): Promise<void> {
   expect(all.farms).toBe(await one(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id IN ${live}`));
   expect(all.farmers).toBe(await one(sql`SELECT count(*)::int AS n FROM farmers WHERE tenant_id IN ${live}`));
   expect(all.mapped_farmers).toBe(await one(sql`SELECT count(DISTINCT farmer_id)::int AS n FROM farms WHERE tenant_id IN ${live}`));
-  expect(all.gps_devices).toBe(await one(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id IN ${live} AND coalesce(gps_device_id, '') <> ''`));
-  const ranking = (await env.as('super').get(`/api/analytics/mapping-ranking/?year=${year}`)).body.data.results as Array<{ tenant_id: string; mapped_farms: number }>;
+  expect(all.gps_devices).toBe(
+    await one(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id IN ${live} AND coalesce(gps_device_id, '') <> ''`),
+  );
+  const ranking = (await env.as('super').get(`/api/analytics/mapping-ranking/?year=${year}`)).body.data.results as Array<{
+    tenant_id: string;
+    mapped_farms: number;
+  }>;
   const perTenant = await env.sql<{ tenant_id: string; n: number }>(sql`
     SELECT t.id AS tenant_id, (SELECT count(*) FROM farms f WHERE f.tenant_id = t.id AND date_trunc('year', f.created_at AT TIME ZONE 'UTC') = make_date(${year}, 1, 1))::int AS n
       FROM tenants t WHERE t.deleted_at IS NULL`);
@@ -203,7 +218,12 @@ describe('list and dashboard rollups (migration 0016)', () => {
     await env.sql(sql`UPDATE farms SET name = name || ' (renamed)' WHERE name LIKE 'Rollup bulk 8'`);
     expect(await rollupMismatches()).toEqual([]);
     // An operational area drawn over farms through the API: they fall within it (reassignment by containment).
-    const area = await env.as('adminA').post('/api/operational-areas/', { name: `Rollup area ${Date.now()}`, region_id: geo.regionId, city_id: geo.cityId, coordinates: square(lng - 0.01, lat - 0.01, 8000) });
+    const area = await env.as('adminA').post('/api/operational-areas/', {
+      name: `Rollup area ${Date.now()}`,
+      region_id: geo.regionId,
+      city_id: geo.cityId,
+      coordinates: square(lng - 0.01, lat - 0.01, 8000),
+    });
     expect(area.status, JSON.stringify(area.body)).toBe(201);
     expect(await one(sql`SELECT count(*)::int AS n FROM farms WHERE operational_area_id = ${area.body.data.id}`)).toBeGreaterThan(10);
     expect(await rollupMismatches()).toEqual([]);
@@ -226,7 +246,11 @@ describe('list and dashboard rollups (migration 0016)', () => {
     await env.sql(sql`UPDATE farms SET area_sqm = area_sqm * 1.5 WHERE mapped_by = ${mover.id}`);
     await env.sql(sql`UPDATE farmers SET created_by = ${env.fx.agentA} WHERE folio_id = 'ROLLUP-AG-1'`);
     expect(await rollupMismatches()).toEqual([]);
-    const agentsPage = (await env.as('adminA').get('/api/accounts/agents/?page_size=100')).body.data.results as Array<{ id: string; mapped_farms_count: number; farmers_count: number }>;
+    const agentsPage = (await env.as('adminA').get('/api/accounts/agents/?page_size=100')).body.data.results as Array<{
+      id: string;
+      mapped_farms_count: number;
+      farmers_count: number;
+    }>;
     const moverRow = agentsPage.find((r) => r.id === mover.id)!;
     expect(moverRow.mapped_farms_count).toBe(await one(sql`SELECT count(*)::int AS n FROM farms WHERE mapped_by = ${mover.id}`));
     expect(moverRow.farmers_count).toBe(2);
@@ -261,7 +285,9 @@ describe('list and dashboard rollups (migration 0016)', () => {
     await answersMatch();
     await env.sql(sql`DELETE FROM tenants WHERE id = ${tenant}`);
     expect(await rollupMismatches()).toEqual([]);
-    expect(await env.sql(sql`SELECT 1 FROM tenant_stats WHERE tenant_id = ${tenant} UNION ALL SELECT 1 FROM farm_period_stats WHERE tenant_id = ${tenant}`)).toEqual([]);
+    expect(
+      await env.sql(sql`SELECT 1 FROM tenant_stats WHERE tenant_id = ${tenant} UNION ALL SELECT 1 FROM farm_period_stats WHERE tenant_id = ${tenant}`),
+    ).toEqual([]);
     await answersMatch();
   });
 
@@ -272,10 +298,15 @@ describe('list and dashboard rollups (migration 0016)', () => {
     expect(b.farms).not.toBe(a.farms);
     expect((await env.as('adminB').get(`/api/analytics/?tenant_id=${env.fx.tenantA}`)).status).toBe(404);
     // Row-level security on the rollups themselves: in tenant B's scope only B's rows exist.
-    const seen = await env.sql<{ t: string }>(sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats UNION SELECT DISTINCT tenant_id::text FROM agent_stats`);
+    const seen = await env.sql<{ t: string }>(
+      sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats UNION SELECT DISTINCT tenant_id::text FROM agent_stats`,
+    );
     expect(seen.length).toBeGreaterThan(1);
     const scoped = await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantB }, (tx) =>
-      queryRows<{ t: string }>(tx, sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats UNION SELECT DISTINCT tenant_id::text FROM agent_stats`),
+      queryRows<{ t: string }>(
+        tx,
+        sql`SELECT DISTINCT tenant_id::text AS t FROM tenant_stats UNION SELECT DISTINCT tenant_id::text FROM farm_period_stats UNION SELECT DISTINCT tenant_id::text FROM agent_stats`,
+      ),
     );
     expect(scoped.map((r) => r.t)).toEqual([env.fx.tenantB]);
   });

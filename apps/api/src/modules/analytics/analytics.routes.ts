@@ -40,7 +40,12 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/analytics/', {
     config: { ...readers, sessionWithRead: true },
-    schema: { tags, summary: 'Counts: agents, farmers, farms, operational areas, GPS devices, mapped and unmapped farmers (provider staff: tenant_id, or all tenants)', querystring: analyticsQuery, response: { 200: envelope(analyticsCounts) } },
+    schema: {
+      tags,
+      summary: 'Counts: agents, farmers, farms, operational areas, GPS devices, mapped and unmapped farmers (provider staff: tenant_id, or all tenants)',
+      querystring: analyticsQuery,
+      response: { 200: envelope(analyticsCounts) },
+    },
     handler: async (req) => ({ data: await analytics.getCounts(deps, req.ctx, req.query.tenant_id) }),
   });
 
@@ -59,7 +64,8 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { ...readers, sessionWithRead: true },
     schema: {
       tags,
-      summary: "Agent Ranking: all the tenant's agents ranked on the server by farms mapped, then area mapped (sqm); the top limit (default 10, at most 100) and total_agents",
+      summary:
+        "Agent Ranking: all the tenant's agents ranked on the server by farms mapped, then area mapped (sqm); the top limit (default 10, at most 100) and total_agents",
       querystring: agentRankingQuery,
       response: { 200: envelope(agentRanking) },
     },
@@ -69,26 +75,46 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const [path, name, what] of counts) {
     app.get(`/analytics/${path}/`, {
       config: readers,
-      schema: { tags, summary: `${what}: provider staff all tenants (or tenant_id), a tenant admin its own`, querystring: analyticsQuery, response: { 200: envelope(countResult) } },
+      schema: {
+        tags,
+        summary: `${what}: provider staff all tenants (or tenant_id), a tenant admin its own`,
+        querystring: analyticsQuery,
+        response: { 200: envelope(countResult) },
+      },
       handler: async (req) => ({ data: await analytics.getCount(deps, req.ctx, name, req.query.tenant_id) }),
     });
   }
 
   app.get('/analytics/mapping-data/', {
     config: { ...readers, sessionWithRead: true },
-    schema: { tags, summary: 'Farms mapped per month of the year (UTC) with their area: provider staff all tenants (or tenant_id), a tenant admin its own', querystring: yearQuery, response: { 200: envelope(mappingData) } },
+    schema: {
+      tags,
+      summary: 'Farms mapped per month of the year (UTC) with their area: provider staff all tenants (or tenant_id), a tenant admin its own',
+      querystring: yearQuery,
+      response: { 200: envelope(mappingData) },
+    },
     handler: async (req) => ({ data: await analytics.getMappingData(deps, req.ctx, req.query) }),
   });
 
   app.get('/analytics/mapping-ranking/', {
     config: provider,
-    schema: { tags, summary: 'Tenants ranked by farms mapped in the year (then area, then name)', querystring: providerYear, response: { 200: envelope(mappingRanking) } },
+    schema: {
+      tags,
+      summary: 'Tenants ranked by farms mapped in the year (then area, then name)',
+      querystring: providerYear,
+      response: { 200: envelope(mappingRanking) },
+    },
     handler: async (req) => ({ data: await analytics.getMappingRanking(deps, req.ctx, req.query.year) }),
   });
 
   app.get('/analytics/tenants-dashboard-count/', {
     config: provider,
-    schema: { tags, summary: 'Tenants registered per month of the year, and the number of tenants at its end', querystring: providerYear, response: { 200: envelope(tenantsDashboardCount) } },
+    schema: {
+      tags,
+      summary: 'Tenants registered per month of the year, and the number of tenants at its end',
+      querystring: providerYear,
+      response: { 200: envelope(tenantsDashboardCount) },
+    },
     handler: async (req) => ({ data: await analytics.getTenantsDashboardCount(deps, req.ctx, req.query.year) }),
   });
 
@@ -114,7 +140,8 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: provider,
     schema: {
       tags,
-      summary: 'Reports (beyond the spec): per tenant and month of the year, farms mapped, area mapped (sqm) and agents active (distinct agents who mapped a farm)',
+      summary:
+        'Reports (beyond the spec): per tenant and month of the year, farms mapped, area mapped (sqm) and agents active (distinct agents who mapped a farm)',
       querystring: providerYear,
       response: { 200: envelope(tenantProgress) },
     },

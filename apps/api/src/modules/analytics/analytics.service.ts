@@ -88,14 +88,22 @@ export async function getMappingData(deps: Deps, ctx: Ctx, query: { year: number
   const { tenantId, scope } = authorize(ctx, analyticsPolicy, 'tenant', namedTenant(query.tenant_id));
   const rows = await q.mappingByMonth(scopedReader(deps.db, scope, ctx), tenantId, query.year);
   const byMonth = new Map(rows.map((r) => [r.m, r]));
-  const months = MONTHS.map((label, i) => ({ month: monthKey(query.year, i + 1), label, count: byMonth.get(i + 1)?.n ?? 0, area_sqm: round2(byMonth.get(i + 1)?.area ?? 0) }));
+  const months = MONTHS.map((label, i) => ({
+    month: monthKey(query.year, i + 1),
+    label,
+    count: byMonth.get(i + 1)?.n ?? 0,
+    area_sqm: round2(byMonth.get(i + 1)?.area ?? 0),
+  }));
   return { year: query.year, months, total: months.reduce((n, m) => n + m.count, 0), total_area_sqm: round2(rows.reduce((a, r) => a + r.area, 0)) };
 }
 
 export async function getMappingRanking(deps: Deps, ctx: Ctx, year: number): Promise<MappingRanking> {
   const { scope } = authorize(ctx, analyticsPolicy, 'provider');
   const rows = await q.mappingRanking(scopedReader(deps.db, scope, ctx), year);
-  return { year, results: rows.map((r, i) => ({ rank: i + 1, tenant_id: r.tenant_id, tenant_name: r.tenant_name, mapped_farms: r.n, area_sqm: round2(r.area) })) };
+  return {
+    year,
+    results: rows.map((r, i) => ({ rank: i + 1, tenant_id: r.tenant_id, tenant_name: r.tenant_name, mapped_farms: r.n, area_sqm: round2(r.area) })),
+  };
 }
 
 export async function getTenantsDashboardCount(deps: Deps, ctx: Ctx, year: number): Promise<TenantsDashboardCount> {

@@ -21,7 +21,9 @@ describe('analytics', () => {
     expect(d.farmers).toBe(await count(sql`SELECT count(*)::int AS n FROM farmers WHERE tenant_id = ${t}`));
     expect(d.farms).toBe(await count(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${t}`));
     expect(d.operational_areas).toBe(await count(sql`SELECT count(*)::int AS n FROM operational_areas WHERE tenant_id = ${t}`));
-    expect(d.gps_devices).toBe(await count(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id = ${t} AND coalesce(gps_device_id, '') <> ''`));
+    expect(d.gps_devices).toBe(
+      await count(sql`SELECT count(DISTINCT gps_device_id)::int AS n FROM mapping_records WHERE tenant_id = ${t} AND coalesce(gps_device_id, '') <> ''`),
+    );
     expect(d.mapped_farmers + d.unmapped_farmers).toBe(d.farmers);
     expect(d.mapped_farmers).toBe(await count(sql`SELECT count(DISTINCT farmer_id)::int AS n FROM farms WHERE tenant_id = ${t}`));
     expect(d.farms).toBeGreaterThan(0);
@@ -40,7 +42,9 @@ describe('analytics', () => {
   it('puts farms mapped in each period in its bucket, and compares with the periods before', async () => {
     const t = env.fx.tenantA;
     // Two farms of tenant A moved to known days: 10 days ago, and 40 days ago (the previous 30 days); put back after.
-    const farms = await env.sql<{ id: string; created_at: string }>(sql`SELECT id, created_at::text AS created_at FROM farms WHERE tenant_id = ${t} ORDER BY id LIMIT 2`);
+    const farms = await env.sql<{ id: string; created_at: string }>(
+      sql`SELECT id, created_at::text AS created_at FROM farms WHERE tenant_id = ${t} ORDER BY id LIMIT 2`,
+    );
     const before = (await env.as('adminA').get('/api/analytics/tenant-mapped-count/?range_type=days&range_value=30')).body.data;
     await env.sql(sql`UPDATE farms SET created_at = now() - interval '10 days' WHERE id = ${farms[0]!.id}`);
     await env.sql(sql`UPDATE farms SET created_at = now() - interval '40 days' WHERE id = ${farms[1]!.id}`);
@@ -53,11 +57,17 @@ describe('analytics', () => {
     const bucket = d.buckets.find((b: { period: string }) => b.period === tenDaysAgo);
     expect(bucket.count).toBeGreaterThanOrEqual(1);
     expect(d.total).toBe(d.buckets.reduce((n: number, b: { count: number }) => n + b.count, 0));
-    expect(d.total).toBe(await count(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${t} AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '29 days'`));
-    expect(d.previous_total).toBe(await count(sql`
+    expect(d.total).toBe(
+      await count(
+        sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${t} AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '29 days'`,
+      ),
+    );
+    expect(d.previous_total).toBe(
+      await count(sql`
       SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${t}
          AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '59 days'
-         AND created_at < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '29 days'`));
+         AND created_at < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '29 days'`),
+    );
     expect(d.previous_total).toBeGreaterThanOrEqual(1);
     expect(d.change_percent).toBe(Math.round(((d.total - d.previous_total) / d.previous_total) * 1000) / 10);
     expect(before.range_type).toBe('days');

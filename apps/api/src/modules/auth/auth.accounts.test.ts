@@ -18,8 +18,6 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** The request id of an admin link (/#q=<id>). */
 const adminLinkId = (url: string): string => new URLSearchParams(new URL(url).hash.slice(1)).get('q')!;
 
-
-
 describe('session check with the first read', () => {
   const year = new Date().getUTCFullYear();
   const routes = [
@@ -49,7 +47,7 @@ describe('session check with the first read', () => {
     }
   });
 
-  it('refuses a signed token whose role or tenant is not its user\'s (no provider data for a forged super_admin claim)', async () => {
+  it("refuses a signed token whose role or tenant is not its user's (no provider data for a forged super_admin claim)", async () => {
     const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const caller = await env.sessionFor(user.id);
     const claims = JSON.parse(Buffer.from(caller.token!.split('.')[1]!, 'base64url').toString());
@@ -157,14 +155,17 @@ describe('passwords', () => {
   it('throttles wrong current passwords on password change with the sign-in counters', async () => {
     const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const me = await env.sessionFor(user.id);
-    const change = (old_password: string) => me.request({ method: 'POST', url: '/api/auth/password/update/', payload: { old_password, new_password: 'Brand-new-pass-2' }, remoteAddress: '10.9.4.4' });
+    const change = (old_password: string) =>
+      me.request({ method: 'POST', url: '/api/auth/password/update/', payload: { old_password, new_password: 'Brand-new-pass-2' }, remoteAddress: '10.9.4.4' });
     for (let i = 0; i < 5; i++) expect((await change(`wrong-${i}`)).status).toBe(400);
     // Locked now, for the right password too, and for a password sign-in of the account from the same address.
     const locked = await change(PASSWORD);
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe('too_many_attempts');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    const signIn = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/login/', payload: { email: user.email, password: PASSWORD }, remoteAddress: '10.9.4.4' });
+    const signIn = await env
+      .as('anonymous')
+      .request({ method: 'POST', url: '/api/auth/login/', payload: { email: user.email, password: PASSWORD }, remoteAddress: '10.9.4.4' });
     expect(signIn.status).toBe(429);
     const [row] = await env.sql<{ password_hash: string | null }>(sql`SELECT password_hash FROM users WHERE id = ${user.id}`);
     expect(row!.password_hash).not.toBeNull();
@@ -179,7 +180,9 @@ describe('passwords', () => {
     const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const answers = [];
     for (let i = 0; i < RESET_MAILS_PER_ACCOUNT_HOUR + 2; i++) {
-      const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/password/reset/', payload: { email: user.email }, remoteAddress: `10.8.${i}.1` });
+      const res = await env
+        .as('anonymous')
+        .request({ method: 'POST', url: '/api/auth/password/reset/', payload: { email: user.email }, remoteAddress: `10.8.${i}.1` });
       answers.push({ status: res.status, message: res.body.message });
     }
     const unknown = await env.as('anonymous').post('/api/auth/password/reset/', { email: `nobody-${Date.now()}@test.example` });
@@ -260,7 +263,9 @@ describe('passwords', () => {
     expect(asked.status).toBe(200);
     const [mail] = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${user.email} ORDER BY created_at DESC LIMIT 1`);
     const token = /token=([\w-]+)/.exec(mail!.body)![1]!;
-    const [challenge] = await env.sql<{ ttl: number }>(sql`SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM auth_challenges WHERE user_id = ${user.id} AND kind = 'password_reset'`);
+    const [challenge] = await env.sql<{ ttl: number }>(
+      sql`SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM auth_challenges WHERE user_id = ${user.id} AND kind = 'password_reset'`,
+    );
     expect(challenge!.ttl).toBeLessThanOrEqual(3600);
     expect((await anon.post('/api/auth/password/confirm-reset-token/', { token })).status).toBe(200);
     expect((await anon.post('/api/auth/password/set-new-password/', { token, password: 'Reset-pass-123' })).status).toBe(200);

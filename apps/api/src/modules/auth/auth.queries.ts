@@ -7,7 +7,11 @@ import { authChallenges, authThrottle, countries, licenses, mfaSecrets, refreshT
 export type UserRow = typeof users.$inferSelect;
 
 export async function findUserByEmail(tx: Executor, email: string): Promise<UserRow | null> {
-  const rows = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  const rows = await tx
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -59,7 +63,14 @@ export type SessionActorRow = {
 
 export async function findSession(tx: Executor, sessionId: string): Promise<SessionActorRow | null> {
   const rows = await tx
-    .select({ sessionId: sessions.id, revokedAt: sessions.revokedAt, revokedReason: sessions.revokedReason, device: sessions.device, expiresAt: sessions.expiresAt, user: users })
+    .select({
+      sessionId: sessions.id,
+      revokedAt: sessions.revokedAt,
+      revokedReason: sessions.revokedReason,
+      device: sessions.device,
+      expiresAt: sessions.expiresAt,
+      user: users,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sessionId))
@@ -167,7 +178,10 @@ export async function insertSession(
 }
 
 export async function revokeSession(tx: Executor, sessionId: string, reason: string): Promise<void> {
-  await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: reason }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 export async function revokeUserSessions(tx: Executor, userId: string, reason: string, exceptSessionId?: string): Promise<void> {
@@ -178,7 +192,10 @@ export async function revokeUserSessions(tx: Executor, userId: string, reason: s
 }
 
 export async function revokeTenantSessions(tx: Executor, tenantId: string, reason: string): Promise<void> {
-  await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: reason }).where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)));
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date(), revokedReason: reason })
+    .where(and(eq(sessions.tenantId, tenantId), isNull(sessions.revokedAt)));
 }
 
 export async function insertRefreshToken(tx: Executor, sessionId: string, tokenHash: string, expiresAt: Date): Promise<void> {
@@ -187,7 +204,13 @@ export async function insertRefreshToken(tx: Executor, sessionId: string, tokenH
 
 export async function findRefreshToken(tx: Executor, tokenHash: string) {
   const rows = await tx
-    .select({ id: refreshTokens.id, sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt, expiresAt: refreshTokens.expiresAt, createdAt: refreshTokens.createdAt })
+    .select({
+      id: refreshTokens.id,
+      sessionId: refreshTokens.sessionId,
+      usedAt: refreshTokens.usedAt,
+      expiresAt: refreshTokens.expiresAt,
+      createdAt: refreshTokens.createdAt,
+    })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, tokenHash))
     .limit(1);
@@ -196,7 +219,11 @@ export async function findRefreshToken(tx: Executor, tokenHash: string) {
 
 /** The refresh token with this hash and its use, for the reuse interval's walk along a family. */
 export async function findRefreshTokenUse(tx: Executor, tokenHash: string): Promise<{ sessionId: string; usedAt: Date | null } | null> {
-  const rows = await tx.select({ sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt }).from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  const rows = await tx
+    .select({ sessionId: refreshTokens.sessionId, usedAt: refreshTokens.usedAt })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, tokenHash))
+    .limit(1);
   return rows[0] ?? null;
 }
 
@@ -219,7 +246,11 @@ export async function insertChallenge(
   return row.id;
 }
 
-export async function findLiveChallenge(tx: Executor, kind: 'login' | 'admin_link' | 'password_reset' | 'invitation', where: { id?: string; tokenHash: string }) {
+export async function findLiveChallenge(
+  tx: Executor,
+  kind: 'login' | 'admin_link' | 'password_reset' | 'invitation',
+  where: { id?: string; tokenHash: string },
+) {
   const rows = await tx
     .select()
     .from(authChallenges)
@@ -311,7 +342,6 @@ export async function touchLastLogin(tx: Executor, userId: string): Promise<void
   await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
 }
 
-
 // ---- throttling ----
 export async function throttleState(tx: Executor, keys: string[]) {
   if (keys.length === 0) return [];
@@ -320,7 +350,9 @@ export async function throttleState(tx: Executor, keys: string[]) {
 
 export async function recordThrottleFailure(tx: Executor, key: string, lockAfter: number, baseSeconds: number, maxSeconds: number): Promise<number> {
   // failures >= lockAfter lock for base * 2^(failures - lockAfter), never longer than maxSeconds.
-  const [row] = await queryRows<{ failures: number }>(tx, sql`
+  const [row] = await queryRows<{ failures: number }>(
+    tx,
+    sql`
     INSERT INTO auth_throttle (key, failures, locked_until, updated_at) VALUES (${key}, 1, NULL, now())
     ON CONFLICT (key) DO UPDATE SET
       failures = CASE WHEN auth_throttle.updated_at < now() - interval '1 day' THEN 1 ELSE auth_throttle.failures + 1 END,
@@ -329,7 +361,8 @@ export async function recordThrottleFailure(tx: Executor, key: string, lockAfter
         THEN now() + make_interval(secs => least(${maxSeconds}::float8, ${baseSeconds}::float8 * power(2, (CASE WHEN auth_throttle.updated_at < now() - interval '1 day' THEN 1 ELSE auth_throttle.failures + 1 END) - ${lockAfter})))
         ELSE NULL END,
       updated_at = now()
-    RETURNING failures`);
+    RETURNING failures`,
+  );
   return row?.failures ?? 0;
 }
 

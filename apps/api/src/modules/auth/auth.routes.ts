@@ -58,7 +58,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/login/', {
     config: pub,
-    schema: { tags, security: [], summary: 'Check email and password; answers a two-factor challenge (or an enrolment step)', body: loginBody, response: { 200: envelope(loginResult) } },
+    schema: {
+      tags,
+      security: [],
+      summary: 'Check email and password; answers a two-factor challenge (or an enrolment step)',
+      body: loginBody,
+      response: { 200: envelope(loginResult) },
+    },
     handler: async (req) => {
       const data = await auth.login(deps, req.ctx, req.body);
       return { data, message: data.mfa_setup_required ? 'Set up two-factor authentication to continue' : 'Enter the code from your authenticator app' };
@@ -67,13 +73,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/setup-mfa/', {
     config: pub,
-    schema: { tags, security: [], summary: 'Start two-factor enrolment: returns the TOTP secret and an otpauth URI for a QR code', body: setupMfaBody, response: { 200: envelope(setupMfaResult) } },
+    schema: {
+      tags,
+      security: [],
+      summary: 'Start two-factor enrolment: returns the TOTP secret and an otpauth URI for a QR code',
+      body: setupMfaBody,
+      response: { 200: envelope(setupMfaResult) },
+    },
     handler: async (req) => ({ data: await auth.setupMfa(deps, req.ctx, req.body) }),
   });
 
   app.post('/auth/confirm-mfa/', {
     config: pub,
-    schema: { tags, security: [], summary: 'Confirm enrolment with a first code; signs the user in', body: confirmMfaBody, response: { 200: envelope(sessionResult) } },
+    schema: {
+      tags,
+      security: [],
+      summary: 'Confirm enrolment with a first code; signs the user in',
+      body: confirmMfaBody,
+      response: { 200: envelope(sessionResult) },
+    },
     handler: async (req, reply) => {
       const data = await auth.confirmMfa(deps, req.ctx, req.body);
       setRefreshCookie(reply, deps, data.refresh, data.session_expires_at);
@@ -83,7 +101,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/login/confirm', {
     config: pub,
-    schema: { tags, security: [], summary: 'Second factor: mfa_token, user_token and the 6-digit code; returns the session (device: true, agents only: a device session for the field app, DEVICE_SESSION_TTL_DAYS long)', body: loginConfirmBody, response: { 200: envelope(sessionResult) } },
+    schema: {
+      tags,
+      security: [],
+      summary:
+        'Second factor: mfa_token, user_token and the 6-digit code; returns the session (device: true, agents only: a device session for the field app, DEVICE_SESSION_TTL_DAYS long)',
+      body: loginConfirmBody,
+      response: { 200: envelope(sessionResult) },
+    },
     handler: async (req, reply) => {
       const data = await auth.loginConfirm(deps, req.ctx, req.body);
       setRefreshCookie(reply, deps, data.refresh, data.session_expires_at);
@@ -126,7 +151,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/admin-login/', {
     config: pub,
-    schema: { tags, security: [], summary: 'Sign in once through an admin link (npm run admin-link)', body: adminLoginBody, response: { 200: envelope(sessionResult) } },
+    schema: {
+      tags,
+      security: [],
+      summary: 'Sign in once through an admin link (npm run admin-link)',
+      body: adminLoginBody,
+      response: { 200: envelope(sessionResult) },
+    },
     handler: async (req, reply) => {
       const data = await auth.adminLogin(deps, req.ctx, req.body.request_id);
       setRefreshCookie(reply, deps, data.refresh);
@@ -136,7 +167,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/:id/reset-mfa/', {
     config: gate(authPolicy, 'reset-mfa'),
-    schema: { tags, summary: "Reset a user's two-factor authentication; they enrol again at next sign-in", params: idParam, body: z.object({}).optional(), response: messageResponse },
+    schema: {
+      tags,
+      summary: "Reset a user's two-factor authentication; they enrol again at next sign-in",
+      params: idParam,
+      body: z.object({}).optional(),
+      response: messageResponse,
+    },
     handler: async (req) => {
       await auth.resetMfa(deps, req.ctx, req.params.id);
       return { message: 'Two-factor authentication reset successfully' };
@@ -172,7 +209,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/password/set-new-password/', {
     config: pub,
-    schema: { tags, security: [], summary: 'Set a new password with a reset token (single use; ends every session)', body: setNewPasswordBody, response: messageResponse },
+    schema: {
+      tags,
+      security: [],
+      summary: 'Set a new password with a reset token (single use; ends every session)',
+      body: setNewPasswordBody,
+      response: messageResponse,
+    },
     handler: async (req) => {
       await auth.setNewPassword(deps, req.ctx, req.body);
       return { message: 'Password reset successfully' };
@@ -181,7 +224,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/onboarding/tenant-admin/', {
     config: pub,
-    schema: { tags, security: [], summary: 'A newly invited tenant admin sets a password from the signed invitation key', querystring: onboardingQuery, body: onboardingBody, response: messageResponse },
+    schema: {
+      tags,
+      security: [],
+      summary: 'A newly invited tenant admin sets a password from the signed invitation key',
+      querystring: onboardingQuery,
+      body: onboardingBody,
+      response: messageResponse,
+    },
     handler: async (req) => {
       await auth.acceptInvitation(deps, req.ctx, req.query.signed_key, req.body);
       return { message: 'Account set up successfully. You can now sign in' };

@@ -15,7 +15,17 @@ import { authPolicy } from './auth.policy.js';
 import * as q from './auth.queries.js';
 import { presentSessionUser } from './auth.presenter.js';
 import { assertTenantGate } from './tenant-gate.js';
-import { assertAddressAllowed, assertCodeAttemptAllowed, assertNotThrottled, countAddress, CODE_SLOWDOWN_AFTER, recordFailure, recordRightCode, recordSuccess, recordWrongCode } from './throttle.js';
+import {
+  assertAddressAllowed,
+  assertCodeAttemptAllowed,
+  assertNotThrottled,
+  countAddress,
+  CODE_SLOWDOWN_AFTER,
+  recordFailure,
+  recordRightCode,
+  recordSuccess,
+  recordWrongCode,
+} from './throttle.js';
 import { signAccessToken } from './tokens.js';
 
 const LOGIN_CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -44,11 +54,23 @@ async function issueSession(tx: Tx, deps: Deps, ctx: Ctx, user: q.UserRow, tenan
   const refresh = randomToken();
   // A device session (the field app) lives DEVICE_SESSION_TTL_DAYS; docs/decisions/0062-field-app-device-session.md.
   const expiresAt = new Date(Date.now() + (device ? deps.config.jwt.deviceTtl : deps.config.jwt.refreshTtl) * 1000);
-  const sessionId = await q.insertSession(tx, { userId: user.id, tenantId: user.tenantId, platform: ctx.platform, ip: ctx.ip, userAgent: null, expiresAt, device });
+  const sessionId = await q.insertSession(tx, {
+    userId: user.id,
+    tenantId: user.tenantId,
+    platform: ctx.platform,
+    ip: ctx.ip,
+    userAgent: null,
+    expiresAt,
+    device,
+  });
   await q.insertRefreshToken(tx, sessionId, sha256(refresh), expiresAt);
   await q.touchLastLogin(tx, user.id);
   // Before a session exists the country comes from the header or, as for every later call, the user's tenant.
-  await recordActivity(tx, { ...ctx, country: ctx.country ?? tenant?.country ?? null }, { action: 'Login', description: `${fullName(user)} signed in${how}${device ? ' on a field device' : ''}`, user: who(user) });
+  await recordActivity(
+    tx,
+    { ...ctx, country: ctx.country ?? tenant?.country ?? null },
+    { action: 'Login', description: `${fullName(user)} signed in${how}${device ? ' on a field device' : ''}`, user: who(user) },
+  );
   const access = await signAccessToken(deps.keys.jwt, deps.config.jwt, { sub: user.id, sid: sessionId, role: user.role, tid: user.tenantId });
   return { user: presentSessionUser(deps, user, tenant), access, refresh, session_expires_at: expiresAt.toISOString(), device };
 }
@@ -66,7 +88,12 @@ export async function login(deps: Deps, ctx: Ctx, body: { email: string; passwor
     await recordSuccess(tx, body.email, ctx.ip);
     await assertUserMaySignIn(tx, user);
     const mfaToken = randomToken();
-    const challengeId = await q.insertChallenge(tx, { userId: user.id, kind: 'login', tokenHash: sha256(mfaToken), expiresAt: new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS) });
+    const challengeId = await q.insertChallenge(tx, {
+      userId: user.id,
+      kind: 'login',
+      tokenHash: sha256(mfaToken),
+      expiresAt: new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS),
+    });
     return { mfa_required: user.mfaEnabled, mfa_setup_required: !user.mfaEnabled, mfa_token: mfaToken, user_token: challengeId };
   });
 }
@@ -294,7 +321,11 @@ export async function resetMfa(deps: Deps, ctx: Ctx, userId: string): Promise<vo
     const user = authorizeRow(ctx, authPolicy, 'reset-mfa', await q.findUserById(tx, userId), (u) => ({ userId: u.id, tenantId: u.tenantId }));
     await q.clearMfa(tx, user.id);
     await q.revokeUserSessions(tx, user.id, 'mfa_reset', user.id === actor.userId ? actor.sessionId : undefined);
-    await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} reset two-factor authentication for ${fullName(user)}`, tenantId: user.tenantId });
+    await recordActivity(tx, ctx, {
+      action: 'Update',
+      description: `${actor.name} reset two-factor authentication for ${fullName(user)}`,
+      tenantId: user.tenantId,
+    });
   });
 }
 
@@ -404,7 +435,12 @@ export function invitationLink(deps: Deps, signedKey: string): string {
   return `${deps.config.publicUrl}/onboarding#signed_key=${encodeURIComponent(signedKey)}`;
 }
 
-export async function acceptInvitation(deps: Deps, ctx: Ctx, signedKey: string, body: { password: string; first_name?: string | undefined; last_name?: string | undefined }): Promise<void> {
+export async function acceptInvitation(
+  deps: Deps,
+  ctx: Ctx,
+  signedKey: string,
+  body: { password: string; first_name?: string | undefined; last_name?: string | undefined },
+): Promise<void> {
   const payload = verifySigned(deps.keys.signing, signedKey) as { cid?: unknown; n?: unknown; exp?: unknown } | null;
   if (!payload || typeof payload.cid !== 'string' || typeof payload.n !== 'string' || typeof payload.exp !== 'number' || payload.exp < Date.now()) {
     throw problems.invalidInvitation();

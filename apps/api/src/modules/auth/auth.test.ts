@@ -20,7 +20,6 @@ async function ageRefreshUse(token: string, seconds: number): Promise<void> {
   await env.sql(sql`UPDATE refresh_tokens SET used_at = used_at - make_interval(secs => ${seconds}) WHERE token_hash = ${hash}`);
 }
 
-
 describe('sign-in with two-factor', () => {
   it('takes a new user through enrolment to a session, then reads the profile', async () => {
     const { email, id } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
@@ -89,13 +88,16 @@ describe('sign-in with two-factor', () => {
     const anon = env.as('anonymous');
     const right = nextCode(secret);
     const wrong = right === '000000' ? '111111' : '000000';
-    const challenge = async () => (await anon.request({ method: 'POST', url: '/api/auth/login/', payload: { email, password: PASSWORD }, remoteAddress: '10.9.9.9' })).body.data;
+    const challenge = async () =>
+      (await anon.request({ method: 'POST', url: '/api/auth/login/', payload: { email, password: PASSWORD }, remoteAddress: '10.9.9.9' })).body.data;
     // The lock still to wait, then time travel past it (the throttle's clock is the database's).
     const waitLeft = async () => {
       const rows = await env.sql<{ s: number }>(sql`
         SELECT coalesce(max(extract(epoch FROM locked_until - now())), 0)::float8 AS s FROM auth_throttle
          WHERE key IN (${`code-acct:${id}`}, ${`code-acct-ip:${id}|10.9.9.9`}) AND locked_until > now()`);
-      await env.sql(sql`UPDATE auth_throttle SET locked_until = now() - interval '1 second' WHERE key IN (${`code-acct:${id}`}, ${`code-acct-ip:${id}|10.9.9.9`})`);
+      await env.sql(
+        sql`UPDATE auth_throttle SET locked_until = now() - interval '1 second' WHERE key IN (${`code-acct:${id}`}, ${`code-acct-ip:${id}|10.9.9.9`})`,
+      );
       return rows[0]?.s ?? 0;
     };
     let guesses = 0;
@@ -108,7 +110,12 @@ describe('sign-in with two-factor', () => {
         c = await challenge();
         onChallenge = 0;
       }
-      const r = await anon.request({ method: 'POST', url: '/api/auth/login/confirm', payload: { mfa_token: c.mfa_token, user_token: c.user_token, code: wrong }, remoteAddress: '10.9.9.9' });
+      const r = await anon.request({
+        method: 'POST',
+        url: '/api/auth/login/confirm',
+        payload: { mfa_token: c.mfa_token, user_token: c.user_token, code: wrong },
+        remoteAddress: '10.9.9.9',
+      });
       if (r.status === 429) {
         expect(r.body.code).toBe('too_many_attempts');
         expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
@@ -123,12 +130,19 @@ describe('sign-in with two-factor', () => {
     expect(sawRetryAfter).toBe(true);
     expect(waited, `100 wrong codes took only ${Math.round(waited)} s of forced waiting`).toBeGreaterThan(3600);
     // The activity log says when the account started being slowed down.
-    const log = await env.sql<{ description: string }>(sql`SELECT description FROM activity_logs WHERE user_id = ${id} AND description LIKE '%wrong two-factor codes%'`);
+    const log = await env.sql<{ description: string }>(
+      sql`SELECT description FROM activity_logs WHERE user_id = ${id} AND description LIKE '%wrong two-factor codes%'`,
+    );
     expect(log).toHaveLength(1);
     // A right code still works once the lock has passed, and clears the count.
     await waitLeft();
     const fresh = await challenge();
-    const ok = await anon.request({ method: 'POST', url: '/api/auth/login/confirm', payload: { mfa_token: fresh.mfa_token, user_token: fresh.user_token, code: right }, remoteAddress: '10.9.9.9' });
+    const ok = await anon.request({
+      method: 'POST',
+      url: '/api/auth/login/confirm',
+      payload: { mfa_token: fresh.mfa_token, user_token: fresh.user_token, code: right },
+      remoteAddress: '10.9.9.9',
+    });
     expect(ok.status).toBe(200);
     expect(await env.sql(sql`SELECT 1 FROM auth_throttle WHERE key = ${`code-acct:${id}`}`)).toHaveLength(0);
   });
@@ -184,7 +198,9 @@ describe('tokens and sessions', () => {
     // The family is dead: the newest refresh token and the access token no longer work.
     expect((await anon.post('/api/auth/token/refresh/', { refresh: rotated.body.data.refresh })).status).toBe(401);
     expect((await anon.get('/api/activity-logs/', bearer(rotated.body.data.access))).status).toBe(401);
-    const [s] = await env.sql<{ revoked_reason: string }>(sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email})`);
+    const [s] = await env.sql<{ revoked_reason: string }>(
+      sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email})`,
+    );
     expect(s!.revoked_reason).toBe('refresh_token_reused');
   });
 
@@ -235,11 +251,15 @@ describe('tokens and sessions', () => {
     expect(active.status).toBe(200);
     // Then the console sits unused past the limit.
     const idle = env.config.jwt.idleSeconds + 60;
-    await env.sql(sql`UPDATE refresh_tokens SET created_at = now() - make_interval(secs => ${idle}) WHERE used_at IS NULL AND session_id IN (SELECT id FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email}))`);
+    await env.sql(
+      sql`UPDATE refresh_tokens SET created_at = now() - make_interval(secs => ${idle}) WHERE used_at IS NULL AND session_id IN (SELECT id FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email}))`,
+    );
     const late = await anon.post('/api/auth/token/refresh/', { refresh: active.body.data.refresh });
     expect(late.status).toBe(401);
     expect(late.body.code).toBe('refresh_token_invalid');
-    const [s] = await env.sql<{ revoked_reason: string }>(sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email}) ORDER BY created_at DESC LIMIT 1`);
+    const [s] = await env.sql<{ revoked_reason: string }>(
+      sql`SELECT revoked_reason FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = ${email}) ORDER BY created_at DESC LIMIT 1`,
+    );
     expect(s!.revoked_reason).toBe('idle');
     expect((await anon.get('/api/activity-logs/', bearer(active.body.data.access))).status).toBe(401);
   });
@@ -247,7 +267,9 @@ describe('tokens and sessions', () => {
   it('reads the refresh token from the httpOnly cookie', async () => {
     const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const { session } = await signInEnrolling(env, email);
-    const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/token/refresh/', cookies: { farmland_refresh: session.refresh }, payload: {} });
+    const res = await env
+      .as('anonymous')
+      .request({ method: 'POST', url: '/api/auth/token/refresh/', cookies: { farmland_refresh: session.refresh }, payload: {} });
     expect(res.status).toBe(200);
     expect(String(res.headers['set-cookie'])).toMatch(/farmland_refresh=/);
   });

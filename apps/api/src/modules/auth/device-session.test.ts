@@ -44,7 +44,10 @@ describe('device sign-in', () => {
     const rows = await env.sql<{ device: boolean; days: number }>(
       sql`SELECT device, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM sessions WHERE user_id = ${id} ORDER BY created_at`,
     );
-    expect(rows).toEqual([{ device: false, days: 14 }, { device: true, days: 30 }]);
+    expect(rows).toEqual([
+      { device: false, days: 14 },
+      { device: true, days: 30 },
+    ]);
   });
 
   it('also on the enrolment step (confirm-mfa), and the console sign-in stays as it was', async () => {
@@ -105,7 +108,7 @@ describe('device sign-in', () => {
 });
 
 describe('a device session ended by the tenant admin', () => {
-  it('answers a suspended agent\'s refresh with 403 account_suspended (and the access token too)', async () => {
+  it("answers a suspended agent's refresh with 403 account_suspended (and the access token too)", async () => {
     const { id, res } = await deviceSignIn();
     const s = await env.as('adminA').put(`/api/accounts/agents/${id}/suspend`, {});
     expect(s.status).toBe(200);
@@ -116,14 +119,14 @@ describe('a device session ended by the tenant admin', () => {
     expect(call.body.code).toMatch(/account_suspended|not_authenticated/);
   });
 
-  it('answers a reset agent\'s refresh with 401 session_revoked', async () => {
+  it("answers a reset agent's refresh with 401 session_revoked", async () => {
     const { id, res } = await deviceSignIn();
     expect((await env.as('adminA').put(`/api/accounts/users/${id}/reset`, {})).status).toBe(200);
     const r = await refresh(res.body.data.refresh);
     expect([r.status, r.body.code]).toEqual([401, 'session_revoked']);
   });
 
-  it('cannot be ended by another tenant\'s admin', async () => {
+  it("cannot be ended by another tenant's admin", async () => {
     const { id, res } = await deviceSignIn();
     expect((await env.as('adminB').put(`/api/accounts/agents/${id}/suspend`, {})).status).toBe(404);
     expect((await refresh(res.body.data.refresh)).status).toBe(200);

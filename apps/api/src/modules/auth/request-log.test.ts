@@ -70,7 +70,11 @@ describe('the request log holds no secret', () => {
     expect(link).toMatch(/\/onboarding#signed_key=/);
     await call({ method: 'GET', url: pageRequest(link) });
     await call({ method: 'GET', url: `/onboarding?signed_key=${encodeURIComponent(key)}` });
-    const accept = await call({ method: 'POST', url: `/api/onboarding/tenant-admin/?signed_key=${encodeURIComponent(key)}`, payload: { password: 'Onboarded-pass-33' } });
+    const accept = await call({
+      method: 'POST',
+      url: `/api/onboarding/tenant-admin/?signed_key=${encodeURIComponent(key)}`,
+      payload: { password: 'Onboarded-pass-33' },
+    });
     expect(accept.status).toBe(200);
     expect(loggedUrls()).toContain('/api/onboarding/tenant-admin/?signed_key=[redacted]');
     expectNotLogged([key, key.split('.')[0]!, key.split('.')[1]!]);
@@ -95,7 +99,10 @@ describe('the request log holds no secret', () => {
   it('after a signed file link is downloaded', async () => {
     const { email } = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const { session } = await signInEnrolling(env, email);
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0b1e30000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d0b1e30000000049454e44ae426082',
+      'hex',
+    );
     const boundary = '----request-log-test';
     const upload = await call({
       method: 'PUT',

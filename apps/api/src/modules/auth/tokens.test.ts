@@ -15,7 +15,17 @@ const forge = (header: Record<string, unknown>, payload: Record<string, unknown>
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${crypto.createHmac('sha256', with_).update(input).digest('base64url')}`;
 };
-const good = () => ({ sid: claims.sid, role: claims.role, tid: claims.tid, typ: 'access', sub: claims.sub, iss: jwt.issuer, aud: jwt.audience, iat: now(), exp: now() + 60 });
+const good = () => ({
+  sid: claims.sid,
+  role: claims.role,
+  tid: claims.tid,
+  typ: 'access',
+  sub: claims.sub,
+  iss: jwt.issuer,
+  aud: jwt.audience,
+  iat: now(),
+  exp: now() + 60,
+});
 
 describe('verifyAccessToken', () => {
   it('accepts what signAccessToken issues (jose), with its claims', async () => {
@@ -40,7 +50,15 @@ describe('verifyAccessToken', () => {
   });
 
   it('refuses other algorithms and extra header parameters', async () => {
-    for (const header of [{ alg: 'none' }, { alg: 'HS512' }, { alg: 'hs256' }, { alg: 'HS256', crit: ['exp'] }, { alg: 'HS256', b64: false }, { alg: 'HS256', kid: 'x' }, {}]) {
+    for (const header of [
+      { alg: 'none' },
+      { alg: 'HS512' },
+      { alg: 'hs256' },
+      { alg: 'HS256', crit: ['exp'] },
+      { alg: 'HS256', b64: false },
+      { alg: 'HS256', kid: 'x' },
+      {},
+    ]) {
       expect(await verifyAccessToken(key, jwt, forge(header, good()))).toBeNull();
     }
     const noneAlg = `${b64({ alg: 'none' })}.${b64(good())}.`;
@@ -75,7 +93,10 @@ describe('verifyAccessToken', () => {
     const input = `${b64({ alg: 'HS256' })}.${Buffer.from('[1,2]').toString('base64url')}`;
     expect(await verifyAccessToken(key, jwt, `${input}.${crypto.createHmac('sha256', key).update(input).digest('base64url')}`)).toBeNull();
     // jose agrees on the valid shape: a token jose signs with a past expiry is refused here too.
-    const expired = await new SignJWT(good()).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now() - 1).sign(key);
+    const expired = await new SignJWT(good())
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now() - 1)
+      .sign(key);
     expect(await verifyAccessToken(key, jwt, expired)).toBeNull();
   });
 });

@@ -11,7 +11,8 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (req, reply) => {
       const deps = app.deps;
       if (!isInternalCaller(req.socket.remoteAddress, deps.keys.signing, req.headers['x-internal-key'])) throw problems.notFound('Route');
-      if (!deps.database.dumpDataDir) throw problems.badRequest('not_embedded', 'This server runs on PostgreSQL: back it up with pg_dump (npm run db:backup does).');
+      if (!deps.database.dumpDataDir)
+        throw problems.badRequest('not_embedded', 'This server runs on PostgreSQL: back it up with pg_dump (npm run db:backup does).');
       const archive = Buffer.from(await (await deps.database.dumpDataDir()).arrayBuffer());
       return reply.header('content-type', 'application/gzip').header('cache-control', 'no-store').send(archive);
     },

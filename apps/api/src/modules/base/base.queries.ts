@@ -30,13 +30,13 @@ export async function listCities(tx: Executor, countryId: string, search: string
 export async function listRegions(tx: Executor, tenantId: string | null, countryId: string | undefined, limit: number, offset: number) {
   const where = and(tenantId ? eq(regions.tenantId, tenantId) : undefined, countryId ? eq(regions.countryId, countryId) : undefined);
   const rows = await tx
-      .select({ id: regions.id, name: regions.name, countryId: regions.countryId, country: countries.name })
-      .from(regions)
-      .innerJoin(countries, eq(countries.id, regions.countryId))
-      .where(where)
-      .orderBy(asc(regions.name))
-      .limit(limit)
-      .offset(offset);
+    .select({ id: regions.id, name: regions.name, countryId: regions.countryId, country: countries.name })
+    .from(regions)
+    .innerJoin(countries, eq(countries.id, regions.countryId))
+    .where(where)
+    .orderBy(asc(regions.name))
+    .limit(limit)
+    .offset(offset);
   const total = await countList(tx, { from: sql`FROM regions ${where ? sql`WHERE ${where}` : sql``}` }, offset, rows.length, limit);
   return { rows, total };
 }
@@ -51,7 +51,10 @@ export async function regionNameTaken(tx: Executor, tenantId: string, name: stri
 }
 
 export async function insertRegion(tx: Executor, tenantId: string, v: { countryId: string; name: string }) {
-  const [row] = await tx.insert(regions).values({ tenantId, ...v }).returning();
+  const [row] = await tx
+    .insert(regions)
+    .values({ tenantId, ...v })
+    .returning();
   if (!row) throw new Error('region insert returned nothing');
   return row;
 }

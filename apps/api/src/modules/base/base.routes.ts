@@ -1,7 +1,20 @@
 // Lookups and regions: GET /base/all-countries/, /base/states/{countryId}/, /base/countries/{id}/cities/, GET and POST /base/regions/.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cityRef, countryRef, createRegionBody, emptyToUndefined, envelope, idParam, listOf, pageQuery, region, regionsQuery, stateRef, text } from '@farmland/contracts';
+import {
+  cityRef,
+  countryRef,
+  createRegionBody,
+  emptyToUndefined,
+  envelope,
+  idParam,
+  listOf,
+  pageQuery,
+  region,
+  regionsQuery,
+  stateRef,
+  text,
+} from '@farmland/contracts';
 import { gate } from '../../lib/policy.js';
 import { basePolicy } from './base.policy.js';
 import * as base from './base.service.js';
@@ -38,7 +51,12 @@ export const baseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/base/regions/', {
     config: gate(basePolicy, 'read-regions'),
-    schema: { tags, summary: "The tenant's regions (provider staff: every tenant's)", querystring: pageQuery.pick({ page: true, page_size: true }).extend(regionsQuery.shape), response: { 200: envelope(listOf(region)) } },
+    schema: {
+      tags,
+      summary: "The tenant's regions (provider staff: every tenant's)",
+      querystring: pageQuery.pick({ page: true, page_size: true }).extend(regionsQuery.shape),
+      response: { 200: envelope(listOf(region)) },
+    },
     handler: async (req) => ({ data: await base.listRegions(deps, req.ctx, req.query, req.url) }),
   });
 

@@ -36,12 +36,13 @@ async function rssGrowth<T>(run: () => Promise<T>): Promise<{ result: T; growthM
 }
 
 const upload = (url: string) => {
-  const mp = multipart({}, [{ field: 'file', filename: 'people.xlsx', content: bomb, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }]);
+  const mp = multipart({}, [
+    { field: 'file', filename: 'people.xlsx', content: bomb, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  ]);
   return env.as('adminA').request({ method: 'POST', url, payload: mp.payload, headers: mp.headers });
 };
 
 describe('forged-size xlsx bomb in the bulk uploads', () => {
-
   it('is 1.9 MB on the wire and declares a plausible size', () => {
     expect(bomb.length).toBeGreaterThan(1_800_000);
     expect(bomb.length).toBeLessThan(3_145_728);
@@ -68,7 +69,11 @@ describe('forged-size xlsx bomb in the bulk uploads', () => {
       { name: 'xl/workbook.bin', data: Buffer.alloc(0), deflated, declaredSize: deflated.length * 2 },
     ]);
     const mp = multipart({}, [{ field: 'file', filename: 'people.xlsx', content: xlsb }]);
-    const { result: res, growthMb, ms } = await rssGrowth(() => env.as('adminA').request({ method: 'POST', url: '/api/farmers/bulk-upload/', payload: mp.payload, headers: mp.headers }));
+    const {
+      result: res,
+      growthMb,
+      ms,
+    } = await rssGrowth(() => env.as('adminA').request({ method: 'POST', url: '/api/farmers/bulk-upload/', payload: mp.payload, headers: mp.headers }));
     console.info(`bulk bomb (SheetJS path): ${res.status} in ${ms} ms, RSS +${growthMb.toFixed(0)} MB`);
     expect(res.status).toBe(400);
     expect(res.body.errors.file[0]).toMatch(/workbook\.bin is longer than its zip directory says/);
@@ -77,7 +82,9 @@ describe('forged-size xlsx bomb in the bulk uploads', () => {
   });
 
   it('three at once (both uploads): every one a 4xx, RSS growth ≤ 200 MB', async () => {
-    const { result, growthMb, ms } = await rssGrowth(() => Promise.all([upload('/api/farmers/bulk-upload/'), upload('/api/accounts/agents/bulk-upload/'), upload('/api/farmers/bulk-upload/')]));
+    const { result, growthMb, ms } = await rssGrowth(() =>
+      Promise.all([upload('/api/farmers/bulk-upload/'), upload('/api/accounts/agents/bulk-upload/'), upload('/api/farmers/bulk-upload/')]),
+    );
     console.info(`bulk bomb ×3: ${result.map((r) => r.status).join(', ')} in ${ms} ms, RSS +${growthMb.toFixed(0)} MB`);
     for (const res of result) expect(res.status).toBe(400);
     expect(growthMb).toBeLessThanOrEqual(200);

@@ -17,7 +17,10 @@ export type UploadedTable = { filename: string; rows: Array<Record<string, strin
 /** The file of a bulk upload (multipart field "file"); a JSON body is a 415, a larger file a 413 naming the field. */
 export async function readUploadFile(req: FastifyRequest, limit: number): Promise<{ filename: string; data: Buffer }> {
   if (!req.isMultipart()) throw problems.unsupportedMediaType('Send the file as multipart/form-data in the field "file" (.csv, .xls or .xlsx).');
-  const tooLarge = () => new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+  const tooLarge = () =>
+    new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [
+      { field: 'file', message: `The file is larger than the limit of ${limit} bytes` },
+    ]);
   const file = await firstFile(req, { fileSize: limit, files: 1 }, tooLarge);
   if (!file) throw problems.field('file', 'Choose a .csv, .xls or .xlsx file');
   if (file.field !== 'file') throw problems.field(file.field, 'Send the file in the field "file"');

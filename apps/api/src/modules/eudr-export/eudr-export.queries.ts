@@ -72,7 +72,11 @@ export async function eudrBatch(tx: Executor, tenantId: string | null, opts: Eud
     ...r,
     area_sqm: Number(r.area_sqm),
     holes: Number(r.holes),
-    figures: (typeof r.figures === 'string' ? (JSON.parse(r.figures) as RiskFigure[]) : r.figures).map((f) => ({ ...f, overlap_sqm: Number(f.overlap_sqm), share: Number(f.share) })),
+    figures: (typeof r.figures === 'string' ? (JSON.parse(r.figures) as RiskFigure[]) : r.figures).map((f) => ({
+      ...f,
+      overlap_sqm: Number(f.overlap_sqm),
+      share: Number(f.share),
+    })),
   }));
 }
 
@@ -106,7 +110,13 @@ export function itemBoundSql(t: BoundTerms, opts: EudrOptions): SQL {
  * The export's parts (planParts's rule in one statement over the registry): each farm's bound, its running sum in id
  * order, its part; one row per part with its farm count and last id. Reads the farms' rows, not their geometries.
  */
-export async function eudrPlan(tx: Executor, tenantId: string | null, opts: EudrOptions, t: BoundTerms, budget: number): Promise<Array<{ count: number; last: string }>> {
+export async function eudrPlan(
+  tx: Executor,
+  tenantId: string | null,
+  opts: EudrOptions,
+  t: BoundTerms,
+  budget: number,
+): Promise<Array<{ count: number; last: string }>> {
   const rows = await queryRows<{ count: number; last: string }>(
     tx,
     sql`

@@ -28,7 +28,7 @@ type RiskContext = { settings: PlotRiskSettings; layers: Set<string>; hasForestL
 
 /** The farms from `after` on, batch by batch (each batch its own transaction, sized by time: lib/export-stream.ts). */
 async function* batches(read: Read, pause: () => Promise<void>, sizer: ChunkSizer, after: string | null = null): AsyncGenerator<EudrRow[]> {
-  for (let cursor = after; ; ) {
+  for (let cursor = after; ;) {
     const { rows, limit } = await sizer.read((n) => read(cursor, n));
     if (rows.length > 0) yield rows;
     if (rows.length < limit) return;
@@ -42,7 +42,15 @@ async function* batches(read: Read, pause: () => Promise<void>, sizer: ChunkSize
  * limit; should a farm's bound ever be short of its text (or farms be added since the plan), the part still ends
  * before the limit, and the log says so.
  */
-async function* partText(read: Read, pause: () => Promise<void>, sizer: ChunkSizer, f: ReturnType<typeof formatter>, limitBytes: number, bound: PartBound, log: () => void): AsyncGenerator<string> {
+async function* partText(
+  read: Read,
+  pause: () => Promise<void>,
+  sizer: ChunkSizer,
+  f: ReturnType<typeof formatter>,
+  limitBytes: number,
+  bound: PartBound,
+  log: () => void,
+): AsyncGenerator<string> {
   yield f.head;
   const { fixed, sep } = frame(f);
   let used = fixed;
@@ -82,7 +90,11 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
         let c = contexts.get(r.tenant_id);
         if (!c) {
           const layers = await applicableLayers(tx, r.tenant_id);
-          c = { settings: await riskSettingsOf(tx, r.tenant_id), layers: new Set(layers.map((l) => l.id)), hasForestLayer: layers.some((l) => l.kind === 'forest_2020') };
+          c = {
+            settings: await riskSettingsOf(tx, r.tenant_id),
+            layers: new Set(layers.map((l) => l.id)),
+            hasForestLayer: layers.some((l) => l.kind === 'forest_2020'),
+          };
           contexts.set(r.tenant_id, c);
         }
         const have = new Set(r.figures.map((f) => f.layer_id));
@@ -93,14 +105,21 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
     });
   const pause = () => letOthersIn(deps);
   // The plan: one statement over the registry's rows (no geometry), whatever its size; only the parts' bounds are kept.
-  const planned = await withScope(deps.db, scope, async (tx) => eudrPlan(tx, tenantId, opts, boundTerms(q.format, await layerCount(tx)), limitBytes - frame(f).fixed));
-  const plan: PartBound[] = planned.length > 0 ? planned.map((p, i) => ({ after: i > 0 ? planned[i - 1]!.last : null, count: p.count })) : [{ after: null, count: 0 }];
+  const planned = await withScope(deps.db, scope, async (tx) =>
+    eudrPlan(tx, tenantId, opts, boundTerms(q.format, await layerCount(tx)), limitBytes - frame(f).fixed),
+  );
+  const plan: PartBound[] =
+    planned.length > 0 ? planned.map((p, i) => ({ after: i > 0 ? planned[i - 1]!.last : null, count: p.count })) : [{ after: null, count: 0 }];
   const total = planned.reduce((n, p) => n + p.count, 0);
   const parts = plan.length;
   if (q.part > parts) throw problems.field('part', `part must be at most ${parts}`);
   const exporterTenant = tenantId ?? actor.tenantId;
   await withScope(deps.db, scope, (tx) =>
-    recordActivity(tx, ctx, { action: 'Export', description: `Exported ${total} farms as EUDR ${q.format.toUpperCase()} (part ${q.part} of ${parts})`, tenantId: exporterTenant }),
+    recordActivity(tx, ctx, {
+      action: 'Export',
+      description: `Exported ${total} farms as EUDR ${q.format.toUpperCase()} (part ${q.part} of ${parts})`,
+      tenantId: exporterTenant,
+    }),
   );
   // Issue 29: the companion CSV (file=companion) is written through the same plan and reader as the geolocation file.
   const companion = q.file === 'companion';
@@ -108,6 +127,12 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
   const suffix = parts > 1 ? `-part-${q.part}-of-${parts}` : '';
   const out = companion ? companionFormatter() : f;
   // The companion's lines (no geometry) are shorter than the geolocation file's, so the plan's bound holds for both.
-  const stream = textStream(deps, partText(read, pause, chunkSizer(deps), out, limitBytes, plan[q.part - 1]!, () => deps.log.error({ export: 'eudr', format: q.format, part: q.part }, 'EUDR part reached the size limit before its planned count')), { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId });
+  const stream = textStream(
+    deps,
+    partText(read, pause, chunkSizer(deps), out, limitBytes, plan[q.part - 1]!, () =>
+      deps.log.error({ export: 'eudr', format: q.format, part: q.part }, 'EUDR part reached the size limit before its planned count'),
+    ),
+    { export: 'eudr', format: q.format, part: q.part, requestId: ctx.requestId },
+  );
   return { stream, filename: `farms-eudr${companion ? '-verdicts' : ''}${suffix}.${info.extension}`, mime: info.mime, parts, part: q.part };
 }

@@ -69,7 +69,10 @@ describe('GET /farms/export/eudr', () => {
     expect(exported).toHaveLength(registry.length);
     for (const p of registry) {
       // Within rounding to 6 decimals (PostGIS rounds; 1e-6 degrees is about 0.1 m).
-      expect(exported.some((q) => Math.abs(q[0]! - p[0]!) <= 6e-7 && Math.abs(q[1]! - p[1]!) <= 6e-7), JSON.stringify(p)).toBe(true);
+      expect(
+        exported.some((q) => Math.abs(q[0]! - p[0]!) <= 6e-7 && Math.abs(q[1]! - p[1]!) <= 6e-7),
+        JSON.stringify(p),
+      ).toBe(true);
     }
   });
 
@@ -168,7 +171,9 @@ describe('point plots (0087)', () => {
     const id = await insertFarmDirect(env, env.fx.tenantB, g.farmerId, square(p[0], p[1], 150));
     // The plot as the API stores it: its centre and declared area (its polygon is the device's or the 48-gon).
     await env.sql(sql`UPDATE farms SET point = ST_SetSRID(ST_MakePoint(${p[0] + 0.0004}, ${p[1] + 0.0003}), 4326), declared_area_sqm = 23456 WHERE id = ${id}`);
-    const [want] = await env.sql<{ x: number; y: number }>(sql`SELECT round(ST_X(point)::numeric, 6)::float8 AS x, round(ST_Y(point)::numeric, 6)::float8 AS y FROM farms WHERE id = ${id}`);
+    const [want] = await env.sql<{ x: number; y: number }>(
+      sql`SELECT round(ST_X(point)::numeric, 6)::float8 AS x, round(ST_Y(point)::numeric, 6)::float8 AS y FROM farms WHERE id = ${id}`,
+    );
     const fc = JSON.parse((await env.as('adminB').get('/api/farms/export/eudr')).raw) as { features: Feature[] };
     const mine = fc.features.find((f) => f.properties['farm_id'] === id)!;
     expect(mine.geometry).toEqual({ type: 'Point', coordinates: [want!.x, want!.y] });
@@ -199,7 +204,7 @@ describe('part plan (issue 28)', () => {
     const [farmer] = await env.sql<{ id: string }>(sql`
       INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, country_id)
       VALUES (${env.fx.tenantA}, ${'"Ngozi" <&>'}, ${"O'Neil\u0001\n=1+1 農"}, 'F-BOUND', ${g.countryId}) RETURNING id`);
-    const names = ['"quoted", name', '<b>&amp;</b> \'x\'', 'tab\there\u0002\u001f', '=HYPERLINK("x")', 'Ñandú 農場 🌱', ''.padEnd(300, '"')];
+    const names = ['"quoted", name', "<b>&amp;</b> 'x'", 'tab\there\u0002\u001f', '=HYPERLINK("x")', 'Ñandú 農場 🌱', ''.padEnd(300, '"')];
     for (const name of names) {
       const p = freshSpot();
       const id = await insertFarmDirect(env, env.fx.tenantA, farmer!.id, square(p[0], p[1], 120));
@@ -207,7 +212,9 @@ describe('part plan (issue 28)', () => {
     }
     const p = freshSpot();
     const holed = await insertFarmDirect(env, env.fx.tenantA, farmer!.id, square(p[0], p[1], 400));
-    await env.sql(sql`UPDATE farms SET geom = ST_Difference(geom, ST_Union(ST_Buffer(ST_Centroid(geom), 0.0004), ST_Buffer(ST_Translate(ST_Centroid(geom), 0.0012, 0.0012), 0.0003))) WHERE id = ${holed}`);
+    await env.sql(
+      sql`UPDATE farms SET geom = ST_Difference(geom, ST_Union(ST_Buffer(ST_Centroid(geom), 0.0004), ST_Buffer(ST_Translate(ST_Centroid(geom), 0.0012, 0.0012), 0.0003))) WHERE id = ${holed}`,
+    );
     const [h] = await env.sql<{ holes: number; stored: number; points: number; n: number }>(
       sql`SELECT ST_NumInteriorRings(geom) AS holes, geom_holes AS stored, geom_points AS points, ST_NPoints(geom) AS n FROM farms WHERE id = ${holed}`,
     );
@@ -226,15 +233,21 @@ describe('part plan (issue 28)', () => {
         await withScope(env.deps.db, scope, async (tx) => {
           const layers = await layerCount(tx);
           const t = boundTerms(format, layers);
-          const bounds = await queryRows<{ id: string; b: number }>(tx, sql`
+          const bounds = await queryRows<{ id: string; b: number }>(
+            tx,
+            sql`
             SELECT f.id::text AS id, ${itemBoundSql(t, opts)}::float8 AS b FROM farms f JOIN farmers fr ON fr.id = f.farmer_id
-             WHERE f.tenant_id = ${env.fx.tenantA} ORDER BY f.id`);
+             WHERE f.tenant_id = ${env.fx.tenantA} ORDER BY f.id`,
+          );
           const rows = await eudrBatch(tx, env.fx.tenantA, opts, null, 10_000);
           expect(rows.length).toBeGreaterThan(names.length);
           const byId = new Map(bounds.map((b) => [b.id, Number(b.b)]));
           for (const r of rows) {
             // The longest verdict there can be: a reason per layer and two more, each with the longest code.
-            r.risk = { level: 'review', reasons: Array.from({ length: layers + 2 }, () => ({ code: 'no_forest_layer', level: 'review', message: '', layer_id: null })) } as never;
+            r.risk = {
+              level: 'review',
+              reasons: Array.from({ length: layers + 2 }, () => ({ code: 'no_forest_layer', level: 'review', message: '', layer_id: null })),
+            } as never;
             const bytes = Buffer.byteLength(f.item(r)) + frame(f).sep;
             expect(byId.get(r.id), `${format} ${JSON.stringify(opts)} ${r.name}`).toBeGreaterThanOrEqual(bytes);
           }

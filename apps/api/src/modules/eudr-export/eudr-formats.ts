@@ -10,7 +10,8 @@ export const PART_LIMIT_BYTES = 25 * 1024 * 1024;
 const hectares = (sqm: number) => Math.round((sqm / 10_000) * 10_000) / 10_000;
 const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
-type Geometry = { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] } | { type: 'Point'; coordinates: number[] };
+type Geometry =
+  { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] } | { type: 'Point'; coordinates: number[] };
 
 /** Whether no written coordinate has more than 5 decimals (the EU system asks for 6; 5 decimals is about 1 m). */
 function coarse(g: Geometry): boolean {
@@ -69,13 +70,25 @@ export function formatter(format: EudrFormat, extra = true): { head: string; tai
       separator: ',',
       item: (r) =>
         pieces(r)
-          .map((p) => `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, ...verdictsOf(r, extra), ...p.part })}}`)
+          .map(
+            (p) =>
+              `{"type":"Feature","geometry":${p.geometry},"properties":${JSON.stringify({ farm_id: r.id, farm_name: r.name, farmer: r.farmer, area_ha: hectares(r.area_sqm), country: r.country, ...verdictsOf(r, extra), ...p.part })}}`,
+          )
           .join(','),
     };
   }
   if (format === 'csv') {
     return {
-      head: csvLine(['farm_id', 'farm_name', 'farmer', 'area_ha', 'country', 'geometry_type', 'geometry', ...(extra ? ['warnings', 'part', 'risk', 'risk_reasons'] : ['part'])]),
+      head: csvLine([
+        'farm_id',
+        'farm_name',
+        'farmer',
+        'area_ha',
+        'country',
+        'geometry_type',
+        'geometry',
+        ...(extra ? ['warnings', 'part', 'risk', 'risk_reasons'] : ['part']),
+      ]),
       tail: '',
       separator: '',
       item: (r) =>
@@ -83,7 +96,9 @@ export function formatter(format: EudrFormat, extra = true): { head: string; tai
           .map((p) =>
             csvLine([
               ...[r.id, r.name, r.farmer, hectares(r.area_sqm), r.country ?? '', p.type, p.geometry],
-              ...(extra ? [geolocationWarnings(r).join(';'), p.part?.part ?? '', riskOf(r).risk ?? '', riskOf(r).risk_reasons.join(';')] : [p.part?.part ?? '']),
+              ...(extra
+                ? [geolocationWarnings(r).join(';'), p.part?.part ?? '', riskOf(r).risk ?? '', riskOf(r).risk_reasons.join(';')]
+                : [p.part?.part ?? '']),
             ]),
           )
           .join(''),
@@ -93,7 +108,10 @@ export function formatter(format: EudrFormat, extra = true): { head: string; tai
     head: '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Farms (EUDR)</name>\n',
     tail: '</Document></kml>\n',
     separator: '',
-    item: (r) => pieces(r).map((p) => placemark(r, JSON.parse(p.geometry) as Geometry, p.part?.part, extra)).join(''),
+    item: (r) =>
+      pieces(r)
+        .map((p) => placemark(r, JSON.parse(p.geometry) as Geometry, p.part?.part, extra))
+        .join(''),
   };
 }
 
@@ -102,7 +120,10 @@ function placemark(r: EudrRow, g: Geometry, part: string | undefined, extra: boo
   const coords = (pts: number[][]) => pts.map((p) => `${p[0]},${p[1]}`).join(' ');
   const polygon = (rings: number[][][]) =>
     `<Polygon>${rings
-      .map((ring, i) => `<${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}><LinearRing><coordinates>${coords(ring)}</coordinates></LinearRing></${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}>`)
+      .map(
+        (ring, i) =>
+          `<${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}><LinearRing><coordinates>${coords(ring)}</coordinates></LinearRing></${i === 0 ? 'outerBoundaryIs' : 'innerBoundaryIs'}>`,
+      )
       .join('')}</Polygon>`;
   const shape =
     g.type === 'Point'
@@ -183,7 +204,10 @@ export function boundTerms(format: EudrFormat, layers: number): BoundTerms {
 /** The parts of a list of items, each a complete file (planParts over their exact sizes: the unit test's reference). */
 export function splitParts(items: readonly string[], f: { head: string; tail: string; separator: string }, limitBytes: number): string[] {
   const { fixed, sep } = frame(f);
-  const plan = planParts(items.map((item, i) => ({ key: String(i), bytes: Buffer.byteLength(item) + sep })), limitBytes - fixed);
+  const plan = planParts(
+    items.map((item, i) => ({ key: String(i), bytes: Buffer.byteLength(item) + sep })),
+    limitBytes - fixed,
+  );
   let at = 0;
   return plan.map((p) => {
     const part = f.head + items.slice(at, at + p.count).join(f.separator) + f.tail;

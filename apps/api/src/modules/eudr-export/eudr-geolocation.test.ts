@@ -23,7 +23,13 @@ beforeAll(async () => {
   const [lng, lat] = nigeriaSpot();
   outer.push(...square(lng, lat, 300));
   hole.push(...square(...offset(lng, lat, 100, 100), 50).reverse());
-  const geo = JSON.stringify({ type: 'Polygon', coordinates: [[...outer, outer[0]], [...hole, hole[0]]] });
+  const geo = JSON.stringify({
+    type: 'Polygon',
+    coordinates: [
+      [...outer, outer[0]],
+      [...hole, hole[0]],
+    ],
+  });
   const [row] = await env.sql<{ id: string }>(sql`
     INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
     SELECT ${env.fx.tenantA}, ${g.farmerId}, 'Holed plot', g, ST_Area(g::geography) FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${geo}), 4326) AS g) s RETURNING id`);
@@ -39,7 +45,9 @@ beforeAll(async () => {
  * database may have loaded layers (then the plot is not yet screened against them), or none (then no forest layer).
  */
 const unscreenedReasons = async (): Promise<string[]> => {
-  const layers = await env.sql<{ kind: string }>(sql`SELECT kind::text AS kind FROM reference_layers WHERE version > 0 AND (tenant_id IS NULL OR tenant_id = ${env.fx.tenantA})`);
+  const layers = await env.sql<{ kind: string }>(
+    sql`SELECT kind::text AS kind FROM reference_layers WHERE version > 0 AND (tenant_id IS NULL OR tenant_id = ${env.fx.tenantA})`,
+  );
   return [...(layers.some((l) => l.kind === 'forest_2020') ? [] : ['no_forest_layer']), ...(layers.length > 0 ? ['not_screened'] : [])];
 };
 
@@ -102,7 +110,12 @@ describe('EUDR export: geolocation checks', () => {
     const kml = await env.as('adminA').get('/api/farms/export/eudr?format=kml&split_holes=true');
     const placemark = kml.raw.split('<Placemark>').find((p) => p.includes(holed))!;
     expect(placemark).toContain('<Data name="part"><value>1/');
-    expect(kml.raw.split('<Placemark>').filter((p) => p.includes(holed)).every((p) => !p.includes('innerBoundaryIs'))).toBe(true);
+    expect(
+      kml.raw
+        .split('<Placemark>')
+        .filter((p) => p.includes(holed))
+        .every((p) => !p.includes('innerBoundaryIs')),
+    ).toBe(true);
   });
 
   it('a bad option is a 400 naming it', async () => {

@@ -32,7 +32,18 @@ export function presentEvidence(e: Evaluated): DueDiligencePlot {
   };
 }
 
-export const PLOTS_CSV_HEADER = ['farm_id', 'farm_name', 'farmer', 'operational_area', 'agent', 'area_ha', 'captured_at', 'verdict', 'reasons', 'warnings'] as const;
+export const PLOTS_CSV_HEADER = [
+  'farm_id',
+  'farm_name',
+  'farmer',
+  'operational_area',
+  'agent',
+  'area_ha',
+  'captured_at',
+  'verdict',
+  'reasons',
+  'warnings',
+] as const;
 
 export function plotCsvCells(p: EudrPlot): Array<string | number> {
   return [

@@ -58,11 +58,23 @@ export async function plotBatch(tx: Executor, tenantId: string | null, sel: Plot
     area_sqm: Number(r.area_sqm),
     holes: Number(r.holes),
     created_at: new Date(r.created_at).toISOString(),
-    figures: (typeof r.figures === 'string' ? (JSON.parse(r.figures) as RiskFigure[]) : r.figures).map((f) => ({ ...f, overlap_sqm: Number(f.overlap_sqm), share: Number(f.share) })),
+    figures: (typeof r.figures === 'string' ? (JSON.parse(r.figures) as RiskFigure[]) : r.figures).map((f) => ({
+      ...f,
+      overlap_sqm: Number(f.overlap_sqm),
+      share: Number(f.share),
+    })),
   }));
 }
 
-export type LayerInUse = { id: string; tenant_id: string | null; name: string; kind: ReferenceLayerKind; reference_date: string; source: string; version: number };
+export type LayerInUse = {
+  id: string;
+  tenant_id: string | null;
+  name: string;
+  kind: ReferenceLayerKind;
+  reference_date: string;
+  source: string;
+  version: number;
+};
 
 /** Layers in use that apply to the tenant: the provider's and its own. */
 export async function layersInUse(tx: Executor, tenantId: string): Promise<LayerInUse[]> {
@@ -89,12 +101,18 @@ export async function allTenants(tx: Executor): Promise<Array<{ id: string; name
 
 /** The tenant's operational area (null when it is not one of the tenant's). */
 export async function areaOf(tx: Executor, tenantId: string, areaId: string): Promise<{ id: string; name: string } | null> {
-  const [row] = await queryRows<{ id: string; name: string }>(tx, sql`SELECT id::text AS id, name FROM operational_areas WHERE tenant_id = ${tenantId} AND id = ${areaId}`);
+  const [row] = await queryRows<{ id: string; name: string }>(
+    tx,
+    sql`SELECT id::text AS id, name FROM operational_areas WHERE tenant_id = ${tenantId} AND id = ${areaId}`,
+  );
   return row ?? null;
 }
 
 /** How many of the tenant's farms an area holds (to refuse a report past the cap before reading them). */
 export async function countAreaFarms(tx: Executor, tenantId: string, areaId: string, cap: number): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM farms WHERE tenant_id = ${tenantId} AND operational_area_id = ${areaId} LIMIT ${cap + 1}) x`);
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM farms WHERE tenant_id = ${tenantId} AND operational_area_id = ${areaId} LIMIT ${cap + 1}) x`,
+  );
   return row?.n ?? 0;
 }

@@ -54,9 +54,15 @@ const needsAction = (e: Evaluated) => e.verdict.level !== 'low' || e.warnings.le
  * The plots of one tenant (or every tenant, tenantId null) that the selection keeps, evaluated, batch by batch, each
  * batch read in its own transaction. Tenant contexts are read once per walk, into `contexts`.
  */
-async function* batchesOf(deps: Deps, scope: Scope, tenantId: string | null, sel: q.PlotSelection, contexts = new Map<string, TenantContext>()): AsyncGenerator<Evaluated[]> {
+async function* batchesOf(
+  deps: Deps,
+  scope: Scope,
+  tenantId: string | null,
+  sel: q.PlotSelection,
+  contexts = new Map<string, TenantContext>(),
+): AsyncGenerator<Evaluated[]> {
   const sizer = chunkSizer(deps);
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const cursor: string | null = after;
     const { rows, limit } = await sizer.read((n) =>
       withScope(deps.db, scope, async (tx) => {
@@ -66,7 +72,12 @@ async function* batchesOf(deps: Deps, scope: Scope, tenantId: string | null, sel
           let c = contexts.get(r.tenant_id);
           if (!c) {
             const layers = await q.layersInUse(tx, r.tenant_id);
-            c = { settings: await riskSettingsOf(tx, r.tenant_id), layers, layerIds: new Set(layers.map((l) => l.id)), hasForestLayer: layers.some((l) => l.kind === 'forest_2020') };
+            c = {
+              settings: await riskSettingsOf(tx, r.tenant_id),
+              layers,
+              layerIds: new Set(layers.map((l) => l.id)),
+              hasForestLayer: layers.some((l) => l.kind === 'forest_2020'),
+            };
             contexts.set(r.tenant_id, c);
           }
           out.push(evaluate(r, c));
@@ -130,7 +141,8 @@ export async function summary(deps: Deps, ctx: Ctx): Promise<EudrReadinessSummar
   });
   const layers = await withScope(deps.db, scope, (tx) => q.layersInUse(tx, tenantId));
   // Groups by their plots (most first), the "none" group last; months oldest first.
-  const ordered = (m: typeof areas) => [...m.values()].sort((a, b) => Number(a.id === null) - Number(b.id === null) || b.plots - a.plots || a.name.localeCompare(b.name));
+  const ordered = (m: typeof areas) =>
+    [...m.values()].sort((a, b) => Number(a.id === null) - Number(b.id === null) || b.plots - a.plots || a.name.localeCompare(b.name));
   return {
     ...total,
     by_warning: byWarning,
@@ -174,7 +186,10 @@ export async function exportPlots(deps: Deps, ctx: Ctx, query: EudrPlotsFilter):
   async function* lines(): AsyncGenerator<string> {
     yield csvLine([...PLOTS_CSV_HEADER]);
     for await (const batch of batchesOf(deps, scope, tenantId, { areaId: query.area_id, agentId: query.agent_id })) {
-      const text = batch.filter(keep).map((e) => csvLine(plotCsvCells(presentPlot(e)))).join('');
+      const text = batch
+        .filter(keep)
+        .map((e) => csvLine(plotCsvCells(presentPlot(e))))
+        .join('');
       if (text) yield text;
     }
   }
@@ -192,7 +207,10 @@ export async function dueDiligence(deps: Deps, ctx: Ctx, query: DueDiligenceQuer
       area = await q.areaOf(tx, tenantId, query.area_id);
       if (!area) throw problems.field('area_id', 'Choose one of your operational areas');
       if ((await q.countAreaFarms(tx, tenantId, area.id, DUE_DILIGENCE_MAX_PLOTS)) > DUE_DILIGENCE_MAX_PLOTS)
-        throw problems.field('area_id', `This operational area holds more than ${DUE_DILIGENCE_MAX_PLOTS} plots: choose the plots instead (farm_ids), at most ${DUE_DILIGENCE_MAX_PLOTS} in one report`);
+        throw problems.field(
+          'area_id',
+          `This operational area holds more than ${DUE_DILIGENCE_MAX_PLOTS} plots: choose the plots instead (farm_ids), at most ${DUE_DILIGENCE_MAX_PLOTS} in one report`,
+        );
     }
     return { name: name ?? '', layers, area };
   });
@@ -211,9 +229,22 @@ export async function dueDiligence(deps: Deps, ctx: Ctx, query: DueDiligenceQuer
   return {
     generated_at: new Date().toISOString(),
     tenant_name: head.name,
-    selection: { kind: query.area_id ? 'area' : 'farms', area_id: head.area?.id ?? null, area_name: head.area?.name ?? null, requested: query.farm_ids?.length ?? chosen.length },
+    selection: {
+      kind: query.area_id ? 'area' : 'farms',
+      area_id: head.area?.id ?? null,
+      area_name: head.area?.name ?? null,
+      requested: query.farm_ids?.length ?? chosen.length,
+    },
     summary: summaryCounts,
-    layers: head.layers.map((l) => ({ id: l.id, name: l.name, kind: l.kind, owner: l.tenant_id ? ('tenant' as const) : ('provider' as const), reference_date: l.reference_date, source: l.source, version: l.version })),
+    layers: head.layers.map((l) => ({
+      id: l.id,
+      name: l.name,
+      kind: l.kind,
+      owner: l.tenant_id ? ('tenant' as const) : ('provider' as const),
+      reference_date: l.reference_date,
+      source: l.source,
+      version: l.version,
+    })),
     plots: chosen.map(presentEvidence),
   };
 }

@@ -23,15 +23,22 @@ const farms: Record<'low' | 'high' | 'review' | 'holed', string> = { low: '', hi
 
 const closed = (r: Ring) => [...r, r[0]!];
 const collection = (rings: Ring[]) =>
-  Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: rings.map((r, i) => ({ type: 'Feature', properties: { name: `F${i + 1}` }, geometry: { type: 'Polygon', coordinates: [closed(r)] } })) }));
+  Buffer.from(
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: rings.map((r, i) => ({ type: 'Feature', properties: { name: `F${i + 1}` }, geometry: { type: 'Polygon', coordinates: [closed(r)] } })),
+    }),
+  );
 
 async function uploadLayer(caller: Caller, kind: string, ring: Ring): Promise<string> {
-  const body = multipart({ name: `Report ${kind}`, kind, reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' }, [{ field: 'file', filename: `${kind}.geojson`, content: collection([ring]) }]);
+  const body = multipart({ name: `Report ${kind}`, kind, reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' }, [
+    { field: 'file', filename: `${kind}.geojson`, content: collection([ring]) },
+  ]);
   const res = await caller.request({ method: 'POST', url: '/api/reference-layers/', payload: body.payload, headers: body.headers });
   expect(res.status, res.raw).toBe(202);
   const id = res.body.data.id as string;
   let status = 'queued';
-  for (const end = Date.now() + 60_000; Date.now() < end && !['ready', 'failed'].includes(status); ) {
+  for (const end = Date.now() + 60_000; Date.now() < end && !['ready', 'failed'].includes(status);) {
     await new Promise((r) => setTimeout(r, 50));
     status = (await caller.get(`/api/reference-layers/${id}/progress/`)).body.data.status;
   }
@@ -54,7 +61,9 @@ beforeAll(async () => {
   const hole = square(...offset(lng, lat, 3550, 1550), 50).reverse();
   const holedGeo = JSON.stringify({ type: 'Polygon', coordinates: [closed(outer), closed(hole as Ring)] });
   await env.sql(sql`UPDATE farms SET geom = ST_SetSRID(ST_GeomFromGeoJSON(${holedGeo}), 4326) WHERE id = ${farms.holed}`);
-  await env.sql(sql`UPDATE farms SET operational_area_id = ${areaId}, mapped_by = ${agentId}, name = 'Report plot ' || left(id::text, 4) WHERE id = ANY(${`{${Object.values(farms).join(',')}}`}::uuid[])`);
+  await env.sql(
+    sql`UPDATE farms SET operational_area_id = ${areaId}, mapped_by = ${agentId}, name = 'Report plot ' || left(id::text, 4) WHERE id = ANY(${`{${Object.values(farms).join(',')}}`}::uuid[])`,
+  );
   // The verdicts below follow the default thresholds; other files of this worker (the hostile fuzz) may have changed
   // tenant A's.
   const reset = await env.as('adminA').put('/api/reference-layers/risk-settings/', PLOT_RISK_DEFAULTS);
@@ -142,7 +151,13 @@ describe('EUDR readiness: plots needing action', () => {
   });
 
   it('names the field of bad input', async () => {
-    for (const [qs, field] of [['verdict=bogus', 'verdict'], ['warning=nope', 'warning'], ['area_id=x', 'area_id'], ['page=0', 'page'], ['page=1001&page_size=10', 'page']] as const) {
+    for (const [qs, field] of [
+      ['verdict=bogus', 'verdict'],
+      ['warning=nope', 'warning'],
+      ['area_id=x', 'area_id'],
+      ['page=0', 'page'],
+      ['page=1001&page_size=10', 'page'],
+    ] as const) {
       const res = await env.as('adminA').get(`/api/eudr-reports/plots/?${qs}`);
       expect(res.status, qs).toBe(400);
       expect(Object.keys(res.body.errors ?? {}), qs).toContain(field);
@@ -204,7 +219,12 @@ describe('EUDR readiness: who may read it', () => {
     const key = `SDK-reports-${Date.now()}`;
     await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint, is_revoked)
                       VALUES (${env.fx.tenantA}, 'SDK', '2021-01-01', '2099-01-01', ${crypto.createHash('sha256').update(key).digest('hex')}, ${key.slice(0, 10)}, false)`);
-    for (const url of ['/api/eudr-reports/summary/', '/api/eudr-reports/plots/', '/api/eudr-reports/plots/export/', `/api/eudr-reports/due-diligence/?area_id=${areaId}`]) {
+    for (const url of [
+      '/api/eudr-reports/summary/',
+      '/api/eudr-reports/plots/',
+      '/api/eudr-reports/plots/export/',
+      `/api/eudr-reports/due-diligence/?area_id=${areaId}`,
+    ]) {
       expect((await env.as('agentA').get(url)).status, url).toBe(403);
       expect((await env.as('super').get(url)).status, url).toBe(403);
       expect((await env.as('anonymous').get(url, { 'x-license-key': key })).status, url).toBe(401);

@@ -88,7 +88,10 @@ export function resolveColumns(list: Pick<ExportableList, 'name' | 'columns' | '
     for (const k of expanded) if (!out.includes(k)) out.push(k);
   }
   if (unknown.length) {
-    throw problems.field('column_list', `Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} for ${list.name}. Available: ${list.columns.map((c) => c.key).join(', ')}`);
+    throw problems.field(
+      'column_list',
+      `Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} for ${list.name}. Available: ${list.columns.map((c) => c.key).join(', ')}`,
+    );
   }
   return out;
 }

@@ -18,4 +18,3 @@ export function findExport(name: string): ExportableList | undefined {
 }
 
 export const exportNames = (): string[] => [...registry.keys()];
-

@@ -11,7 +11,8 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: gate(exportsPolicy, 'export'),
     schema: {
       tags: ['exports'],
-      summary: 'Export a list as CSV (name: activity-logs, mappings, farmers, agents); column_list chooses the columns, filters narrows the rows as the list does',
+      summary:
+        'Export a list as CSV (name: activity-logs, mappings, farmers, agents); column_list chooses the columns, filters narrows the rows as the list does',
       params: z.object({ name: exportName }),
       body: exportBody,
       produces: ['text/csv'],

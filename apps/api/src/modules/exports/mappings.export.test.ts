@@ -13,7 +13,9 @@ const lines = (csv: string) => csv.split('\r\n').filter((l) => l.length > 0);
 
 describe('POST /base/export/mappings/', () => {
   it('downloads mappings.csv with the Farmlands columns and only the tenant’s farms', async () => {
-    const res = await env.as('adminA').post('/api/base/export/mappings/', { column_list: ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'] });
+    const res = await env
+      .as('adminA')
+      .post('/api/base/export/mappings/', { column_list: ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'] });
     expect(res.status).toBe(200);
     expect(String(res.headers['content-disposition'])).toContain('mappings.csv');
     const rows = lines(res.raw);

@@ -9,16 +9,25 @@ beforeAll(async () => {
   env = await testEnv();
 });
 
-const lines = (csv: string) => csv.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+const lines = (csv: string) =>
+  csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
 
 describe('people exports', () => {
   it('farmers.csv: farmer_name expands, filters apply, tenant B sees none of tenant A', async () => {
     const tag = `Exp${Date.now()}`;
     const made = (await env.as('adminA').post('/api/farmers/', { first_name: tag, last_name: 'Farmer', phone_number: '+2348030000001' })).body.data;
-    const res = await env.as('adminA').post('/api/base/export/farmers/', { column_list: ['farmer_name', 'folio_id', 'phone_number', 'number_of_farm', 'status'], filters: { search: tag } });
+    const res = await env
+      .as('adminA')
+      .post('/api/base/export/farmers/', { column_list: ['farmer_name', 'folio_id', 'phone_number', 'number_of_farm', 'status'], filters: { search: tag } });
     expect(res.status).toBe(200);
     expect(String(res.headers['content-disposition'])).toContain('farmers.csv');
-    expect(lines(res.raw)).toEqual(["First name,Last name,Farmer's id,Phone,Number of farms,Status", `${tag},Farmer,${made.folio_id},'+2348030000001,0,Unmapped`]);
+    expect(lines(res.raw)).toEqual([
+      "First name,Last name,Farmer's id,Phone,Number of farms,Status",
+      `${tag},Farmer,${made.folio_id},'+2348030000001,0,Unmapped`,
+    ]);
     // (a leading + is neutralised with an apostrophe, as every export does against spreadsheet formulas)
     const mapped = await env.as('adminA').post('/api/base/export/farmers/', { column_list: ['first_name'], filters: { search: tag, is_mapped: 'true' } });
     expect(lines(mapped.raw)).toHaveLength(1);
@@ -29,10 +38,16 @@ describe('people exports', () => {
 
   it('agents.csv: agent_name expands; status, totals and progress as the list shows them', async () => {
     const email = `exp-${Date.now()}@test.example`;
-    const a = (await env.as('adminA').post('/api/accounts/agents/', { first_name: 'Export', last_name: 'Agent', email, phone_number: '+2348030000002' })).body.data;
+    const a = (await env.as('adminA').post('/api/accounts/agents/', { first_name: 'Export', last_name: 'Agent', email, phone_number: '+2348030000002' })).body
+      .data;
     await env.as('adminA').put(`/api/accounts/agents/${a.id}/suspend`, {});
-    await env.sql(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_by) VALUES (${env.fx.tenantA}, 'X', 'Y', ${`EXP-${a.id}`}, ${a.id})`);
-    const res = await env.as('adminA').post('/api/base/export/agents/', { column_list: ['agent_name', 'email', 'farmers', 'mapped_farmlands', 'progress', 'status'], filters: { search: email } });
+    await env.sql(
+      sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, created_by) VALUES (${env.fx.tenantA}, 'X', 'Y', ${`EXP-${a.id}`}, ${a.id})`,
+    );
+    const res = await env.as('adminA').post('/api/base/export/agents/', {
+      column_list: ['agent_name', 'email', 'farmers', 'mapped_farmlands', 'progress', 'status'],
+      filters: { search: email },
+    });
     expect(res.status).toBe(200);
     expect(lines(res.raw)).toEqual(['First name,Last name,Email,Farmers,Mapped farmlands,Progress (%),Status', `Export,Agent,${email},1,0,0,Suspended`]);
     const b = await env.as('adminB').post('/api/base/export/agents/', { column_list: ['agent_name'], filters: { search: email } });

@@ -5,7 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
 let env: TestEnv;
-const lines = (csv: string) => csv.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+const lines = (csv: string) =>
+  csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
 
 beforeAll(async () => {
   env = await testEnv();

@@ -9,7 +9,11 @@ beforeAll(async () => {
   env = await testEnv();
 });
 
-const lines = (csv: string) => csv.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+const lines = (csv: string) =>
+  csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
 
 describe('provider exports', () => {
   it('tenants.csv: chosen columns with the license merged in, filters applied, formulas neutralised', async () => {
@@ -23,7 +27,9 @@ describe('provider exports', () => {
       license: { type: 'Platform', issued_date: '2026-01-01', expiry_date: '2099-01-01', price: '1500000' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const res = await env.as('super').post('/api/base/export/tenants/', { column_list: ['name', 'type', 'price', 'expiry_date', 'admin', 'status'], filters: { search: tag } });
+    const res = await env
+      .as('super')
+      .post('/api/base/export/tenants/', { column_list: ['name', 'type', 'price', 'expiry_date', 'admin', 'status'], filters: { search: tag } });
     expect(res.status).toBe(200);
     expect(String(res.headers['content-disposition'])).toContain('tenants.csv');
     expect(lines(res.raw)).toEqual([

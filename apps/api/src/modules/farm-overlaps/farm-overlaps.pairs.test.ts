@@ -51,7 +51,8 @@ beforeAll(async () => {
   t = await arrangeTenant(env, [{ name: 'Block', ring: [at(-500, -500), at(3000, -500), at(3000, 500), at(-500, 500), at(-500, -500)] }]);
   const [farmer] = await env.sql<{ id: string }>(sql`
     INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.tenantId}, 'Pair', 'Measure', ${`F-${Date.now()}`}) RETURNING id`);
-  for (const p of pairs) ids[p.name] = { a: await insertFarm(t.tenantId, farmer!.id, p.a, `${p.name} A`), b: await insertFarm(t.tenantId, farmer!.id, p.b, `${p.name} B`) };
+  for (const p of pairs)
+    ids[p.name] = { a: await insertFarm(t.tenantId, farmer!.id, p.a, `${p.name} A`), b: await insertFarm(t.tenantId, farmer!.id, p.b, `${p.name} B`) };
   // Edge to edge with the half pair's first farm (west of it): interiors do not meet, so not a pair at all.
   ids['edge'] = { a: await insertFarm(t.tenantId, farmer!.id, square(...at(2000 - M), M), 'edge'), b: '' };
   // Another tenant's farm on top of the half pair's first: never listed for this tenant.
@@ -63,7 +64,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe('GET /farms/{id}/overlaps/', () => {
-  it("measures each pair from either side as PostGIS does, and marks as slivers exactly the pairs the grouping leaves out", async () => {
+  it('measures each pair from either side as PostGIS does, and marks as slivers exactly the pairs the grouping leaves out', async () => {
     for (const p of pairs) {
       const ref = await reference(p.a, p.b);
       // The strip's analytic area (side × width) agrees with PostGIS to 1 % (the fixture's offsets are approximate).
@@ -71,7 +72,10 @@ describe('GET /farms/{id}/overlaps/', () => {
       expect(ref.i).toBeLessThan(M * p.strip * 1.01);
       const fromA = (await t.caller.get(`/api/farms/${ids[p.name]!.a}/overlaps/`)).body.data as Pair[];
       const fromB = (await t.caller.get(`/api/farms/${ids[p.name]!.b}/overlaps/`)).body.data as Pair[];
-      expect(fromA.map((x) => x.farm_id), p.name).toEqual([ids[p.name]!.b]);
+      expect(
+        fromA.map((x) => x.farm_id),
+        p.name,
+      ).toEqual([ids[p.name]!.b]);
       expect(fromB.map((x) => x.farm_id)).toEqual([ids[p.name]!.a]);
       const [a, b] = [fromA[0]!, fromB[0]!];
       expect(a.name).toBe(`${p.name} B`);
@@ -102,7 +106,10 @@ describe('GET /farms/{id}/overlaps/', () => {
     expect((await t.caller.put('/api/base/tenant-configurations', { overlap_min_area_sqm: 0, overlap_min_share: 0 })).status).toBe(200);
     for (const p of pairs) {
       const list = (await t.caller.get(`/api/farms/${ids[p.name]!.a}/overlaps/`)).body.data as Pair[];
-      expect(list.map((x) => x.sliver), p.name).toEqual([false]);
+      expect(
+        list.map((x) => x.sliver),
+        p.name,
+      ).toEqual([false]);
     }
     // An area tolerance of 60 m²: the 50 m² strip is a sliver again, the half overlap is not.
     await t.caller.put('/api/base/tenant-configurations', { overlap_min_area_sqm: 60, overlap_min_share: 0 });

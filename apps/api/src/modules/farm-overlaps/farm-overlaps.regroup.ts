@@ -41,18 +41,24 @@ async function regroupOnce(db: Db, tenantId: string, batch: number): Promise<Reg
   const seen = new Set<string>();
   const pairs: Array<[string, string]> = [];
   const farmIds: string[] = [];
-  for (let after = '00000000-0000-0000-0000-000000000000'; ; ) {
+  for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
     const rows = await withScope(db, scope, async (tx) => {
-      const ids = await queryRows<{ id: string }>(tx, sql`
-        SELECT id FROM farms WHERE tenant_id = ${tenantId} AND id > ${after}::uuid ORDER BY id LIMIT ${batch}`);
+      const ids = await queryRows<{ id: string }>(
+        tx,
+        sql`
+        SELECT id FROM farms WHERE tenant_id = ${tenantId} AND id > ${after}::uuid ORDER BY id LIMIT ${batch}`,
+      );
       if (ids.length === 0) return { ids, found: [] };
-      const found = await queryRows<{ a: string; b: string }>(tx, sql`
+      const found = await queryRows<{ a: string; b: string }>(
+        tx,
+        sql`
         SELECT a.id AS a, b.id AS b
           FROM farms a
           JOIN farms b ON b.tenant_id = a.tenant_id AND a.geom && b.geom AND a.id <> b.id
          WHERE a.tenant_id = ${tenantId} AND a.id = ANY(${uuidArray(ids.map((r) => r.id))})
            AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-           AND ${overlapHolds('a', 'b', tenantId)}`);
+           AND ${overlapHolds('a', 'b', tenantId)}`,
+      );
       return { ids, found };
     });
     batches++;
@@ -84,8 +90,11 @@ async function regroupOnce(db: Db, tenantId: string, batch: number): Promise<Reg
     db,
     scope,
     async (tx) => {
-      const changed = await queryRows<{ id: string; overlap_group_id: string | null }>(tx, sql`
-        SELECT id, overlap_group_id FROM farms WHERE tenant_id = ${tenantId} AND updated_at >= ${started}::timestamptz`);
+      const changed = await queryRows<{ id: string; overlap_group_id: string | null }>(
+        tx,
+        sql`
+        SELECT id, overlap_group_id FROM farms WHERE tenant_id = ${tenantId} AND updated_at >= ${started}::timestamptz`,
+      );
       if (changed.length > 0) {
         await refreshOverlaps(
           tx,

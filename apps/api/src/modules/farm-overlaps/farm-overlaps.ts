@@ -32,7 +32,9 @@ export type FarmOverlapRow = { farm_id: string; name: string; area_sqm: number; 
  * Grouped pairs first, then by area; at most `limit`. Farms flagged 'vanished' take no part, as in the grouping.
  */
 export async function farmOverlapMeasures(tx: Executor, tenantId: string, farmId: string, limit: number): Promise<FarmOverlapRow[]> {
-  const rows = await queryRows<FarmOverlapRow>(tx, sql`
+  const rows = await queryRows<FarmOverlapRow>(
+    tx,
+    sql`
     SELECT b.id::text AS farm_id, b.name, i.sqm AS area_sqm,
            coalesce(i.sqm / nullif(a.area_sqm, 0), 0) AS share_of_this, coalesce(i.sqm / nullif(b.area_sqm, 0), 0) AS share_of_other,
            coalesce(i.sqm / nullif(a.area_sqm + b.area_sqm - i.sqm, 0), 0) AS iou,
@@ -45,20 +47,31 @@ export async function farmOverlapMeasures(tx: Executor, tenantId: string, farmId
        AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
        AND ST_Relate(a.geom, b.geom, '2********')
      ORDER BY sliver, i.sqm DESC, b.id
-     LIMIT ${limit}`);
-  return rows.map((r) => ({ ...r, area_sqm: Number(r.area_sqm), share_of_this: Number(r.share_of_this), share_of_other: Number(r.share_of_other), iou: Number(r.iou), sliver: Boolean(r.sliver) }));
+     LIMIT ${limit}`,
+  );
+  return rows.map((r) => ({
+    ...r,
+    area_sqm: Number(r.area_sqm),
+    share_of_this: Number(r.share_of_this),
+    share_of_other: Number(r.share_of_other),
+    iou: Number(r.iou),
+    sliver: Boolean(r.sliver),
+  }));
 }
 
 /** Pairs of overlapping farms of one tenant. The `&&` prefilter keeps the GiST index in play; ST_Relate '2********' = interiors share area. */
 export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: string[]): Promise<Array<[string, string]>> {
   const subset = farmIds && farmIds.length > 0 ? sql`AND (a.id = ANY(${uuidArray(farmIds)}) OR b.id = ANY(${uuidArray(farmIds)}))` : sql``;
-  const res = await queryRows<{ a: string; b: string }>(tx, sql`
+  const res = await queryRows<{ a: string; b: string }>(
+    tx,
+    sql`
     SELECT a.id AS a, b.id AS b
       FROM farms a
       JOIN farms b ON b.tenant_id = a.tenant_id AND a.geom && b.geom AND a.id <> b.id
      WHERE a.tenant_id = ${tenantId} ${subset}
        AND a.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-       AND ${overlapHolds('a', 'b', tenantId)}`);
+       AND ${overlapHolds('a', 'b', tenantId)}`,
+  );
   const seen = new Set<string>();
   const pairs: Array<[string, string]> = [];
   for (const r of res) {
@@ -71,7 +84,6 @@ export async function overlapPairs(tx: Executor, tenantId: string, farmIds?: str
   }
   return pairs;
 }
-
 
 /** Recomputes is_overlapping and overlap_group_id for every farm of the tenant, in the caller's transaction. */
 export async function recomputeTenantOverlaps(tx: Executor, tenantId: string): Promise<{ overlapping: number; groups: number }> {
@@ -96,12 +108,15 @@ const REGROUPED = sql`f.id, f.farmer_id, f.overlap_group_id, o.overlap_group_id 
 /** Writes each farm's group (null: overlapping nothing), only where it changed; returns the farms whose group changed. */
 export async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ id: string; gid: string | null }>): Promise<Regrouped[]> {
   if (rows.length === 0) return [];
-  return queryRows<Regrouped>(tx, sql`
+  return queryRows<Regrouped>(
+    tx,
+    sql`
     UPDATE farms f SET is_overlapping = (g.gid IS NOT NULL), overlap_group_id = g.gid
       FROM jsonb_to_recordset(${jsonb(rows)}) AS g(id uuid, gid uuid), farms o
      WHERE f.tenant_id = ${tenantId} AND f.id = g.id AND o.id = f.id
        AND (f.is_overlapping IS DISTINCT FROM (g.gid IS NOT NULL) OR f.overlap_group_id IS DISTINCT FROM g.gid)
-    RETURNING ${REGROUPED}`);
+    RETURNING ${REGROUPED}`,
+  );
 }
 
 /**
@@ -110,8 +125,11 @@ export async function writeGroups(tx: Executor, tenantId: string, rows: Array<{ 
  * 1,000 identical farms costs 1,000 tests (one step), where all pairs would cost 500,000.
  */
 async function componentsByBfs(tx: Executor, tenantId: string, ids: string[]): Promise<Map<string, string>> {
-  const live = await queryRows<{ id: string }>(tx, sql`
-    SELECT id FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(ids)}) AND flag IS DISTINCT FROM 'vanished'`);
+  const live = await queryRows<{ id: string }>(
+    tx,
+    sql`
+    SELECT id FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(ids)}) AND flag IS DISTINCT FROM 'vanished'`,
+  );
   const remaining = new Set(live.map((r) => r.id));
   const out = new Map<string, string>();
   while (remaining.size > 0) {
@@ -120,11 +138,14 @@ async function componentsByBfs(tx: Executor, tenantId: string, ids: string[]): P
     const members = [seed];
     let frontier = [seed];
     while (frontier.length > 0 && remaining.size > 0) {
-      const found = await queryRows<{ id: string }>(tx, sql`
+      const found = await queryRows<{ id: string }>(
+        tx,
+        sql`
         SELECT b.id FROM farms b
          WHERE b.tenant_id = ${tenantId} AND b.id = ANY(${uuidArray([...remaining])})
            AND EXISTS (SELECT 1 FROM farms f WHERE f.tenant_id = ${tenantId} AND f.id = ANY(${uuidArray(frontier)}) AND f.geom && b.geom
-                        AND ${overlapHolds('f', 'b', tenantId)})`);
+                        AND ${overlapHolds('f', 'b', tenantId)})`,
+      );
       frontier = found.map((r) => r.id);
       for (const id of frontier) remaining.delete(id);
       members.push(...frontier);
@@ -156,15 +177,21 @@ export async function refreshOverlaps(
   formerGroupIds: Array<string | null> = [],
 ): Promise<{ affected: number; regrouped: Regrouped[] }> {
   const groups = formerGroupIds.filter((g): g is string => !!g);
-  const edges = await queryRows<{ a: string; b: string; a_group: string | null; b_group: string | null }>(tx, sql`
+  const edges = await queryRows<{ a: string; b: string; a_group: string | null; b_group: string | null }>(
+    tx,
+    sql`
     SELECT s.id AS a, b.id AS b, s.overlap_group_id AS a_group, b.overlap_group_id AS b_group
       FROM farms s
       JOIN farms b ON b.tenant_id = ${tenantId} AND b.geom && s.geom AND b.id <> s.id
      WHERE s.tenant_id = ${tenantId} AND s.id = ANY(${uuidArray(changedIds)})
        AND s.flag IS DISTINCT FROM 'vanished' AND b.flag IS DISTINCT FROM 'vanished'
-       AND ${overlapHolds('s', 'b', tenantId)}`);
-  const [seedGroups] = await queryRows<{ n: number }>(tx, sql`
-    SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)}) AND overlap_group_id IS NOT NULL`);
+       AND ${overlapHolds('s', 'b', tenantId)}`,
+  );
+  const [seedGroups] = await queryRows<{ n: number }>(
+    tx,
+    sql`
+    SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)}) AND overlap_group_id IS NOT NULL`,
+  );
 
   if (groups.length === 0 && (seedGroups?.n ?? 0) === 0) {
     // Merge only. Units: the written farms, the farms they overlap, and those farms' existing groups (a group's id is
@@ -173,7 +200,10 @@ export async function refreshOverlaps(
     const uf = componentsOf(edges.map((e) => [unitOf(e.a, e.a_group), unitOf(e.b, e.b_group)] as const));
     const byRoot = new Map<string, { farms: string[]; groups: string[] }>();
     for (const e of edges) {
-      for (const [id, group] of [[e.a, e.a_group], [e.b, e.b_group]] as const) {
+      for (const [id, group] of [
+        [e.a, e.a_group],
+        [e.b, e.b_group],
+      ] as const) {
         const root = uf.get(unitOf(id, group))!;
         const entry = byRoot.get(root) ?? { farms: [], groups: [] };
         if (group) entry.groups.push(group);
@@ -185,28 +215,38 @@ export async function refreshOverlaps(
     for (const [root, { farms, groups: joined }] of byRoot) {
       const gid = [...farms, ...joined].reduce((m, id) => (id < m ? id : m), root);
       regrouped.push(
-        ...(await queryRows<Regrouped>(tx, sql`
+        ...(await queryRows<Regrouped>(
+          tx,
+          sql`
         UPDATE farms f SET is_overlapping = true, overlap_group_id = ${gid}
           FROM farms o
          WHERE f.tenant_id = ${tenantId} AND o.id = f.id AND (f.id = ANY(${uuidArray([...new Set(farms)])}) OR f.overlap_group_id = ANY(${uuidArray([...new Set(joined)])}))
            AND f.overlap_group_id IS DISTINCT FROM ${gid}
-        RETURNING ${REGROUPED}`)),
+        RETURNING ${REGROUPED}`,
+        )),
       );
     }
     return { affected: edges.length, regrouped };
   }
 
   // Edges may have gone (an edit, a deletion, a retain): recompute the components of everything that may have split.
-  const affectedRows = await queryRows<{ id: string }>(tx, sql`
+  const affectedRows = await queryRows<{ id: string }>(
+    tx,
+    sql`
     WITH g AS (
       SELECT overlap_group_id AS gid FROM farms WHERE tenant_id = ${tenantId} AND id = ANY(${uuidArray(changedIds)}) AND overlap_group_id IS NOT NULL
       UNION SELECT x FROM unnest(${uuidArray([...groups, ...edges.map((e) => e.b_group).filter((x): x is string => !!x)])}) AS x
     )
     SELECT x AS id FROM unnest(${uuidArray([...changedIds, ...edges.map((e) => e.b)])}) AS x
-    UNION SELECT f.id FROM farms f WHERE f.tenant_id = ${tenantId} AND f.overlap_group_id IN (SELECT gid FROM g)`);
+    UNION SELECT f.id FROM farms f WHERE f.tenant_id = ${tenantId} AND f.overlap_group_id IN (SELECT gid FROM g)`,
+  );
   const affected = [...new Set(affectedRows.map((r) => r.id))];
   if (affected.length === 0) return { affected: 0, regrouped: [] };
   const comp = await componentsByBfs(tx, tenantId, affected);
-  const regrouped = await writeGroups(tx, tenantId, affected.map((id) => ({ id, gid: comp.get(id) ?? null })));
+  const regrouped = await writeGroups(
+    tx,
+    tenantId,
+    affected.map((id) => ({ id, gid: comp.get(id) ?? null })),
+  );
   return { affected: affected.length, regrouped };
 }

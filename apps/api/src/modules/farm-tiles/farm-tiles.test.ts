@@ -106,7 +106,9 @@ describe('farm vector tiles', () => {
       const res = await env.as('adminA').get(url(t));
       const found = [...ids(res.bytes, 'farm_points'), ...ids(res.bytes, 'farms')];
       expect(found.length).toBeGreaterThan(0);
-      const tenants = await env.sql<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM farms WHERE id = ANY('{${[...new Set(found)].join(',')}}'::uuid[])` as never);
+      const tenants = await env.sql<{ tenant_id: string }>(
+        `SELECT DISTINCT tenant_id FROM farms WHERE id = ANY('{${[...new Set(found)].join(',')}}'::uuid[])` as never,
+      );
       expect(tenants.map((r) => r.tenant_id)).toEqual([env.fx.tenantA]);
     }
   });
@@ -179,8 +181,14 @@ describe('farm vector tiles', () => {
     expect(sumOf((await env.as('super').get(url(t))).bytes)).toEqual(await truth(null));
     expect(sumOf((await env.as('super').get(url(t, `?tenant_id=${env.fx.tenantB}`))).bytes)).toEqual(b);
     // No cluster of tenant A names a farm of tenant B, and the reverse.
-    const named = async (who: 'adminA' | 'adminB') => clusters((await env.as(who).get(url(t))).bytes).map((c) => c.properties['id']).filter(Boolean) as string[];
-    for (const [who, tenant] of [['adminA', env.fx.tenantA], ['adminB', env.fx.tenantB]] as const) {
+    const named = async (who: 'adminA' | 'adminB') =>
+      clusters((await env.as(who).get(url(t))).bytes)
+        .map((c) => c.properties['id'])
+        .filter(Boolean) as string[];
+    for (const [who, tenant] of [
+      ['adminA', env.fx.tenantA],
+      ['adminB', env.fx.tenantB],
+    ] as const) {
       const list = await named(who);
       if (!list.length) continue;
       const tenants = await env.sql<{ tenant_id: string }>(sql`SELECT DISTINCT tenant_id FROM farms WHERE id = ANY(${`{${list.join(',')}}`}::uuid[])`);
@@ -190,7 +198,9 @@ describe('farm vector tiles', () => {
 
   it('keeps the rollup equal to a fresh aggregation through captures, retain, reassignment, moves and deletes', async () => {
     expect(await rollupMismatches()).toBe(0);
-    const [rls] = await env.sql<{ r: boolean; f: boolean }>(sql`SELECT relrowsecurity AS r, relforcerowsecurity AS f FROM pg_class WHERE relname = 'farm_tile_cells'`);
+    const [rls] = await env.sql<{ r: boolean; f: boolean }>(
+      sql`SELECT relrowsecurity AS r, relforcerowsecurity AS f FROM pg_class WHERE relname = 'farm_tile_cells'`,
+    );
     expect(rls).toEqual({ r: true, f: true });
     const geoA = await tenantGeo(env, env.fx.tenantA);
     // The farms go in the middle of a fresh spot's zoom-13 tile: a random spot can lie on a tile's edge, and then the two
@@ -249,15 +259,21 @@ describe('farm vector tiles', () => {
         mine.push(await insertFarmDirect(env, tenant, farmer, square(...offset(...base, rnd() * 400, rnd() * 400), 20 + rnd() * 60)));
       } else if (op === 2) await env.sql(sql`UPDATE farms SET is_overlapping = NOT is_overlapping WHERE id = ${pick()}`);
       else if (op === 3) await env.sql(sql`UPDATE farms SET flag = CASE WHEN flag IS NULL THEN 'vanished' END WHERE id = ${pick()}`);
-      else if (op === 4) await env.sql(sql`UPDATE farms SET operational_area_id = CASE WHEN operational_area_id IS NULL THEN (SELECT id FROM operational_areas WHERE tenant_id = farms.tenant_id LIMIT 1) END WHERE id = ${pick()}`);
-      else if (op === 5) await env.sql(sql`UPDATE farms SET geom = ST_Translate(geom, ${(rnd() - 0.5) * 0.004}, ${(rnd() - 0.5) * 0.004}) WHERE id = ${pick()}`);
+      else if (op === 4)
+        await env.sql(
+          sql`UPDATE farms SET operational_area_id = CASE WHEN operational_area_id IS NULL THEN (SELECT id FROM operational_areas WHERE tenant_id = farms.tenant_id LIMIT 1) END WHERE id = ${pick()}`,
+        );
+      else if (op === 5)
+        await env.sql(sql`UPDATE farms SET geom = ST_Translate(geom, ${(rnd() - 0.5) * 0.004}, ${(rnd() - 0.5) * 0.004}) WHERE id = ${pick()}`);
       else if (op === 6) {
         const id = pick();
         mine.splice(mine.indexOf(id), 1);
         await env.sql(sql`DELETE FROM farms WHERE id = ${id}`);
       } else
         // One statement over many rows: half of the farms change category, the rest are untouched.
-        await env.sql(sql`UPDATE farms SET is_overlapping = NOT is_overlapping, updated_at = now() WHERE id = ANY(${`{${mine.join(',')}}`}::uuid[]) AND random() < 0.5`);
+        await env.sql(
+          sql`UPDATE farms SET is_overlapping = NOT is_overlapping, updated_at = now() WHERE id = ANY(${`{${mine.join(',')}}`}::uuid[]) AND random() < 0.5`,
+        );
     }
     expect(await rollupMismatches(), `seed ${seed}`).toBe(0);
     await env.sql(sql`DELETE FROM farms WHERE id = ANY(${`{${mine.join(',')}}`}::uuid[])`);

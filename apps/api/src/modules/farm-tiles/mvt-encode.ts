@@ -67,11 +67,15 @@ function writeLayer(layer: TileLayer, pbf: Pbf): void {
       if (vi === undefined) values.set(vk, { index: (vi = values.size), value: v });
       tags.push(ki, vi);
     }
-    pbf.writeMessage(2, (_: unknown, p: Pbf) => {
-      p.writePackedVarint(2, tags);
-      p.writeVarintField(3, f.type === 'point' ? 1 : 3);
-      p.writePackedVarint(4, geometry);
-    }, null);
+    pbf.writeMessage(
+      2,
+      (_: unknown, p: Pbf) => {
+        p.writePackedVarint(2, tags);
+        p.writeVarintField(3, f.type === 'point' ? 1 : 3);
+        p.writePackedVarint(4, geometry);
+      },
+      null,
+    );
   }
   for (const k of keys.keys()) pbf.writeStringField(3, k);
   for (const { value } of values.values()) pbf.writeMessage(4, writeValue, value);

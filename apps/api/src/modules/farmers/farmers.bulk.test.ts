@@ -36,7 +36,12 @@ describe('farmers bulk upload', () => {
     const [lng, lat] = freshSpot();
     const farmA = square(lng, lat, 50);
     const farmB = square(lng + 0.0003, lat, 50); // overlaps farmA
-    const bowtie = [[lng, lat], [lng + 0.001, lat + 0.001], [lng + 0.001, lat], [lng, lat + 0.001]];
+    const bowtie = [
+      [lng, lat],
+      [lng + 0.001, lat + 0.001],
+      [lng + 0.001, lat],
+      [lng, lat + 0.001],
+    ];
     const header = 'first_name,last_name,email,phone_number,gender,address,location,folio_id,farm_name,operational_area_id,farm_coordinates,own_ref';
     const lines = [
       `${tag},One,one@example.com,+2348030000001,Female,1 Road,Oyo,${tag}-1,Farm One,,${csvCell(farmA)},r1`,
@@ -45,7 +50,11 @@ describe('farmers bulk upload', () => {
       `${tag},Four,,,FEMALE,,,${tag}-4,,,,r4`,
       `${tag},Five,five@example.com,,,,,,Farm Five,,${csvCell(square(lng + 0.01, lat, 40))},r5`,
       `,Bad,not-an-email,12,Other,,,${tag}-1,,${geoB.areaId},${csvCell(bowtie)},bad1`,
-      `${tag},BadFarm,,,,,,,,,${csvCell([[lng, lat], [200, lat], [lng, lat + 0.001]])},bad2`,
+      `${tag},BadFarm,,,,,,,,,${csvCell([
+        [lng, lat],
+        [200, lat],
+        [lng, lat + 0.001],
+      ])},bad2`,
       `${tag},Bowtie,,,,,,,No Coordinates,not-a-uuid,,bad3`,
     ];
     const before = await counts();
@@ -56,7 +65,16 @@ describe('farmers bulk upload', () => {
     const [bad1, bad2, bad3] = res.body.data.failed_rows;
     expect(bad1.row).toBe(6);
     expect(bad1.row_data).toMatchObject({ first_name: '', last_name: 'Bad', email: 'not-an-email', own_ref: 'bad1' });
-    expect(Object.keys(bad1.errors).sort()).toEqual(['email', 'farm_coordinates', 'farm_name', 'first_name', 'folio_id', 'gender', 'operational_area_id', 'phone_number']);
+    expect(Object.keys(bad1.errors).sort()).toEqual([
+      'email',
+      'farm_coordinates',
+      'farm_name',
+      'first_name',
+      'folio_id',
+      'gender',
+      'operational_area_id',
+      'phone_number',
+    ]);
     expect(bad1.errors.folio_id).toEqual(['This folio id is already used in row 1 of the file']);
     expect(bad1.errors.operational_area_id).toEqual(['No such operational area in your organisation']);
     // The bowtie passes the contract's rules (4 distinct positions) but not ST_IsValid; farm_name is missing too.
@@ -66,7 +84,9 @@ describe('farmers bulk upload', () => {
     expect(bad2.errors.farm_coordinates[0]).toMatch(/longitude/i);
     expect(bad3.errors).toEqual({
       operational_area_id: ['Use the id of one of your operational areas'],
-      farm_coordinates: ['Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, farm_point with farm_declared_area_sqm)'],
+      farm_coordinates: [
+        'Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, farm_point with farm_declared_area_sqm)',
+      ],
     });
     const after = await counts();
     expect(after).toEqual({ farmers: before.farmers + 5, farms: before.farms + 3 });
@@ -79,7 +99,10 @@ describe('farmers bulk upload', () => {
     expect(made.find((m) => m.last_name === 'One')).toMatchObject({ folio_id: `${tag}-1`, overlapping: true });
     expect(made.find((m) => m.last_name === 'Four')).toMatchObject({ gender: 'Female', farms: 0 });
     // The corrected rows uploaded again land, and nothing is duplicated.
-    const fixed = [header, `${tag},Bad,bad@example.com,+2348030000003,Female,,,${tag}-6,Fixed Farm,${geoA.areaId},${csvCell(square(lng + 0.02, lat, 40))},bad1`].join('\n');
+    const fixed = [
+      header,
+      `${tag},Bad,bad@example.com,+2348030000003,Female,,,${tag}-6,Fixed Farm,${geoA.areaId},${csvCell(square(lng + 0.02, lat, 40))},bad1`,
+    ].join('\n');
     const again = await upload(env.as('adminA'), 'fixed.csv', fixed);
     expect(again.body.data).toMatchObject({ created_count: 1, failed_count: 0 });
     expect(again.body.message).toBe('Bulk upload successful');
@@ -137,7 +160,14 @@ describe('farmers bulk upload', () => {
     expect(pdf.status).toBe(400);
     const missing = await upload(env.as('adminA'), 'f.csv', 'name,surname\nA,B\n');
     expect(missing.body.code).toBe('missing_columns');
-    const none = await env.as('adminA').request({ method: 'POST', url, ...(() => { const m = multipart({ note: 'x' }); return { payload: m.payload, headers: m.headers }; })() });
+    const none = await env.as('adminA').request({
+      method: 'POST',
+      url,
+      ...(() => {
+        const m = multipart({ note: 'x' });
+        return { payload: m.payload, headers: m.headers };
+      })(),
+    });
     expect(none.status).toBe(400);
     expect(Object.keys(none.body.errors)[0]).toBe('file');
   });
@@ -145,7 +175,11 @@ describe('farmers bulk upload', () => {
   it('agents and other tenants: agents may not bulk upload; tenant B cannot place farms in tenant A', async () => {
     expect((await upload(env.as('agentA'), 'f.csv', 'first_name,last_name\nA,B\n')).status).toBe(403);
     const before = await counts();
-    const res = await upload(env.as('adminB'), 'f.csv', `first_name,last_name,farm_name,operational_area_id,farm_coordinates\nA,B,F,${geoA.areaId},${csvCell(square(...freshSpot(), 30))}\n`);
+    const res = await upload(
+      env.as('adminB'),
+      'f.csv',
+      `first_name,last_name,farm_name,operational_area_id,farm_coordinates\nA,B,F,${geoA.areaId},${csvCell(square(...freshSpot(), 30))}\n`,
+    );
     expect(res.body.data.failed_rows[0].errors).toEqual({ operational_area_id: ['No such operational area in your organisation'] });
     expect(await counts()).toEqual(before);
   });

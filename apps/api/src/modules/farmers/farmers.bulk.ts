@@ -3,7 +3,17 @@
 // farm_declared_area_sqm) with the registry's geometry rules (normalised rings within a farm's extent, then ST_IsValid). The valid rows become farmers (and farms) in one transaction; a failed row
 // creates nothing, and comes back in failed_rows for correction.
 import { z } from 'zod';
-import { createFarmerBody, declaredArea, normalizePolygonInput, pointPlotIssues, pointPosition, textProblem, type BulkUploadResult, type FailedRow, type PolygonRings } from '@farmland/contracts';
+import {
+  createFarmerBody,
+  declaredArea,
+  normalizePolygonInput,
+  pointPlotIssues,
+  pointPosition,
+  textProblem,
+  type BulkUploadResult,
+  type FailedRow,
+  type PolygonRings,
+} from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { authorize } from '../../lib/policy.js';
@@ -42,7 +52,14 @@ type Checked = {
   index: number;
   errors: RowErrors;
   farmer: z.infer<typeof createFarmerBody> | null;
-  farm: { name: string; areaId: string | null; rings: PolygonRings | null; point: [number, number] | null; declaredAreaSqm: number | null; pointOnly: boolean } | null;
+  farm: {
+    name: string;
+    areaId: string | null;
+    rings: PolygonRings | null;
+    point: [number, number] | null;
+    declaredAreaSqm: number | null;
+    pointOnly: boolean;
+  } | null;
 };
 
 function checkRow(row: Record<string, string>, index: number): Checked {
@@ -78,7 +95,11 @@ function checkRow(row: Record<string, string>, index: number): Checked {
     const pointOnly = input['farm_coordinates'] === undefined && input['farm_point'] !== undefined;
     if (pointOnly) {
       if (pointAt && declaredSqm !== null && !errors.has('farm_declared_area_sqm')) rings = pointPlotRings(pointAt, declaredSqm);
-    } else if (input['farm_coordinates'] === undefined) errors.add('farm_coordinates', 'Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, farm_point with farm_declared_area_sqm)');
+    } else if (input['farm_coordinates'] === undefined)
+      errors.add(
+        'farm_coordinates',
+        'Farm coordinates are required for a farm: a JSON list of [longitude, latitude] pairs (or, for a plot of 4 ha or less, farm_point with farm_declared_area_sqm)',
+      );
     else {
       const r = normalizePolygonInput(input['farm_coordinates'], 'farm');
       if (r.ok) rings = r.rings;
@@ -113,12 +134,16 @@ export async function bulkUploadFarmers(deps: Deps, ctx: Ctx, file: { filename: 
     for (const c of checked) {
       const folio = folioOf(c);
       if (folio && taken.has(folio) && !c.errors.has('folio_id')) c.errors.add('folio_id', 'A farmer with this folio id already exists');
-      if (c.farm?.areaId && !c.errors.has('operational_area_id') && !areas.has(c.farm.areaId)) c.errors.add('operational_area_id', 'No such operational area in your organisation');
+      if (c.farm?.areaId && !c.errors.has('operational_area_id') && !areas.has(c.farm.areaId))
+        c.errors.add('operational_area_id', 'No such operational area in your organisation');
     }
     // ST_IsValid for every polygon that passed the contract's rules (no overlay runs before this).
     const withRings = checked.filter((c) => c.farm?.rings);
     for (const part of chunks(withRings)) {
-      const checks = await checkPolygons(tx, part.map((c) => c.farm!.rings!));
+      const checks = await checkPolygons(
+        tx,
+        part.map((c) => c.farm!.rings!),
+      );
       part.forEach((c, i) => {
         const v = checks[i]!;
         if (!v.valid) c.errors.add('farm_coordinates', `The polygon is not valid: ${v.reason}`);

@@ -82,7 +82,13 @@ function farmerTotal(tenantId: string | null, which: 'farmers' | 'mapped' | 'unm
 }
 
 /** One page of farmers (newest first) with their farm totals, and the count (db/pagination.ts), in one statement. */
-export async function listFarmers(run: Reader | Executor, tenantId: string | null, f: FarmerFilter, limit: number, offset: number): Promise<{ rows: FarmerRow[]; total: Total }> {
+export async function listFarmers(
+  run: Reader | Executor,
+  tenantId: string | null,
+  f: FarmerFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: FarmerRow[]; total: Total }> {
   const where = farmerConditions(tenantId, f);
   return listPage<FarmerRow>(
     readerOf(run),
@@ -106,7 +112,10 @@ export async function listFarmers(run: Reader | Executor, tenantId: string | nul
 
 /** The overlap groups of a farmer's farms (to recompute once the farms are gone). */
 export async function farmerFarmGroups(tx: Executor, tenantId: string, farmerId: string): Promise<Array<string | null>> {
-  const rows = await queryRows<{ g: string | null }>(tx, sql`SELECT DISTINCT overlap_group_id AS g FROM farms WHERE tenant_id = ${tenantId} AND farmer_id = ${farmerId}`);
+  const rows = await queryRows<{ g: string | null }>(
+    tx,
+    sql`SELECT DISTINCT overlap_group_id AS g FROM farms WHERE tenant_id = ${tenantId} AND farmer_id = ${farmerId}`,
+  );
   return rows.map((r) => r.g);
 }
 
@@ -124,7 +133,10 @@ export async function folioTaken(tx: Executor, tenantId: string, folioId: string
 }
 
 export async function regionOfTenant(tx: Executor, tenantId: string, regionId: string): Promise<{ id: string; country_id: string } | null> {
-  const rows = await queryRows<{ id: string; country_id: string }>(tx, sql`SELECT id, country_id FROM regions WHERE tenant_id = ${tenantId} AND id = ${regionId}`);
+  const rows = await queryRows<{ id: string; country_id: string }>(
+    tx,
+    sql`SELECT id, country_id FROM regions WHERE tenant_id = ${tenantId} AND id = ${regionId}`,
+  );
   return rows[0] ?? null;
 }
 

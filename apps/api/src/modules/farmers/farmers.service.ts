@@ -30,7 +30,15 @@ function checkImage(files: UploadedFile[]) {
 
 async function storeImage(tx: Executor, deps: Deps, c: Capturer, image: ReturnType<typeof checkImage>): Promise<string | null> {
   if (!image) return null;
-  return storeFile(tx, deps, { tenantId: c.tenantId, kind: 'avatar', data: image.data, contentType: image.type, extension: extensionOf[image.type], originalName: image.filename || null, createdBy: c.userId });
+  return storeFile(tx, deps, {
+    tenantId: c.tenantId,
+    kind: 'avatar',
+    data: image.data,
+    contentType: image.type,
+    extension: extensionOf[image.type],
+    originalName: image.filename || null,
+    createdBy: c.userId,
+  });
 }
 
 /** Region must be the tenant's; the country defaults to the region's, else the tenant's. */
@@ -50,57 +58,76 @@ export const newFolio = (): string => `FRM-${crypto.randomBytes(5).toString('hex
 export async function createFarmer(deps: Deps, ctx: Ctx, body: CreateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
   const c = capturer(authorize(ctx, farmersPolicy, 'write'));
   const image = checkImage(files);
-  return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
-    const { regionCountry } = await placeOf(tx, c.tenantId, body.region_id, body.country_id);
-    const folioId = body.folio_id ?? newFolio();
-    if (await q.folioTaken(tx, c.tenantId, folioId, null)) throw problems.conflict('folio_id', 'A farmer with this folio id already exists');
-    const countryId = body.country_id ?? regionCountry ?? (await findTenant(tx, c.tenantId))?.country_id ?? null;
-    const id = await q.insertFarmer(tx, c.tenantId, {
-      firstName: body.first_name,
-      lastName: body.last_name,
-      email: body.email ?? null,
-      phoneNumber: body.phone_number ?? null,
-      gender: body.gender ?? null,
-      address: body.address ?? null,
-      location: body.location ?? null,
-      folioId,
-      imageFileId: await storeImage(tx, deps, c, image),
-      regionId: body.region_id ?? null,
-      countryId,
-      createdBy: c.userId,
-    });
-    await recordActivity(tx, ctx, { action: 'Create', description: `${c.name} created the farmer ${body.first_name} ${body.last_name} (${folioId})`, tenantId: c.tenantId });
-    return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
-  }, { retry: true });
+  return withScope(
+    deps.db,
+    tenantScope(c.tenantId),
+    async (tx) => {
+      const { regionCountry } = await placeOf(tx, c.tenantId, body.region_id, body.country_id);
+      const folioId = body.folio_id ?? newFolio();
+      if (await q.folioTaken(tx, c.tenantId, folioId, null)) throw problems.conflict('folio_id', 'A farmer with this folio id already exists');
+      const countryId = body.country_id ?? regionCountry ?? (await findTenant(tx, c.tenantId))?.country_id ?? null;
+      const id = await q.insertFarmer(tx, c.tenantId, {
+        firstName: body.first_name,
+        lastName: body.last_name,
+        email: body.email ?? null,
+        phoneNumber: body.phone_number ?? null,
+        gender: body.gender ?? null,
+        address: body.address ?? null,
+        location: body.location ?? null,
+        folioId,
+        imageFileId: await storeImage(tx, deps, c, image),
+        regionId: body.region_id ?? null,
+        countryId,
+        createdBy: c.userId,
+      });
+      await recordActivity(tx, ctx, {
+        action: 'Create',
+        description: `${c.name} created the farmer ${body.first_name} ${body.last_name} (${folioId})`,
+        tenantId: c.tenantId,
+      });
+      return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
+    },
+    { retry: true },
+  );
 }
 
 export async function updateFarmer(deps: Deps, ctx: Ctx, id: string, body: UpdateFarmerBody, files: UploadedFile[]): Promise<Farmer> {
   const c = capturer(authorize(ctx, farmersPolicy, 'write'));
   const image = checkImage(files);
-  return withScope(deps.db, tenantScope(c.tenantId), async (tx) => {
-    const before = await q.findFarmer(tx, c.tenantId, id);
-    if (!before) throw problems.notFound('Farmer');
-    await placeOf(tx, c.tenantId, body.region_id, body.country_id);
-    if (body.folio_id && (await q.folioTaken(tx, c.tenantId, body.folio_id, id))) throw problems.conflict('folio_id', 'A farmer with this folio id already exists');
-    const imageFileId = await storeImage(tx, deps, c, image);
-    const patch: q.FarmerPatch = {
-      firstName: body.first_name,
-      lastName: body.last_name,
-      email: body.email,
-      phoneNumber: body.phone_number,
-      gender: body.gender,
-      address: body.address,
-      location: body.location,
-      folioId: body.folio_id,
-      regionId: body.region_id,
-      countryId: body.country_id,
-      ...(imageFileId ? { imageFileId } : {}),
-    };
-    if (Object.values(patch).every((v) => v === undefined)) throw problems.field('body', 'Send at least one field to change');
-    await q.updateFarmer(tx, c.tenantId, id, patch);
-    await recordActivity(tx, ctx, { action: 'Update', description: `${c.name} updated the farmer ${before.first_name} ${before.last_name} (${before.folio_id})`, tenantId: c.tenantId });
-    return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
-  }, { retry: true });
+  return withScope(
+    deps.db,
+    tenantScope(c.tenantId),
+    async (tx) => {
+      const before = await q.findFarmer(tx, c.tenantId, id);
+      if (!before) throw problems.notFound('Farmer');
+      await placeOf(tx, c.tenantId, body.region_id, body.country_id);
+      if (body.folio_id && (await q.folioTaken(tx, c.tenantId, body.folio_id, id)))
+        throw problems.conflict('folio_id', 'A farmer with this folio id already exists');
+      const imageFileId = await storeImage(tx, deps, c, image);
+      const patch: q.FarmerPatch = {
+        firstName: body.first_name,
+        lastName: body.last_name,
+        email: body.email,
+        phoneNumber: body.phone_number,
+        gender: body.gender,
+        address: body.address,
+        location: body.location,
+        folioId: body.folio_id,
+        regionId: body.region_id,
+        countryId: body.country_id,
+        ...(imageFileId ? { imageFileId } : {}),
+      };
+      if (Object.values(patch).every((v) => v === undefined)) throw problems.field('body', 'Send at least one field to change');
+      await q.updateFarmer(tx, c.tenantId, id, patch);
+      await recordActivity(tx, ctx, {
+        action: 'Update',
+        description: `${c.name} updated the farmer ${before.first_name} ${before.last_name} (${before.folio_id})`,
+        tenantId: c.tenantId,
+      });
+      return presentFarmer(deps, (await q.findFarmer(tx, c.tenantId, id))!);
+    },
+    { retry: true },
+  );
 }
 
 export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url: string): Promise<Page<Farmer>> {
@@ -109,8 +136,20 @@ export async function listFarmers(deps: Deps, ctx: Ctx, query: FarmersQuery, url
   const offset = pageOffset(query.page, size);
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
   const search = query.search && (await searchTerms(deps.db, query.search, q.FARMER_SEARCH));
-  const { rows, total } = await q.listFarmers(scopedReader(deps.db, scope, ctx), tenantId, { search, isMapped: query.is_mapped, region: query.region }, size, offset);
-  return paginate(rows.map((r) => presentFarmer(deps, r)), total, query.page, size, url);
+  const { rows, total } = await q.listFarmers(
+    scopedReader(deps.db, scope, ctx),
+    tenantId,
+    { search, isMapped: query.is_mapped, region: query.region },
+    size,
+    offset,
+  );
+  return paginate(
+    rows.map((r) => presentFarmer(deps, r)),
+    total,
+    query.page,
+    size,
+    url,
+  );
 }
 
 export async function getFarmer(deps: Deps, ctx: Ctx, id: string): Promise<Farmer> {
@@ -128,20 +167,28 @@ export async function getFarmer(deps: Deps, ctx: Ctx, id: string): Promise<Farme
  */
 export async function deleteFarmer(deps: Deps, ctx: Ctx, id: string, deleteFarms: boolean): Promise<{ farmsDeleted: number }> {
   const { actor } = authorize(ctx, farmersPolicy, 'manage');
-  return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-    const before = await q.findFarmer(tx, actor.tenantId, id);
-    if (!before) throw problems.notFound('Farmer');
-    if (before.number_of_farm > 0 && !deleteFarms) throw problems.farmerHasFarms(before.number_of_farm);
-    if (before.number_of_farm > 0) {
-      await lockTenantFarms(tx, actor.tenantId);
-      const groups = await q.farmerFarmGroups(tx, actor.tenantId, id);
-      await q.deleteFarmer(tx, actor.tenantId, id);
-      await refreshOverlaps(tx, actor.tenantId, [], groups);
-    } else {
-      await q.deleteFarmer(tx, actor.tenantId, id);
-    }
-    const farms = before.number_of_farm > 0 ? ` and their ${before.number_of_farm} farm(s)` : '';
-    await recordActivity(tx, ctx, { action: 'Delete', description: `${actor.name} deleted the farmer ${before.first_name} ${before.last_name} (${before.folio_id})${farms}` });
-    return { farmsDeleted: before.number_of_farm };
-  }, { retry: true });
+  return withScope(
+    deps.db,
+    tenantScope(actor.tenantId),
+    async (tx) => {
+      const before = await q.findFarmer(tx, actor.tenantId, id);
+      if (!before) throw problems.notFound('Farmer');
+      if (before.number_of_farm > 0 && !deleteFarms) throw problems.farmerHasFarms(before.number_of_farm);
+      if (before.number_of_farm > 0) {
+        await lockTenantFarms(tx, actor.tenantId);
+        const groups = await q.farmerFarmGroups(tx, actor.tenantId, id);
+        await q.deleteFarmer(tx, actor.tenantId, id);
+        await refreshOverlaps(tx, actor.tenantId, [], groups);
+      } else {
+        await q.deleteFarmer(tx, actor.tenantId, id);
+      }
+      const farms = before.number_of_farm > 0 ? ` and their ${before.number_of_farm} farm(s)` : '';
+      await recordActivity(tx, ctx, {
+        action: 'Delete',
+        description: `${actor.name} deleted the farmer ${before.first_name} ${before.last_name} (${before.folio_id})${farms}`,
+      });
+      return { farmsDeleted: before.number_of_farm };
+    },
+    { retry: true },
+  );
 }

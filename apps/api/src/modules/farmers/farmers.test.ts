@@ -20,15 +20,35 @@ beforeAll(async () => {
 describe('farmers (capture API)', () => {
   it('an agent creates a farmer as multipart with a photo; folio id generated; country from the region', async () => {
     const mp = multipart(
-      { first_name: 'Bisi', last_name: 'Ola', gender: 'Female', phone_number: '+2348030001234', email: 'bisi@example.com', address: '3 Farm Rd', region_id: geoA.regionId },
+      {
+        first_name: 'Bisi',
+        last_name: 'Ola',
+        gender: 'Female',
+        phone_number: '+2348030001234',
+        email: 'bisi@example.com',
+        address: '3 Farm Rd',
+        region_id: geoA.regionId,
+      },
       [{ field: 'image', filename: 'me.png', content: PNG_BYTES, type: 'image/png' }],
     );
-    const res = await env.as('agentA').request({ method: 'POST', url: '/api/farmers/', payload: mp.payload, headers: { ...mp.headers, 'x-platform': 'mobile' } });
+    const res = await env
+      .as('agentA')
+      .request({ method: 'POST', url: '/api/farmers/', payload: mp.payload, headers: { ...mp.headers, 'x-platform': 'mobile' } });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ first_name: 'Bisi', last_name: 'Ola', gender: 'Female', region_id: geoA.regionId, country: 'Nigeria', number_of_farm: 0, is_mapped: false });
+    expect(res.body.data).toMatchObject({
+      first_name: 'Bisi',
+      last_name: 'Ola',
+      gender: 'Female',
+      region_id: geoA.regionId,
+      country: 'Nigeria',
+      number_of_farm: 0,
+      is_mapped: false,
+    });
     expect(res.body.data.folio_id).toMatch(/^FRM-/);
     expect(res.body.data.image).toMatch(/\/api\/files\//);
-    const [log] = await env.sql<{ platform: string }>(sql`SELECT platform FROM activity_logs WHERE tenant_id = ${env.fx.tenantA} AND description LIKE '%created the farmer Bisi Ola%' ORDER BY created_at DESC LIMIT 1`);
+    const [log] = await env.sql<{ platform: string }>(
+      sql`SELECT platform FROM activity_logs WHERE tenant_id = ${env.fx.tenantA} AND description LIKE '%created the farmer Bisi Ola%' ORDER BY created_at DESC LIMIT 1`,
+    );
     expect(log!.platform).toBe('mobile');
   });
 
@@ -157,7 +177,9 @@ describe('farmers list, read and delete', () => {
     expect(cascade.status).toBe(200);
     expect(cascade.body.message).toBe('Farmer and 1 farm deleted successfully');
     expect(await env.sql(sql`SELECT 1 FROM farms WHERE id = ${mine}`)).toHaveLength(0);
-    const [left] = await env.sql<{ is_overlapping: boolean; overlap_group_id: string | null }>(sql`SELECT is_overlapping, overlap_group_id FROM farms WHERE id = ${theirs}`);
+    const [left] = await env.sql<{ is_overlapping: boolean; overlap_group_id: string | null }>(
+      sql`SELECT is_overlapping, overlap_group_id FROM farms WHERE id = ${theirs}`,
+    );
     expect(left).toEqual({ is_overlapping: false, overlap_group_id: null });
   });
 
@@ -172,10 +194,17 @@ describe('farmers list, read and delete', () => {
 describe('farmers search and count at scale', () => {
   it('a search matches a full name, a folio id, a phone or an email; a first page that is not full is its own count', async () => {
     const tag = `S${Date.now()}`;
-    const f = (await env.as('adminA').post('/api/farmers/', { first_name: 'Zainab', last_name: `Trigram${tag}`, phone_number: '+2348035550199', email: `zainab.${tag}@example.com` })).body.data;
+    const f = (
+      await env
+        .as('adminA')
+        .post('/api/farmers/', { first_name: 'Zainab', last_name: `Trigram${tag}`, phone_number: '+2348035550199', email: `zainab.${tag}@example.com` })
+    ).body.data;
     for (const q of [`Zainab Trigram${tag}`, `trigram${tag.toLowerCase()}`, f.folio_id, '8035550199', `zainab.${tag}@EXAMPLE`]) {
       const res = await env.as('adminA').get(`/api/farmers/?search=${encodeURIComponent(q)}`);
-      expect(res.body.data.results.map((r: { id: string }) => r.id), q).toEqual([f.id]);
+      expect(
+        res.body.data.results.map((r: { id: string }) => r.id),
+        q,
+      ).toEqual([f.id]);
       expect(res.body.data.count).toBe(1);
       expect(res.body.data.count_estimated).toBeUndefined();
     }
@@ -193,13 +222,17 @@ describe('farmers search and count at scale', () => {
       );
       return rows.map((r) => Object.values(r)[0]).join('\n');
     });
-    for (const idx of ['farmers_full_name_trgm_idx', 'farmers_folio_id_trgm_idx', 'farmers_phone_number_trgm_idx', 'farmers_email_trgm_idx']) expect(plan).toContain(idx);
+    for (const idx of ['farmers_full_name_trgm_idx', 'farmers_folio_id_trgm_idx', 'farmers_phone_number_trgm_idx', 'farmers_email_trgm_idx'])
+      expect(plan).toContain(idx);
     expect(plan).toMatch(/Index Cond: \(full_name ~~\* /);
   });
 
   it('the trigram indexes keep no pending list (fastupdate off, migration 0018): searches stay fast without autovacuum', async () => {
     const rows = await withScope(env.deps.db, { kind: 'system' }, (tx) =>
-      queryRows<{ relname: string; opts: string | null }>(tx, sql`SELECT relname, array_to_string(reloptions, ',') AS opts FROM pg_class WHERE relkind = 'i' AND relname LIKE '%\_trgm\_idx' ORDER BY relname`),
+      queryRows<{ relname: string; opts: string | null }>(
+        tx,
+        sql`SELECT relname, array_to_string(reloptions, ',') AS opts FROM pg_class WHERE relkind = 'i' AND relname LIKE '%\_trgm\_idx' ORDER BY relname`,
+      ),
     );
     expect(rows.map((r) => r.relname)).toEqual([
       'farmers_email_trgm_idx',

@@ -17,10 +17,14 @@ describe('GET /farms/categorized-by-state and /farms/regional', () => {
   it("place each farm in the state where it lies, not in its operational area's city's state", async () => {
     const t = await makeTenant(env);
     const admin = await env.sessionFor((await makeUser(env, { tenantId: t.id, role: 'tenant_admin' })).id);
-    const [farmer] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.id}, 'State', 'Probe', ${`STATE-${t.id}`}) RETURNING id`);
+    const [farmer] = await env.sql<{ id: string }>(
+      sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${t.id}, 'State', 'Probe', ${`STATE-${t.id}`}) RETURNING id`,
+    );
     // One area labelled Ibadan (Oyo State), holding farms that lie elsewhere.
     const [ibadan] = await env.sql<{ id: string }>(sql`SELECT c.id FROM cities c JOIN states s ON s.id = c.state_id WHERE c.name = 'Ibadan' AND s.code = 'OY'`);
-    const [region] = await env.sql<{ id: string }>(sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${t.id}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', 'Everywhere') RETURNING id`);
+    const [region] = await env.sql<{ id: string }>(
+      sql`INSERT INTO regions (tenant_id, country_id, name) VALUES (${t.id}, '1e7050d0-9e8f-5e82-9ca3-884850256d74', 'Everywhere') RETURNING id`,
+    );
     const [area] = await env.sql<{ id: string }>(sql`
       INSERT INTO operational_areas (tenant_id, name, region_id, city_id, geom, area_sqm)
       SELECT ${t.id}, 'Labelled Ibadan', ${region!.id}, ${ibadan!.id}, g, ST_Area(g::geography) FROM (SELECT ST_MakeEnvelope(2.7, 4.3, 14.6, 13.8, 4326) AS g) s RETURNING id`);

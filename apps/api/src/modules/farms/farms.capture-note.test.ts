@@ -15,7 +15,9 @@ beforeAll(async () => {
 });
 
 const capture = (body: Record<string, unknown>) =>
-  env.as('agentA').post('/api/farms/', { farmer_id: geoA.farmerId, time_taken_to_map: '00:41:07', gps_device_id: 'GPS-FIELD-7', location: 'Oke-Ogun', ...body });
+  env
+    .as('agentA')
+    .post('/api/farms/', { farmer_id: geoA.farmerId, time_taken_to_map: '00:41:07', gps_device_id: 'GPS-FIELD-7', location: 'Oke-Ogun', ...body });
 
 describe('the capture record and capture_note', () => {
   it('keeps every field of the mapping record, and the note, in the answer and in GET /farms/{id}/', async () => {
@@ -30,11 +32,20 @@ describe('the capture record and capture_note', () => {
     expect(res.status).toBe(201);
     const f = res.body.data;
     expect(f.is_overlapping).toBe(true);
-    expect(f.mapping_record).toMatchObject({ time_taken_to_map: '00:41:07', gps_device_id: 'GPS-FIELD-7', location: 'Oke-Ogun', region: 'Nigeria', source: 'agent', capture_note: note });
+    expect(f.mapping_record).toMatchObject({
+      time_taken_to_map: '00:41:07',
+      gps_device_id: 'GPS-FIELD-7',
+      location: 'Oke-Ogun',
+      region: 'Nigeria',
+      source: 'agent',
+      capture_note: note,
+    });
     expect(f.mapping_record.mapped_by).toBeTruthy();
     expect(f.mapped_by).toBe(f.mapping_record.mapped_by);
     expect(f.mapping_record.coordinate).toEqual(f.coordinates);
-    const [row] = await env.sql<{ s: number; note: string }>(sql`SELECT time_taken_seconds AS s, capture_note AS note FROM mapping_records WHERE farm_id = ${f.id}`);
+    const [row] = await env.sql<{ s: number; note: string }>(
+      sql`SELECT time_taken_seconds AS s, capture_note AS note FROM mapping_records WHERE farm_id = ${f.id}`,
+    );
     expect(row).toEqual({ s: 41 * 60 + 7, note });
     const read = await env.as('adminA').get(`/api/farms/${f.id}/`);
     expect(read.body.data.mapping_record.capture_note).toBe(note);
@@ -43,7 +54,9 @@ describe('the capture record and capture_note', () => {
   });
 
   it('re-checks on the server: outside every area and below the minimum are saved and flagged; a bow-tie is refused', async () => {
-    const [min] = await env.sql<{ m: number }>(sql`SELECT coalesce((SELECT minimum_farm_size FROM tenant_configurations WHERE tenant_id = ${env.fx.tenantA}), 100) AS m`);
+    const [min] = await env.sql<{ m: number }>(
+      sql`SELECT coalesce((SELECT minimum_farm_size FROM tenant_configurations WHERE tenant_id = ${env.fx.tenantA}), 100) AS m`,
+    );
     expect(min!.m).toBeGreaterThan(4);
     const tiny = await capture({ coordinates: square(...freshSpot(), 2), capture_note: 'Garden plot, smaller than the minimum' });
     expect(tiny.status).toBe(201);

@@ -40,7 +40,9 @@ describe('golden polygon fixtures (capture)', () => {
     const f = res.body.data;
     expect(f.coordinates).toHaveLength(5);
     expect(f.coordinates[0]).toEqual(f.coordinates[4]);
-    const [pg] = await env.sql<{ a: number }>(sql`SELECT ST_Area(ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify({ type: 'Polygon', coordinates: [[...ring, ring[0]]] })}), 4326)::geography) AS a`);
+    const [pg] = await env.sql<{ a: number }>(
+      sql`SELECT ST_Area(ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify({ type: 'Polygon', coordinates: [[...ring, ring[0]]] })}), 4326)::geography) AS a`,
+    );
     expect(Math.abs(f.area - pg!.a) / pg!.a).toBeLessThan(0.001);
     // and, independently, a 100 m square is about 10,000 sqm
     expect(Math.abs(f.area - 10_000) / 10_000).toBeLessThan(0.01);
@@ -57,11 +59,41 @@ describe('golden polygon fixtures (capture)', () => {
   });
 
   it.each([
-    ['a bow-tie (self-intersection)', (p: [number, number]) => { const [a, b, c, d] = square(...p, 50); return [a, c, b, d]; }, /Self-intersection/],
+    [
+      'a bow-tie (self-intersection)',
+      (p: [number, number]) => {
+        const [a, b, c, d] = square(...p, 50);
+        return [a, c, b, d];
+      },
+      /Self-intersection/,
+    ],
     ['fewer than 3 points', (p: [number, number]) => square(...p, 50).slice(0, 2), /at least 3 distinct positions/],
-    ['3 points of which 2 are the same', (p: [number, number]) => { const [a, b] = square(...p, 50); return [a, b, a]; }, /at least 3 distinct positions/],
-    ['metres instead of degrees', () => [[500_000, 850_000], [500_100, 850_000], [500_100, 850_100]], /metres/],
-    ['swapped latitude and longitude', () => [[7.65, 120.1], [7.66, 120.1], [7.66, 120.2]], /swapped/],
+    [
+      '3 points of which 2 are the same',
+      (p: [number, number]) => {
+        const [a, b] = square(...p, 50);
+        return [a, b, a];
+      },
+      /at least 3 distinct positions/,
+    ],
+    [
+      'metres instead of degrees',
+      () => [
+        [500_000, 850_000],
+        [500_100, 850_000],
+        [500_100, 850_100],
+      ],
+      /metres/,
+    ],
+    [
+      'swapped latitude and longitude',
+      () => [
+        [7.65, 120.1],
+        [7.66, 120.1],
+        [7.66, 120.2],
+      ],
+      /swapped/,
+    ],
     ['collinear points (no area)', (p: [number, number]) => [p, offset(...p, 10, 0), offset(...p, 20, 0)], /not valid|no area/],
     ['unreadable text', () => 'not json', /not readable/],
   ])('refuses %s with a 400 on coordinates and stores nothing', async (_name, build, message) => {
@@ -78,7 +110,13 @@ describe('golden polygon fixtures (capture)', () => {
     const p = freshSpot();
     const outer = square(...p, 300);
     const hole = square(...offset(...p, 100, 100), 100);
-    const res = await capture({ type: 'Polygon', coordinates: [[...outer, outer[0]], [...hole, hole[0]]] });
+    const res = await capture({
+      type: 'Polygon',
+      coordinates: [
+        [...outer, outer[0]],
+        [...hole, hole[0]],
+      ],
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.polygon.coordinates).toHaveLength(2);
     expect(Math.abs(res.body.data.area - 80_000) / 80_000).toBeLessThan(0.01);
@@ -164,7 +202,9 @@ describe('capture inputs and access', () => {
     expect(res.body.data.snapshots).toHaveLength(2);
     const img = await env.as('anonymous').get(res.body.data.snapshots[0].replace(env.config.publicUrl, ''));
     expect(img.status).toBe(200);
-    const [log] = await env.sql<{ platform: string }>(sql`SELECT platform FROM activity_logs WHERE tenant_id = ${env.fx.tenantA} AND description LIKE '%mapped the farm%' ORDER BY created_at DESC LIMIT 1`);
+    const [log] = await env.sql<{ platform: string }>(
+      sql`SELECT platform FROM activity_logs WHERE tenant_id = ${env.fx.tenantA} AND description LIKE '%mapped the farm%' ORDER BY created_at DESC LIMIT 1`,
+    );
     expect(log!.platform).toBe('mobile');
   });
 
@@ -202,7 +242,7 @@ describe('capture inputs and access', () => {
 describe('SDK license keys', () => {
   const withKey = (key: string, body: unknown, url = '/api/farms/') => env.as('anonymous').post(url, body, { 'x-license-key': key });
 
-  it('captures a farm for the key\'s tenant with platform sdk and source sdk', async () => {
+  it("captures a farm for the key's tenant with platform sdk and source sdk", async () => {
     const res = await withKey(sdkKeyB, { farmer_id: geoB.farmerId, coordinates: square(...freshSpot(), 90), gps_device_id: 'SDK-DEV' });
     expect(res.status).toBe(201);
     expect(res.body.data.tenant_id).toBe(env.fx.tenantB);
@@ -248,8 +288,7 @@ describe('SDK license keys', () => {
   });
 });
 
-
-describe("the farmer row a capture updates (farm_count and mapped, migration 0019)", () => {
+describe('the farmer row a capture updates (farm_count and mapped, migration 0019)', () => {
   it('is a HOT update (no index entry) once the farmer has a farm; only the first and the last farm flip mapped', async () => {
     // One transaction: the xact statistics count this transaction's own updates of farmers, whatever else runs.
     await withScope(env.deps.db, { kind: 'system' }, async (tx) => {

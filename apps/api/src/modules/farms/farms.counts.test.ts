@@ -72,7 +72,9 @@ describe('farms list counts', () => {
       expect(Object.keys(deep.body.errors)[0]).toBe('page');
       expect(deep.body.message).toMatch(/10,000/);
       // Tenant A's counts do not include them.
-      expect((await env.as('adminA').get('/api/farms/?page_size=1')).body.data.count).toBe(await one(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${env.fx.tenantA}`));
+      expect((await env.as('adminA').get('/api/farms/?page_size=1')).body.data.count).toBe(
+        await one(sql`SELECT count(*)::int AS n FROM farms WHERE tenant_id = ${env.fx.tenantA}`),
+      );
       expect((await env.as('adminA').get(`/api/farms/?operational_area=${big}`)).body.data).toMatchObject({ count: 0, results: [] });
     } finally {
       await env.sql(sql`DELETE FROM farmers WHERE id = ${farmer}`);

@@ -18,12 +18,19 @@ beforeAll(async () => {
   env = await testEnv();
   const [t] = await env.sql<{ id: string }>(sql`INSERT INTO tenants (name) VALUES (${`Overlap props ${process.pid}`}) RETURNING id`);
   tenantId = t!.id;
-  const [f] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${tenantId}, 'Prop', 'Farmer', 'PROP-1') RETURNING id`);
+  const [f] = await env.sql<{ id: string }>(
+    sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${tenantId}, 'Prop', 'Farmer', 'PROP-1') RETURNING id`,
+  );
   farmerId = f!.id;
 });
 
 /** Rectangles on a 10 m grid, so that overlapping, touching and disjoint cases are all frequent. */
-const rectArb = fc.record({ x: fc.integer({ min: 0, max: 12 }), y: fc.integer({ min: 0, max: 12 }), w: fc.integer({ min: 1, max: 5 }), h: fc.integer({ min: 1, max: 5 }) });
+const rectArb = fc.record({
+  x: fc.integer({ min: 0, max: 12 }),
+  y: fc.integer({ min: 0, max: 12 }),
+  w: fc.integer({ min: 1, max: 5 }),
+  h: fc.integer({ min: 1, max: 5 }),
+});
 type Rect = { x: number; y: number; w: number; h: number };
 const ringOf = (r: Rect) => {
   const sw = offset(...ORIGIN, r.x * 10, r.y * 10);
@@ -83,7 +90,10 @@ async function assertConsistent() {
   const { farms, rel } = await state();
   for (const r of rel) expect(r.ab, 'ST_Relate overlap is symmetric').toBe(r.ba);
   const edges = rel.filter((r) => r.ab && r.a < r.b).map((r) => [r.a, r.b] as [string, string]);
-  const expected = bfsComponents(farms.map((f) => f.id), edges);
+  const expected = bfsComponents(
+    farms.map((f) => f.id),
+    edges,
+  );
   const byGroup = new Map<string, string[]>();
   for (const f of farms) {
     expect(f.is_overlapping).toBe(f.overlap_group_id !== null);
@@ -97,7 +107,9 @@ describe('overlap state (properties)', () => {
   it('union-find components equal the connected components of any edge list', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 15 })), { maxLength: 30 }), (pairs) => {
-        const edges = pairs.filter(([a, b]) => a !== b).map(([a, b]) => [`n${String(a).padStart(2, '0')}`, `n${String(b).padStart(2, '0')}`] as [string, string]);
+        const edges = pairs
+          .filter(([a, b]) => a !== b)
+          .map(([a, b]) => [`n${String(a).padStart(2, '0')}`, `n${String(b).padStart(2, '0')}`] as [string, string]);
         const ids = [...new Set(edges.flat())].sort();
         const uf = components(edges);
         const groups = new Map<string, string[]>();
@@ -158,20 +170,27 @@ describe('overlap upkeep on a dense group (issue 16)', () => {
       INSERT INTO farms (tenant_id, farmer_id, name, geom, area_sqm)
       SELECT ${tenantId}, ${farmerId}, 'same ' || i, g, ST_Area(g::geography)
         FROM generate_series(1, 1000) i, (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${geo}), 4326) AS g) s`);
-    await env.sql(sql`UPDATE farms SET is_overlapping = true, overlap_group_id = (SELECT min(id::text)::uuid FROM farms WHERE tenant_id = ${tenantId}) WHERE tenant_id = ${tenantId}`);
+    await env.sql(
+      sql`UPDATE farms SET is_overlapping = true, overlap_group_id = (SELECT min(id::text)::uuid FROM farms WHERE tenant_id = ${tenantId}) WHERE tenant_id = ${tenantId}`,
+    );
 
     const id = await insert({ x: 3, y: 3, w: 1, h: 1 });
     const t = await inTenant((tx) => refreshOverlaps(tx, tenantId, [id]));
     expect(t.affected).toBe(1000); // one edge per farm it overlaps, no pair inside the group re-tested
     // (state() would test all pairs itself: read the groups only.)
-    const groupsOnly = () => env.sql<{ id: string; is_overlapping: boolean; overlap_group_id: string | null }>(sql`SELECT id, is_overlapping, overlap_group_id FROM farms WHERE tenant_id = ${tenantId}`);
+    const groupsOnly = () =>
+      env.sql<{ id: string; is_overlapping: boolean; overlap_group_id: string | null }>(
+        sql`SELECT id, is_overlapping, overlap_group_id FROM farms WHERE tenant_id = ${tenantId}`,
+      );
     let s = { farms: await groupsOnly() };
     expect(new Set(s.farms.map((f) => f.overlap_group_id)).size).toBe(1);
     expect(s.farms.every((f) => f.is_overlapping)).toBe(true);
     expect(s.farms.length).toBe(1001);
 
     // Move one of the identical farms away: its old group is recomputed breadth-first.
-    const [moved] = await env.sql<{ id: string; g: string }>(sql`SELECT id, overlap_group_id AS g FROM farms WHERE tenant_id = ${tenantId} AND name = 'same 7'`);
+    const [moved] = await env.sql<{ id: string; g: string }>(
+      sql`SELECT id, overlap_group_id AS g FROM farms WHERE tenant_id = ${tenantId} AND name = 'same 7'`,
+    );
     const away = JSON.stringify({ type: 'Polygon', coordinates: [ringOf({ x: 10, y: 10, w: 1, h: 1 })] });
     await env.sql(sql`UPDATE farms SET geom = ST_SetSRID(ST_GeomFromGeoJSON(${away}), 4326) WHERE id = ${moved!.id}`);
     await inTenant((tx) => refreshOverlaps(tx, tenantId, [moved!.id], [moved!.g]));

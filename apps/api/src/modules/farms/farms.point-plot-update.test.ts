@@ -25,7 +25,15 @@ const capture = (body: Record<string, unknown>) => env.as('agentA').post('/api/f
 /** What the database holds for a farm: PostGIS's measure of its polygon, its area, point and declared area. */
 const stored = async (id: string) =>
   (
-    await env.sql<{ measured: number; area_sqm: number; lng: number | null; lat: number | null; declared: number | null; history: number; updated: string }>(sql`
+    await env.sql<{
+      measured: number;
+      area_sqm: number;
+      lng: number | null;
+      lat: number | null;
+      declared: number | null;
+      history: number;
+      updated: string;
+    }>(sql`
       SELECT ST_Area(geom::geography) AS measured, area_sqm, ST_X(point) AS lng, ST_Y(point) AS lat, declared_area_sqm AS declared,
              (SELECT count(*)::int FROM farm_boundary_history h WHERE h.farm_id = f.id) AS history, updated_at::text AS updated
         FROM farms f WHERE id = ${id}`)

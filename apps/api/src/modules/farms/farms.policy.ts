@@ -25,7 +25,14 @@ export type Capturer = {
 /** The capturer a capture grant (farms 'capture', farmers 'write') names. */
 export function capturer(grant: { actor: Actor | null; license: LicenseActor | null; tenantId: string }): Capturer {
   if (grant.license) {
-    return { tenantId: grant.license.tenantId, userId: null, name: `SDK license …${grant.license.keyHint}`, source: 'sdk', actor: null, license: grant.license };
+    return {
+      tenantId: grant.license.tenantId,
+      userId: null,
+      name: `SDK license …${grant.license.keyHint}`,
+      source: 'sdk',
+      actor: null,
+      license: grant.license,
+    };
   }
   const actor = grant.actor!;
   return { tenantId: grant.tenantId, userId: actor.userId, name: actor.name, source: 'agent', actor, license: null };

@@ -65,7 +65,10 @@ export function presentFarm(deps: Deps, r: FarmRow, opts: { tenantName?: boolean
           updated_at: iso(r.mr_updated_at ?? r.updated_at),
         }
       : null,
-    point: r.point_lng !== null && r.point_lng !== undefined && r.point_lat !== null && r.point_lat !== undefined ? [Number(r.point_lng), Number(r.point_lat)] : null,
+    point:
+      r.point_lng !== null && r.point_lng !== undefined && r.point_lat !== null && r.point_lat !== undefined
+        ? [Number(r.point_lng), Number(r.point_lat)]
+        : null,
     declared_area_sqm: r.declared_area_sqm === null || r.declared_area_sqm === undefined ? null : round(Number(r.declared_area_sqm), 2),
     tenant_id: r.tenant_id,
     ...(opts.tenantName ? { tenant_name: r.tenant_name } : {}),

@@ -23,7 +23,24 @@ describe('farm list and detail', () => {
     expect(res.body.data.results).toHaveLength(10);
     expect(res.body.data.next).toMatch(/page=2/);
     const f = res.body.data.results[0];
-    for (const k of ['id', 'name', 'farmer', 'farmer_id', 'farmer_folio_id', 'coordinates', 'area', 'hectare', 'operational_area', 'operational_area_name', 'is_overlapping', 'overlapping_farms', 'snapshots', 'mapped_by', 'updated_at', 'mapping_record']) {
+    for (const k of [
+      'id',
+      'name',
+      'farmer',
+      'farmer_id',
+      'farmer_folio_id',
+      'coordinates',
+      'area',
+      'hectare',
+      'operational_area',
+      'operational_area_name',
+      'is_overlapping',
+      'overlapping_farms',
+      'snapshots',
+      'mapped_by',
+      'updated_at',
+      'mapping_record',
+    ]) {
       expect(f).toHaveProperty(k);
     }
     const seeded = (await env.as('adminA').get(`/api/farms/${geoA.farmId}/`)).body.data;
@@ -126,7 +143,10 @@ describe('farm list and detail', () => {
 
   it("names each farm's tenant for provider staff (the provider Farmlands table), and never for a tenant's users", async () => {
     const names = new Map(
-      (await env.sql<{ id: string; name: string }>(sql`SELECT id, name FROM tenants WHERE id IN (${env.fx.tenantA}, ${env.fx.tenantB})`)).map((t) => [t.id, t.name]),
+      (await env.sql<{ id: string; name: string }>(sql`SELECT id, name FROM tenants WHERE id IN (${env.fx.tenantA}, ${env.fx.tenantB})`)).map((t) => [
+        t.id,
+        t.name,
+      ]),
     );
     for (const tenant of [env.fx.tenantA, env.fx.tenantB]) {
       const rows = (await env.as('super').get(`/api/farms/?tenant_id=${tenant}&page_size=5`)).body.data.results as Array<Farm & { tenant_name?: string }>;
@@ -211,7 +231,9 @@ describe('registry statistics', () => {
     expect((await env.as('adminB').get(`/api/farms/?operational_area=${geoA.areaId}&page_size=1`)).body.data).toMatchObject({ count: 0, results: [] });
     // A farmer's farms: a page with farms is the farmer's; an empty one asks whether the farmer exists.
     const tag = `NoFarms${Date.now()}`;
-    const [farmer] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'No', 'Farms', ${tag}) RETURNING id`);
+    const [farmer] = await env.sql<{ id: string }>(
+      sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id) VALUES (${env.fx.tenantA}, 'No', 'Farms', ${tag}) RETURNING id`,
+    );
     try {
       for (const page of [1, 2]) {
         const res = await env.as('adminA').get(`/api/farmers/${farmer!.id}/farms/?page=${page}`);

@@ -130,7 +130,7 @@ describe('retain', () => {
     expect(res.body.errors).toMatch(/does not overlap/);
   });
 
-  it('is 404 for an unknown farm and for another tenant\'s farm', async () => {
+  it("is 404 for an unknown farm and for another tenant's farm", async () => {
     expect((await retain('00000000-0000-4000-8000-000000000000')).status).toBe(404);
     const p = freshSpot();
     const a = await cap(square(...p, 100));

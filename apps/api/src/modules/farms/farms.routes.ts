@@ -32,7 +32,7 @@ const capture = gate(farmsPolicy, 'capture');
 const admins = gate(farmsPolicy, 'manage');
 const captureDoc =
   'JSON, or multipart/form-data with the same fields (coordinates as JSON text) and up to 10 image files in "snapshots" (PNG, JPEG, WebP or GIF, checked by content). ' +
-  'Send a field agent\'s bearer token, or the tenant\'s SDK license key in X-License-Key.';
+  "Send a field agent's bearer token, or the tenant's SDK license key in X-License-Key.";
 const idempotencyDoc =
   ' Optional Idempotency-Key header (1–255 visible ASCII characters): for 24 hours, the same key with the same body answers the first result again ' +
   '(with Idempotent-Replayed: true); with another body, 409 idempotency_key_reused; while the first is still running, 409 idempotency_key_in_progress.';
@@ -62,19 +62,34 @@ export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/farms/overview', {
     config: { ...readers, sessionWithRead: true },
-    schema: { tags, summary: 'Totals: within / outside operational areas, overlapping, unrecognized (flagged by retain or below the minimum)', querystring: tenantScopedQuery, response: { 200: envelope(farmsOverview) } },
+    schema: {
+      tags,
+      summary: 'Totals: within / outside operational areas, overlapping, unrecognized (flagged by retain or below the minimum)',
+      querystring: tenantScopedQuery,
+      response: { 200: envelope(farmsOverview) },
+    },
     handler: async (req) => ({ data: await farms.overview(deps, req.ctx, req.query.tenant_id) }),
   });
 
   app.get('/farms/global', {
     config: readers,
-    schema: { tags, summary: 'Farmers and farms per country (code = ISO 3166-1 alpha-2)', querystring: tenantScopedQuery, response: { 200: envelope(farmsPerCountry) } },
+    schema: {
+      tags,
+      summary: 'Farmers and farms per country (code = ISO 3166-1 alpha-2)',
+      querystring: tenantScopedQuery,
+      response: { 200: envelope(farmsPerCountry) },
+    },
     handler: async (req) => ({ data: await farms.perCountry(deps, req.ctx, req.query.tenant_id) }),
   });
 
   app.get('/farms/regional', {
     config: readers,
-    schema: { tags, summary: 'Farms per state of a country (name = country name or ISO code)', querystring: regionalQuery, response: { 200: envelope(farmsPerState) } },
+    schema: {
+      tags,
+      summary: 'Farms per state of a country (name = country name or ISO code)',
+      querystring: regionalQuery,
+      response: { 200: envelope(farmsPerState) },
+    },
     handler: async (req) => ({ data: await farms.regional(deps, req.ctx, req.query.name, req.query.tenant_id) }),
   });
 
@@ -117,7 +132,13 @@ export const farmsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/farms/', {
     config: capture,
-    schema: { tags, summary: 'Capture a farm with its mapping record', description: captureDoc + idempotencyDoc, consumes: ['application/json', 'multipart/form-data'], response: { 201: envelope(farm) } },
+    schema: {
+      tags,
+      summary: 'Capture a farm with its mapping record',
+      description: captureDoc + idempotencyDoc,
+      consumes: ['application/json', 'multipart/form-data'],
+      response: { 201: envelope(farm) },
+    },
     handler: async (req, reply) => {
       const input = await form(req);
       return idempotent(deps, req, reply, input, async () => ({

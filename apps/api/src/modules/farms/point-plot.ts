@@ -24,4 +24,3 @@ export function pointPlotRings(center: [number, number], areaSqm: number, vertic
   ring.push(ring[0]!);
   return [ring];
 }
-

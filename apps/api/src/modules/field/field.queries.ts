@@ -45,7 +45,13 @@ export async function findBundleArea(tx: Executor, tenantId: string, areaId: str
 export type BundleFarmRow = { id: string; name: string; farmer_id: string; farmer_name: string; geojson: string; area_sqm: number };
 
 /** The tenant's farms whose box meets the given box, nearest the area's centre first; at most `limit`. */
-export async function bundleFarms(tx: Executor, tenantId: string, areaId: string, box: [number, number, number, number], limit: number): Promise<BundleFarmRow[]> {
+export async function bundleFarms(
+  tx: Executor,
+  tenantId: string,
+  areaId: string,
+  box: [number, number, number, number],
+  limit: number,
+): Promise<BundleFarmRow[]> {
   const [minLng, minLat, maxLng, maxLat] = box;
   return queryRows<BundleFarmRow>(
     tx,

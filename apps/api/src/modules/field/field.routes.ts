@@ -30,7 +30,7 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
       description:
         `Farms: the tenant's farms whose bounding box meets the area's bounding box grown by ${FIELD_BUNDLE_MARGIN_M} m, nearest the area's centre first, ` +
         `at most ${FIELD_BUNDLE_FARMS_CAP} (truncated: true when more existed). Farmers: those the signed-in user registered, at most 20,000. ` +
-        'Another tenant\'s area is a 404.',
+        "Another tenant's area is a 404.",
       querystring: fieldBundleQuery,
       response: { 200: envelope(fieldBundle) },
     },

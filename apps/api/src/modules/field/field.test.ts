@@ -29,7 +29,7 @@ async function arrange() {
 }
 
 describe('GET /api/field/bundle/', () => {
-  it('sends the area, the tenant\'s farms within 1 km of its box (as PostGIS finds them), the rules, and matches the contract', async () => {
+  it("sends the area, the tenant's farms within 1 km of its box (as PostGIS finds them), the rules, and matches the contract", async () => {
     const a = await arrange();
     const res = await env.as('agentA').get(`/api/field/bundle/?area_id=${a.areaId}`);
     expect(res.status, res.raw.slice(0, 300)).toBe(200);
@@ -49,7 +49,9 @@ describe('GET /api/field/bundle/', () => {
          AND ST_DWithin(ST_Envelope(oa.geom)::geography, f.geom::geography, ${FIELD_BUNDLE_MARGIN_M - 5})`);
     for (const e of expected) expect(ids).toContain(e.id);
     const inside = b.farms.find((f) => f.id === a.inside)!;
-    const [pg] = await env.sql<{ a: number; name: string }>(sql`SELECT f.area_sqm AS a, trim(fr.first_name || ' ' || fr.last_name) AS name FROM farms f JOIN farmers fr ON fr.id = f.farmer_id WHERE f.id = ${a.inside}`);
+    const [pg] = await env.sql<{ a: number; name: string }>(
+      sql`SELECT f.area_sqm AS a, trim(fr.first_name || ' ' || fr.last_name) AS name FROM farms f JOIN farmers fr ON fr.id = f.farmer_id WHERE f.id = ${a.inside}`,
+    );
     expect(inside.area_sqm).toBeCloseTo(pg!.a, 3);
     expect(inside.farmer_name).toBe(pg!.name);
     expect(inside.geometry.type).toBe('Polygon');
@@ -83,12 +85,18 @@ describe('GET /api/field/bundle/', () => {
     const b = (await env.as('agentA').get(`/api/field/bundle/?area_id=${a.areaId}`)).body.data;
     const mine = b.farmers.filter((f: { last_name: string }) => f.last_name === last);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ id: made.body.data.id, first_name: 'Kemi', farmer_name: `Kemi ${last}`, gender: 'Female', folio_id: made.body.data.folio_id });
+    expect(mine[0]).toMatchObject({
+      id: made.body.data.id,
+      first_name: 'Kemi',
+      farmer_name: `Kemi ${last}`,
+      gender: 'Female',
+      folio_id: made.body.data.folio_id,
+    });
     const [n] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farmers WHERE created_by = ${env.fx.agentA}`);
     expect(b.farmers.length).toBe(Math.min(n!.n, 20_000));
   });
 
-  it('answers 404 for another tenant\'s area (agent of B, admin of B), and 403 for provider staff', async () => {
+  it("answers 404 for another tenant's area (agent of B, admin of B), and 403 for provider staff", async () => {
     const a = await arrange();
     const agentB = await env.sessionFor(env.fx.agentB);
     const r1 = await agentB.get(`/api/field/bundle/?area_id=${a.areaId}`);
@@ -121,7 +129,7 @@ describe('GET /api/field/bundle/', () => {
 });
 
 describe('GET /api/field/areas/', () => {
-  it('lists the tenant\'s areas with their farm counts, the agent\'s assigned area first; tenant B sees only its own', async () => {
+  it("lists the tenant's areas with their farm counts, the agent's assigned area first; tenant B sees only its own", async () => {
     const a = await arrange();
     await env.sql(sql`UPDATE farms SET operational_area_id = ${a.areaId} WHERE id = ${a.inside}`);
     const res = await env.as('agentA').get('/api/field/areas/');

@@ -92,7 +92,10 @@ describe('GET /field', () => {
       expect(res.body).toBe('Not found');
     }
     expect((await app.inject({ method: 'GET', url: '/admin' })).body).toBe(CONSOLE_HTML);
-    const none = await buildApp({ ...env.deps, config: { ...env.deps.config, webDistDir: path.join(os.tmpdir(), `no-such-dist-${process.pid}`) } }, { serveWeb: true });
+    const none = await buildApp(
+      { ...env.deps, config: { ...env.deps.config, webDistDir: path.join(os.tmpdir(), `no-such-dist-${process.pid}`) } },
+      { serveWeb: true },
+    );
     apps.push(none);
     await none.ready();
     expect((await none.inject({ method: 'GET', url: '/field' })).statusCode).toBe(404);

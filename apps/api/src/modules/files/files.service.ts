@@ -23,7 +23,8 @@ export type StoreInput = {
 };
 
 /** A fresh storage key for a file of a tenant (or the provider) and kind. */
-export const fileKey = (tenantId: string | null, kind: StoreInput['kind'], extension: string) => `${tenantId ?? 'provider'}/${kind}/${crypto.randomUUID()}.${extension}`;
+export const fileKey = (tenantId: string | null, kind: StoreInput['kind'], extension: string) =>
+  `${tenantId ?? 'provider'}/${kind}/${crypto.randomUUID()}.${extension}`;
 
 /** Writes the bytes first, then the row in the caller's transaction; an orphaned blob on rollback is harmless. */
 export async function storeFile(tx: Executor, deps: Deps, input: StoreInput): Promise<string> {

@@ -218,7 +218,9 @@ describe('GET /files/{id} streams the stored file', () => {
     expect(got.status).toBe(200);
     expect(got.error).not.toBeNull();
     expect(got.body.length).toBeLessThan(SIZE);
-    await until(() => env.serverLog.slice(before).some((l) => l.level === 50 && /file download ended early: .*could not be reached \(bucket test: ECONNRESET\)/.test(l.msg)));
+    await until(() =>
+      env.serverLog.slice(before).some((l) => l.level === 50 && /file download ended early: .*could not be reached \(bucket test: ECONNRESET\)/.test(l.msg)),
+    );
   });
 });
 

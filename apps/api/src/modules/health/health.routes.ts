@@ -45,7 +45,8 @@ const readiness = z.object({
 export type Readiness = z.infer<typeof readiness>;
 
 /** The migrations this build ships (drizzle/meta/_journal.json). */
-const shippedMigrations = () => (JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+const shippedMigrations = () =>
+  (JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
 
 const within = <T>(ms: number, p: Promise<T>) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
@@ -166,7 +167,15 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await (watch.last ? Promise.race([fresh, pause(FRESH_WAIT_MS)]) : within(STALE_MS, fresh).catch(() => undefined));
       }
       const { database, ageMs } = watch.state();
-      const body = { status: database === 'ok' ? ('ok' as const) : ('degraded' as const), database, engine: app.deps.database.kind, version, uptime_seconds: Math.round(process.uptime()), event_loop_max_ms: loop.maxLastMinute(), database_checked_ms_ago: ageMs };
+      const body = {
+        status: database === 'ok' ? ('ok' as const) : ('degraded' as const),
+        database,
+        engine: app.deps.database.kind,
+        version,
+        uptime_seconds: Math.round(process.uptime()),
+        event_loop_max_ms: loop.maxLastMinute(),
+        database_checked_ms_ago: ageMs,
+      };
       return reply.status(database === 'ok' ? 200 : 503).send(body);
     },
   });
@@ -174,13 +183,17 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'public' as const },
     schema: {
       tags: ['operations'],
-      summary: 'Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness',
+      summary:
+        'Readiness: the database answers, its migrations are current, the file store answers, the job runner is up (503 otherwise); /api/health is liveness',
       security: [],
       response: { 200: readiness, 503: readiness },
     },
     handler: async (_req: FastifyRequest, reply: FastifyReply) => {
       const body = await readinessOf(app.deps);
-      return reply.status(body.status === 'ready' ? 200 : 503).header('cache-control', 'no-store').send(body);
+      return reply
+        .status(body.status === 'ready' ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send(body);
     },
   };
   app.get('/ready', ready);

@@ -24,7 +24,7 @@ describe('operations', () => {
     let heldChecks = 0;
     const database = {
       ...env.deps.database,
-      query: async <T,>(text: string, params?: unknown[]): Promise<T[]> => {
+      query: async <T>(text: string, params?: unknown[]): Promise<T[]> => {
         if (hold && text === 'SELECT 1') {
           heldChecks++;
           await hold;
@@ -100,7 +100,11 @@ describe('operations', () => {
           socket.on('close', () => resolve(answer));
           socket.on('error', reject);
         });
-      const parse = (answer: string) => ({ status: Number(answer.split(' ')[1]), head: answer.split('\r\n\r\n')[0]!, body: JSON.parse(answer.split('\r\n\r\n')[1]!) });
+      const parse = (answer: string) => ({
+        status: Number(answer.split(' ')[1]),
+        head: answer.split('\r\n\r\n')[0]!,
+        body: JSON.parse(answer.split('\r\n\r\n')[1]!),
+      });
       const big = parse(await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`));
       expect(big.status).toBe(431);
       expect(big.head).toMatch(/content-type: application\/json/i);
@@ -115,7 +119,12 @@ describe('operations', () => {
 
   it('marks every public route public in the OpenAPI document (no security requirement), and no other', async () => {
     const doc = (await env.as('anonymous').get('/api/openapi.json')).body as { paths: Record<string, Record<string, { security?: unknown[] }>> };
-    for (const path of ['/api/farmers/template.csv', '/api/accounts/agents/template.csv', '/api/custom-analysis/template.csv', '/api/custom-analysis/template.geojson']) {
+    for (const path of [
+      '/api/farmers/template.csv',
+      '/api/accounts/agents/template.csv',
+      '/api/custom-analysis/template.csv',
+      '/api/custom-analysis/template.geojson',
+    ]) {
       expect(doc.paths[path]?.get?.security, path).toEqual([]);
     }
     const documented = (url: string, method: string) => doc.paths[url.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
@@ -152,7 +161,9 @@ describe('operations', () => {
   });
 
   it('answers malformed JSON with a 400, not a 500, and never a stack trace', async () => {
-    const res = await env.as('anonymous').request({ method: 'POST', url: '/api/auth/login/', payload: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const res = await env
+      .as('anonymous')
+      .request({ method: 'POST', url: '/api/auth/login/', payload: '{"email": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
     expect(res.raw).not.toMatch(/at .*\.js:\d+/);
   });

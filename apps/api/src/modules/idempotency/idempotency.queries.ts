@@ -41,7 +41,10 @@ export async function claimKey(db: Db, c: Claim, request: string, bodyHash: stri
     );
     // Deleted between the two statements (pruned, or released by its request): claim it now.
     if (!row) {
-      await queryRows(tx, sql`INSERT INTO idempotency_keys (tenant_id, actor, key, request, body_hash) VALUES (${c.tenantId}, ${c.actor}, ${c.key}, ${request}, ${bodyHash})`);
+      await queryRows(
+        tx,
+        sql`INSERT INTO idempotency_keys (tenant_id, actor, key, request, body_hash) VALUES (${c.tenantId}, ${c.actor}, ${c.key}, ${request}, ${bodyHash})`,
+      );
       return { claimed: true as const };
     }
     return { claimed: false as const, row };
@@ -69,7 +72,10 @@ export async function releaseKey(db: Db, c: Claim): Promise<void> {
 /** Deletes every tenant's rows older than KEEP_HOURS (kept answers and stale claims); claimKey runs it at most once a minute per process, as the payload jti store does. */
 export async function pruneAllKeys(db: Db): Promise<number> {
   const rows = await withScope(db, { kind: 'system' }, (tx) =>
-    queryRows<{ n: number }>(tx, sql`WITH d AS (DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ${KEEP_HOURS}) RETURNING 1) SELECT count(*)::int AS n FROM d`),
+    queryRows<{ n: number }>(
+      tx,
+      sql`WITH d AS (DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ${KEEP_HOURS}) RETURNING 1) SELECT count(*)::int AS n FROM d`,
+    ),
   );
   return rows[0]?.n ?? 0;
 }

@@ -24,7 +24,13 @@ beforeAll(async () => {
 const newKey = () => `cap-${crypto.randomUUID()}`;
 const farmsNamed = async (name: string) => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farms WHERE name = ${name}`))[0]!.n;
 const farmersNamed = async (last: string) => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farmers WHERE last_name = ${last}`))[0]!.n;
-const captureBody = (name: string, farmerId = geoA.farmerId) => ({ farmer_id: farmerId, name, coordinates: square(...freshSpot(), 80), time_taken_to_map: '00:12:30', gps_device_id: 'GPS-IK-1' });
+const captureBody = (name: string, farmerId = geoA.farmerId) => ({
+  farmer_id: farmerId,
+  name,
+  coordinates: square(...freshSpot(), 80),
+  time_taken_to_map: '00:12:30',
+  gps_device_id: 'GPS-IK-1',
+});
 
 describe('Idempotency-Key on POST /api/farms/', () => {
   it('replays the first answer for the same key and body: same status and body, Idempotent-Replayed, one farm', async () => {
@@ -84,7 +90,7 @@ describe('Idempotency-Key on POST /api/farms/', () => {
     expect(after.body.data.id).toBe(created[0]!.body.data.id);
   });
 
-  it('keeps tenants apart: tenant B with the same key value gets its own answer, never tenant A\'s', async () => {
+  it("keeps tenants apart: tenant B with the same key value gets its own answer, never tenant A's", async () => {
     const key = newKey();
     const a = await env.as('agentA').post('/api/farms/', captureBody(`IK tenant A ${key}`), { 'idempotency-key': key });
     expect(a.status).toBe(201);
@@ -96,7 +102,9 @@ describe('Idempotency-Key on POST /api/farms/', () => {
     // Tenant B's replay is its own farm.
     const bAgain = await agentB.post('/api/farms/', captureBody(`IK tenant B ${key}`, geoB.farmerId), { 'idempotency-key': key });
     expect([bAgain.status, bAgain.body.code]).toEqual([409, 'idempotency_key_reused']); // another ring (fresh spot): another body
-    const rows = await env.sql<{ tenant_id: string; n: number }>(sql`SELECT tenant_id, count(*)::int AS n FROM idempotency_keys WHERE key = ${key} GROUP BY tenant_id ORDER BY tenant_id`);
+    const rows = await env.sql<{ tenant_id: string; n: number }>(
+      sql`SELECT tenant_id, count(*)::int AS n FROM idempotency_keys WHERE key = ${key} GROUP BY tenant_id ORDER BY tenant_id`,
+    );
     expect(rows.map((r) => r.n)).toEqual([1, 1]);
     // Row-level security: in tenant B's scope, tenant A's row is not there.
     const seen = await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantB }, (tx) =>
@@ -165,7 +173,7 @@ describe('Idempotency-Key on POST /api/farms/', () => {
 });
 
 describe('Idempotency-Key with an SDK license key', () => {
-  it('keeps the answer per license: a replay with the key, and the license\'s key never meets an agent\'s', async () => {
+  it("keeps the answer per license: a replay with the key, and the license's key never meets an agent's", async () => {
     // Keys are stored hashed, so the test gives tenant B an older SDK license whose key it knows (as farms.capture.test.ts).
     const licenseKey = `SDK-ik-${crypto.randomUUID()}`;
     await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint, is_revoked)
@@ -204,7 +212,7 @@ describe('Idempotency-Key on POST /api/farmers/', () => {
     expect(await farmersNamed(last)).toBe(1);
   });
 
-  it('keeps agents of one tenant apart: another agent\'s same key is its own', async () => {
+  it("keeps agents of one tenant apart: another agent's same key is its own", async () => {
     const key = newKey();
     const last = `Ik${crypto.randomUUID().slice(0, 8)}`;
     const admin = await env.as('adminA').post('/api/farmers/', { first_name: 'Adm', last_name: last }, { 'idempotency-key': key });

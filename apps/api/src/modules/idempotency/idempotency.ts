@@ -49,7 +49,11 @@ export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
 export async function idempotent(deps: Deps, req: FastifyRequest, reply: FastifyReply, input: FormInput, run: () => Promise<Answer>): Promise<FastifyReply> {
   const key = idempotencyKeyOf(req);
   const ctx = req.ctx;
-  const owner = ctx.license ? { tenantId: ctx.license.tenantId, actor: `license:${ctx.license.licenseId}` } : ctx.actor?.tenantId ? { tenantId: ctx.actor.tenantId, actor: `user:${ctx.actor.userId}` } : null;
+  const owner = ctx.license
+    ? { tenantId: ctx.license.tenantId, actor: `license:${ctx.license.licenseId}` }
+    : ctx.actor?.tenantId
+      ? { tenantId: ctx.actor.tenantId, actor: `user:${ctx.actor.userId}` }
+      : null;
   if (key === undefined || !owner) {
     // No key, or no tenant to keep it in (provider staff): the route as before.
     const a = await run();
@@ -74,7 +78,9 @@ export async function idempotent(deps: Deps, req: FastifyRequest, reply: Fastify
   if (answer.status >= 200 && answer.status < 300) {
     // Kept before the answer leaves, so a retry after it arrives finds it. If keeping fails, the work is done: answer it,
     // and the claim stays in progress (409 to retries) until pruned, rather than letting a retry do the work twice.
-    await completeKey(deps.db, claim, answer.status, JSON.stringify(answer.body)).catch((e: unknown) => req.log.error({ err: e }, 'idempotency answer not kept'));
+    await completeKey(deps.db, claim, answer.status, JSON.stringify(answer.body)).catch((e: unknown) =>
+      req.log.error({ err: e }, 'idempotency answer not kept'),
+    );
   } else {
     await releaseKey(deps.db, claim).catch((e: unknown) => req.log.error({ err: e }, 'idempotency key release failed'));
   }

@@ -54,7 +54,10 @@ function conditions(f: LicenseFilter): SQL {
 /** One page of licenses (latest issued first) and the count. */
 export async function listLicenses(tx: Executor, f: LicenseFilter, limit: number, offset: number): Promise<{ rows: LicenseRow[]; total: Total }> {
   const where = conditions(f);
-  const rows = await queryRows<LicenseRow>(tx, sql`${columns} ${where} ORDER BY l.issued_date DESC, l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await queryRows<LicenseRow>(
+    tx,
+    sql`${columns} ${where} ORDER BY l.issued_date DESC, l.created_at DESC, l.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
   const total = await countList(tx, { from: sql`FROM licenses l JOIN tenants t ON t.id = l.tenant_id ${where}` }, offset, rows.length, limit);
   return { rows, total };
 }
@@ -65,7 +68,9 @@ export async function findLicense(tx: Executor, id: string): Promise<LicenseRow 
 }
 
 export async function revokeLicense(tx: Executor, tenantId: string, id: string): Promise<void> {
-  await tx.execute(sql`UPDATE licenses SET is_revoked = true, revoked_at = now(), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${id} AND NOT is_revoked`);
+  await tx.execute(
+    sql`UPDATE licenses SET is_revoked = true, revoked_at = now(), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${id} AND NOT is_revoked`,
+  );
 }
 
 /** Re-issue: one more year from the later of the expiry date and today, and no longer revoked. */
@@ -90,7 +95,10 @@ export async function lockLicenseTenant(tx: Executor, id: string): Promise<strin
 
 /** The tenant's current license id: the latest issued (the tenant gate's rule, index licenses_tenant_current_idx). */
 export async function currentLicenseId(tx: Executor, tenantId: string): Promise<string | null> {
-  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM licenses WHERE tenant_id = ${tenantId} ORDER BY issued_date DESC, created_at DESC LIMIT 1`);
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`SELECT id FROM licenses WHERE tenant_id = ${tenantId} ORDER BY issued_date DESC, created_at DESC LIMIT 1`,
+  );
   return rows[0]?.id ?? null;
 }
 

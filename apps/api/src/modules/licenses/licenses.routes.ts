@@ -18,7 +18,8 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: gate(licensesPolicy, 'list'),
     schema: {
       tags,
-      summary: 'Licenses (latest issued first) with the derived status; search (tenant name or key prefix), is_revoked, is_expired, type, issued_date, status, tenant_id',
+      summary:
+        'Licenses (latest issued first) with the derived status; search (tenant name or key prefix), is_revoked, is_expired, type, issued_date, status, tenant_id',
       querystring: licensesQuery,
       response: { 200: envelope(listOf(license)) },
     },
@@ -27,7 +28,13 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/base/licenses/:id/revoke/', {
     config: provider,
-    schema: { tags, summary: "Revoke a license: the tenant's users (or its SDK key) are refused with license_revoked from their next call", params: idParam, body: z.object({}).nullish(), response: { 200: envelope(license) } },
+    schema: {
+      tags,
+      summary: "Revoke a license: the tenant's users (or its SDK key) are refused with license_revoked from their next call",
+      params: idParam,
+      body: z.object({}).nullish(),
+      response: { 200: envelope(license) },
+    },
     handler: async (req) => ({ data: await licenses.revokeLicense(deps, req.ctx, req.params.id), message: 'License revoked successfully' }),
   });
 
@@ -35,7 +42,8 @@ export const licensesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: provider,
     schema: {
       tags,
-      summary: 'Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable; a superseded one: 409 license_superseded)',
+      summary:
+        'Re-issue an SDK license: one more year from the later of its expiry and today, and no longer revoked (a Platform license: 409 license_not_reissuable; a superseded one: 409 license_superseded)',
       params: idParam,
       body: z.object({}).nullish(),
       response: { 200: envelope(license) },

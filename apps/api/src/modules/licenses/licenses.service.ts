@@ -25,7 +25,15 @@ export async function listLicenses(deps: Deps, ctx: Ctx, query: LicensesQuery, u
   return withScope(deps.db, own ? { kind: 'tenant', tenantId: own } : provider, async (tx) => {
     const { rows, total } = await q.listLicenses(
       tx,
-      { search: query.search, isRevoked: query.is_revoked, isExpired: query.is_expired, type: query.type, issuedDate: query.issued_date, status: query.status, tenantId: own ?? query.tenant_id },
+      {
+        search: query.search,
+        isRevoked: query.is_revoked,
+        isExpired: query.is_expired,
+        type: query.type,
+        issuedDate: query.issued_date,
+        status: query.status,
+        tenantId: own ?? query.tenant_id,
+      },
       size,
       pageOffset(query.page, size),
     );
@@ -47,7 +55,11 @@ export async function revokeLicense(deps: Deps, ctx: Ctx, id: string): Promise<L
     const before = await lockedLicense(tx, id);
     if (!before.is_revoked) {
       await q.revokeLicense(tx, before.tenant_id, id);
-      await recordActivity(tx, ctx, { action: 'Update', tenantId: before.tenant_id, description: `${actor.name} revoked the ${before.type} license ${before.key_hint}… of ${before.tenant_name}` });
+      await recordActivity(tx, ctx, {
+        action: 'Update',
+        tenantId: before.tenant_id,
+        description: `${actor.name} revoked the ${before.type} license ${before.key_hint}… of ${before.tenant_name}`,
+      });
     }
     return presentLicense((await q.findLicense(tx, id))!);
   });

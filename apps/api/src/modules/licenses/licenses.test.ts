@@ -18,7 +18,14 @@ beforeAll(async () => {
   env = await testEnv();
 });
 
-type Created = { id: string; name: string; email: string; admin: { email: string }; license: { id: string; issued_date: string; expiry_date: string; key: string }; license_key: string };
+type Created = {
+  id: string;
+  name: string;
+  email: string;
+  admin: { email: string };
+  license: { id: string; issued_date: string; expiry_date: string; key: string };
+  license_key: string;
+};
 
 const body = (t: { name: string; email: string; adminEmail: string }, license: Record<string, unknown>) => ({
   name: t.name,
@@ -34,7 +41,9 @@ const body = (t: { name: string; email: string; adminEmail: string }, license: R
 
 async function create(license: Record<string, unknown> = {}): Promise<Created> {
   const u = uniq();
-  const res = await env.as('super').post('/api/base/tenants/', body({ name: `License Test Org ${u}`, email: `lic-${u}@test.example`, adminEmail: `lic-admin-${u}@test.example` }, license));
+  const res = await env
+    .as('super')
+    .post('/api/base/tenants/', body({ name: `License Test Org ${u}`, email: `lic-${u}@test.example`, adminEmail: `lic-admin-${u}@test.example` }, license));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as Created;
 }
@@ -50,7 +59,13 @@ describe('Rotate key', () => {
     const rotated = res.body.data as { id: string; license_key: string; key: string; status: string; type: string; issued_date: string; expiry_date: string };
     expect(rotated.license_key).toMatch(/^SDK-[A-Za-z0-9_-]{43}$/);
     expect(rotated.license_key).not.toBe(t.license_key);
-    expect(rotated).toMatchObject({ key: rotated.license_key.slice(0, 10), status: 'Active', type: 'SDK', issued_date: t.license.issued_date, expiry_date: t.license.expiry_date });
+    expect(rotated).toMatchObject({
+      key: rotated.license_key.slice(0, 10),
+      status: 'Active',
+      type: 'SDK',
+      issued_date: t.license.issued_date,
+      expiry_date: t.license.expiry_date,
+    });
     expect(rotated.id).not.toBe(t.license.id);
     // Stored hashed: only the hash and the hint
     const [stored] = await env.sql<{ key_hash: string; key_hint: string }>(sql`SELECT key_hash, key_hint FROM licenses WHERE id = ${rotated.id}`);
@@ -68,7 +83,9 @@ describe('Rotate key', () => {
       [rotated.id, 'Active'],
       [t.license.id, 'Revoked'],
     ]);
-    const [log] = await env.sql<{ description: string }>(sql`SELECT description FROM activity_logs WHERE tenant_id = ${t.id} AND description LIKE '%rotated the key%'`);
+    const [log] = await env.sql<{ description: string }>(
+      sql`SELECT description FROM activity_logs WHERE tenant_id = ${t.id} AND description LIKE '%rotated the key%'`,
+    );
     expect(log!.description).toContain(`${t.license.key}… revoked, ${rotated.key}… issued`);
     expect(log!.description).not.toContain(rotated.license_key);
   });
@@ -114,7 +131,13 @@ describe('Tenant edit and the license dates', () => {
     const change = await env.as('super').put(`/api/base/tenants/${t.id}/`, body(who, { type: 'Platform', issued_date: day(0), expiry_date: day(365) }));
     expect(change.status, JSON.stringify(change.body)).toBe(200);
     expect(change.body.data.license_key).toMatch(/^PLT-/);
-    expect(change.body.data.license).toMatchObject({ type: 'Platform', issued_date: day(0), expiry_date: day(365), status: 'Active', key: change.body.data.license_key.slice(0, 10) });
+    expect(change.body.data.license).toMatchObject({
+      type: 'Platform',
+      issued_date: day(0),
+      expiry_date: day(365),
+      status: 'Active',
+      key: change.body.data.license_key.slice(0, 10),
+    });
     expect(change.body.data.license.id).not.toBe(t.license.id);
     const history = await env.as('super').get(`/api/base/licenses/?tenant_id=${t.id}`);
     expect(history.body.data.results.map((l: { type: string; status: string; issued_date: string }) => [l.type, l.status, l.issued_date])).toEqual([

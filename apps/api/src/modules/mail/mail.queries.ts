@@ -8,7 +8,12 @@ export async function insertMail(tx: Executor, m: { toAddress: string; subject: 
 }
 
 export async function pendingMail(tx: Executor, limit: number) {
-  return tx.select().from(outboxEmails).where(and(isNull(outboxEmails.sentAt), isNull(outboxEmails.error))).orderBy(asc(outboxEmails.createdAt)).limit(limit);
+  return tx
+    .select()
+    .from(outboxEmails)
+    .where(and(isNull(outboxEmails.sentAt), isNull(outboxEmails.error)))
+    .orderBy(asc(outboxEmails.createdAt))
+    .limit(limit);
 }
 
 export async function markMail(tx: Executor, id: string, result: { sentAt?: Date; error?: string }): Promise<void> {
@@ -19,4 +24,3 @@ export async function latestMailTo(tx: Executor, to: string) {
   const rows = await tx.select().from(outboxEmails).where(eq(outboxEmails.toAddress, to)).orderBy(asc(outboxEmails.createdAt));
   return rows.at(-1) ?? null;
 }
-

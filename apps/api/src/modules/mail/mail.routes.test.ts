@@ -12,11 +12,21 @@ beforeAll(async () => {
 describe('GET /internal/outbox/', () => {
   it('answers the newest mail to the address, with the internal key', async () => {
     const to = `outbox-${Date.now()}@test.example`;
-    await env.sql(sql`INSERT INTO outbox_emails (to_address, subject, body, created_at) VALUES (${to}, 'first', 'one', now() - interval '1 minute'), (${to}, 'second', 'two https://x.example/onboarding?signed_key=k', now())`);
-    const res = await env.app.inject({ method: 'GET', url: `/api/internal/outbox/?to=${encodeURIComponent(to.toUpperCase())}`, headers: { 'x-internal-key': internalKey(env.deps.keys.signing) } });
+    await env.sql(
+      sql`INSERT INTO outbox_emails (to_address, subject, body, created_at) VALUES (${to}, 'first', 'one', now() - interval '1 minute'), (${to}, 'second', 'two https://x.example/onboarding?signed_key=k', now())`,
+    );
+    const res = await env.app.inject({
+      method: 'GET',
+      url: `/api/internal/outbox/?to=${encodeURIComponent(to.toUpperCase())}`,
+      headers: { 'x-internal-key': internalKey(env.deps.keys.signing) },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ to, subject: 'second', body: 'two https://x.example/onboarding?signed_key=k' });
-    const none = await env.app.inject({ method: 'GET', url: '/api/internal/outbox/?to=nobody@test.example', headers: { 'x-internal-key': internalKey(env.deps.keys.signing) } });
+    const none = await env.app.inject({
+      method: 'GET',
+      url: '/api/internal/outbox/?to=nobody@test.example',
+      headers: { 'x-internal-key': internalKey(env.deps.keys.signing) },
+    });
     expect(none.json().data).toBeNull();
   });
 

@@ -22,7 +22,8 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req) => {
       const key = req.headers['x-internal-key'];
-      if (!LOOPBACK.has(req.socket.remoteAddress ?? '') || !internalKeyMatches(deps.keys.signing, typeof key === 'string' ? key : undefined)) throw problems.notFound('Route');
+      if (!LOOPBACK.has(req.socket.remoteAddress ?? '') || !internalKeyMatches(deps.keys.signing, typeof key === 'string' ? key : undefined))
+        throw problems.notFound('Route');
       const mail = await withScope(deps.db, { kind: 'system' }, (tx) => latestMailTo(tx, req.query.to.toLowerCase()));
       return { data: mail ? { to: mail.toAddress, subject: mail.subject, body: mail.body, created_at: new Date(mail.createdAt).toISOString() } : null };
     },

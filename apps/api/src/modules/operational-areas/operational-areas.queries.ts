@@ -38,19 +38,30 @@ const areaSelect = sql`${areaColumns} FROM operational_areas oa ${areaJoins}`;
 export type AreaFilter = { search?: string | undefined; region?: string | undefined };
 
 /** One page of areas (newest first) with the count (db/pagination.ts), in one statement. */
-export async function listAreas(run: Reader | Executor, tenantId: string | null, f: AreaFilter, limit: number, offset: number): Promise<{ rows: AreaRow[]; total: Total }> {
+export async function listAreas(
+  run: Reader | Executor,
+  tenantId: string | null,
+  f: AreaFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: AreaRow[]; total: Total }> {
   const conds: SQL[] = [];
   if (tenantId) conds.push(sql`oa.tenant_id = ${tenantId}`);
   if (f.search) conds.push(sql`(oa.name ILIKE ${containsPattern(f.search)} OR ci.name ILIKE ${containsPattern(f.search)})`);
   if (f.region) conds.push(UUID_RE.test(f.region) ? sql`oa.region_id = ${f.region}` : sql`lower(r.name) = lower(${f.region})`);
   const where = conds.length ? sql`WHERE ${sql.join(conds, sql` AND `)}` : sql``;
   // The joins the filters read (a search on the city's name, a region by name); the bare list needs none.
-  const from = f.search || (f.region && !UUID_RE.test(f.region))
-    ? sql`FROM operational_areas oa JOIN regions r ON r.id = oa.region_id JOIN cities ci ON ci.id = oa.city_id ${where}`
-    : sql`FROM operational_areas oa ${where}`;
+  const from =
+    f.search || (f.region && !UUID_RE.test(f.region))
+      ? sql`FROM operational_areas oa JOIN regions r ON r.id = oa.region_id JOIN cities ci ON ci.id = oa.city_id ${where}`
+      : sql`FROM operational_areas oa ${where}`;
   return listPage<AreaRow>(
     readerOf(run),
-    { rows: sql`SELECT oa.id, oa.created_at ${from}`, details: sql`${areaColumns} FROM page p JOIN operational_areas oa ON oa.id = p.id ${areaJoins}`, count: { from } },
+    {
+      rows: sql`SELECT oa.id, oa.created_at ${from}`,
+      details: sql`${areaColumns} FROM page p JOIN operational_areas oa ON oa.id = p.id ${areaJoins}`,
+      count: { from },
+    },
     limit,
     offset,
   );
@@ -62,7 +73,10 @@ export async function findArea(tx: Executor, tenantId: string | null, id: string
 }
 
 export async function findRegion(tx: Executor, tenantId: string, regionId: string): Promise<{ id: string; country_id: string } | null> {
-  const rows = await queryRows<{ id: string; country_id: string }>(tx, sql`SELECT id, country_id FROM regions WHERE tenant_id = ${tenantId} AND id = ${regionId}`);
+  const rows = await queryRows<{ id: string; country_id: string }>(
+    tx,
+    sql`SELECT id, country_id FROM regions WHERE tenant_id = ${tenantId} AND id = ${regionId}`,
+  );
   return rows[0] ?? null;
 }
 

@@ -14,14 +14,25 @@ export const operationalAreasRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/operational-areas/', {
     config: { ...readers, sessionWithRead: true },
-    schema: { tags, summary: "The tenant's operational areas (provider staff: every tenant's), newest first", querystring: operationalAreaQuery, response: { 200: envelope(listOf(operationalArea)) } },
+    schema: {
+      tags,
+      summary: "The tenant's operational areas (provider staff: every tenant's), newest first",
+      querystring: operationalAreaQuery,
+      response: { 200: envelope(listOf(operationalArea)) },
+    },
     handler: async (req) => ({ data: await areas.listAreas(deps, req.ctx, req.query, req.url) }),
   });
 
   app.post('/operational-areas/', {
     config: admins,
-    schema: { tags, summary: 'Create an operational area; farms it covers are assigned to it', body: operationalAreaBody, response: { 201: envelope(operationalArea) } },
-    handler: async (req, reply) => reply.status(201).send({ data: await areas.createArea(deps, req.ctx, req.body), message: 'Operational Area created successfully' }),
+    schema: {
+      tags,
+      summary: 'Create an operational area; farms it covers are assigned to it',
+      body: operationalAreaBody,
+      response: { 201: envelope(operationalArea) },
+    },
+    handler: async (req, reply) =>
+      reply.status(201).send({ data: await areas.createArea(deps, req.ctx, req.body), message: 'Operational Area created successfully' }),
   });
 
   app.get('/operational-areas/:id/', {
@@ -32,13 +43,24 @@ export const operationalAreasRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/operational-areas/:id/', {
     config: admins,
-    schema: { tags, summary: 'Edit an operational area; farm assignments follow the new boundary', params: idParam, body: operationalAreaBody, response: { 200: envelope(operationalArea) } },
+    schema: {
+      tags,
+      summary: 'Edit an operational area; farm assignments follow the new boundary',
+      params: idParam,
+      body: operationalAreaBody,
+      response: { 200: envelope(operationalArea) },
+    },
     handler: async (req) => ({ data: await areas.updateArea(deps, req.ctx, req.params.id, req.body), message: 'Operational area edited successfully' }),
   });
 
   app.delete('/operational-areas/:id/', {
     config: admins,
-    schema: { tags, summary: 'Delete an operational area; its farms move to another covering area or to none', params: idParam, response: { 200: messageOnly } },
+    schema: {
+      tags,
+      summary: 'Delete an operational area; its farms move to another covering area or to none',
+      params: idParam,
+      response: { 200: messageOnly },
+    },
     handler: async (req) => {
       await areas.deleteArea(deps, req.ctx, req.params.id);
       return { message: 'Operational area deleted successfully' };

@@ -15,13 +15,25 @@ import { areasPolicy } from './operational-areas.policy.js';
 import { presentArea } from './operational-areas.presenter.js';
 import * as q from './operational-areas.queries.js';
 
-export type AreaListQuery = { page: number; page_size?: number | undefined; search?: string | undefined; region?: string | undefined; tenant_id?: string | undefined };
+export type AreaListQuery = {
+  page: number;
+  page_size?: number | undefined;
+  search?: string | undefined;
+  region?: string | undefined;
+  tenant_id?: string | undefined;
+};
 
 export async function listAreas(deps: Deps, ctx: Ctx, query: AreaListQuery, url: string): Promise<Page<OperationalArea>> {
   const { tenantId, scope } = authorize(ctx, areasPolicy, 'read', namedTenant(query.tenant_id));
   const size = query.page_size ?? 10;
   // The page and its total in one statement, sent with the scope in one round trip (db/pagination.ts).
-  const { rows, total } = await q.listAreas(scopedReader(deps.db, scope, ctx), tenantId, { search: query.search, region: query.region }, size, pageOffset(query.page, size));
+  const { rows, total } = await q.listAreas(
+    scopedReader(deps.db, scope, ctx),
+    tenantId,
+    { search: query.search, region: query.region },
+    size,
+    pageOffset(query.page, size),
+  );
   return paginate(rows.map(presentArea), total, query.page, size, url);
 }
 
@@ -48,44 +60,68 @@ async function assertPlace(tx: Executor, tenantId: string, body: OperationalArea
 
 export async function createArea(deps: Deps, ctx: Ctx, body: OperationalAreaBody): Promise<OperationalArea> {
   const { actor } = authorize(ctx, areasPolicy, 'write');
-  return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-    await assertPlace(tx, actor.tenantId, body);
-    await assertValidPolygon(tx, body.coordinates);
-    await lockTenantFarms(tx, actor.tenantId);
-    const id = await q.insertArea(tx, actor.tenantId, { name: body.name, regionId: body.region_id, cityId: body.city_id, rings: body.coordinates, createdBy: actor.userId });
-    const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, null);
-    await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} created the operational area ${body.name} (${moved} farm(s) assigned)` });
-    return presentArea((await q.findArea(tx, actor.tenantId, id))!);
-  }, { retry: true });
+  return withScope(
+    deps.db,
+    tenantScope(actor.tenantId),
+    async (tx) => {
+      await assertPlace(tx, actor.tenantId, body);
+      await assertValidPolygon(tx, body.coordinates);
+      await lockTenantFarms(tx, actor.tenantId);
+      const id = await q.insertArea(tx, actor.tenantId, {
+        name: body.name,
+        regionId: body.region_id,
+        cityId: body.city_id,
+        rings: body.coordinates,
+        createdBy: actor.userId,
+      });
+      const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, null);
+      await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} created the operational area ${body.name} (${moved} farm(s) assigned)` });
+      return presentArea((await q.findArea(tx, actor.tenantId, id))!);
+    },
+    { retry: true },
+  );
 }
 
 export async function updateArea(deps: Deps, ctx: Ctx, id: string, body: OperationalAreaBody): Promise<OperationalArea> {
   const { actor } = authorize(ctx, areasPolicy, 'write');
-  return withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-    const before = await q.findArea(tx, actor.tenantId, id);
-    if (!before) throw problems.notFound('Operational area');
-    await assertPlace(tx, actor.tenantId, body);
-    await assertValidPolygon(tx, body.coordinates);
-    await lockTenantFarms(tx, actor.tenantId);
-    await q.updateArea(tx, actor.tenantId, id, { name: body.name, regionId: body.region_id, cityId: body.city_id, rings: body.coordinates });
-    const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, null);
-    await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} edited the operational area ${before.name}${before.name !== body.name ? ` (now ${body.name})` : ''}; ${moved} farm(s) reassigned` });
-    return presentArea((await q.findArea(tx, actor.tenantId, id))!);
-  }, { retry: true });
+  return withScope(
+    deps.db,
+    tenantScope(actor.tenantId),
+    async (tx) => {
+      const before = await q.findArea(tx, actor.tenantId, id);
+      if (!before) throw problems.notFound('Operational area');
+      await assertPlace(tx, actor.tenantId, body);
+      await assertValidPolygon(tx, body.coordinates);
+      await lockTenantFarms(tx, actor.tenantId);
+      await q.updateArea(tx, actor.tenantId, id, { name: body.name, regionId: body.region_id, cityId: body.city_id, rings: body.coordinates });
+      const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, null);
+      await recordActivity(tx, ctx, {
+        action: 'Update',
+        description: `${actor.name} edited the operational area ${before.name}${before.name !== body.name ? ` (now ${body.name})` : ''}; ${moved} farm(s) reassigned`,
+      });
+      return presentArea((await q.findArea(tx, actor.tenantId, id))!);
+    },
+    { retry: true },
+  );
 }
 
 export async function deleteArea(deps: Deps, ctx: Ctx, id: string): Promise<void> {
   const { actor } = authorize(ctx, areasPolicy, 'write');
-  await withScope(deps.db, tenantScope(actor.tenantId), async (tx) => {
-    const before = await q.findArea(tx, actor.tenantId, id);
-    if (!before) throw problems.notFound('Operational area');
-    await lockTenantFarms(tx, actor.tenantId);
-    const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, id);
-    const agents = await q.unassignAgents(tx, actor.tenantId, id);
-    await q.deleteArea(tx, actor.tenantId, id);
-    await recordActivity(tx, ctx, {
-      action: 'Delete',
-      description: `${actor.name} deleted the operational area ${before.name} (${moved} farm(s) reassigned, ${agents} agent(s) unassigned)`,
-    });
-  }, { retry: true });
+  await withScope(
+    deps.db,
+    tenantScope(actor.tenantId),
+    async (tx) => {
+      const before = await q.findArea(tx, actor.tenantId, id);
+      if (!before) throw problems.notFound('Operational area');
+      await lockTenantFarms(tx, actor.tenantId);
+      const moved = await q.reassignFarmsAround(tx, actor.tenantId, id, id);
+      const agents = await q.unassignAgents(tx, actor.tenantId, id);
+      await q.deleteArea(tx, actor.tenantId, id);
+      await recordActivity(tx, ctx, {
+        action: 'Delete',
+        description: `${actor.name} deleted the operational area ${before.name} (${moved} farm(s) reassigned, ${agents} agent(s) unassigned)`,
+      });
+    },
+    { retry: true },
+  );
 }

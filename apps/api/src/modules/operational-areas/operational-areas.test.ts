@@ -18,7 +18,13 @@ beforeAll(async () => {
   foreignCity = c!.id;
 });
 
-const body = (coordinates: unknown, extra: Record<string, unknown> = {}) => ({ name: 'Test area', region_id: geoA.regionId, city_id: geoA.cityId, coordinates, ...extra });
+const body = (coordinates: unknown, extra: Record<string, unknown> = {}) => ({
+  name: 'Test area',
+  region_id: geoA.regionId,
+  city_id: geoA.cityId,
+  coordinates,
+  ...extra,
+});
 const capture = async (ring: unknown) => (await env.as('agentA').post('/api/farms/', { farmer_id: geoA.farmerId, coordinates: ring })).body.data;
 const farm = async (id: string) => (await env.as('adminA').get(`/api/farms/${id}/`)).body.data;
 
@@ -91,9 +97,24 @@ describe('operational areas', () => {
   });
 
   it.each([
-    ['a bow-tie', (p: [number, number]) => { const [a, b, c, d] = square(...p, 100); return [a, c, b, d]; }, /Self-intersection/],
+    [
+      'a bow-tie',
+      (p: [number, number]) => {
+        const [a, b, c, d] = square(...p, 100);
+        return [a, c, b, d];
+      },
+      /Self-intersection/,
+    ],
     ['two points', (p: [number, number]) => square(...p, 100).slice(0, 2), /at least 3 distinct/],
-    ['swapped coordinates', () => [[7.6, 100], [7.7, 100], [7.7, 100.1]], /swapped/],
+    [
+      'swapped coordinates',
+      () => [
+        [7.6, 100],
+        [7.7, 100],
+        [7.7, 100.1],
+      ],
+      /swapped/,
+    ],
   ])('refuses %s on coordinates and stores nothing', async (_n, build, message) => {
     const [before] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM operational_areas WHERE tenant_id = ${env.fx.tenantA}`);
     const res = await env.as('adminA').post('/api/operational-areas/', body(build(freshSpot())));

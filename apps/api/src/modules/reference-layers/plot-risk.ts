@@ -28,16 +28,24 @@ export function plotRisk(figures: readonly RiskFigure[], settings: PlotRiskSetti
     if (!(f.overlap_sqm >= settings.eudr_min_overlap_sqm) || !(f.overlap_sqm > 0)) continue;
     switch (f.kind) {
       case 'tree_cover_loss':
-        if (f.share > settings.eudr_loss_high_share) reasons.push({ code: 'tree_cover_loss', level: 'high', message: `Tree-cover loss after 2020 (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
+        if (f.share > settings.eudr_loss_high_share)
+          reasons.push({ code: 'tree_cover_loss', level: 'high', message: `Tree-cover loss after 2020 (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
         break;
       case 'protected_area':
-        if (f.share > settings.eudr_protected_high_share) reasons.push({ code: 'protected_area', level: 'high', message: `Inside a protected area (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
+        if (f.share > settings.eudr_protected_high_share)
+          reasons.push({ code: 'protected_area', level: 'high', message: `Inside a protected area (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
         break;
       case 'forest_2020':
-        if (f.share > settings.eudr_forest_review_share) reasons.push({ code: 'forest_2020', level: 'review', message: `Forest at the end of 2020 (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
+        if (f.share > settings.eudr_forest_review_share)
+          reasons.push({ code: 'forest_2020', level: 'review', message: `Forest at the end of 2020 (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
         break;
       case 'indigenous_land':
-        reasons.push({ code: 'indigenous_land', level: 'review', message: `Overlaps indigenous or community land (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
+        reasons.push({
+          code: 'indigenous_land',
+          level: 'review',
+          message: `Overlaps indigenous or community land (${f.layer_name}): ${figure(f)}`,
+          layer_id: f.layer_id,
+        });
         break;
       case 'concession':
         reasons.push({ code: 'concession', level: 'review', message: `Overlaps a concession (${f.layer_name}): ${figure(f)}`, layer_id: f.layer_id });
@@ -47,8 +55,20 @@ export function plotRisk(figures: readonly RiskFigure[], settings: PlotRiskSetti
         break;
     }
   }
-  if (!opts.hasForestLayer) reasons.push({ code: 'no_forest_layer', level: 'review', message: 'No forest-cover layer at the 2020 cut-off is loaded, so nothing shows the plot was not forest', layer_id: null });
-  if (opts.pendingLayers > 0) reasons.push({ code: 'not_screened', level: 'review', message: `Not yet screened against ${opts.pendingLayers} layer(s); the screening is running`, layer_id: null });
+  if (!opts.hasForestLayer)
+    reasons.push({
+      code: 'no_forest_layer',
+      level: 'review',
+      message: 'No forest-cover layer at the 2020 cut-off is loaded, so nothing shows the plot was not forest',
+      layer_id: null,
+    });
+  if (opts.pendingLayers > 0)
+    reasons.push({
+      code: 'not_screened',
+      level: 'review',
+      message: `Not yet screened against ${opts.pendingLayers} layer(s); the screening is running`,
+      layer_id: null,
+    });
   const level = reasons.reduce<PlotRiskLevel>((m, r) => (RANK[r.level] > RANK[m] ? r.level : m), 'low');
   if (reasons.length === 0) reasons.push({ code: 'no_overlap', level: 'low', message: 'No overlap with any reference layer', layer_id: null });
   reasons.sort((a, b) => RANK[b.level] - RANK[a.level]);

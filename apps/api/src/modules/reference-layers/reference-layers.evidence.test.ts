@@ -12,8 +12,16 @@ let env: TestEnv;
 const closed = (r: Ring) => [...r, r[0]!];
 const polygon = (r: Ring) => ({ type: 'Polygon', coordinates: [closed(r)] });
 const collection = (geometries: unknown[]) =>
-  Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: geometries.map((g, i) => ({ type: 'Feature', properties: { name: `F${i + 1}` }, geometry: g })) }));
-const details = (over: Record<string, string>) => ({ kind: 'forest_2020', reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0', ...over });
+  Buffer.from(
+    JSON.stringify({ type: 'FeatureCollection', features: geometries.map((g, i) => ({ type: 'Feature', properties: { name: `F${i + 1}` }, geometry: g })) }),
+  );
+const details = (over: Record<string, string>) => ({
+  kind: 'forest_2020',
+  reference_date: '2020-12-31',
+  source: 'Synthetic test layer',
+  licence: 'CC0-1.0',
+  ...over,
+});
 
 /** A circle of `metres` radius with n vertices (n ≫ 256, so the load cuts it into several pieces). */
 function circle(lng: number, lat: number, metres: number, n: number): Ring {
@@ -28,7 +36,7 @@ async function uploadReady(caller: Caller, base: string, fields: Record<string, 
   expect(res.status, res.raw).toBe(202);
   const id = res.body.data.id as string;
   let status = 'queued';
-  for (const end = Date.now() + 60_000; Date.now() < end && !['ready', 'failed'].includes(status); ) {
+  for (const end = Date.now() + 60_000; Date.now() < end && !['ready', 'failed'].includes(status);) {
     await new Promise((r) => setTimeout(r, 50));
     status = (await caller.get(`${base}${id}/progress/`)).body.data.status;
   }
@@ -36,7 +44,13 @@ async function uploadReady(caller: Caller, base: string, fields: Record<string, 
   return id;
 }
 
-type Evidence = { type: string; farm_id: string; bbox: [number, number, number, number]; truncated: boolean; features: Array<{ geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }> };
+type Evidence = {
+  type: string;
+  farm_id: string;
+  bbox: [number, number, number, number];
+  truncated: boolean;
+  features: Array<{ geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }>;
+};
 
 describe('farm screening evidence', () => {
   const [lng, lat] = freshSpot();
@@ -58,8 +72,12 @@ describe('farm screening evidence', () => {
       polygon(square(...offset(lng, lat, 5000, 5000), 100)),
     ]);
     // Tenant B's own layer over the same place: never part of tenant A's evidence.
-    ownB = await uploadReady(env.as('adminB'), '/api/reference-layers/', details({ name: 'Evidence concession B', kind: 'concession' }), [polygon(square(...offset(lng, lat, 900, -100), 400))]);
-    provider = await uploadReady(env.as('super'), '/api/base/reference-layers/', details({ name: 'Evidence protected', kind: 'protected_area' }), [polygon(square(...offset(lng, lat, 900, -100), 50))]);
+    ownB = await uploadReady(env.as('adminB'), '/api/reference-layers/', details({ name: 'Evidence concession B', kind: 'concession' }), [
+      polygon(square(...offset(lng, lat, 900, -100), 400)),
+    ]);
+    provider = await uploadReady(env.as('super'), '/api/base/reference-layers/', details({ name: 'Evidence protected', kind: 'protected_area' }), [
+      polygon(square(...offset(lng, lat, 900, -100), 50)),
+    ]);
   });
 
   it("returns the features that meet the farm, clipped to the farm's widened box", async () => {
@@ -77,10 +95,15 @@ describe('farm screening evidence', () => {
     expect(prov[0]!.properties['owner']).toBe('provider');
     // Every position lies in the box, and the box holds the farm with a margin.
     const [w, s, e, n] = ev.bbox;
-    for (const f of ev.features) for (const poly of f.geometry.coordinates) for (const ring of poly) for (const [x, y] of ring) {
-      expect(x! >= w - 1e-7 && x! <= e + 1e-7 && y! >= s - 1e-7 && y! <= n + 1e-7).toBe(true);
-    }
-    const [box] = await env.sql<{ inside: boolean }>(sql`SELECT ST_Contains(ST_MakeEnvelope(${w}, ${s}, ${e}, ${n}, 4326), geom) AS inside FROM farms WHERE id = ${farmA}`);
+    for (const f of ev.features)
+      for (const poly of f.geometry.coordinates)
+        for (const ring of poly)
+          for (const [x, y] of ring) {
+            expect(x! >= w - 1e-7 && x! <= e + 1e-7 && y! >= s - 1e-7 && y! <= n + 1e-7).toBe(true);
+          }
+    const [box] = await env.sql<{ inside: boolean }>(
+      sql`SELECT ST_Contains(ST_MakeEnvelope(${w}, ${s}, ${e}, ${n}, 4326), geom) AS inside FROM farms WHERE id = ${farmA}`,
+    );
     expect(box!.inside).toBe(true);
     // The clipped circle, merged back from its pieces, equals the circle cut by the box (PostGIS on the original).
     const ring = closed(circle(lng, lat, 1000, 1200));

@@ -69,7 +69,11 @@ export function layerJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseL
     if (!job) return;
     const started = Date.now();
     // A root span per attempt (lib/tracing.ts jobSpan); the load's statements are its children.
-    const outcome = await jobSpan(LAYER_QUEUE, { 'messaging.message.id': job.id, 'farmland.layer_id': job.data.layerId, 'farmland.attempt': job.retryCount }, () => loadReferenceLayer(deps, job.data.layerId));
+    const outcome = await jobSpan(
+      LAYER_QUEUE,
+      { 'messaging.message.id': job.id, 'farmland.layer_id': job.data.layerId, 'farmland.attempt': job.retryCount },
+      () => loadReferenceLayer(deps, job.data.layerId),
+    );
     log.info({ layerId: job.data.layerId, outcome, ms: Date.now() - started }, 'reference layer load finished');
   };
 

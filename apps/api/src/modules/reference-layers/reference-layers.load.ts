@@ -98,27 +98,32 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
       // get in. On PostgreSQL a window is one transaction.
       const embedded = deps.database.kind === 'pglite';
       let chunk = embedded ? MIN_LOAD_CHUNK : LOAD_WINDOW;
-      await readAnalysisFile(file, layer.filename, { nameField: layer.name_field ?? undefined, maxRows: MAX_LAYER_FEATURES, window: LOAD_WINDOW }, async (rows, first) => {
-        const features = rows.map((row, i) => ({ n: first + i, ewkb: featureGeometry(row, first + i) }));
-        for (let i = 0; i < features.length; ) {
-          const part = features.slice(i, i + chunk);
-          const started = performance.now();
-          const r = await withScope(deps.db, scope, async (tx) => {
-            const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, part);
-            if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
-            await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + part.length });
-            return out;
-          });
-          i += part.length;
-          counts.features += part.length;
-          counts.pieces += r.pieces;
-          counts.repaired += r.repaired;
-          if (embedded) {
-            chunk = nextBatchSize(part.length, performance.now() - started, BATCH_TARGET_MS.pglite, { min: MIN_LOAD_CHUNK, max: LOAD_WINDOW });
-            await new Promise((resolve) => setImmediate(resolve));
+      await readAnalysisFile(
+        file,
+        layer.filename,
+        { nameField: layer.name_field ?? undefined, maxRows: MAX_LAYER_FEATURES, window: LOAD_WINDOW },
+        async (rows, first) => {
+          const features = rows.map((row, i) => ({ n: first + i, ewkb: featureGeometry(row, first + i) }));
+          for (let i = 0; i < features.length;) {
+            const part = features.slice(i, i + chunk);
+            const started = performance.now();
+            const r = await withScope(deps.db, scope, async (tx) => {
+              const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, part);
+              if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
+              await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + part.length });
+              return out;
+            });
+            i += part.length;
+            counts.features += part.length;
+            counts.pieces += r.pieces;
+            counts.repaired += r.repaired;
+            if (embedded) {
+              chunk = nextBatchSize(part.length, performance.now() - started, BATCH_TARGET_MS.pglite, { min: MIN_LOAD_CHUNK, max: LOAD_WINDOW });
+              await new Promise((resolve) => setImmediate(resolve));
+            }
           }
-        }
-      });
+        },
+      );
     } catch (err) {
       if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`);
       throw err;

@@ -39,7 +39,10 @@ const COLUMNS = sql`id, tenant_id, name, kind::text AS kind, reference_date::tex
   version, loading_version, feature_count, piece_count, repaired_count, filename, file_key, name_field, pending_details, error, error_feature, created_at, updated_at`;
 
 /** Layers an actor may list: provider staff the provider's (tenant_id NULL); a tenant the provider's and its own. */
-export async function listLayers(tx: Executor, opts: { tenantId: string | null; owner?: 'provider' | 'tenant' | undefined; kind?: ReferenceLayerKind | undefined }): Promise<LayerRow[]> {
+export async function listLayers(
+  tx: Executor,
+  opts: { tenantId: string | null; owner?: 'provider' | 'tenant' | undefined; kind?: ReferenceLayerKind | undefined },
+): Promise<LayerRow[]> {
   const owner =
     opts.tenantId === null || opts.owner === 'provider'
       ? sql`tenant_id IS NULL`
@@ -68,7 +71,19 @@ export async function layerById(tx: Executor, id: string): Promise<LayerRow | nu
 
 export async function insertLayer(
   tx: Executor,
-  v: { id: string; tenantId: string | null; name: string; kind: ReferenceLayerKind; referenceDate: string; source: string; licence: string; nameField: string | null; filename: string; fileKey: string; createdBy: string },
+  v: {
+    id: string;
+    tenantId: string | null;
+    name: string;
+    kind: ReferenceLayerKind;
+    referenceDate: string;
+    source: string;
+    licence: string;
+    nameField: string | null;
+    filename: string;
+    fileKey: string;
+    createdBy: string;
+  },
 ): Promise<LayerRow> {
   const [row] = await queryRows<LayerRow>(
     tx,
@@ -190,12 +205,17 @@ export async function failLoad(tx: Executor, id: string, version: number, error:
 }
 
 export async function finishScreening(tx: Executor, id: string, version: number): Promise<void> {
-  await tx.execute(sql`UPDATE reference_layers SET status = 'ready', progress = 100, updated_at = now() WHERE id = ${id} AND version = ${version} AND status = 'screening'`);
+  await tx.execute(
+    sql`UPDATE reference_layers SET status = 'ready', progress = 100, updated_at = now() WHERE id = ${id} AND version = ${version} AND status = 'screening'`,
+  );
 }
 
 /** Layers with a load queued or running, or a screening not finished. */
 export async function unfinishedLayerIds(tx: Executor): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM reference_layers WHERE loading_version IS NOT NULL OR status = 'screening' ORDER BY updated_at`);
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`SELECT id FROM reference_layers WHERE loading_version IS NOT NULL OR status = 'screening' ORDER BY updated_at`,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -259,7 +279,9 @@ export const verdictHint = { wake: true };
  * what it compared so far may have changed.
  */
 export async function requestVerdictSweep(tx: Executor, tenantId: string | null): Promise<void> {
-  const tenants = tenantId ? sql`SELECT ${tenantId}::uuid AS id` : sql`SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM farms f WHERE f.tenant_id = t.id)`;
+  const tenants = tenantId
+    ? sql`SELECT ${tenantId}::uuid AS id`
+    : sql`SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM farms f WHERE f.tenant_id = t.id)`;
   await tx.execute(sql`
     INSERT INTO farm_verdict_sweeps (tenant_id, requested_at, after_farm)
     SELECT x.id, clock_timestamp(), NULL FROM (${tenants}) x

@@ -37,10 +37,17 @@ import * as layers from './reference-layers.service.js';
 const tags = ['reference-layers'];
 
 const fileTooLarge = (limit: number) => () =>
-  new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [{ field: 'file', message: `The file is larger than the limit of ${limit} bytes` }]);
+  new Problem(413, 'payload_too_large', `file: The file is larger than the limit of ${limit} bytes`, [
+    { field: 'file', message: `The file is larger than the limit of ${limit} bytes` },
+  ]);
 
 /** The multipart form: text fields and one file (field "file"), written to disk as it arrives; temp collects its path. */
-async function readUpload<S extends z.ZodType>(req: FastifyRequest, deps: Deps, schema: S, temp: string[]): Promise<{ fields: z.output<S>; file: layers.LayerFile }> {
+async function readUpload<S extends z.ZodType>(
+  req: FastifyRequest,
+  deps: Deps,
+  schema: S,
+  temp: string[],
+): Promise<{ fields: z.output<S>; file: layers.LayerFile }> {
   if (!req.isMultipart()) throw problems.field('file', 'Send multipart/form-data with the layer file in the field "file"');
   const limit = deps.config.uploadLimit;
   const fields: Record<string, string> = {};
@@ -88,7 +95,12 @@ export const referenceLayersRoutes: FastifyPluginAsyncZod = async (app) => {
   const routeSet = (prefix: string, access: ReturnType<typeof gate>, who: string) => {
     app.get(`${prefix}/`, {
       config: access,
-      schema: { tags, summary: `${who}: reference layers, newest first`, querystring: referenceLayerListQuery, response: { 200: envelope(zod.array(referenceLayer)) } },
+      schema: {
+        tags,
+        summary: `${who}: reference layers, newest first`,
+        querystring: referenceLayerListQuery,
+        response: { 200: envelope(zod.array(referenceLayer)) },
+      },
       handler: async (req) => ({ data: await layers.listLayers(deps, req.ctx, req.query) }),
     });
 
@@ -158,14 +170,20 @@ export const referenceLayersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.get('/farms/:id/screening/', {
     config: gate(referenceLayersPolicy, 'risk'),
-    schema: { tags, summary: "A farm's overlap with each reference layer in use (m², share) and its plot-risk verdict with the reasons", params: idParam, response: { 200: envelope(farmScreening) } },
+    schema: {
+      tags,
+      summary: "A farm's overlap with each reference layer in use (m², share) and its plot-risk verdict with the reasons",
+      params: idParam,
+      response: { 200: envelope(farmScreening) },
+    },
     handler: async (req) => ({ data: await layers.farmScreening(deps, req.ctx, req.params.id) }),
   });
   app.get('/farms/:id/screening/evidence/', {
     config: gate(referenceLayersPolicy, 'risk'),
     schema: {
       tags,
-      summary: "The reference-layer features that meet a farm (layers in use: the provider's and the tenant's own), clipped to the farm's widened bounding box, as GeoJSON for a map",
+      summary:
+        "The reference-layer features that meet a farm (layers in use: the provider's and the tenant's own), clipped to the farm's widened bounding box, as GeoJSON for a map",
       params: idParam,
       response: { 200: envelope(screeningEvidence) },
     },

@@ -65,7 +65,12 @@ export const MIN_BATCH_FARMS = 10;
 export const BATCH_TARGET_MS = { pglite: 80, postgres: 1000 } as const;
 
 /** The next batch's size from the last one's: scaled towards the target time, at most doubling, within min..max. */
-export function nextBatchSize(size: number, ms: number, targetMs: number, bounds: { min: number; max: number } = { min: MIN_BATCH_FARMS, max: BATCH_FARMS }): number {
+export function nextBatchSize(
+  size: number,
+  ms: number,
+  targetMs: number,
+  bounds: { min: number; max: number } = { min: MIN_BATCH_FARMS, max: BATCH_FARMS },
+): number {
   const scaled = Math.round((size * targetMs) / Math.max(1, ms));
   return Math.max(bounds.min, Math.min(bounds.max, size * 2, scaled));
 }
@@ -115,7 +120,10 @@ export async function farmFigures(tx: Executor, tenantId: string, farmId: string
 
 /** Layers in use that apply to the tenant: the provider's and its own. */
 export async function applicableLayers(tx: Executor, tenantId: string): Promise<Array<{ id: string; kind: string }>> {
-  return queryRows(tx, sql`SELECT id, kind::text AS kind FROM reference_layers WHERE version > 0 AND (tenant_id IS NULL OR tenant_id = ${tenantId}) ORDER BY id`);
+  return queryRows(
+    tx,
+    sql`SELECT id, kind::text AS kind FROM reference_layers WHERE version > 0 AND (tenant_id IS NULL OR tenant_id = ${tenantId}) ORDER BY id`,
+  );
 }
 
 /**

@@ -100,7 +100,10 @@ export async function createLayer(deps: Deps, ctx: Ctx, enqueue: Enqueue, fields
       fileKey: key,
       createdBy: actor.userId,
     });
-    await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} uploaded the ${ownerLabel(tenantId)} reference layer ${fields.name} (${fields.kind})` });
+    await recordActivity(tx, ctx, {
+      action: 'Create',
+      description: `${actor.name} uploaded the ${ownerLabel(tenantId)} reference layer ${fields.name} (${fields.kind})`,
+    });
     return r;
   });
   await enqueueOrFail(deps, enqueue, id);
@@ -135,7 +138,14 @@ async function managedLayer(ctx: Ctx, tx: Executor, id: string, tenantId: string
   return row;
 }
 
-export async function replaceLayer(deps: Deps, ctx: Ctx, enqueue: Enqueue, id: string, fields: ReplaceReferenceLayerFields, file: LayerFile): Promise<ReferenceLayer> {
+export async function replaceLayer(
+  deps: Deps,
+  ctx: Ctx,
+  enqueue: Enqueue,
+  id: string,
+  fields: ReplaceReferenceLayerFields,
+  file: LayerFile,
+): Promise<ReferenceLayer> {
   const { tenantId, scope } = ownerOf(ctx);
   const actor = requireActor(ctx);
   // Found (and allowed) before the file is checked or stored: a foreign id is a 404 whatever the file.
@@ -152,10 +162,14 @@ export async function replaceLayer(deps: Deps, ctx: Ctx, enqueue: Enqueue, id: s
   if (fields.licence !== undefined) details.licence = fields.licence;
   const row = await withScope(deps.db, scope, async (tx) => {
     const current = await managedLayer(ctx, tx, id, tenantId);
-    if (current.loading_version !== null) throw new Problem(409, 'layer_loading', 'This layer is still loading; replace it once the load has finished or failed.');
+    if (current.loading_version !== null)
+      throw new Problem(409, 'layer_loading', 'This layer is still loading; replace it once the load has finished or failed.');
     if (fields.name_field !== undefined) await tx.execute(sql`UPDATE reference_layers SET name_field = ${fields.name_field} WHERE id = ${id}`);
     const r = await q.queueReplacement(tx, id, { filename: file.filename.slice(0, 200), fileKey: key, details: Object.keys(details).length ? details : null });
-    await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} replaced the ${ownerLabel(tenantId)} reference layer ${current.name} (version ${current.version + 1} loading)` });
+    await recordActivity(tx, ctx, {
+      action: 'Update',
+      description: `${actor.name} replaced the ${ownerLabel(tenantId)} reference layer ${current.name} (version ${current.version + 1} loading)`,
+    });
     return r;
   });
   if (before.file_key && before.file_key !== key) await deps.storage.remove(before.file_key).catch(() => undefined);
@@ -163,7 +177,11 @@ export async function replaceLayer(deps: Deps, ctx: Ctx, enqueue: Enqueue, id: s
   return presentLayer(row);
 }
 
-export async function listLayers(deps: Deps, ctx: Ctx, query: { kind?: ReferenceLayerKind | undefined; owner?: 'provider' | 'tenant' | undefined }): Promise<ReferenceLayer[]> {
+export async function listLayers(
+  deps: Deps,
+  ctx: Ctx,
+  query: { kind?: ReferenceLayerKind | undefined; owner?: 'provider' | 'tenant' | undefined },
+): Promise<ReferenceLayer[]> {
   const { tenantId, scope } = ownerOf(ctx);
   const rows = await withScope(deps.db, scope, (tx) => q.listLayers(tx, { tenantId, owner: query.owner, kind: query.kind }));
   return rows.map(presentLayer);
@@ -241,7 +259,9 @@ export async function updateRiskSettings(deps: Deps, ctx: Ctx, body: UpdatePlotR
     const after = await riskSettingsOf(tx, tenantId);
     // New thresholds may change verdicts: a sweep of the tenant's farms raises farm.verdict_changed where one changed.
     if (JSON.stringify(after) !== JSON.stringify(before)) await q.requestVerdictSweep(tx, tenantId);
-    const changes = Object.entries(body).filter(([, x]) => x !== undefined).map(([k, x]) => `${k} ${x}`);
+    const changes = Object.entries(body)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${k} ${x}`);
     await recordActivity(tx, ctx, { action: 'Update', description: `${actor.name} changed the plot-risk thresholds (${changes.join(', ')})` });
     return after;
   });
@@ -278,8 +298,18 @@ export async function farmScreeningEvidence(deps: Deps, ctx: Ctx, farmId: string
       const geometry = JSON.parse(r.geometry) as ScreeningEvidenceFeature['geometry'];
       // A piece that only touches the box edge clips to nothing.
       if (!geometry.coordinates?.length) continue;
-      features.push({ type: 'Feature', geometry, properties: { layer_id: r.layer_id, layer_name: r.layer_name, kind: r.kind, owner: r.owner, feature: Number(r.feature) } });
+      features.push({
+        type: 'Feature',
+        geometry,
+        properties: { layer_id: r.layer_id, layer_name: r.layer_name, kind: r.kind, owner: r.owner, feature: Number(r.feature) },
+      });
     }
-    return { type: 'FeatureCollection', farm_id: farmId, bbox: [box.west, box.south, box.east, box.north], features, truncated: rows.length > SCREENING_EVIDENCE_MAX_FEATURES };
+    return {
+      type: 'FeatureCollection',
+      farm_id: farmId,
+      bbox: [box.west, box.south, box.east, box.north],
+      features,
+      truncated: rows.length > SCREENING_EVIDENCE_MAX_FEATURES,
+    };
   });
 }

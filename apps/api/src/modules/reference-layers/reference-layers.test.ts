@@ -38,9 +38,18 @@ function circle(lng: number, lat: number, metres: number, n: number): Ring {
 }
 
 const collection = (geometries: unknown[]) =>
-  Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: geometries.map((g, i) => ({ type: 'Feature', properties: { name: `F${i + 1}` }, geometry: g })) }));
+  Buffer.from(
+    JSON.stringify({ type: 'FeatureCollection', features: geometries.map((g, i) => ({ type: 'Feature', properties: { name: `F${i + 1}` }, geometry: g })) }),
+  );
 
-const details = (over: Record<string, string> = {}) => ({ name: 'Forest 2020', kind: 'forest_2020', reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0', ...over });
+const details = (over: Record<string, string> = {}) => ({
+  name: 'Forest 2020',
+  kind: 'forest_2020',
+  reference_date: '2020-12-31',
+  source: 'Synthetic test layer',
+  licence: 'CC0-1.0',
+  ...over,
+});
 
 async function upload(caller: Caller, base: string, fields: Record<string, string>, filename: string, content: Buffer) {
   const body = multipart(fields, [{ field: 'file', filename, content }]);
@@ -50,7 +59,7 @@ async function upload(caller: Caller, base: string, fields: Record<string, strin
 /** Waits for the layer's load (and screening) to end; returns its detail. */
 async function settledLayer(caller: Caller, base: string, id: string, timeoutMs = 60_000) {
   let detail: Record<string, any> = { status: 'queued' };
-  for (const end = Date.now() + timeoutMs; Date.now() < end && !['ready', 'failed'].includes(detail['status']); ) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end && !['ready', 'failed'].includes(detail['status']);) {
     await new Promise((r) => setTimeout(r, 50));
     const res = await caller.get(`${base}${id}/progress/`);
     expect(res.status).toBe(200);
@@ -97,7 +106,9 @@ describe('reference layers: load and screening', () => {
     const layer = await settledLayer(env.as('adminA'), '/api/reference-layers/', layerId);
     expect(layer).toMatchObject({ status: 'ready', progress: 100, version: 1, loading_version: null, feature_count: 2, features_loaded: 2, error: null });
     expect(layer['piece_count']).toBeGreaterThan(4);
-    const [pieces] = await env.sql<{ n: number; max: number }>(sql`SELECT count(*)::int AS n, max(ST_NPoints(geom))::int AS max FROM reference_layer_features WHERE layer_id = ${layerId}`);
+    const [pieces] = await env.sql<{ n: number; max: number }>(
+      sql`SELECT count(*)::int AS n, max(ST_NPoints(geom))::int AS max FROM reference_layer_features WHERE layer_id = ${layerId}`,
+    );
     expect(pieces!.n).toBe(layer['piece_count']);
     expect(pieces!.max).toBeLessThanOrEqual(256 + 1);
     const [all] = await env.sql<{ farms: number; screened: number }>(sql`
@@ -125,12 +136,17 @@ describe('reference layers: load and screening', () => {
     const away = (await env.as('adminA').get(`/api/farms/${farms['away']}/screening/`)).body.data;
     // Other test files sharing this database may have layers of their own that this farm was never screened against
     // (it was inserted directly): then "not screened" is the only reason; with none, the plot is low risk.
-    const [others] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM reference_layers WHERE version > 0 AND id <> ${layerId} AND (tenant_id IS NULL OR tenant_id = ${env.fx.tenantA})`);
+    const [others] = await env.sql<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM reference_layers WHERE version > 0 AND id <> ${layerId} AND (tenant_id IS NULL OR tenant_id = ${env.fx.tenantA})`,
+    );
     if (others!.n === 0) expect(away.verdict).toEqual({ level: 'low', reasons: [expect.objectContaining({ code: 'no_overlap' })] });
     else {
       // Then nothing of this test's layer: "not screened" against the others, or no overlap once they have screened it.
       const codes = (away.verdict.reasons as { code: string; layer_id: string | null }[]).map((r) => [r.code, r.layer_id]);
-      expect(codes.every(([code, layer]) => (code === 'not_screened' || code === 'no_overlap') && layer === null), JSON.stringify(codes)).toBe(true);
+      expect(
+        codes.every(([code, layer]) => (code === 'not_screened' || code === 'no_overlap') && layer === null),
+        JSON.stringify(codes),
+      ).toBe(true);
     }
   });
 
@@ -139,7 +155,9 @@ describe('reference layers: load and screening', () => {
     const ring = square(...offset(lng, lat, 100, 100), 80);
     const res = await env.as('agentA').post('/api/farms/', { farmer_id: g.farmerId, coordinates: [...ring, ring[0]], name: 'Forest edge plot' });
     expect(res.status, res.raw).toBe(201);
-    const [row] = await env.sql<{ overlap_sqm: number; share: number; layer_version: number }>(sql`SELECT overlap_sqm, share, layer_version FROM farm_screenings WHERE farm_id = ${res.body.data.id} AND layer_id = ${layerId}`);
+    const [row] = await env.sql<{ overlap_sqm: number; share: number; layer_version: number }>(
+      sql`SELECT overlap_sqm, share, layer_version FROM farm_screenings WHERE farm_id = ${res.body.data.id} AND layer_id = ${layerId}`,
+    );
     expect(row).toMatchObject({ layer_version: 1 });
     close(Number(row!.overlap_sqm), (await referenceOverlap(res.body.data.id, geometries)).sqm);
   });
@@ -160,18 +178,37 @@ describe('reference layers: load and screening', () => {
 
   it('a failed replacement keeps the version in use; a good one swaps it and re-screens', async () => {
     const base = '/api/reference-layers/';
-    const broken = await upload(env.as('adminA'), `${base}${layerId}/replace/`, {}, 'forest.geojson', collection([polygon(strip), { type: 'LineString', coordinates: [[lng, lat], [lng + 0.01, lat]] }]));
+    const broken = await upload(
+      env.as('adminA'),
+      `${base}${layerId}/replace/`,
+      {},
+      'forest.geojson',
+      collection([
+        polygon(strip),
+        {
+          type: 'LineString',
+          coordinates: [
+            [lng, lat],
+            [lng + 0.01, lat],
+          ],
+        },
+      ]),
+    );
     expect(broken.status, broken.raw).toBe(202);
     const failed = await settledLayer(env.as('adminA'), base, layerId);
     expect(failed).toMatchObject({ status: 'failed', version: 1, error_feature: 2, feature_count: 2 });
-    const [v1] = await env.sql<{ versions: number[] }>(sql`SELECT array_agg(DISTINCT version) AS versions FROM reference_layer_features WHERE layer_id = ${layerId}`);
+    const [v1] = await env.sql<{ versions: number[] }>(
+      sql`SELECT array_agg(DISTINCT version) AS versions FROM reference_layer_features WHERE layer_id = ${layerId}`,
+    );
     expect(v1!.versions).toEqual([1]);
     // Only the strip now: the centre farm leaves the forest, the edge farm keeps the strip's part.
     const good = await upload(env.as('adminA'), `${base}${layerId}/replace/`, { name: 'Forest 2020 v2' }, 'forest.geojson', collection([polygon(strip)]));
     expect(good.status).toBe(202);
     const swapped = await settledLayer(env.as('adminA'), base, layerId);
     expect(swapped).toMatchObject({ status: 'ready', version: 2, name: 'Forest 2020 v2', feature_count: 1 });
-    const [v2] = await env.sql<{ versions: number[] }>(sql`SELECT array_agg(DISTINCT version) AS versions FROM reference_layer_features WHERE layer_id = ${layerId}`);
+    const [v2] = await env.sql<{ versions: number[] }>(
+      sql`SELECT array_agg(DISTINCT version) AS versions FROM reference_layer_features WHERE layer_id = ${layerId}`,
+    );
     expect(v2!.versions).toEqual([2]);
     for (const id of [farms['centre']!, farms['edge']!]) {
       const fig = (await env.as('adminA').get(`/api/farms/${id}/screening/`)).body.data.figures.find((f: { layer_id: string }) => f.layer_id === layerId);
@@ -182,7 +219,13 @@ describe('reference layers: load and screening', () => {
 
   it('tree-cover loss makes the plot high risk, as the tenant thresholds say', async () => {
     const loss: Ring = [offset(lng, lat, 800, -50), offset(lng, lat, 1200, -50), offset(lng, lat, 1200, 0), offset(lng, lat, 800, 0)];
-    const res = await upload(env.as('adminA'), '/api/reference-layers/', details({ name: 'Loss 2021-2024', kind: 'tree_cover_loss', reference_date: '2024-12-31' }), 'loss.geojson', collection([polygon(loss)]));
+    const res = await upload(
+      env.as('adminA'),
+      '/api/reference-layers/',
+      details({ name: 'Loss 2021-2024', kind: 'tree_cover_loss', reference_date: '2024-12-31' }),
+      'loss.geojson',
+      collection([polygon(loss)]),
+    );
     const layer = await settledLayer(env.as('adminA'), '/api/reference-layers/', res.body.data.id);
     expect(layer['status']).toBe('ready');
     const edge = (await env.as('adminA').get(`/api/farms/${farms['edge']}/screening/`)).body.data;
@@ -206,9 +249,21 @@ describe('reference layers: provider layers and tenant isolation', () => {
 
   beforeAll(async () => {
     farmA = await insertFarmDirect(env, env.fx.tenantA, farmerA, square(lng, lat, 100));
-    const t = await upload(env.as('adminA'), '/api/reference-layers/', details({ name: 'A concession', kind: 'concession' }), 'c.geojson', collection([polygon(square(lng, lat, 200))]));
+    const t = await upload(
+      env.as('adminA'),
+      '/api/reference-layers/',
+      details({ name: 'A concession', kind: 'concession' }),
+      'c.geojson',
+      collection([polygon(square(lng, lat, 200))]),
+    );
     tenantLayer = t.body.data.id;
-    const p = await upload(env.as('super'), '/api/base/reference-layers/', details({ name: 'WDPA extract', kind: 'protected_area' }), 'p.geojson', collection([polygon(square(lng, lat, 50))]));
+    const p = await upload(
+      env.as('super'),
+      '/api/base/reference-layers/',
+      details({ name: 'WDPA extract', kind: 'protected_area' }),
+      'p.geojson',
+      collection([polygon(square(lng, lat, 50))]),
+    );
     expect(p.status, p.raw).toBe(202);
     expect(p.body.data).toMatchObject({ owner: 'provider', tenant_id: null });
     providerLayer = p.body.data.id;
@@ -269,7 +324,13 @@ describe('reference layers: provider layers and tenant isolation', () => {
   });
 
   it('deleting a layer removes its features and figures', async () => {
-    const t = await upload(env.as('adminA'), '/api/reference-layers/', details({ name: 'Short-lived', kind: 'other' }), 'o.geojson', collection([polygon(square(lng, lat, 30))]));
+    const t = await upload(
+      env.as('adminA'),
+      '/api/reference-layers/',
+      details({ name: 'Short-lived', kind: 'other' }),
+      'o.geojson',
+      collection([polygon(square(lng, lat, 30))]),
+    );
     await settledLayer(env.as('adminA'), '/api/reference-layers/', t.body.data.id);
     expect((await env.as('adminA').delete(`/api/reference-layers/${t.body.data.id}/`)).status).toBe(200);
     const [left] = await env.sql<{ f: number; s: number }>(sql`
@@ -350,7 +411,14 @@ describe('reference layers: bad input', () => {
       expect(res.status, `${field}: ${res.raw}`).toBe(400);
       expect(res.body.errors[field]?.[0], res.raw).toEqual(expect.any(String));
     }
-    const noFile = await a.request({ method: 'POST', url: '/api/reference-layers/', ...(() => { const m = multipart(details()); return { payload: m.payload, headers: m.headers }; })() });
+    const noFile = await a.request({
+      method: 'POST',
+      url: '/api/reference-layers/',
+      ...(() => {
+        const m = multipart(details());
+        return { payload: m.payload, headers: m.headers };
+      })(),
+    });
     expect(noFile.status).toBe(400);
     expect(noFile.body.errors.file[0]).toEqual(expect.any(String));
     const json = await a.post('/api/reference-layers/', details());
@@ -369,7 +437,11 @@ describe('reference layers: bad input', () => {
   });
 
   it('a file in a coordinate system that cannot be placed on WGS84 fails its load with crs_unsupported', async () => {
-    const doc = { type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::999999' } }, features: [{ type: 'Feature', properties: {}, geometry: polygon(square(10, 10, 50)) }] };
+    const doc = {
+      type: 'FeatureCollection',
+      crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::999999' } },
+      features: [{ type: 'Feature', properties: {}, geometry: polygon(square(10, 10, 50)) }],
+    };
     const res = await upload(env.as('adminA'), '/api/reference-layers/', details({ name: 'Odd CRS' }), 'odd.geojson', Buffer.from(JSON.stringify(doc)));
     expect(res.status).toBe(202);
     const layer = await settledLayer(env.as('adminA'), '/api/reference-layers/', res.body.data.id);

@@ -42,7 +42,8 @@ export async function verdictsOf(tx: Executor, tenantId: string, farmIds: readon
   const figures = new Map<string, RiskFigure[]>();
   for (const r of rows) {
     const list = figures.get(r.farm_id) ?? [];
-    if (r.layer_id && r.kind && inUse.has(r.layer_id)) list.push({ layer_id: r.layer_id, layer_name: r.layer_name, kind: r.kind, overlap_sqm: Number(r.overlap_sqm), share: Number(r.share) });
+    if (r.layer_id && r.kind && inUse.has(r.layer_id))
+      list.push({ layer_id: r.layer_id, layer_name: r.layer_name, kind: r.kind, overlap_sqm: Number(r.overlap_sqm), share: Number(r.share) });
     figures.set(r.farm_id, list);
   }
   for (const [farmId, list] of figures) {
@@ -110,7 +111,11 @@ export async function sweepVerdictsStep(deps: Pick<Deps, 'db'>, batch = VERDICT_
       tx,
       sql`SELECT id FROM farms WHERE tenant_id = ${tenantId} ${s.after_farm ? sql`AND id > ${s.after_farm}` : sql``} ORDER BY id LIMIT ${batch}`,
     );
-    const r = await syncVerdicts(tx, tenantId, farms.map((f) => f.id));
+    const r = await syncVerdicts(
+      tx,
+      tenantId,
+      farms.map((f) => f.id),
+    );
     const finished = farms.length < batch;
     if (finished) await tx.execute(sql`DELETE FROM farm_verdict_sweeps WHERE tenant_id = ${tenantId}`);
     else await tx.execute(sql`UPDATE farm_verdict_sweeps SET after_farm = ${farms[farms.length - 1]!.id} WHERE tenant_id = ${tenantId}`);

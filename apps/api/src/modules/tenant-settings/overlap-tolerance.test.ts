@@ -80,7 +80,10 @@ describe('an analysis', () => {
     expect(rows.get(5)!.is_overlapping).toBe(true);
     expect(rows.get(6)!.overlapping_id).toBe(rows.get(5)!.overlapping_id);
 
-    const page = (await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=10`)).body.data.results as Array<{ row_number: number; overlaps: any[] }>;
+    const page = (await t.caller.get(`/api/custom-analysis/${res.body.data.id}/within/?page_size=10`)).body.data.results as Array<{
+      row_number: number;
+      overlaps: any[];
+    }>;
     for (const [k, p] of pairs.entries()) {
       const ref = await reference(p.a, p.b);
       // The strip's analytic area (side × width) agrees with PostGIS to 0.5 %.
@@ -122,7 +125,9 @@ describe('the registry', () => {
       }
     }
     const grouped = async () => {
-      const rows = await env.sql<{ id: string; overlap_group_id: string | null }>(sql`SELECT id, overlap_group_id FROM farms WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[])`);
+      const rows = await env.sql<{ id: string; overlap_group_id: string | null }>(
+        sql`SELECT id, overlap_group_id FROM farms WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[])`,
+      );
       return ids.map((id) => rows.find((r) => r.id === id)!.overlap_group_id !== null);
     };
     // Every pair whose interiors meet counts when the tolerance is zero.

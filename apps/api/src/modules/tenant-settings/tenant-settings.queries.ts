@@ -22,11 +22,17 @@ export type ConfigPatch = {
 
 /** The tenant's configuration; a tenant without a row gets the schema defaults (100 sqm, 0.5, 1 m², 1 %). */
 export async function getConfiguration(tx: Executor, tenantId: string): Promise<ConfigRow> {
-  const rows = await queryRows<ConfigRow>(
-    tx,
-    sql`SELECT ${COLUMNS} FROM tenant_configurations WHERE tenant_id = ${tenantId}`,
+  const rows = await queryRows<ConfigRow>(tx, sql`SELECT ${COLUMNS} FROM tenant_configurations WHERE tenant_id = ${tenantId}`);
+  return (
+    rows[0] ?? {
+      tenant_id: tenantId,
+      minimum_farm_size: 100,
+      recognition_threshold: 0.5,
+      overlap_min_area_sqm: 1,
+      overlap_min_share: 0.01,
+      updated_at: new Date(0),
+    }
   );
-  return rows[0] ?? { tenant_id: tenantId, minimum_farm_size: 100, recognition_threshold: 0.5, overlap_min_area_sqm: 1, overlap_min_share: 0.01, updated_at: new Date(0) };
 }
 
 export async function upsertConfiguration(tx: Executor, tenantId: string, patch: ConfigPatch): Promise<ConfigRow> {

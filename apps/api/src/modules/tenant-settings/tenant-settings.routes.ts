@@ -12,7 +12,12 @@ export const tenantSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/base/tenant-configurations', {
     config: gate(tenantSettingsPolicy, 'read'),
-    schema: { tags, summary: "The tenant's configuration (provider staff name the tenant with tenant_id)", querystring: tenantSelectQuery, response: { 200: envelope(tenantConfiguration) } },
+    schema: {
+      tags,
+      summary: "The tenant's configuration (provider staff name the tenant with tenant_id)",
+      querystring: tenantSelectQuery,
+      response: { 200: envelope(tenantConfiguration) },
+    },
     handler: async (req) => ({ data: await settings.getConfiguration(deps, req.ctx, req.query.tenant_id) }),
   });
 
@@ -20,12 +25,16 @@ export const tenantSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: gate(tenantSettingsPolicy, 'change'),
     schema: {
       tags,
-      summary: 'Change minimum_farm_size (sqm, ≥ 0), recognition_threshold (0 < t ≤ 1), and the overlap tolerance: overlap_min_area_sqm (m², ≥ 0) and overlap_min_share (0–1 of the smaller farm); a new tolerance re-groups the registry',
+      summary:
+        'Change minimum_farm_size (sqm, ≥ 0), recognition_threshold (0 < t ≤ 1), and the overlap tolerance: overlap_min_area_sqm (m², ≥ 0) and overlap_min_share (0–1 of the smaller farm); a new tolerance re-groups the registry',
       querystring: tenantSelectQuery,
       body: updateTenantConfigurationBody,
       response: { 200: envelope(tenantConfiguration) },
     },
-    handler: async (req) => ({ data: await settings.updateConfiguration(deps, req.ctx, req.body, req.query.tenant_id), message: 'Configuration updated successfully' }),
+    handler: async (req) => ({
+      data: await settings.updateConfiguration(deps, req.ctx, req.body, req.query.tenant_id),
+      message: 'Configuration updated successfully',
+    }),
   });
 
   app.get('/base/tenant-settings/', {

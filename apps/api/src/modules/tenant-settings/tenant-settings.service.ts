@@ -27,19 +27,25 @@ export async function getConfiguration(deps: Deps, ctx: Ctx, tenantIdParam?: str
 
 export async function updateConfiguration(deps: Deps, ctx: Ctx, body: UpdateTenantConfigurationBody, tenantIdParam?: string): Promise<TenantConfiguration> {
   const { tenantId } = authorize(ctx, tenantSettingsPolicy, 'change', namedTenant(tenantIdParam));
-  const saved = await withScope(deps.db, { kind: 'tenant', tenantId }, async (tx) => {
-    const before = await q.getConfiguration(tx, tenantId);
-    const row = await q.upsertConfiguration(tx, tenantId, {
-      minimumFarmSize: body.minimum_farm_size,
-      recognitionThreshold: body.recognition_threshold,
-      overlapMinAreaSqm: body.overlap_min_area_sqm,
-      overlapMinShare: body.overlap_min_share,
-    });
-    const regroup = Number(row.overlap_min_area_sqm) !== Number(before.overlap_min_area_sqm) || Number(row.overlap_min_share) !== Number(before.overlap_min_share);
-    // The registry waits for its re-grouping under the new tolerance; a stop before it ends is finished at the next start.
-    if (regroup) await q.markRegroupPending(tx, tenantId);
-    return { row, regroup };
-  }, { retry: true });
+  const saved = await withScope(
+    deps.db,
+    { kind: 'tenant', tenantId },
+    async (tx) => {
+      const before = await q.getConfiguration(tx, tenantId);
+      const row = await q.upsertConfiguration(tx, tenantId, {
+        minimumFarmSize: body.minimum_farm_size,
+        recognitionThreshold: body.recognition_threshold,
+        overlapMinAreaSqm: body.overlap_min_area_sqm,
+        overlapMinShare: body.overlap_min_share,
+      });
+      const regroup =
+        Number(row.overlap_min_area_sqm) !== Number(before.overlap_min_area_sqm) || Number(row.overlap_min_share) !== Number(before.overlap_min_share);
+      // The registry waits for its re-grouping under the new tolerance; a stop before it ends is finished at the next start.
+      if (regroup) await q.markRegroupPending(tx, tenantId);
+      return { row, regroup };
+    },
+    { retry: true },
+  );
   // A new overlap tolerance re-groups the registry before the answer, in short batched transactions (farm-overlaps.regroup.ts,
   // measured in docs/decisions/0058-registry-regroup-in-batches.md), so other requests run between the batches.
   const regrouped = saved.regroup ? await regroupTenantFarms(deps.db, tenantId) : null;

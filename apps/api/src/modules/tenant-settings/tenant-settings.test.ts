@@ -27,7 +27,9 @@ describe('tenant configuration', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ minimum_farm_size: 250, recognition_threshold: 0.6 });
     expect((await env.as('adminB').get('/api/base/tenant-configurations')).body.data.minimum_farm_size).toBe(250);
-    const [log] = await env.sql<{ description: string }>(sql`SELECT description FROM activity_logs WHERE tenant_id = ${env.fx.tenantB} ORDER BY created_at DESC LIMIT 1`);
+    const [log] = await env.sql<{ description: string }>(
+      sql`SELECT description FROM activity_logs WHERE tenant_id = ${env.fx.tenantB} ORDER BY created_at DESC LIMIT 1`,
+    );
     expect(log!.description).toMatch(/minimum farm size 250/);
     for (const bad of [{ minimum_farm_size: -1 }, { recognition_threshold: 0 }, { recognition_threshold: 1.5 }, {}, { other: 1 }]) {
       const res = await env.as('adminB').put('/api/base/tenant-configurations', bad);

@@ -31,7 +31,13 @@ export function presentTenant(r: TenantRow): Tenant {
     is_suspended: r.is_suspended,
     status: tenantStatusOf(r.is_active, r.is_suspended),
     admin: r.admin_id
-      ? { id: r.admin_id, email: r.admin_email ?? '', first_name: r.admin_first_name ?? '', last_name: r.admin_last_name ?? '', phone_number: r.admin_phone_number }
+      ? {
+          id: r.admin_id,
+          email: r.admin_email ?? '',
+          first_name: r.admin_first_name ?? '',
+          last_name: r.admin_last_name ?? '',
+          phone_number: r.admin_phone_number,
+        }
       : null,
     license: r.license_id
       ? {

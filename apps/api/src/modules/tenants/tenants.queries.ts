@@ -95,7 +95,10 @@ export async function listTenants(tx: Executor, f: TenantFilter, limit: number, 
   const where = conditions(f);
   const join = f.licenseType ? currentLicense : sql``;
   // The page's ids first (the admin, license and agent count are read for those rows only, not for every tenant).
-  const ids = await queryRows<{ id: string }>(tx, sql`SELECT t.id FROM tenants t ${join} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const ids = await queryRows<{ id: string }>(
+    tx,
+    sql`SELECT t.id FROM tenants t ${join} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
   const total = await countList(tx, { from: sql`FROM tenants t ${join} ${where}` }, offset, ids.length, limit);
   if (ids.length === 0) return { rows: [], total };
   const rows = await queryRows<TenantRow>(tx, sql`${details} WHERE t.id = ANY(${uuidArray(ids.map((r) => r.id))}) ORDER BY t.created_at DESC, t.id DESC`);
@@ -158,7 +161,9 @@ export async function updateLicenseTerms(tx: Executor, tenantId: string, license
 
 /** A license replaced by a new one (a type change on edit): revoked, so its key stops working, and kept in the history. */
 export async function supersedeLicense(tx: Executor, tenantId: string, licenseId: string): Promise<void> {
-  await tx.execute(sql`UPDATE licenses SET is_revoked = true, revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${licenseId}`);
+  await tx.execute(
+    sql`UPDATE licenses SET is_revoked = true, revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${licenseId}`,
+  );
 }
 
 export type AdminValues = { email: string; firstName: string; lastName: string; phoneNumber: string };
@@ -196,7 +201,10 @@ export async function lockTenant(tx: Executor, id: string): Promise<boolean> {
 
 /** The live tenants among ids, locked for the rest of the transaction (the bulk delete checks all before it changes any). */
 export async function lockLiveTenants(tx: Executor, ids: readonly string[]): Promise<Array<{ id: string; name: string }>> {
-  return queryRows<{ id: string; name: string }>(tx, sql`SELECT id, name FROM tenants WHERE id = ANY(${uuidArray(ids)}) AND deleted_at IS NULL ORDER BY id FOR UPDATE`);
+  return queryRows<{ id: string; name: string }>(
+    tx,
+    sql`SELECT id, name FROM tenants WHERE id = ANY(${uuidArray(ids)}) AND deleted_at IS NULL ORDER BY id FOR UPDATE`,
+  );
 }
 
 /** Soft delete: the tenants disappear from every provider view and their users can no longer act (the gate finds no tenant). */
@@ -212,7 +220,9 @@ export async function resolvePlace(
   city: string | undefined,
 ): Promise<{ country: boolean; state: boolean; city: { id: string; name: string } | null }> {
   const [c] = await queryRows<{ ok: boolean }>(tx, sql`SELECT EXISTS (SELECT 1 FROM countries WHERE id = ${countryId}) AS ok`);
-  const [s] = stateId ? await queryRows<{ ok: boolean }>(tx, sql`SELECT EXISTS (SELECT 1 FROM states WHERE id = ${stateId} AND country_id = ${countryId}) AS ok`) : [{ ok: true }];
+  const [s] = stateId
+    ? await queryRows<{ ok: boolean }>(tx, sql`SELECT EXISTS (SELECT 1 FROM states WHERE id = ${stateId} AND country_id = ${countryId}) AS ok`)
+    : [{ ok: true }];
   let found: { id: string; name: string } | null = null;
   if (city && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(city)) {
     [found = null] = await queryRows<{ id: string; name: string }>(tx, sql`SELECT id, name FROM cities WHERE id = ${city} AND country_id = ${countryId}`);

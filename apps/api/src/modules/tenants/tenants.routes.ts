@@ -1,7 +1,20 @@
 // Tenants (docs/requirements.md §7 "Base"): GET and POST /base/tenants/, GET and PUT /base/tenants/{id}/, POST /base/tenants/delete/
 // (uuids, all or nothing) and PUT /base/tenants/{id}/suspend-deactivate/. Provider staff only.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createdTenant, deleteTenantsBody, deletedTenants, envelope, idParam, listOf, suspendDeactivateBody, tenant, tenantBody, tenantListItem, tenantsQuery, updatedTenant } from '@farmland/contracts';
+import {
+  createdTenant,
+  deleteTenantsBody,
+  deletedTenants,
+  envelope,
+  idParam,
+  listOf,
+  suspendDeactivateBody,
+  tenant,
+  tenantBody,
+  tenantListItem,
+  tenantsQuery,
+  updatedTenant,
+} from '@farmland/contracts';
 import { gate } from '../../lib/policy.js';
 import { tenantsPolicy } from './tenants.policy.js';
 import * as tenants from './tenants.service.js';
@@ -38,7 +51,8 @@ export const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
       body: tenantBody,
       response: { 201: envelope(createdTenant) },
     },
-    handler: async (req, reply) => reply.status(201).send({ data: await tenants.createTenant(deps, req.ctx, req.body), message: 'Tenant created successfully' }),
+    handler: async (req, reply) =>
+      reply.status(201).send({ data: await tenants.createTenant(deps, req.ctx, req.body), message: 'Tenant created successfully' }),
   });
 
   app.post('/base/tenants/delete/', {
@@ -66,7 +80,7 @@ export const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary:
-        "Edit a tenant: the same payload as create. The license keeps its issued date (only expiry and price change); a type change issues a new license (its key in license_key, this once) and revokes the old one",
+        'Edit a tenant: the same payload as create. The license keeps its issued date (only expiry and price change); a type change issues a new license (its key in license_key, this once) and revokes the old one',
       params: idParam,
       body: tenantBody,
       response: { 200: envelope(updatedTenant) },
@@ -78,7 +92,8 @@ export const tenantsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: provider,
     schema: {
       tags,
-      summary: "Suspend/unsuspend (is_suspended) or deactivate/activate (is_active): the tenant's users are refused with the tenant gate's code from their next call",
+      summary:
+        "Suspend/unsuspend (is_suspended) or deactivate/activate (is_active): the tenant's users are refused with the tenant gate's code from their next call",
       params: idParam,
       body: suspendDeactivateBody,
       response: { 200: envelope(tenant) },

@@ -2,7 +2,16 @@
 // license with a generated key shown once, its configuration), edit, suspend/deactivate (the tenant gate shuts the
 // tenant's users out on their next call), and the all-or-nothing soft delete. Every write records its activity entry in
 // the same transaction.
-import type { CreatedTenant, DeletedTenants, SuspendDeactivateBody, Tenant, TenantBody, TenantListItem, TenantsQuery, UpdatedTenant } from '@farmland/contracts';
+import type {
+  CreatedTenant,
+  DeletedTenants,
+  SuspendDeactivateBody,
+  Tenant,
+  TenantBody,
+  TenantListItem,
+  TenantsQuery,
+  UpdatedTenant,
+} from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
 import { withScope, type Executor, type Tx } from '../../db/client.js';
 import { sqlState } from '../../db/errors.js';
@@ -166,7 +175,9 @@ export async function updateTenant(deps: Deps, ctx: Ctx, id: string, body: Tenan
         const adminId = await q.insertAdmin(tx, id, adminValues(body));
         await sendAdminOnboarding(tx, deps, { id: adminId, email: body.admin.email, firstName: body.admin.first_name }, body.name);
       }
-      const licenseNote = licenseKey ? ` (new ${body.license.type} license until ${body.license.expiry_date}${row.license_type ? `, replacing the ${row.license_type} license` : ''})` : '';
+      const licenseNote = licenseKey
+        ? ` (new ${body.license.type} license until ${body.license.expiry_date}${row.license_type ? `, replacing the ${row.license_type} license` : ''})`
+        : '';
       await recordActivity(tx, ctx, { action: 'Update', tenantId: id, description: `${actor.name} edited the tenant ${body.name}${licenseNote}` });
       const tenant = presentTenant((await q.findTenant(tx, id))!);
       return licenseKey ? { ...tenant, license_key: licenseKey } : tenant;
@@ -192,9 +203,11 @@ export async function suspendDeactivate(deps: Deps, ctx: Ctx, id: string, body: 
     const changes: string[] = [];
     if (after.is_active !== before.is_active) changes.push(after.is_active ? 'activated' : 'deactivated');
     if (after.is_suspended !== before.is_suspended) changes.push(after.is_suspended ? 'suspended' : 'unsuspended');
-    if (changes.length > 0) await recordActivity(tx, ctx, { action: 'Update', tenantId: id, description: `${actor.name} ${changes.join(' and ')} the tenant ${before.name}` });
+    if (changes.length > 0)
+      await recordActivity(tx, ctx, { action: 'Update', tenantId: id, description: `${actor.name} ${changes.join(' and ')} the tenant ${before.name}` });
     // The message follows what was asked (suspension first when both are sent), even when the tenant was already so.
-    const change: FlagChange = body.is_suspended !== undefined ? (body.is_suspended ? 'suspended' : 'unsuspended') : body.is_active ? 'activated' : 'deactivated';
+    const change: FlagChange =
+      body.is_suspended !== undefined ? (body.is_suspended ? 'suspended' : 'unsuspended') : body.is_active ? 'activated' : 'deactivated';
     return { tenant: presentTenant(after), change };
   });
 }

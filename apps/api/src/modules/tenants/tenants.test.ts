@@ -38,7 +38,14 @@ const payload = (over: Record<string, unknown> = {}, license: Record<string, unk
 const create = async (over: Record<string, unknown> = {}, license: Record<string, unknown> = {}) => {
   const res = await env.as('super').post('/api/base/tenants/', payload(over, license));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as { id: string; name: string; email: string; admin: { id: string; email: string }; license: { id: string; key: string; expiry_date: string }; license_key: string };
+  return res.body.data as {
+    id: string;
+    name: string;
+    email: string;
+    admin: { id: string; email: string };
+    license: { id: string; key: string; expiry_date: string };
+    license_key: string;
+  };
 };
 
 describe('tenants', () => {
@@ -49,7 +56,9 @@ describe('tenants', () => {
     expect(t.license.key).toBe(t.license_key.slice(0, 10));
     const [lic] = await env.sql<{ key_hash: string }>(sql`SELECT key_hash FROM licenses WHERE id = ${t.license.id}`);
     expect(lic!.key_hash).toBe(sha256(t.license_key));
-    const [admin] = await env.sql<{ role: string; tenant_id: string; password_hash: string | null }>(sql`SELECT role, tenant_id, password_hash FROM users WHERE id = ${t.admin.id}`);
+    const [admin] = await env.sql<{ role: string; tenant_id: string; password_hash: string | null }>(
+      sql`SELECT role, tenant_id, password_hash FROM users WHERE id = ${t.admin.id}`,
+    );
     expect(admin).toEqual({ role: 'tenant_admin', tenant_id: t.id, password_hash: null });
     const mail = await env.sql<{ body: string }>(sql`SELECT body FROM outbox_emails WHERE to_address = ${t.admin.email}`);
     expect(mail).toHaveLength(1);
@@ -73,7 +82,16 @@ describe('tenants', () => {
     const list = await env.as('super').get(`/api/base/tenants/?search=${encodeURIComponent(sdk.name)}`);
     expect(list.status).toBe(200);
     expect(list.body.data.count).toBe(1);
-    expect(list.body.data.results[0]).toMatchObject({ id: sdk.id, uuid: sdk.id, type: 'SDK', price: '220000.00', license_status: 'Active', status: 'Active', number_of_agents: 0, expiry_date: sdk.license.expiry_date });
+    expect(list.body.data.results[0]).toMatchObject({
+      id: sdk.id,
+      uuid: sdk.id,
+      type: 'SDK',
+      price: '220000.00',
+      license_status: 'Active',
+      status: 'Active',
+      number_of_agents: 0,
+      expiry_date: sdk.license.expiry_date,
+    });
     const platform = await env.as('super').get(`/api/base/tenants/?license_type=Platform&search=${encodeURIComponent('Provider Test Org')}&page_size=100`);
     const ids = platform.body.data.results.map((r: { id: string }) => r.id);
     expect(ids).toContain(plt.id);
@@ -88,11 +106,19 @@ describe('tenants', () => {
 
   it('edits a tenant with the same payload (admin and license too)', async () => {
     const t = await create();
-    const body = payload({ name: `${t.name} renamed`, email: t.email }, { price: '300000.50', expiry_date: inDays(700) }, { email: t.admin.email, first_name: 'Bola' });
+    const body = payload(
+      { name: `${t.name} renamed`, email: t.email },
+      { price: '300000.50', expiry_date: inDays(700) },
+      { email: t.admin.email, first_name: 'Bola' },
+    );
     const res = await env.as('super').put(`/api/base/tenants/${t.id}/`, body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe('Tenant edited successfully');
-    expect(res.body.data).toMatchObject({ name: `${t.name} renamed`, admin: { first_name: 'Bola' }, license: { price: '300000.50', expiry_date: inDays(700), key: t.license.key } });
+    expect(res.body.data).toMatchObject({
+      name: `${t.name} renamed`,
+      admin: { first_name: 'Bola' },
+      license: { price: '300000.50', expiry_date: inDays(700), key: t.license.key },
+    });
   });
 
   it('refuses a duplicate tenant email or admin email, a price with separators and a bad date, naming the field', async () => {
@@ -150,7 +176,9 @@ describe('tenants', () => {
     const t2 = await makeTenant(env);
     const admin = await makeUser(env, { tenantId: t1.id, role: 'tenant_admin' });
     const caller = await env.sessionFor(admin.id);
-    await env.sql(sql`INSERT INTO activity_logs (tenant_id, user_name, action, description, platform) VALUES (${t1.id}, 'Someone', 'Create', 'before the delete', 'web')`);
+    await env.sql(
+      sql`INSERT INTO activity_logs (tenant_id, user_name, action, description, platform) VALUES (${t1.id}, 'Someone', 'Create', 'before the delete', 'web')`,
+    );
     const unknown = '00000000-0000-4000-8000-000000000000';
     const partial = await env.as('super').post('/api/base/tenants/delete/', { uuids: [t1.id, t2.id, unknown] });
     expect([partial.status, Object.keys(partial.body.errors ?? {})[0]]).toEqual([400, 'uuids']);
@@ -209,7 +237,8 @@ describe('licenses', () => {
   it('lists licenses with the derived status and filters', async () => {
     const revoked = await makeTenant(env, { revoked: true, expired: true });
     const expired = await makeTenant(env, { expired: true });
-    const get = async (q: string) => (await env.as('super').get(`/api/base/licenses/?page_size=100&${q}`)).body.data.results as Array<{ tenant: string; status: string; key: string }>;
+    const get = async (q: string) =>
+      (await env.as('super').get(`/api/base/licenses/?page_size=100&${q}`)).body.data.results as Array<{ tenant: string; status: string; key: string }>;
     const rev = (await get(`search=${encodeURIComponent(revoked.name)}`))[0]!;
     expect(rev).toMatchObject({ tenant: revoked.id, status: 'Revoked', is_revoked: true, is_expired: true, key: revoked.licenseKey.slice(0, 10) });
     expect((await get(`search=${encodeURIComponent(expired.name)}`))[0]).toMatchObject({ status: 'Expired' });

@@ -93,7 +93,10 @@ function allowListOf(entries: readonly string[]): AllowList {
   const hosts = new Set<string>();
   const nets = new net.BlockList();
   for (const raw of entries) {
-    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const entry = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1');
     const [addr, prefix] = entry.split('/') as [string, string | undefined];
     const family = net.isIP(addr);
     if (family === 0) {

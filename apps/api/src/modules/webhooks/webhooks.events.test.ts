@@ -34,7 +34,12 @@ async function capturer() {
 }
 
 const layerFile = (rings: Ring[]) =>
-  Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: rings.map((r, i) => ({ type: 'Feature', properties: { name: `L${i}` }, geometry: { type: 'Polygon', coordinates: [r] } })) }));
+  Buffer.from(
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: rings.map((r, i) => ({ type: 'Feature', properties: { name: `L${i}` }, geometry: { type: 'Polygon', coordinates: [r] } })),
+    }),
+  );
 
 const lossDetails = { name: 'Loss after 2020', kind: 'tree_cover_loss', reference_date: '2024-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' };
 
@@ -47,9 +52,7 @@ async function uploadLayer(caller: Caller, url: string, fields: Record<string, s
 
 /** Waits until the layer's load and screening have ended (ready). */
 async function layerReady(caller: Caller, base: string, id: string) {
-  await expect
-    .poll(async () => (await caller.get(`${base}${id}/progress/`)).body.data.status, { timeout: 60_000, interval: 100 })
-    .toBe('ready');
+  await expect.poll(async () => (await caller.get(`${base}${id}/progress/`)).body.data.status, { timeout: 60_000, interval: 100 }).toBe('ready');
 }
 
 /** Waits for the n-th farm.verdict_changed event of a farm at a path; returns it. */
@@ -62,7 +65,10 @@ async function nthVerdict(path: string, farmId: string, n: number): Promise<Reco
 describe('farm.verdict_changed after reference-layer and threshold changes', () => {
   it('reaches the tenant for each farm whose verdict changed (load, thresholds, replace, re-walk, delete), and nothing for the others', async () => {
     const b = env.as('adminB');
-    const bEp = await b.post('/api/webhooks/', { url: recv.url('/b-verdicts'), events: ['farm.verdict_changed', 'farm.overlap_group_joined', 'farm.captured'] });
+    const bEp = await b.post('/api/webhooks/', {
+      url: recv.url('/b-verdicts'),
+      events: ['farm.verdict_changed', 'farm.overlap_group_joined', 'farm.captured'],
+    });
     expect(bEp.status, JSON.stringify(bEp.body)).toBe(201);
     await register(t.caller, '/verdicts', ['farm.verdict_changed']);
     const reset = await t.caller.put('/api/reference-layers/risk-settings/', PLOT_RISK_DEFAULTS);
@@ -110,8 +116,14 @@ describe('farm.verdict_changed after reference-layer and threshold changes', () 
     expect(await nthVerdict('/verdicts', hit.id, 6)).toMatchObject({ previous_verdict: 'high', verdict: low });
 
     // The stored verdicts follow, and the sweeps are done: the farm away from the layer raised nothing.
-    await expect.poll(async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id = ${t.tenantId}`))[0]!.n, { timeout: 30_000 }).toBe(0);
-    const stored = await env.sql<{ farm_id: string; verdict: string }>(sql`SELECT farm_id, verdict FROM farm_verdicts WHERE farm_id IN (${hit.id}, ${away.id})`);
+    await expect
+      .poll(async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id = ${t.tenantId}`))[0]!.n, {
+        timeout: 30_000,
+      })
+      .toBe(0);
+    const stored = await env.sql<{ farm_id: string; verdict: string }>(
+      sql`SELECT farm_id, verdict FROM farm_verdicts WHERE farm_id IN (${hit.id}, ${away.id})`,
+    );
     expect(stored.find((r) => r.farm_id === hit.id)?.verdict).toBe(low);
     expect(stored.find((r) => r.farm_id === away.id)).toBeDefined();
     expect(bodiesAt('/verdicts').filter((x) => x.data['farm_id'] === away.id)).toEqual([]);
@@ -158,7 +170,16 @@ describe('farm.overlap_group_joined when a capture merges two groups', () => {
     const y1 = await capture(square(32.105, 12.1, 0.002));
     const y2 = await capture(square(32.106, 12.1, 0.002));
     const groupOf = async (ids: string[]) =>
-      new Map((await env.sql<{ id: string; g: string | null }>(sql`SELECT id, overlap_group_id AS g FROM farms WHERE id IN (${sql.join(ids.map((i) => sql`${i}::uuid`), sql`, `)})`)).map((r) => [r.id, r.g]));
+      new Map(
+        (
+          await env.sql<{ id: string; g: string | null }>(
+            sql`SELECT id, overlap_group_id AS g FROM farms WHERE id IN (${sql.join(
+              ids.map((i) => sql`${i}::uuid`),
+              sql`, `,
+            )})`,
+          )
+        ).map((r) => [r.id, r.g]),
+      );
     const members = [x1.id, x2.id, y1.id, y2.id];
     const before = await groupOf(members);
     expect(new Set(before.values()).size).toBe(2);
@@ -170,9 +191,16 @@ describe('farm.overlap_group_joined when a capture merges two groups', () => {
     expect(moved.length).toBeGreaterThanOrEqual(2);
     const caused = () => bodiesAt('/groups').filter((x) => x.data['caused_by_farm_id'] === bridge.id);
     await expect.poll(() => caused().length, { timeout: 30_000 }).toBe(moved.length + 1);
-    expect(caused().map((x) => x.data['farm_id']).sort()).toEqual([...moved, bridge.id].sort());
+    expect(
+      caused()
+        .map((x) => x.data['farm_id'])
+        .sort(),
+    ).toEqual([...moved, bridge.id].sort());
     for (const id of moved) {
-      expect(caused().find((x) => x.data['farm_id'] === id)!.data).toMatchObject({ overlap_group_id: bridge.overlap_group_id, previous_overlap_group_id: before.get(id) });
+      expect(caused().find((x) => x.data['farm_id'] === id)!.data).toMatchObject({
+        overlap_group_id: bridge.overlap_group_id,
+        previous_overlap_group_id: before.get(id),
+      });
     }
   });
 });
@@ -190,7 +218,7 @@ describe('delivery log retention', () => {
                      SELECT ${t.tenantId}, ${ep.id}, ev.id, ${status}, 1, now() - make_interval(days => ${ageDays}), now() - make_interval(days => ${ageDays}),
                             CASE WHEN ${status} = 'pending' THEN now() + interval '1 day' END FROM ev RETURNING id)
           INSERT INTO webhook_attempts (delivery_id, attempt, tenant_id, outcome, duration_ms, at) SELECT d.id, 1, ${t.tenantId}, 'failed', 5, now() - make_interval(days => ${ageDays}) FROM d RETURNING delivery_id`);
-        return ((rows as unknown as { rows: Array<{ delivery_id: string }> }).rows[0]!).delivery_id;
+        return (rows as unknown as { rows: Array<{ delivery_id: string }> }).rows[0]!.delivery_id;
       });
     const ids = {
       oldDelivered: await make('old delivered', 'succeeded', 40),
@@ -203,9 +231,13 @@ describe('delivery log retention', () => {
     expect(removed.deliveries).toBeGreaterThanOrEqual(2);
     const left = await env.sql<{ id: string }>(sql`SELECT id FROM webhook_deliveries WHERE endpoint_id = ${ep.id}`);
     expect(left.map((r) => r.id).sort()).toEqual([ids.oldPending, ids.recentDelivered, ids.recentFailed].sort());
-    const attempts = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id IN (${ids.oldDelivered}, ${ids.oldFailed})`);
+    const attempts = await env.sql<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id IN (${ids.oldDelivered}, ${ids.oldFailed})`,
+    );
     expect(attempts[0]!.n).toBe(0);
-    const events = await env.sql<{ body: string }>(sql`SELECT body FROM webhook_events WHERE tenant_id = ${t.tenantId} AND body IN ('old delivered', 'old failed', 'old pending', 'recent delivered', 'recent failed')`);
+    const events = await env.sql<{ body: string }>(
+      sql`SELECT body FROM webhook_events WHERE tenant_id = ${t.tenantId} AND body IN ('old delivered', 'old failed', 'old pending', 'recent delivered', 'recent failed')`,
+    );
     expect(events.map((e) => e.body).sort()).toEqual(['old pending', 'recent delivered', 'recent failed']);
     // The log through the API shows the same.
     const log = await t.caller.get(`/api/webhooks/${ep.id}/deliveries/`);

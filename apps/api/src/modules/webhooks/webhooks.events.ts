@@ -16,7 +16,12 @@ export async function recordWebhookEvent(tx: Executor, tenantId: string, type: W
 
 /** Many events of one type for the tenant's subscribed endpoints, in one statement; returns how many were written. */
 export async function recordWebhookEvents(tx: Executor, tenantId: string, type: WebhookEventType, data: readonly WebhookData[]): Promise<number> {
-  return insertEvents(tx, tenantId, type, data.map((d) => () => bodyOf(type, d)));
+  return insertEvents(
+    tx,
+    tenantId,
+    type,
+    data.map((d) => () => bodyOf(type, d)),
+  );
 }
 
 /** The test event, for one endpoint whatever it subscribed to. */

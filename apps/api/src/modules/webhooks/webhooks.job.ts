@@ -72,7 +72,11 @@ export async function attemptDelivery(deps: Deps, tenantId: string, deliveryId: 
   // The URL's host only: its path or query may carry the receiver's token; the secret is never logged.
   const host = new URL(d.url).host;
   if (result.outcome === 'succeeded') log.info({ deliveryId, host, attempt, code: result.responseCode, ms: result.durationMs }, 'webhook delivered');
-  else log.warn({ deliveryId, host, attempt, outcome: result.outcome, code: result.responseCode, error: result.error, retryInSeconds: nextInSeconds }, 'webhook attempt failed');
+  else
+    log.warn(
+      { deliveryId, host, attempt, outcome: result.outcome, code: result.responseCode, error: result.error, retryInSeconds: nextInSeconds },
+      'webhook attempt failed',
+    );
 }
 
 export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBaseLogger } = {}): WebhookJobs {
@@ -100,7 +104,9 @@ export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBas
   const handle = async (jobs: Array<PgBoss.Job<DeliveryJob>>) => {
     await Promise.all(
       jobs.map((job) =>
-        attemptDelivery(deps, job.data.tenantId, job.data.deliveryId, log).catch((err: unknown) => log.error({ err, deliveryId: job.data.deliveryId }, 'webhook attempt could not be recorded')),
+        attemptDelivery(deps, job.data.tenantId, job.data.deliveryId, log).catch((err: unknown) =>
+          log.error({ err, deliveryId: job.data.deliveryId }, 'webhook attempt could not be recorded'),
+        ),
       ),
     );
   };

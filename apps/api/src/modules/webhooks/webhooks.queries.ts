@@ -31,7 +31,10 @@ export async function countEndpoints(tx: Executor, tenantId: string): Promise<nu
 }
 
 export async function findEndpoint(tx: Executor, tenantId: string, id: string, opts: { lock?: boolean } = {}): Promise<EndpointRow | null> {
-  const rows = await queryRows<EndpointRow>(tx, sql`SELECT ${ENDPOINT} FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND id = ${id} ${opts.lock ? sql`FOR UPDATE` : sql``}`);
+  const rows = await queryRows<EndpointRow>(
+    tx,
+    sql`SELECT ${ENDPOINT} FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND id = ${id} ${opts.lock ? sql`FOR UPDATE` : sql``}`,
+  );
   return rows[0] ?? null;
 }
 
@@ -53,7 +56,14 @@ export async function updateEndpoint(
   tx: Executor,
   tenantId: string,
   id: string,
-  v: { url?: string | undefined; description?: string | null | undefined; events?: string[] | undefined; enabled?: boolean | undefined; secretEnc?: string; secretHint?: string },
+  v: {
+    url?: string | undefined;
+    description?: string | null | undefined;
+    events?: string[] | undefined;
+    enabled?: boolean | undefined;
+    secretEnc?: string;
+    secretHint?: string;
+  },
 ): Promise<EndpointRow | null> {
   const sets = [sql`updated_at = now()`];
   if (v.url !== undefined) sets.push(sql`url = ${v.url}`);
@@ -62,7 +72,10 @@ export async function updateEndpoint(
   if (v.enabled !== undefined) sets.push(sql`enabled = ${v.enabled}`);
   if (v.secretEnc !== undefined) sets.push(sql`secret_enc = ${v.secretEnc}`);
   if (v.secretHint !== undefined) sets.push(sql`secret_hint = ${v.secretHint}`);
-  const rows = await queryRows<EndpointRow>(tx, sql`UPDATE webhook_endpoints SET ${sql.join(sets, sql`, `)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING ${ENDPOINT}`);
+  const rows = await queryRows<EndpointRow>(
+    tx,
+    sql`UPDATE webhook_endpoints SET ${sql.join(sets, sql`, `)} WHERE tenant_id = ${tenantId} AND id = ${id} RETURNING ${ENDPOINT}`,
+  );
   return rows[0] ?? null;
 }
 
@@ -133,7 +146,14 @@ export type DeliveryRow = {
   next_attempt_at: Date | string | null;
   last_attempt_at: Date | string | null;
   created_at: Date | string;
-  history: Array<{ attempt: number; at: string; outcome: 'succeeded' | 'failed' | 'refused'; response_code: number | null; duration_ms: number; error: string | null }> | null;
+  history: Array<{
+    attempt: number;
+    at: string;
+    outcome: 'succeeded' | 'failed' | 'refused';
+    response_code: number | null;
+    duration_ms: number;
+    error: string | null;
+  }> | null;
 };
 
 const DELIVERY = sql`d.id, d.endpoint_id, d.event_id, e.type AS event_type, d.status, d.attempts, d.response_code, d.duration_ms, d.error,
@@ -227,7 +247,14 @@ export async function recordAttempt(
   tx: Executor,
   tenantId: string,
   id: string,
-  a: { attempt: number; outcome: 'succeeded' | 'failed' | 'refused'; responseCode: number | null; durationMs: number; error: string | null; nextInSeconds: number | null },
+  a: {
+    attempt: number;
+    outcome: 'succeeded' | 'failed' | 'refused';
+    responseCode: number | null;
+    durationMs: number;
+    error: string | null;
+    nextInSeconds: number | null;
+  },
 ): Promise<void> {
   const status = a.outcome === 'succeeded' ? 'succeeded' : a.nextInSeconds === null ? 'failed' : 'pending';
   await tx.execute(sql`
@@ -245,7 +272,9 @@ export async function recordAttempt(
 
 /** A delivery whose endpoint was disabled meanwhile: it stops, without an attempt. */
 export async function stopDelivery(tx: Executor, tenantId: string, id: string, error: string): Promise<void> {
-  await tx.execute(sql`UPDATE webhook_deliveries SET status = 'failed', error = ${error}, locked_until = NULL, next_attempt_at = NULL WHERE tenant_id = ${tenantId} AND id = ${id}`);
+  await tx.execute(
+    sql`UPDATE webhook_deliveries SET status = 'failed', error = ${error}, locked_until = NULL, next_attempt_at = NULL WHERE tenant_id = ${tenantId} AND id = ${id}`,
+  );
 }
 
 // ---------- retention ----------

@@ -40,11 +40,16 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
     config: access,
     schema: {
       tags,
-      summary: 'Register an endpoint: url (https; a private address only when the operator allow-lists it), events, description; the answer holds the signing secret, shown this once',
+      summary:
+        'Register an endpoint: url (https; a private address only when the operator allow-lists it), events, description; the answer holds the signing secret, shown this once',
       body: createWebhookBody,
       response: { 201: envelope(webhookEndpointWithSecret) },
     },
-    handler: async (req, reply) => reply.status(201).send({ data: await webhooks.createEndpoint(deps, req.ctx, req.body), message: 'Webhook endpoint registered. Copy the secret now: it is not shown again.' }),
+    handler: async (req, reply) =>
+      reply.status(201).send({
+        data: await webhooks.createEndpoint(deps, req.ctx, req.body),
+        message: 'Webhook endpoint registered. Copy the secret now: it is not shown again.',
+      }),
   });
 
   app.get('/webhooks/:id/', {
@@ -55,7 +60,13 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch('/webhooks/:id/', {
     config: access,
-    schema: { tags, summary: "Change an endpoint's url, events, description or enabled", params: idParam, body: updateWebhookBody, response: { 200: envelope(webhookEndpoint) } },
+    schema: {
+      tags,
+      summary: "Change an endpoint's url, events, description or enabled",
+      params: idParam,
+      body: updateWebhookBody,
+      response: { 200: envelope(webhookEndpoint) },
+    },
     handler: async (req) => ({ data: await webhooks.updateEndpoint(deps, req.ctx, req.params.id, req.body), message: 'Webhook endpoint updated' }),
   });
 
@@ -70,13 +81,26 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/webhooks/:id/rotate-secret/', {
     config: access,
-    schema: { tags, summary: "Replace an endpoint's signing secret; the new secret is in the answer, shown this once", params: idParam, response: { 200: envelope(webhookEndpointWithSecret) } },
-    handler: async (req) => ({ data: await webhooks.rotateSecret(deps, req.ctx, req.params.id), message: 'Secret rotated. Copy it now: it is not shown again.' }),
+    schema: {
+      tags,
+      summary: "Replace an endpoint's signing secret; the new secret is in the answer, shown this once",
+      params: idParam,
+      response: { 200: envelope(webhookEndpointWithSecret) },
+    },
+    handler: async (req) => ({
+      data: await webhooks.rotateSecret(deps, req.ctx, req.params.id),
+      message: 'Secret rotated. Copy it now: it is not shown again.',
+    }),
   });
 
   app.post('/webhooks/:id/test/', {
     config: access,
-    schema: { tags, summary: 'Send a webhook.test event to this endpoint (it shows in its delivery log)', params: idParam, response: { 202: envelope(z.object({ event_id: z.uuid() })) } },
+    schema: {
+      tags,
+      summary: 'Send a webhook.test event to this endpoint (it shows in its delivery log)',
+      params: idParam,
+      response: { 202: envelope(z.object({ event_id: z.uuid() })) },
+    },
     handler: async (req, reply) => reply.status(202).send({ data: await webhooks.sendTest(deps, req.ctx, req.params.id), message: 'Test event queued' }),
   });
 
@@ -94,7 +118,13 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/webhooks/:id/deliveries/:deliveryId/redeliver/', {
     config: access,
-    schema: { tags, summary: 'Send a delivery again now (a new attempt, with the same webhook-id)', params: webhookDeliveryParams, response: { 202: envelope(webhookDelivery) } },
-    handler: async (req, reply) => reply.status(202).send({ data: await webhooks.redeliver(deps, req.ctx, req.params.id, req.params.deliveryId), message: 'Redelivery queued' }),
+    schema: {
+      tags,
+      summary: 'Send a delivery again now (a new attempt, with the same webhook-id)',
+      params: webhookDeliveryParams,
+      response: { 202: envelope(webhookDelivery) },
+    },
+    handler: async (req, reply) =>
+      reply.status(202).send({ data: await webhooks.redeliver(deps, req.ctx, req.params.id, req.params.deliveryId), message: 'Redelivery queued' }),
   });
 };

@@ -37,7 +37,8 @@ export async function sendWebhook(url: string, secret: string, messageId: string
   const u = new URL(url);
   // Connect to the checked address; Host and TLS SNI still carry the URL's name.
   const lookup: LookupFunction = (_host, options, cb) => {
-    if (options.all) (cb as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: checked.address, family: checked.family }]);
+    if (options.all)
+      (cb as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: checked.address, family: checked.family }]);
     else cb(null, checked.address, checked.family);
   };
   const client = u.protocol === 'https:' ? https : http;
@@ -69,7 +70,8 @@ export async function sendWebhook(url: string, secret: string, messageId: string
         let read = 0;
         const finish = () => {
           if (code >= 200 && code < 300) done({ outcome: 'succeeded', responseCode: code, error: null });
-          else if (code >= 300 && code < 400) done({ outcome: 'failed', responseCode: code, error: 'The receiver answered with a redirect, which is not followed' });
+          else if (code >= 300 && code < 400)
+            done({ outcome: 'failed', responseCode: code, error: 'The receiver answered with a redirect, which is not followed' });
           else done({ outcome: 'failed', responseCode: code, error: `The receiver answered ${code}` });
         };
         res.on('data', (chunk: Buffer) => {
@@ -89,7 +91,9 @@ export async function sendWebhook(url: string, secret: string, messageId: string
       done({ outcome: 'failed', responseCode: null, error: `No answer within ${opts.timeoutMs} ms` });
       req.destroy();
     }, opts.timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => done({ outcome: 'failed', responseCode: null, error: `Could not reach the receiver (${err.code ?? 'network error'})` }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done({ outcome: 'failed', responseCode: null, error: `Could not reach the receiver (${err.code ?? 'network error'})` }),
+    );
     req.end(body);
   });
 }

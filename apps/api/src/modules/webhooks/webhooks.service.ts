@@ -2,7 +2,14 @@
 // rotate the secret, delete), an endpoint's delivery log, a redelivery and a test event. A URL is checked when it is
 // registered or changed (400 naming url when it is not https, or resolves to a private address the operator did not
 // allow) and again at every delivery (webhooks.job.ts).
-import type { CreateWebhookBody, UpdateWebhookBody, WebhookDelivery, WebhookDeliveryListQuery, WebhookEndpoint, WebhookEndpointWithSecret } from '@farmland/contracts';
+import type {
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  WebhookDelivery,
+  WebhookDeliveryListQuery,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from '@farmland/contracts';
 import { requireActor, type Ctx, type Deps } from '../../context.js';
 import { withScope } from '../../db/client.js';
 import { paginate, type Page } from '../../db/pagination.js';
@@ -66,7 +73,10 @@ export async function createEndpoint(deps: Deps, ctx: Ctx, body: CreateWebhookBo
       enabled: body.enabled ?? true,
       createdBy: actor.userId,
     });
-    await recordActivity(tx, ctx, { action: 'Create', description: `${actor.name} registered a webhook endpoint on ${hostOf(body.url)} (${body.events.join(', ')})` });
+    await recordActivity(tx, ctx, {
+      action: 'Create',
+      description: `${actor.name} registered a webhook endpoint on ${hostOf(body.url)} (${body.events.join(', ')})`,
+    });
     return r;
   });
   return { ...presentEndpoint(row), secret };

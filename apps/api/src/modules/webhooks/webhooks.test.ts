@@ -24,7 +24,10 @@ describe('delivery', () => {
       name: 'Hooked analysis',
       operational_areas: t.areaIds,
       require_farm_recognition: false,
-      locations: [{ farm_name: 'One', farm_coordinates: square(20.1, 20.1) }, { farm_name: 'Two', farm_coordinates: square(20.2, 20.2) }],
+      locations: [
+        { farm_name: 'One', farm_coordinates: square(20.1, 20.1) },
+        { farm_name: 'Two', farm_coordinates: square(20.2, 20.2) },
+      ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const analysisId = res.body.data.id as string;
@@ -104,14 +107,29 @@ describe('delivery', () => {
     const byType = (type: string) => bodies.filter((b) => b.type === type);
     expect(byType('analysis.failed')).toHaveLength(1);
     expect(byType('analysis.failed')[0]!.data).toMatchObject({ analysis_id: a!.id, status: 'failed', failure_reason: 'The analysis failed: test' });
-    expect(byType('farm.captured').map((b) => b.data['farm_id']).sort()).toEqual([one.body.data.id, two.body.data.id].sort());
+    expect(
+      byType('farm.captured')
+        .map((b) => b.data['farm_id'])
+        .sort(),
+    ).toEqual([one.body.data.id, two.body.data.id].sort());
     expect(byType('farm.captured')[0]!.data).toMatchObject({ farmer_id: f!.id });
     const joined = byType('farm.overlap_group_joined').map((b) => b.data);
     expect(joined).toHaveLength(2);
     expect(joined).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ farm_id: two.body.data.id, overlap_group_id: two.body.data.overlap_group_id, previous_overlap_group_id: null, caused_by_farm_id: two.body.data.id }),
-        expect.objectContaining({ farm_id: one.body.data.id, farmer_id: f!.id, overlap_group_id: two.body.data.overlap_group_id, previous_overlap_group_id: null, caused_by_farm_id: two.body.data.id }),
+        expect.objectContaining({
+          farm_id: two.body.data.id,
+          overlap_group_id: two.body.data.overlap_group_id,
+          previous_overlap_group_id: null,
+          caused_by_farm_id: two.body.data.id,
+        }),
+        expect.objectContaining({
+          farm_id: one.body.data.id,
+          farmer_id: f!.id,
+          overlap_group_id: two.body.data.overlap_group_id,
+          previous_overlap_group_id: null,
+          caused_by_farm_id: two.body.data.id,
+        }),
       ]),
     );
   });
@@ -138,7 +156,14 @@ describe('delivery', () => {
 
 describe('addresses', () => {
   it('refuses private, loopback and link-local URLs with a 400 naming url', async () => {
-    for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/hook', 'https://[::ffff:10.0.0.1]/hook', 'https://100.64.1.1/x', 'https://[fd00::1]/x']) {
+    for (const url of [
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hook',
+      'https://[::ffff:10.0.0.1]/hook',
+      'https://100.64.1.1/x',
+      'https://[fd00::1]/x',
+    ]) {
       const res = await t.caller.post('/api/webhooks/', { url, events: ['analysis.completed'] });
       expect(res.status, url).toBe(400);
       expect(Object.keys(res.body.errors)).toEqual(['url']);
@@ -165,13 +190,34 @@ describe('addresses', () => {
   });
 
   it('classifies addresses (IPv4, IPv6, IPv4 inside IPv6) and checks every resolved address', async () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.31.0.1', '192.168.1.1', '169.254.169.254', '100.100.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'ff02::1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:7f00:1::1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.31.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.100.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:7f00:1::1',
+    ]) {
       expect(isPrivateAddress(a), a).toBe(true);
     }
     for (const a of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
     expect(embeddedV4('::ffff:7f00:1')).toBe('127.0.0.1');
     // A name with one public and one private address is refused (no pick-the-good-one).
-    const mixed = await checkWebhookUrl('https://mixed.example/x', [], async () => [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.5', family: 4 }]);
+    const mixed = await checkWebhookUrl('https://mixed.example/x', [], async () => [
+      { address: '93.184.215.14', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ]);
     expect(mixed.ok).toBe(false);
     const cidr = await checkWebhookUrl('http://inside.example/x', ['10.0.0.0/8'], async () => [{ address: '10.0.0.5', family: 4 }]);
     expect(cidr).toMatchObject({ ok: true, address: '10.0.0.5', allowListed: true });
@@ -193,9 +239,13 @@ describe('who may', () => {
     expect((await agentA.get('/api/webhooks/')).status).toBe(403);
     expect((await agentA.post('/api/webhooks/', { url: 'https://93.184.215.14/x', events: ['farm.captured'] })).status).toBe(403);
     const key = `SDK-webhooks-${Date.now()}`;
-    await env.sql(sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint) VALUES (${t.tenantId}, 'SDK', '2021-01-01', '2099-01-01', ${sha256(key)}, ${key.slice(0, 10)})`);
+    await env.sql(
+      sql`INSERT INTO licenses (tenant_id, type, issued_date, expiry_date, key_hash, key_hint) VALUES (${t.tenantId}, 'SDK', '2021-01-01', '2099-01-01', ${sha256(key)}, ${key.slice(0, 10)})`,
+    );
     expect((await env.as('anonymous').get('/api/webhooks/', { 'x-license-key': key })).status).toBe(401);
-    expect((await env.as('anonymous').post('/api/webhooks/', { url: 'https://93.184.215.14/x', events: ['farm.captured'] }, { 'x-license-key': key })).status).toBe(401);
+    expect(
+      (await env.as('anonymous').post('/api/webhooks/', { url: 'https://93.184.215.14/x', events: ['farm.captured'] }, { 'x-license-key': key })).status,
+    ).toBe(401);
     expect((await env.as('super').get('/api/webhooks/')).status).toBe(403);
   });
 
@@ -215,7 +265,9 @@ describe('who may', () => {
     // Tenant B's event never reaches tenant A's endpoint (the outbox is per tenant).
     const { recordWebhookEvent } = await import('./webhooks.events.js');
     const { withScope } = await import('../../db/client.js');
-    await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantB }, (tx) => recordWebhookEvent(tx, env.fx.tenantB, 'analysis.completed', { analysis_id: 'b' }));
+    await withScope(env.deps.db, { kind: 'tenant', tenantId: env.fx.tenantB }, (tx) =>
+      recordWebhookEvent(tx, env.fx.tenantB, 'analysis.completed', { analysis_id: 'b' }),
+    );
     const [n] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${ep.id}`);
     expect(n!.n).toBe(1);
     expect((await t.caller.get(`/api/webhooks/${ep.id}/`)).body.data.enabled).toBe(true);

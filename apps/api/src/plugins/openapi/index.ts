@@ -46,7 +46,16 @@ const STATUS_TEXT: Record<number, string> = {
 /** Codes every route of a kind can answer (plugins/errors.ts, plugins/auth.ts, plugins/payload-encryption.ts, load shedding). */
 const GENERIC = {
   400: ['validation_failed', 'invalid_json', 'bad_request', 'invalid_value'],
-  body400: ['payload_encryption_required', 'payload_client_key_required', 'payload_key_unknown', 'payload_misdirected', 'payload_undecryptable', 'payload_unbound', 'payload_stale', 'payload_session_mismatch'],
+  body400: [
+    'payload_encryption_required',
+    'payload_client_key_required',
+    'payload_key_unknown',
+    'payload_misdirected',
+    'payload_undecryptable',
+    'payload_unbound',
+    'payload_stale',
+    'payload_session_mismatch',
+  ],
   401: ['not_authenticated'],
   403: ['forbidden', 'account_suspended', 'tenant_inactive', 'tenant_suspended', 'license_revoked', 'license_expired'],
   404: ['not_found'],
@@ -130,7 +139,12 @@ function completeDocument(doc: Doc, facts: Map<string, RouteFacts>): Doc {
           required: true,
           content: {
             'application/json': { schema },
-            'multipart/form-data': { schema: { type: 'object', description: 'The same fields as the JSON body (objects and arrays as JSON text), and the files the operation describes.' } },
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                description: 'The same fields as the JSON body (objects and arrays as JSON text), and the files the operation describes.',
+              },
+            },
           },
         };
       }
@@ -199,7 +213,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: (documentObject) => completeDocument(('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Doc, facts) as never,
+    transformObject: (documentObject) =>
+      completeDocument(('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Doc, facts) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 }

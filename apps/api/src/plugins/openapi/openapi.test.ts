@@ -11,8 +11,18 @@ import { testEnv, type TestEnv } from '../../test/harness.js';
 import { openApiPath } from './index.js';
 import { operations } from './operations.js';
 
-type Op = { operationId?: string; security?: unknown[]; parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { maxLength?: number } }>; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; description: string }> };
-type Doc = { paths: Record<string, Record<string, Op>>; servers?: { url: string }[]; info: { license?: { name: string } }; components: { schemas: Record<string, unknown> } };
+type Op = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { maxLength?: number } }>;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; description: string }>;
+};
+type Doc = {
+  paths: Record<string, Record<string, Op>>;
+  servers?: { url: string }[];
+  info: { license?: { name: string } };
+  components: { schemas: Record<string, unknown> };
+};
 
 let env: TestEnv;
 let doc: Doc;
@@ -25,12 +35,17 @@ const ops = () => Object.entries(doc.paths).flatMap(([p, item]) => Object.entrie
 
 describe('OpenAPI document', () => {
   it('gives every operation an operationId from the table, each used once, and the table names no missing route', () => {
-    const missing = ops().filter((o) => !o.op.operationId).map((o) => o.key);
+    const missing = ops()
+      .filter((o) => !o.op.operationId)
+      .map((o) => o.key);
     expect(missing).toEqual([]);
     const ids = ops().map((o) => o.op.operationId);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     const registered = new Set(env.app.routeTable.map((r) => `${r.method} ${r.url}`));
-    expect(Object.keys(operations).filter((k) => !registered.has(k)), 'rows for routes that are not registered').toEqual([]);
+    expect(
+      Object.keys(operations).filter((k) => !registered.has(k)),
+      'rows for routes that are not registered',
+    ).toEqual([]);
     for (const [k, row] of Object.entries(operations)) expect(row.id, k).toMatch(/^[a-z][A-Za-z0-9]+$/);
   });
 

@@ -30,12 +30,22 @@ export const operations: Record<string, OperationRow> = {
   // auth
   'POST /api/auth/login/': {
     id: 'login',
-    codes: { 401: ['invalid_credentials'], 403: ['account_suspended', 'account_inactive', 'tenant_inactive', 'tenant_suspended', 'license_revoked', 'license_expired'], 429: ['too_many_attempts'] },
+    codes: {
+      401: ['invalid_credentials'],
+      403: ['account_suspended', 'account_inactive', 'tenant_inactive', 'tenant_suspended', 'license_revoked', 'license_expired'],
+      429: ['too_many_attempts'],
+    },
   },
   'POST /api/auth/setup-mfa/': { id: 'setupMfa', codes: { 400: ['invalid_mfa_token'], 409: ['mfa_already_enabled'] } },
   'POST /api/auth/confirm-mfa/': { id: 'confirmMfa', codes: { 400: ['invalid_mfa_token', 'invalid_mfa_code', 'mfa_code_reused'], 429: ['too_many_attempts'] } },
-  'POST /api/auth/login/confirm': { id: 'confirmLogin', codes: { 400: ['invalid_mfa_token', 'invalid_mfa_code', 'mfa_code_reused', 'mfa_setup_required'], 429: ['too_many_attempts'] } },
-  'POST /api/auth/token/refresh/': { id: 'refreshToken', codes: { 401: ['refresh_token_invalid', 'refresh_token_reused', 'session_revoked'], 403: ['account_suspended', 'account_inactive'] } },
+  'POST /api/auth/login/confirm': {
+    id: 'confirmLogin',
+    codes: { 400: ['invalid_mfa_token', 'invalid_mfa_code', 'mfa_code_reused', 'mfa_setup_required'], 429: ['too_many_attempts'] },
+  },
+  'POST /api/auth/token/refresh/': {
+    id: 'refreshToken',
+    codes: { 401: ['refresh_token_invalid', 'refresh_token_reused', 'session_revoked'], 403: ['account_suspended', 'account_inactive'] },
+  },
   'POST /api/auth/logout/': { id: 'logout' },
   'POST /api/auth/admin-login/': { id: 'adminLinkLogin', codes: { 400: ['105'], 401: ['invalid_credentials'] } },
   'POST /api/auth/:id/reset-mfa/': { id: 'resetUserMfa' },
@@ -87,7 +97,12 @@ export const operations: Record<string, OperationRow> = {
   'GET /api/farms/:id/': { id: 'getFarm' },
   'GET /api/farms/:id/overlapping/': { id: 'listFarmOverlapGroup' },
   'GET /api/farms/:id/overlaps/': { id: 'listFarmOverlaps' },
-  'POST /api/farms/': { id: 'captureFarm', body: captureFarmBody, idempotencyKey: true, codes: { 400: ['invalid_geometry'], 409: ['idempotency_key_reused', 'idempotency_key_in_progress'] } },
+  'POST /api/farms/': {
+    id: 'captureFarm',
+    body: captureFarmBody,
+    idempotencyKey: true,
+    codes: { 400: ['invalid_geometry'], 409: ['idempotency_key_reused', 'idempotency_key_in_progress'] },
+  },
   'PUT /api/farms/:id/': { id: 'updateFarm', body: updateFarmBody, codes: { 400: ['invalid_geometry'] } },
   'DELETE /api/farms/:id/': { id: 'deleteFarm' },
   'POST /api/farms/:id/intersect': { id: 'retainFarm', codes: { 400: ['not_overlapping', 'farm_vanished'] } },
@@ -142,7 +157,11 @@ export const operations: Record<string, OperationRow> = {
   // custom analyses
   'GET /api/custom-analysis/template.csv': { id: 'getAnalysisTemplateCsv' },
   'GET /api/custom-analysis/template.geojson': { id: 'getAnalysisTemplateGeojson' },
-  'POST /api/custom-analysis/': { id: 'createAnalysis', body: createAnalysisBody, codes: { 400: ['crs_unsupported', 'invalid_multipart', 'multipart_too_many_parts'], 429: ['analysis_queue_full'] } },
+  'POST /api/custom-analysis/': {
+    id: 'createAnalysis',
+    body: createAnalysisBody,
+    codes: { 400: ['crs_unsupported', 'invalid_multipart', 'multipart_too_many_parts'], 429: ['analysis_queue_full'] },
+  },
   'GET /api/custom-analysis/': { id: 'listAnalyses' },
   'GET /api/custom-analysis/:id/': { id: 'getAnalysis' },
   'DELETE /api/custom-analysis/:id/': { id: 'deleteAnalysis' },

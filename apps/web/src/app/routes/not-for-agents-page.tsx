@@ -16,12 +16,7 @@ export function NotForAgentsPage() {
       <Typography.Title level={1} style={{ fontSize: 28 }}>
         {t(m.fieldAgentAccount)}
       </Typography.Title>
-      <Alert
-        type="info"
-        showIcon
-        title={t(m.notForAgents)}
-        description={t(m.notForAgentsBody)}
-      />
+      <Alert type="info" showIcon title={t(m.notForAgents)} description={t(m.notForAgentsBody)} />
       <Link to={paths.login} style={{ display: 'inline-block', marginTop: 16 }}>
         {t(m.backToSignIn)}
       </Link>

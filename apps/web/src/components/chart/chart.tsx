@@ -22,7 +22,20 @@ import {
 } from 'chart.js';
 import { formatLocale } from '../../i18n/locale';
 
-Chart.register(ArcElement, BarController, BarElement, CategoryScale, DoughnutController, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip);
+Chart.register(
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  DoughnutController,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+);
 
 export type ChartProps = {
   config: ChartConfiguration;
@@ -40,7 +53,10 @@ export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProp
 
   useEffect(() => {
     if (!canvas.current) return;
-    const named = { ...config, data: { ...config.data, labels: config.data.labels?.map((l) => (typeof l === 'string' ? periodLabel(l) : l)) } } as ChartConfiguration;
+    const named = {
+      ...config,
+      data: { ...config.data, labels: config.data.labels?.map((l) => (typeof l === 'string' ? periodLabel(l) : l)) },
+    } as ChartConfiguration;
     const withTicks: ChartConfiguration =
       named.type === 'doughnut' || named.type === 'pie'
         ? named
@@ -48,7 +64,10 @@ export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProp
             ...named,
             options: {
               ...named.options,
-              scales: { ...(named.options?.scales ?? {}), y: { beginAtZero: true, ...(named.options?.scales?.['y'] ?? {}), ticks: { maxTicksLimit: MAX_Y_TICKS, precision: 0 } } },
+              scales: {
+                ...(named.options?.scales ?? {}),
+                y: { beginAtZero: true, ...(named.options?.scales?.['y'] ?? {}), ticks: { maxTicksLimit: MAX_Y_TICKS, precision: 0 } },
+              },
             },
           };
     if (chart.current) {
@@ -56,7 +75,10 @@ export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProp
       chart.current.options = withTicks.options ?? {};
       chart.current.update();
     } else {
-      chart.current = new Chart(canvas.current, { ...withTicks, options: { responsive: true, maintainAspectRatio: false, animation: false, locale: formatLocale(), ...withTicks.options } });
+      chart.current = new Chart(canvas.current, {
+        ...withTicks,
+        options: { responsive: true, maintainAspectRatio: false, animation: false, locale: formatLocale(), ...withTicks.options },
+      });
     }
   }, [config]);
 

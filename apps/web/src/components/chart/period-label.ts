@@ -13,6 +13,9 @@ export function periodLabel(label: string): string {
   const m = MONTH.exec(label);
   if (m) return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)).toLocaleDateString(dateLocale(), { month: 'short', year: 'numeric', timeZone: 'UTC' });
   const d = DAY.exec(label);
-  if (d) return new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]))).toLocaleDateString(dateLocale(), { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).replace(',', '');
+  if (d)
+    return new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])))
+      .toLocaleDateString(dateLocale(), { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
+      .replace(',', '');
   return label;
 }

@@ -27,7 +27,7 @@ export default translate(eudrText, {
   overlap: 'Chevauchement (m²)',
   share: 'Part',
   pending: "{count, plural, one {1 couche est} other {{count} couches sont}} encore en cours d'évaluation.",
-  noFeature: "Aucun élément de couche de référence ne touche cette parcelle.",
+  noFeature: 'Aucun élément de couche de référence ne touche cette parcelle.',
   legendLabel: 'Couches de référence sur la carte',
   truncated: 'Seuls les {count} premiers éléments sont dessinés.',
   reasonTreeCoverLoss: 'Perte de couvert arboré après 2020 ({layer}) : {figure}',
@@ -36,8 +36,7 @@ export default translate(eudrText, {
   reasonIndigenousLand: 'Chevauche une terre autochtone ou communautaire ({layer}) : {figure}',
   reasonConcession: 'Chevauche une concession ({layer}) : {figure}',
   reasonOtherLayer: 'Chevauche {layer} : {figure}',
-  reasonNoForestLayer:
-    "Aucune couche de couvert forestier à la date butoir de 2020 n'est chargée : rien ne montre que la parcelle n'était pas une forêt",
+  reasonNoForestLayer: "Aucune couche de couvert forestier à la date butoir de 2020 n'est chargée : rien ne montre que la parcelle n'était pas une forêt",
   reasonNotScreened: "Pas encore évaluée au regard de {count} couche(s) ; l'évaluation est en cours",
   reasonNoOverlap: 'Aucun chevauchement avec une couche de référence',
   figure: '{area} m², {share} % de la parcelle',

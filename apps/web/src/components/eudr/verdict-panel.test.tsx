@@ -13,7 +13,16 @@ const LAYER = '00000000-0000-4000-8000-000000000001';
 const screening: FarmScreening = {
   farm_id: '00000000-0000-4000-8000-0000000000aa',
   figures: [
-    { layer_id: LAYER, layer_name: 'National forest 2020', kind: 'forest_2020', owner: 'provider', layer_version: 1, overlap_sqm: 1234.567, share: 0.1234, computed_at: '2026-11-27T08:00:00Z' },
+    {
+      layer_id: LAYER,
+      layer_name: 'National forest 2020',
+      kind: 'forest_2020',
+      owner: 'provider',
+      layer_version: 1,
+      overlap_sqm: 1234.567,
+      share: 0.1234,
+      computed_at: '2026-11-27T08:00:00Z',
+    },
   ],
   pending_layers: ['00000000-0000-4000-8000-000000000002'],
   verdict: {
@@ -59,7 +68,11 @@ describe('VerdictPanel', () => {
   });
 
   it('leaves the table out when only the verdict is known', () => {
-    render(<VerdictPanel verdict={{ level: 'low', reasons: [{ code: 'no_overlap', level: 'low', message: 'No overlap with any reference layer', layer_id: null }] }} />);
+    render(
+      <VerdictPanel
+        verdict={{ level: 'low', reasons: [{ code: 'no_overlap', level: 'low', message: 'No overlap with any reference layer', layer_id: null }] }}
+      />,
+    );
     expect(screen.queryByTestId('verdict-figures')).toBeNull();
     expect(screen.getByTestId('verdict-tag').textContent).toBe('Low risk');
   });

@@ -74,14 +74,17 @@ export function VerdictPanel({ verdict, figures, pendingLayers = [], loading = f
                   <span className="block" translate="no">
                     {f.layer_name}
                   </span>
-                  <span className="text-muted small">
-                    {t(m.screened, { owner: LAYER_OWNER_LABEL[f.owner], date: formatDateTime(f.computed_at) })}
-                  </span>
+                  <span className="text-muted small">{t(m.screened, { owner: LAYER_OWNER_LABEL[f.owner], date: formatDateTime(f.computed_at) })}</span>
                 </>
               ),
             },
             { key: 'kind', title: t(m.kind), render: (_: unknown, f) => LAYER_KIND_LABEL[f.kind] },
-            { key: 'overlap', title: t(m.overlap), align: 'right', render: (_: unknown, f) => <span className="nowrap">{formatNumber(f.overlap_sqm, 2)}</span> },
+            {
+              key: 'overlap',
+              title: t(m.overlap),
+              align: 'right',
+              render: (_: unknown, f) => <span className="nowrap">{formatNumber(f.overlap_sqm, 2)}</span>,
+            },
             { key: 'share', title: t(m.share), align: 'right', render: (_: unknown, f) => <span className="nowrap">{formatShare(f.share)}</span> },
           ]}
         />

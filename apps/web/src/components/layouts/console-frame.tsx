@@ -84,8 +84,11 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   ];
 
   const navigation = (c: boolean) => (
-  <nav aria-label={t(m.mainNav)} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <Link to={`${basePath}/dashboard`} style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}>
+    <nav aria-label={t(m.mainNav)} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Link
+        to={`${basePath}/dashboard`}
+        style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}
+      >
         <LogoMark size={28} />
         {!c && <span translate="no">{t(m.brand)}</span>}
         {c && (
@@ -149,10 +152,25 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
       )}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header
-          style={{ display: 'flex', alignItems: 'center', gap: phone ? 8 : 16, borderBottom: '1px solid #e8ece8', position: 'sticky', top: 0, zIndex: 10, ...(phone ? { padding: '0 12px' } : {}) }}
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: phone ? 8 : 16,
+            borderBottom: '1px solid #e8ece8',
+            position: 'sticky',
+            top: 0,
+            zIndex: 10,
+            ...(phone ? { padding: '0 12px' } : {}),
+          }}
         >
           {phone ? (
-            <Button type="text" onClick={() => setDrawerOpen(true)} aria-label={t(m.openMenu)} aria-expanded={drawerOpen} icon={<MenuOutlined aria-hidden="true" />} />
+            <Button
+              type="text"
+              onClick={() => setDrawerOpen(true)}
+              aria-label={t(m.openMenu)}
+              aria-expanded={drawerOpen}
+              icon={<MenuOutlined aria-hidden="true" />}
+            />
           ) : (
             <Button
               type="text"

@@ -32,9 +32,18 @@ async function searchTenantArea(search: string, signal: AbortSignal): Promise<Gr
     list<Agent>('/accounts/agents/', search, signal),
   ]);
   return [
-    { kind: t(m.searchFarms), hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: paths.tenant.farmers({ farmer: f.farmer_id, farm: f.id }) })) },
-    { kind: t(m.searchFarmers), hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: paths.tenant.farmers({ farmer: f.id }) })) },
-    { kind: t(m.searchAgents), hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: paths.tenant.agents({ agent: a.id }) })) },
+    {
+      kind: t(m.searchFarms),
+      hits: farms.map((f) => ({ value: `farm:${f.id}`, label: `${f.name} · ${f.farmer}`, to: paths.tenant.farmers({ farmer: f.farmer_id, farm: f.id }) })),
+    },
+    {
+      kind: t(m.searchFarmers),
+      hits: farmers.map((f) => ({ value: `farmer:${f.id}`, label: `${f.farmer_name} · ${f.folio_id}`, to: paths.tenant.farmers({ farmer: f.id }) })),
+    },
+    {
+      kind: t(m.searchAgents),
+      hits: agents.map((a) => ({ value: `agent:${a.id}`, label: `${a.agent_name} · ${a.email}`, to: paths.tenant.agents({ agent: a.id }) })),
+    },
   ];
 }
 
@@ -64,9 +73,7 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
   });
   const groups = useMemo(() => (search.length >= 2 ? (found.data ?? []) : []), [search, found.data]);
   const hits = useMemo(() => new Map(groups.flatMap((g) => g.hits).map((h) => [h.value, h])), [groups]);
-  const options = groups
-    .filter((g) => g.hits.length > 0)
-    .map((g) => ({ label: g.kind, options: g.hits.map((h) => ({ value: h.value, label: h.label })) }));
+  const options = groups.filter((g) => g.hits.length > 0).map((g) => ({ label: g.kind, options: g.hits.map((h) => ({ value: h.value, label: h.label })) }));
   const empty = search.length >= 2 && found.isSuccess && options.length === 0;
 
   return (
@@ -85,7 +92,12 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
         style={{ width: '100%' }}
         popupMatchSelectWidth={360}
       >
-        <Input aria-label={provider ? t(m.searchProvider) : t(m.searchTenant)} placeholder={t(m.search)} prefix={<SearchOutlined aria-hidden="true" />} allowClear />
+        <Input
+          aria-label={provider ? t(m.searchProvider) : t(m.searchTenant)}
+          placeholder={t(m.search)}
+          prefix={<SearchOutlined aria-hidden="true" />}
+          allowClear
+        />
       </AutoComplete>
     </div>
   );

@@ -27,7 +27,7 @@ export default translate(layoutText, {
   navProfile: 'Profil',
   navFarmers: 'Agriculteurs',
   navAgents: 'Agents',
-  navOperationalAreas: "Zones opérationnelles",
+  navOperationalAreas: 'Zones opérationnelles',
   navFarmAnalysis: 'Analyse de parcelles',
   navConfigurations: 'Paramètres',
   superAdmin: 'Super administrateur',

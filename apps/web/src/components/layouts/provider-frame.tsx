@@ -1,5 +1,14 @@
 // The provider (super-admin) frame: sidebar items of docs/requirements.md §2 in their order.
-import { AppstoreOutlined, BankOutlined, BarChartOutlined, EnvironmentOutlined, GlobalOutlined, HistoryOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BankOutlined,
+  BarChartOutlined,
+  EnvironmentOutlined,
+  GlobalOutlined,
+  HistoryOutlined,
+  SafetyCertificateOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { ConsoleFrame, type NavItem } from './console-frame';
 import { PROVIDER_BASE, PROVIDER_SECTIONS } from '../../lib/paths';
 import { t } from '../../i18n';

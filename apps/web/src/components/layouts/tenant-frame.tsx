@@ -1,5 +1,17 @@
 // The tenant-admin frame: sidebar items of tenant-admin docs/requirements.md §2 in their order (Farmlands is /admin/mapping).
-import { AppstoreOutlined, BarChartOutlined, EnvironmentOutlined, ExperimentOutlined, GatewayOutlined, GlobalOutlined, HistoryOutlined, SettingOutlined, TeamOutlined, UserOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BarChartOutlined,
+  EnvironmentOutlined,
+  ExperimentOutlined,
+  GatewayOutlined,
+  GlobalOutlined,
+  HistoryOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserOutlined,
+  UsergroupAddOutlined,
+} from '@ant-design/icons';
 import { useSession } from '../../lib/session-store';
 import { ConsoleFrame, type NavItem } from './console-frame';
 import { TENANT_BASE, TENANT_SECTIONS } from '../../lib/paths';

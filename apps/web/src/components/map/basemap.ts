@@ -52,7 +52,11 @@ function populatedPlaces(): Promise<GeoJSON.FeatureCollection<GeoJSON.Point>> {
     const rows = mod.default as unknown as PlaceRow[];
     return {
       type: 'FeatureCollection',
-      features: rows.map(([name, lng, lat, rank, kind], i) => ({ type: 'Feature', properties: { name, rank, kind, order: i }, geometry: { type: 'Point', coordinates: [lng, lat] } })),
+      features: rows.map(([name, lng, lat, rank, kind], i) => ({
+        type: 'Feature',
+        properties: { name, rank, kind, order: i },
+        geometry: { type: 'Point', coordinates: [lng, lat] },
+      })),
     };
   });
 }
@@ -153,7 +157,12 @@ export function offlineStyle(): Promise<StyleSpecification> {
       layers: [
         { id: 'background', type: 'background', paint: { 'background-color': '#cfe3f2' } },
         { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f5f3ec' } },
-        { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#8a96a3', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 8, 1.4], 'line-dasharray': [4, 2] } },
+        {
+          id: 'countries-line',
+          type: 'line',
+          source: 'countries',
+          paint: { 'line-color': '#8a96a3', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 8, 1.4], 'line-dasharray': [4, 2] },
+        },
         // Lakes of 100 km² and more (243 polygons): all drawn at every zoom, in the sea's colour.
         { id: 'lakes', type: 'fill', source: 'lakes', paint: { 'fill-color': '#cfe3f2', 'fill-outline-color': '#7fb0d6' } },
         {
@@ -163,7 +172,10 @@ export function offlineStyle(): Promise<StyleSpecification> {
           // Permanent major rivers from a continental view, the other major rivers from zoom 5.
           filter: ['any', ['==', ['get', 'level'], 1], ['>=', ['zoom'], 5]],
           layout: { 'line-join': 'round', 'line-cap': 'round' },
-          paint: { 'line-color': '#7fb0d6', 'line-width': ['interpolate', ['linear'], ['zoom'], 3, ['match', ['get', 'level'], 1, 0.9, 0.5], 10, ['match', ['get', 'level'], 1, 2.4, 1.4]] },
+          paint: {
+            'line-color': '#7fb0d6',
+            'line-width': ['interpolate', ['linear'], ['zoom'], 3, ['match', ['get', 'level'], 1, 0.9, 0.5], 10, ['match', ['get', 'level'], 1, 2.4, 1.4]],
+          },
         },
         {
           id: 'places-dot',

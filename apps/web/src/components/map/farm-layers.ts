@@ -86,7 +86,12 @@ function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
   const pointSource = tiles ? { source: FARM_SOURCE, 'source-layer': TILE_LAYERS.points } : { source: FARM_POINT_SOURCE };
   // The fill draws its own 1 px outline; the wider outline layer starts at zoom 13, where a farm is more than a few
   // pixels. A separate line layer at every zoom doubled the draw time of 10k farms under SwiftShader.
-  map.addLayer({ id: FARM_LAYERS.fill, type: 'fill', ...polySource, paint: { 'fill-color': colorByCategory, 'fill-opacity': 0.35, 'fill-outline-color': colorByCategory } });
+  map.addLayer({
+    id: FARM_LAYERS.fill,
+    type: 'fill',
+    ...polySource,
+    paint: { 'fill-color': colorByCategory, 'fill-opacity': 0.35, 'fill-outline-color': colorByCategory },
+  });
   map.addLayer({ id: FARM_LAYERS.line, type: 'line', ...polySource, minzoom: 13, paint: { 'line-color': colorByCategory, 'line-width': 1.5 } });
   const markerPaint: CircleLayerSpecification['paint'] = {
     'circle-color': colorByCategory,
@@ -113,7 +118,8 @@ function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
       'circle-stroke-width': 1,
     },
   });
-  if (markers) map.addLayer({ id: FARM_LAYERS.singles, type: 'circle', source: FARM_SOURCE, 'source-layer': TILE_LAYERS.clusters, filter: isSingle, paint: markerPaint });
+  if (markers)
+    map.addLayer({ id: FARM_LAYERS.singles, type: 'circle', source: FARM_SOURCE, 'source-layer': TILE_LAYERS.clusters, filter: isSingle, paint: markerPaint });
 }
 
 /** Adds (first call) or replaces (later calls) the farm layers' data. */

@@ -3,7 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { coreFeatures } from './fit-core';
 import type { MapFeature } from './map-constants';
 
-const farm = (id: string, lng: number, lat: number): MapFeature => ({ id, name: id, category: 'within', rings: [[[lng, lat], [lng + 0.001, lat], [lng + 0.001, lat + 0.001], [lng, lat]]] });
+const farm = (id: string, lng: number, lat: number): MapFeature => ({
+  id,
+  name: id,
+  category: 'within',
+  rings: [
+    [
+      [lng, lat],
+      [lng + 0.001, lat],
+      [lng + 0.001, lat + 0.001],
+      [lng, lat],
+    ],
+  ],
+});
 
 describe('coreFeatures', () => {
   it('leaves out a farm with swapped coordinates, far from the others', () => {

@@ -16,7 +16,13 @@ export type PlaceCount = { name: string; lng: number; lat: number; total: number
 export type LandMapProps = {
   mode: 'global' | 'regional';
   /** The regional view's extent, [[west, south], [east, north]] (default: Nigeria). */
-  bounds?: [[number, number], [number, number]]; countries?: readonly CountryCount[]; places?: readonly PlaceCount[]; center?: [number, number]; height?: number; testId?: string };
+  bounds?: [[number, number], [number, number]];
+  countries?: readonly CountryCount[];
+  places?: readonly PlaceCount[];
+  center?: [number, number];
+  height?: number;
+  testId?: string;
+};
 
 const norm = (s: string) => s.trim().toLowerCase();
 const NIGERIA_BOUNDS: [[number, number], [number, number]] = [
@@ -37,9 +43,24 @@ export function LandMap({ mode, countries = [], places = [], center, bounds = NI
       for (const id of ['landmap-countries', 'landmap-places']) if (map.getSource(id)) map.removeSource(id);
       if (mode === 'global') {
         const byName = new Map(countries.map((c) => [norm(c.name), c.total]));
-        const data = { ...world, features: world.features.map((f) => ({ ...f, properties: { ...f.properties, total: byName.get(norm(String(f.properties?.['name'] ?? ''))) ?? 0 } })) };
+        const data = {
+          ...world,
+          features: world.features.map((f) => ({ ...f, properties: { ...f.properties, total: byName.get(norm(String(f.properties?.['name'] ?? ''))) ?? 0 } })),
+        };
         map.addSource('landmap-countries', { type: 'geojson', data });
-        const color: ExpressionSpecification = ['step', ['get', 'total'], LANDMAP_CLASSES[4].color, 1, LANDMAP_CLASSES[3].color, 1_000, LANDMAP_CLASSES[2].color, 2_000, LANDMAP_CLASSES[1].color, 50_001, LANDMAP_CLASSES[0].color];
+        const color: ExpressionSpecification = [
+          'step',
+          ['get', 'total'],
+          LANDMAP_CLASSES[4].color,
+          1,
+          LANDMAP_CLASSES[3].color,
+          1_000,
+          LANDMAP_CLASSES[2].color,
+          2_000,
+          LANDMAP_CLASSES[1].color,
+          50_001,
+          LANDMAP_CLASSES[0].color,
+        ];
         map.addLayer({ id: 'landmap-fill', type: 'fill', source: 'landmap-countries', paint: { 'fill-color': color, 'fill-opacity': 0.9 } });
         map.addLayer({ id: 'landmap-line', type: 'line', source: 'landmap-countries', paint: { 'line-color': '#9aa5b1', 'line-width': 0.6 } });
         map.jumpTo({ center: center ?? [10, 15], zoom: 0.6 });
@@ -47,7 +68,14 @@ export function LandMap({ mode, countries = [], places = [], center, bounds = NI
         const max = Math.max(1, ...places.map((p) => p.total));
         map.addSource('landmap-places', {
           type: 'geojson',
-          data: { type: 'FeatureCollection', features: places.map((p) => ({ type: 'Feature', properties: { name: p.name, total: p.total }, geometry: { type: 'Point', coordinates: [p.lng, p.lat] } })) },
+          data: {
+            type: 'FeatureCollection',
+            features: places.map((p) => ({
+              type: 'Feature',
+              properties: { name: p.name, total: p.total },
+              geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
+            })),
+          },
         });
         map.addLayer({
           id: 'landmap-places',

@@ -10,7 +10,12 @@ const formatCount = (n: number) => formatNumber(n);
 
 export function LandmapLegend({ mode, max }: { mode: 'global' | 'regional'; max: number }) {
   return (
-    <div style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }} role="group" aria-label={t(m.legendMapped)} data-testid="landmap-legend">
+    <div
+      style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }}
+      role="group"
+      aria-label={t(m.legendMapped)}
+      data-testid="landmap-legend"
+    >
       <strong>{t(m.mappedFarmlands)}</strong>
       {mode === 'global' ? (
         LANDMAP_CLASSES.map((c) => (
@@ -27,9 +32,7 @@ export function LandmapLegend({ mode, max }: { mode: 'global' | 'regional'; max:
               <span key={i} data-step={i + 1} style={{ width: 5, height: 12, background: landmapScaleColor(i + 1) }} />
             ))}
           </span>
-          <span>
-            {t(m.scaleEnd, { count: formatCount(max), steps: LANDMAP_SCALE_STEPS })}
-          </span>
+          <span>{t(m.scaleEnd, { count: formatCount(max), steps: LANDMAP_SCALE_STEPS })}</span>
         </span>
       )}
     </div>

@@ -19,7 +19,12 @@ export const CATEGORY_COLORS = {
 export type MapCategory = keyof typeof CATEGORY_COLORS;
 
 /** Read in the page's language when used (lib/text-map.ts). */
-export const CATEGORY_LABELS: Readonly<Record<MapCategory, string>> = textMap({ within: m.within, outside: m.outside, overlap: m.overlap, unrecognized: m.unrecognized });
+export const CATEGORY_LABELS: Readonly<Record<MapCategory, string>> = textMap({
+  within: m.within,
+  outside: m.outside,
+  overlap: m.overlap,
+  unrecognized: m.unrecognized,
+});
 
 /** One polygon on the map: a farm, an analysed row or an operational area. Coordinates are [lng, lat] rings. */
 export type MapFeature = {
@@ -51,10 +56,15 @@ const SCALE_FROM = [0xd8, 0xf3, 0xdc];
 const SCALE_TO = [0x08, 0x1c, 0x15];
 export const landmapScaleColor = (step: number): string => {
   const t = (Math.min(LANDMAP_SCALE_STEPS, Math.max(1, step)) - 1) / (LANDMAP_SCALE_STEPS - 1);
-  return `#${SCALE_FROM.map((a, i) => Math.round(a + (SCALE_TO[i]! - a) * t).toString(16).padStart(2, '0')).join('')}`;
+  return `#${SCALE_FROM.map((a, i) =>
+    Math.round(a + (SCALE_TO[i]! - a) * t)
+      .toString(16)
+      .padStart(2, '0'),
+  ).join('')}`;
 };
 /** A count's class on the 1 to 30 scale: its share of the largest count, in thirtieths (0 farms: no class). */
-export const landmapScaleStep = (count: number, max: number): number => (count <= 0 || max <= 0 ? 0 : Math.max(1, Math.ceil((LANDMAP_SCALE_STEPS * count) / max)));
+export const landmapScaleStep = (count: number, max: number): number =>
+  count <= 0 || max <= 0 ? 0 : Math.max(1, Math.ceil((LANDMAP_SCALE_STEPS * count) / max));
 
 /** Reference-layer features (EUDR evidence) by kind: drawn under the farms, a translucent fill and a solid edge. */
 export const REFERENCE_KIND_COLORS = {

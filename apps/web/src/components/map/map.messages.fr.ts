@@ -3,8 +3,8 @@ import { translate } from '../../i18n';
 import { mapText } from './map.messages';
 
 export default translate(mapText, {
-  within: "Dans les zones opérationnelles",
-  outside: "Hors des zones opérationnelles",
+  within: 'Dans les zones opérationnelles',
+  outside: 'Hors des zones opérationnelles',
   overlap: 'Chevauchement',
   unrecognized: 'Non reconnue',
   flaggedUnrecognized: 'Signalée (non reconnue)',
@@ -25,7 +25,7 @@ export default translate(mapText, {
   mapNotStarted: "La carte n'a pas pu démarrer (WebGL indisponible).",
   byCountry: 'Parcelles cartographiées par pays',
   byState: 'Parcelles cartographiées par État',
-  drawArea: "Tracer la zone opérationnelle",
+  drawArea: 'Tracer la zone opérationnelle',
   undo: 'Annuler',
   clearRedraw: 'Effacer et retracer',
   drawHelp: 'Cliquez sur la carte pour placer au moins 3 points ; cliquez sur le premier point pour fermer le polygone.',

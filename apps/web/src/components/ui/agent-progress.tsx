@@ -24,8 +24,18 @@ export function progressExplanation({ progress, mapped, farmers }: Props): strin
 export function AgentProgressBar({ size, ...p }: Props & { size?: 'small' | 'default' }) {
   return (
     <Tooltip title={progressExplanation(p)}>
-      <span tabIndex={0} className="block" data-testid="agent-progress" aria-label={t(m.progressLabel, { progress: pct(p.progress), explanation: progressExplanation(p) })}>
-        <Progress percent={Math.min(p.progress, 100)} size={size ?? 'default'} format={() => percentText(p.progress)} aria-label={t(m.progressShort, { progress: pct(p.progress) })} />
+      <span
+        tabIndex={0}
+        className="block"
+        data-testid="agent-progress"
+        aria-label={t(m.progressLabel, { progress: pct(p.progress), explanation: progressExplanation(p) })}
+      >
+        <Progress
+          percent={Math.min(p.progress, 100)}
+          size={size ?? 'default'}
+          format={() => percentText(p.progress)}
+          aria-label={t(m.progressShort, { progress: pct(p.progress) })}
+        />
       </span>
     </Tooltip>
   );

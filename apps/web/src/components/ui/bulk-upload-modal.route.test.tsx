@@ -48,7 +48,11 @@ describe('Bulk upload modal: the failed rows', () => {
     const table = await screen.findByTestId('bulk-upload-failed-rows');
 
     // The visible column: API rows 2 and 5 are file rows 3 and 6
-    expect(within(table).getAllByTestId('file-row').map((c) => c.textContent)).toEqual(['3', '6']);
+    expect(
+      within(table)
+        .getAllByTestId('file-row')
+        .map((c) => c.textContent),
+    ).toEqual(['3', '6']);
     // The cells' accessible names say the same file row
     expect(within(table).getByRole('textbox', { name: 'File row 3 email' })).toHaveProperty('value', 'not-an-email');
     expect(within(table).getByRole('textbox', { name: 'File row 3 first_name' })).toHaveProperty('value', 'Ada');

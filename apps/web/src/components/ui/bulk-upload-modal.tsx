@@ -151,7 +151,12 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
         />
         {problem ? (
           <Tooltip title={problem}>
-            <InfoCircleOutlined role="img" aria-label={t(m.fileRowWhy, { row: r.row + 1, column })} data-error={problem} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined
+              role="img"
+              aria-label={t(m.fileRowWhy, { row: r.row + 1, column })}
+              data-error={problem}
+              style={{ color: '#d62828', cursor: 'help' }}
+            />
           </Tooltip>
         ) : (
           <CheckCircleFilled role="img" aria-label={t(m.fileRowValid, { row: r.row + 1, column })} style={{ color: '#2b9348' }} />
@@ -172,7 +177,13 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
         </Button>,
       ]
     : [
-        <Button key="template" icon={<DownloadOutlined aria-hidden="true" />} loading={downloading} onClick={() => void downloadTemplate()} style={{ float: 'left' }}>
+        <Button
+          key="template"
+          icon={<DownloadOutlined aria-hidden="true" />}
+          loading={downloading}
+          onClick={() => void downloadTemplate()}
+          style={{ float: 'left' }}
+        >
           {t(m.downloadTemplate)}
         </Button>,
         <Button key="cancel" onClick={close} disabled={busy}>
@@ -184,7 +195,15 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
       ];
 
   return (
-    <Modal open={open} title={failed ? t(m.failedRowsTitle, { title }) : title} onCancel={close} width={failed ? 'min(1400px, 96vw)' : 560} footer={footer} destroyOnHidden mask={{ closable: !busy }}>
+    <Modal
+      open={open}
+      title={failed ? t(m.failedRowsTitle, { title }) : title}
+      onCancel={close}
+      width={failed ? 'min(1400px, 96vw)' : 560}
+      footer={footer}
+      destroyOnHidden
+      mask={{ closable: !busy }}
+    >
       <div data-testid={testId}>
         {failed ? (
           <>
@@ -215,7 +234,9 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
                   },
                   // The template's column names, as in the file.
                   ...columns.map((c) => ({ key: c, title: <span translate="no">{humanize(c)}</span>, render: cell(c) })),
-                  ...(anyOther ? [{ key: 'other', title: t(m.otherProblems), render: (_: unknown, r: FailedRow) => otherErrors(r, columns).join('; ') || '—' }] : []),
+                  ...(anyOther
+                    ? [{ key: 'other', title: t(m.otherProblems), render: (_: unknown, r: FailedRow) => otherErrors(r, columns).join('; ') || '—' }]
+                    : []),
                 ]}
               />
             </div>
@@ -223,9 +244,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
         ) : (
           <>
             <UploadZone file={file} onChange={setFile} accept={BULK_UPLOAD_ACCEPT} maxBytes={BULK_UPLOAD_MAX_BYTES} testId={`${testId}-zone`} />
-            <p style={{ color: 'rgba(0,0,0,0.62)', marginTop: 12, marginBottom: 0 }}>
-              {t(m.templateHint, { filename: template.filename })}
-            </p>
+            <p style={{ color: 'rgba(0,0,0,0.62)', marginTop: 12, marginBottom: 0 }}>{t(m.templateHint, { filename: template.filename })}</p>
           </>
         )}
       </div>

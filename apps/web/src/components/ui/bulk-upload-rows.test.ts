@@ -5,8 +5,16 @@ import type { FailedRow } from '@farmland/contracts';
 import { afterResubmit, cellValue, csvCell, discardWarning, firstError, fixedRows, otherErrors, rowsToCsv } from './bulk-upload-rows';
 
 const rows: FailedRow[] = [
-  { row: 2, row_data: { first_name: 'Ada', last_name: '', email: 'ada@example.com', note: 'keep me' }, errors: { last_name: ['Last name is required', 'second'] } },
-  { row: 5, row_data: { first_name: 'Bo', last_name: 'Lee', email: 'not-an-email', note: '' }, errors: { email: ['Enter a valid email address'], row: ['Whole row'] } },
+  {
+    row: 2,
+    row_data: { first_name: 'Ada', last_name: '', email: 'ada@example.com', note: 'keep me' },
+    errors: { last_name: ['Last name is required', 'second'] },
+  },
+  {
+    row: 5,
+    row_data: { first_name: 'Bo', last_name: 'Lee', email: 'not-an-email', note: '' },
+    errors: { email: ['Enter a valid email address'], row: ['Whole row'] },
+  },
   { row: 7, row_data: { first_name: 'Cy', last_name: 'Obi', email: 'x', note: '' }, errors: { email: ['Enter a valid email address'] } },
 ];
 const columns = ['first_name', 'last_name', 'email'];
@@ -30,7 +38,7 @@ describe('bulk upload correction rows', () => {
     expect(cellValue(rows[0]!, 'email', { 2: { last_name: 'Obi' } })).toBe('ada@example.com');
   });
 
-  it('builds a csv of the fixed rows: creation columns first, then the file\'s other columns, edits applied', () => {
+  it("builds a csv of the fixed rows: creation columns first, then the file's other columns, edits applied", () => {
     const edits = { 2: { last_name: 'Obi, Jr' }, 5: { email: 'bo@example.com' } };
     const csv = rowsToCsv(fixedRows(rows, edits), columns, edits);
     expect(csv).toBe('first_name,last_name,email,note\r\nAda,"Obi, Jr",ada@example.com,keep me\r\nBo,Lee,bo@example.com,\r\n');
@@ -39,7 +47,9 @@ describe('bulk upload correction rows', () => {
   it('maps the answer back: created rows leave, rows failing again keep their number, unsent rows stay', () => {
     const sent = [rows[0]!, rows[1]!];
     // The answer numbers rows within the sent csv: its row 2 is the table's row 5.
-    const next = afterResubmit(rows, sent, { failed_rows: [{ row: 2, row_data: { first_name: 'Bo', last_name: 'Lee', email: 'bo@' }, errors: { email: ['Enter a valid email address'] } }] });
+    const next = afterResubmit(rows, sent, {
+      failed_rows: [{ row: 2, row_data: { first_name: 'Bo', last_name: 'Lee', email: 'bo@' }, errors: { email: ['Enter a valid email address'] } }],
+    });
     expect(next.map((r) => r.row)).toEqual([5, 7]);
     expect(next[0]!.row_data['email']).toBe('bo@');
     expect(next[1]).toBe(rows[2]);
@@ -58,7 +68,9 @@ describe('bulk upload correction rows', () => {
     expect(discardWarning([], {})).toBeNull();
     const all = discardWarning(rows, {});
     expect(all?.title).toBe('Discard 3 failed rows?');
-    expect(all?.text).toBe('3 rows have not been created. If you close now, they are discarded with your changes in the table; to add them later, upload them again from your file.');
+    expect(all?.text).toBe(
+      '3 rows have not been created. If you close now, they are discarded with your changes in the table; to add them later, upload them again from your file.',
+    );
     expect(all?.fixedNotSent).toBeNull();
     const one = discardWarning([rows[0]!], { 2: { last_name: 'Obi' } });
     expect(one?.title).toBe('Discard 1 failed row?');

@@ -18,7 +18,18 @@ type Props = {
   onCancel: () => void;
 };
 
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel, danger = false, loading = false, confirmDisabled = false, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel,
+  danger = false,
+  loading = false,
+  confirmDisabled = false,
+  onConfirm,
+  onCancel,
+}: Props) {
   return (
     <Modal
       open={open}

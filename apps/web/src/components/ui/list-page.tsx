@@ -120,7 +120,6 @@ export function ListPage<T>(props: Props<T>) {
     }
   }, [props.search]);
 
-
   const changeVisible = (keys: string[]) => {
     setVisible(keys);
     if (storageKey) {
@@ -141,7 +140,13 @@ export function ListPage<T>(props: Props<T>) {
           key: c.key,
           // A cut column's heading still wraps onto a second line rather than being cut too.
           // A column without a heading (row actions) still names itself to screen readers: no empty table header.
-          title: !c.title ? <span className="visually-hidden">{t(m.actions)}</span> : c.ellipsis ? <span style={{ whiteSpace: 'normal' }}>{c.title}</span> : c.title,
+          title: !c.title ? (
+            <span className="visually-hidden">{t(m.actions)}</span>
+          ) : c.ellipsis ? (
+            <span style={{ whiteSpace: 'normal' }}>{c.title}</span>
+          ) : (
+            c.title
+          ),
           // A data cell holds names and data, never to be translated (the French browser test skips it: e2e/i18n-french.e2e.ts).
           onCell: c.title ? () => ({ translate: 'no' as const }) : undefined,
           render: (_: unknown, row: T) => {
@@ -163,10 +168,7 @@ export function ListPage<T>(props: Props<T>) {
 
   // The export asks for the visible columns, by their export names, without the ones that are not data (row actions).
   const exportColumns = useMemo(
-    () =>
-      columns
-        .filter((c) => !c.alwaysVisible && visible.includes(c.key) && c.exportKey !== null)
-        .map((c) => c.exportKey ?? c.key),
+    () => columns.filter((c) => !c.alwaysVisible && visible.includes(c.key) && c.exportKey !== null).map((c) => c.exportKey ?? c.key),
     [columns, visible],
   );
 
@@ -181,7 +183,13 @@ export function ListPage<T>(props: Props<T>) {
         <CountBadge count={count} estimated={estimated} label={t(m.entries)} />
         <div className="grow" />
         {props.exportName && (
-          <ExportButton name={props.exportName} columns={exportColumns} filters={props.exportFilters ?? {}} path={props.exportPath} {...(props.exportLabel ? { label: props.exportLabel } : {})} />
+          <ExportButton
+            name={props.exportName}
+            columns={exportColumns}
+            filters={props.exportFilters ?? {}}
+            path={props.exportPath}
+            {...(props.exportLabel ? { label: props.exportLabel } : {})}
+          />
         )}
         {props.actions}
       </div>
@@ -207,7 +215,13 @@ export function ListPage<T>(props: Props<T>) {
               <span role="status">{t(m.selected, { count: formatNumber(selected.length) })}</span>
               {props.onDeleteSelected && (
                 <Tooltip title={t(m.deleteSelected)}>
-                  <Button danger type="text" icon={<DeleteOutlined aria-hidden="true" />} aria-label={t(m.deleteSelected)} onClick={() => props.onDeleteSelected?.(selected)} />
+                  <Button
+                    danger
+                    type="text"
+                    icon={<DeleteOutlined aria-hidden="true" />}
+                    aria-label={t(m.deleteSelected)}
+                    onClick={() => props.onDeleteSelected?.(selected)}
+                  />
                 </Tooltip>
               )}
             </div>
@@ -227,53 +241,53 @@ export function ListPage<T>(props: Props<T>) {
           />
         ) : (
           <div className="scroll-x">
-          <Table<T>
-            rowKey={rowKey}
-            dataSource={rows as T[]}
-            columns={tableColumns}
-            loading={loading}
-            size="middle"
-            locale={{ emptyText: <span className="list-empty">{props.emptyText ?? t(m.noEntries)}</span> }}
-            rowSelection={
-              props.selectable
-                ? {
-                    selectedRowKeys: selected,
-                    onChange: (keys) => setSelected(keys.map(String)),
-                    columnWidth: 48,
-                    // Ant Design names the header checkbox in English whatever its locale.
-                    getTitleCheckboxProps: () => ({ 'aria-label': t(m.selectAll) }),
-                  }
-                : undefined
-            }
-            onRow={(row) =>
-              props.onRowClick
-                ? {
-                    onClick: (e) => {
-                      if ((e.target as HTMLElement).closest('.ant-table-selection-column, button, a')) return;
-                      props.onRowClick?.(row);
-                    },
-                    onKeyDown: (e) => {
-                      if (e.key === 'Enter') props.onRowClick?.(row);
-                    },
-                    tabIndex: 0,
-                    style: { cursor: 'pointer' },
-                  }
-                : {}
-            }
-            pagination={{
-              current: page,
-              pageSize,
-              // The API pages through the first 10,000 rows of a list (a search or a filter narrows the rest).
-              total: pagerTotal(count ?? 0),
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showSizeChanger: true,
-              showTotal: (_total, [from, to]) => rangeText(from, to, count ?? 0, estimated),
-              onChange: (p, s) => {
-                setSelected([]);
-                onPageChange(s !== pageSize ? 1 : p, s);
-              },
-            }}
-          />
+            <Table<T>
+              rowKey={rowKey}
+              dataSource={rows as T[]}
+              columns={tableColumns}
+              loading={loading}
+              size="middle"
+              locale={{ emptyText: <span className="list-empty">{props.emptyText ?? t(m.noEntries)}</span> }}
+              rowSelection={
+                props.selectable
+                  ? {
+                      selectedRowKeys: selected,
+                      onChange: (keys) => setSelected(keys.map(String)),
+                      columnWidth: 48,
+                      // Ant Design names the header checkbox in English whatever its locale.
+                      getTitleCheckboxProps: () => ({ 'aria-label': t(m.selectAll) }),
+                    }
+                  : undefined
+              }
+              onRow={(row) =>
+                props.onRowClick
+                  ? {
+                      onClick: (e) => {
+                        if ((e.target as HTMLElement).closest('.ant-table-selection-column, button, a')) return;
+                        props.onRowClick?.(row);
+                      },
+                      onKeyDown: (e) => {
+                        if (e.key === 'Enter') props.onRowClick?.(row);
+                      },
+                      tabIndex: 0,
+                      style: { cursor: 'pointer' },
+                    }
+                  : {}
+              }
+              pagination={{
+                current: page,
+                pageSize,
+                // The API pages through the first 10,000 rows of a list (a search or a filter narrows the rest).
+                total: pagerTotal(count ?? 0),
+                pageSizeOptions: PAGE_SIZES.map(String),
+                showSizeChanger: true,
+                showTotal: (_total, [from, to]) => rangeText(from, to, count ?? 0, estimated),
+                onChange: (p, s) => {
+                  setSelected([]);
+                  onPageChange(s !== pageSize ? 1 : p, s);
+                },
+              }}
+            />
           </div>
         )}
       </Card>

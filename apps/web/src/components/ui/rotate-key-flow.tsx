@@ -32,10 +32,16 @@ export function useRotateKeyFlow(onRotated?: () => void): { ask: (license: Rotat
   };
   const element = (
     <>
-      <ConfirmDialog open={pending !== null} title={t(m.rotateKey)} confirmLabel={t(m.rotateKey)} danger loading={rotate.isPending} onCancel={() => setPending(null)} onConfirm={run}>
-        {pending
-          ? t(m.rotateKeyBody, { type: pending.type, tenant: pending.tenant_name, key: pending.key })
-          : null}
+      <ConfirmDialog
+        open={pending !== null}
+        title={t(m.rotateKey)}
+        confirmLabel={t(m.rotateKey)}
+        danger
+        loading={rotate.isPending}
+        onCancel={() => setPending(null)}
+        onConfirm={run}
+      >
+        {pending ? t(m.rotateKeyBody, { type: pending.type, tenant: pending.tenant_name, key: pending.key }) : null}
       </ConfirmDialog>
       <LicenseKeyModal licenseKey={newKey?.key ?? null} intro={t(m.newKeyIntro, { tenant: newKey?.tenant ?? '' })} onClose={() => setNewKey(null)} />
     </>

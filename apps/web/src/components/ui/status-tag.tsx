@@ -15,7 +15,17 @@ export function StatusTag({ tone, children, testId }: { tone: keyof typeof TONES
   return (
     <span
       data-testid={testId}
-      style={{ display: 'inline-block', padding: '0 8px', borderRadius: 4, border: `1px solid ${t.border}`, background: t.background, color: t.color, fontSize: 12, lineHeight: '20px', whiteSpace: 'nowrap' }}
+      style={{
+        display: 'inline-block',
+        padding: '0 8px',
+        borderRadius: 4,
+        border: `1px solid ${t.border}`,
+        background: t.background,
+        color: t.color,
+        fontSize: 12,
+        lineHeight: '20px',
+        whiteSpace: 'nowrap',
+      }}
     >
       {children}
     </span>

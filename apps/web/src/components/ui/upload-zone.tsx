@@ -57,9 +57,12 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
   const [rejected, setRejected] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
 
-  useEffect(() => () => {
-    if (timer.current) clearInterval(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearInterval(timer.current);
+    },
+    [],
+  );
 
   const take = (f: File) => {
     const why = rejectionOf(f, accept, maxBytes);
@@ -92,15 +95,16 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
 
   if (file) {
     return (
-      <div data-testid={`${testId}-file`} style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '12px 16px', border: '1px solid #d9d9d9', borderRadius: 8 }}>
+      <div
+        data-testid={`${testId}-file`}
+        style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '12px 16px', border: '1px solid #d9d9d9', borderRadius: 8 }}
+      >
         <Progress type="circle" percent={100} size={36} />
         <div className="grow-shrink">
           <Typography.Text ellipsis strong>
             {file.name}
           </Typography.Text>
-          <div className="text-muted small">
-            {t(m.processed, { size: formatNumber(Math.ceil(file.size / 1024)) })}
-          </div>
+          <div className="text-muted small">{t(m.processed, { size: formatNumber(Math.ceil(file.size / 1024)) })}</div>
         </div>
         <Button
           type="text"

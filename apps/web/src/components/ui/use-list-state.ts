@@ -105,7 +105,14 @@ export function useListState(options: ListStateOptions): ListState {
   const drawerKey = drawerParams.join('|');
 
   const state = useMemo(
-    () => readListState(params, { defaultPageSize, prefix, drawer: drawerName, filters: filterKey ? filterKey.split('|') : [], rangeFilters: rangeKey ? rangeKey.split('|') : [] }),
+    () =>
+      readListState(params, {
+        defaultPageSize,
+        prefix,
+        drawer: drawerName,
+        filters: filterKey ? filterKey.split('|') : [],
+        rangeFilters: rangeKey ? rangeKey.split('|') : [],
+      }),
     [params, defaultPageSize, prefix, drawerName, filterKey, rangeKey],
   );
 

@@ -38,7 +38,7 @@ export default translate(agentsText, {
   unsuspend: 'Lever la suspension',
   deleteQuestion: 'Voulez-vous vraiment supprimer cet agent ? Cette action est irréversible.',
   resetQuestion:
-    "Voulez-vous vraiment réinitialiser le compte de {name} ? Ses sessions seront fermées, son mot de passe et sa double authentification effacés, et une nouvelle invitation sera envoyée à {email}.",
+    'Voulez-vous vraiment réinitialiser le compte de {name} ? Ses sessions seront fermées, son mot de passe et sa double authentification effacés, et une nouvelle invitation sera envoyée à {email}.',
   unsuspendQuestion: 'Voulez-vous vraiment lever la suspension de {name} ? Cet agent pourra de nouveau se connecter et relever des parcelles.',
   suspendQuestion:
     "Voulez-vous vraiment suspendre {name} ? Cet agent sera déconnecté immédiatement et ne pourra plus relever de parcelles jusqu'à la levée de la suspension.",

@@ -49,7 +49,7 @@ export default translate(analysesText, {
   totalArea: 'Superficie totale',
   rowsUploaded: '{count, plural, one {{rows} ligne importée} other {{rows} lignes importées}}',
   withWarnings: '{count, plural, one {{rows} ligne a été analysée} other {{rows} lignes ont été analysées}} avec un avertissement',
-  withWarningsHelp: "Les avertissements de chaque ligne figurent dans sa liste, dans le panneau de sa parcelle et dans les exports.",
+  withWarningsHelp: 'Les avertissements de chaque ligne figurent dans sa liste, dans le panneau de sa parcelle et dans les exports.',
   hidePanel: 'Masquer le panneau',
   showPanel: 'Afficher le panneau',
   outliers:

@@ -54,7 +54,8 @@ export const analysesText = defineMessages('analyses', {
   withWarningsHelp: "Each row's warnings show in its list, its farm drawer and the exports.",
   hidePanel: 'Hide panel',
   showPanel: 'Show panel',
-  outliers: '{count, plural, one {{far} far from the others is outside this first view: zoom out to see it} other {{far} far from the others are outside this first view: zoom out to see them}}',
+  outliers:
+    '{count, plural, one {{far} far from the others is outside this first view: zoom out to see it} other {{far} far from the others are outside this first view: zoom out to see them}}',
   truncated: 'Showing {shown} of {total} farms in view; move the map to see others',
   mapLoadFailed: 'The map could not be loaded',
   mapLabel: 'Analysis result map',

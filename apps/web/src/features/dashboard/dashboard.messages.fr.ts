@@ -55,7 +55,7 @@ export default translate(dashboardText, {
   noAgentsYet: 'Aucun agent pour le moment',
   rank: 'Rang',
   agent: 'Agent',
-  operationalArea: "Zone opérationnelle",
+  operationalArea: 'Zone opérationnelle',
   mappedFarms: 'Cartographiées',
   progress: 'Progression',
   agents: 'Agents',
@@ -77,7 +77,7 @@ export default translate(dashboardText, {
   landmapFailed: "La carte des parcelles n'a pas pu être chargée",
   countsFailed: "Les totaux du tableau de bord n'ont pas pu être chargés",
   registeredFarmers: 'Agriculteurs enregistrés',
-  operationalAreas: "Zones opérationnelles",
+  operationalAreas: 'Zones opérationnelles',
   gpsDevices: "Nombre d'appareils GPS",
   farmTotals: 'Total des parcelles : {count} parcelles cartographiées en tout.',
 });

@@ -12,11 +12,9 @@ export default translate(eudrReportsText, {
   warnPrecision: 'Moins de 6 décimales',
   warnPoint: 'Point pour une parcelle de plus de 4 ha',
 
-  reasonNoForestLayer:
-    "Aucune couche de couvert forestier à la date butoir de 2020 n'est chargée : rien ne montre que la parcelle n'était pas boisée",
+  reasonNoForestLayer: "Aucune couche de couvert forestier à la date butoir de 2020 n'est chargée : rien ne montre que la parcelle n'était pas boisée",
   reasonNoOverlap: 'Aucun chevauchement avec une couche de référence',
-  reasonNotScreened:
-    '{count, plural, one {Pas encore croisée avec {n} couche} other {Pas encore croisée avec {n} couches}} ; le croisement est en cours',
+  reasonNotScreened: '{count, plural, one {Pas encore croisée avec {n} couche} other {Pas encore croisée avec {n} couches}} ; le croisement est en cours',
   reasonLine: '<b>{verdict} :</b> {message}',
 
   plots: 'Parcelles',
@@ -70,7 +68,7 @@ export default translate(eudrReportsText, {
   kind: 'Type',
   overlap: 'Chevauchement (m²)',
   shareOfPlot: 'Part de la parcelle',
-  notScreened: "Pas encore croisée avec une couche",
+  notScreened: 'Pas encore croisée avec une couche',
   geolocation: 'Géolocalisation : {warnings}',
   noWarning: 'aucun avertissement',
   selectionArea: 'Zone opérationnelle {name}',
@@ -80,8 +78,7 @@ export default translate(eudrReportsText, {
     '<b>{plots}</b> parcelles ({area}) : <b>{low}</b> à risque faible, <b>{review}</b> à examiner, <b>{high}</b> à risque élevé ; <b>{warned}</b> avec un avertissement de géolocalisation ; <ready>{readyCount}</ready> prêtes (risque faible, aucun avertissement). {screened} croisées avec toutes les couches utilisées.',
   generated: '{tenant} · {what} · généré le {date} · date butoir : 31 décembre 2020.',
   layersRead: 'Couches de référence consultées',
-  noLayerInUse:
-    "Aucune couche de référence n'est utilisée : rien ne montre que ces parcelles n'étaient pas boisées à la date butoir.",
+  noLayerInUse: "Aucune couche de référence n'est utilisée : rien ne montre que ces parcelles n'étaient pas boisées à la date butoir.",
   layerLine: '{name} ({kind}, couche {owner}, date de référence {date}, version {version}) : {source}',
   mapTitle: 'Carte des parcelles',
   mapLegend: 'vert risque faible · orange à examiner · rouge risque élevé',

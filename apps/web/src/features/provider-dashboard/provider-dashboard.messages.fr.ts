@@ -24,8 +24,7 @@ export default translate(providerDashboardText, {
   tenantsRegistered: 'Organisations inscrites',
   mappingData: 'Données de cartographie',
   mappingFailed: "Les données de cartographie n'ont pas pu être chargées",
-  farmsMappedIn:
-    '{count, plural, one {<big>{n}</big> parcelle cartographiée en {year}} other {<big>{n}</big> parcelles cartographiées en {year}}}',
+  farmsMappedIn: '{count, plural, one {<big>{n}</big> parcelle cartographiée en {year}} other {<big>{n}</big> parcelles cartographiées en {year}}}',
   areaMapped: '{area} cartographiés',
   tenantsRegisteredIn:
     '{count, plural, one {{n} organisation inscrite en {year}, {total} à la fin de l’année} other {{n} organisations inscrites en {year}, {total} à la fin de l’année}}',

@@ -91,7 +91,7 @@ export default translate(referenceLayersText, {
   minOverlapHelp: 'Un chevauchement plus petit ne compte pas : bruit de numérisation le long des limites communes (par défaut {value} m²).',
   minOverlapAria: 'Chevauchement minimal',
   forestShare: 'Couvert forestier 2020 : à examiner au-delà de (%)',
-  forestShareHelp: "Une forêt à la date butoir de 2020 au-delà de cette part de la parcelle la rend « À examiner » (par défaut {value} %).",
+  forestShareHelp: 'Une forêt à la date butoir de 2020 au-delà de cette part de la parcelle la rend « À examiner » (par défaut {value} %).',
   forestShareAria: 'Part de couvert forestier à examiner',
   lossShare: 'Perte de couvert arboré : risque élevé au-delà de (%)',
   lossShareHelp:

@@ -50,11 +50,33 @@ function ensureLayers(map: MapLibreMap): boolean {
   for (const id of ['field-area', 'field-live', 'field-overlap', 'field-crossings', 'field-position']) map.addSource(id, { type: 'geojson', data: empty });
   map.addLayer({ id: 'field-area-line', type: 'line', source: 'field-area', paint: { 'line-color': '#1d3557', 'line-width': 3, 'line-dasharray': [2, 1] } });
   map.addLayer({ id: 'field-overlap-fill', type: 'fill', source: 'field-overlap', paint: { 'fill-color': '#f77f00', 'fill-opacity': 0.6 } });
-  map.addLayer({ id: 'field-live-fill', type: 'fill', source: 'field-live', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#7b2cbf', 'fill-opacity': 0.25 } });
+  map.addLayer({
+    id: 'field-live-fill',
+    type: 'fill',
+    source: 'field-live',
+    filter: ['==', ['geometry-type'], 'Polygon'],
+    paint: { 'fill-color': '#7b2cbf', 'fill-opacity': 0.25 },
+  });
   map.addLayer({ id: 'field-live-line', type: 'line', source: 'field-live', paint: { 'line-color': '#5a189a', 'line-width': 3 } });
-  map.addLayer({ id: 'field-live-points', type: 'circle', source: 'field-live', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 4, 'circle-color': '#5a189a' } });
-  map.addLayer({ id: 'field-crossings', type: 'circle', source: 'field-crossings', paint: { 'circle-radius': 10, 'circle-color': '#d00000', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 } });
-  map.addLayer({ id: 'field-position', type: 'circle', source: 'field-position', paint: { 'circle-radius': 9, 'circle-color': '#0077ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 } });
+  map.addLayer({
+    id: 'field-live-points',
+    type: 'circle',
+    source: 'field-live',
+    filter: ['==', ['geometry-type'], 'Point'],
+    paint: { 'circle-radius': 4, 'circle-color': '#5a189a' },
+  });
+  map.addLayer({
+    id: 'field-crossings',
+    type: 'circle',
+    source: 'field-crossings',
+    paint: { 'circle-radius': 10, 'circle-color': '#d00000', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 },
+  });
+  map.addLayer({
+    id: 'field-position',
+    type: 'circle',
+    source: 'field-position',
+    paint: { 'circle-radius': 9, 'circle-color': '#0077ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 },
+  });
   return true;
 }
 
@@ -73,7 +95,10 @@ function openRing(ring: number[][]): LngLat[] {
 }
 
 const setData = (map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection) => map.getSource<GeoJSONSource>(id)?.setData(data);
-const collection = (geometries: GeoJSON.Geometry[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })) });
+const collection = (geometries: GeoJSON.Geometry[]): GeoJSON.FeatureCollection => ({
+  type: 'FeatureCollection',
+  features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })),
+});
 
 type LiveInputs = Pick<CaptureMapProps, 'line' | 'closed' | 'drawing' | 'crossings' | 'overlapShapes' | 'position'>;
 
@@ -94,16 +119,20 @@ function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>)
     }
     setData(map, 'field-live', collection(shapes));
   }
-  if (now.crossings !== sent.crossings) setData(map, 'field-crossings', collection(now.crossings.map((p): GeoJSON.Point => ({ type: 'Point', coordinates: p }))));
-  if (now.overlapShapes !== sent.overlapShapes) setData(map, 'field-overlap', collection(now.overlapShapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
-  if (now.position !== sent.position) setData(map, 'field-position', collection(now.position ? [{ type: 'Point', coordinates: [now.position.lng, now.position.lat] }] : []));
+  if (now.crossings !== sent.crossings)
+    setData(map, 'field-crossings', collection(now.crossings.map((p): GeoJSON.Point => ({ type: 'Point', coordinates: p }))));
+  if (now.overlapShapes !== sent.overlapShapes)
+    setData(map, 'field-overlap', collection(now.overlapShapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
+  if (now.position !== sent.position)
+    setData(map, 'field-position', collection(now.position ? [{ type: 'Point', coordinates: [now.position.lng, now.position.lat] }] : []));
   // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom): the first fix
   // centres the map; later ones move it only when the walker nears an edge (a move re-places every label and tile).
   if (now.position && !now.drawing && (now.position !== sent.position || now.drawing !== sent.drawing)) {
     const at = map.project([now.position.lng, now.position.lat]);
     const { clientWidth: w, clientHeight: h } = map.getContainer();
     const near = at.x < w * FOLLOW_MARGIN || at.x > w * (1 - FOLLOW_MARGIN) || at.y < h * FOLLOW_MARGIN || at.y > h * (1 - FOLLOW_MARGIN);
-    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near) map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
+    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near)
+      map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
   }
   return { ...now };
 }
@@ -111,7 +140,12 @@ function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>)
 function CaptureMap(props: CaptureMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const areaBox = bboxOf(geometryRings(props.bundle.area.geometry));
-  const { map, error } = useMapLibre(container, { center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2], zoom: 14, maxPixelRatio: MAX_PIXEL_RATIO, fadeDuration: 0 });
+  const { map, error } = useMapLibre(container, {
+    center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2],
+    zoom: 14,
+    maxPixelRatio: MAX_PIXEL_RATIO,
+    fadeDuration: 0,
+  });
   const onDrawn = useLatest(props.onDrawn);
   const onCentre = useLatest(props.onCentre);
   const line = useLatest(props.line);
@@ -147,7 +181,14 @@ function CaptureMap(props: CaptureMapProps) {
   const sent = useRef<Partial<LiveInputs>>({});
   const frame = useRef(0);
   useEffect(() => {
-    live.current = { line: props.line, closed: props.closed, drawing: props.drawing, crossings: props.crossings, overlapShapes: props.overlapShapes, position: props.position };
+    live.current = {
+      line: props.line,
+      closed: props.closed,
+      drawing: props.drawing,
+      crossings: props.crossings,
+      overlapShapes: props.overlapShapes,
+      position: props.position,
+    };
     if (!map || frame.current !== 0) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;

@@ -5,9 +5,26 @@ import type { FieldBundle } from '../api/types';
 import { checksPass, overlapCounts, runChecks } from './checks';
 import type { LngLat } from './geodesy';
 
-const farmOyo: LngLat[] = [[3.9, 7.4], [3.902, 7.4], [3.9022, 7.4015], [3.9001, 7.4018]];
-const overlapB: LngLat[] = [[3.9015, 7.401], [3.9035, 7.4008], [3.9033, 7.403], [3.9012, 7.4028], [3.9015, 7.401]];
-const area: LngLat[] = [[3.89, 7.39], [3.91, 7.39], [3.91, 7.41], [3.89, 7.41], [3.89, 7.39]];
+const farmOyo: LngLat[] = [
+  [3.9, 7.4],
+  [3.902, 7.4],
+  [3.9022, 7.4015],
+  [3.9001, 7.4018],
+];
+const overlapB: LngLat[] = [
+  [3.9015, 7.401],
+  [3.9035, 7.4008],
+  [3.9033, 7.403],
+  [3.9012, 7.4028],
+  [3.9015, 7.401],
+];
+const area: LngLat[] = [
+  [3.89, 7.39],
+  [3.91, 7.39],
+  [3.91, 7.41],
+  [3.89, 7.41],
+  [3.89, 7.39],
+];
 const settings = { minimum_farm_size: 100, overlap_min_area_sqm: 1, overlap_min_share: 0.01 };
 const bundle = (farms: FieldBundle['farms'], s = settings): FieldBundle => ({
   generated_at: '2026-11-27T00:00:00Z',
@@ -27,7 +44,11 @@ describe('device checks', () => {
   });
 
   it('reports a registry overlap with its area (PostGIS: 5113.917807731777 m²)', () => {
-    const r = runChecks(farmOyo, bundle([{ id: 'f1', name: 'North plot', farmer_id: 'p1', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }]), []);
+    const r = runChecks(
+      farmOyo,
+      bundle([{ id: 'f1', name: 'North plot', farmer_id: 'p1', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }]),
+      [],
+    );
     expect(r.overlaps).toHaveLength(1);
     expect(r.overlaps[0]!.label).toBe('North plot');
     expect(Math.abs(r.overlaps[0]!.areaSqm - 5113.917807731777) / 5113.917807731777).toBeLessThan(1e-4);
@@ -35,7 +56,14 @@ describe('device checks', () => {
   });
 
   it('applies the tenant tolerance: a 5114 m² overlap is a sliver when the share limit is 20 %', () => {
-    const r = runChecks(farmOyo, bundle([{ id: 'f1', name: 'x', farmer_id: 'p1', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }], { ...settings, overlap_min_share: 0.2 }), []);
+    const r = runChecks(
+      farmOyo,
+      bundle([{ id: 'f1', name: 'x', farmer_id: 'p1', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [overlapB] }, area_sqm: 46000 }], {
+        ...settings,
+        overlap_min_share: 0.2,
+      }),
+      [],
+    );
     expect(r.overlaps).toEqual([]);
     expect(overlapCounts(10, 1000, 2000, { ...settings, overlap_min_share: 0.01 })).toBe(true);
     expect(overlapCounts(0.5, 1000, 2000, settings)).toBe(false);
@@ -49,7 +77,12 @@ describe('device checks', () => {
   it('the minimum farm size and the part outside the area', () => {
     const r = runChecks(farmOyo, bundle([], { ...settings, minimum_farm_size: 50_000 }), []);
     expect(r.tooSmall).toBe(true);
-    const outside: LngLat[] = [[3.909, 7.4], [3.912, 7.4], [3.912, 7.402], [3.909, 7.402]];
+    const outside: LngLat[] = [
+      [3.909, 7.4],
+      [3.912, 7.4],
+      [3.912, 7.402],
+      [3.909, 7.402],
+    ];
     const o = runChecks(outside, bundle([]), []);
     // Two thirds of the plot lie east of the area's edge at 3.91.
     expect(o.outsideSqm / o.areaSqm).toBeGreaterThan(0.66);
@@ -57,7 +90,16 @@ describe('device checks', () => {
   });
 
   it('a crossing is reported and stops the overlay checks', () => {
-    const r = runChecks([[3.9, 7.4], [3.902, 7.4], [3.9, 7.402], [3.902, 7.402]], bundle([]), []);
+    const r = runChecks(
+      [
+        [3.9, 7.4],
+        [3.902, 7.4],
+        [3.9, 7.402],
+        [3.902, 7.402],
+      ],
+      bundle([]),
+      [],
+    );
     expect(r.crossings).toHaveLength(1);
     expect(r.overlaps).toEqual([]);
   });

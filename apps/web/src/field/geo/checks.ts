@@ -3,7 +3,18 @@
 // overlaps with registry farms and earlier device captures above the tenant's overlap tolerance. The same overlap code
 // gives the live figure while walking or drawing (liveOverlap), through a bounding-box index of the area's farms.
 import type { AreaGeometry, FieldBundle } from '../api/types';
-import { bboxesMeet, bboxOf, closeRing, intersection, polygonArea, selfIntersections, type Bbox, type Crossing, type LngLat, type PolygonRings } from './geodesy';
+import {
+  bboxesMeet,
+  bboxOf,
+  closeRing,
+  intersection,
+  polygonArea,
+  selfIntersections,
+  type Bbox,
+  type Crossing,
+  type LngLat,
+  type PolygonRings,
+} from './geodesy';
 
 export type OverlapFinding = { id: string; label: string; kind: 'registry' | 'device'; areaSqm: number; shape: PolygonRings[] };
 
@@ -117,7 +128,8 @@ export class OverlapIndex {
     if (this.candidates.length === 0) return [];
     const [ax, ay, bx, by] = this.span(box);
     const hit = new Set<number>();
-    for (let x = ax; x <= bx; x++) for (let y = ay; y <= by; y++) for (const i of this.cells.get(x * this.nx + y) ?? []) if (bboxesMeet(box, this.candidates[i]!.box)) hit.add(i);
+    for (let x = ax; x <= bx; x++)
+      for (let y = ay; y <= by; y++) for (const i of this.cells.get(x * this.nx + y) ?? []) if (bboxesMeet(box, this.candidates[i]!.box)) hit.add(i);
     return [...hit].sort((a, b) => a - b).map((i) => this.candidates[i]!);
   }
 }

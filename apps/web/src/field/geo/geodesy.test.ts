@@ -1,14 +1,56 @@
 // Device geometry against PostGIS 3.3.2 (GEOS 3.11.1, PROJ 9.1.1): the reference numbers were computed once with psql on
 // a database with `CREATE EXTENSION postgis`; each test keeps the SQL that produced its number.
 import { describe, expect, it } from 'vitest';
-import { circlePolygon, closeRing, hhmmss, intersection, lineLength, pointsToDropForValidRing, polygonArea, polygonPerimeter, selfIntersections, type LngLat, type Ring } from './geodesy';
+import {
+  circlePolygon,
+  closeRing,
+  hhmmss,
+  intersection,
+  lineLength,
+  pointsToDropForValidRing,
+  polygonArea,
+  polygonPerimeter,
+  selfIntersections,
+  type LngLat,
+  type Ring,
+} from './geodesy';
 import { addFix, DEFAULT_WALK_LIMITS, dropLast, emptyWalk } from './walk';
 
-const farmOyo: Ring = [[3.9, 7.4], [3.902, 7.4], [3.9022, 7.4015], [3.9001, 7.4018], [3.9, 7.4]];
-const square50n: Ring = [[10, 50], [10.02, 50], [10.02, 50.01], [10, 50.01], [10, 50]];
-const holedOuter: Ring = [[36.8, -1.3], [36.81, -1.3], [36.81, -1.29], [36.8, -1.29], [36.8, -1.3]];
-const holedHole: Ring = [[36.803, -1.297], [36.803, -1.294], [36.806, -1.294], [36.806, -1.297], [36.803, -1.297]];
-const overlapB: Ring = [[3.9015, 7.401], [3.9035, 7.4008], [3.9033, 7.403], [3.9012, 7.4028], [3.9015, 7.401]];
+const farmOyo: Ring = [
+  [3.9, 7.4],
+  [3.902, 7.4],
+  [3.9022, 7.4015],
+  [3.9001, 7.4018],
+  [3.9, 7.4],
+];
+const square50n: Ring = [
+  [10, 50],
+  [10.02, 50],
+  [10.02, 50.01],
+  [10, 50.01],
+  [10, 50],
+];
+const holedOuter: Ring = [
+  [36.8, -1.3],
+  [36.81, -1.3],
+  [36.81, -1.29],
+  [36.8, -1.29],
+  [36.8, -1.3],
+];
+const holedHole: Ring = [
+  [36.803, -1.297],
+  [36.803, -1.294],
+  [36.806, -1.294],
+  [36.806, -1.297],
+  [36.803, -1.297],
+];
+const overlapB: Ring = [
+  [3.9015, 7.401],
+  [3.9035, 7.4008],
+  [3.9033, 7.403],
+  [3.9012, 7.4028],
+  [3.9015, 7.401],
+];
 
 /** Within this share of the PostGIS figure (1e-5 = 0.001 %: 0.4 m² on a 4 ha farm). */
 const close = (actual: number, expected: number, rel = 1e-5) => expect(Math.abs(actual - expected) / expected).toBeLessThan(rel);
@@ -37,7 +79,14 @@ describe('area and perimeter against PostGIS geography', () => {
 
   it('a walked line', () => {
     // SELECT ST_Length('SRID=4326;LINESTRING(3.9 7.4,3.9005 7.4003,3.9011 7.4001)'::geography);
-    close(lineLength([[3.9, 7.4], [3.9005, 7.4003], [3.9011, 7.4001]]), 134.23717637275672);
+    close(
+      lineLength([
+        [3.9, 7.4],
+        [3.9005, 7.4003],
+        [3.9011, 7.4001],
+      ]),
+      134.23717637275672,
+    );
   });
 
   it('an open ring is closed before measuring', () => {
@@ -64,7 +113,12 @@ describe('self-intersection', () => {
     // SELECT ST_IsValidReason(g), ST_AsText(location(ST_IsValidDetail(g))) FROM (SELECT
     //   'SRID=4326;POLYGON((3.9 7.4,3.902 7.4,3.9 7.402,3.902 7.402,3.9 7.4))'::geometry g) t;
     // → Self-intersection[3.901 7.401] | POINT(3.901 7.401)
-    const bowtie: Ring = [[3.9, 7.4], [3.902, 7.4], [3.9, 7.402], [3.902, 7.402]];
+    const bowtie: Ring = [
+      [3.9, 7.4],
+      [3.902, 7.4],
+      [3.9, 7.402],
+      [3.902, 7.402],
+    ];
     const found = selfIntersections(bowtie);
     expect(found).toHaveLength(1);
     expect(found[0]!.at[0]).toBeCloseTo(3.901, 9);
@@ -73,12 +127,23 @@ describe('self-intersection', () => {
 
   it('a valid ring has no crossing, a fold back along an edge has one', () => {
     expect(selfIntersections(farmOyo)).toEqual([]);
-    const fold: Ring = [[0, 0], [2, 0], [1, 0], [1, 1]];
+    const fold: Ring = [
+      [0, 0],
+      [2, 0],
+      [1, 0],
+      [1, 1],
+    ];
     expect(selfIntersections(fold).length).toBeGreaterThan(0);
   });
 
   it('"remove the last points" counts how many positions undo the crossing', () => {
-    const walk: LngLat[] = [[3.9, 7.4], [3.902, 7.4], [3.902, 7.402], [3.9, 7.402], [3.903, 7.401]];
+    const walk: LngLat[] = [
+      [3.9, 7.4],
+      [3.902, 7.4],
+      [3.902, 7.402],
+      [3.9, 7.402],
+      [3.903, 7.401],
+    ];
     // The last position makes the closing edge cross the first one.
     expect(selfIntersections(walk).length).toBeGreaterThan(0);
     expect(pointsToDropForValidRing(walk)).toBe(1);

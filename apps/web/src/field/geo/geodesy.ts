@@ -179,7 +179,10 @@ export function pointsToDropForValidRing(positions: LngLat[]): number {
 export type Bbox = [number, number, number, number];
 
 export function bboxOf(rings: PolygonRings | PolygonRings[]): Bbox {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   const walk = (v: unknown): void => {
     if (Array.isArray(v) && typeof v[0] === 'number') {
       const [x, y] = v as LngLat;

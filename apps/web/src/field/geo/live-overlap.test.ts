@@ -5,11 +5,34 @@ import type { FieldBundle } from '../api/types';
 import { liveOverlap, OverlapIndex, overlapCandidates, overlapsOf, runChecks, type DevicePlot } from './checks';
 import { bboxesMeet, bboxOf, closeRing, polygonArea, type LngLat, type PolygonRings } from './geodesy';
 
-const farmOyo: LngLat[] = [[3.9, 7.4], [3.902, 7.4], [3.9022, 7.4015], [3.9001, 7.4018]];
-const overlapB: LngLat[] = [[3.9015, 7.401], [3.9035, 7.4008], [3.9033, 7.403], [3.9012, 7.4028], [3.9015, 7.401]];
-const area: LngLat[] = [[3.89, 7.39], [3.91, 7.39], [3.91, 7.41], [3.89, 7.41], [3.89, 7.39]];
+const farmOyo: LngLat[] = [
+  [3.9, 7.4],
+  [3.902, 7.4],
+  [3.9022, 7.4015],
+  [3.9001, 7.4018],
+];
+const overlapB: LngLat[] = [
+  [3.9015, 7.401],
+  [3.9035, 7.4008],
+  [3.9033, 7.403],
+  [3.9012, 7.4028],
+  [3.9015, 7.401],
+];
+const area: LngLat[] = [
+  [3.89, 7.39],
+  [3.91, 7.39],
+  [3.91, 7.41],
+  [3.89, 7.41],
+  [3.89, 7.39],
+];
 const settings = { minimum_farm_size: 100, overlap_min_area_sqm: 1, overlap_min_share: 0.01 };
-const square = (x: number, y: number, s: number): LngLat[] => [[x, y], [x + s, y], [x + s, y + s], [x, y + s], [x, y]];
+const square = (x: number, y: number, s: number): LngLat[] => [
+  [x, y],
+  [x + s, y],
+  [x + s, y + s],
+  [x, y + s],
+  [x, y],
+];
 const bundle = (farms: FieldBundle['farms'], s = settings): FieldBundle => ({
   generated_at: '2026-11-27T00:00:00Z',
   area: { id: 'a', name: 'Area', geometry: { type: 'Polygon', coordinates: [area] }, bbox: [3.89, 7.39, 3.91, 7.41] },
@@ -20,12 +43,19 @@ const bundle = (farms: FieldBundle['farms'], s = settings): FieldBundle => ({
   farmers_truncated: false,
   settings: s,
 });
-const farm = (id: string, ring: LngLat[]): FieldBundle['farms'][number] => ({ id, name: id, farmer_id: 'p', farmer_name: 'Ade', geometry: { type: 'Polygon', coordinates: [ring] }, area_sqm: polygonArea([ring]) });
+const farm = (id: string, ring: LngLat[]): FieldBundle['farms'][number] => ({
+  id,
+  name: id,
+  farmer_id: 'p',
+  farmer_name: 'Ade',
+  geometry: { type: 'Polygon', coordinates: [ring] },
+  area_sqm: polygonArea([ring]),
+});
 
 // A fixed pseudo-random sequence (the same farms on every run).
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** 2,000 farms of 20 to 120 m a side, scattered over the 2.2 km area (many overlap each other, as registries do). */
@@ -37,7 +67,9 @@ function manyFarms(): FieldBundle['farms'] {
 describe('live overlap', () => {
   it('gives the review check’s figures for the same closed ring (registry farm and device capture)', () => {
     const b = bundle([farm('North plot', overlapB), farm('Far away', square(3.905, 7.405, 0.001))]);
-    const device: DevicePlot[] = [{ id: 'c1', label: 'Earlier capture', coordinates: square(3.9018, 7.4005, 0.0008), areaSqm: polygonArea([square(3.9018, 7.4005, 0.0008)]) }];
+    const device: DevicePlot[] = [
+      { id: 'c1', label: 'Earlier capture', coordinates: square(3.9018, 7.4005, 0.0008), areaSqm: polygonArea([square(3.9018, 7.4005, 0.0008)]) },
+    ];
     const index = new OverlapIndex(overlapCandidates(b, device));
     const live = liveOverlap(farmOyo, index, b.settings)!;
     const review = runChecks(farmOyo, b, device);
@@ -59,9 +91,30 @@ describe('live overlap', () => {
   it('has no figure below 3 positions or while the open ring crosses itself, and does not throw', () => {
     const index = new OverlapIndex(overlapCandidates(bundle([farm('North plot', overlapB)]), []));
     expect(liveOverlap(farmOyo.slice(0, 2), index, settings)).toBeNull();
-    expect(liveOverlap([[3.9, 7.4], [3.902, 7.4], [3.9, 7.402], [3.902, 7.402]], index, settings)).toBeNull();
+    expect(
+      liveOverlap(
+        [
+          [3.9, 7.4],
+          [3.902, 7.4],
+          [3.9, 7.402],
+          [3.902, 7.402],
+        ],
+        index,
+        settings,
+      ),
+    ).toBeNull();
     // All on one line: no area, no overlap, no error.
-    expect(() => liveOverlap([[3.9, 7.4], [3.901, 7.4], [3.902, 7.4]], index, settings)).not.toThrow();
+    expect(() =>
+      liveOverlap(
+        [
+          [3.9, 7.4],
+          [3.901, 7.4],
+          [3.902, 7.4],
+        ],
+        index,
+        settings,
+      ),
+    ).not.toThrow();
   });
 
   it('the index returns the same candidates and findings as checking all 2,000 farms', () => {

@@ -111,10 +111,16 @@ export function Capture(props: Props) {
   // area (and change to the device captures), used by the live figure and the review check alike.
   const candidates = useMemo(() => overlapCandidates(props.bundle, devicePlots), [props.bundle, devicePlots]);
   const overlapIndex = useMemo(() => new OverlapIndex(candidates), [candidates]);
-  const checks = useMemo(() => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots, candidates) : null), [phase, positions, props.bundle, devicePlots, candidates]);
+  const checks = useMemo(
+    () => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots, candidates) : null),
+    [phase, positions, props.bundle, devicePlots, candidates],
+  );
   // While walking or drawing: the overlap of the ring taken as closed, once per new position (positions changes only
   // when a fix adds a vertex or terra-draw reports a change). Not for a point plot (its polygon exists only at review).
-  const liveOv = useMemo(() => (phase === 'capture' && mode !== 'point' ? liveOverlap(positions, overlapIndex, props.bundle.settings) : null), [phase, mode, positions, overlapIndex, props.bundle.settings]);
+  const liveOv = useMemo(
+    () => (phase === 'capture' && mode !== 'point' ? liveOverlap(positions, overlapIndex, props.bundle.settings) : null),
+    [phase, mode, positions, overlapIndex, props.bundle.settings],
+  );
   const overlapShapes = useMemo(() => {
     // No overlap keeps the same empty list, so the map's overlap source is not rewritten at each fix.
     if (checks) return checks.overlaps.length === 0 ? NO_SHAPES : checks.overlaps.flatMap((o) => o.shape);
@@ -204,7 +210,12 @@ export function Capture(props: Props) {
           {intl.formatMessage(m.walkStats, { points: positions.length, ha: fmt(live.sqm / 10000, 2), sqm: fmt(live.sqm), perimeter: fmt(live.perimeter) })}
         </p>
         {phase === 'capture' && mode !== 'point' && positions.length >= 3 && (
-          <p className={liveOv && liveOv.count > 0 ? 'field-stats field-stats-overlap' : 'field-stats'} data-testid="live-overlap" data-count={liveOv?.count ?? ''} data-sqm={liveOv ? Math.round(liveOv.areaSqm) : ''}>
+          <p
+            className={liveOv && liveOv.count > 0 ? 'field-stats field-stats-overlap' : 'field-stats'}
+            data-testid="live-overlap"
+            data-count={liveOv?.count ?? ''}
+            data-sqm={liveOv ? Math.round(liveOv.areaSqm) : ''}
+          >
             {liveOv ? intl.formatMessage(m.liveOverlap, { count: liveOv.count, sqm: fmt(liveOv.areaSqm) }) : intl.formatMessage(m.liveOverlapNone)}
           </p>
         )}
@@ -221,7 +232,9 @@ export function Capture(props: Props) {
                 {intl.formatMessage(m.spikeNotice, { count: walk.spikes, metres: fmt(walk.lastSpike?.jumpM ?? 0) })}
               </p>
             )}
-            {walk.inaccurate > 0 && <p className="field-alert field-alert-info">{intl.formatMessage(m.inaccurateNotice, { count: walk.inaccurate, limit: accuracyM })}</p>}
+            {walk.inaccurate > 0 && (
+              <p className="field-alert field-alert-info">{intl.formatMessage(m.inaccurateNotice, { count: walk.inaccurate, limit: accuracyM })}</p>
+            )}
             <label className="field-inline">
               {intl.formatMessage(m.threshold)}
               <input

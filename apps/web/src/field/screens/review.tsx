@@ -37,7 +37,9 @@ export function Review(props: ReviewProps) {
   const c = props.checks;
   const ok = checksPass(c);
   const editing = props.editing;
-  const [farmerChoice, setFarmerChoice] = useState<string>(editing ? ('serverId' in editing.farmer ? `s:${editing.farmer.serverId}` : `l:${editing.farmer.localId}`) : '');
+  const [farmerChoice, setFarmerChoice] = useState<string>(
+    editing ? ('serverId' in editing.farmer ? `s:${editing.farmer.serverId}` : `l:${editing.farmer.localId}`) : '',
+  );
   const [newFarmer, setNewFarmer] = useState({ first_name: '', last_name: '', phone_number: '', gender: '' });
   const [name, setName] = useState(editing?.name ?? '');
   const [location, setLocation] = useState(editing?.location ?? props.bundle.area.name);
@@ -84,7 +86,10 @@ export function Review(props: ReviewProps) {
       farmer = { serverId: id, name: bf?.farmer_name ?? (lf ? `${lf.body.first_name} ${lf.body.last_name}` : id) };
     } else if (farmerChoice.startsWith('l:')) {
       const lf = props.farmers.find((x) => x.localId === farmerChoice.slice(2));
-      if (lf) farmer = lf.serverId ? { serverId: lf.serverId, name: `${lf.body.first_name} ${lf.body.last_name}` } : { localId: lf.localId, name: `${lf.body.first_name} ${lf.body.last_name}` };
+      if (lf)
+        farmer = lf.serverId
+          ? { serverId: lf.serverId, name: `${lf.body.first_name} ${lf.body.last_name}` }
+          : { localId: lf.localId, name: `${lf.body.first_name} ${lf.body.last_name}` };
     }
     if (!farmer) return setError(intl.formatMessage(m.needFarmer));
     if (!ok && !reason.trim()) return setError(intl.formatMessage(m.needReason));
@@ -125,7 +130,9 @@ export function Review(props: ReviewProps) {
     <div className="field-review" data-testid="review">
       <h2>{intl.formatMessage(m.checksTitle)}</h2>
       {ok ? (
-        <p className="field-alert field-alert-ok" data-testid="checks-ok">{intl.formatMessage(m.checksOk)}</p>
+        <p className="field-alert field-alert-ok" data-testid="checks-ok">
+          {intl.formatMessage(m.checksOk)}
+        </p>
       ) : (
         <ul className="field-warnings" data-testid="warnings">
           {warnings.map((w) => (

@@ -67,7 +67,11 @@ export function SignIn(props: { onSignedIn: (r: SessionResult) => void; notice?:
   return (
     <main className="field-screen">
       <h1>{intl.formatMessage(m.signInTitle)}</h1>
-      {props.notice && <p className="field-alert field-alert-warn" role="alert">{props.notice}</p>}
+      {props.notice && (
+        <p className="field-alert field-alert-warn" role="alert">
+          {props.notice}
+        </p>
+      )}
       <p>{intl.formatMessage(m.signInIntro)}</p>
       <form onSubmit={(e) => void submit(e)} className="field-form">
         {step.kind === 'password' ? (
@@ -93,7 +97,15 @@ export function SignIn(props: { onSignedIn: (r: SessionResult) => void; notice?:
             )}
             <label>
               {intl.formatMessage(m.codeLabel)}
-              <input inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value)} />
+              <input
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="\d{6}"
+                maxLength={6}
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
             </label>
           </>
         )}

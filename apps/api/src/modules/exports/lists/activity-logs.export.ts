@@ -8,7 +8,10 @@ import { defineExport } from '../exports.define.js';
 
 const ROLE_LABELS: Record<string, string> = { super_admin: 'Super admin', tenant_admin: 'Tenant admin', agent: 'Agent' };
 
-export const activityLogsExport = defineExport<ActivityExportRow, { search?: string | undefined; action?: string | undefined; date_after?: string | undefined; date_before?: string | undefined }>({
+export const activityLogsExport = defineExport<
+  ActivityExportRow,
+  { search?: string | undefined; action?: string | undefined; date_after?: string | undefined; date_before?: string | undefined }
+>({
   name: 'activity-logs',
   subject: 'the activity log',
   action: 'activity-logs',

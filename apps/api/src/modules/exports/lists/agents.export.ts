@@ -12,7 +12,10 @@ import { defineExport, NAME_ALIASES } from '../exports.define.js';
 const BATCH = 500;
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export const agentsExport = defineExport<AgentRow, { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined; tenant_id?: string | undefined }>({
+export const agentsExport = defineExport<
+  AgentRow,
+  { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined; tenant_id?: string | undefined }
+>({
   name: 'agents',
   subject: 'the agents',
   action: 'agents',
@@ -32,13 +35,20 @@ export const agentsExport = defineExport<AgentRow, { search?: string | undefined
     total_area_mapped: { label: 'Total area mapped (sqm)', value: (r) => Math.round(Number(r.total_mapped_area) * 10_000) / 10_000 },
     created_at: { label: 'Created at', value: (r) => iso(r.created_at) },
   },
-  aliases: { agent_name: NAME_ALIASES.agent_name, farmers_count: ['farmers'], mapped_farms_count: ['mapped_farmlands'], total_mapped_area: ['total_area_mapped'] },
+  aliases: {
+    agent_name: NAME_ALIASES.agent_name,
+    farmers_count: ['farmers'],
+    mapped_farms_count: ['mapped_farmlands'],
+    total_mapped_area: ['total_area_mapped'],
+  },
   filters: agentsQuery.pick({ search: true, region: true, operational_area: true, tenant_id: true }).strict(),
   batches: async function* (deps, actor, f) {
     if (actor.role !== 'super_admin' && f.tenant_id && f.tenant_id !== actor.tenantId) return;
     const tenantId = actor.role === 'super_admin' ? (f.tenant_id ?? null) : actor.tenantId;
     for (let offset = 0; ; offset += BATCH) {
-      const { rows } = await withScope(deps.db, scopeOf(actor), (tx) => listAgents(tx, tenantId, { search: f.search, region: f.region, operationalAreaId: f.operational_area }, BATCH, offset));
+      const { rows } = await withScope(deps.db, scopeOf(actor), (tx) =>
+        listAgents(tx, tenantId, { search: f.search, region: f.region, operationalAreaId: f.operational_area }, BATCH, offset),
+      );
       if (rows.length === 0) return;
       yield rows;
       if (rows.length < BATCH) return;

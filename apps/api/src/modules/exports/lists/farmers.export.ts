@@ -35,7 +35,9 @@ export const farmersExport = defineExport<FarmerRow, { search?: string | undefin
   batches: async function* (deps, actor, f) {
     const tenantId = actor.role === 'super_admin' ? null : actor.tenantId;
     for (let offset = 0; ; offset += BATCH) {
-      const { rows } = await withScope(deps.db, scopeOf(actor), (tx) => listFarmers(tx, tenantId, { search: f.search, isMapped: f.is_mapped, region: f.region }, BATCH, offset));
+      const { rows } = await withScope(deps.db, scopeOf(actor), (tx) =>
+        listFarmers(tx, tenantId, { search: f.search, isMapped: f.is_mapped, region: f.region }, BATCH, offset),
+      );
       if (rows.length === 0) return;
       yield rows;
       if (rows.length < BATCH) return;

@@ -39,7 +39,20 @@ export const licensesExport = defineExport<LicenseRow, Filters>({
   batches: async function* (deps, _actor, f) {
     for (let offset = 0; ; offset += BATCH) {
       const { rows } = await withScope(deps.db, { kind: 'provider' }, (tx) =>
-        listLicenses(tx, { search: f.search, isRevoked: f.is_revoked, isExpired: f.is_expired, type: f.type, issuedDate: f.issued_date, status: f.status, tenantId: f.tenant_id }, BATCH, offset),
+        listLicenses(
+          tx,
+          {
+            search: f.search,
+            isRevoked: f.is_revoked,
+            isExpired: f.is_expired,
+            type: f.type,
+            issuedDate: f.issued_date,
+            status: f.status,
+            tenantId: f.tenant_id,
+          },
+          BATCH,
+          offset,
+        ),
       );
       if (rows.length === 0) return;
       yield rows;

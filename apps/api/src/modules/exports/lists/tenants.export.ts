@@ -11,7 +11,16 @@ const BATCH = 500;
 const iso = (d: Date | string) => new Date(d).toISOString();
 const adminName = (r: TenantRow) => (r.admin_id ? `${r.admin_first_name ?? ''} ${r.admin_last_name ?? ''}`.trim() : '');
 
-export const tenantsExport = defineExport<TenantRow, { search?: string | undefined; is_active?: boolean | undefined; is_suspended?: boolean | undefined; license_type?: 'Platform' | 'SDK' | undefined; status?: 'Active' | 'Inactive' | 'Suspended' | undefined }>({
+export const tenantsExport = defineExport<
+  TenantRow,
+  {
+    search?: string | undefined;
+    is_active?: boolean | undefined;
+    is_suspended?: boolean | undefined;
+    license_type?: 'Platform' | 'SDK' | undefined;
+    status?: 'Active' | 'Inactive' | 'Suspended' | undefined;
+  }
+>({
   name: 'tenants',
   subject: 'the tenants',
   action: 'tenants',

@@ -16,7 +16,11 @@ export function ActivityEntryDrawer({ entry, onClose }: { entry: ActivityEntry |
           size="small"
           bordered
           items={[
-            { key: 'user', label: t(m.user), children: entry.user_id === null && entry.user === 'System' ? t(m.system) : <span translate="no">{entry.user}</span> },
+            {
+              key: 'user',
+              label: t(m.user),
+              children: entry.user_id === null && entry.user === 'System' ? t(m.system) : <span translate="no">{entry.user}</span>,
+            },
             { key: 'role', label: t(m.role), children: roleLabel(entry.role) },
             { key: 'action', label: t(m.action), children: actionLabel(entry.action) },
             { key: 'description', label: t(m.description), children: <span translate="no">{entry.description}</span> },

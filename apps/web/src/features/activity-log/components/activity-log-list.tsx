@@ -89,13 +89,7 @@ export function ActivityLogList({ showTenant }: { showTenant: boolean }) {
         emptyText={t(m.empty)}
         storageKey={showTenant ? 'activity-logs-provider' : 'activity-logs-tenant'}
       />
-      <FilterModal
-        open={filterOpen}
-        fields={filterFields()}
-        value={filters}
-        onApply={state.setFilters}
-        onClose={() => setFilterOpen(false)}
-      />
+      <FilterModal open={filterOpen} fields={filterFields()} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />
       <ActivityEntryDrawer entry={openEntry} onClose={state.closeDrawer} />
     </>
   );

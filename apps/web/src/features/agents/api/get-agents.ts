@@ -9,7 +9,8 @@ import { queryKeys } from '../../../lib/query-keys';
 export const AGENTS_PAGE_SIZE = 10;
 export type AgentsParams = { page: number; page_size: number; search?: string | undefined; region?: string | undefined; operational_area?: string | undefined };
 
-export const getAgents = (params: AgentsParams, signal?: AbortSignal) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: params, ...(signal ? { signal } : {}) });
+export const getAgents = (params: AgentsParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: params, ...(signal ? { signal } : {}) });
 
 export const agentsQuery = (params: AgentsParams) =>
   queryOptions({ queryKey: queryKeys.agents.page(params), queryFn: ({ signal }) => getAgents(params, signal), placeholderData: keepPreviousData });

@@ -103,7 +103,16 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
           onClose();
         },
         onError: (err) => {
-          form.setFields(formFieldErrors(err, ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'operational_area_id'] as const satisfies readonly (keyof Values)[]));
+          form.setFields(
+            formFieldErrors(err, [
+              'first_name',
+              'last_name',
+              'email',
+              'phone_number',
+              'gender',
+              'operational_area_id',
+            ] as const satisfies readonly (keyof Values)[]),
+          );
         },
       },
     );
@@ -158,7 +167,15 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                     <Input inputMode="tel" autoComplete="off" />
                   </Form.Item>
                   <Form.Item label={t(m.gender)} name="gender" htmlFor="agent-gender">
-                    <Select id="agent-gender" allowClear placeholder={t(m.selectGender)} options={[{ label: t(m.male), value: 'Male' }, { label: t(m.female), value: 'Female' }]} />
+                    <Select
+                      id="agent-gender"
+                      allowClear
+                      placeholder={t(m.selectGender)}
+                      options={[
+                        { label: t(m.male), value: 'Male' },
+                        { label: t(m.female), value: 'Female' },
+                      ]}
+                    />
                   </Form.Item>
                 </div>
               </>

@@ -15,26 +15,27 @@ import { AgentsScreen } from './agents-screen';
 const AGENTS = '/api/accounts/agents/';
 const REGION = '7f1d8a6e-0000-4000-8000-000000000001';
 
-const agent = (n: number): Agent => ({
-  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  first_name: 'Ada',
-  last_name: `Obi ${n}`,
-  agent_name: `Ada Obi ${n}`,
-  email: `ada${n}@example.org`,
-  phone_number: null,
-  gender: null,
-  image: null,
-  operational_area_id: null,
-  operational_area: null,
-  region_id: null,
-  region: null,
-  is_suspended: false,
-  is_active: true,
-  farmers_count: 2,
-  mapped_farms_count: 1,
-  total_mapped_area: 1234.5,
-  progress: 50,
-} as Agent);
+const agent = (n: number): Agent =>
+  ({
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    first_name: 'Ada',
+    last_name: `Obi ${n}`,
+    agent_name: `Ada Obi ${n}`,
+    email: `ada${n}@example.org`,
+    phone_number: null,
+    gender: null,
+    image: null,
+    operational_area_id: null,
+    operational_area: null,
+    region_id: null,
+    region: null,
+    is_suspended: false,
+    is_active: true,
+    farmers_count: 2,
+    mapped_farms_count: 1,
+    total_mapped_area: 1234.5,
+    progress: 50,
+  }) as Agent;
 
 function lookups() {
   server.use(

@@ -38,7 +38,10 @@ const formatTotal = (sqm: number) => t(m.sqm, { area: formatNumber(sqm, 4) });
 
 /** The bulk table's quick check of an edited cell, from the contract's field schemas. */
 export function validateAgentCell(column: string, value: string): string | undefined {
-  const shape = createAgentBody.shape as Record<string, { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined>;
+  const shape = createAgentBody.shape as Record<
+    string,
+    { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined
+  >;
   const schema = shape[column];
   if (!schema) return undefined;
   const v = value.trim() === '' ? undefined : column === 'gender' ? value.trim().charAt(0).toUpperCase() + value.trim().slice(1).toLowerCase() : value;
@@ -155,7 +158,12 @@ export function AgentsScreen() {
         render: (r) => <AgentProgressBar size="small" progress={r.progress} mapped={r.mapped_farms_count} farmers={r.farmers_count} />,
       },
       { key: 'operational_area', title: t(m.operationalArea), width: 130, render: (r) => <span className="wrap-anywhere">{r.operational_area ?? '--'}</span> },
-      { key: 'status', title: t(m.status), width: 96, render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? t(m.suspended) : t(m.active)}</StatusTag> },
+      {
+        key: 'status',
+        title: t(m.status),
+        width: 96,
+        render: (r) => <StatusTag tone={r.is_suspended ? 'bad' : 'good'}>{r.is_suspended ? t(m.suspended) : t(m.active)}</StatusTag>,
+      },
       // The area wraps before "sqm" rather than widening the column.
       { key: 'total_area_mapped', title: t(m.totalAreaMapped), width: 112, render: (r) => formatTotal(r.total_mapped_area) },
       {
@@ -180,7 +188,13 @@ export function AgentsScreen() {
               },
             }}
           >
-            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={t(m.actionsFor, { name: r.agent_name })} onClick={(e) => e.stopPropagation()} />
+            <Button
+              type="text"
+              size="small"
+              icon={<MoreOutlined aria-hidden="true" />}
+              aria-label={t(m.actionsFor, { name: r.agent_name })}
+              onClick={(e) => e.stopPropagation()}
+            />
           </Dropdown>
         ),
       },
@@ -228,13 +242,7 @@ export function AgentsScreen() {
           </Dropdown>
         }
       />
-      <FilterModal
-        open={filterOpen}
-        fields={filterFields}
-        value={filters}
-        onApply={state.setFilters}
-        onClose={() => setFilterOpen(false)}
-      />
+      <FilterModal open={filterOpen} fields={filterFields} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />
       <AgentDrawer agentId={openAgent} onClose={state.closeDrawer} />
       <AgentWizard open={wizardOpen} agentId={editId} onClose={() => setWizard(null)} />
       <BulkUploadModal

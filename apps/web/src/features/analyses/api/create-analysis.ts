@@ -8,7 +8,13 @@ import { queryKeys } from '../../../lib/query-keys';
 
 /** nameField: a GIS file's feature property that names each farm (sent only when set; the API's defaults otherwise). */
 /** referenceLayerIds: the EUDR reference layers to screen each row against (issue 29; none: no verdict). */
-export type AnalysisOptions = { name: string; description: string; operationalAreas: readonly string[]; nameField?: string; referenceLayerIds?: readonly string[] };
+export type AnalysisOptions = {
+  name: string;
+  description: string;
+  operationalAreas: readonly string[];
+  nameField?: string;
+  referenceLayerIds?: readonly string[];
+};
 
 export function createAnalysisFromFile(file: File, o: AnalysisOptions) {
   const form = new FormData();

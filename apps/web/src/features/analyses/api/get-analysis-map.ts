@@ -8,7 +8,10 @@ import { queryKeys } from '../../../lib/query-keys';
 export type Bbox = [number, number, number, number];
 
 export const getAnalysisMap = (id: string, bbox: Bbox | null, signal?: AbortSignal) =>
-  api<Envelope<AnalysisMap>>(`/custom-analysis/${id}/map/`, { query: bbox ? { bbox: bbox.map((v) => v.toFixed(5)).join(',') } : {}, ...(signal ? { signal } : {}) });
+  api<Envelope<AnalysisMap>>(`/custom-analysis/${id}/map/`, {
+    query: bbox ? { bbox: bbox.map((v) => v.toFixed(5)).join(',') } : {},
+    ...(signal ? { signal } : {}),
+  });
 
 export const analysisMapQuery = (id: string, bbox: Bbox | null, enabled: boolean) =>
   queryOptions({

@@ -14,7 +14,8 @@ describe('analysis inputs', () => {
     expect(acceptsFile({ name: 'farms.csv.exe', size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
     expect(acceptsFile({ name: 'farms.pdf', size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
     // GIS files (issue 13).
-    for (const name of ['plots.geojson', 'plots.json', 'plots.kml', 'plots.KMZ', 'plots-shapefile.zip']) expect(acceptsFile({ name, size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(true);
+    for (const name of ['plots.geojson', 'plots.json', 'plots.kml', 'plots.KMZ', 'plots-shapefile.zip'])
+      expect(acceptsFile({ name, size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(true);
   });
 
   it('names the line and column of a JSON parse error', () => {
@@ -37,7 +38,12 @@ describe('analysis inputs', () => {
       minimum_farm_size: 250,
       require_farm_recognition: true,
     });
-    const own = mergePayload({ locations: [], name: 'Own', description: 'Kept', operational_areas: ['b2'] }, { name: '', description: '', operationalAreas: [] }, 0, false);
+    const own = mergePayload(
+      { locations: [], name: 'Own', description: 'Kept', operational_areas: ['b2'] },
+      { name: '', description: '', operationalAreas: [] },
+      0,
+      false,
+    );
     expect(own).toMatchObject({ name: 'Own', description: 'Kept', operational_areas: ['b2'], minimum_farm_size: 0, require_farm_recognition: false });
     expect(mergePayload({ rows: [] }, values, 1, true)).toMatch(/locations/);
   });

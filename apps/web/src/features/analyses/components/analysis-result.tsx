@@ -51,7 +51,12 @@ type Rings = MapFeature['rings'];
  * repeated (no fill; its marker stands at the point). Issue 13.
  */
 const toFeatures = (f: AnalysisMapFeature): MapFeature[] => {
-  const base = { id: String(f.row_number), name: f.name ?? t(m.rowName, { row: String(f.row_number) }), category: mapCategoryOf(f), properties: { operational_area: f.operational_area, area: f.area } };
+  const base = {
+    id: String(f.row_number),
+    name: f.name ?? t(m.rowName, { row: String(f.row_number) }),
+    category: mapCategoryOf(f),
+    properties: { operational_area: f.operational_area, area: f.area },
+  };
   if (f.type === 'MultiPolygon' && f.parts) return f.parts.map((rings) => ({ ...base, rings: rings as unknown as Rings }));
   if (f.type === 'Point') {
     const p = f.coordinates[0]?.[0] as unknown as readonly [number, number] | undefined;
@@ -88,7 +93,9 @@ export function AnalysisResult({ id }: { id: string }) {
       <Card title={a.name} data-testid="analysis-running">
         <div style={{ textAlign: 'center', padding: 32 }}>
           <Progress type="circle" percent={a.status === 'queued' ? 0 : a.progress} />
-          <p className="mt-16">{a.status === 'queued' ? t(m.waiting) : t(m.analysing, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}</p>
+          <p className="mt-16">
+            {a.status === 'queued' ? t(m.waiting) : t(m.analysing, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}
+          </p>
         </div>
       </Card>
     );
@@ -103,7 +110,12 @@ export function AnalysisResult({ id }: { id: string }) {
   return <CompletedResult a={a} />;
 }
 
-const CARDS: { kind: AnalysisListKind; title: Text; ref: keyof Pick<AnalysisDetail, 'errors' | 'within_operational_area' | 'outside_operational_area' | 'overlapping_farmlands' | 'unrecognized_farmlands'>; color: string }[] = [
+const CARDS: {
+  kind: AnalysisListKind;
+  title: Text;
+  ref: keyof Pick<AnalysisDetail, 'errors' | 'within_operational_area' | 'outside_operational_area' | 'overlapping_farmlands' | 'unrecognized_farmlands'>;
+  color: string;
+}[] = [
   { kind: 'errors', title: m.cardErrors, ref: 'errors', color: '#595959' },
   { kind: 'within', title: m.cardWithin, ref: 'within_operational_area', color: CATEGORY_COLORS.within },
   { kind: 'outside', title: m.cardOutside, ref: 'outside_operational_area', color: CATEGORY_COLORS.outside },
@@ -197,12 +209,18 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           </div>
           <div>
             <div style={{ fontWeight: 600, marginBottom: 4 }}>{t(m.filterBy)}</div>
-            <Checkbox.Group value={filter} onChange={(v) => setFilter(v as MapCategory[])} options={FILTERS.map((f) => ({
+            <Checkbox.Group
+              value={filter}
+              onChange={(v) => setFilter(v as MapCategory[])}
+              options={FILTERS.map((f) => ({
                 ...f,
                 // The category's colour as a swatch beside dark text: coloured text failed the contrast check.
                 label: (
                   <span>
-                    <span aria-hidden="true" style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, marginInlineEnd: 6, background: CATEGORY_COLORS[f.value] }} />
+                    <span
+                      aria-hidden="true"
+                      style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, marginInlineEnd: 6, background: CATEGORY_COLORS[f.value] }}
+                    />
                     {t(f.label)}
                   </span>
                 ),
@@ -214,7 +232,9 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             <div data-testid="analysis-total-area" style={{ fontSize: 18, fontWeight: 600 }}>
               {formatSqm(a.total_area)}
             </div>
-            <div className="text-muted">{formatHectares(a.total_area)} · {t(m.rowsUploaded, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}</div>
+            <div className="text-muted">
+              {formatHectares(a.total_area)} · {t(m.rowsUploaded, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}
+            </div>
           </Card>
           {a.with_warnings > 0 && (
             <Alert
@@ -300,7 +320,13 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           />
         )}
       </div>
-      <ResultListDrawer analysisId={a.id} kind={list} total={list ? a[CARDS.find((c) => c.kind === list)!.ref].count : 0} onClose={() => setList(null)} onViewOnMap={viewOnMap} />
+      <ResultListDrawer
+        analysisId={a.id}
+        kind={list}
+        total={list ? a[CARDS.find((c) => c.kind === list)!.ref].count : 0}
+        onClose={() => setList(null)}
+        onViewOnMap={viewOnMap}
+      />
       <FailedDataModal analysis={a} open={failedOpen} onClose={() => setFailedOpen(false)} />
       <ResultFarmDrawer farm={farm} onClose={() => setFarm(null)} />
     </div>

@@ -57,7 +57,11 @@ export function AnalysisUpload() {
   const submitFile = () => {
     if (!file) return;
     create.mutate(
-      { kind: 'file', file, options: { name: name.trim(), description: description.trim(), operationalAreas: selected, nameField: nameField.trim(), referenceLayerIds: layerIds } },
+      {
+        kind: 'file',
+        file,
+        options: { name: name.trim(), description: description.trim(), operationalAreas: selected, nameField: nameField.trim(), referenceLayerIds: layerIds },
+      },
       {
         onSuccess: (res) => {
           notifySuccess(res.message ?? t(m.uploadSuccess));
@@ -143,7 +147,10 @@ export function AnalysisUpload() {
             onChange={(v: string[]) => setLayerIds(v)}
             optionFilterProp="label"
             notFoundContent={layers.isLoading ? <Skeleton active paragraph={false} /> : <Empty description={t(m.noLayers)} />}
-            options={(layers.data ?? []).map((l) => ({ value: l.id, label: t(l.owner === 'provider' ? m.layerOptionProvider : m.layerOption, { name: l.name, kind: LAYER_KIND_LABEL[l.kind] }) }))}
+            options={(layers.data ?? []).map((l) => ({
+              value: l.id,
+              label: t(l.owner === 'provider' ? m.layerOptionProvider : m.layerOption, { name: l.name, kind: LAYER_KIND_LABEL[l.kind] }),
+            }))}
           />
           <div className="text-muted small mt-4" data-testid="reference-layer-help">
             {t(m.layersHelp)}
@@ -152,7 +159,13 @@ export function AnalysisUpload() {
         {mode === 'file' && (
           <label style={{ display: 'block', marginTop: 16 }}>
             <div className="mb-4">{t(m.nameFieldLabel)}</div>
-            <Input value={nameField} onChange={(e) => setNameField(e.target.value)} maxLength={200} placeholder={t(m.nameFieldPlaceholder)} aria-label={t(m.nameFieldAria)} />
+            <Input
+              value={nameField}
+              onChange={(e) => setNameField(e.target.value)}
+              maxLength={200}
+              placeholder={t(m.nameFieldPlaceholder)}
+              aria-label={t(m.nameFieldAria)}
+            />
             <div style={{ marginTop: 4, color: 'rgba(0,0,0,0.62)', fontSize: 12 }} data-testid="name-field-help">
               {t(m.nameFieldHelp)}
             </div>

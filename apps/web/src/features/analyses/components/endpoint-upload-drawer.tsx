@@ -36,7 +36,12 @@ export function jsonErrorAt(text: string, err: unknown): string {
 }
 
 /** The request body: the payload's own values, with the drawers' values and this form's taking precedence. */
-export function mergePayload(parsed: unknown, values: AnalysisOptions, minimumFarmSize: number | null, requireRecognition: boolean): CreateAnalysisBody | string {
+export function mergePayload(
+  parsed: unknown,
+  values: AnalysisOptions,
+  minimumFarmSize: number | null,
+  requireRecognition: boolean,
+): CreateAnalysisBody | string {
   const base: Record<string, unknown> = Array.isArray(parsed) ? { locations: parsed } : parsed && typeof parsed === 'object' ? { ...(parsed as object) } : {};
   if (!Array.isArray(base['locations'])) return t(m.needLocations);
   return {
@@ -146,7 +151,24 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
             placeholder={PAYLOAD_EXAMPLE}
           />
         </label>
-        {problem && <Alert type="error" showIcon message={problem.length === 1 ? problem[0] : <ul style={{ margin: 0, paddingLeft: 16 }}>{problem.map((p) => <li key={p}>{p}</li>)}</ul>} data-testid="endpoint-problem" />}
+        {problem && (
+          <Alert
+            type="error"
+            showIcon
+            message={
+              problem.length === 1 ? (
+                problem[0]
+              ) : (
+                <ul style={{ margin: 0, paddingLeft: 16 }}>
+                  {problem.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )
+            }
+            data-testid="endpoint-problem"
+          />
+        )}
       </Space>
     </SideDrawer>
   );

@@ -22,8 +22,17 @@ import { analysesText as m } from '../analyses.messages';
 
 const FIELDS = ['farm_name', 'farm_coordinates', 'operational_area_id'] as const;
 type Field = (typeof FIELDS)[number];
-const ALIASES: Record<string, Field> = { farm_name: 'farm_name', farm_coordinates: 'farm_coordinates', operational_area_id: 'operational_area_id', operational_area: 'operational_area_id' };
-const canonical = (key: string) => key.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const ALIASES: Record<string, Field> = {
+  farm_name: 'farm_name',
+  farm_coordinates: 'farm_coordinates',
+  operational_area_id: 'operational_area_id',
+  operational_area: 'operational_area_id',
+};
+const canonical = (key: string) =>
+  key
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /** The row's value of a creation field (under whichever header the file used), as editable text. */
 export function cellText(row: Record<string, unknown>, field: Field): string {
@@ -54,7 +63,9 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
   const [edits, setEdits] = useState<Edits>({});
   const create = useCreateAnalysis();
   const navigate = useNavigate();
-  const edited = Object.keys(edits).map(Number).filter((n) => Object.keys(edits[n] ?? {}).length > 0);
+  const edited = Object.keys(edits)
+    .map(Number)
+    .filter((n) => Object.keys(edits[n] ?? {}).length > 0);
 
   const valueOf = (r: AnalysisErrorRow, f: Field) => edits[r.row_number]?.[f] ?? cellText(r.row_data, f);
 
@@ -72,7 +83,10 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
         />
         {problem && !changed ? (
           <Tooltip title={problem.message}>
-            <InfoCircleOutlined aria-label={t(m.whyFailed, { kind: rowKind.title.toLowerCase(), row: rowKind.value(r.row_number), field: f })} style={{ color: '#d62828', cursor: 'help' }} />
+            <InfoCircleOutlined
+              aria-label={t(m.whyFailed, { kind: rowKind.title.toLowerCase(), row: rowKind.value(r.row_number), field: f })}
+              style={{ color: '#d62828', cursor: 'help' }}
+            />
           </Tooltip>
         ) : (
           <CheckCircleFilled aria-label={t(m.valid)} style={{ color: '#2b9348' }} />
@@ -148,7 +162,13 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
         pagination={{ pageSize: 10, showSizeChanger: false }}
         locale={{ emptyText: t(m.noFailedRows) }}
         columns={[
-          { key: 'row', title: <Tooltip title={rowKind.help}>{rowKind.title}</Tooltip>, width: 80, fixed: 'left' as const, render: (_: unknown, r: AnalysisErrorRow) => <span data-testid="file-row">{rowKind.value(r.row_number)}</span> },
+          {
+            key: 'row',
+            title: <Tooltip title={rowKind.help}>{rowKind.title}</Tooltip>,
+            width: 80,
+            fixed: 'left' as const,
+            render: (_: unknown, r: AnalysisErrorRow) => <span data-testid="file-row">{rowKind.value(r.row_number)}</span>,
+          },
           ...FIELDS.map((f) => ({ key: f, title: f, render: cell(f) })),
           {
             key: 'other',

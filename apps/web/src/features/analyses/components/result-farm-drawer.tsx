@@ -48,7 +48,10 @@ export function ResultFarmDrawer({ farm, onClose }: { farm: AnalysisMapFeature |
               {t(m.copyCoordinates)}
             </Button>
           </div>
-          <ol style={{ paddingLeft: 20, fontFamily: 'ui-monospace, monospace', fontSize: 12, maxHeight: 360, overflow: 'auto' }} data-testid="result-farm-points">
+          <ol
+            style={{ paddingLeft: 20, fontFamily: 'ui-monospace, monospace', fontSize: 12, maxHeight: 360, overflow: 'auto' }}
+            data-testid="result-farm-points"
+          >
             {ring.map(([x, y], i) => (
               <li key={i}>
                 {x}, {y}

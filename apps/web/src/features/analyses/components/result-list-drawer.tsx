@@ -52,7 +52,13 @@ export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
     <ul style={{ margin: '4px 0 0', paddingLeft: 18, fontSize: 12 }} data-testid="overlap-pairs">
       {farm.overlaps.map((o) => (
         <li key={o.row_number} data-testid={o.sliver ? 'overlap-sliver' : 'overlap-pair'}>
-          {t(m.overlapPair, { row: String(o.row_number), area: formatSqm(o.area_sqm), shareThis: percent(o.share_of_this), shareOther: percent(o.share_of_other), iou: formatNumber(o.iou, 2) })}
+          {t(m.overlapPair, {
+            row: String(o.row_number),
+            area: formatSqm(o.area_sqm),
+            shareThis: percent(o.share_of_this),
+            shareOther: percent(o.share_of_other),
+            iou: formatNumber(o.iou, 2),
+          })}
           {o.sliver ? t(m.sliver) : ''}
         </li>
       ))}
@@ -60,7 +66,13 @@ export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
   );
 }
 
-type Props = { analysisId: string; kind: AnalysisListKind | null; total: number; onClose: () => void; onViewOnMap: (point: [number, number] | undefined) => void };
+type Props = {
+  analysisId: string;
+  kind: AnalysisListKind | null;
+  total: number;
+  onClose: () => void;
+  onViewOnMap: (point: [number, number] | undefined) => void;
+};
 
 export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap }: Props) {
   // The page belongs to the list it was chosen in: another list starts on its first page.
@@ -98,7 +110,8 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
   );
 
   const groups = new Map<number, AnalysisFarm[]>();
-  if (kind === 'overlapping') for (const f of rows) groups.set(f.overlapping_id ?? -f.row_number, [...(groups.get(f.overlapping_id ?? -f.row_number) ?? []), f]);
+  if (kind === 'overlapping')
+    for (const f of rows) groups.set(f.overlapping_id ?? -f.row_number, [...(groups.get(f.overlapping_id ?? -f.row_number) ?? []), f]);
 
   return (
     <SideDrawer open={kind !== null} title={kind ? resultListTitle(kind, total) : ''} onClose={onClose} width={520}>
@@ -168,7 +181,14 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
           <List size="small" dataSource={rows} renderItem={farmLine} />
         )}
         {total > RESULT_PAGE_SIZE && (
-          <Pagination className="mt-16" current={page} pageSize={RESULT_PAGE_SIZE} total={Math.min(total, PAGED_ROWS)} showSizeChanger={false} onChange={setPage} />
+          <Pagination
+            className="mt-16"
+            current={page}
+            pageSize={RESULT_PAGE_SIZE}
+            total={Math.min(total, PAGED_ROWS)}
+            showSizeChanger={false}
+            onChange={setPage}
+          />
         )}
         {total > PAGED_ROWS && (
           <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.62)' }} data-testid="result-list-paged-note">

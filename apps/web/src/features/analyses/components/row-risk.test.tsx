@@ -11,7 +11,18 @@ const LAYER = '00000000-0000-4000-8000-000000000001';
 const risk: AnalysisRowRisk = {
   level: 'high',
   reasons: [{ code: 'tree_cover_loss', level: 'high', message: 'Tree-cover loss after 2020 (Loss): 120 m², 3 % of the plot', layer_id: LAYER }],
-  figures: [{ layer_id: LAYER, layer_name: 'Loss', kind: 'tree_cover_loss', owner: 'tenant', layer_version: 2, overlap_sqm: 120, share: 0.03, computed_at: '2026-11-27T09:00:00Z' }],
+  figures: [
+    {
+      layer_id: LAYER,
+      layer_name: 'Loss',
+      kind: 'tree_cover_loss',
+      owner: 'tenant',
+      layer_version: 2,
+      overlap_sqm: 120,
+      share: 0.03,
+      computed_at: '2026-11-27T09:00:00Z',
+    },
+  ],
 };
 
 describe('RowRisk', () => {

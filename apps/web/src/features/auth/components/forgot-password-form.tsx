@@ -23,7 +23,14 @@ export function ForgotPasswordForm() {
         <Alert type="success" showIcon title={sent} />
       ) : (
         <Form layout="vertical" requiredMark={false} onFinish={(v: { email: string }) => reset.mutate(v, { onSuccess: () => setSent(t(m.resetLinkSent)) })}>
-          <Form.Item label={t(m.email)} name="email" rules={[{ required: true, message: t(m.enterEmail) }, { type: 'email', message: t(m.validEmail) }]}>
+          <Form.Item
+            label={t(m.email)}
+            name="email"
+            rules={[
+              { required: true, message: t(m.enterEmail) },
+              { type: 'email', message: t(m.validEmail) },
+            ]}
+          >
             <Input type="email" autoComplete="email" size="large" />
           </Form.Item>
           <Button type="primary" htmlType="submit" size="large" block loading={reset.isPending}>

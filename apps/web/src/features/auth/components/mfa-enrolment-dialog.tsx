@@ -50,9 +50,7 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
         </Button>,
       ]}
     >
-      <Typography.Paragraph>
-        {t(m.enrolIntro)}
-      </Typography.Paragraph>
+      <Typography.Paragraph>{t(m.enrolIntro)}</Typography.Paragraph>
       {setup.isPending && <Skeleton.Node active style={{ width: 180, height: 180 }} />}
       {setup.isError && (
         <Typography.Paragraph type="danger" role="alert">

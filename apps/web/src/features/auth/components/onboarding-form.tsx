@@ -19,7 +19,11 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
   const navigate = useNavigate();
   const accept = useAcceptInvitation(signedKey ?? '');
   const submit = (v: Values) => {
-    const body = { password: v.password, ...(v.first_name?.trim() ? { first_name: v.first_name.trim() } : {}), ...(v.last_name?.trim() ? { last_name: v.last_name.trim() } : {}) };
+    const body = {
+      password: v.password,
+      ...(v.first_name?.trim() ? { first_name: v.first_name.trim() } : {}),
+      ...(v.last_name?.trim() ? { last_name: v.last_name.trim() } : {}),
+    };
     accept.mutate(body, {
       onSuccess: () => {
         notifySuccess(m.accountSetUp);

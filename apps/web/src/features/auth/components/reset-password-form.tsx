@@ -25,14 +25,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
         {t(m.resetTitle)}
       </Typography.Title>
       {token && check.isPending && <Skeleton active paragraph={{ rows: 3 }} />}
-      {invalid && (
-        <Alert
-          type="error"
-          showIcon
-          title={t(m.resetLinkInvalid)}
-          description={<Link to={paths.forgotPassword}>{t(m.askNewLink)}</Link>}
-        />
-      )}
+      {invalid && <Alert type="error" showIcon title={t(m.resetLinkInvalid)} description={<Link to={paths.forgotPassword}>{t(m.askNewLink)}</Link>} />}
       {done && <Alert type="success" showIcon title={done} description={<Link to={paths.login}>{t(m.signInWithNew)}</Link>} />}
       {!invalid && check.isSuccess && !done && (
         <Form

@@ -42,7 +42,14 @@ export function SignInForm() {
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t(m.welcome)}</Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => start(v)} autoComplete="on">
-        <Form.Item label={t(m.email)} name="email" rules={[{ required: true, message: t(m.enterEmail) }, { type: 'email', message: t(m.validEmail) }]}>
+        <Form.Item
+          label={t(m.email)}
+          name="email"
+          rules={[
+            { required: true, message: t(m.enterEmail) },
+            { type: 'email', message: t(m.validEmail) },
+          ]}
+        >
           <Input type="email" autoComplete="username" size="large" placeholder={t(m.emailPlaceholder)} />
         </Form.Item>
         <Form.Item label={t(m.password)} name="password" rules={[{ required: true, message: t(m.enterYourPassword) }]} className="mb-8">

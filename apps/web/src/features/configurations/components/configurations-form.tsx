@@ -68,7 +68,9 @@ export const typed = (plain: string) => (currentLocale() === 'fr' ? plain.replac
 /** A share (0–1) as the percentage the form shows, without float noise (0.01 → "1"). */
 export const sharePercent = (share: number) => String(Math.round(share * 100 * 1e6) / 1e6);
 
-const rule = (check: (v: string) => string | null) => ({ validator: (_r: unknown, v: string) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()) });
+const rule = (check: (v: string) => string | null) => ({
+  validator: (_r: unknown, v: string) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()),
+});
 
 export function ConfigurationsForm() {
   const config = useConfiguration();
@@ -116,40 +118,16 @@ export function ConfigurationsForm() {
   return (
     <Card title={t(m.title)} style={{ maxWidth: 640 }} data-testid="configurations">
       <Form form={form} layout="vertical" onFinish={submit} requiredMark>
-        <Form.Item
-          label={t(m.minSize)}
-          name="minimum_farm_size"
-          extra={t(m.minSizeHelp)}
-          rules={[rule(minimumSizeProblem)]}
-          required
-        >
+        <Form.Item label={t(m.minSize)} name="minimum_farm_size" extra={t(m.minSizeHelp)} rules={[rule(minimumSizeProblem)]} required>
           <Input inputMode="decimal" aria-label={t(m.minSizeAria)} />
         </Form.Item>
-        <Form.Item
-          label={t(m.threshold)}
-          name="recognition_threshold"
-          extra={t(m.thresholdHelp)}
-          rules={[rule(thresholdProblem)]}
-          required
-        >
+        <Form.Item label={t(m.threshold)} name="recognition_threshold" extra={t(m.thresholdHelp)} rules={[rule(thresholdProblem)]} required>
           <Input inputMode="decimal" aria-label={t(m.threshold)} />
         </Form.Item>
-        <Form.Item
-          label={t(m.overlapArea)}
-          name="overlap_min_area_sqm"
-          extra={t(m.overlapAreaHelp)}
-          rules={[rule(overlapAreaProblem)]}
-          required
-        >
+        <Form.Item label={t(m.overlapArea)} name="overlap_min_area_sqm" extra={t(m.overlapAreaHelp)} rules={[rule(overlapAreaProblem)]} required>
           <Input inputMode="decimal" aria-label={t(m.overlapAreaAria)} />
         </Form.Item>
-        <Form.Item
-          label={t(m.overlapShare)}
-          name="overlap_min_share_percent"
-          extra={t(m.overlapShareHelp)}
-          rules={[rule(overlapSharePercentProblem)]}
-          required
-        >
+        <Form.Item label={t(m.overlapShare)} name="overlap_min_share_percent" extra={t(m.overlapShareHelp)} rules={[rule(overlapSharePercentProblem)]} required>
           <Input inputMode="decimal" aria-label={t(m.overlapShareAria)} />
         </Form.Item>
         <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>

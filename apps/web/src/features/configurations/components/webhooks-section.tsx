@@ -68,7 +68,15 @@ function AddEndpointModal({ open, onClose, onCreated }: { open: boolean; onClose
       },
     );
   return (
-    <Modal open={open} title={t(m.addTitle)} onCancel={onClose} okText={t(m.addEndpoint)} onOk={() => form.submit()} okButtonProps={{ loading: create.isPending }} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t(m.addTitle)}
+      onCancel={onClose}
+      okText={t(m.addEndpoint)}
+      onOk={() => form.submit()}
+      okButtonProps={{ loading: create.isPending }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ events: ['analysis.completed'] }} requiredMark>
         <Form.Item label={t(m.url)} name="url" required extra={t(m.urlHelp)} rules={[{ required: true, message: t(m.urlRequired) }]}>
           <Input aria-label={t(m.urlAria)} placeholder={t(m.urlPlaceholder)} />
@@ -124,8 +132,16 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
       }}
       columns={[
         { title: t(m.event), dataIndex: 'event_type', key: 'event_type' },
-        { title: t(m.status), key: 'status', render: (_v, d) => <StatusTag tone={deliveryTone(d.status)} testId="delivery-status">{t(deliveryWord[d.status])}</StatusTag> },
-        { title: t(m.answer), key: 'code', render: (_v, d) => (d.response_code ?? '--') },
+        {
+          title: t(m.status),
+          key: 'status',
+          render: (_v, d) => (
+            <StatusTag tone={deliveryTone(d.status)} testId="delivery-status">
+              {t(deliveryWord[d.status])}
+            </StatusTag>
+          ),
+        },
+        { title: t(m.answer), key: 'code', render: (_v, d) => d.response_code ?? '--' },
         { title: t(m.duration), key: 'ms', render: (_v, d) => (d.duration_ms === null ? '--' : t(m.ms, { ms: String(d.duration_ms) })) },
         { title: t(m.attempts), dataIndex: 'attempts', key: 'attempts' },
         { title: t(m.nextAttempt), key: 'next', render: (_v, d) => (d.next_attempt_at ? formatDateTime(d.next_attempt_at) : '--') },
@@ -138,7 +154,10 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
               disabled={d.status === 'sending'}
               loading={redeliver.isPending && redeliver.variables?.deliveryId === d.id}
               onClick={() =>
-                redeliver.mutate({ endpointId: endpoint.id, deliveryId: d.id }, { onSuccess: (res) => notifySuccess(res.message ?? t(m.redeliveryQueued)), onError: notifyError })
+                redeliver.mutate(
+                  { endpointId: endpoint.id, deliveryId: d.id },
+                  { onSuccess: (res) => notifySuccess(res.message ?? t(m.redeliveryQueued)), onError: notifyError },
+                )
               }
             >
               {t(m.redeliver)}
@@ -195,7 +214,12 @@ export function WebhooksSection() {
                 checked={e.enabled}
                 aria-label={t(e.enabled ? m.disableUrl : m.enableUrl, { url: e.url })}
                 loading={update.isPending && update.variables?.id === e.id}
-                onChange={(on) => update.mutate({ id: e.id, body: { enabled: on } }, { onSuccess: () => notifySuccess(t(on ? m.endpointEnabled : m.endpointDisabled)), onError: notifyError })}
+                onChange={(on) =>
+                  update.mutate(
+                    { id: e.id, body: { enabled: on } },
+                    { onSuccess: () => notifySuccess(t(on ? m.endpointEnabled : m.endpointDisabled)), onError: notifyError },
+                  )
+                }
               />
             ),
           },
@@ -207,7 +231,11 @@ export function WebhooksSection() {
                 <Button size="small" onClick={() => setViewing(e)}>
                   {t(m.deliveries)}
                 </Button>
-                <Button size="small" loading={test.isPending && test.variables === e.id} onClick={() => test.mutate(e.id, { onSuccess: (res) => notifySuccess(res.message ?? t(m.testQueued)), onError: notifyError })}>
+                <Button
+                  size="small"
+                  loading={test.isPending && test.variables === e.id}
+                  onClick={() => test.mutate(e.id, { onSuccess: (res) => notifySuccess(res.message ?? t(m.testQueued)), onError: notifyError })}
+                >
                   {t(m.sendTest)}
                 </Button>
                 <Button size="small" danger onClick={() => setDeleting(e)}>
@@ -231,9 +259,7 @@ export function WebhooksSection() {
         </Button>
       }
     >
-      <Typography.Paragraph type="secondary">
-        {t(m.webhooksIntro)}
-      </Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t(m.webhooksIntro)}</Typography.Paragraph>
       {body()}
       <AddEndpointModal
         open={adding}
@@ -265,7 +291,12 @@ export function WebhooksSection() {
       >
         {t(m.deleteBody, { url: deleting?.url ?? '' })}
       </ConfirmDialog>
-      <SideDrawer open={viewing !== null} title={viewing ? t(m.deliveriesOf, { url: viewing.url }) : t(m.deliveries)} onClose={() => setViewing(null)} width={760}>
+      <SideDrawer
+        open={viewing !== null}
+        title={viewing ? t(m.deliveriesOf, { url: viewing.url }) : t(m.deliveries)}
+        onClose={() => setViewing(null)}
+        width={760}
+      >
         {viewing ? <DeliveryLog endpoint={viewing} /> : null}
       </SideDrawer>
     </Card>

@@ -32,7 +32,10 @@ export function useMappedCount(range: RangeKey) {
 
 /** The organisation's licenses (docs/requirements.md §7: GET /base/licenses/ for the dashboard license card); the first is the current. */
 export function useLicenses() {
-  return useQuery({ queryKey: queryKeys.licenses.own, queryFn: ({ signal }) => api<Envelope<ListPage<License>>>('/base/licenses/', { query: { page: 1, page_size: 20 }, signal }) });
+  return useQuery({
+    queryKey: queryKeys.licenses.own,
+    queryFn: ({ signal }) => api<Envelope<ListPage<License>>>('/base/licenses/', { query: { page: 1, page_size: 20 }, signal }),
+  });
 }
 
 export type StateCount = Out<typeof farmsPerState>[number];
@@ -42,7 +45,10 @@ export function useFarmsPerState() {
 
 /** The agents card: the newest five agents and the count. */
 export function useDashboardAgents() {
-  return useQuery({ queryKey: queryKeys.agents.dashboard, queryFn: ({ signal }) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: { page: 1, page_size: 5 }, signal }) });
+  return useQuery({
+    queryKey: queryKeys.agents.dashboard,
+    queryFn: ({ signal }) => api<Envelope<ListPage<Agent>>>('/accounts/agents/', { query: { page: 1, page_size: 5 }, signal }),
+  });
 }
 
 export const RANKING_SIZE = 10;

@@ -29,7 +29,18 @@ import { formatCompact, formatDate, formatHectares, formatNumber } from '../../.
 import { LICENSE_STATUS_COLOR, LICENSE_STATUS_LABEL, licenseStatus, type LicenseStatus } from '../../../lib/license-status';
 import { notifySuccess } from '../../../lib/notifier';
 import { useDeleteAgent } from '../../../lib/delete-agent';
-import { RANKING_SIZE, useAgentRanking, useAnalyticsCounts, useDashboardAgents, useFarmsPerCountry, useFarmsPerState, useMappedCount, useStatesOf, useLicenses, type RangeKey } from '../api/get-dashboard';
+import {
+  RANKING_SIZE,
+  useAgentRanking,
+  useAnalyticsCounts,
+  useDashboardAgents,
+  useFarmsPerCountry,
+  useFarmsPerState,
+  useMappedCount,
+  useStatesOf,
+  useLicenses,
+  type RangeKey,
+} from '../api/get-dashboard';
 import { paths } from '../../../lib/paths';
 import { t } from '../../../i18n';
 import { dashboardText as m } from '../dashboard.messages';
@@ -56,7 +67,11 @@ function statusOf(l: { is_revoked: boolean; is_expired: boolean }): { label: Lic
 }
 
 const monthYear = (iso: string) =>
-  new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString(currentLocale() === 'fr' ? 'fr-FR' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  new Date(`${iso.slice(0, 10)}T00:00:00Z`).toLocaleDateString(currentLocale() === 'fr' ? 'fr-FR' : 'en-GB', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 function LicenseCard() {
   const licenses = useLicenses();
@@ -157,7 +172,20 @@ function MostMappedArea() {
         <Empty description={t(m.noFarmsYet)} image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
         <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-          <span style={{ display: 'inline-grid', placeItems: 'center', width: 40, height: 40, borderRadius: 20, background: '#e7f3ec', color: '#1f6f3f', fontWeight: 700 }}>{shown.code.slice(0, 2)}</span>
+          <span
+            style={{
+              display: 'inline-grid',
+              placeItems: 'center',
+              width: 40,
+              height: 40,
+              borderRadius: 20,
+              background: '#e7f3ec',
+              color: '#1f6f3f',
+              fontWeight: 700,
+            }}
+          >
+            {shown.code.slice(0, 2)}
+          </span>
           <div className="grow">
             <div className="strong">{t(m.farmsCount, { count: formatNumber(shown.total_farms) })}</div>
             <Select
@@ -195,7 +223,14 @@ function TotalMapped() {
     <Card
       title={t(m.totalMapped)}
       data-testid="total-mapped"
-      extra={<Segmented<RangeKey> options={RANGES.map((value) => ({ value, label: RANGE_LABEL[value] }))} value={range} onChange={setRange} aria-label={t(m.range)} />}
+      extra={
+        <Segmented<RangeKey>
+          options={RANGES.map((value) => ({ value, label: RANGE_LABEL[value] }))}
+          value={range}
+          onChange={setRange}
+          aria-label={t(m.range)}
+        />
+      }
     >
       {series.isError ? (
         <Alert type="error" showIcon message={t(m.chartFailed)} action={<Button onClick={() => void series.refetch()}>{t(m.tryAgain)}</Button>} />
@@ -206,8 +241,15 @@ function TotalMapped() {
               {d ? formatNumber(d.total) : '…'}
             </span>
             {d && (
-              <span data-testid="total-mapped-change" style={{ color: d.change_percent === null ? 'rgba(0,0,0,0.62)' : d.change_percent >= 0 ? '#2b9348' : '#d62828' }}>
-                {d.change_percent === null ? t(m.noFarmsBefore) : t(m.changeBefore, { change: `${d.change_percent >= 0 ? '+' : ''}${currentLocale() === 'fr' ? formatNumber(d.change_percent) : d.change_percent}` })}
+              <span
+                data-testid="total-mapped-change"
+                style={{ color: d.change_percent === null ? 'rgba(0,0,0,0.62)' : d.change_percent >= 0 ? '#2b9348' : '#d62828' }}
+              >
+                {d.change_percent === null
+                  ? t(m.noFarmsBefore)
+                  : t(m.changeBefore, {
+                      change: `${d.change_percent >= 0 ? '+' : ''}${currentLocale() === 'fr' ? formatNumber(d.change_percent) : d.change_percent}`,
+                    })}
               </span>
             )}
           </div>
@@ -222,14 +264,23 @@ function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unm
   const config = useMemo(
     () => ({
       type: 'doughnut' as const,
-      data: { labels: [t(m.mappedLegend), t(m.unmappedLegend)], datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }] },
+      data: {
+        labels: [t(m.mappedLegend), t(m.unmappedLegend)],
+        datasets: [{ data: [mapped ?? 0, unmapped ?? 0], backgroundColor: [CATEGORY_COLORS.overlap, '#d9d9d9'] }],
+      },
       options: { plugins: { legend: { position: 'bottom' as const } } },
     }),
     [mapped, unmapped],
   );
   return (
     <Card title={t(m.overallActivity)} className="full-height" data-testid="overall-activity">
-      {mapped === undefined ? <Skeleton active /> : mapped + (unmapped ?? 0) === 0 ? <Empty description={t(m.noFarmersYet)} /> : <LazyChart config={config} height={220} ariaLabel={t(m.withAndWithout)} />}
+      {mapped === undefined ? (
+        <Skeleton active />
+      ) : mapped + (unmapped ?? 0) === 0 ? (
+        <Empty description={t(m.noFarmersYet)} />
+      ) : (
+        <LazyChart config={config} height={220} ariaLabel={t(m.withAndWithout)} />
+      )}
       <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>
         {t(m.countedInFarmers, { mapped: mapped === undefined ? '…' : formatNumber(mapped), unmapped: unmapped === undefined ? '…' : formatNumber(unmapped) })}
       </div>
@@ -266,7 +317,10 @@ function AgentRankingCard() {
             { title: t(m.operationalArea), render: (_: unknown, a: Ranked) => a.operational_area ?? '--', onCell: dataCell },
             { title: t(m.mappedFarms), render: (_: unknown, a: Ranked) => formatNumber(a.mapped_farms_count) },
             { title: t(m.area), render: (_: unknown, a: Ranked) => formatHectares(a.total_mapped_area, 4) },
-            { title: t(m.progress), render: (_: unknown, a: Ranked) => <AgentProgressText progress={a.progress} mapped={a.mapped_farms_count} farmers={a.farmers_count} /> },
+            {
+              title: t(m.progress),
+              render: (_: unknown, a: Ranked) => <AgentProgressText progress={a.progress} mapped={a.mapped_farms_count} farmers={a.farmers_count} />,
+            },
           ]}
         />
       )}
@@ -349,7 +403,10 @@ function GlobalLandmap() {
   const regional = useStatesOf('NG', 'Nigeria', mode === 'REGIONAL MAP');
   const countries = useMemo(() => (global.data?.data ?? []).map((c) => ({ name: c.name, total: c.total_farms })), [global.data]);
   const places = useMemo(
-    () => (regional.data ?? []).filter((p) => p.latitude !== null && p.longitude !== null).map((p) => ({ name: p.name, lng: p.longitude!, lat: p.latitude!, total: p.total_farms })),
+    () =>
+      (regional.data ?? [])
+        .filter((p) => p.latitude !== null && p.longitude !== null)
+        .map((p) => ({ name: p.name, lng: p.longitude!, lat: p.latitude!, total: p.total_farms })),
     [regional.data],
   );
   const failed = mode === 'GLOBAL MAP' ? global.isError : regional.isError;
@@ -386,7 +443,9 @@ export function TenantDashboard() {
   const list = agents.data?.data.results ?? [];
   return (
     <div className="stack-16" data-testid="tenant-dashboard">
-      {counts.isError && <Alert type="error" showIcon message={t(m.countsFailed)} action={<Button onClick={() => void counts.refetch()}>{t(m.tryAgain)}</Button>} />}
+      {counts.isError && (
+        <Alert type="error" showIcon message={t(m.countsFailed)} action={<Button onClick={() => void counts.refetch()}>{t(m.tryAgain)}</Button>} />
+      )}
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
           <LicenseCard />

@@ -13,5 +13,9 @@ export const getPlotsNeedingAction = (params: PlotsParams, signal?: AbortSignal)
   api<Envelope<ListPage<EudrPlot>>>('/eudr-reports/plots/', { query: params, ...(signal ? { signal } : {}) });
 
 export function usePlotsNeedingAction(params: PlotsParams) {
-  return useQuery({ queryKey: queryKeys.eudrReports.plots(params), queryFn: ({ signal }) => getPlotsNeedingAction(params, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: queryKeys.eudrReports.plots(params),
+    queryFn: ({ signal }) => getPlotsNeedingAction(params, signal),
+    placeholderData: keepPreviousData,
+  });
 }

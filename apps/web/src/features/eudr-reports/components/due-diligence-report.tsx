@@ -39,9 +39,21 @@ function choiceOf(params: URLSearchParams): DueDiligenceChoice | null {
 
 function PlotEvidence({ p }: { p: DueDiligencePlot }) {
   return (
-    <Card size="small" className="dd-plot" data-testid="dd-plot" title={`${p.farm_name} · ${p.farmer}`} extra={<VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} />}>
+    <Card
+      size="small"
+      className="dd-plot"
+      data-testid="dd-plot"
+      title={`${p.farm_name} · ${p.farmer}`}
+      extra={<VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} />}
+    >
       <p>
-        {t(m.plotLine, { size: formatHectares(p.area_sqm), area: p.area_name ?? t(m.outsideAreas), agent: p.agent_name ?? t(m.anAdministrator), date: formatDateTime(p.captured_at), id: p.farm_id })}
+        {t(m.plotLine, {
+          size: formatHectares(p.area_sqm),
+          area: p.area_name ?? t(m.outsideAreas),
+          agent: p.agent_name ?? t(m.anAdministrator),
+          date: formatDateTime(p.captured_at),
+          id: p.farm_id,
+        })}
       </p>
       <ul>
         {p.reasons.map((r) => (
@@ -83,12 +95,21 @@ function PlotEvidence({ p }: { p: DueDiligencePlot }) {
 
 function ReportBody({ r }: { r: Report }) {
   const features = useMemo<MapFeature[]>(
-    () => r.plots.map((p) => ({ id: p.farm_id, name: p.farm_name, category: CATEGORY[p.verdict], rings: p.polygon.coordinates as MapFeature['rings'], properties: { verdict: verdictLabel(p.verdict) } })),
+    () =>
+      r.plots.map((p) => ({
+        id: p.farm_id,
+        name: p.farm_name,
+        category: CATEGORY[p.verdict],
+        rings: p.polygon.coordinates as MapFeature['rings'],
+        properties: { verdict: verdictLabel(p.verdict) },
+      })),
     [r],
   );
   const s = r.summary;
   const what =
-    r.selection.kind === 'area' ? t(m.selectionArea, { name: r.selection.area_name ?? '' }) : t(m.selectionFarms, { count: r.selection.requested, n: formatNumber(r.selection.requested) });
+    r.selection.kind === 'area'
+      ? t(m.selectionArea, { name: r.selection.area_name ?? '' })
+      : t(m.selectionFarms, { count: r.selection.requested, n: formatNumber(r.selection.requested) });
   return (
     <>
       <Card size="small" title={t(m.summary)}>
@@ -106,9 +127,7 @@ function ReportBody({ r }: { r: Report }) {
             ready: (chunks) => <strong data-testid="dd-ready">{chunks}</strong>,
           })}
         </p>
-        <p>
-          {t(m.generated, { tenant: r.tenant_name, what, date: formatDateTime(r.generated_at) })}
-        </p>
+        <p>{t(m.generated, { tenant: r.tenant_name, what, date: formatDateTime(r.generated_at) })}</p>
         <Typography.Title level={3} style={{ fontSize: 14 }}>
           {t(m.layersRead)}
         </Typography.Title>
@@ -118,7 +137,14 @@ function ReportBody({ r }: { r: Report }) {
           <ul>
             {r.layers.map((l) => (
               <li key={l.id}>
-                {t(m.layerLine, { name: l.name, kind: LAYER_KIND_LABEL[l.kind], owner: LAYER_OWNER_LABEL[l.owner], date: l.reference_date, version: String(l.version), source: l.source })}
+                {t(m.layerLine, {
+                  name: l.name,
+                  kind: LAYER_KIND_LABEL[l.kind],
+                  owner: LAYER_OWNER_LABEL[l.owner],
+                  date: l.reference_date,
+                  version: String(l.version),
+                  source: l.source,
+                })}
               </li>
             ))}
           </ul>

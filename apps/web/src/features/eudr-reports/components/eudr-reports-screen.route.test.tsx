@@ -48,7 +48,10 @@ const renderReports = (at = paths.tenant.reports) => renderRoute(paths.tenant.re
 
 describe('EUDR readiness screen', () => {
   it("shows the summary's figures, the groups, and the plots needing action with a link to the farm's drawer", async () => {
-    server.use(http.get(`*${SUMMARY}`, () => HttpResponse.json({ data: summary })), http.get(`*${PLOTS}`, () => listPage([plot], 5)));
+    server.use(
+      http.get(`*${SUMMARY}`, () => HttpResponse.json({ data: summary })),
+      http.get(`*${PLOTS}`, () => listPage([plot], 5)),
+    );
     renderReports(`${paths.tenant.reports}?verdict=high&area_id=${AREA}`);
     await waitFor(() => expect(screen.getByTestId('eudr-plots').textContent).toBe('12'));
     expect(screen.getByTestId('eudr-ready').textContent).toBe('6');
@@ -67,7 +70,13 @@ describe('EUDR readiness screen', () => {
     server.use(
       http.get(`*${SUMMARY}`, () => HttpResponse.json({ data: summary })),
       http.get(`*${PLOTS}`, () => listPage([plot])),
-      http.get('*/api/eudr-reports/plots/export/', () => new HttpResponse('farm_id\r\n', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="eudr-plots-needing-action.csv"' } })),
+      http.get(
+        '*/api/eudr-reports/plots/export/',
+        () =>
+          new HttpResponse('farm_id\r\n', {
+            headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="eudr-plots-needing-action.csv"' },
+          }),
+      ),
     );
     URL.createObjectURL = vi.fn(() => 'blob:x');
     URL.revokeObjectURL = vi.fn();
@@ -80,7 +89,11 @@ describe('EUDR readiness screen', () => {
 
   it('says when no farm is mapped, and when the report fails', async () => {
     server.use(
-      http.get(`*${SUMMARY}`, () => HttpResponse.json({ data: { ...summary, plots: 0, low: 0, review: 0, high: 0, ready: 0, screened: 0, with_warnings: 0, by_area: [], by_agent: [], trend: [] } })),
+      http.get(`*${SUMMARY}`, () =>
+        HttpResponse.json({
+          data: { ...summary, plots: 0, low: 0, review: 0, high: 0, ready: 0, screened: 0, with_warnings: 0, by_area: [], by_agent: [], trend: [] },
+        }),
+      ),
       http.get(`*${PLOTS}`, () => listPage([])),
     );
     const view = renderReports();

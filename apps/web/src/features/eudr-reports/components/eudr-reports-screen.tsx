@@ -59,7 +59,12 @@ function TrendChart({ s }: { s: EudrReadinessSummary }) {
       type: 'bar',
       data: {
         labels: s.trend.map((t) => t.month),
-        datasets: (['low', 'review', 'high'] as const).map((l) => ({ label: verdictLabel(l), data: s.trend.map((t) => t[l]), backgroundColor: VERDICT_COLORS[l], stack: 'v' })),
+        datasets: (['low', 'review', 'high'] as const).map((l) => ({
+          label: verdictLabel(l),
+          data: s.trend.map((t) => t[l]),
+          backgroundColor: VERDICT_COLORS[l],
+          stack: 'v',
+        })),
       },
       options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { stacked: true }, y: { stacked: true } } },
     }),
@@ -109,22 +114,45 @@ export function EudrReportsScreen() {
 
   const filterFields = useMemo<FilterField[]>(
     () => [
-      { kind: 'select', name: 'area_id', label: t(m.operationalArea), options: (s?.by_area ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
+      {
+        kind: 'select',
+        name: 'area_id',
+        label: t(m.operationalArea),
+        options: (s?.by_area ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })),
+      },
       { kind: 'select', name: 'agent_id', label: t(m.agent), options: (s?.by_agent ?? []).filter((a) => a.id).map((a) => ({ label: a.name, value: a.id! })) },
-      { kind: 'select', name: 'verdict', label: t(m.verdict), options: (['review', 'high', 'low'] as const).map((l) => ({ label: verdictLabel(l), value: l })) },
+      {
+        kind: 'select',
+        name: 'verdict',
+        label: t(m.verdict),
+        options: (['review', 'high', 'low'] as const).map((l) => ({ label: verdictLabel(l), value: l })),
+      },
       { kind: 'select', name: 'warning', label: t(m.geolocationWarning), options: EUDR_WARNINGS.map((w) => ({ label: warningLabel(w), value: w })) },
     ],
     [s],
   );
 
   const columns: ListColumn<EudrPlot>[] = [
-    { key: 'farm_name', title: t(m.farm), alwaysVisible: true, render: (p) => <Link to={paths.tenant.farmers({ farmer: p.farmer_id, farm: p.farm_id })}>{p.farm_name}</Link> },
+    {
+      key: 'farm_name',
+      title: t(m.farm),
+      alwaysVisible: true,
+      render: (p) => <Link to={paths.tenant.farmers({ farmer: p.farmer_id, farm: p.farm_id })}>{p.farm_name}</Link>,
+    },
     { key: 'farmer', title: t(m.farmer), render: (p) => p.farmer },
     { key: 'area_name', title: t(m.operationalArea), render: (p) => p.area_name ?? '–' },
     { key: 'agent_name', title: t(m.agent), render: (p) => p.agent_name ?? '–' },
     { key: 'area_sqm', title: t(m.size), render: (p) => formatHectares(p.area_sqm) },
     { key: 'verdict', title: t(m.verdict), render: (p) => <VerdictTag level={p.verdict} testId={`verdict-${p.verdict}`} /> },
-    { key: 'reasons', title: t(m.reasons), render: (p) => p.reasons.filter((r) => r.level !== 'low').map(reasonText).join('; ') || '–' },
+    {
+      key: 'reasons',
+      title: t(m.reasons),
+      render: (p) =>
+        p.reasons
+          .filter((r) => r.level !== 'low')
+          .map(reasonText)
+          .join('; ') || '–',
+    },
     { key: 'warnings', title: t(m.warnings), render: (p) => p.warnings.map(warningLabel).join(', ') || '–' },
   ];
 
@@ -148,13 +176,16 @@ export function EudrReportsScreen() {
           options={areas.map((a) => ({ label: `${a.name} (${formatNumber(a.plots)})`, value: a.id! }))}
           data-testid="dd-area"
         />
-        <Button type="primary" icon={<FileProtectOutlined aria-hidden="true" />} disabled={!reportArea} onClick={() => reportArea && void navigate(paths.tenant.dueDiligence({ area_id: reportArea }))}>
+        <Button
+          type="primary"
+          icon={<FileProtectOutlined aria-hidden="true" />}
+          disabled={!reportArea}
+          onClick={() => reportArea && void navigate(paths.tenant.dueDiligence({ area_id: reportArea }))}
+        >
           {t(m.ddButton)}
         </Button>
       </div>
-      {s && s.layers === 0 && (
-        <Alert type="warning" showIcon message={t(m.noLayer)} />
-      )}
+      {s && s.layers === 0 && <Alert type="warning" showIcon message={t(m.noLayer)} />}
       <div className="stat-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(170px, 1fr))', gap: 12 }}>
         <StatCard title={t(m.plots)} value={s?.plots} testId="eudr-plots" />
         <StatCard title={t(m.ready)} value={s?.ready} testId="eudr-ready" note={t(m.readyNote)} />

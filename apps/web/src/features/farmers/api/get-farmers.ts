@@ -7,9 +7,16 @@ import type { Envelope, ListPage } from '../../../lib/contract-types';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const FARMERS_PAGE_SIZE = 10;
-export type FarmersParams = { page: number; page_size: number; search?: string | undefined; is_mapped?: 'true' | 'false' | undefined; region?: string | undefined };
+export type FarmersParams = {
+  page: number;
+  page_size: number;
+  search?: string | undefined;
+  is_mapped?: 'true' | 'false' | undefined;
+  region?: string | undefined;
+};
 
-export const getFarmers = (params: FarmersParams, signal?: AbortSignal) => api<Envelope<ListPage<Farmer>>>('/farmers/', { query: params, ...(signal ? { signal } : {}) });
+export const getFarmers = (params: FarmersParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<Farmer>>>('/farmers/', { query: params, ...(signal ? { signal } : {}) });
 
 export const farmersQuery = (params: FarmersParams) =>
   queryOptions({ queryKey: queryKeys.farmers.page(params), queryFn: ({ signal }) => getFarmers(params, signal), placeholderData: keepPreviousData });

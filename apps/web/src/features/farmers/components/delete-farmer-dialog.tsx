@@ -32,7 +32,13 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
       {
         onSuccess: (res) => {
           // English reads the API's own sentence (it counts the farms it deleted); French says the same from the farmer's count.
-          notifySuccess(currentLocale() === 'en' && res.message ? res.message : withFarms && farmer.number_of_farm > 0 ? t(m.deletedWithFarms, { count: farmer.number_of_farm }) : t(m.deleted));
+          notifySuccess(
+            currentLocale() === 'en' && res.message
+              ? res.message
+              : withFarms && farmer.number_of_farm > 0
+                ? t(m.deletedWithFarms, { count: farmer.number_of_farm })
+                : t(m.deleted),
+          );
           onDeleted(farmer.id);
           onClose();
         },
@@ -59,14 +65,7 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
       <p>{t(m.deleteQuestion)}</p>
       {hasFarms && (
         <div data-testid="farmer-has-farms">
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginBottom: 12 }}
-            title={
-              refusal ?? t(m.hasFarms, { name: farmer?.farmer_name, count: farms })
-            }
-          />
+          <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={refusal ?? t(m.hasFarms, { name: farmer?.farmer_name, count: farms })} />
           <Checkbox checked={withFarms} onChange={(e) => setWithFarms(e.target.checked)}>
             {t(m.alsoDeleteFarms, { count: farms })}
           </Checkbox>

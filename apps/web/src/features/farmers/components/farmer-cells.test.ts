@@ -33,7 +33,16 @@ describe('farmer cells', () => {
   });
 
   it("centres the map on a farm's extent", () => {
-    expect(farmCentre({ coordinates: [[3, 7], [4, 7], [4, 8], [3, 8]] })).toEqual([3.5, 7.5]);
+    expect(
+      farmCentre({
+        coordinates: [
+          [3, 7],
+          [4, 7],
+          [4, 8],
+          [3, 8],
+        ],
+      }),
+    ).toEqual([3.5, 7.5]);
     expect(farmCentre({ coordinates: [] })).toBeNull();
   });
 });

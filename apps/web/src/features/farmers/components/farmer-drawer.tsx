@@ -100,7 +100,11 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
               { key: 'address', label: t(m.address), children: f.address || EMPTY },
               { key: 'phone', label: t(m.phone), children: f.phone_number || EMPTY },
               { key: 'email', label: t(m.email), children: f.email || EMPTY },
-              { key: 'farms', label: t(m.farms), children: t(m.farmsSummary, { count: formatNumber(f.number_of_farm), area: formatNumber(f.total_farm_size, 4) }) },
+              {
+                key: 'farms',
+                label: t(m.farms),
+                children: t(m.farmsSummary, { count: formatNumber(f.number_of_farm), area: formatNumber(f.total_farm_size, 4) }),
+              },
             ]}
           />
           <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginTop: 20 }}>

@@ -79,7 +79,14 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
             <Image.PreviewGroup>
               <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
                 {farm.snapshots.map((src, i) => (
-                  <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={t(m.snapshotOf, { n: i + 1, name: farm.name })} />
+                  <Image
+                    key={src}
+                    src={src}
+                    width={88}
+                    height={88}
+                    style={{ objectFit: 'cover', borderRadius: 6 }}
+                    alt={t(m.snapshotOf, { n: i + 1, name: farm.name })}
+                  />
                 ))}
               </div>
             </Image.PreviewGroup>

@@ -34,7 +34,17 @@ const rule = (field: (typeof FIELDS)[number], required: boolean, label: Text) =>
   },
 });
 
-export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: boolean; farmerId: string | null; onClose: () => void; onSaved?: (farmer: Farmer) => void }) {
+export function FarmerFormModal({
+  open,
+  farmerId,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  farmerId: string | null;
+  onClose: () => void;
+  onSaved?: (farmer: Farmer) => void;
+}) {
   const [form] = Form.useForm<FarmerFields>();
   const existing = useFarmer(open ? farmerId : null);
   const regions = useRegions();
@@ -143,7 +153,15 @@ export function FarmerFormModal({ open, farmerId, onClose, onSaved }: { open: bo
               <Input autoComplete="off" />
             </Form.Item>
             <Form.Item label={t(m.gender)} name="gender" htmlFor="farmer-gender">
-              <Select id="farmer-gender" allowClear placeholder={t(m.selectGender)} options={[{ label: t(m.male), value: 'Male' }, { label: t(m.female), value: 'Female' }]} />
+              <Select
+                id="farmer-gender"
+                allowClear
+                placeholder={t(m.selectGender)}
+                options={[
+                  { label: t(m.male), value: 'Male' },
+                  { label: t(m.female), value: 'Female' },
+                ]}
+              />
             </Form.Item>
             <Form.Item label={t(m.region)} name="region_id" htmlFor="farmer-region">
               <Select

@@ -27,7 +27,21 @@ import { t } from '../../../i18n';
 import { farmersText as m } from '../farmers.messages';
 
 /** The columns a farmer row needs for creation (the bulk correction table): the farmer's, then the farm's. */
-export const FARMER_BULK_COLUMNS = ['first_name', 'last_name', 'email', 'phone_number', 'gender', 'address', 'location', 'folio_id', 'farm_name', 'operational_area_id', 'farm_coordinates', 'farm_point', 'farm_declared_area_sqm'] as const;
+export const FARMER_BULK_COLUMNS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone_number',
+  'gender',
+  'address',
+  'location',
+  'folio_id',
+  'farm_name',
+  'operational_area_id',
+  'farm_coordinates',
+  'farm_point',
+  'farm_declared_area_sqm',
+] as const;
 const ALL = 'all';
 const FARMER_FILTERS = ['region', 'status'] as const;
 /** The farmer drawer's own parameters: its tab, the open farm, the map's centre. */
@@ -52,7 +66,10 @@ export function validateFarmerCell(column: string, value: string): string | unde
   }
   if (column === 'operational_area_id') return v && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? t(m.useAreaId) : undefined;
   if (column === 'farm_name') return v.length > 200 ? t(m.atMost200) : undefined;
-  const shape = createFarmerBody.shape as Record<string, { safeParse: (x: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined>;
+  const shape = createFarmerBody.shape as Record<
+    string,
+    { safeParse: (x: unknown) => { success: boolean; error?: { issues: { message: string }[] } } } | undefined
+  >;
   const schema = shape[column];
   if (!schema) return undefined;
   const input = v === '' ? undefined : column === 'gender' ? v.charAt(0).toUpperCase() + v.slice(1).toLowerCase() : v;
@@ -114,8 +131,17 @@ export function FarmersScreen() {
       { key: 'folio_id', title: t(m.farmerId), render: (r) => r.folio_id },
       { key: 'address', title: t(m.address), render: (r) => r.address ?? '--', ellipsis: true, tooltip: (r) => r.address },
       { key: 'number_of_farm', title: t(m.numberOfFarms), render: (r) => formatNumber(r.number_of_farm) },
-      { key: 'total_farm_size', title: t(m.totalFarmSize), render: (r) => <span className="nowrap">{t(m.sqm, { area: formatNumber(r.total_farm_size, 4) })}</span> },
-      { key: 'status', title: t(m.status), defaultHidden: true, render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? t(m.mapped) : t(m.unmapped)}</StatusTag> },
+      {
+        key: 'total_farm_size',
+        title: t(m.totalFarmSize),
+        render: (r) => <span className="nowrap">{t(m.sqm, { area: formatNumber(r.total_farm_size, 4) })}</span>,
+      },
+      {
+        key: 'status',
+        title: t(m.status),
+        defaultHidden: true,
+        render: (r) => <StatusTag tone={r.is_mapped ? 'good' : 'neutral'}>{r.is_mapped ? t(m.mapped) : t(m.unmapped)}</StatusTag>,
+      },
       {
         key: 'actions',
         title: '',
@@ -136,7 +162,13 @@ export function FarmersScreen() {
               },
             }}
           >
-            <Button type="text" size="small" icon={<MoreOutlined aria-hidden="true" />} aria-label={t(m.actionsFor, { name: r.farmer_name })} onClick={(e) => e.stopPropagation()} />
+            <Button
+              type="text"
+              size="small"
+              icon={<MoreOutlined aria-hidden="true" />}
+              aria-label={t(m.actionsFor, { name: r.farmer_name })}
+              onClick={(e) => e.stopPropagation()}
+            />
           </Dropdown>
         ),
       },
@@ -191,24 +223,20 @@ export function FarmersScreen() {
           </Dropdown>
         }
       />
-      <FilterModal
-        open={filterOpen}
-        fields={filterFields}
-        value={filters}
-        onApply={applyFilters}
-        onClose={() => setFilterOpen(false)}
-      />
+      <FilterModal open={filterOpen} fields={filterFields} value={filters} onApply={applyFilters} onClose={() => setFilterOpen(false)} />
       <FarmerDrawer
         farmerId={farmerId}
         view={view}
         centre={centre}
         onView={(v) => state.setDrawerParams({ view: v })}
         onSelectFarm={([x, y]) => state.setDrawerParams({ view: 'map', lat: y.toFixed(6), lng: x.toFixed(6) })}
-        onOpenFarm={(id) => setParams((cur) => {
-          const next = new URLSearchParams(cur);
-          next.set('farm_id', id);
-          return next;
-        })}
+        onOpenFarm={(id) =>
+          setParams((cur) => {
+            const next = new URLSearchParams(cur);
+            next.set('farm_id', id);
+            return next;
+          })
+        }
         onClose={closeFarmer}
       />
       <FarmerFarmDrawer farmerId={farmerId} farmId={farmId} onBack={() => state.setDrawerParams({ farm_id: null })} />

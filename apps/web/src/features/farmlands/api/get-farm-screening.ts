@@ -8,7 +8,8 @@ import type { Envelope } from '../../../lib/contract-types';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const getFarmScreening = (id: string, signal?: AbortSignal) => api<Envelope<FarmScreening>>(`/farms/${id}/screening/`, signal ? { signal } : {});
-export const getFarmEvidence = (id: string, signal?: AbortSignal) => api<Envelope<ScreeningEvidence>>(`/farms/${id}/screening/evidence/`, signal ? { signal } : {});
+export const getFarmEvidence = (id: string, signal?: AbortSignal) =>
+  api<Envelope<ScreeningEvidence>>(`/farms/${id}/screening/evidence/`, signal ? { signal } : {});
 
 /** While a layer is still being screened (pending layers), ask again every 3 s until the verdict is complete. */
 export const SCREENING_POLL_MS = 3000;

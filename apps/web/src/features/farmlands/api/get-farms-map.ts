@@ -11,10 +11,16 @@ export type FarmCollection = Out<typeof farmFeatureCollection>;
 /** The list's narrowing, applied to the map too: search, region and operational area. */
 export type FarmsMapFilter = { search?: string | undefined; region?: string | undefined; operational_area?: string | undefined };
 
-export const getFarmsMap = (f: FarmsMapFilter, signal?: AbortSignal) => api<Envelope<FarmCollection>>('/farms/', { query: { all: true, ...f }, ...(signal ? { signal } : {}) });
+export const getFarmsMap = (f: FarmsMapFilter, signal?: AbortSignal) =>
+  api<Envelope<FarmCollection>>('/farms/', { query: { all: true, ...f }, ...(signal ? { signal } : {}) });
 
 export const farmsMapQuery = (f: FarmsMapFilter, enabled: boolean) =>
-  queryOptions({ queryKey: queryKeys.farms.map({ search: f.search ?? '', region: f.region ?? '', operational_area: f.operational_area ?? '' }), queryFn: ({ signal }) => getFarmsMap(f, signal), enabled, staleTime: 30_000 });
+  queryOptions({
+    queryKey: queryKeys.farms.map({ search: f.search ?? '', region: f.region ?? '', operational_area: f.operational_area ?? '' }),
+    queryFn: ({ signal }) => getFarmsMap(f, signal),
+    enabled,
+    staleTime: 30_000,
+  });
 
 export function useFarmsMap(f: FarmsMapFilter, enabled = true) {
   return useQuery(farmsMapQuery(f, enabled));

@@ -8,7 +8,8 @@ import { queryKeys } from '../../../lib/query-keys';
 export const FARMS_PAGE_SIZE = 10;
 export type FarmsParams = { page: number; page_size: number; search?: string | undefined; region?: string | undefined; operational_area?: string | undefined };
 
-export const getFarms = (params: FarmsParams, signal?: AbortSignal) => api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
+export const getFarms = (params: FarmsParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
 
 export const farmsQuery = (params: FarmsParams) =>
   queryOptions({ queryKey: queryKeys.farms.page(params), queryFn: ({ signal }) => getFarms(params, signal), placeholderData: keepPreviousData });

@@ -37,10 +37,16 @@ export function EudrExportButton() {
       <Button icon={<GlobalOutlined aria-hidden="true" />} onClick={() => setOpen(true)}>
         {t(m.exportGeojson)}
       </Button>
-      <Modal open={open} title={t(m.exportTitle)} okText={t(m.download)} onOk={() => void run()} okButtonProps={{ loading: busy }} onCancel={() => setOpen(false)} destroyOnHidden>
-        <Typography.Paragraph type="secondary">
-          {t(m.exportExplained)}
-        </Typography.Paragraph>
+      <Modal
+        open={open}
+        title={t(m.exportTitle)}
+        okText={t(m.download)}
+        onOk={() => void run()}
+        okButtonProps={{ loading: busy }}
+        onCancel={() => setOpen(false)}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">{t(m.exportExplained)}</Typography.Paragraph>
         <Radio.Group
           value={format}
           onChange={(e) => setFormat(e.target.value as EudrFormat)}

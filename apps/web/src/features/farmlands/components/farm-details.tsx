@@ -42,7 +42,9 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
           ...(farm.declared_area_sqm !== null && farm.declared_area_sqm !== undefined
             ? [{ key: 'declared', label: t(m.declaredArea), children: `${formatHectares(farm.declared_area_sqm)} (${formatSqm(farm.declared_area_sqm)})` }]
             : []),
-          ...(farm.point ? [{ key: 'point', label: t(m.pointCentre), children: t(m.pointCentreValue, { lat: farm.point[1].toFixed(6), lng: farm.point[0].toFixed(6) }) }] : []),
+          ...(farm.point
+            ? [{ key: 'point', label: t(m.pointCentre), children: t(m.pointCentreValue, { lat: farm.point[1].toFixed(6), lng: farm.point[0].toFixed(6) }) }]
+            : []),
           { key: 'oa', label: t(m.operationalArea), children: farm.operational_area_name ?? t(m.notAvailable) },
           { key: 'status', label: t(m.status), children: farm.is_overlapping ? t(m.overlap) : t(m.mapped) },
           { key: 'mapped_by', label: t(m.mappedBy), children: mr?.mapped_by ?? farm.mapped_by ?? '--' },
@@ -57,7 +59,9 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
         <Collapse
           size="small"
           style={{ marginTop: 12 }}
-          items={[{ key: 'pts', label: t(m.coordinatePoints, { count: farm.coordinates.length }), children: <CoordinateTable coordinates={farm.coordinates} /> }]}
+          items={[
+            { key: 'pts', label: t(m.coordinatePoints, { count: farm.coordinates.length }), children: <CoordinateTable coordinates={farm.coordinates} /> },
+          ]}
         />
       )}
       <div className="mt-12">
@@ -66,7 +70,14 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
           <Image.PreviewGroup>
             <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
               {farm.snapshots.map((src, i) => (
-                <Image key={src} src={src} width={88} height={88} style={{ objectFit: 'cover', borderRadius: 6 }} alt={t(m.snapshotOf, { n: i + 1, name: farm.name })} />
+                <Image
+                  key={src}
+                  src={src}
+                  width={88}
+                  height={88}
+                  style={{ objectFit: 'cover', borderRadius: 6 }}
+                  alt={t(m.snapshotOf, { n: i + 1, name: farm.name })}
+                />
               ))}
             </div>
           </Image.PreviewGroup>

@@ -39,7 +39,13 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
   const features = useMemo(() => {
     if (!farm) return [];
     const past: MapFeature[] = showHistory
-      ? earlier.map((h) => ({ id: h.id, name: t(m.earlierBoundary, { date: formatDateTime(h.created_at) }), category: 'unrecognized', rings: h.polygon.coordinates, properties: { area: h.area } }))
+      ? earlier.map((h) => ({
+          id: h.id,
+          name: t(m.earlierBoundary, { date: formatDateTime(h.created_at) }),
+          category: 'unrecognized',
+          rings: h.polygon.coordinates,
+          properties: { area: h.area },
+        }))
       : [];
     return [...past, farmToFeature(farm)];
   }, [farm, earlier, showHistory]);
@@ -55,7 +61,14 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
           </div>
           {showMap && (
             <div className="mb-12">
-              <LazyFarmMap features={features} reference={reference} maxFitZoom={MAP_ZOOM.farm} height={260} testId="farm-drawer-map" ariaLabel={t(m.mapOf, { name: farm.name })} />
+              <LazyFarmMap
+                features={features}
+                reference={reference}
+                maxFitZoom={MAP_ZOOM.farm}
+                height={260}
+                testId="farm-drawer-map"
+                ariaLabel={t(m.mapOf, { name: farm.name })}
+              />
               {evidence.data && <ReferenceLegend evidence={evidence.data.data} />}
             </div>
           )}
@@ -70,10 +83,15 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
           </div>
           <FarmDetails farm={farm} />
           <OverlapPairs farmId={farm.id} />
-          <BoundaryHistory items={earlier} loading={history.isLoading} showOnMap={showHistory} onShowOnMap={(v) => {
-            setShowHistory(v);
-            if (v) setShowMap(true);
-          }} />
+          <BoundaryHistory
+            items={earlier}
+            loading={history.isLoading}
+            showOnMap={showHistory}
+            onShowOnMap={(v) => {
+              setShowHistory(v);
+              if (v) setShowMap(true);
+            }}
+          />
         </>
       )}
     </SideDrawer>
@@ -82,7 +100,17 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
 
 const REASONS: Record<string, Text> = { retain: m.reasonRetain, edit: m.reasonEdit };
 
-function BoundaryHistory({ items, loading, showOnMap, onShowOnMap }: { items: readonly FarmBoundary[]; loading: boolean; showOnMap: boolean; onShowOnMap: (v: boolean) => void }) {
+function BoundaryHistory({
+  items,
+  loading,
+  showOnMap,
+  onShowOnMap,
+}: {
+  items: readonly FarmBoundary[];
+  loading: boolean;
+  showOnMap: boolean;
+  onShowOnMap: (v: boolean) => void;
+}) {
   return (
     <div className="mt-16" data-testid="boundary-history">
       <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 6 }}>

@@ -169,7 +169,10 @@ export function FarmlandsScreen() {
       {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">{t(m.noFarmsOnMap)}</Typography.Text>}
       {mapData.isError && (
         <Typography.Text type="danger">
-          {t(m.mapLoadFailed)} <Button size="small" onClick={() => void mapData.refetch()}>{t(m.tryAgain)}</Button>
+          {t(m.mapLoadFailed)}{' '}
+          <Button size="small" onClick={() => void mapData.refetch()}>
+            {t(m.tryAgain)}
+          </Button>
         </Typography.Text>
       )}
     </div>
@@ -203,7 +206,13 @@ export function FarmlandsScreen() {
             <List.Item
               style={{ padding: '8px 12px' }}
               actions={[
-                <Button key="map" size="small" type="link" disabled={lng === undefined} onClick={() => lng !== undefined && lat !== undefined && setFocus([lng, lat])}>
+                <Button
+                  key="map"
+                  size="small"
+                  type="link"
+                  disabled={lng === undefined}
+                  onClick={() => lng !== undefined && lat !== undefined && setFocus([lng, lat])}
+                >
                   {t(m.showOnMap)}
                 </Button>,
                 <Button key="view" size="small" onClick={() => viewDetails(f.id, f.is_overlapping)}>
@@ -281,13 +290,7 @@ export function FarmlandsScreen() {
           { key: 'map', label: t(m.mapView), children: view === 'map' && map('calc(100vh - 260px)') },
         ]}
       />
-      <FilterModal
-        open={filterOpen}
-        fields={filterFields}
-        value={filters}
-        onApply={state.setFilters}
-        onClose={() => setFilterOpen(false)}
-      />
+      <FilterModal open={filterOpen} fields={filterFields} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />
       <FarmDrawer farmId={openFarm && !openFarm.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />
       <OverlappingDrawer farmId={openFarm?.overlapping ? openFarm.id : null} onClose={() => setOpenFarm(null)} />
     </>

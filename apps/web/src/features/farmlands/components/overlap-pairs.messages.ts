@@ -7,6 +7,6 @@ export const overlapPairsText = defineMessages('overlapPairs', {
   loadFailed: 'The overlaps could not be loaded.',
   pair: '{area} · {shareThis, number, ::percent .#} of this farm · {shareOther, number, ::percent .#} of the other · IoU {iou, number, ::.00}',
   sliver: 'touching or sliver',
-  sliverHint: "Under the overlap tolerance (Configurations): listed, but not grouped",
+  sliverHint: 'Under the overlap tolerance (Configurations): listed, but not grouped',
   limited: 'The {count, number} largest overlaps are listed.',
 });

@@ -11,7 +11,15 @@ import french from './overlap-pairs.messages.fr';
 
 const pairs: FarmOverlap[] = [
   { farm_id: '00000000-0000-4000-8000-000000000001', name: 'Half farm', area_sqm: 5000.42, share_of_this: 0.5, share_of_other: 0.25, iou: 0.2, sliver: false },
-  { farm_id: '00000000-0000-4000-8000-000000000002', name: 'Strip farm', area_sqm: 0.3, share_of_this: 0.00003, share_of_other: 0.00003, iou: 0.000015, sliver: true },
+  {
+    farm_id: '00000000-0000-4000-8000-000000000002',
+    name: 'Strip farm',
+    area_sqm: 0.3,
+    share_of_this: 0.00003,
+    share_of_other: 0.00003,
+    iou: 0.000015,
+    sliver: true,
+  },
 ];
 
 describe('OverlapPairList', () => {

@@ -30,7 +30,9 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
   return (
     <SideDrawer open={Boolean(farmId)} title={t(m.overlappingTitle)} onClose={onClose} width={640}>
       {query.isLoading && <PageLoader label={t(m.loadingOverlapping)} />}
-      {query.isError && <Result status="warning" title={t(m.overlappingLoadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />}
+      {query.isError && (
+        <Result status="warning" title={t(m.overlappingLoadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />
+      )}
       {query.isSuccess && farms.length === 0 && <Result status="success" title={t(m.noLongerOverlaps)} />}
       {farms.length > 0 && (
         <>
@@ -46,7 +48,12 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
           />
           <div style={{ display: 'grid', gap: 12, marginTop: 12 }}>
             {farms.map((farm) => (
-              <Card key={farm.id} size="small" title={farm.name} extra={farm.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}>
+              <Card
+                key={farm.id}
+                size="small"
+                title={farm.name}
+                extra={farm.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}
+              >
                 <FarmDetails farm={farm} />
               </Card>
             ))}

@@ -17,7 +17,8 @@ export type LicensesParams = {
   issued_date?: string | undefined;
 };
 
-export const getLicenses = (params: LicensesParams, signal?: AbortSignal) => api<Envelope<ListPage<License>>>('/base/licenses/', { query: params, ...(signal ? { signal } : {}) });
+export const getLicenses = (params: LicensesParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<License>>>('/base/licenses/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useLicenses(params: LicensesParams) {
   return useQuery({ queryKey: queryKeys.licenses.page(params), queryFn: ({ signal }) => getLicenses(params, signal), placeholderData: keepPreviousData });

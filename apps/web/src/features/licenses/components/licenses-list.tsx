@@ -81,7 +81,11 @@ export function LicensesList() {
       { key: 'issued_date', title: t(m.issued), render: (r) => formatDate(r.issued_date) },
       { key: 'expiry_date', title: t(m.expires), render: (r) => <span data-testid="license-expiry">{formatDate(r.expiry_date)}</span> },
       { key: 'price', title: t(m.price), render: (r) => formatCurrency(r.price, r.currency) },
-      { key: 'status', title: t(m.status), render: (r) => <Tag color={LICENSE_STATUS_COLOR[r.status]}>{STATUS_TEXT[r.status] ? t(STATUS_TEXT[r.status]) : r.status}</Tag> },
+      {
+        key: 'status',
+        title: t(m.status),
+        render: (r) => <Tag color={LICENSE_STATUS_COLOR[r.status]}>{STATUS_TEXT[r.status] ? t(STATUS_TEXT[r.status]) : r.status}</Tag>,
+      },
       {
         key: 'actions',
         title: '',
@@ -98,7 +102,11 @@ export function LicensesList() {
                 { key: 'tenant', label: t(m.viewTenant) },
               ],
               onClick: ({ key }) =>
-                key === 'tenant' ? navigate(paths.provider.tenant(r.tenant)) : key === 'rotate' ? askRotation(r) : setPending({ action: key as Action, license: r }),
+                key === 'tenant'
+                  ? navigate(paths.provider.tenant(r.tenant))
+                  : key === 'rotate'
+                    ? askRotation(r)
+                    : setPending({ action: key as Action, license: r }),
             }}
           >
             <Button type="text" aria-label={t(m.actionsFor, { tenant: r.tenant_name })} icon={<MoreOutlined />} />
@@ -135,13 +143,7 @@ export function LicensesList() {
         emptyText={t(state.narrowed ? m.noMatch : m.empty)}
         storageKey="licenses"
       />
-      <FilterModal
-        open={filterOpen}
-        fields={fields}
-        value={filters}
-        onApply={state.setFilters}
-        onClose={() => setFilterOpen(false)}
-      />
+      <FilterModal open={filterOpen} fields={fields} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />
       <ConfirmDialog
         open={pending !== null}
         title={t(DIALOG[pending?.action ?? 'revoke'].title)}

@@ -12,7 +12,11 @@ export const getOperationalAreas = (params: AreasParams, signal?: AbortSignal) =
   api<Envelope<ListPage<OperationalArea>>>('/operational-areas/', { query: params, ...(signal ? { signal } : {}) });
 
 export const operationalAreasQuery = (params: AreasParams) =>
-  queryOptions({ queryKey: queryKeys.operationalAreas.page(params), queryFn: ({ signal }) => getOperationalAreas(params, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: queryKeys.operationalAreas.page(params),
+    queryFn: ({ signal }) => getOperationalAreas(params, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export function useOperationalAreas(params: AreasParams) {
   return useQuery(operationalAreasQuery(params));

@@ -25,7 +25,6 @@ import { useSaveOperationalArea } from '../api/save-operational-area';
 import { t } from '../../../i18n';
 import { operationalAreasText as m } from '../operational-areas.messages';
 
-
 type Ring = [number, number][];
 type FormValues = { name: string; region_id: string; city_id: string };
 type Phase = 'drawing' | 'ready' | 'confirm' | 'error';
@@ -149,7 +148,16 @@ export function AreaModal({ open, area, others, onClose }: Props) {
         role="dialog"
         aria-label={t(m.popupAria)}
         data-testid="area-popup"
-        style={{ position: 'absolute', top: 12, left: 12, maxWidth: 340, background: '#fff', borderRadius: 8, padding: 12, boxShadow: '0 4px 16px rgba(0,0,0,0.18)' }}
+        style={{
+          position: 'absolute',
+          top: 12,
+          left: 12,
+          maxWidth: 340,
+          background: '#fff',
+          borderRadius: 8,
+          padding: 12,
+          boxShadow: '0 4px 16px rgba(0,0,0,0.18)',
+        }}
       >
         {phase === 'ready' && (
           <Space direction="vertical" size={8}>
@@ -184,7 +192,15 @@ export function AreaModal({ open, area, others, onClose }: Props) {
     );
 
   return (
-    <Modal open={open} title={area ? t(m.editingTitle) : t(m.creatingTitle)} onCancel={close} footer={null} width={step === 0 ? 560 : 980} destroyOnHidden mask={{ closable: false }}>
+    <Modal
+      open={open}
+      title={area ? t(m.editingTitle) : t(m.creatingTitle)}
+      onCancel={close}
+      footer={null}
+      width={step === 0 ? 560 : 980}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
       <Steps size="small" current={step} items={[{ title: t(m.stepDetails) }, { title: t(m.stepDraw) }]} className="mb-16" />
       <div style={{ display: step === 0 ? 'block' : 'none' }}>
         <Form form={form} layout="vertical" requiredMark>

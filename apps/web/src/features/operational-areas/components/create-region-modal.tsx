@@ -24,7 +24,15 @@ export function CreateRegionModal({ open, onClose }: { open: boolean; onClose: (
     onClose();
   };
   return (
-    <Modal open={open} title={t(m.createRegion)} onCancel={onClose} onOk={() => void submit().catch(() => undefined)} okText={t(m.create)} okButtonProps={{ loading: create.isPending }} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t(m.createRegion)}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t(m.create)}
+      okButtonProps={{ loading: create.isPending }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" requiredMark>
         <Form.Item name="country_id" label={t(m.country)} rules={[{ required: true, message: t(m.selectCountryRequired) }]}>
           <Select

@@ -148,20 +148,37 @@ export function OperationalAreasScreen() {
                   {/* Not List.Item.Meta: its title is an h4, which would skip heading levels under the page's h1. */}
                   <div className="grow-shrink">
                     <div style={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{a.label || a.name}</div>
-                    <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>{t(m.rowSummary, { address: a.address, region: a.region, count: formatNumber(a.farm_count), area: formatSqm(a.area_sqm) })}</div>
+                    <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>
+                      {t(m.rowSummary, { address: a.address, region: a.region, count: formatNumber(a.farm_count), area: formatSqm(a.area_sqm) })}
+                    </div>
                   </div>
                 </List.Item>
               )}
             />
           )}
           <div style={{ display: 'flex', justifyContent: 'flex-end', marginTop: 12 }}>
-            <Pagination current={page} pageSize={AREAS_PAGE_SIZE} total={list.data?.data.count ?? 0} showSizeChanger={false} onChange={(p) => state.setPage(p)} hideOnSinglePage={false} />
+            <Pagination
+              current={page}
+              pageSize={AREAS_PAGE_SIZE}
+              total={list.data?.data.count ?? 0}
+              showSizeChanger={false}
+              onChange={(p) => state.setPage(p)}
+              hideOnSinglePage={false}
+            />
           </div>
         </Card>
       </div>
       <AreaModal open={Boolean(editing)} area={editing?.area ?? null} others={others} onClose={() => setEditing(null)} />
       <CreateRegionModal open={regionOpen} onClose={() => setRegionOpen(false)} />
-      <ConfirmDialog open={Boolean(deleting)} title={t(m.deleteArea)} danger confirmLabel={t(m.delete)} loading={remove.isPending} onConfirm={() => void confirmDelete().catch(() => undefined)} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t(m.deleteArea)}
+        danger
+        confirmLabel={t(m.delete)}
+        loading={remove.isPending}
+        onConfirm={() => void confirmDelete().catch(() => undefined)}
+        onCancel={() => setDeleting(null)}
+      >
         {t(m.deleteQuestion)}
       </ConfirmDialog>
     </section>

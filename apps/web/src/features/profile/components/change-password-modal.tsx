@@ -23,7 +23,15 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
       },
     );
   return (
-    <Modal open={open} title={t(m.changePassword)} okText={t(m.changePassword)} onOk={() => form.submit()} onCancel={onClose} okButtonProps={{ loading: change.isPending }} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t(m.changePassword)}
+      okText={t(m.changePassword)}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      okButtonProps={{ loading: change.isPending }}
+      destroyOnHidden
+    >
       <Form form={form} layout="vertical" requiredMark={false} onFinish={submit}>
         <Form.Item label={t(m.currentPassword)} name="old_password" rules={[{ required: true, message: t(m.enterCurrentPassword) }]}>
           <Input.Password autoComplete="current-password" />
@@ -45,7 +53,8 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
           rules={[
             { required: true, message: t(m.confirmTheNewPassword) },
             ({ getFieldValue }) => ({
-              validator: (_r, value: unknown) => (!value || getFieldValue('new_password') === value ? Promise.resolve() : Promise.reject(new Error(t(m.passwordsDiffer)))),
+              validator: (_r, value: unknown) =>
+                !value || getFieldValue('new_password') === value ? Promise.resolve() : Promise.reject(new Error(t(m.passwordsDiffer))),
             }),
           ]}
         >

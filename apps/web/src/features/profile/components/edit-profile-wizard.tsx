@@ -63,7 +63,11 @@ export function EditProfileWizard({ profile, open, onClose }: { profile: UserPro
             validate: check(['first_name', 'last_name']),
             content: (
               <>
-                <Form.Item label={t(m.firstName)} name="first_name" rules={[{ required: true, whitespace: true, message: t(m.firstNameRequired) }, { max: 100 }]}>
+                <Form.Item
+                  label={t(m.firstName)}
+                  name="first_name"
+                  rules={[{ required: true, whitespace: true, message: t(m.firstNameRequired) }, { max: 100 }]}
+                >
                   <Input autoComplete="given-name" />
                 </Form.Item>
                 <Form.Item label={t(m.lastName)} name="last_name" rules={[{ required: true, whitespace: true, message: t(m.lastNameRequired) }, { max: 100 }]}>

@@ -90,7 +90,11 @@ export function ProfileView({ userId }: { userId: string }) {
               items={[
                 { key: 'email', label: t(m.email), children: <span translate="no">{p.email}</span> },
                 { key: 'phone', label: t(m.phone), children: p.phone_number ?? '--' },
-                { key: 'gender', label: t(m.gender), children: p.gender === 'Male' ? t(m.genderMale) : p.gender === 'Female' ? t(m.genderFemale) : (p.gender ?? '--') },
+                {
+                  key: 'gender',
+                  label: t(m.gender),
+                  children: p.gender === 'Male' ? t(m.genderMale) : p.gender === 'Female' ? t(m.genderFemale) : (p.gender ?? '--'),
+                },
                 { key: 'role', label: t(m.role), children: t(ROLE_LABELS[p.role]) },
                 { key: 'org', label: t(m.organisation), children: p.tenant ? <span translate="no">{p.tenant.name}</span> : t(m.serviceProvider) },
                 {

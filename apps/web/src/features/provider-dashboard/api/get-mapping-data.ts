@@ -5,8 +5,13 @@ import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const getMappingData = (year: number, signal?: AbortSignal) => api<Envelope<MappingData>>('/analytics/mapping-data/', { query: { year }, ...(signal ? { signal } : {}) });
+export const getMappingData = (year: number, signal?: AbortSignal) =>
+  api<Envelope<MappingData>>('/analytics/mapping-data/', { query: { year }, ...(signal ? { signal } : {}) });
 
 export function useMappingData(year: number) {
-  return useQuery({ queryKey: queryKeys.analytics.provider('mapping-data', year), queryFn: ({ signal }) => getMappingData(year, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: queryKeys.analytics.provider('mapping-data', year),
+    queryFn: ({ signal }) => getMappingData(year, signal),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -9,5 +9,9 @@ export const getTenantsDashboardCount = (year: number, signal?: AbortSignal) =>
   api<Envelope<TenantsDashboardCount>>('/analytics/tenants-dashboard-count', { query: { year }, ...(signal ? { signal } : {}) });
 
 export function useTenantsDashboardCount(year: number) {
-  return useQuery({ queryKey: queryKeys.analytics.provider('tenants-dashboard-count', year), queryFn: ({ signal }) => getTenantsDashboardCount(year, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: queryKeys.analytics.provider('tenants-dashboard-count', year),
+    queryFn: ({ signal }) => getTenantsDashboardCount(year, signal),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -30,7 +30,9 @@ type RankRow = MappingRanking['results'][number];
 
 /** A month's short name: the API's (English) label, or in French the month (YYYY-MM) named in French. */
 const monthLabel = (mo: { month: string; label: string }) =>
-  currentLocale() === 'fr' && /^\d{4}-\d{2}$/.test(mo.month) ? new Date(`${mo.month}-01T00:00:00Z`).toLocaleDateString('fr-FR', { month: 'short', timeZone: 'UTC' }) : mo.label;
+  currentLocale() === 'fr' && /^\d{4}-\d{2}$/.test(mo.month)
+    ? new Date(`${mo.month}-01T00:00:00Z`).toLocaleDateString('fr-FR', { month: 'short', timeZone: 'UTC' })
+    : mo.label;
 
 function Count({ name, title, note }: { name: CountName; title: string; note?: string }) {
   const q = useCount(name);
@@ -119,7 +121,13 @@ function MappingChart({ year }: { year: number }) {
         labels: (d?.months ?? []).map(monthLabel),
         datasets: [
           { type: 'bar' as const, label: t(m.farmsMapped), data: (d?.months ?? []).map((mo) => mo.count), backgroundColor: '#2b9348' },
-          { type: 'line' as const, label: t(m.tenantsRegistered), data: (tc?.months ?? []).map((mo) => mo.count), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf' },
+          {
+            type: 'line' as const,
+            label: t(m.tenantsRegistered),
+            data: (tc?.months ?? []).map((mo) => mo.count),
+            borderColor: '#7b2cbf',
+            backgroundColor: '#7b2cbf',
+          },
         ],
       },
       options: { plugins: { legend: { position: 'bottom' as const } } },
@@ -147,7 +155,14 @@ function MappingChart({ year }: { year: number }) {
             </span>
             <span className="text-muted">{t(m.areaMapped, { area: d ? formatHectares(d.total_area_sqm) : '…' })}</span>
             <span className="text-muted" data-testid="tenants-registered">
-              {tc ? t(m.tenantsRegisteredIn, { count: tc.new_tenants, n: formatNumber(tc.new_tenants), year: String(year), total: formatNumber(tc.total_tenants) }) : ''}
+              {tc
+                ? t(m.tenantsRegisteredIn, {
+                    count: tc.new_tenants,
+                    n: formatNumber(tc.new_tenants),
+                    year: String(year),
+                    total: formatNumber(tc.total_tenants),
+                  })
+                : ''}
             </span>
           </div>
           <LazyChart config={config} height={280} ariaLabel={t(m.chartLabel, { year: String(year) })} testId="mapping-data-chart" />

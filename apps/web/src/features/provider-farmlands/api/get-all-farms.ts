@@ -8,7 +8,8 @@ import { queryKeys } from '../../../lib/query-keys';
 export const ALL_FARMS_PAGE_SIZE = 10;
 export type AllFarmsParams = { page: number; page_size: number; search?: string | undefined; tenant_id?: string | undefined };
 
-export const getAllFarms = (params: AllFarmsParams, signal?: AbortSignal) => api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
+export const getAllFarms = (params: AllFarmsParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useAllFarms(params: AllFarmsParams) {
   return useQuery({ queryKey: queryKeys.farms.provider.page(params), queryFn: ({ signal }) => getAllFarms(params, signal), placeholderData: keepPreviousData });

@@ -13,5 +13,10 @@ export const getTenantOptions = (search: string, signal?: AbortSignal) =>
   api<Envelope<ListPage<TenantOption>>>('/base/tenants/', { query: { search, page: 1, page_size: 50 }, ...(signal ? { signal } : {}) });
 
 export function useTenantOptions(search: string) {
-  return useQuery({ queryKey: queryKeys.tenants.options(search), queryFn: ({ signal }) => getTenantOptions(search, signal), placeholderData: keepPreviousData, staleTime: 60_000 });
+  return useQuery({
+    queryKey: queryKeys.tenants.options(search),
+    queryFn: ({ signal }) => getTenantOptions(search, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
 }

@@ -36,7 +36,9 @@ const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
 function focusFrom(params: URLSearchParams): [number, number] | undefined {
   const lat = Number(params.get('lat'));
   const lng = Number(params.get('lng'));
-  return params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? [lng, lat] : undefined;
+  return params.get('lat') && params.get('lng') && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
+    ? [lng, lat]
+    : undefined;
 }
 
 function TenantPicker({ value, onChange }: { value: string | undefined; onChange: (id: string | undefined) => void }) {
@@ -125,7 +127,18 @@ export function ProviderFarmlandsScreen() {
           </time>
         ),
       },
-      { key: 'status', title: t(m.status), render: (r) => (r.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : r.flag ? <Tag color="orange">{t(m.flagged)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>) },
+      {
+        key: 'status',
+        title: t(m.status),
+        render: (r) =>
+          r.is_overlapping ? (
+            <Tag color="green">{t(m.overlap)}</Tag>
+          ) : r.flag ? (
+            <Tag color="orange">{t(m.flagged)}</Tag>
+          ) : (
+            <Tag color="purple">{t(m.mapped)}</Tag>
+          ),
+      },
     ],
     [],
   );
@@ -142,7 +155,9 @@ export function ProviderFarmlandsScreen() {
         <div className="grow" />
         <TenantPicker value={tenantId} onChange={setTenant} />
       </div>
-      {overview.isError && <Alert type="error" showIcon message={t(m.overviewFailed)} action={<Button onClick={() => void overview.refetch()}>{t(m.tryAgain)}</Button>} />}
+      {overview.isError && (
+        <Alert type="error" showIcon message={t(m.overviewFailed)} action={<Button onClick={() => void overview.refetch()}>{t(m.tryAgain)}</Button>} />
+      )}
       <Row gutter={[16, 16]}>
         <Col xs={12} md={8} xl={4}>
           <StatCard title={t(m.allFarms)} value={o?.total_farms} testId="total-farms" />
@@ -181,12 +196,15 @@ export function ProviderFarmlandsScreen() {
         />
         <MapLegend />
         {mapData.data?.data.truncated && (
-        <Typography.Text type="warning">{t(m.truncated, { n: formatNumber(mapData.data.data.features.length) })}</Typography.Text>
-      )}
+          <Typography.Text type="warning">{t(m.truncated, { n: formatNumber(mapData.data.data.features.length) })}</Typography.Text>
+        )}
         {!useTiles && mapData.isSuccess && features.length === 0 && <Typography.Text type="secondary">{t(m.noFarmsOnMap)}</Typography.Text>}
         {mapData.isError && (
           <Typography.Text type="danger">
-            {t(m.mapFailed)} <Button size="small" onClick={() => void mapData.refetch()}>{t(m.tryAgain)}</Button>
+            {t(m.mapFailed)}{' '}
+            <Button size="small" onClick={() => void mapData.refetch()}>
+              {t(m.tryAgain)}
+            </Button>
           </Typography.Text>
         )}
       </Card>

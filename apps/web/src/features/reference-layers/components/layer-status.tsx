@@ -15,7 +15,13 @@ const LABEL: Record<ReferenceLayerProgress['status'], Text> = {
   ready: m.statusReady,
   failed: m.statusFailed,
 };
-const COLOR: Record<ReferenceLayerProgress['status'], string> = { queued: 'default', loading: 'processing', screening: 'processing', ready: 'success', failed: 'error' };
+const COLOR: Record<ReferenceLayerProgress['status'], string> = {
+  queued: 'default',
+  loading: 'processing',
+  screening: 'processing',
+  ready: 'success',
+  failed: 'error',
+};
 
 /** "Feature 12: The geometry is a LineString…", or the message alone when it is about the whole file. */
 export function layerErrorText(p: Pick<ReferenceLayerProgress, 'error' | 'error_feature'>): string | null {
@@ -32,8 +38,15 @@ export function LayerStatus({ progress, detailed = false }: { progress: Referenc
       <Tag color={COLOR[status]}>{t(LABEL[status])}</Tag>
       {running && (
         <>
-          <Progress percent={progress.progress} size="small" status="active" aria-label={t(m.progressLabel, { status: t(LABEL[status]), progress: String(progress.progress) })} />
-          {status === 'loading' && <div className="text-muted small">{t(m.featuresRead, { count: progress.features_loaded, n: formatNumber(progress.features_loaded) })}</div>}
+          <Progress
+            percent={progress.progress}
+            size="small"
+            status="active"
+            aria-label={t(m.progressLabel, { status: t(LABEL[status]), progress: String(progress.progress) })}
+          />
+          {status === 'loading' && (
+            <div className="text-muted small">{t(m.featuresRead, { count: progress.features_loaded, n: formatNumber(progress.features_loaded) })}</div>
+          )}
         </>
       )}
       {status === 'failed' && error && (

@@ -84,7 +84,9 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
         onSuccess: (res) => setLayerId(res.data.id),
         onError: (err) => {
           const errors = fieldErrorsOf(err);
-          const placed = errors.filter((e) => (FIELDS as readonly string[]).includes(e.field)).map((e) => ({ name: e.field as keyof Values, errors: e.messages }));
+          const placed = errors
+            .filter((e) => (FIELDS as readonly string[]).includes(e.field))
+            .map((e) => ({ name: e.field as keyof Values, errors: e.messages }));
           const onFile = errors.find((e) => e.field === 'file');
           if (placed.length) form.setFields(placed);
           if (onFile) setFileError(onFile.messages[0] ?? null);
@@ -132,11 +134,7 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
             </>
           )}
           {job?.status === 'ready' && (
-            <Result
-              status="success"
-              title={t(m.ready)}
-              subTitle={t(m.readyDetail, { count: job.features_loaded, n: formatNumber(job.features_loaded) })}
-            />
+            <Result status="success" title={t(m.ready)} subTitle={t(m.readyDetail, { count: job.features_loaded, n: formatNumber(job.features_loaded) })} />
           )}
           {job?.status === 'failed' && (
             <>
@@ -149,14 +147,7 @@ export function LayerUploadDrawer({ open, scope, replacing, onClose }: Props) {
         </div>
       ) : (
         <Form form={form} layout="vertical" onFinish={submit} requiredMark disabled={upload.isPending} initialValues={initial}>
-          {replacing && (
-            <Alert
-              className="mb-16"
-              type="info"
-              showIcon
-              title={t(m.replaceNote)}
-            />
-          )}
+          {replacing && <Alert className="mb-16" type="info" showIcon title={t(m.replaceNote)} />}
           <Form.Item label={t(m.name)} name="name" rules={[{ required: !replacing, whitespace: true, message: t(m.enterName) }]}>
             <Input maxLength={200} />
           </Form.Item>

@@ -43,7 +43,10 @@ const layer = (n: number, over: Partial<ReferenceLayer> = {}): ReferenceLayer =>
   ...over,
 });
 
-const risk = () => http.get(`*${RISK}`, () => HttpResponse.json({ data: { eudr_min_overlap_sqm: 10, eudr_forest_review_share: 0.01, eudr_loss_high_share: 0, eudr_protected_high_share: 0 } }));
+const risk = () =>
+  http.get(`*${RISK}`, () =>
+    HttpResponse.json({ data: { eudr_min_overlap_sqm: 10, eudr_forest_review_share: 0.01, eudr_loss_high_share: 0, eudr_protected_high_share: 0 } }),
+  );
 const renderTenant = (at = paths.tenant.referenceLayers) => renderRoute(paths.tenant.referenceLayers, <ReferenceLayersScreen scope="tenant" />, at);
 
 describe('Reference Layers route (tenant admin)', () => {
@@ -80,7 +83,10 @@ describe('Reference Layers route (tenant admin)', () => {
   });
 
   it('searches in the address (here, not at the API) and sends the kind filter to the API', async () => {
-    server.use(risk(), http.get(`*${LAYERS}`, () => HttpResponse.json({ data: [layer(1, { name: 'Forest A' }), layer(2, { name: 'Parks B', kind: 'protected_area' })] })));
+    server.use(
+      risk(),
+      http.get(`*${LAYERS}`, () => HttpResponse.json({ data: [layer(1, { name: 'Forest A' }), layer(2, { name: 'Parks B', kind: 'protected_area' })] })),
+    );
     const view = renderTenant(`${paths.tenant.referenceLayers}?search=parks&kind=protected_area`);
     await screen.findByText('Parks B');
     expect(screen.queryByText('Forest A')).toBeNull();
@@ -122,7 +128,10 @@ describe('Reference Layers route (tenant admin)', () => {
         polls += 1;
         const base = { id: created.id, version: 0, loading_version: 1, error: null, error_feature: null };
         return HttpResponse.json({
-          data: polls === 1 ? { ...base, status: 'loading', progress: 0, features_loaded: 2 } : { ...base, status: 'failed', progress: 0, features_loaded: 3, loading_version: null, error: 'A point has no area', error_feature: 3 },
+          data:
+            polls === 1
+              ? { ...base, status: 'loading', progress: 0, features_loaded: 2 }
+              : { ...base, status: 'failed', progress: 0, features_loaded: 3, loading_version: null, error: 'A point has no area', error_feature: 3 },
         });
       }),
     );
@@ -159,7 +168,14 @@ describe('Reference Layers route (tenant admin)', () => {
       risk(),
       http.get(`*${LAYERS}`, () => HttpResponse.json({ data: [] })),
       http.post(`*${LAYERS}`, () =>
-        HttpResponse.json({ message: 'file: A reference layer is a GeoJSON…', code: 'file_type_unsupported', errors: { file: ['A reference layer is a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file'] } }, { status: 400 }),
+        HttpResponse.json(
+          {
+            message: 'file: A reference layer is a GeoJSON…',
+            code: 'file_type_unsupported',
+            errors: { file: ['A reference layer is a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file'] },
+          },
+          { status: 400 },
+        ),
       ),
     );
     renderTenant();
@@ -202,7 +218,10 @@ describe('Reference Layers route (tenant admin)', () => {
       http.get(`*${LAYERS}`, () => HttpResponse.json({ data: [] })),
       http.put(`*${RISK}`, async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json({ data: { eudr_min_overlap_sqm: 25, eudr_forest_review_share: 0.05, eudr_loss_high_share: 0, eudr_protected_high_share: 0 }, message: 'Plot-risk thresholds updated' });
+        return HttpResponse.json({
+          data: { eudr_min_overlap_sqm: 25, eudr_forest_review_share: 0.05, eudr_loss_high_share: 0, eudr_protected_high_share: 0 },
+          message: 'Plot-risk thresholds updated',
+        });
       }),
     );
     renderTenant();
@@ -215,7 +234,9 @@ describe('Reference Layers route (tenant admin)', () => {
     await userEvent.clear(forest);
     await userEvent.type(forest, '5');
     await userEvent.click(within(card).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(body).toEqual({ eudr_min_overlap_sqm: 25, eudr_forest_review_share: 0.05, eudr_loss_high_share: 0, eudr_protected_high_share: 0 }));
+    await waitFor(() =>
+      expect(body).toEqual({ eudr_min_overlap_sqm: 25, eudr_forest_review_share: 0.05, eudr_loss_high_share: 0, eudr_protected_high_share: 0 }),
+    );
   });
 });
 

@@ -59,7 +59,17 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
   const filterFields: FilterField[] = [
     { kind: 'select', name: 'kind', label: t(m.kind), options: kindOptions() },
     ...(scope === 'tenant'
-      ? ([{ kind: 'select', name: 'owner', label: t(m.scope), options: [{ value: 'provider', label: t(m.providerWide) }, { value: 'tenant', label: t(m.thisOrganisation) }] }] as FilterField[])
+      ? ([
+          {
+            kind: 'select',
+            name: 'owner',
+            label: t(m.scope),
+            options: [
+              { value: 'provider', label: t(m.providerWide) },
+              { value: 'tenant', label: t(m.thisOrganisation) },
+            ],
+          },
+        ] as FilterField[])
       : []),
   ];
 
@@ -120,11 +130,7 @@ export function ReferenceLayersScreen({ scope }: { scope: LayerScope }) {
     },
   ];
 
-  const emptyText = state.narrowed
-    ? t(m.noMatch)
-    : scope === 'provider'
-      ? t(m.noProviderLayers)
-      : t(m.noLayers);
+  const emptyText = state.narrowed ? t(m.noMatch) : scope === 'provider' ? t(m.noProviderLayers) : t(m.noLayers);
 
   return (
     <>

@@ -49,7 +49,9 @@ const typed = (plain: string) => (currentLocale() === 'fr' ? plain.replace('.', 
 
 /** 0.01 → "1" (no float noise). */
 const percent = (share: number) => String(Math.round(share * 100 * 1e6) / 1e6);
-const rule = (check: (v: string | undefined) => string | null) => ({ validator: (_r: unknown, v: string | undefined) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()) });
+const rule = (check: (v: string | undefined) => string | null) => ({
+  validator: (_r: unknown, v: string | undefined) => (check(v) ? Promise.reject(new Error(check(v)!)) : Promise.resolve()),
+});
 
 const toForm = (s: PlotRiskSettings): Values => ({
   eudr_min_overlap_sqm: typed(String(s.eudr_min_overlap_sqm)),
@@ -96,9 +98,7 @@ export function RiskSettingsCard() {
       )}
       {data && (
         <Form form={form} layout="vertical" onFinish={submit} requiredMark className="narrow-form">
-          <p className="text-muted mb-16">
-            {t(m.thresholdsIntro)}
-          </p>
+          <p className="text-muted mb-16">{t(m.thresholdsIntro)}</p>
           <Form.Item
             label={t(m.minOverlap)}
             name="eudr_min_overlap_sqm"
@@ -117,22 +117,10 @@ export function RiskSettingsCard() {
           >
             <Input inputMode="decimal" aria-label={t(m.forestShareAria)} />
           </Form.Item>
-          <Form.Item
-            label={t(m.lossShare)}
-            name="eudr_loss_high_share"
-            required
-            rules={[rule(percentProblem)]}
-            extra={t(m.lossShareHelp)}
-          >
+          <Form.Item label={t(m.lossShare)} name="eudr_loss_high_share" required rules={[rule(percentProblem)]} extra={t(m.lossShareHelp)}>
             <Input inputMode="decimal" aria-label={t(m.lossShareAria)} />
           </Form.Item>
-          <Form.Item
-            label={t(m.protectedShare)}
-            name="eudr_protected_high_share"
-            required
-            rules={[rule(percentProblem)]}
-            extra={t(m.protectedShareHelp)}
-          >
+          <Form.Item label={t(m.protectedShare)} name="eudr_protected_high_share" required rules={[rule(percentProblem)]} extra={t(m.protectedShareHelp)}>
             <Input inputMode="decimal" aria-label={t(m.protectedShareAria)} />
           </Form.Item>
           <div className="inline-12">

@@ -5,8 +5,13 @@ import type { TenantProgress } from '@farmland/contracts';
 import { api } from '../../../lib/api-client';
 import type { Envelope } from '../../../lib/contract-types';
 
-export const getTenantProgress = (year: number, signal?: AbortSignal) => api<Envelope<TenantProgress>>('/analytics/tenant-progress/', { query: { year }, ...(signal ? { signal } : {}) });
+export const getTenantProgress = (year: number, signal?: AbortSignal) =>
+  api<Envelope<TenantProgress>>('/analytics/tenant-progress/', { query: { year }, ...(signal ? { signal } : {}) });
 
 export function useTenantProgress(year: number) {
-  return useQuery({ queryKey: ['analytics', 'provider', 'tenant-progress', year], queryFn: ({ signal }) => getTenantProgress(year, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: ['analytics', 'provider', 'tenant-progress', year],
+    queryFn: ({ signal }) => getTenantProgress(year, signal),
+    placeholderData: keepPreviousData,
+  });
 }

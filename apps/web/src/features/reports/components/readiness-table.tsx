@@ -12,7 +12,14 @@ import { t } from '../../../i18n';
 import { reportsText as m } from '../reports.messages';
 
 type Row = TenantReadiness['results'][number];
-const n = (k: keyof Row, title: string) => ({ key: k, title, dataIndex: k, align: 'right' as const, sorter: (a: Row, b: Row) => Number(a[k]) - Number(b[k]), render: (v: number) => formatNumber(v) });
+const n = (k: keyof Row, title: string) => ({
+  key: k,
+  title,
+  dataIndex: k,
+  align: 'right' as const,
+  sorter: (a: Row, b: Row) => Number(a[k]) - Number(b[k]),
+  render: (v: number) => formatNumber(v),
+});
 
 export function ReadinessTable() {
   const readiness = useTenantReadiness();
@@ -39,7 +46,13 @@ export function ReadinessTable() {
               n('high', t(m.high)),
               n('with_warnings', t(m.warnings)),
               n('layers', t(m.layers)),
-              { key: 'ready_share', title: t(m.ready), align: 'right', sorter: (a, b) => a.ready_share - b.ready_share, render: (_v, r) => (r.plots ? t(m.readyValue, { n: formatNumber(r.ready), share: formatNumber(Math.round(r.ready_share * 1000) / 10) }) : '–') },
+              {
+                key: 'ready_share',
+                title: t(m.ready),
+                align: 'right',
+                sorter: (a, b) => a.ready_share - b.ready_share,
+                render: (_v, r) => (r.plots ? t(m.readyValue, { n: formatNumber(r.ready), share: formatNumber(Math.round(r.ready_share * 1000) / 10) }) : '–'),
+              },
             ]}
           />
         </div>

@@ -27,7 +27,8 @@ import { reportsText as m } from '../reports.messages';
 type Row = TenantProgress['results'][number];
 type Month = Row['months'][number];
 
-const monthLabel = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleDateString(currentLocale() === 'fr' ? 'fr-FR' : 'en-GB', { month: 'short', timeZone: 'UTC' });
+const monthLabel = (m: string) =>
+  new Date(`${m}-01T00:00:00Z`).toLocaleDateString(currentLocale() === 'fr' ? 'fr-FR' : 'en-GB', { month: 'short', timeZone: 'UTC' });
 
 function ProgressChart({ months, title }: { months: readonly Month[]; title: string }) {
   const config = useMemo<ChartConfiguration>(
@@ -37,7 +38,14 @@ function ProgressChart({ months, title }: { months: readonly Month[]; title: str
         labels: months.map((mo) => monthLabel(mo.month)),
         datasets: [
           { type: 'bar', label: t(m.farmsMapped), data: months.map((mo) => mo.farms_mapped), backgroundColor: '#2b9348', yAxisID: 'y' },
-          { type: 'line', label: t(m.agentsActive), data: months.map((mo) => mo.agents_active), borderColor: '#7b2cbf', backgroundColor: '#7b2cbf', yAxisID: 'y' },
+          {
+            type: 'line',
+            label: t(m.agentsActive),
+            data: months.map((mo) => mo.agents_active),
+            borderColor: '#7b2cbf',
+            backgroundColor: '#7b2cbf',
+            yAxisID: 'y',
+          },
         ],
       },
       options: { plugins: { legend: { position: 'bottom' } } },
@@ -98,7 +106,12 @@ export function ReportsScreen() {
                     b: (chunks) => <strong data-testid="reports-total-farms">{chunks}</strong>,
                   })}
                 </span>
-                <span>{currentIntl().formatMessage(m.totalArea, { area: formatHectares(pickedRow?.area_sqm ?? p.totals.area_sqm), b: (chunks) => <strong>{chunks}</strong> })}</span>
+                <span>
+                  {currentIntl().formatMessage(m.totalArea, {
+                    area: formatHectares(pickedRow?.area_sqm ?? p.totals.area_sqm),
+                    b: (chunks) => <strong>{chunks}</strong>,
+                  })}
+                </span>
                 <span>
                   {currentIntl().formatMessage(m.totalAgents, {
                     n: formatNumber(pickedRow?.agents_active ?? p.totals.agents_active),
@@ -140,10 +153,21 @@ export function ReportsScreen() {
                 }}
                 columns={[
                   { title: t(m.tenant), dataIndex: 'tenant_name' },
-                  { title: t(m.license), render: (_: unknown, r: Row) => (r.license_type ? <Tag>{r.license_type === 'Platform' ? t(m.typePlatform) : r.license_type}</Tag> : '--') },
-                  { title: t(m.farmsMapped), render: (_: unknown, r: Row) => formatNumber(r.farms_mapped), sorter: (a: Row, b: Row) => a.farms_mapped - b.farms_mapped, defaultSortOrder: 'descend' as const },
+                  {
+                    title: t(m.license),
+                    render: (_: unknown, r: Row) => (r.license_type ? <Tag>{r.license_type === 'Platform' ? t(m.typePlatform) : r.license_type}</Tag> : '--'),
+                  },
+                  {
+                    title: t(m.farmsMapped),
+                    render: (_: unknown, r: Row) => formatNumber(r.farms_mapped),
+                    sorter: (a: Row, b: Row) => a.farms_mapped - b.farms_mapped,
+                    defaultSortOrder: 'descend' as const,
+                  },
                   { title: t(m.areaMapped), render: (_: unknown, r: Row) => formatHectares(r.area_sqm), sorter: (a: Row, b: Row) => a.area_sqm - b.area_sqm },
-                  { title: t(m.agentsActive), render: (_: unknown, r: Row) => t(m.agentsOf, { active: formatNumber(r.agents_active), total: formatNumber(r.agents_total) }) },
+                  {
+                    title: t(m.agentsActive),
+                    render: (_: unknown, r: Row) => t(m.agentsOf, { active: formatNumber(r.agents_active), total: formatNumber(r.agents_total) }),
+                  },
                   {
                     title: t(m.bestMonth),
                     render: (_: unknown, r: Row) => {

@@ -10,6 +10,7 @@ export function useDeleteTenants() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: deleteTenants,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

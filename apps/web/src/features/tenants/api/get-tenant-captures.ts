@@ -9,8 +9,13 @@ import { queryKeys } from '../../../lib/query-keys';
 export const CAPTURES_PAGE_SIZE = 10;
 export type CapturesParams = { tenant_id: string; page: number; page_size: number; search?: string | undefined };
 
-export const getTenantCaptures = (params: CapturesParams, signal?: AbortSignal) => api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
+export const getTenantCaptures = (params: CapturesParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<Farm>>>('/farms/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useTenantCaptures(params: CapturesParams) {
-  return useQuery({ queryKey: queryKeys.farms.ofTenant(params), queryFn: ({ signal }) => getTenantCaptures(params, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: queryKeys.farms.ofTenant(params),
+    queryFn: ({ signal }) => getTenantCaptures(params, signal),
+    placeholderData: keepPreviousData,
+  });
 }

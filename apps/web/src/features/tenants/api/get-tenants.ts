@@ -17,7 +17,8 @@ export type TenantsParams = {
   status?: TenantStatus | undefined;
 };
 
-export const getTenants = (params: TenantsParams, signal?: AbortSignal) => api<Envelope<ListPage<TenantListItem>>>('/base/tenants/', { query: params, ...(signal ? { signal } : {}) });
+export const getTenants = (params: TenantsParams, signal?: AbortSignal) =>
+  api<Envelope<ListPage<TenantListItem>>>('/base/tenants/', { query: params, ...(signal ? { signal } : {}) });
 
 export function useTenants(params: TenantsParams) {
   return useQuery({ queryKey: queryKeys.tenants.page(params), queryFn: ({ signal }) => getTenants(params, signal), placeholderData: keepPreviousData });

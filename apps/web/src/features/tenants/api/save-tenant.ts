@@ -11,12 +11,15 @@ import { queryKeys } from '../../../lib/query-keys';
  * license_key only when a license type change issued a new license.
  */
 export const saveTenant = ({ id, body }: { id: string | null; body: TenantBody }): Promise<Envelope<UpdatedTenant | CreatedTenant>> =>
-  id ? api<Envelope<UpdatedTenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body }) : api<Envelope<CreatedTenant>>('/base/tenants/', { method: 'POST', body });
+  id
+    ? api<Envelope<UpdatedTenant>>(`/base/tenants/${encodeURIComponent(id)}/`, { method: 'PUT', body })
+    : api<Envelope<CreatedTenant>>('/base/tenants/', { method: 'POST', body });
 
 export function useSaveTenant() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveTenant,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: queryKeys.tenants.all }), client.invalidateQueries({ queryKey: queryKeys.licenses.all })]),
   });
 }

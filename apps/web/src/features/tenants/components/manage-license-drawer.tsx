@@ -39,7 +39,9 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
                 {t(m.revokeLicense)}
               </Button>
               {l.type === 'SDK' && <Button onClick={() => onAction('reissue', tenant)}>{t(m.reissueLicense)}</Button>}
-              {!l.is_revoked && <Button onClick={() => rotation.ask({ id: l.id, type: l.type, key: l.key, tenant_name: tenant.name })}>{t(m.rotateKey)}</Button>}
+              {!l.is_revoked && (
+                <Button onClick={() => rotation.ask({ id: l.id, type: l.type, key: l.key, tenant_name: tenant.name })}>{t(m.rotateKey)}</Button>
+              )}
             </Space>
           )
         }

@@ -70,7 +70,15 @@ export function TenantConfirm({ pending, onDone }: { pending: PendingAction; onD
   };
 
   return (
-    <ConfirmDialog open={pending !== null} title={shown?.title ?? ''} confirmLabel={shown?.confirm ?? t(m.confirm)} danger={shown?.danger ?? false} loading={busy} onConfirm={run} onCancel={onDone}>
+    <ConfirmDialog
+      open={pending !== null}
+      title={shown?.title ?? ''}
+      confirmLabel={shown?.confirm ?? t(m.confirm)}
+      danger={shown?.danger ?? false}
+      loading={busy}
+      onConfirm={run}
+      onCancel={onDone}
+    >
       {shown?.body}
     </ConfirmDialog>
   );

@@ -104,7 +104,19 @@ function Captures({ tenantId }: { tenantId: string }) {
             rowKey="id"
             loading={captures.isFetching && !captures.data}
             dataSource={rows}
-            locale={{ emptyText: <Empty description={<><strong>{t(m.capturesEmptyTitle)}</strong><br />{t(m.capturesEmptyText)}</>} /> }}
+            locale={{
+              emptyText: (
+                <Empty
+                  description={
+                    <>
+                      <strong>{t(m.capturesEmptyTitle)}</strong>
+                      <br />
+                      {t(m.capturesEmptyText)}
+                    </>
+                  }
+                />
+              ),
+            }}
             columns={[
               { title: t(m.farm), dataIndex: 'name' },
               { title: t(m.farmer), dataIndex: 'farmer' },
@@ -210,7 +222,10 @@ export function TenantDetails() {
         <Button onClick={() => setLicenseOpen(true)}>{t(m.manageLicense)}</Button>
         <Dropdown
           trigger={['click']}
-          menu={{ items: actions.map((a) => ({ key: a, label: actionLabel(a) })), onClick: ({ key }) => setPending({ action: key as NonNullable<PendingAction>['action'], tenant: tn }) }}
+          menu={{
+            items: actions.map((a) => ({ key: a, label: actionLabel(a) })),
+            onClick: ({ key }) => setPending({ action: key as NonNullable<PendingAction>['action'], tenant: tn }),
+          }}
         >
           <Button>
             {t(m.actions)} <DownOutlined aria-hidden="true" />

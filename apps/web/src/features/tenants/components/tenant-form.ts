@@ -41,7 +41,12 @@ export function toTenantBody(v: TenantFormValues, today: Dayjs = dayjs()): Tenan
     ...(v.state_id ? { state_id: String(v.state_id) } : {}),
     ...(v.city ? { city: String(v.city) } : {}),
     enable_farm_sync: type === 'SDK' && v.enable_farm_sync === 'yes',
-    admin: { first_name: v.admin_first_name.trim(), last_name: v.admin_last_name.trim(), email: v.admin_email.trim(), phone_number: v.admin_phone_number.trim() },
+    admin: {
+      first_name: v.admin_first_name.trim(),
+      last_name: v.admin_last_name.trim(),
+      email: v.admin_email.trim(),
+      phone_number: v.admin_phone_number.trim(),
+    },
     license: { type, issued_date: today.format(ISO_DAY), expiry_date: v.expiry_date ? v.expiry_date.format(ISO_DAY) : '', price: stripSeparators(v.price) },
   };
 }
@@ -56,7 +61,7 @@ export function fromTenant(t: Tenant): Partial<TenantFormValues> {
     address: t.address ?? '',
     ...(t.country_id ? { country_id: t.country_id } : {}),
     ...(t.state_id ? { state_id: t.state_id } : {}),
-    ...(t.city_id ?? t.city ? { city: (t.city_id ?? t.city)! } : {}),
+    ...((t.city_id ?? t.city) ? { city: (t.city_id ?? t.city)! } : {}),
     admin_first_name: t.admin?.first_name ?? '',
     admin_last_name: t.admin?.last_name ?? '',
     admin_email: t.admin?.email ?? '',

@@ -116,7 +116,12 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
                   <Form.Item label={t(m.address)} name="address" rules={[required(m.address), { max: 300 }]}>
                     <Input autoComplete="street-address" />
                   </Form.Item>
-                  <Form.Item label={t(m.country)} name="country_id" rules={[{ required: true, message: t(m.isRequired, { label: t(m.country) }) }]} htmlFor="tenant-country">
+                  <Form.Item
+                    label={t(m.country)}
+                    name="country_id"
+                    rules={[{ required: true, message: t(m.isRequired, { label: t(m.country) }) }]}
+                    htmlFor="tenant-country"
+                  >
                     <Select
                       id="tenant-country"
                       placeholder={t(m.selectCountry)}
@@ -184,14 +189,15 @@ export function TenantWizard({ open, tenantId, onClose }: Props) {
                       ]}
                     />
                   </Form.Item>
-                  <Form.Item label={t(m.expiryDate)} name="expiry_date" rules={[{ required: true, message: t(m.isRequired, { label: t(m.expiryDate) }) }]} htmlFor="tenant-expiry">
+                  <Form.Item
+                    label={t(m.expiryDate)}
+                    name="expiry_date"
+                    rules={[{ required: true, message: t(m.isRequired, { label: t(m.expiryDate) }) }]}
+                    htmlFor="tenant-expiry"
+                  >
                     <DatePicker id="tenant-expiry" format="DD/MM/YYYY" className="full-width" disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
                   </Form.Item>
-                  <Form.Item
-                    label={t(m.priceNgn)}
-                    name="price"
-                    rules={[required(m.price), { pattern: PRICE_RE, message: t(m.priceFormat) }]}
-                  >
+                  <Form.Item label={t(m.priceNgn)} name="price" rules={[required(m.price), { pattern: PRICE_RE, message: t(m.priceFormat) }]}>
                     <Input inputMode="decimal" prefix="₦" />
                   </Form.Item>
                   {licenseType === 'SDK' && (

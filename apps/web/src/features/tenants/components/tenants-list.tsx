@@ -136,13 +136,7 @@ export function TenantsList() {
           </Button>
         }
       />
-      <FilterModal
-        open={filterOpen}
-        fields={filterFields()}
-        value={filters}
-        onApply={state.setFilters}
-        onClose={() => setFilterOpen(false)}
-      />
+      <FilterModal open={filterOpen} fields={filterFields()} value={filters} onApply={state.setFilters} onClose={() => setFilterOpen(false)} />
       <TenantWizard open={wizard.open} tenantId={wizard.id} onClose={() => setWizard({ open: false, id: null })} />
       <ManageLicenseDrawer
         tenant={licenseOf}
