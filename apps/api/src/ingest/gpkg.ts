@@ -20,7 +20,7 @@ export const MAX_GPKG_BYTES = MAX_IN_MEMORY_BYTES;
 type Row = Record<string, unknown>;
 type Value = number | string | Uint8Array | null;
 type Statement = { bind(values?: Value[]): boolean; step(): boolean; get(): Value[]; getColumnNames(): string[]; free(): boolean };
-type Database = { prepare(sql: string): Statement; close(): void };
+type Database = { prepare(sql: string): Statement; run(sql: string): void; export(): Uint8Array; close(): void };
 type SqlJs = { Database: new (data?: Uint8Array) => Database };
 // The WebAssembly global, typed here (the API's TypeScript libraries leave out the DOM's declarations of it).
 type WasmModule = object;
@@ -36,7 +36,7 @@ let compiled: { path: string; module: WasmModule } | null = null;
  * A new sql.js instance (its own WebAssembly memory, freed with it once the read is over: sql.js keeps one instance per
  * process otherwise, whose memory never shrinks). The module is compiled once and instantiated per read (~ms).
  */
-async function freshSqlJs(): Promise<SqlJs> {
+export async function freshSqlJs(): Promise<SqlJs> {
   if (!compiled) {
     const path = require.resolve('sql.js/dist/sql-wasm.js');
     compiled = { path, module: new Wasm.Module(fs.readFileSync(path.replace(/\.js$/, '.wasm'))) };
