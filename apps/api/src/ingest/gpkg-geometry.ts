@@ -37,6 +37,7 @@ class Wkb {
   constructor(
     private readonly b: Uint8Array,
     start: number,
+    private readonly project: ((p: number[]) => number[]) | null,
   ) {
     this.o = start;
     this.v = new DataView(b.buffer, b.byteOffset, b.byteLength);
@@ -83,7 +84,7 @@ class Wkb {
     this.need(8 * dims);
     const p = [this.v.getFloat64(this.o, le), this.v.getFloat64(this.o + 8, le)];
     this.o += 8 * dims;
-    return p;
+    return this.project && Number.isFinite(p[0]) && Number.isFinite(p[1]) ? this.project(p) : p;
   }
 
   ring(le: boolean, dims: number): number[][] {
@@ -127,8 +128,11 @@ class Wkb {
   }
 }
 
-/** A GeoPackage geometry blob → its GeoJSON geometry (null: empty) and the srs_id its header gives. Throws BadBlob. */
-export function readGpkgGeometry(blob: unknown): { geometry: GeoJsonGeometry; srsId: number | null } {
+/**
+ * A GeoPackage geometry blob → its GeoJSON geometry (null: empty), each position through `project` as it is read (null:
+ * as stored), and the srs_id its header gives. Throws BadBlob.
+ */
+export function readGpkgGeometry(blob: unknown, project: ((p: number[]) => number[]) | null = null): { geometry: GeoJsonGeometry; srsId: number | null } {
   if (blob === null || blob === undefined) return { geometry: null, srsId: null };
   if (!(blob instanceof Uint8Array)) throw new BadBlob(`the geometry column holds ${typeof blob === 'string' ? 'text' : typeof blob}, not a geometry blob`);
   if (blob.length < 8 || blob[0] !== 0x47 || blob[1] !== 0x50) throw new BadBlob('the blob does not start with the GeoPackage "GP" header');
@@ -142,5 +146,5 @@ export function readGpkgGeometry(blob: unknown): { geometry: GeoJsonGeometry; sr
   const start = 8 + ENVELOPE_BYTES[envelope]!;
   if (blob.length < start) throw new BadBlob('the blob ends inside its envelope');
   if (flags & 0x10) return { geometry: null, srsId };
-  return { geometry: new Wkb(blob, start).geometry(), srsId };
+  return { geometry: new Wkb(blob, start, project).geometry(), srsId };
 }

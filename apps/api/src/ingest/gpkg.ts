@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolveEpsg, resolvePrj, CrsUnsupported, type ResolvedCrs } from './crs.js';
-import { crsOrFail, featureRow, samplePositions, tooMany, transformGeometry, type Limits } from './gis-files.js';
+import { crsOrFail, featureRow, samplePositions, tooMany, type Limits } from './gis-files.js';
 import { BadBlob, readGpkgGeometry, type GeoJsonGeometry } from './gpkg-geometry.js';
 import { isSqlite } from './file-type.js';
 import { FORBIDDEN_KEYS } from './keys.js';
@@ -169,15 +169,26 @@ function readTables(db: Database, file: string, nameField: string | undefined, l
   const count = Number(all(db, `SELECT count(*) FROM ${quote(table)}`)[0]![0]);
   if (count > limits.maxRows) throw tooMany(limits);
   if (count === 0) throw limits.fail(400, 'file_empty', `The GeoPackage file ${file} has no features (its table ${JSON.stringify(table)} is empty)`);
-  const select = [fid ? quote(fid) : 'rowid', quote(geomColumn), ...props.map((c) => quote(c.name))].join(', ');
-  const st = db.prepare(`SELECT ${select} FROM ${quote(table)} ORDER BY ${fid ? quote(fid) : 'rowid'}`);
-  const geometries: GeoJsonGeometry[] = [];
-  const records: Row[] = [];
+  const order = fid ? quote(fid) : 'rowid';
+  // The CRS first (matched on the first positions when it is given as WKT), so each position is reprojected as it is read.
+  const samples: GeoJsonGeometry[] = [];
+  for (const [blob] of all(db, `SELECT ${quote(geomColumn)} FROM ${quote(table)} WHERE ${quote(geomColumn)} IS NOT NULL ORDER BY ${order} LIMIT 3`)) {
+    try {
+      samples.push(readGpkgGeometry(blob).geometry);
+    } catch (err) {
+      if (!(err instanceof BadBlob)) throw err; // named with its fid below
+    }
+  }
+  const { toWgs84 } = crsOrFail(() => layerCrs(db, srsId, samplePositions(samples)), `GeoPackage file ${file}`, limits);
+  const select = [order, quote(geomColumn), ...props.map((c) => quote(c.name))].join(', ');
+  const st = db.prepare(`SELECT ${select} FROM ${quote(table)} ORDER BY ${order}`);
+  const rows: Row[] = [];
   try {
     for (let n = 1; st.step(); n++) {
       const values = st.get();
+      let geometry: GeoJsonGeometry;
       try {
-        geometries.push(readGpkgGeometry(values[1]).geometry);
+        geometry = readGpkgGeometry(values[1], toWgs84).geometry;
       } catch (err) {
         if (!(err instanceof BadBlob)) throw err;
         const e = limits.fail(
@@ -194,11 +205,10 @@ function readTables(db: Database, file: string, nameField: string | undefined, l
         if (v instanceof Uint8Array) return;
         rec[c.name] = c.type === 'BOOLEAN' && typeof v === 'number' ? v !== 0 : v;
       });
-      records.push(rec);
+      rows.push(featureRow(rec, geometry, nameField, limits));
     }
   } finally {
     st.free();
   }
-  const resolved = crsOrFail(() => layerCrs(db, srsId, samplePositions(geometries)), `GeoPackage file ${file}`, limits);
-  return records.map((rec, i) => featureRow(rec, transformGeometry(geometries[i] ?? null, resolved.toWgs84), nameField, limits));
+  return rows;
 }
