@@ -28,7 +28,8 @@ async function child(file: string): Promise<void> {
   console.log(JSON.stringify({ features: n, ms: Math.round(ms), rssBeforeMb: mb(before), peakRssMb: mb(peak), rssAfterGcMb: mb(process.memoryUsage().rss) }));
 }
 
-function build(features: number, vertices: number, code: number): string {
+/** A GeoJSON file of the polygons (WGS84), in a new directory; resolves once it is written. */
+async function build(features: number, vertices: number): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpkg-bench-'));
   const src = path.join(dir, 'plots.geojson');
   const out = fs.createWriteStream(src);
@@ -43,9 +44,11 @@ function build(features: number, vertices: number, code: number): string {
       ring.push([lng + r * Math.cos(a), lat + r * Math.sin(a)]);
     }
     ring.push(ring[0]!);
-    out.write(`${i ? ',' : ''}{"type":"Feature","properties":{"name":"plot ${i}","ref":${i},"area_ha":${(i % 97) / 10}},"geometry":{"type":"Polygon","coordinates":[${JSON.stringify(ring)}]}}\n`);
+    out.write(
+      `${i ? ',' : ''}{"type":"Feature","properties":{"name":"plot ${i}","ref":${i},"area_ha":${(i % 97) / 10}},"geometry":{"type":"Polygon","coordinates":[${JSON.stringify(ring)}]}}\n`,
+    );
   }
-  out.end(']}');
+  await new Promise<void>((resolve, reject) => out.on('error', reject).end(']}', resolve));
   return dir;
 }
 
@@ -54,12 +57,16 @@ else {
   const features = Number(arg('features', '46000'));
   const vertices = Number(arg('vertices', '50'));
   const code = Number(arg('code', '32631'));
-  const dir = build(features, vertices, code);
-  await new Promise((r) => setTimeout(r, 200));
+  const dir = await build(features, vertices);
   try {
     const gpkg = path.join(dir, 'plots.gpkg');
     execFileSync('ogr2ogr', ['-f', 'GPKG', '-t_srs', `EPSG:${code}`, gpkg, path.join(dir, 'plots.geojson')], { stdio: 'pipe' });
-    console.log(`GeoPackage: ${features} polygons of ${vertices} vertices in EPSG:${code}, ${mb(fs.statSync(gpkg).size)} MB; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `GeoPackage: ${features} polygons of ${vertices} vertices in EPSG:${code}, ${mb(fs.statSync(gpkg).size)} MB; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     for (let round = 1; round <= 3; round++) {
       const r = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', process.argv[1]!, '--child', gpkg], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(r.stderr);

@@ -36,7 +36,9 @@ export function sniffKind(buf: Uint8Array, label = 'zip'): FileKind | null {
 export function extensionKind(filename: string): FileKind | null {
   const ext = /\.([a-z0-9]+)$/i.exec(filename.trim())?.[1]?.toLowerCase();
   if (ext === 'json') return 'geojson';
-  return ext === 'csv' || ext === 'xls' || ext === 'xlsx' || ext === 'geojson' || ext === 'kml' || ext === 'kmz' || ext === 'zip' || ext === 'gpkg' ? ext : null;
+  return ext === 'csv' || ext === 'xls' || ext === 'xlsx' || ext === 'geojson' || ext === 'kml' || ext === 'kmz' || ext === 'zip' || ext === 'gpkg'
+    ? ext
+    : null;
 }
 
 const described: Record<FileKind, string> = {

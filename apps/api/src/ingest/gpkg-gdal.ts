@@ -19,7 +19,12 @@ const offsetDeg = (lng: number, lat: number, east: number, north: number): numbe
 export function gpkgPlots(lng: number, lat: number): Feature[] {
   const z = (p: number[], h: number) => [p[0]!, p[1]!, h];
   const ring = (pts: number[][]) => [...pts, pts[0]!].map((p, i) => z(p, 100 + i));
-  const square = (e: number, n: number, s: number) => [offsetDeg(lng, lat, e, n), offsetDeg(lng, lat, e + s, n), offsetDeg(lng, lat, e + s, n + s), offsetDeg(lng, lat, e, n + s)];
+  const square = (e: number, n: number, s: number) => [
+    offsetDeg(lng, lat, e, n),
+    offsetDeg(lng, lat, e + s, n),
+    offsetDeg(lng, lat, e + s, n + s),
+    offsetDeg(lng, lat, e, n + s),
+  ];
   const irregular = [
     [0, 0],
     [250, 25],
@@ -50,7 +55,11 @@ const run = (args: string[]) => execFileSync('ogr2ogr', args, { stdio: 'pipe' })
  * The features written by ogr2ogr as a GeoPackage in EPSG:code (table "plots"; extra: more ogr2ogr options), and
  * GDAL's reading of that file back in EPSG:4326 (the reference), feature by feature.
  */
-export function gdalGeoPackage(features: Feature[], code: number, extra: string[] = []): { gpkg: Buffer; wgs84: Array<{ type: string; coordinates: unknown }> } {
+export function gdalGeoPackage(
+  features: Feature[],
+  code: number,
+  extra: string[] = [],
+): { gpkg: Buffer; wgs84: Array<{ type: string; coordinates: unknown }> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gpkg-${code}-`));
   try {
     const src = path.join(dir, 'plots.geojson');

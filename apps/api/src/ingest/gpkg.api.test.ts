@@ -109,7 +109,13 @@ describe.skipIf(!hasOgr2ogr())('GeoPackage uploads through the API', () => {
       const o = await outcome(t.caller, res.body.data.id);
       return [...o.rows.entries()]
         .sort((x, y) => x[0] - y[0])
-        .map(([k, r]) => ({ k, category: r.category, errors: r.errors, area: r.area === null ? null : Number(r.area.toPrecision(5)), area_name: r.operational_area }));
+        .map(([k, r]) => ({
+          k,
+          category: r.category,
+          errors: r.errors,
+          area: r.area === null ? null : Number(r.area.toPrecision(5)),
+          area_name: r.operational_area,
+        }));
     };
     const fromGeoJson = await run('plots.geojson', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: plots })));
     expect(fromGeoJson.map((r) => r.category)).toEqual(['within', 'within', 'within', 'within']);

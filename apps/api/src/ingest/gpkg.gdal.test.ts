@@ -118,11 +118,13 @@ describe.skipIf(!hasOgr2ogr())('GeoPackage reader against GDAL and PostGIS', () 
     const { gpkg } = gdalGeoPackage(gpkgPlots(LNG, LAT), 32631, ['-s_srs', 'EPSG:4326', '-t_srs', custom]);
     const err = await refusal(gpkg);
     expect(err).toMatchObject({ status: 400, code: 'crs_unsupported' });
-    expect(err.message).toMatch(/^The GeoPackage file "plots\.gpkg"'s coordinate system cannot be placed on WGS84: .*matches no coordinate system of the EPSG registry/);
+    expect(err.message).toMatch(
+      /^The GeoPackage file "plots\.gpkg"'s coordinate system cannot be placed on WGS84: .*matches no coordinate system of the EPSG registry/,
+    );
     // An srs_id missing from gpkg_spatial_ref_sys, and an undefined one, are named too.
     const missing = await refusal(await edited(gdalGeoPackage(gpkgPlots(LNG, LAT), 32631).gpkg, 'UPDATE gpkg_geometry_columns SET srs_id = 777;'));
     expect(missing).toMatchObject({ status: 400, code: 'crs_unsupported' });
-    expect(missing.message).toContain("srs_id 777 is not in gpkg_spatial_ref_sys");
+    expect(missing.message).toContain('srs_id 777 is not in gpkg_spatial_ref_sys');
     const undefinedCrs = await refusal(
       await edited(
         gdalGeoPackage(gpkgPlots(LNG, LAT), 32631).gpkg,
@@ -142,7 +144,7 @@ describe.skipIf(!hasOgr2ogr())('GeoPackage reader against GDAL and PostGIS', () 
     expect(err.message).toMatch(/^Feature 2 \(fid 2\) of the GeoPackage file "plots\.gpkg" has a damaged geometry: the WKB counts 1000 items/);
     const noMagic = await refusal(await edited(gpkg, "UPDATE plots SET geom = X'0103000000' WHERE fid = 3;"));
     expect(noMagic.message).toMatch(/^Feature 3 \(fid 3\) .* does not start with the GeoPackage "GP" header/);
-    const truncatedWkb = await refusal(await edited(gpkg, "UPDATE plots SET geom = substr(geom, 1, length(geom) - 9) WHERE fid = 1;"));
+    const truncatedWkb = await refusal(await edited(gpkg, 'UPDATE plots SET geom = substr(geom, 1, length(geom) - 9) WHERE fid = 1;'));
     expect(truncatedWkb.message).toMatch(/^Feature 1 \(fid 1\) .*the WKB (ends early|counts \d+ items)/);
   });
 

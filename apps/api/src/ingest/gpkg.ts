@@ -25,8 +25,9 @@ type SqlJs = { Database: new (data?: Uint8Array) => Database };
 // The WebAssembly global, typed here (the API's TypeScript libraries leave out the DOM's declarations of it).
 type WasmModule = object;
 type WasmInstance = { exports: object };
-const Wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule; Instance: new (m: WasmModule, imports: object) => WasmInstance } })
-  .WebAssembly;
+const Wasm = (
+  globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule; Instance: new (m: WasmModule, imports: object) => WasmInstance } }
+).WebAssembly;
 type InitSqlJs = (config: { instantiateWasm: (imports: object, done: (i: WasmInstance, m: WasmModule) => void) => object }) => Promise<SqlJs>;
 
 const require = createRequire(import.meta.url);
@@ -143,7 +144,10 @@ export async function readGeoPackage(buf: Uint8Array, filename: string, nameFiel
 }
 
 function readTables(db: Database, file: string, nameField: string | undefined, limits: Limits, unreadable: (why: string) => Error): Row[] {
-  const hasContents = all(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('gpkg_contents', 'gpkg_geometry_columns', 'gpkg_spatial_ref_sys')");
+  const hasContents = all(
+    db,
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('gpkg_contents', 'gpkg_geometry_columns', 'gpkg_spatial_ref_sys')",
+  );
   if (hasContents.length < 3)
     throw unreadable('is an SQLite database but not a GeoPackage (it lacks the gpkg_contents, gpkg_geometry_columns or gpkg_spatial_ref_sys table)');
   const tables = all(

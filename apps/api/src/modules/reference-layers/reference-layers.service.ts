@@ -68,7 +68,10 @@ export async function checkLayerFile(file: LayerFile): Promise<void> {
   }
   // A GeoPackage is read whole in memory (ingest/gpkg.ts): its cap is checked at upload, not only by the load.
   if (kind === 'gpkg' && file.size > MAX_GPKG_BYTES)
-    throw gpkgTooLarge(file.filename, { maxRows: 0, fail: (status, code, message) => new Problem(status, code, `file: ${message}`, [{ field: 'file', message }]) });
+    throw gpkgTooLarge(file.filename, {
+      maxRows: 0,
+      fail: (status, code, message) => new Problem(status, code, `file: ${message}`, [{ field: 'file', message }]),
+    });
   if (!LAYER_KINDS.has(kind)) {
     throw new Problem(400, 'file_type_unsupported', 'file: A reference layer is a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file', [
       { field: 'file', message: 'A reference layer is a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file' },
