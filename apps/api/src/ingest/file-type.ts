@@ -1,8 +1,11 @@
 // An uploaded file's kind, from its content (a zip's members for xlsx, KMZ or a zipped Shapefile; OLE compound-file
-// magic for xls; text without NULs: JSON for GeoJSON, XML for KML, else csv), which must agree with its name.
+// magic for xls; SQLite's header for a GeoPackage; text without NULs: JSON for GeoJSON, XML for KML, else csv), which must agree with its name.
 import { zipEntries } from './archive.js';
 import { ACCEPTED, ParseError, type FileKind } from './limits.js';
 import { isZip } from './zip.js';
+
+/** The SQLite file header's magic ("SQLite format 3\0"): a GeoPackage is an SQLite database. */
+export const isSqlite = (buf: Uint8Array) => buf.length >= 16 && Buffer.from(buf.buffer, buf.byteOffset, 16).toString('latin1') === 'SQLite format 3\u0000';
 
 export const isCfb = (buf: Uint8Array) => buf.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1].every((b, i) => buf[i] === b);
 
@@ -17,6 +20,8 @@ export function sniffKind(buf: Uint8Array, label = 'zip'): FileKind | null {
   }
   const cfb = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
   if (buf.length >= 8 && cfb.every((b, i) => buf[i] === b)) return 'xls';
+  // Any SQLite database: the GeoPackage reader says when one is not a GeoPackage.
+  if (isSqlite(buf)) return 'gpkg';
   if (buf.length > 0 && !buf.includes(0)) {
     // The first character that is not a BOM or white space.
     let i = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
@@ -31,7 +36,9 @@ export function sniffKind(buf: Uint8Array, label = 'zip'): FileKind | null {
 export function extensionKind(filename: string): FileKind | null {
   const ext = /\.([a-z0-9]+)$/i.exec(filename.trim())?.[1]?.toLowerCase();
   if (ext === 'json') return 'geojson';
-  return ext === 'csv' || ext === 'xls' || ext === 'xlsx' || ext === 'geojson' || ext === 'kml' || ext === 'kmz' || ext === 'zip' ? ext : null;
+  return ext === 'csv' || ext === 'xls' || ext === 'xlsx' || ext === 'geojson' || ext === 'kml' || ext === 'kmz' || ext === 'zip' || ext === 'gpkg'
+    ? ext
+    : null;
 }
 
 const described: Record<FileKind, string> = {
@@ -42,6 +49,7 @@ const described: Record<FileKind, string> = {
   kml: 'XML (KML)',
   kmz: 'a zipped KML (kmz)',
   zip: 'a zipped Shapefile',
+  gpkg: 'an SQLite database (GeoPackage)',
 };
 
 /** The type by content, which must match the name's extension. */

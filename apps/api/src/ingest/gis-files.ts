@@ -38,7 +38,7 @@ export function featureRow(properties: Row, geometry: Geometry, nameField: strin
   return row;
 }
 
-const tooMany = (limits: Limits) =>
+export const tooMany = (limits: Limits) =>
   limits.fail(413, 'too_many_rows', `The file has more than ${limits.maxRows.toLocaleString('en')} features (one farm each); split it into several analyses`);
 
 /** Counts matches of a pattern, stopping past the cap (so a 1M-feature file costs one scan, and no parse). */
@@ -68,7 +68,7 @@ export function crsOrFail(resolve: () => ResolvedCrs, what: string, limits: Limi
 }
 
 /** A few positions of the file (the first of the first geometries), where a .prj's projection is matched. */
-function samplePositions(geometries: Geometry[]): number[][] {
+export function samplePositions(geometries: Geometry[]): number[][] {
   const out: number[][] = [];
   for (const g of geometries) {
     let c: unknown = g?.coordinates;

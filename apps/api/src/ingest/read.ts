@@ -10,6 +10,7 @@ import { checkFileType, extensionKind, isCfb } from './file-type.js';
 import { canonicalKey } from './keys.js';
 import { GeoJsonRows } from './geojson-stream.js';
 import { readGeoJson, readKml, readKmz, readShapefileZip, type Limits } from './gis-files.js';
+import { gpkgTooLarge, MAX_GPKG_BYTES, readGeoPackage } from './gpkg.js';
 import {
   ACCEPTED,
   MAX_CELL_CHARS,
@@ -38,7 +39,14 @@ export function parseFile(buf: Uint8Array, filename: string, nameField?: string)
   if (kind === 'kml') return { kind, rows: readKml(decodeText(buf), nameField, limits) };
   if (kind === 'kmz') return { kind, rows: readKmz(buf, zipEntries(buf, 'kmz'), nameField, limits) };
   if (kind === 'zip') return { kind, rows: readShapefileZip(buf, zipEntries(buf, 'zip'), nameField, limits) };
+  if (kind === 'gpkg') throw new Error('A GeoPackage is read by parseWholeFile (sql.js starts asynchronously)');
   return parseTable(buf, filename, { required: [...ANALYSIS_COLUMNS.required], headerHint: ANALYSIS_COLUMNS.headerHint });
+}
+
+/** parseFile, and a GeoPackage (ingest/gpkg.ts, whose SQLite starts asynchronously). */
+export async function parseWholeFile(buf: Uint8Array, filename: string, nameField?: string): Promise<ParsedFile> {
+  if (checkFileType(buf, filename) === 'gpkg') return { kind: 'gpkg', rows: await readGeoPackage(buf, filename, nameField, limits) };
+  return parseFile(buf, filename, nameField);
 }
 
 const ANALYSIS_COLUMNS = { required: ['farm_name', 'farm_coordinates'], headerHint: 'farm_name, farm_coordinates, operational_area_id' } as const;
@@ -218,7 +226,7 @@ export async function readAnalysisFile(
       const streamed = await streamXlsx(file, opts, onRows);
       if (streamed) return streamed;
     }
-    if (size > MAX_IN_MEMORY_BYTES) {
+    if (size > MAX_IN_MEMORY_BYTES && headKind !== 'gpkg') {
       const kind = extensionKind(filename) ?? 'file';
       throw new ParseError(
         413,
@@ -226,7 +234,9 @@ export async function readAnalysisFile(
         `A .${kind} file is read whole, so it may hold at most ${MAX_IN_MEMORY_BYTES / 1048576} MB; send a larger list as csv, xlsx or GeoJSON, which are read in a stream`,
       );
     }
-    const { kind, rows } = parseFile(await fs.promises.readFile(file), filename, opts.nameField);
+    // A GeoPackage's own cap and message (MAX_GPKG_BYTES), before the file is read.
+    if (headKind === 'gpkg' && size > MAX_GPKG_BYTES) throw gpkgTooLarge(filename, limits);
+    const { kind, rows } = await parseWholeFile(await fs.promises.readFile(file), filename, opts.nameField);
     for (let i = 0; i < rows.length; i += opts.window) await onRows(rows.slice(i, i + opts.window), i + 1);
     return { kind, total: rows.length };
   }

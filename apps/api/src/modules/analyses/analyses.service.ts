@@ -83,6 +83,7 @@ const contentTypes = {
   kml: 'application/vnd.google-earth.kml+xml',
   kmz: 'application/vnd.google-earth.kmz',
   zip: 'application/zip',
+  gpkg: 'application/geopackage+sqlite3',
 } as const;
 
 export { uploadPath, uploadsDir };

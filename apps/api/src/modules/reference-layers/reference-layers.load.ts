@@ -125,7 +125,7 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
         },
       );
     } catch (err) {
-      if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`);
+      if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`, err.feature);
       throw err;
     }
     if (counts.features === 0) throw new LoadError('The file has no features');

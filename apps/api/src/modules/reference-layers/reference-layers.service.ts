@@ -24,6 +24,7 @@ import { queryRows, withScope, type Executor, type Scope } from '../../db/client
 import { Problem, problems } from '../../lib/problems.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { checkFileType } from '../../ingest/file-type.js';
+import { gpkgTooLarge, MAX_GPKG_BYTES } from '../../ingest/gpkg.js';
 import { ParseError } from '../../ingest/limits.js';
 import * as q from './reference-layers.queries.js';
 import { applicableLayers, farmFigures } from './reference-layers.screening.js';
@@ -39,10 +40,10 @@ function ownerOf(ctx: Ctx): { tenantId: string | null; scope: Scope } {
   return { tenantId, scope };
 }
 
-const LAYER_KINDS = new Set(['geojson', 'kml', 'kmz', 'zip']);
+const LAYER_KINDS = new Set(['geojson', 'kml', 'kmz', 'zip', 'gpkg']);
 const HEAD_BYTES = 64 * 1024;
 
-/** The file's type, by name and content: GeoJSON, KML, KMZ or a zipped Shapefile; anything else is a 400 on "file". */
+/** The file's type, by name and content: GeoJSON, KML, KMZ, a zipped Shapefile or a GeoPackage; anything else is a 400 on "file". */
 export async function checkLayerFile(file: LayerFile): Promise<void> {
   if (file.size === 0) throw problems.field('file', 'The file is empty');
   const isZipName = /\.(zip|kmz)$/i.test(file.filename);
@@ -65,9 +66,15 @@ export async function checkLayerFile(file: LayerFile): Promise<void> {
     if (err instanceof ParseError) throw new Problem(err.status, err.code, `file: ${err.message}`, [{ field: 'file', message: err.message }]);
     throw err;
   }
+  // A GeoPackage is read whole in memory (ingest/gpkg.ts): its cap is checked at upload, not only by the load.
+  if (kind === 'gpkg' && file.size > MAX_GPKG_BYTES)
+    throw gpkgTooLarge(file.filename, {
+      maxRows: 0,
+      fail: (status, code, message) => new Problem(status, code, `file: ${message}`, [{ field: 'file', message }]),
+    });
   if (!LAYER_KINDS.has(kind)) {
-    throw new Problem(400, 'file_type_unsupported', 'file: A reference layer is a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file', [
-      { field: 'file', message: 'A reference layer is a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file' },
+    throw new Problem(400, 'file_type_unsupported', 'file: A reference layer is a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file', [
+      { field: 'file', message: 'A reference layer is a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file' },
     ]);
   }
 }

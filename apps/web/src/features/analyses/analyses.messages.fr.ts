@@ -61,7 +61,7 @@ export default translate(analysesText, {
   viewFarm: 'Voir la parcelle',
 
   uploadTitle: 'Importer des données de parcelles',
-  fileHint: 'CSV, XLS, XLSX, GeoJSON, KML, KMZ ou un Shapefile compressé (.zip) · {mb} Mo au plus',
+  fileHint: 'CSV, XLS, XLSX, GeoJSON, KML, KMZ, un Shapefile compressé (.zip) ou un GeoPackage (.gpkg) · {mb} Mo au plus',
   uploadSuccess: 'Import réussi',
   downloadTemplate: 'Télécharger le modèle',
   geojsonTemplate: 'Modèle GeoJSON',
@@ -86,7 +86,7 @@ export default translate(analysesText, {
   nameFieldPlaceholder: 'p. ex. plot_name',
   nameFieldAria: 'Propriété du nom de parcelle',
   nameFieldHelp:
-    "GeoJSON, KML, KMZ et Shapefile : la propriété qui nomme chaque parcelle. Si ce champ est vide, farm_name est utilisée, puis name, puis la première propriété texte. Une propriété farm_name l'emporte toujours.",
+    "GeoJSON, KML, KMZ, Shapefile et GeoPackage : la propriété qui nomme chaque parcelle. Si ce champ est vide, farm_name est utilisée, puis name, puis la première propriété texte. Une propriété farm_name l'emporte toujours.",
   proceed: "Lancer l'analyse",
   areasTitle: 'Zones opérationnelles',
   back: 'Retour',

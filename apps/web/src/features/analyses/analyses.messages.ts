@@ -64,7 +64,7 @@ export const analysesText = defineMessages('analyses', {
 
   // Upload
   uploadTitle: 'Upload Farmlands Data',
-  fileHint: 'CSV, XLS, XLSX, GeoJSON, KML, KMZ or a zipped Shapefile (.zip) · at most {mb} MB',
+  fileHint: 'CSV, XLS, XLSX, GeoJSON, KML, KMZ, a zipped Shapefile (.zip) or a GeoPackage (.gpkg) · at most {mb} MB',
   uploadSuccess: 'Upload successful',
   downloadTemplate: 'Download Template',
   geojsonTemplate: 'GeoJSON Template',
@@ -88,7 +88,7 @@ export const analysesText = defineMessages('analyses', {
   nameFieldPlaceholder: 'e.g. plot_name',
   nameFieldAria: 'Farm name property',
   nameFieldHelp:
-    'GeoJSON, KML, KMZ and Shapefile: the property that names each farm. Left empty, farm_name is used, then name, then the first text property. A farm_name property always wins.',
+    'GeoJSON, KML, KMZ, Shapefile and GeoPackage: the property that names each farm. Left empty, farm_name is used, then name, then the first text property. A farm_name property always wins.',
   proceed: 'Proceed to Analyse',
   areasTitle: 'Operational Areas',
   back: 'Back',

@@ -15,7 +15,7 @@ export default translate(referenceLayersText, {
 
   replacedOk: 'Couche de référence remplacée',
   loadedOk: 'Couche de référence chargée',
-  chooseFile: 'Choisissez un fichier GeoJSON, KML, KMZ ou un Shapefile compressé (.zip)',
+  chooseFile: 'Choisissez un fichier GeoJSON, KML, KMZ, un Shapefile compressé (.zip) ou un GeoPackage (.gpkg)',
   replaceTitle: 'Remplacer {name}',
   uploadTitle: 'Importer une couche de référence',
   close: 'Fermer',
@@ -49,7 +49,7 @@ export default translate(referenceLayersText, {
   nameField: "Propriété du nom d'entité",
   nameFieldHelp: "Facultatif : la propriété de l'entité qui nomme chaque entité.",
   file: 'Fichier',
-  fileHelp: 'GeoJSON, KML, KMZ ou un Shapefile compressé (.zip)',
+  fileHelp: 'GeoJSON, KML, KMZ, un Shapefile compressé (.zip) ou un GeoPackage (.gpkg, une seule table d’entités)',
 
   deleteQuestion:
     'Voulez-vous vraiment supprimer cette couche de référence ? Ses entités et les chiffres de chaque parcelle par rapport à elle sont supprimés ; cette action est irréversible.',

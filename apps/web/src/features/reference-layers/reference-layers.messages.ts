@@ -17,7 +17,7 @@ export const referenceLayersText = defineMessages('referenceLayers', {
   // Upload drawer
   replacedOk: 'Reference layer replaced successfully',
   loadedOk: 'Reference layer loaded successfully',
-  chooseFile: 'Choose a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file',
+  chooseFile: 'Choose a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file',
   replaceTitle: 'Replace {name}',
   uploadTitle: 'Upload Reference Layer',
   close: 'Close',
@@ -49,7 +49,7 @@ export const referenceLayersText = defineMessages('referenceLayers', {
   nameField: 'Feature name property',
   nameFieldHelp: 'Optional: the feature property that names each feature.',
   file: 'File',
-  fileHelp: 'GeoJSON, KML, KMZ or a zipped Shapefile (.zip)',
+  fileHelp: 'GeoJSON, KML, KMZ, a zipped Shapefile (.zip) or a GeoPackage (.gpkg, one feature table)',
 
   // Screen
   deleteQuestion:

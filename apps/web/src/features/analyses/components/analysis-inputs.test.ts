@@ -14,7 +14,7 @@ describe('analysis inputs', () => {
     expect(acceptsFile({ name: 'farms.csv.exe', size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
     expect(acceptsFile({ name: 'farms.pdf', size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(false);
     // GIS files (issue 13).
-    for (const name of ['plots.geojson', 'plots.json', 'plots.kml', 'plots.KMZ', 'plots-shapefile.zip'])
+    for (const name of ['plots.geojson', 'plots.json', 'plots.kml', 'plots.KMZ', 'plots-shapefile.zip', 'plots.GPKG'])
       expect(acceptsFile({ name, size: 10 }, ANALYSIS_FILE_TYPES, ANALYSIS_MAX_BYTES)).toBe(true);
   });
 

@@ -28,7 +28,7 @@ import { t } from '../../../i18n';
 import { analysesText as m } from '../analyses.messages';
 
 /** The drop zone's limits (docs/requirements.md §5, §9): the API checks them again and is the authority. */
-export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx', '.geojson', '.json', '.kml', '.kmz', '.zip'] as const;
+export const ANALYSIS_FILE_TYPES = ['.csv', '.xls', '.xlsx', '.geojson', '.json', '.kml', '.kmz', '.zip', '.gpkg'] as const;
 export const ANALYSIS_MAX_BYTES = 3_145_728;
 
 type Step = 'details' | 'areas' | 'endpoint' | null;

@@ -1,6 +1,6 @@
 // Upload a reference layer, or replace one's file: the details (name, kind, reference date, source, licence, and the
-// optional feature property that names each feature) and the file in the one upload widget (GeoJSON, KML, KMZ or a
-// zipped Shapefile). After the API takes it (202) the drawer follows the background job: its status and progress, and
+// optional feature property that names each feature) and the file in the one upload widget (GeoJSON, KML, KMZ, a
+// zipped Shapefile or a GeoPackage). After the API takes it (202) the drawer follows the background job: its status and progress, and
 // the reader's error with the feature number when the load fails. The list behind shows the same progress.
 import { useEffect, useState } from 'react';
 import Alert from 'antd/es/alert';
@@ -25,8 +25,8 @@ import { LayerStatus } from './layer-status';
 import { t } from '../../../i18n';
 import { referenceLayersText as m } from '../reference-layers.messages';
 
-/** GeoJSON (.geojson or .json), KML, KMZ, or a zipped Shapefile; the API checks the content again. */
-export const LAYER_ACCEPT = ['.geojson', '.json', '.kml', '.kmz', '.zip'] as const;
+/** GeoJSON (.geojson or .json), KML, KMZ, a zipped Shapefile or a GeoPackage; the API checks the content again. */
+export const LAYER_ACCEPT = ['.geojson', '.json', '.kml', '.kmz', '.zip', '.gpkg'] as const;
 /** The API's upload limit by default (UPLOAD_LIMIT_BYTES, 3 MiB); a larger file is refused there too (413 on file). */
 export const LAYER_MAX_BYTES = 3_145_728;
 

@@ -172,7 +172,7 @@ describe('Reference Layers route (tenant admin)', () => {
           {
             message: 'file: A reference layer is a GeoJSON…',
             code: 'file_type_unsupported',
-            errors: { file: ['A reference layer is a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file'] },
+            errors: { file: ['A reference layer is a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file'] },
           },
           { status: 400 },
         ),
@@ -191,7 +191,7 @@ describe('Reference Layers route (tenant admin)', () => {
     await userEvent.upload(drawer.querySelector('input[type=file]') as HTMLInputElement, new File(['x'], 'x.json'));
     await within(drawer).findByTestId('layer-upload-zone-file');
     await userEvent.click(screen.getByTestId('layer-upload-submit'));
-    await within(drawer).findByText('A reference layer is a GeoJSON, KML, KMZ or zipped Shapefile (.zip) file');
+    await within(drawer).findByText('A reference layer is a GeoJSON, KML, KMZ, zipped Shapefile (.zip) or GeoPackage (.gpkg) file');
   });
 
   it('deletes an own layer after the confirmation', async () => {
