@@ -1,5 +1,5 @@
-// `npx tsx apps/api/src/bench/gpkg.bench.ts [--features 46000] [--vertices 50] [--code 32631]` (or the built
-// dist/bench/gpkg.bench.js): the GeoPackage reader's cost (docs/decisions/geopackage-reader.md). Builds a GeoPackage
+// `npm run bench:gpkg -- [--features 46000] [--vertices 50] [--code 32631]` (the built
+// dist/bench/gpkg.bench.js): the GeoPackage reader's cost (docs/decisions/0091-geopackage-reader.md). Builds a GeoPackage
 // of --features polygons of --vertices vertices with ogr2ogr (projected: every vertex is reprojected), then reads it
 // through readAnalysisFile (the path a layer load and an analysis take) in a fresh process, three times, printing the
 // file size, the time, the process's RSS before and its peak (VmHWM), and the RSS after a GC.

@@ -4,7 +4,7 @@
 // compiled to WebAssembly: no native build), which holds the whole file in memory, so the file is capped
 // (MAX_GPKG_BYTES) and the rows by the whole-file readers' cap. One feature table per file; several are refused, naming
 // them. Every failure is a ParseError (4xx) naming the file, and a damaged feature is named by its number and fid.
-// docs/decisions/geopackage-reader.md.
+// docs/decisions/0091-geopackage-reader.md.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolveEpsg, resolvePrj, CrsUnsupported, type ResolvedCrs } from './crs.js';
