@@ -64,6 +64,15 @@ function keyName(key) {
   return undefined;
 }
 
+/** A key of Ant Design's `classNames={{ content: 'x' }}` names a CSS class, not a text. */
+function inClassNames(node) {
+  for (let n = node.parent; n; n = n.parent) {
+    if (n.type === 'JSXAttribute') return keyName(n.name) === 'classNames';
+    if (n.type === 'JSXElement') return false;
+  }
+  return false;
+}
+
 export const noLiteralText = {
   meta: {
     type: 'problem',
@@ -88,7 +97,7 @@ export const noLiteralText = {
         if (TEXT_KEYS.has(keyName(node.name) ?? '') && hasWord(node.value)) report(node);
       },
       Property(node) {
-        if (!node.computed && TEXT_KEYS.has(keyName(node.key) ?? '') && hasWord(node.value)) report(node);
+        if (!node.computed && TEXT_KEYS.has(keyName(node.key) ?? '') && hasWord(node.value) && !inClassNames(node)) report(node);
       },
     };
   },

@@ -8,7 +8,7 @@ import { appText as m } from '../app.messages';
 export function ComingSoonPage({ title }: { title: string }) {
   return (
     <>
-      <Typography.Title level={1} style={{ fontSize: 24 }}>
+      <Typography.Title level={1} className="page-heading">
         {title}
       </Typography.Title>
       <Card>

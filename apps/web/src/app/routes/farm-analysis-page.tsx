@@ -2,12 +2,13 @@
 // Report' list, whose rows open the analysis page.
 import { AnalysisReportList } from '../../features/analyses/components/analysis-report-list';
 import { AnalysisUpload } from '../../features/analyses/components/analysis-upload';
+import { Stack } from '../../components/ui/layout';
 
 export function FarmAnalysisPage() {
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 24 }}>
+    <Stack gap={24}>
       <AnalysisUpload />
       <AnalysisReportList />
-    </div>
+    </Stack>
   );
 }

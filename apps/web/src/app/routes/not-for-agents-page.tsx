@@ -13,11 +13,11 @@ export const NOT_FOR_AGENTS = m.notForAgents.defaultMessage;
 export function NotForAgentsPage() {
   return (
     <AuthLayout>
-      <Typography.Title level={1} style={{ fontSize: 28 }}>
+      <Typography.Title level={1} className="auth-title">
         {t(m.fieldAgentAccount)}
       </Typography.Title>
       <Alert type="info" showIcon title={t(m.notForAgents)} description={t(m.notForAgentsBody)} />
-      <Link to={paths.login} style={{ display: 'inline-block', marginTop: 16 }}>
+      <Link to={paths.login} className="inline-block mt-16">
         {t(m.backToSignIn)}
       </Link>
     </AuthLayout>

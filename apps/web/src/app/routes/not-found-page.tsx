@@ -27,7 +27,7 @@ function NotFound() {
 
 export function NotFoundPage() {
   return (
-    <main style={{ minHeight: '100%', display: 'grid', placeItems: 'center', background: '#fff' }}>
+    <main className="blank-page">
       <NotFound />
     </main>
   );

@@ -26,7 +26,7 @@ export function TenantGatePage({ code, message }: { code: TenantGateCode; messag
     navigate(paths.login, { replace: true });
   };
   return (
-    <main style={{ minHeight: '100%', display: 'grid', placeItems: 'center', background: '#fff' }}>
+    <main className="blank-page">
       <Result
         status="403"
         title={<h1 className="page-title">{GATE_TITLES[code]}</h1>}

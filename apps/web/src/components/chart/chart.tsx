@@ -91,7 +91,7 @@ export function ChartView({ config, height = 260, ariaLabel, testId }: ChartProp
   );
 
   return (
-    <div style={{ position: 'relative', height, width: '100%' }} data-testid={testId}>
+    <div className="chart-box" style={{ height }} data-testid={testId}>
       <canvas ref={canvas} role="img" aria-label={ariaLabel} />
     </div>
   );

@@ -7,7 +7,7 @@ const ChartChunk = lazy(async () => ({ default: (await import('./chart')).ChartV
 
 export function LazyChart(props: ChartProps) {
   return (
-    <Suspense fallback={<Skeleton.Node active style={{ width: '100%', height: props.height ?? 260 }} />}>
+    <Suspense fallback={<Skeleton.Node active classNames={{ content: 'chart-skeleton' }} style={{ height: props.height ?? 260 }} />}>
       <ChartChunk {...props} />
     </Suspense>
   );

@@ -3,28 +3,10 @@ import type { ReactNode } from 'react';
 import { BRAND_GREEN } from '../../app/theme';
 import { t } from '../../i18n';
 import { layoutText as m } from './layout.messages';
+import './layouts.css';
 
 /** The English text (the browser tests look for it); the panel shows it in the page's language. */
 export const PROMO_TEXT = m.promo.defaultMessage;
-
-const styles = {
-  root: { display: 'flex', flexWrap: 'wrap', minHeight: '100%' },
-  promo: {
-    flex: '1 1 380px',
-    minHeight: 220,
-    background: `linear-gradient(160deg, #0f3d1e 0%, ${BRAND_GREEN} 70%, #2f8f4e 100%)`,
-    color: '#fff',
-    display: 'flex',
-    flexDirection: 'column',
-    justifyContent: 'space-between',
-    padding: '40px 48px',
-    boxSizing: 'border-box',
-  },
-  brand: { display: 'flex', alignItems: 'center', gap: 10, fontSize: 20, fontWeight: 600 },
-  promoText: { fontSize: 30, lineHeight: 1.3, fontWeight: 600, maxWidth: 480, margin: '32px 0' },
-  main: { flex: '1 1 420px', display: 'grid', placeItems: 'center', padding: '40px 24px', boxSizing: 'border-box', background: '#fff' },
-  card: { width: '100%', maxWidth: 400 },
-} satisfies Record<string, React.CSSProperties>;
 
 export function LogoMark({ size = 32 }: { size?: number }) {
   return (
@@ -37,17 +19,17 @@ export function LogoMark({ size = 32 }: { size?: number }) {
 
 export function AuthLayout({ children }: { children: ReactNode }) {
   return (
-    <div style={styles.root}>
-      <aside style={styles.promo} aria-label={t(m.aboutPlatform)}>
-        <div style={styles.brand}>
+    <div className="auth-frame">
+      <aside className="auth-promo" aria-label={t(m.aboutPlatform)}>
+        <div className="auth-brand">
           <LogoMark />
           <span>{t(m.brandConsole)}</span>
         </div>
-        <p style={styles.promoText}>{t(m.promo)}</p>
-        <small style={{ opacity: 0.9 }}>{t(m.promoSmall)}</small>
+        <p className="auth-promo-text">{t(m.promo)}</p>
+        <small className="auth-promo-small">{t(m.promoSmall)}</small>
       </aside>
-      <main style={styles.main}>
-        <div style={styles.card}>{children}</div>
+      <main className="auth-main">
+        <div className="auth-card">{children}</div>
       </main>
     </div>
   );

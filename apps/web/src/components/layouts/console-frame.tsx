@@ -21,6 +21,7 @@ import { LogoMark } from './auth-layout';
 import { paths } from '../../lib/paths';
 import { t } from '../../i18n';
 import { layoutText as m } from './layout.messages';
+import './layouts.css';
 
 export const SIDER_WIDTH = 200;
 export const SIDER_COLLAPSED_WIDTH = 80;
@@ -84,11 +85,8 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   ];
 
   const navigation = (c: boolean) => (
-    <nav aria-label={t(m.mainNav)} style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <Link
-        to={`${basePath}/dashboard`}
-        style={{ display: 'flex', alignItems: 'center', gap: 10, padding: '18px 24px', color: '#fff', fontWeight: 600, whiteSpace: 'nowrap' }}
-      >
+    <nav aria-label={t(m.mainNav)} className="console-nav">
+      <Link to={`${basePath}/dashboard`} className="console-brand">
         <LogoMark size={28} />
         {!c && <span translate="no">{t(m.brand)}</span>}
         {c && (
@@ -102,10 +100,10 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
         mode="inline"
         inlineIndent={16}
         selectedKeys={current ? [current.key] : []}
-        style={{ flex: 1, borderInlineEnd: 0 }}
+        className="console-menu"
         items={items.map((i) => ({ key: i.key, icon: i.icon, label: <Link to={`${basePath}/${i.key}`}>{i.label}</Link> }))}
       />
-      <div style={{ padding: c ? '12px 16px' : '12px 16px 20px' }}>
+      <div className={c ? 'console-logout-row collapsed' : 'console-logout-row'}>
         <Tooltip title={c ? t(m.logout) : ''} placement="right">
           <Button
             type="text"
@@ -113,7 +111,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
             icon={<LogoutOutlined aria-hidden="true" />}
             onClick={() => void signOut()}
             aria-label={t(m.logout)}
-            style={{ color: '#fff', justifyContent: c ? 'center' : 'flex-start' }}
+            className={c ? 'console-logout collapsed' : 'console-logout'}
           >
             {c ? null : t(m.logout)}
           </Button>
@@ -123,7 +121,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
   );
 
   return (
-    <Layout style={{ minHeight: '100vh' }}>
+    <Layout className="console-frame">
       {phone ? (
         <Drawer
           open={drawerOpen}
@@ -145,24 +143,13 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
           collapsed={collapsed}
           trigger={null}
           data-testid="sidebar"
-          style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+          className="console-sider"
         >
           {navigation(collapsed)}
         </Layout.Sider>
       )}
-      <Layout style={{ minWidth: 0 }}>
-        <Layout.Header
-          style={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: phone ? 8 : 16,
-            borderBottom: '1px solid #e8ece8',
-            position: 'sticky',
-            top: 0,
-            zIndex: 10,
-            ...(phone ? { padding: '0 12px' } : {}),
-          }}
-        >
+      <Layout className="console-main">
+        <Layout.Header className={phone ? 'console-header phone' : 'console-header'}>
           {phone ? (
             <Button
               type="text"
@@ -180,21 +167,21 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
               icon={collapsed ? <MenuUnfoldOutlined aria-hidden="true" /> : <MenuFoldOutlined aria-hidden="true" />}
             />
           )}
-          <Breadcrumb items={phone ? breadcrumb.slice(1) : breadcrumb} style={{ flex: 1, minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }} />
-          <HeaderSearch basePath={basePath} width={phone ? 128 : 260} />
-          <Link to={`${basePath}/activity-log`} title={t(m.activityLog)} style={{ display: 'inline-flex', fontSize: 18, color: 'rgba(0,0,0,0.75)' }}>
+          <Breadcrumb items={phone ? breadcrumb.slice(1) : breadcrumb} className="console-breadcrumb" />
+          <HeaderSearch basePath={basePath} narrow={phone} />
+          <Link to={`${basePath}/activity-log`} title={t(m.activityLog)} className="console-bell">
             <BellOutlined aria-hidden="true" />
             <span className="visually-hidden">{t(m.activityLog)}</span>
           </Link>
           <Link to={`${basePath}/profile`} title={t(m.profile)}>
-            <Avatar src={user?.image ?? undefined} style={{ background: '#1b6e34' }} alt="" aria-hidden="true">
+            <Avatar src={user?.image ?? undefined} className="console-avatar" alt="" aria-hidden="true">
               {initials}
             </Avatar>
             <span className="visually-hidden">{t(m.profile)}</span>
           </Link>
         </Layout.Header>
         {/* Layout.Content renders the page's <main> landmark. */}
-        <Layout.Content style={{ padding: phone ? 12 : 24, minWidth: 0 }}>
+        <Layout.Content className={phone ? 'console-content phone' : 'console-content'}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>

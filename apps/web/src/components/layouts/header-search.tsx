@@ -59,7 +59,7 @@ async function searchProviderArea(search: string, signal: AbortSignal): Promise<
   ];
 }
 
-export function HeaderSearch({ basePath, width = 260 }: { basePath: string; width?: number }) {
+export function HeaderSearch({ basePath, narrow = false }: { basePath: string; narrow?: boolean }) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const search = useDebouncedValue(text.trim());
@@ -77,7 +77,7 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
   const empty = search.length >= 2 && found.isSuccess && options.length === 0;
 
   return (
-    <div role="search" style={{ width, lineHeight: 1.5715, display: 'flex', alignItems: 'center' }}>
+    <div role="search" className={narrow ? 'header-search narrow' : 'header-search'}>
       <AutoComplete
         value={text}
         options={options}
@@ -89,7 +89,7 @@ export function HeaderSearch({ basePath, width = 260 }: { basePath: string; widt
           setText('');
           navigate(hit.to);
         }}
-        style={{ width: '100%' }}
+        className="full-width"
         popupMatchSelectWidth={360}
       >
         <Input

@@ -45,7 +45,7 @@ export function AgentProgressBar({ size, ...p }: Props & { size?: 'small' | 'def
 export function AgentProgressText(p: Props) {
   return (
     <Tooltip title={progressExplanation(p)}>
-      <span tabIndex={0} style={{ borderBottom: '1px dotted rgba(0,0,0,0.45)', cursor: 'help' }}>
+      <span tabIndex={0} className="help-term">
         {percentText(p.progress)}
       </span>
     </Tooltip>

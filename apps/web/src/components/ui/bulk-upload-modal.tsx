@@ -141,7 +141,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
     const changed = edited !== undefined && edited !== (r.row_data[column] ?? '');
     const problem = changed ? validateCell?.(column, value) : firstError(r, column);
     return (
-      <div style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: column === 'farm_coordinates' ? 220 : 120 }}>
+      <div className={column === 'farm_coordinates' ? 'cell-status cell-wide' : 'cell-status cell-narrow'}>
         <Input
           size="small"
           aria-label={t(m.fileRowCell, { row: r.row + 1, column })}
@@ -151,15 +151,10 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
         />
         {problem ? (
           <Tooltip title={problem}>
-            <InfoCircleOutlined
-              role="img"
-              aria-label={t(m.fileRowWhy, { row: r.row + 1, column })}
-              data-error={problem}
-              style={{ color: '#d62828', cursor: 'help' }}
-            />
+            <InfoCircleOutlined role="img" aria-label={t(m.fileRowWhy, { row: r.row + 1, column })} data-error={problem} className="text-bad help-cursor" />
           </Tooltip>
         ) : (
-          <CheckCircleFilled role="img" aria-label={t(m.fileRowValid, { row: r.row + 1, column })} style={{ color: '#2b9348' }} />
+          <CheckCircleFilled role="img" aria-label={t(m.fileRowValid, { row: r.row + 1, column })} className="text-ok" />
         )}
       </div>
     );
@@ -182,7 +177,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
           icon={<DownloadOutlined aria-hidden="true" />}
           loading={downloading}
           onClick={() => void downloadTemplate()}
-          style={{ float: 'left' }}
+          className="float-start"
         >
           {t(m.downloadTemplate)}
         </Button>,
@@ -211,11 +206,11 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
             <Alert
               type="warning"
               showIcon
-              style={{ marginBottom: 12 }}
+              className="mb-12"
               data-testid={`${testId}-summary`}
               title={t(m.createdSoFar, { created: formatNumber(created), failed: formatNumber(failed.length), count: failed.length })}
             />
-            <div style={{ maxWidth: '100%' }}>
+            <div className="fill-max">
               <Table<FailedRow>
                 size="small"
                 scroll={{ x: 'max-content' }}
@@ -244,7 +239,7 @@ export function BulkUploadModal({ open, title, endpoint, template, columns, vali
         ) : (
           <>
             <UploadZone file={file} onChange={setFile} accept={BULK_UPLOAD_ACCEPT} maxBytes={BULK_UPLOAD_MAX_BYTES} testId={`${testId}-zone`} />
-            <p style={{ color: 'rgba(0,0,0,0.62)', marginTop: 12, marginBottom: 0 }}>{t(m.templateHint, { filename: template.filename })}</p>
+            <p className="text-muted mt-12 mb-0">{t(m.templateHint, { filename: template.filename })}</p>
           </>
         )}
       </div>

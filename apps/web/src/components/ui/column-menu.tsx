@@ -31,7 +31,7 @@ export function ColumnMenu({ columns, visible, onChange }: Props) {
         items: columns.map((c) => ({
           key: c.key,
           label: (
-            <Checkbox checked={visible.includes(c.key)} tabIndex={-1} style={{ pointerEvents: 'none' }}>
+            <Checkbox checked={visible.includes(c.key)} tabIndex={-1} className="inert">
               {c.title}
             </Checkbox>
           ),

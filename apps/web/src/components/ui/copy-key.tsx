@@ -11,6 +11,7 @@ import { truncateKey } from '../../lib/license-status';
 import { notifyError, toast } from '../../lib/notifier';
 import { t } from '../../i18n';
 import { uiText as m } from './ui.messages';
+import { Inline } from './layout';
 
 /** The English texts (tests compare with them); the console shows them in the page's language. */
 export const KEY_COPIED = m.keyCopied.defaultMessage;
@@ -22,9 +23,9 @@ export function KeyHint({ value }: { value: string | null | undefined }) {
   if (!value) return <span>--</span>;
   return (
     <Tooltip title={t(m.keyHintHelp)}>
-      <span style={{ display: 'inline-flex', alignItems: 'baseline', gap: 6, whiteSpace: 'nowrap' }} aria-label={t(m.keyHintLabel, { value })}>
+      <span className="inline-flex align-baseline gap-6 nowrap" aria-label={t(m.keyHintLabel, { value })}>
         <code data-testid="license-key">{truncateKey(value)}</code>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        <Typography.Text type="secondary" className="small">
           {t(m.hint)}
         </Typography.Text>
       </span>
@@ -59,14 +60,14 @@ export function SecretOnceModal({ secret, title, intro, onClose }: SecretModalPr
       }
     >
       <Typography.Paragraph>{t(m.secretOnce, { intro })}</Typography.Paragraph>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-        <code data-testid="created-secret" style={{ wordBreak: 'break-all', flex: 1 }}>
+      <Inline>
+        <code data-testid="created-secret" className="break-all grow">
           {secret}
         </code>
         <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => secret && void copyKey(secret, t(m.secretCopied), 'secret-copied')}>
           {t(m.copySecret)}
         </Button>
-      </div>
+      </Inline>
     </Modal>
   );
 }
@@ -87,14 +88,14 @@ export function LicenseKeyModal({ licenseKey, intro, onClose }: KeyModalProps) {
       }
     >
       <Typography.Paragraph>{t(m.keyOnce, { intro })}</Typography.Paragraph>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-        <code data-testid="created-license-key" style={{ wordBreak: 'break-all', flex: 1 }}>
+      <Inline>
+        <code data-testid="created-license-key" className="break-all grow">
           {licenseKey}
         </code>
         <Button icon={<CopyOutlined aria-hidden="true" />} onClick={() => licenseKey && void copyKey(licenseKey)}>
           {t(m.copyKey)}
         </Button>
-      </div>
+      </Inline>
     </Modal>
   );
 }

@@ -9,18 +9,7 @@ export function CountBadge({ count, estimated = false, label }: { count: number 
     <span
       aria-label={count === undefined ? undefined : `${countText(count, estimated)} ${label ?? t(m.items)}`}
       data-testid="count-badge"
-      style={{
-        display: 'inline-block',
-        minWidth: 28,
-        padding: '0 10px',
-        borderRadius: 12,
-        background: '#e7f3ea',
-        color: '#14532b',
-        fontSize: 13,
-        fontWeight: 600,
-        lineHeight: '24px',
-        textAlign: 'center',
-      }}
+      className="count-badge"
     >
       {count === undefined ? '…' : countText(count, estimated)}
     </span>

@@ -104,7 +104,7 @@ export function FilterModal({ open, fields, value, onApply, onClose, title }: Pr
               <Form.Item key={f.name} label={f.label} htmlFor={id}>
                 <DatePicker
                   id={id}
-                  style={{ width: '100%' }}
+                  className="full-width"
                   format="DD/MM/YYYY"
                   value={typeof v === 'string' ? dayjs(v) : null}
                   onChange={(d) => set(f.name, d ? d.format(ISO_DAY) : undefined)}
@@ -118,7 +118,7 @@ export function FilterModal({ open, fields, value, onApply, onClose, title }: Pr
             <Form.Item key={f.name} label={f.label} htmlFor={id}>
               <DatePicker.RangePicker
                 id={{ start: id, end: `${id}-end` }}
-                style={{ width: '100%' }}
+                className="full-width"
                 format="DD/MM/YYYY"
                 value={range ? [range[0], range[1]] : null}
                 allowEmpty={[false, false]}

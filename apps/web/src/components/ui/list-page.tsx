@@ -140,13 +140,7 @@ export function ListPage<T>(props: Props<T>) {
           key: c.key,
           // A cut column's heading still wraps onto a second line rather than being cut too.
           // A column without a heading (row actions) still names itself to screen readers: no empty table header.
-          title: !c.title ? (
-            <span className="visually-hidden">{t(m.actions)}</span>
-          ) : c.ellipsis ? (
-            <span style={{ whiteSpace: 'normal' }}>{c.title}</span>
-          ) : (
-            c.title
-          ),
+          title: !c.title ? <span className="visually-hidden">{t(m.actions)}</span> : c.ellipsis ? <span className="wrap-words">{c.title}</span> : c.title,
           // A data cell holds names and data, never to be translated (the French browser test skips it: e2e/i18n-french.e2e.ts).
           onCell: c.title ? () => ({ translate: 'no' as const }) : undefined,
           render: (_: unknown, row: T) => {
@@ -177,7 +171,7 @@ export function ListPage<T>(props: Props<T>) {
   return (
     <section aria-labelledby={headingId}>
       <div className="inline-12 mb-16">
-        <Typography.Title level={props.headingLevel ?? 1} id={headingId} style={{ fontSize: props.headingLevel === 2 ? 20 : 24, margin: 0 }}>
+        <Typography.Title level={props.headingLevel ?? 1} id={headingId} className={props.headingLevel === 2 ? 'section-title' : 'page-title'}>
           {title}
         </Typography.Title>
         <CountBadge count={count} estimated={estimated} label={t(m.entries)} />
@@ -194,7 +188,7 @@ export function ListPage<T>(props: Props<T>) {
         {props.actions}
       </div>
       <Card styles={{ body: { padding: 16 } }}>
-        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'center', marginBottom: 16 }}>
+        <div className="inline-12 mb-16">
           <Input
             aria-label={t(m.searchList, { title: title.toLowerCase() })}
             placeholder={props.searchPlaceholder ?? t(m.search)}
@@ -202,7 +196,7 @@ export function ListPage<T>(props: Props<T>) {
             allowClear
             value={text}
             onChange={(e) => setText(e.target.value)}
-            style={{ width: 300, maxWidth: '100%' }}
+            className="list-search"
           />
           {props.onOpenFilter && (
             <Button icon={<FilterOutlined aria-hidden="true" />} onClick={props.onOpenFilter}>
@@ -211,7 +205,7 @@ export function ListPage<T>(props: Props<T>) {
           )}
           <ColumnMenu columns={choosable} visible={visible} onChange={changeVisible} />
           {props.selectable && selected.length > 0 && (
-            <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginLeft: 'auto' }} data-testid="selection-bar">
+            <div className="inline gap-8 push-end" data-testid="selection-bar">
               <span role="status">{t(m.selected, { count: formatNumber(selected.length) })}</span>
               {props.onDeleteSelected && (
                 <Tooltip title={t(m.deleteSelected)}>

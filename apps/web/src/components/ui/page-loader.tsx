@@ -5,7 +5,7 @@ import { uiText as m } from './ui.messages';
 
 export function PageLoader({ label }: { label?: string }) {
   return (
-    <div style={{ display: 'grid', placeItems: 'center', minHeight: 240, height: '100%' }} role="status" aria-live="polite">
+    <div className="centred page-loader" role="status" aria-live="polite">
       <Spin size="large" />
       <span className="visually-hidden">{label ?? t(m.loading)}</span>
     </div>

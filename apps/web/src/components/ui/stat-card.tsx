@@ -4,20 +4,23 @@
 import type { ReactNode } from 'react';
 import Card from 'antd/es/card';
 import { formatNumber } from '../../lib/formatters';
+import { Figure, Muted } from './layout';
 
 type Props = { title: string; value: number | undefined; testId: string; icon?: ReactNode; format?: (n: number) => string; note?: string };
 
 export function StatCard({ title, value, testId, icon, format = formatNumber, note }: Props) {
   return (
     <Card size="small" className="full-height">
-      <div style={{ color: 'rgba(0,0,0,0.62)', display: 'flex', alignItems: 'center', gap: 6 }}>
+      <Muted as="div" className="inline gap-6">
         {icon}
         {title}
-      </div>
-      <div style={{ fontSize: 24, fontWeight: 600 }} data-testid={testId}>
-        {value === undefined ? '…' : format(value)}
-      </div>
-      {note && <div className="text-muted small">{note}</div>}
+      </Muted>
+      <Figure data-testid={testId}>{value === undefined ? '…' : format(value)}</Figure>
+      {note && (
+        <Muted as="div" small>
+          {note}
+        </Muted>
+      )}
     </Card>
   );
 }

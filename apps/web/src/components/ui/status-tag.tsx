@@ -4,29 +4,12 @@ import type { ReactNode } from 'react';
 import { currentLocale } from '../../i18n';
 import { formatNumber } from '../../lib/formatters';
 
-const TONES = {
-  good: { color: '#14532b', background: '#e7f3ea', border: '#b7dcc1' },
-  bad: { color: '#9f1c1c', background: '#fdecec', border: '#f3b8b8' },
-  neutral: { color: 'rgba(0,0,0,0.75)', background: '#f2f2f2', border: '#d9d9d9' },
-} as const;
+// The tones' colours are in components/ui/ui.css (.status-tag[data-tone=…]).
+type Tone = 'good' | 'bad' | 'neutral';
 
-export function StatusTag({ tone, children, testId }: { tone: keyof typeof TONES; children: ReactNode; testId?: string }) {
-  const t = TONES[tone];
+export function StatusTag({ tone, children, testId }: { tone: Tone; children: ReactNode; testId?: string }) {
   return (
-    <span
-      data-testid={testId}
-      style={{
-        display: 'inline-block',
-        padding: '0 8px',
-        borderRadius: 4,
-        border: `1px solid ${t.border}`,
-        background: t.background,
-        color: t.color,
-        fontSize: 12,
-        lineHeight: '20px',
-        whiteSpace: 'nowrap',
-      }}
-    >
+    <span data-testid={testId} className="status-tag" data-tone={tone}>
       {children}
     </span>
   );
@@ -36,5 +19,5 @@ export function StatusTag({ tone, children, testId }: { tone: keyof typeof TONES
 export function percentText(value: number, digits = 1): ReactNode {
   // French writes 12,5 % (a space before the sign); English keeps 12.5%.
   const text = currentLocale() === 'fr' ? `${formatNumber(value, digits)}\u00a0%` : `${value.toFixed(digits)}%`;
-  return <span style={{ color: 'rgba(0,0,0,0.88)' }}>{text}</span>;
+  return <span className="text-body">{text}</span>;
 }

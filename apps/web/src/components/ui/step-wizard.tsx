@@ -63,7 +63,7 @@ export function StepWizard({ open, title, steps, submitLabel, submitting = false
         </Button>,
       ]}
     >
-      <Steps current={current} size="small" items={steps.map((s) => ({ title: s.title }))} style={{ marginBottom: 24 }} />
+      <Steps current={current} size="small" items={steps.map((s) => ({ title: s.title }))} className="mb-24" />
       {steps.map((s, i) => (
         <div key={s.title} hidden={i !== current}>
           {s.content}

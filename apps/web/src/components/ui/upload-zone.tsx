@@ -86,7 +86,7 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
 
   if (ring !== null && ring < 100) {
     return (
-      <div data-testid={`${testId}-progress`} style={{ textAlign: 'center', padding: 24 }}>
+      <div data-testid={`${testId}-progress`} className="upload-progress">
         <Progress type="circle" percent={ring} size={88} />
         <div className="mt-8">{t(m.uploadLoading)}</div>
       </div>
@@ -95,10 +95,7 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
 
   if (file) {
     return (
-      <div
-        data-testid={`${testId}-file`}
-        style={{ display: 'flex', alignItems: 'center', gap: 12, padding: '12px 16px', border: '1px solid #d9d9d9', borderRadius: 8 }}
-      >
+      <div data-testid={`${testId}-file`} className="upload-file">
         <Progress type="circle" percent={100} size={36} />
         <div className="grow-shrink">
           <Typography.Text ellipsis strong>
@@ -137,16 +134,14 @@ export function UploadZone({ file, onChange, accept, maxBytes, hint, testId = 'u
           if (first && !accept.some((ext) => first.name.toLowerCase().endsWith(ext))) setRejected(rejectionOf(first, accept, maxBytes));
         }}
       >
-        <p style={{ fontSize: 32, margin: 0, color: '#1f6f3f' }} aria-hidden>
+        <p className="upload-icon" aria-hidden>
           <InboxOutlined />
         </p>
-        <p style={{ margin: '8px 0 4px' }}>
-          {currentIntl().formatMessage(m.dropHere, { link: (chunks) => <Typography.Link key="link">{chunks}</Typography.Link> })}
-        </p>
-        <p style={{ color: 'rgba(0,0,0,0.62)', margin: 0 }}>
+        <p className="upload-drop">{currentIntl().formatMessage(m.dropHere, { link: (chunks) => <Typography.Link key="link">{chunks}</Typography.Link> })}</p>
+        <p className="text-muted m-0">
           {hint ?? t(m.typesAndLimit, { types: accept.map((e) => e.slice(1).toUpperCase()).join(', '), megabytes: formatNumber(maxBytes / 1024 / 1024, 0) })}
         </p>
-        <div role="alert" data-testid={`${testId}-rejected`} style={{ color: '#a8071a', margin: rejected ? '8px 0 0' : 0 }}>
+        <div role="alert" data-testid={`${testId}-rejected`} className={rejected ? 'upload-rejected mt-8' : 'upload-rejected'}>
           {rejected}
         </div>
       </Upload.Dragger>

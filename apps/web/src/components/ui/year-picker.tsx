@@ -12,7 +12,7 @@ export function YearPicker({ value, onChange, years = 6, label }: { value: numbe
       aria-label={label ?? t(m.year)}
       value={value}
       onChange={onChange}
-      style={{ width: 100 }}
+      className="year-picker"
       options={Array.from({ length: years }, (_, i) => now - i).map((y) => ({ value: y, label: String(y) }))}
     />
   );

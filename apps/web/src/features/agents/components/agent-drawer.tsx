@@ -26,7 +26,7 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
       {query.isError && <Result status="warning" title={t(m.loadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />}
       {agent && (
         <div data-testid="agent-drawer">
-          <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
+          <div className="inline gap-16 mb-16">
             <Avatar size={64} src={agent.image ?? undefined} icon={<UserOutlined />} alt="" />
             <div>
               <Typography.Title level={2} className="section-title">
@@ -39,7 +39,7 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
               </div>
             </div>
           </div>
-          <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr 1fr', gap: 12, marginBottom: 16 }}>
+          <div className="stat-row mb-16">
             <Statistic title={t(m.farmers)} value={agent.farmers_count} formatter={(v) => formatNumber(Number(v))} />
             <Statistic title={t(m.mappedFarms)} value={agent.mapped_farms_count} formatter={(v) => formatNumber(Number(v))} />
             <Statistic title={t(m.areaMapped)} value={agent.total_mapped_area} formatter={(v) => formatSqm(Number(v))} />
@@ -62,7 +62,7 @@ export function AgentDrawer({ agentId, onClose }: { agentId: string | null; onCl
               { key: 'created', label: t(m.added), children: formatDate(agent.created_at) },
             ]}
           />
-          <Typography.Title level={3} style={{ fontSize: 16, marginTop: 20 }}>
+          <Typography.Title level={3} className="subheading mt-20">
             {t(m.recentCaptures)}
           </Typography.Title>
           <List

@@ -138,7 +138,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
               <div role="status">{t(m.loadingAgent)}</div>
             ) : (
               <>
-                <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginBottom: 16 }}>
+                <div className="inline gap-12 mb-16">
                   <Avatar size={56} src={preview ?? agent?.image ?? undefined} icon={<UserOutlined />} alt="" />
                   <Upload
                     accept={IMAGE_TYPES.join(',')}
@@ -153,7 +153,7 @@ export function AgentWizard({ open, agentId, onClose }: { open: boolean; agentId
                   </Upload>
                   {image && <span className="text-muted">{image.name}</span>}
                 </div>
-                <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
+                <div className="form-pair">
                   <Form.Item label={t(m.firstName)} name="first_name" required rules={[contractRule('first_name')]}>
                     <Input autoComplete="off" />
                   </Form.Item>

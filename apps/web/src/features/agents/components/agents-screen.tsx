@@ -141,7 +141,7 @@ export function AgentsScreen() {
         // wrap (an e-mail at any character) instead of ending in an ellipsis (issue 33: truncated at 1440 px).
         width: 180,
         render: (r) => (
-          <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+          <span className="inline gap-8 shrinkable">
             <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
             <span className="wrap-anywhere">{r.agent_name}</span>
           </span>

@@ -67,7 +67,7 @@ export function AnalysisReportList() {
         title: t(m.colActions),
         exportKey: null,
         render: (r) => (
-          <span style={{ display: 'inline-flex', gap: 4, whiteSpace: 'nowrap' }}>
+          <span className="inline-flex align-stretch gap-4 nowrap">
             <Tooltip title={t(r.status === 'failed' ? m.openFailedTip : m.openTip)}>
               <Button
                 size="small"

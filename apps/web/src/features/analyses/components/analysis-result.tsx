@@ -30,6 +30,8 @@ import { paths } from '../../../lib/paths';
 import { useLatest } from '../../../lib/use-latest';
 import { currentIntl, t, type Text } from '../../../i18n';
 import { analysesText as m, analysisStatusText } from '../analyses.messages';
+import { Figure, Inline } from '../../../components/ui/layout';
+import './analyses.css';
 
 const FILTERS: { value: MapCategory; label: Text }[] = [
   { value: 'within', label: m.filterWithin },
@@ -91,7 +93,7 @@ export function AnalysisResult({ id }: { id: string }) {
   if (a.status === 'queued' || a.status === 'processing') {
     return (
       <Card title={a.name} data-testid="analysis-running">
-        <div style={{ textAlign: 'center', padding: 32 }}>
+        <div className="analysis-running">
           <Progress type="circle" percent={a.status === 'queued' ? 0 : a.progress} />
           <p className="mt-16">
             {a.status === 'queued' ? t(m.waiting) : t(m.analysing, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}
@@ -171,13 +173,13 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   };
 
   return (
-    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'stretch', minHeight: 640 }} data-testid="analysis-result">
+    <div className="analysis-result" data-testid="analysis-result">
       {!panel && <h1 className="visually-hidden">{a.name}</h1>}
       {panel && (
-        <aside style={{ width: 320, flex: '0 1 320px', maxWidth: '100%', display: 'flex', flexDirection: 'column', gap: 12 }} aria-label={t(m.summaryLabel)}>
+        <aside className="analysis-panel" aria-label={t(m.summaryLabel)}>
           <div>
             {/* The page's one level-one heading, at the size of a panel title. */}
-            <Typography.Title level={1} style={{ margin: 0, fontSize: 20 }}>
+            <Typography.Title level={1} className="section-title">
               {a.name}
             </Typography.Title>
             {a.description && <Typography.Paragraph type="secondary">{a.description}</Typography.Paragraph>}
@@ -196,7 +198,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             {a.re_analyses.length > 0 && (
               <div data-testid="analysis-re-analyses">
                 <div className="strong">{t(m.reAnalyses)}</div>
-                <ul style={{ margin: 0, paddingLeft: 18 }}>
+                <ul className="bullets">
                   {a.re_analyses.map((r) => (
                     <li key={r.id}>
                       <Link to={paths.tenant.analysis(r.id)}>{r.name}</Link>
@@ -208,7 +210,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             )}
           </div>
           <div>
-            <div style={{ fontWeight: 600, marginBottom: 4 }}>{t(m.filterBy)}</div>
+            <div className="strong mb-4">{t(m.filterBy)}</div>
             <Checkbox.Group
               value={filter}
               onChange={(v) => setFilter(v as MapCategory[])}
@@ -217,10 +219,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
                 // The category's colour as a swatch beside dark text: coloured text failed the contrast check.
                 label: (
                   <span>
-                    <span
-                      aria-hidden="true"
-                      style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 2, marginInlineEnd: 6, background: CATEGORY_COLORS[f.value] }}
-                    />
+                    <span aria-hidden="true" className="category-swatch" style={{ background: CATEGORY_COLORS[f.value] }} />
                     {t(f.label)}
                   </span>
                 ),
@@ -229,9 +228,9 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           </div>
           <Card size="small">
             <div className="text-muted">{t(m.totalArea)}</div>
-            <div data-testid="analysis-total-area" style={{ fontSize: 18, fontWeight: 600 }}>
+            <Figure size="md" data-testid="analysis-total-area">
               {formatSqm(a.total_area)}
-            </div>
+            </Figure>
             <div className="text-muted">
               {formatHectares(a.total_area)} · {t(m.rowsUploaded, { count: a.total_uploaded_data_count, rows: formatNumber(a.total_uploaded_data_count) })}
             </div>
@@ -257,9 +256,10 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               onKeyDown={(e) => {
                 if (e.key === 'Enter') openCard(c.kind);
               }}
-              style={{ borderLeft: `4px solid ${c.color}` }}
+              className="result-card"
+              style={{ borderLeftColor: c.color }}
             >
-              <div style={{ display: 'flex', justifyContent: 'space-between' }}>
+              <div className="inline align-stretch justify-between">
                 <span>{t(c.title)}</span>
                 <strong>{formatNumber(a[c.ref].count)}</strong>
               </div>
@@ -267,8 +267,8 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           ))}
         </aside>
       )}
-      <div style={{ flex: '1 1 320px', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, justifyContent: 'space-between', alignItems: 'center' }}>
+      <div className="analysis-map-column">
+        <Inline gap={8} wrap justify="between">
           <Button onClick={() => setPanel((p) => !p)}>{t(panel ? m.hidePanel : m.showPanel)}</Button>
           {core.length < features.length && (
             <Typography.Text type="secondary" data-testid="map-outliers">
@@ -280,7 +280,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
               {t(m.truncated, { shown: formatNumber(map.data?.data.features.length ?? 0), total: formatNumber(map.data?.data.count ?? 0) })}
             </Typography.Text>
           )}
-        </div>
+        </Inline>
         {map.isError ? (
           <Alert type="error" showIcon message={t(m.mapLoadFailed)} action={<Button onClick={() => void map.refetch()}>{t(m.tryAgain)}</Button>} />
         ) : (
@@ -300,13 +300,13 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             renderPopup={(picked, close) => {
               const f = byRow.get(picked.id);
               return (
-                <div data-testid="result-popup" style={{ minWidth: 180 }}>
+                <div data-testid="result-popup" className="result-popup">
                   <strong>{picked.name}</strong>
                   <div className="text-muted">{f?.operational_area ?? t(m.notAvailable)}</div>
                   <Button
                     size="small"
                     type="primary"
-                    style={{ marginTop: 8 }}
+                    className="mt-8"
                     onClick={() => {
                       close();
                       if (f) setFarm(f);

@@ -87,7 +87,7 @@ export function AnalysisUpload() {
         hint={t(m.fileHint, { mb: String(ANALYSIS_MAX_BYTES / 1024 / 1024) })}
         testId="analysis-drop-zone"
       />
-      <Space style={{ marginTop: 16, width: '100%', justifyContent: 'space-between' }} wrap>
+      <Space className="mt-16 full-width justify-between" wrap>
         <Space wrap>
           <Button onClick={() => void downloadTemplate('csv').catch(notifyError)}>{t(m.downloadTemplate)}</Button>
           <Button onClick={() => void downloadTemplate('geojson').catch(notifyError)}>{t(m.geojsonTemplate)}</Button>
@@ -124,7 +124,7 @@ export function AnalysisUpload() {
           </Button>
         }
       >
-        <label style={{ display: 'block', marginBottom: 16 }}>
+        <label className="block mb-16">
           <div className="mb-4">{t(m.title)}</div>
           <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} placeholder={t(m.titlePlaceholder)} aria-label={t(m.title)} />
         </label>
@@ -157,7 +157,7 @@ export function AnalysisUpload() {
           </div>
         </label>
         {mode === 'file' && (
-          <label style={{ display: 'block', marginTop: 16 }}>
+          <label className="block mt-16">
             <div className="mb-4">{t(m.nameFieldLabel)}</div>
             <Input
               value={nameField}
@@ -166,7 +166,7 @@ export function AnalysisUpload() {
               placeholder={t(m.nameFieldPlaceholder)}
               aria-label={t(m.nameFieldAria)}
             />
-            <div style={{ marginTop: 4, color: 'rgba(0,0,0,0.62)', fontSize: 12 }} data-testid="name-field-help">
+            <div className="text-muted small mt-4" data-testid="name-field-help">
               {t(m.nameFieldHelp)}
             </div>
           </label>
@@ -235,7 +235,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
           allowClear
           placeholder={t(m.filterRegion)}
           aria-label={t(m.region)}
-          style={{ width: '100%' }}
+          className="full-width"
           value={region}
           loading={regions.isLoading}
           options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
@@ -256,7 +256,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
         />
         <Button
           type="link"
-          style={{ padding: 0 }}
+          className="flush"
           onClick={() => {
             setRegion(undefined);
             setSearch('');
@@ -275,7 +275,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
               {t(m.selectAll, { count: String(ids.length) })}
             </Checkbox>
             <Checkbox.Group
-              style={{ display: 'flex', flexDirection: 'column', gap: 8 }}
+              className="stack gap-8"
               value={selected}
               onChange={(v) => onSelect(v as string[])}
               options={(areas.data ?? []).map((a) => ({ value: a.id, label: `${a.name}${a.region ? ` · ${a.region}` : ''}` }))}

@@ -18,6 +18,7 @@ import { useCreateAnalysis, type AnalysisOptions } from '../api/create-analysis'
 import { useTenantConfiguration } from '../api/get-analysis-options';
 import { t } from '../../../i18n';
 import { analysesText as m } from '../analyses.messages';
+import './analyses.css';
 
 /** An example payload: code, the same in every language. */
 const PAYLOAD_EXAMPLE = '[\n  { "farm_name": "Farm 1", "farm_coordinates": [[3.77, 7.64], [3.771, 7.64], [3.771, 7.641]] }\n]';
@@ -127,7 +128,7 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
           </div>
           <InputNumber<number>
             aria-label={t(m.minSizeAria)}
-            style={{ width: '100%' }}
+            className="full-width"
             min={0}
             value={minSize}
             onChange={(v) => setMinSize(v)}
@@ -147,7 +148,7 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
             onChange={(e) => setText(e.target.value)}
             rows={14}
             spellCheck={false}
-            style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12 }}
+            className="mono"
             placeholder={PAYLOAD_EXAMPLE}
           />
         </label>
@@ -159,7 +160,7 @@ export function EndpointUploadDrawer({ open, onClose, values, onUploaded }: Prop
               problem.length === 1 ? (
                 problem[0]
               ) : (
-                <ul style={{ margin: 0, paddingLeft: 16 }}>
+                <ul className="problem-list">
                   {problem.map((p) => (
                     <li key={p}>{p}</li>
                   ))}

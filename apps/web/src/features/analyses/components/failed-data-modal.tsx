@@ -73,7 +73,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
     const problem = r.errors.find((e) => e.field === f);
     const changed = edits[r.row_number]?.[f] !== undefined;
     return (
-      <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+      <div className="cell-status">
         <Input
           size="small"
           aria-label={t(m.cellAria, { kind: rowKind.title, row: rowKind.value(r.row_number), field: f })}
@@ -85,11 +85,11 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
           <Tooltip title={problem.message}>
             <InfoCircleOutlined
               aria-label={t(m.whyFailed, { kind: rowKind.title.toLowerCase(), row: rowKind.value(r.row_number), field: f })}
-              style={{ color: '#d62828', cursor: 'help' }}
+              className="text-bad help-cursor"
             />
           </Tooltip>
         ) : (
-          <CheckCircleFilled aria-label={t(m.valid)} style={{ color: '#2b9348' }} />
+          <CheckCircleFilled aria-label={t(m.valid)} className="text-ok" />
         )}
       </div>
     );
@@ -141,7 +141,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
       width={960}
       onCancel={onClose}
       footer={[
-        <span key="export" style={{ float: 'left' }}>
+        <span key="export" className="float-start">
           {rows.length > 0 && <CategoryExportButtons analysisId={analysis.id} category="errors" />}
         </span>,
         <Button key="close" onClick={onClose}>

@@ -10,6 +10,7 @@ import { RowWarnings } from './row-warnings';
 import { VerdictTag } from '../../../components/eudr/verdict-tag';
 import { t } from '../../../i18n';
 import { analysesText as m } from '../analyses.messages';
+import './analyses.css';
 
 export function ResultFarmDrawer({ farm, onClose }: { farm: AnalysisMapFeature | null; onClose: () => void }) {
   const ring = farm?.coordinates[0] ?? [];
@@ -42,16 +43,13 @@ export function ResultFarmDrawer({ farm, onClose }: { farm: AnalysisMapFeature |
               </Descriptions.Item>
             )}
           </Descriptions>
-          <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', margin: '16px 0 8px' }}>
+          <div className="inline justify-between coordinate-head">
             <strong>{t(m.farmCoordinate)}</strong>
             <Button size="small" onClick={() => void copy()}>
               {t(m.copyCoordinates)}
             </Button>
           </div>
-          <ol
-            style={{ paddingLeft: 20, fontFamily: 'ui-monospace, monospace', fontSize: 12, maxHeight: 360, overflow: 'auto' }}
-            data-testid="result-farm-points"
-          >
+          <ol className="coordinate-list mono" data-testid="result-farm-points">
             {ring.map(([x, y], i) => (
               <li key={i}>
                 {x}, {y}

@@ -18,6 +18,7 @@ import { RowWarnings } from './row-warnings';
 import { RowRisk } from './row-risk';
 import { t, type Text } from '../../../i18n';
 import { analysesText as m } from '../analyses.messages';
+import './analyses.css';
 
 const LIST_TITLE: Record<AnalysisListKind, Text> = {
   within: m.titleWithin,
@@ -49,7 +50,7 @@ const percent = (x: number) => t(m.percent, { value: formatNumber(x * 100, x < 0
 export function OverlapPairs({ farm }: { farm: AnalysisFarm }) {
   if (farm.overlaps.length === 0) return null;
   return (
-    <ul style={{ margin: '4px 0 0', paddingLeft: 18, fontSize: 12 }} data-testid="overlap-pairs">
+    <ul className="overlap-pairs" data-testid="overlap-pairs">
       {farm.overlaps.map((o) => (
         <li key={o.row_number} data-testid={o.sliver ? 'overlap-sliver' : 'overlap-pair'}>
           {t(m.overlapPair, {
@@ -158,9 +159,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
                         title={f.name ?? t(m.rowName, { row: String(f.row_number) })}
                         description={
                           <>
-                            <span style={{ fontFamily: 'ui-monospace, monospace', fontSize: 12 }}>
-                              {f.coordinates.map((p) => `${p[0]}, ${p[1]}`).join(' · ')}
-                            </span>
+                            <span className="mono">{f.coordinates.map((p) => `${p[0]}, ${p[1]}`).join(' · ')}</span>
                             {f.warnings.length > 0 && (
                               <div className="mt-4">
                                 <RowWarnings codes={f.warnings} />
@@ -191,7 +190,7 @@ export function ResultListDrawer({ analysisId, kind, total, onClose, onViewOnMap
           />
         )}
         {total > PAGED_ROWS && (
-          <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.62)' }} data-testid="result-list-paged-note">
+          <div className="mt-8 text-muted" data-testid="result-list-paged-note">
             {t(m.pagedNote, { first: formatNumber(PAGED_ROWS), total: formatNumber(total) })}
           </div>
         )}

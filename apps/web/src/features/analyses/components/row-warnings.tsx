@@ -30,10 +30,10 @@ export const warningLabel = (code: string): string => {
 export function RowWarnings({ codes, testId = 'row-warnings' }: { codes: readonly string[] | undefined; testId?: string }) {
   if (!codes || codes.length === 0) return null;
   return (
-    <span data-testid={testId} style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
+    <span data-testid={testId} className="inline-flex align-stretch wrap gap-4">
       {codes.map((c) => (
         <Tooltip key={c} title={known(c) ? t(known(c)!.detail) : undefined}>
-          <Tag color="warning" data-warning={c} style={{ marginInlineEnd: 0 }}>
+          <Tag color="warning" data-warning={c} className="no-end-margin">
             {warningLabel(c)}
           </Tag>
         </Tooltip>

@@ -7,7 +7,7 @@ import { authText as m } from '../auth.messages';
 
 export function BackToSignIn() {
   return (
-    <Link to={paths.login} style={{ display: 'inline-flex', alignItems: 'center', gap: 6, marginTop: 16 }}>
+    <Link to={paths.login} className="inline-flex gap-6 mt-16">
       <ArrowLeftOutlined aria-hidden="true" /> {t(m.backToSignIn)}
     </Link>
   );

@@ -77,7 +77,7 @@ export function CodeStepForm({ step, helpId, autoFocus = false }: { step: CodeSt
         />
       </div>
       {step.wrong !== null && (
-        <Typography.Text type="danger" role="alert" data-testid="code-refused" style={{ display: 'block', marginTop: 8 }}>
+        <Typography.Text type="danger" role="alert" data-testid="code-refused" className="block mt-8">
           {t(m.codeRefused, { reason: step.wrong })}
         </Typography.Text>
       )}

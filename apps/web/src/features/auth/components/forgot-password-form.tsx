@@ -15,7 +15,7 @@ export function ForgotPasswordForm() {
   const [sent, setSent] = useState<string | null>(null);
   return (
     <>
-      <Typography.Title level={1} style={{ fontSize: 28 }}>
+      <Typography.Title level={1} className="auth-title">
         {t(m.forgotTitle)}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t(m.forgotIntro)}</Typography.Paragraph>

@@ -14,6 +14,8 @@ import { CodeStepForm, useCodeStep } from './code-step';
 import { queryKeys } from '../../../lib/query-keys';
 import { t } from '../../../i18n';
 import { authText as m } from '../auth.messages';
+import { Inline } from '../../../components/ui/layout';
+import './auth.css';
 
 type Props = {
   challenge: LoginChallenge;
@@ -51,31 +53,31 @@ export function MfaEnrolmentDialog({ challenge, onSignedIn, onCancel, onExpired 
       ]}
     >
       <Typography.Paragraph>{t(m.enrolIntro)}</Typography.Paragraph>
-      {setup.isPending && <Skeleton.Node active style={{ width: 180, height: 180 }} />}
+      {setup.isPending && <Skeleton.Node active classNames={{ content: 'qr-placeholder' }} />}
       {setup.isError && (
         <Typography.Paragraph type="danger" role="alert">
           {t(m.setupFailed)}{' '}
-          <Button type="link" onClick={onExpired} style={{ padding: 0 }}>
+          <Button type="link" onClick={onExpired} className="flush">
             {t(m.signInAgain)}
           </Button>
         </Typography.Paragraph>
       )}
       {setup.data && (
-        <div style={{ display: 'flex', gap: 16, alignItems: 'center', flexWrap: 'wrap', marginBottom: 16 }}>
+        <Inline gap={16} wrap className="mb-16">
           <div role="img" aria-label={t(m.qrLabel)}>
             <QRCode value={setup.data.data.otpauth_url} size={180} type="canvas" bordered />
           </div>
-          <div style={{ flex: '1 1 160px', minWidth: 0 }}>
+          <div className="mfa-key">
             <Typography.Text strong>{t(m.cantScan)}</Typography.Text>
             <Typography.Paragraph className="mb-4">{t(m.enterKey)}</Typography.Paragraph>
-            <Typography.Text code copyable={{ text: setup.data.data.secret }} data-testid="mfa-secret" style={{ whiteSpace: 'normal', lineHeight: 1.9 }}>
+            <Typography.Text code copyable={{ text: setup.data.data.secret }} data-testid="mfa-secret" className="mfa-secret">
               {groupSecret(setup.data.data.secret)}
             </Typography.Text>
-            <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
+            <Typography.Paragraph type="secondary" className="mt-4 mb-0">
               {t(m.account, { account: setup.data.data.account })}
             </Typography.Paragraph>
           </div>
-        </div>
+        </Inline>
       )}
       <CodeStepForm step={step} helpId="enrol-code-help" />
     </Modal>

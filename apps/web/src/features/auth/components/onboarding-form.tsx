@@ -12,6 +12,7 @@ import { NewPasswordFields } from './new-password-fields';
 import { paths } from '../../../lib/paths';
 import { t } from '../../../i18n';
 import { authText as m } from '../auth.messages';
+import { Inline } from '../../../components/ui/layout';
 
 type Values = { first_name?: string; last_name?: string; password: string };
 
@@ -33,7 +34,7 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
   };
   return (
     <>
-      <Typography.Title level={1} style={{ fontSize: 28 }}>
+      <Typography.Title level={1} className="auth-title">
         {t(m.setUpAccount)}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t(m.invitedIntro)}</Typography.Paragraph>
@@ -41,14 +42,14 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
         <Alert type="error" showIcon title={t(m.invitationInvalid)} description={t(m.askNewInvitation)} />
       ) : (
         <Form<Values> layout="vertical" requiredMark="optional" onFinish={submit}>
-          <div style={{ display: 'flex', gap: 12 }}>
+          <Inline gap={12} align="stretch">
             <Form.Item label={t(m.firstName)} name="first_name" className="grow">
               <Input autoComplete="given-name" size="large" />
             </Form.Item>
             <Form.Item label={t(m.lastName)} name="last_name" className="grow">
               <Input autoComplete="family-name" size="large" />
             </Form.Item>
-          </div>
+          </Inline>
           <NewPasswordFields label={t(m.password)} />
           <Button type="primary" htmlType="submit" size="large" block loading={accept.isPending}>
             {t(m.setPassword)}

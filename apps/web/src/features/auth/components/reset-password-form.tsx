@@ -21,7 +21,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   const invalid = !token || check.isError;
   return (
     <>
-      <Typography.Title level={1} style={{ fontSize: 28 }}>
+      <Typography.Title level={1} className="auth-title">
         {t(m.resetTitle)}
       </Typography.Title>
       {token && check.isPending && <Skeleton active paragraph={{ rows: 3 }} />}

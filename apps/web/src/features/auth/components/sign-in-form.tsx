@@ -37,7 +37,7 @@ export function SignInForm() {
 
   return (
     <>
-      <Typography.Title level={1} style={{ fontSize: 28, marginBottom: 4 }}>
+      <Typography.Title level={1} className="auth-title mb-4">
         {t(m.signIn)}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t(m.welcome)}</Typography.Paragraph>
@@ -55,7 +55,7 @@ export function SignInForm() {
         <Form.Item label={t(m.password)} name="password" rules={[{ required: true, message: t(m.enterYourPassword) }]} className="mb-8">
           <Input.Password autoComplete="current-password" size="large" />
         </Form.Item>
-        <div style={{ textAlign: 'right', marginBottom: 16 }}>
+        <div className="text-end mb-16">
           <Link to={paths.forgotPassword}>{t(m.forgotLink)}</Link>
         </div>
         <Button type="primary" htmlType="submit" size="large" block loading={login.isPending && !challenge}>

@@ -28,7 +28,7 @@ export function TwoFactorDialog({ challenge, onSignedIn, onCancel, onResend, res
       onCancel={onCancel}
       mask={{ closable: false }}
       footer={[
-        <Button key="resend" type="link" onClick={onResend} loading={resending} style={{ float: 'left', paddingInline: 0 }}>
+        <Button key="resend" type="link" onClick={onResend} loading={resending} className="float-start flush-inline">
           {t(m.resendCode)}
         </Button>,
         <Button key="cancel" onClick={onCancel}>

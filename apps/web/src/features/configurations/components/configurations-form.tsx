@@ -16,6 +16,7 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useConfiguration, useSaveConfiguration } from '../api/tenant-configuration';
 import { currentLocale, t } from '../../../i18n';
 import { configurationsText as m } from '../configurations.messages';
+import { Inline, Muted } from '../../../components/ui/layout';
 
 type Values = { minimum_farm_size: string; recognition_threshold: string; overlap_min_area_sqm: string; overlap_min_share_percent: string };
 const FORM_FIELDS: readonly (keyof Values)[] = ['minimum_farm_size', 'recognition_threshold', 'overlap_min_area_sqm', 'overlap_min_share_percent'];
@@ -116,7 +117,7 @@ export function ConfigurationsForm() {
     );
 
   return (
-    <Card title={t(m.title)} style={{ maxWidth: 640 }} data-testid="configurations">
+    <Card title={t(m.title)} className="narrow-card" data-testid="configurations">
       <Form form={form} layout="vertical" onFinish={submit} requiredMark>
         <Form.Item label={t(m.minSize)} name="minimum_farm_size" extra={t(m.minSizeHelp)} rules={[rule(minimumSizeProblem)]} required>
           <Input inputMode="decimal" aria-label={t(m.minSizeAria)} />
@@ -130,12 +131,12 @@ export function ConfigurationsForm() {
         <Form.Item label={t(m.overlapShare)} name="overlap_min_share_percent" extra={t(m.overlapShareHelp)} rules={[rule(overlapSharePercentProblem)]} required>
           <Input inputMode="decimal" aria-label={t(m.overlapShareAria)} />
         </Form.Item>
-        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-          <span style={{ color: 'rgba(0,0,0,0.62)' }}>{t(m.lastChanged, { date: formatDateTime(data.updated_at) })}</span>
+        <Inline gap={0} justify="between">
+          <Muted>{t(m.lastChanged, { date: formatDateTime(data.updated_at) })}</Muted>
           <Button type="primary" htmlType="submit" loading={save.isPending}>
             {t(m.save)}
           </Button>
-        </div>
+        </Inline>
       </Form>
     </Card>
   );

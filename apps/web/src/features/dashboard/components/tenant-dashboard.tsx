@@ -46,6 +46,8 @@ import { t } from '../../../i18n';
 import { dashboardText as m } from '../dashboard.messages';
 import { currentLocale } from '../../../i18n';
 import { textMap } from '../../../lib/text-map';
+import { Figure } from '../../../components/ui/layout';
+import './dashboard.css';
 
 const RANGES: readonly RangeKey[] = ['1Y', '6M', '30D', '7D'];
 const RANGE_LABEL = textMap<RangeKey>({ '1Y': m.range1Y, '6M': m.range6M, '30D': m.range30D, '7D': m.range7D });
@@ -83,7 +85,7 @@ function LicenseCard() {
     <Card
       title={t(m.license)}
       data-testid="license-card"
-      style={{ height: '100%' }}
+      className="full-height"
       extra={
         <Dropdown
           trigger={['click']}
@@ -107,7 +109,7 @@ function LicenseCard() {
         <Empty description={t(m.noLicense)} />
       ) : (
         <div>
-          <div style={{ fontSize: 18, fontWeight: 600 }}>{t(m.typeLicense, { type: typeLabel(license.type) })}</div>
+          <Figure size="md">{t(m.typeLicense, { type: typeLabel(license.type) })}</Figure>
           <div>{t(m.expires, { date: monthYear(license.expiry_date) })}</div>
           <div className="text-muted">{t(m.registered, { date: formatDate(license.issued_date) })}</div>
           <Tag color={status!.color} className="mt-8" data-testid="license-status">
@@ -153,7 +155,7 @@ function LicenseCard() {
             { title: t(m.amount), dataIndex: 'amount' },
           ]}
         />
-        <p style={{ marginTop: 12, color: 'rgba(0,0,0,0.62)' }}>{t(m.invoicePlaceholder)}</p>
+        <p className="mt-12 text-muted">{t(m.invoicePlaceholder)}</p>
       </Modal>
     </Card>
   );
@@ -171,26 +173,13 @@ function MostMappedArea() {
       ) : !shown ? (
         <Empty description={t(m.noFarmsYet)} image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
-        <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-          <span
-            style={{
-              display: 'inline-grid',
-              placeItems: 'center',
-              width: 40,
-              height: 40,
-              borderRadius: 20,
-              background: '#e7f3ec',
-              color: '#1f6f3f',
-              fontWeight: 700,
-            }}
-          >
-            {shown.code.slice(0, 2)}
-          </span>
+        <div className="inline gap-12">
+          <span className="area-badge">{shown.code.slice(0, 2)}</span>
           <div className="grow">
             <div className="strong">{t(m.farmsCount, { count: formatNumber(shown.total_farms) })}</div>
             <Select
               size="small"
-              style={{ width: '100%' }}
+              className="full-width"
               aria-label={t(m.area)}
               value={shown.code}
               onChange={setPicked}
@@ -236,15 +225,12 @@ function TotalMapped() {
         <Alert type="error" showIcon message={t(m.chartFailed)} action={<Button onClick={() => void series.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <>
-          <div style={{ display: 'flex', gap: 12, alignItems: 'baseline', marginBottom: 8 }}>
-            <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="total-mapped-count">
+          <div className="inline align-baseline gap-12 mb-8">
+            <Figure as="span" data-testid="total-mapped-count">
               {d ? formatNumber(d.total) : '…'}
-            </span>
+            </Figure>
             {d && (
-              <span
-                data-testid="total-mapped-change"
-                style={{ color: d.change_percent === null ? 'rgba(0,0,0,0.62)' : d.change_percent >= 0 ? '#2b9348' : '#d62828' }}
-              >
+              <span data-testid="total-mapped-change" className={d.change_percent === null ? 'text-muted' : d.change_percent >= 0 ? 'text-ok' : 'text-bad'}>
                 {d.change_percent === null
                   ? t(m.noFarmsBefore)
                   : t(m.changeBefore, {
@@ -281,7 +267,7 @@ function OverallActivity({ mapped, unmapped }: { mapped: number | undefined; unm
       ) : (
         <LazyChart config={config} height={220} ariaLabel={t(m.withAndWithout)} />
       )}
-      <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 12, marginTop: 8 }}>
+      <div className="text-muted small mt-8">
         {t(m.countedInFarmers, { mapped: mapped === undefined ? '…' : formatNumber(mapped), unmapped: unmapped === undefined ? '…' : formatNumber(unmapped) })}
       </div>
     </Card>
@@ -296,7 +282,7 @@ function AgentRankingCard() {
   return (
     <Card
       title={t(m.agentRanking)}
-      style={{ height: '100%' }}
+      className="full-height"
       data-testid="agent-ranking"
       extra={d && <span className="text-muted">{t(m.topOf, { shown: Math.min(RANKING_SIZE, d.total_agents), total: formatNumber(d.total_agents) })}</span>}
     >
@@ -335,7 +321,7 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
   return (
     <Card
       title={count === undefined ? t(m.agents) : t(m.agentsCount, { count: formatNumber(count) })}
-      style={{ height: '100%' }}
+      className="full-height"
       data-testid="agents-card"
       extra={
         <Button type="primary" size="small" onClick={() => navigate(paths.tenant.agents({ new: true }))}>
@@ -353,9 +339,9 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
       ) : agents.length === 0 ? (
         <Empty description={t(m.noAgentsYet)} image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
-        <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        <ul className="bare-list">
           {agents.slice(0, 5).map((a) => (
-            <li key={a.id} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', padding: '6px 0' }}>
+            <li key={a.id} className="agent-row">
               <span>
                 <span translate="no">{a.agent_name}</span> {a.is_suspended && <Tag>{t(m.suspended)}</Tag>}
               </span>

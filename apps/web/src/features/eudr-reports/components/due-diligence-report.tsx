@@ -128,7 +128,7 @@ function ReportBody({ r }: { r: Report }) {
           })}
         </p>
         <p>{t(m.generated, { tenant: r.tenant_name, what, date: formatDateTime(r.generated_at) })}</p>
-        <Typography.Title level={3} style={{ fontSize: 14 }}>
+        <Typography.Title level={3} className="dd-subheading">
           {t(m.layersRead)}
         </Typography.Title>
         {r.layers.length === 0 ? (
@@ -160,10 +160,10 @@ function ReportBody({ r }: { r: Report }) {
         if (plots.length === 0) return null;
         return (
           <section key={level} className="dd-group" data-testid={`dd-group-${level}`}>
-            <Typography.Title level={2} style={{ fontSize: 18 }}>
+            <Typography.Title level={2} className="dd-group-title">
               {t(m.groupTitle, { verdict: verdictLabel(level), count: plots.length, n: formatNumber(plots.length) })}
             </Typography.Title>
-            <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+            <div className="stack gap-8">
               {plots.map((p) => (
                 <PlotEvidence key={p.farm_id} p={p} />
               ))}
@@ -182,12 +182,12 @@ export function DueDiligenceReportScreen() {
   const r = report.data?.data;
   const problem = report.error instanceof ApiError ? report.error.message : t(m.loadReportFailed);
   return (
-    <div className="dd-report" style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="dd-report">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="dd-report stack-16" data-testid="dd-report">
+      <div className="page-head">
+        <Typography.Title level={1} className="page-title">
           {t(m.reportTitle)}
         </Typography.Title>
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <Link className="no-print" to={paths.tenant.reports}>
           {t(m.backToReports)}
         </Link>
@@ -201,7 +201,7 @@ export function DueDiligenceReportScreen() {
         <Alert type="error" showIcon message={problem} action={<Button onClick={() => void report.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : !r ? (
         <Spin tip={t(m.preparing)}>
-          <div style={{ minHeight: 120 }} />
+          <div className="dd-loading" />
         </Spin>
       ) : r.plots.length === 0 ? (
         <Empty description={t(m.noPlots)} />

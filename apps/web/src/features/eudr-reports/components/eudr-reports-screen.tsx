@@ -27,6 +27,7 @@ import { VerdictTag } from '../../../components/eudr/verdict-tag';
 import { reasonText, VERDICT_COLORS, verdictLabel, warningLabel } from './verdict-label';
 import { t } from '../../../i18n';
 import { eudrReportsText as m } from '../eudr-reports.messages';
+import './eudr-reports.css';
 
 type Group = EudrReadinessSummary['by_area'][number];
 const FILTERS = ['area_id', 'agent_id', 'verdict', 'warning'] as const;
@@ -78,7 +79,7 @@ function GroupTable({ rows, title, column, testId, noneName }: { rows: readonly 
   const num = (k: keyof ReadinessCounts) => ({ key: k, dataIndex: k, align: 'right' as const, render: (v: number) => formatNumber(v) });
   return (
     <Card size="small" title={title} data-testid={testId}>
-      <div style={{ overflowX: 'auto' }}>
+      <div className="scroll-x-plain">
         <Table<Group>
           size="small"
           rowKey={(r) => r.id ?? 'none'}
@@ -161,16 +162,16 @@ export function EudrReportsScreen() {
   }
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="eudr-reports">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="stack-16" data-testid="eudr-reports">
+      <div className="page-head">
+        <Typography.Title level={1} className="page-title">
           {t(m.title)}
         </Typography.Title>
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <Select
           aria-label={t(m.ddAreaLabel)}
           placeholder={t(m.ddAreaPlaceholder)}
-          style={{ minWidth: 220 }}
+          className="eudr-area-select"
           value={reportArea}
           onChange={(v: string) => setReportArea(v)}
           options={areas.map((a) => ({ label: `${a.name} (${formatNumber(a.plots)})`, value: a.id! }))}
@@ -186,7 +187,7 @@ export function EudrReportsScreen() {
         </Button>
       </div>
       {s && s.layers === 0 && <Alert type="warning" showIcon message={t(m.noLayer)} />}
-      <div className="stat-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(170px, 1fr))', gap: 12 }}>
+      <div className="stat-grid">
         <StatCard title={t(m.plots)} value={s?.plots} testId="eudr-plots" />
         <StatCard title={t(m.ready)} value={s?.ready} testId="eudr-ready" note={t(m.readyNote)} />
         <StatCard title={t(m.lowRisk)} value={s?.low} testId="eudr-low" />
@@ -199,7 +200,7 @@ export function EudrReportsScreen() {
           <Empty description={t(m.noFarms)} />
         </Card>
       ) : (
-        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
+        <div className="card-grid">
           <Card size="small" title={t(m.byVerdictTitle)}>
             {s ? <VerdictChart s={s} /> : null}
           </Card>
@@ -208,7 +209,7 @@ export function EudrReportsScreen() {
           </Card>
         </div>
       )}
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(380px, 100%), 1fr))', gap: 16 }}>
+      <div className="card-grid">
         <GroupTable rows={s?.by_area ?? []} title={t(m.perArea)} column={t(m.colOperationalArea)} testId="eudr-by-area" noneName={t(m.outsideAreas)} />
         <GroupTable rows={s?.by_agent ?? []} title={t(m.perAgent)} column={t(m.colAgent)} testId="eudr-by-agent" noneName={t(m.notMappedByAgent)} />
       </div>

@@ -65,7 +65,7 @@ export function DeleteFarmerDialog({ farmer, onClose, onDeleted }: { farmer: Far
       <p>{t(m.deleteQuestion)}</p>
       {hasFarms && (
         <div data-testid="farmer-has-farms">
-          <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={refusal ?? t(m.hasFarms, { name: farmer?.farmer_name, count: farms })} />
+          <Alert type="warning" showIcon className="mb-12" title={refusal ?? t(m.hasFarms, { name: farmer?.farmer_name, count: farms })} />
           <Checkbox checked={withFarms} onChange={(e) => setWithFarms(e.target.checked)}>
             {t(m.alsoDeleteFarms, { count: farms })}
           </Checkbox>

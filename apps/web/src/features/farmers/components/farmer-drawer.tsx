@@ -25,6 +25,7 @@ import { useFarmer } from '../api/get-farmer';
 import { FARMER_FARMS_LIMIT, useFarmerFarms } from '../api/get-farmer-farms';
 import { t } from '../../../i18n';
 import { farmersText as m } from '../farmers.messages';
+import './farmers.css';
 
 export const EMPTY = '--';
 export type FarmerView = 'list' | 'map';
@@ -79,7 +80,7 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
       {farmer.isError && <Result status="warning" title={t(m.loadFailed)} extra={<Button onClick={() => void farmer.refetch()}>{t(m.tryAgain)}</Button>} />}
       {f && (
         <div data-testid="farmer-drawer">
-          <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
+          <div className="inline gap-16 mb-16">
             <Avatar size={72} src={f.image ?? undefined} icon={<UserOutlined />} alt={f.image ? t(m.photoOf, { name: f.farmer_name }) : ''} />
             <div>
               <Typography.Title level={2} className="section-title">
@@ -107,8 +108,8 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
               },
             ]}
           />
-          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginTop: 20 }}>
-            <Typography.Title level={3} style={{ fontSize: 16, margin: 0 }}>
+          <div className="inline justify-between mt-20">
+            <Typography.Title level={3} className="subheading m-0">
               {t(m.mappedFarmland)}
             </Typography.Title>
             {selectFarm}
@@ -127,13 +128,13 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
                 ) : list.length === 0 ? (
                   <Empty description={t(m.noFarmland)} />
                 ) : (
-                  <div style={{ display: 'grid', gap: 8 }} data-testid="farmer-farms">
+                  <div className="grid-list" data-testid="farmer-farms">
                     {list.map((farm) => (
                       <Card key={farm.id} size="small" data-testid="farm-card">
-                        <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+                        <div className="inline gap-12">
                           <div className="grow-shrink">
                             <div className="strong">{farm.name}</div>
-                            <div style={{ color: 'rgba(0,0,0,0.62)', fontSize: 13 }}>
+                            <div className="farm-card-meta">
                               {formatHectares(farm.area)} · {formatSqm(farm.area)} · {farm.operational_area_name ?? t(m.noOperationalArea)}
                             </div>
                           </div>
@@ -170,7 +171,7 @@ export function FarmerDrawer({ farmerId, view, centre, onView, onSelectFarm, onO
                           <div>
                             <strong>{p.name}</strong>
                             <div>
-                              <Button size="small" type="link" style={{ padding: 0 }} onClick={() => onOpenFarm(p.id)}>
+                              <Button size="small" type="link" className="flush" onClick={() => onOpenFarm(p.id)}>
                                 {t(m.viewFarm)}
                               </Button>
                             </div>

@@ -17,6 +17,7 @@ import { formatDateTime, formatHectares, formatSqm } from '../../../lib/formatte
 import { useFarmerFarm } from '../api/get-farmer-farm';
 import { t } from '../../../i18n';
 import { farmersText as m } from '../farmers.messages';
+import './farmers.css';
 
 export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: string | null; farmId: string | null; onBack: () => void }) {
   const query = useFarmerFarm(farmerId, farmId);
@@ -31,7 +32,7 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
       {query.isError && <Result status="warning" title={t(m.farmLoadFailed)} extra={<Button onClick={onBack}>{t(m.back)}</Button>} />}
       {farm && (
         <div data-testid="farm-drawer">
-          <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
+          <div className="inline align-stretch gap-8 mb-12">
             <Button icon={<ArrowLeftOutlined aria-hidden="true" />} onClick={onBack}>
               {t(m.back)}
             </Button>
@@ -57,7 +58,7 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
               { key: 'updated', label: t(m.updated), children: formatDateTime(farm.updated_at) },
             ]}
           />
-          <Typography.Title level={3} style={{ fontSize: 15, marginTop: 16 }}>
+          <Typography.Title level={3} className="farm-subheading">
             {t(m.coordinatePoints, { count: points.length })}
           </Typography.Title>
           <Table
@@ -72,19 +73,19 @@ export function FarmerFarmDrawer({ farmerId, farmId, onBack }: { farmerId: strin
               { title: t(m.latitude), dataIndex: 'lat', render: (v: number) => v.toFixed(6) },
             ]}
           />
-          <Typography.Title level={3} style={{ fontSize: 15, marginTop: 16 }}>
+          <Typography.Title level={3} className="farm-subheading">
             {t(m.snapshots)}
           </Typography.Title>
           {farm.snapshots.length ? (
             <Image.PreviewGroup>
-              <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+              <div className="inline align-stretch gap-8 wrap">
                 {farm.snapshots.map((src, i) => (
                   <Image
                     key={src}
                     src={src}
                     width={88}
                     height={88}
-                    style={{ objectFit: 'cover', borderRadius: 6 }}
+                    classNames={{ image: 'farm-snapshot' }}
                     alt={t(m.snapshotOf, { n: i + 1, name: farm.name })}
                   />
                 ))}

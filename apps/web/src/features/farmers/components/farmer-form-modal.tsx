@@ -121,7 +121,7 @@ export function FarmerFormModal({
         <div role="status">{t(m.loadingFarmer)}</div>
       ) : (
         <Form form={form} layout="vertical" requiredMark>
-          <div style={{ display: 'flex', alignItems: 'center', gap: 12, marginBottom: 16 }}>
+          <div className="inline gap-12 mb-16">
             <Avatar size={56} src={preview ?? farmer?.image ?? undefined} icon={<UserOutlined />} alt="" />
             <Upload
               accept={IMAGE_TYPES.join(',')}
@@ -136,7 +136,7 @@ export function FarmerFormModal({
             </Upload>
             {image && <span className="text-muted">{image.name}</span>}
           </div>
-          <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 16 }}>
+          <div className="form-pair">
             <Form.Item label={t(m.firstName)} name="first_name" required rules={[rule('first_name', true, m.firstName)]}>
               <Input autoComplete="off" />
             </Form.Item>
@@ -149,7 +149,7 @@ export function FarmerFormModal({
             <Form.Item label={t(m.phoneNumber)} name="phone_number" required rules={[rule('phone_number', true, m.phoneNumber)]}>
               <Input inputMode="tel" autoComplete="off" />
             </Form.Item>
-            <Form.Item label={t(m.address)} name="address" required rules={[rule('address', true, m.address)]} style={{ gridColumn: '1 / span 2' }}>
+            <Form.Item label={t(m.address)} name="address" required rules={[rule('address', true, m.address)]} className="span-both">
               <Input autoComplete="off" />
             </Form.Item>
             <Form.Item label={t(m.gender)} name="gender" htmlFor="farmer-gender">

@@ -121,7 +121,7 @@ export function FarmersScreen() {
         key: 'farmer_name',
         title: t(m.farmerName),
         render: (r) => (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+          <span className="inline-flex gap-8">
             <Avatar size={28} src={r.image ?? undefined} icon={<UserOutlined />} alt="" className="no-shrink" />
             {r.farmer_name}
           </span>

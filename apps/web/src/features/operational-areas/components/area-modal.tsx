@@ -24,6 +24,7 @@ import { useCities, useRegions } from '../../../lib/lookups';
 import { useSaveOperationalArea } from '../api/save-operational-area';
 import { t } from '../../../i18n';
 import { operationalAreasText as m } from '../operational-areas.messages';
+import './operational-areas.css';
 
 type Ring = [number, number][];
 type FormValues = { name: string; region_id: string; city_id: string };
@@ -144,21 +145,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
 
   const popup =
     phase === 'drawing' ? null : (
-      <div
-        role="dialog"
-        aria-label={t(m.popupAria)}
-        data-testid="area-popup"
-        style={{
-          position: 'absolute',
-          top: 12,
-          left: 12,
-          maxWidth: 340,
-          background: '#fff',
-          borderRadius: 8,
-          padding: 12,
-          boxShadow: '0 4px 16px rgba(0,0,0,0.18)',
-        }}
-      >
+      <div role="dialog" aria-label={t(m.popupAria)} data-testid="area-popup" className="area-popup">
         {phase === 'ready' && (
           <Space direction="vertical" size={8}>
             <Typography.Text>{t(m.polygonPoints, { count: ring ? ring.length - 1 : 0 })}</Typography.Text>
@@ -202,7 +189,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
       mask={{ closable: false }}
     >
       <Steps size="small" current={step} items={[{ title: t(m.stepDetails) }, { title: t(m.stepDraw) }]} className="mb-16" />
-      <div style={{ display: step === 0 ? 'block' : 'none' }}>
+      <div hidden={step !== 0}>
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item
             name="name"
@@ -234,7 +221,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
             />
           </Form.Item>
         </Form>
-        <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8 }}>
+        <div className="inline align-stretch justify-end gap-8">
           <Button onClick={close}>{t(m.cancel)}</Button>
           <Button type="primary" onClick={() => void proceedToMap().catch(() => undefined)}>
             {t(m.proceedToMap)}
@@ -253,7 +240,7 @@ export function AreaModal({ open, area, others, onClose }: Props) {
             overlay={popup}
             height={480}
           />
-          <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 12 }}>
+          <div className="inline align-stretch justify-between mt-12">
             <Button onClick={() => setStep(0)}>{t(m.back)}</Button>
             <Typography.Text type="secondary">
               {values?.name} · {region?.name}

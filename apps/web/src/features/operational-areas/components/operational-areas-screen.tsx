@@ -28,6 +28,7 @@ import { AreaModal } from './area-modal';
 import { CreateRegionModal } from './create-region-modal';
 import { t } from '../../../i18n';
 import { operationalAreasText as m } from '../operational-areas.messages';
+import './operational-areas.css';
 
 const toFeature = (a: OperationalArea): MapFeature => ({
   id: a.id,
@@ -73,8 +74,8 @@ export function OperationalAreasScreen() {
           {t(m.createArea)}
         </Button>
       </div>
-      <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-        <div style={{ flex: '0 0 40%', minWidth: 320 }}>
+      <div className="inline gap-16 wrap align-start">
+        <div className="areas-map">
           <LazyFarmMap
             features={features}
             markers={false}
@@ -90,8 +91,8 @@ export function OperationalAreasScreen() {
             )}
           />
         </div>
-        <Card style={{ flex: 1, minWidth: 320 }} styles={{ body: { padding: 16 } }}>
-          <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginBottom: 12 }}>
+        <Card className="areas-list" styles={{ body: { padding: 16 } }}>
+          <div className="inline gap-12 wrap align-stretch mb-12">
             <Input.Search
               aria-label={t(m.searchPlaceholder)}
               placeholder={t(m.searchPlaceholder)}
@@ -105,7 +106,7 @@ export function OperationalAreasScreen() {
                 if (!v.trim()) return;
                 state.setSearch(v.trim());
               }}
-              style={{ width: 280 }}
+              className="areas-search"
             />
             <Select
               aria-label={t(m.filterByRegion)}
@@ -114,7 +115,7 @@ export function OperationalAreasScreen() {
               value={region}
               onChange={(v: string | undefined) => state.setFilters({ region: v })}
               options={(regions.data?.data.results ?? []).map((r) => ({ value: r.id, label: r.name }))}
-              style={{ width: 200 }}
+              className="areas-region"
             />
           </div>
           {list.isError && !list.data ? (
@@ -147,8 +148,8 @@ export function OperationalAreasScreen() {
                 >
                   {/* Not List.Item.Meta: its title is an h4, which would skip heading levels under the page's h1. */}
                   <div className="grow-shrink">
-                    <div style={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{a.label || a.name}</div>
-                    <div style={{ color: 'rgba(0, 0, 0, 0.62)', overflowWrap: 'anywhere' }}>
+                    <div className="area-name">{a.label || a.name}</div>
+                    <div className="text-muted wrap-anywhere">
                       {t(m.rowSummary, { address: a.address, region: a.region, count: formatNumber(a.farm_count), area: formatSqm(a.area_sqm) })}
                     </div>
                   </div>
@@ -156,7 +157,7 @@ export function OperationalAreasScreen() {
               )}
             />
           )}
-          <div style={{ display: 'flex', justifyContent: 'flex-end', marginTop: 12 }}>
+          <div className="inline align-stretch justify-end mt-12">
             <Pagination
               current={page}
               pageSize={AREAS_PAGE_SIZE}

@@ -24,6 +24,7 @@ import { useResetTwoFactor } from '../api/reset-two-factor';
 import { useUploadProfileImage } from '../api/upload-profile-image';
 import { ChangePasswordModal } from './change-password-modal';
 import { EditProfileWizard } from './edit-profile-wizard';
+import './profile.css';
 
 const ROLE_LABELS = { super_admin: m.roleSuperAdmin, tenant_admin: m.roleTenantAdmin, agent: m.roleAgent } satisfies Record<RoleName, unknown>;
 export const IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
@@ -59,13 +60,13 @@ export function ProfileView({ userId }: { userId: string }) {
   const name = `${p.first_name} ${p.last_name}`.trim();
   return (
     <>
-      <Typography.Title level={1} style={{ fontSize: 24 }}>
+      <Typography.Title level={1} className="page-heading">
         {t(m.title)}
       </Typography.Title>
       <Card>
-        <div style={{ display: 'flex', gap: 32, flexWrap: 'wrap' }}>
-          <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 12, minWidth: 160 }}>
-            <Avatar size={112} src={p.image ?? undefined} alt={p.image ? t(m.photoOf, { name }) : undefined} style={{ background: '#1b6e34', fontSize: 40 }}>
+        <div className="inline gap-32 wrap align-stretch">
+          <div className="profile-photo">
+            <Avatar size={112} src={p.image ?? undefined} alt={p.image ? t(m.photoOf, { name }) : undefined} className="profile-avatar">
               {`${p.first_name.charAt(0)}${p.last_name.charAt(0)}`.toUpperCase()}
             </Avatar>
             <Upload
@@ -80,8 +81,8 @@ export function ProfileView({ userId }: { userId: string }) {
               </Button>
             </Upload>
           </div>
-          <div style={{ flex: '1 1 420px', minWidth: 0 }}>
-            <Typography.Title level={2} style={{ fontSize: 20, marginTop: 0 }} data-testid="profile-name" translate="no">
+          <div className="profile-details">
+            <Typography.Title level={2} className="section-heading mt-0" data-testid="profile-name" translate="no">
               {name}
             </Typography.Title>
             <Descriptions
@@ -114,7 +115,7 @@ export function ProfileView({ userId }: { userId: string }) {
                       value={currentLocale()}
                       onChange={chooseLocale}
                       options={LOCALES.map((l) => ({ value: l, label: <span lang={l}>{languageNames[l]}</span> }))}
-                      style={{ minWidth: 140 }}
+                      className="profile-language"
                     />
                   ),
                 },

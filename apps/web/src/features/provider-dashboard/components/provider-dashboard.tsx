@@ -25,6 +25,7 @@ import { useTenantsStatusCount } from '../api/get-tenants-status-count';
 import { paths } from '../../../lib/paths';
 import { currentIntl, currentLocale, t } from '../../../i18n';
 import { providerDashboardText as m } from '../provider-dashboard.messages';
+import { Figure } from '../../../components/ui/layout';
 
 type RankRow = MappingRanking['results'][number];
 
@@ -140,16 +141,16 @@ function MappingChart({ year }: { year: number }) {
         <Alert type="error" showIcon message={t(m.mappingFailed)} action={<Button onClick={() => void data.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
         <>
-          <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', marginBottom: 8 }}>
+          <div className="inline align-stretch gap-24 wrap mb-8">
             <span>
               {currentIntl().formatMessage(m.farmsMappedIn, {
                 count: d?.total ?? 0,
                 n: d ? formatNumber(d.total) : '…',
                 year: String(year),
                 big: (chunks) => (
-                  <span style={{ fontSize: 24, fontWeight: 600 }} data-testid="mapping-data-total">
+                  <Figure as="span" data-testid="mapping-data-total">
                     {chunks}
-                  </span>
+                  </Figure>
                 ),
               })}
             </span>
@@ -203,7 +204,7 @@ export function ProviderDashboard() {
   return (
     <div className="stack-16" data-testid="provider-dashboard">
       <Counts />
-      <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 8 }}>
+      <div className="inline justify-end gap-8">
         <span id="dashboard-year">{t(m.year)}</span>
         <YearPicker value={year} onChange={setYear} label={t(m.dashboardYear)} />
       </div>

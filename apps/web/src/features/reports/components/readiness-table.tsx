@@ -29,7 +29,7 @@ export function ReadinessTable() {
       {readiness.isError && !readiness.data ? (
         <Alert type="error" showIcon message={t(m.readinessLoadFailed)} action={<Button onClick={() => void readiness.refetch()}>{t(m.tryAgain)}</Button>} />
       ) : (
-        <div style={{ overflowX: 'auto' }}>
+        <div className="scroll-x-plain">
           <Table<Row>
             size="middle"
             rowKey="tenant_id"

@@ -71,13 +71,13 @@ export function ReportsScreen() {
   };
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }} data-testid="reports">
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+    <div className="stack-16" data-testid="reports">
+      <div className="page-head">
+        <Typography.Title level={1} className="page-title">
           {t(m.title)}
         </Typography.Title>
         <CountBadge count={p ? rows.length : undefined} label={t(m.tenantsBadge)} />
-        <div style={{ flex: 1 }} />
+        <div className="grow" />
         <YearPicker value={year} onChange={(y) => setYear(y)} label={t(m.reportYear)} />
         <Button icon={<DownloadOutlined aria-hidden="true" />} disabled={!p || rows.length === 0} onClick={download}>
           {t(m.downloadCsv)}
@@ -99,7 +99,7 @@ export function ReportsScreen() {
             }
           >
             {p && (
-              <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', marginBottom: 8 }} data-testid="reports-totals">
+              <div className="inline gap-24 wrap align-stretch mb-8" data-testid="reports-totals">
                 <span>
                   {currentIntl().formatMessage(m.totalFarms, {
                     n: formatNumber(pickedRow?.farms_mapped ?? p.totals.farms_mapped),
@@ -124,7 +124,7 @@ export function ReportsScreen() {
             <ProgressChart months={chartMonths} title={chartTitle} />
           </Card>
           <Card size="small" title={t(m.perTenant, { year: String(year) })}>
-            <div style={{ overflowX: 'auto' }}>
+            <div className="scroll-x-plain">
               <Table<Row>
                 size="middle"
                 rowKey="tenant_id"

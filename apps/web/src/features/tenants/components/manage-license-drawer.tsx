@@ -75,7 +75,7 @@ export function ManageLicenseDrawer({ tenant, onClose, onAction }: Props) {
             {l && (
               <Descriptions
                 title={t(m.license)}
-                style={{ marginTop: 16 }}
+                className="mt-16"
                 column={1}
                 size="small"
                 bordered

@@ -15,8 +15,6 @@ import { tenantsText as m } from '../tenants.messages';
 
 type Props = { tenantId: string; tenantName: string; open: boolean; onClose: () => void };
 
-const wrap = { overflowWrap: 'anywhere' } as const;
-
 export function TenantAgentsDrawer({ tenantId, tenantName, open, onClose }: Props) {
   // The drawer's list state sits in the address beside the tenant page's, under its own prefix (agents_search...).
   const state = useListState({ defaultPageSize: TENANT_AGENTS_PAGE_SIZE, prefix: 'agents_' });
@@ -24,9 +22,9 @@ export function TenantAgentsDrawer({ tenantId, tenantName, open, onClose }: Prop
   const list = useTenantAgents({ tenant_id: tenantId, page, page_size: pageSize, search: search || undefined }, open);
   const columns = useMemo<ListColumn<Agent>[]>(
     () => [
-      { key: 'agent_name', title: t(m.agentName), render: (r) => <span style={wrap}>{r.agent_name}</span> },
+      { key: 'agent_name', title: t(m.agentName), render: (r) => <span className="wrap-anywhere">{r.agent_name}</span> },
       { key: 'phone_number', title: t(m.phone), render: (r) => <span className="nowrap">{r.phone_number ?? '--'}</span> },
-      { key: 'email', title: t(m.email), render: (r) => <span style={wrap}>{r.email}</span> },
+      { key: 'email', title: t(m.email), render: (r) => <span className="wrap-anywhere">{r.email}</span> },
       { key: 'farmers', title: t(m.farmers), render: (r) => formatNumber(r.farmers_count) },
       { key: 'mapped_farmlands', title: t(m.mappedFarmlands), render: (r) => formatNumber(r.mapped_farms_count) },
       {
@@ -35,7 +33,7 @@ export function TenantAgentsDrawer({ tenantId, tenantName, open, onClose }: Prop
         width: 110,
         render: (r) => <AgentProgressBar size="small" progress={r.progress} mapped={r.mapped_farms_count} farmers={r.farmers_count} />,
       },
-      { key: 'operational_area', title: t(m.operationalArea), render: (r) => <span style={wrap}>{r.operational_area ?? '--'}</span> },
+      { key: 'operational_area', title: t(m.operationalArea), render: (r) => <span className="wrap-anywhere">{r.operational_area ?? '--'}</span> },
       {
         key: 'status',
         title: t(m.status),

@@ -88,7 +88,7 @@ function Captures({ tenantId }: { tenantId: string }) {
   return (
     <Card
       title={
-        <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
+        <span className="inline-flex gap-8">
           {t(m.captures)} <CountBadge count={captures.data?.data.count} label={t(m.capturesLabel)} />
         </span>
       }
