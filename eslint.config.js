@@ -129,7 +129,7 @@ export default tseslint.config(
   },
   {
     // The console's looks come from the theme, CSS classes and building blocks, never a constant inline style
-    // (docs/decisions/console-styles.md); values from run-time data may stay inline. The field app keeps its own styles.
+    // (docs/decisions/0092-console-styles.md); values from run-time data may stay inline. The field app keeps its own styles.
     // The files listed last still hold constant inline styles: they were being edited on other branches when the rest
     // moved; take a file off the list when its styles move (`npx eslint <file>` shows what is left).
     files: ['apps/web/src/**/*.tsx'],

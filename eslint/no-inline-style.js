@@ -1,5 +1,5 @@
 // A local lint rule: the console's looks come from the theme, its CSS classes and its building blocks
-// (docs/decisions/console-styles.md), never from a `style` prop written in a component. It reports a JSX `style`
+// (docs/decisions/0092-console-styles.md), never from a `style` prop written in a component. It reports a JSX `style`
 // attribute whose value holds a constant: a literal ('100%', 16, '#fff'), a choice between literals
 // (`phone ? 8 : 16`), an object or spread of literals, or a module-level constant holding one. Such a value belongs
 // in a class (app/global.css, components/ui/ui.css or the feature's stylesheet) or in an Ant Design prop.

@@ -1,4 +1,4 @@
-// The console's inline-style rule (eslint/no-inline-style.js, docs/decisions/console-styles.md), run through ESLint's
+// The console's inline-style rule (eslint/no-inline-style.js, docs/decisions/0092-console-styles.md), run through ESLint's
 // Node API with the repository's config on a component at a path under apps/web/src: constant styles fail, values
 // from run-time data pass, and the escape comment lets an opaque style object through.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The console's styled building blocks, in place of inline styles (docs/decisions/console-styles.md): each renders one
+// The console's styled building blocks, in place of inline styles (docs/decisions/0092-console-styles.md): each renders one
 // element with the classes of app/global.css, so a block costs no more than the <div style={…}> it replaces.
 //  - Stack: a column with a gap between its children;
 //  - Inline: a row (centred vertically unless told) with a gap, wrapping on request;
