@@ -4,6 +4,7 @@
 // English console shows exactly what the server sent, and a message the catalogue does not know is never hidden.
 import { t, type Text } from '../i18n';
 import { apiErrorText as m } from './api-errors.messages';
+import { localContractMessage } from './contract-messages';
 
 type Rule = { code: string; text: Text; pattern?: RegExp; values?: (match: RegExpExecArray) => Record<string, string | number> };
 
@@ -129,5 +130,5 @@ export function localFieldMessage(message: string): string {
     const text = apply(rule, message);
     if (text !== null) return text;
   }
-  return message;
+  return localContractMessage(message) ?? message;
 }
