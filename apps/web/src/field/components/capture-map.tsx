@@ -1,7 +1,8 @@
 // The capture map: the one map component's MapLibre map (components/map/use-map, offline reference style when no
-// configured style answers) with the area's outline, the registry farms and earlier device captures (farm layers), the
-// walk as it grows, crossings in red, overlaps in orange and the GPS position. In draw mode terra-draw lets the agent
-// place corners and then drag them. Loaded lazily: maplibre is not part of the app's first load.
+// configured style answers) with the area's outline, the registry farms and earlier device captures (farm layers), and
+// above it the live layer (walk-overlay.ts, a 2D canvas): the walk as it grows, crossings in red, overlaps in orange and
+// the GPS position (overlaps on the map in draw mode). In draw mode terra-draw lets the agent place corners and then
+// drag them. Loaded lazily: maplibre is not part of the app's first load.
 import { memo, useEffect, useRef } from 'react';
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
@@ -24,7 +25,7 @@ export type CaptureMapProps = {
   crossings: LngLat[];
   overlapShapes: PolygonRings[];
   position: { lng: number; lat: number; accuracy: number } | null;
-  /** A walk is running: the map redraws at each fix, so it draws fewer pixels (see WALK_PIXEL_RATIO). */
+  /** A walk is running: the map draws fewer pixels (see WALK_PIXEL_RATIO). */
   walking: boolean;
   /** The drawn boundary (open ring) as it changes: while corners are added or dragged (once per frame) and when done. */
   onDrawn?: (ring: LngLat[]) => void;
@@ -35,8 +36,9 @@ export type CaptureMapProps = {
 
 /**
  * Device pixels per CSS pixel: at most 2 (a phone's 3 costs 2.25 times the pixels for a basemap of lines and fills),
- * and 1 while a walk runs. Each fix redraws the whole canvas; issue 31's walk benchmark (software WebGL, 4× CPU throttle,
- * 360 × 740 at 2) measured the redraw of a 720 × 1,480 canvas at about 100 ms (docs/decisions, field walk record).
+ * and 1 while a walk runs: the walk itself is on the overlay, but following the walker near an edge redraws the whole
+ * map, about 100 ms at 720 × 1,480 in issue 31's walk benchmark (software WebGL, 4× CPU throttle; docs/decisions, field
+ * walk record and field walk overlay). The overlay keeps up to 2.
  */
 const MAX_PIXEL_RATIO = 2;
 const WALK_PIXEL_RATIO = 1;
