@@ -224,12 +224,21 @@ async function offlineStart(baseUrl) {
               src: (sc.sourceURL || sc.invoker || '').replace(/^.*\/assets\//, '').replace(/-[A-Za-z0-9_-]{8}\.js.*$/, '.js'),
               type: sc.invokerType,
             }));
-            w.__loaf.push({ ms: e.duration, render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, blocking: e.blockingDuration, scripts });
+            w.__loaf.push({
+              at: Math.round(e.startTime),
+              ms: e.duration,
+              render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+              blocking: e.blockingDuration,
+              scripts,
+            });
           }
         }).observe({ type: 'long-animation-frame', buffered: false });
       } catch {
         // no LoAF in this browser: the breakdown is left out
       }
+      // The map's own redraws while walking (MapLibre's 'render' fires once per frame it draws).
+      w.__mapRenders = [];
+      document.querySelector('[data-testid="field-map"]')?.__map?.on('render', () => w.__mapRenders.push(Math.round(performance.now())));
       let last = performance.now();
       const tick = (t) => {
         w.__frames.push(t - last);
@@ -238,6 +247,12 @@ async function offlineStart(baseUrl) {
       };
       requestAnimationFrame(tick);
     });
+    // BENCH_PROFILE=file.cpuprofile: a CPU profile of the walk (DevTools' format; it slows the page, so the figures of
+    // such a run are not the benchmark's).
+    if (process.env['BENCH_PROFILE']) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     const latencies = [];
     // A 61 m × 61 m square walked in 1.2 m steps (steps under 1 m add no vertex): 200 positions.
     for (let i = 1; i < 200; i++) {
@@ -255,11 +270,20 @@ async function offlineStart(baseUrl) {
       await waitPoints(i + 1);
       latencies.push(performance.now() - t);
     }
+    if (process.env['BENCH_PROFILE']) fs.writeFileSync(process.env['BENCH_PROFILE'], JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const frames = await page.evaluate(() => {
       window.__stopFrames = true;
       return window.__frames.slice(1);
     });
     const loaf = await page.evaluate(() => window.__loaf);
+    const mapRenders = await page.evaluate(() => window.__mapRenders);
+    // BENCH_SHOT=file.png: the screen at the walk's end (to look at the live layer); BENCH_DUMP=file.json: every frame
+    // interval and long frame, in order (to see what the long ones are).
+    if (process.env['BENCH_SHOT']) await page.screenshot({ path: process.env['BENCH_SHOT'] });
+    if (process.env['BENCH_DUMP']) {
+      const order = await page.evaluate(() => window.__frames.slice(1));
+      fs.writeFileSync(process.env['BENCH_DUMP'], JSON.stringify({ frames: order, loaf, mapRenders }, null, 1));
+    }
     const bySource = {};
     for (const f of loaf) for (const sc of f.scripts) bySource[`${sc.type} ${sc.src}`] = (bySource[`${sc.type} ${sc.src}`] ?? 0) + sc.ms;
     const loafTotal = loaf.reduce((t, f) => t + f.ms, 0);
@@ -283,6 +307,7 @@ async function offlineStart(baseUrl) {
       walk_frame_ms_max: Math.round(frames[frames.length - 1] ?? 0),
       walk_frame_ms_p50: pct(frames, 0.5),
       walk_frames: frames.length,
+      walk_map_renders: mapRenders.length,
       walk_long_frames: loaf.length,
       walk_long_frames_ms: Math.round(loafTotal),
       walk_long_frames_render_ms: Math.round(loafRender),
@@ -316,7 +341,7 @@ else {
       `walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
     );
     console.log(
-      `long frames (over 50 ms) while walking: ${result.walk_long_frames}, ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`,
+      `long frames (over 50 ms) while walking: ${result.walk_long_frames} (the map drew ${result.walk_map_renders} frames), ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`,
     );
   } else console.log('offline start: set BENCH_URL to a running server (it must serve /field/) to measure it');
 }

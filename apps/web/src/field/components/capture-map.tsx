@@ -1,7 +1,8 @@
 // The capture map: the one map component's MapLibre map (components/map/use-map, offline reference style when no
-// configured style answers) with the area's outline, the registry farms and earlier device captures (farm layers), the
-// walk as it grows, crossings in red, overlaps in orange and the GPS position. In draw mode terra-draw lets the agent
-// place corners and then drag them. Loaded lazily: maplibre is not part of the app's first load.
+// configured style answers) with the area's outline, the registry farms and earlier device captures (farm layers), and
+// above it the live layer (walk-overlay.ts, a 2D canvas): the walk as it grows, crossings in red, overlaps in orange and
+// the GPS position (overlaps on the map in draw mode). In draw mode terra-draw lets the agent place corners and then
+// drag them. Loaded lazily: maplibre is not part of the app's first load.
 import { memo, useEffect, useRef } from 'react';
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { TerraDraw, TerraDrawPolygonMode, TerraDrawSelectMode } from 'terra-draw';
@@ -13,6 +14,7 @@ import type { MapFeature } from '../../components/map/map-constants';
 import type { FieldBundle } from '../api/types';
 import { geometryRings } from '../geo/checks';
 import { bboxOf, closeRing, type LngLat, type PolygonRings } from '../geo/geodesy';
+import { STYLE, WalkOverlay, type OverlayInputs } from './walk-overlay';
 
 export type CaptureMapProps = {
   bundle: FieldBundle;
@@ -23,7 +25,7 @@ export type CaptureMapProps = {
   crossings: LngLat[];
   overlapShapes: PolygonRings[];
   position: { lng: number; lat: number; accuracy: number } | null;
-  /** A walk is running: the map redraws at each fix, so it draws fewer pixels (see WALK_PIXEL_RATIO). */
+  /** A walk is running: the map draws fewer pixels (see WALK_PIXEL_RATIO). */
   walking: boolean;
   /** The drawn boundary (open ring) as it changes: while corners are added or dragged (once per frame) and when done. */
   onDrawn?: (ring: LngLat[]) => void;
@@ -34,8 +36,9 @@ export type CaptureMapProps = {
 
 /**
  * Device pixels per CSS pixel: at most 2 (a phone's 3 costs 2.25 times the pixels for a basemap of lines and fills),
- * and 1 while a walk runs. Each fix redraws the whole canvas; issue 31's walk benchmark (software WebGL, 4× CPU throttle,
- * 360 × 740 at 2) measured the redraw of a 720 × 1,480 canvas at about 100 ms (docs/decisions, field walk record).
+ * and 1 while a walk runs: the walk itself is on the overlay, but following the walker near an edge redraws the whole
+ * map, about 100 ms at 720 × 1,480 in issue 31's walk benchmark (software WebGL, 4× CPU throttle; docs/decisions, field
+ * walk record and field walk overlay). The overlay keeps up to 2.
  */
 const MAX_PIXEL_RATIO = 2;
 const WALK_PIXEL_RATIO = 1;
@@ -43,40 +46,15 @@ const WALK_PIXEL_RATIO = 1;
 const FOLLOW_MARGIN = 0.2;
 
 const empty: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] };
+const noShapes: PolygonRings[] = [];
 
-/** Adds the capture's sources and layers if the style has none (a new map, or a basemap switch); true when it did. */
+/** Adds the capture's sources and layers if the style has none (a new map); true when it did. */
 function ensureLayers(map: MapLibreMap): boolean {
-  if (map.getSource('field-live')) return false;
-  for (const id of ['field-area', 'field-live', 'field-overlap', 'field-crossings', 'field-position']) map.addSource(id, { type: 'geojson', data: empty });
+  if (map.getSource('field-area')) return false;
+  for (const id of ['field-area', 'field-overlap']) map.addSource(id, { type: 'geojson', data: empty });
   map.addLayer({ id: 'field-area-line', type: 'line', source: 'field-area', paint: { 'line-color': '#1d3557', 'line-width': 3, 'line-dasharray': [2, 1] } });
-  map.addLayer({ id: 'field-overlap-fill', type: 'fill', source: 'field-overlap', paint: { 'fill-color': '#f77f00', 'fill-opacity': 0.6 } });
-  map.addLayer({
-    id: 'field-live-fill',
-    type: 'fill',
-    source: 'field-live',
-    filter: ['==', ['geometry-type'], 'Polygon'],
-    paint: { 'fill-color': '#7b2cbf', 'fill-opacity': 0.25 },
-  });
-  map.addLayer({ id: 'field-live-line', type: 'line', source: 'field-live', paint: { 'line-color': '#5a189a', 'line-width': 3 } });
-  map.addLayer({
-    id: 'field-live-points',
-    type: 'circle',
-    source: 'field-live',
-    filter: ['==', ['geometry-type'], 'Point'],
-    paint: { 'circle-radius': 4, 'circle-color': '#5a189a' },
-  });
-  map.addLayer({
-    id: 'field-crossings',
-    type: 'circle',
-    source: 'field-crossings',
-    paint: { 'circle-radius': 10, 'circle-color': '#d00000', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 },
-  });
-  map.addLayer({
-    id: 'field-position',
-    type: 'circle',
-    source: 'field-position',
-    paint: { 'circle-radius': 9, 'circle-color': '#0077ff', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 },
-  });
+  // The overlaps in draw mode, under terra-draw's polygon and corners (elsewhere the overlay draws them).
+  map.addLayer({ id: 'field-overlap-fill', type: 'fill', source: 'field-overlap', paint: { 'fill-color': STYLE.overlapFill } });
   return true;
 }
 
@@ -100,41 +78,30 @@ const collection = (geometries: GeoJSON.Geometry[]): GeoJSON.FeatureCollection =
   features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })),
 });
 
-type LiveInputs = Pick<CaptureMapProps, 'line' | 'closed' | 'drawing' | 'crossings' | 'overlapShapes' | 'position'>;
+type MapInputs = Pick<OverlayInputs, 'drawing' | 'overlapShapes' | 'position'>;
 
 /**
- * Writes what changed since `sent` to the map and returns what is now on it. The vertices are one MultiPoint (drawn by
- * the same circle layer as single points: 'geometry-type' reads MultiPoint as Point), not one feature per vertex.
+ * Writes to the map what the overlay does not draw, and returns what is now on it: the overlaps in draw mode (terra-draw
+ * draws there, above the map's layers and under the overlay), and the follow. True in `moved` when the view moved.
  */
-function flushLive(map: MapLibreMap, now: LiveInputs, sent: Partial<LiveInputs>): Partial<LiveInputs> {
+function flushMap(map: MapLibreMap, now: MapInputs, sent: Partial<MapInputs>): { sent: Partial<MapInputs>; moved: boolean } {
   if (ensureLayers(map)) sent = {};
-  // In draw mode terra-draw draws the boundary: the walk source is emptied once, not rewritten at each change.
-  if (now.drawing !== sent.drawing || (!now.drawing && (now.line !== sent.line || now.closed !== sent.closed))) {
-    const line = now.line;
-    const shapes: GeoJSON.Geometry[] = [];
-    if (!now.drawing && line.length > 0) {
-      shapes.push({ type: 'MultiPoint', coordinates: line });
-      if (line.length >= 3 && now.closed) shapes.push({ type: 'Polygon', coordinates: [closeRing(line)] });
-      else if (line.length >= 2) shapes.push({ type: 'LineString', coordinates: line });
-    }
-    setData(map, 'field-live', collection(shapes));
-  }
-  if (now.crossings !== sent.crossings)
-    setData(map, 'field-crossings', collection(now.crossings.map((p): GeoJSON.Point => ({ type: 'Point', coordinates: p }))));
-  if (now.overlapShapes !== sent.overlapShapes)
-    setData(map, 'field-overlap', collection(now.overlapShapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
-  if (now.position !== sent.position)
-    setData(map, 'field-position', collection(now.position ? [{ type: 'Point', coordinates: [now.position.lng, now.position.lat] }] : []));
+  const shapes = now.drawing ? now.overlapShapes : noShapes;
+  if (shapes !== (sent.drawing ? sent.overlapShapes : noShapes) || sent.drawing === undefined)
+    setData(map, 'field-overlap', collection(shapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
   // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom): the first fix
-  // centres the map; later ones move it only when the walker nears an edge (a move re-places every label and tile).
+  // centres the map; later ones move it only when the walker nears an edge (a move redraws the map, labels and tiles).
+  let moved = false;
   if (now.position && !now.drawing && (now.position !== sent.position || now.drawing !== sent.drawing)) {
     const at = map.project([now.position.lng, now.position.lat]);
     const { clientWidth: w, clientHeight: h } = map.getContainer();
     const near = at.x < w * FOLLOW_MARGIN || at.x > w * (1 - FOLLOW_MARGIN) || at.y < h * FOLLOW_MARGIN || at.y > h * (1 - FOLLOW_MARGIN);
-    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near)
+    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near) {
       map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
+      moved = true;
+    }
   }
-  return { ...now };
+  return { sent: { ...now }, moved };
 }
 
 function CaptureMap(props: CaptureMapProps) {
@@ -173,12 +140,15 @@ function CaptureMap(props: CaptureMapProps) {
     };
   }, [map, props.bundle, props.devicePlots, onCentre]);
 
-  // The live boundary, crossings, overlaps and position, and following the walker: written to the map at most once per
-  // animation frame (a burst of fixes costs one map update), and only the sources whose input changed. Each setData
-  // reloads that source's tiles in the worker and every move redraws the map, so while walking only the walk and the
-  // position are sent (the crossings and overlaps do not change then). Profiled with issue 31's walk benchmark.
-  const live = useRef<LiveInputs | null>(null);
-  const sent = useRef<Partial<LiveInputs>>({});
+  // The live boundary, overlaps, crossings and position are drawn on the overlay (walk-overlay.ts), not as map sources: a
+  // setData re-tiles in MapLibre's worker and redraws the whole map, which made most of a walk's frame (issue 31's walk
+  // benchmark). Inputs are taken at most once per animation frame (a burst of fixes costs one paint); the map itself is
+  // written only to follow the walker near an edge and, in draw mode, for the overlaps. After a move the overlay paints
+  // at the map's next 'render', so both show the same view.
+  const overlayCanvas = useRef<HTMLCanvasElement>(null);
+  const overlay = useRef<WalkOverlay | null>(null);
+  const live = useRef<OverlayInputs | null>(null);
+  const sent = useRef<Partial<MapInputs>>({});
   const frame = useRef(0);
   useEffect(() => {
     live.current = {
@@ -192,17 +162,25 @@ function CaptureMap(props: CaptureMapProps) {
     if (!map || frame.current !== 0) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
-      if (live.current) sent.current = flushLive(map, live.current, sent.current);
+      if (!live.current || !overlay.current) return;
+      const flushed = flushMap(map, live.current, sent.current);
+      sent.current = flushed.sent;
+      overlay.current.set(live.current);
+      if (!flushed.moved) overlay.current.paint();
     });
   }, [map, props.line, props.closed, props.crossings, props.overlapShapes, props.position, props.drawing]);
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    if (!map || !overlayCanvas.current) return;
+    const o = new WalkOverlay(map, overlayCanvas.current, MAX_PIXEL_RATIO);
+    overlay.current = o;
+    return () => {
       cancelAnimationFrame(frame.current);
       frame.current = 0;
       sent.current = {};
-    },
-    [map],
-  );
+      o.destroy();
+      overlay.current = null;
+    };
+  }, [map]);
 
   // Fewer pixels while a walk runs; the full ratio again when it pauses or ends (one redraw each way).
   useEffect(() => {
@@ -263,6 +241,7 @@ function CaptureMap(props: CaptureMapProps) {
   return (
     <div className="field-map-wrap">
       <div ref={container} className="field-map" data-testid="field-map" data-ready={map ? 'true' : 'false'} role="region" aria-label={props.label} />
+      <canvas ref={overlayCanvas} className="field-map-overlay" data-testid="field-map-overlay" aria-hidden="true" />
       {error && <p className="field-alert field-alert-error">{error}</p>}
     </div>
   );
