@@ -95,7 +95,7 @@ describe('Custom Farm Analysis (/admin/farm-analysis)', () => {
     await drawer.getByRole('button', { name: 'Export GeoJSON' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/-outside\.geojson$/);
-    const fc = JSON.parse(await fs.promises.readFile((await file.path())!, 'utf8'));
+    const fc = JSON.parse(await fs.promises.readFile(await file.path(), 'utf8'));
     expect(fc.features).toHaveLength(2);
     await screenshot(page, '84-analysis-list-drawer');
     await drawer.getByRole('button', { name: 'Close' }).click();

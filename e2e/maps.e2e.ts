@@ -55,7 +55,7 @@ describe('Farmlands (/admin/mapping)', () => {
     await screenshot(page, '67-eudr-export');
     const [download] = await Promise.all([page.waitForEvent('download'), modal.getByRole('button', { name: 'Download' }).click()]);
     expect(download.suggestedFilename()).toBe('farms-eudr.geojson');
-    const text = fs.readFileSync((await download.path())!, 'utf8');
+    const text = fs.readFileSync(await download.path(), 'utf8');
     const fc = JSON.parse(text) as { type: string; features: Array<{ properties: { farm_id: string } }> };
     expect(fc.type).toBe('FeatureCollection');
     expect(fc.features.length).toBe(Number((await page.getByTestId('count-badge').first().innerText()).replace(/,/g, '')));

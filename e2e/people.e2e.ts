@@ -55,7 +55,7 @@ async function downloadCsv(button: string): Promise<{ name: string; lines: strin
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: button, exact: true }).click();
   const file = await download;
-  const text = await fs.promises.readFile((await file.path())!, 'utf8');
+  const text = await fs.promises.readFile(await file.path(), 'utf8');
   return { name: file.suggestedFilename(), lines: text.split(/\r?\n/).filter(Boolean) };
 }
 

@@ -297,7 +297,7 @@ describe('provider area (/super-admin)', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe('tenants.csv');
     const lines = fs
-      .readFileSync((await file.path())!, 'utf8')
+      .readFileSync(await file.path(), 'utf8')
       .split('\r\n')
       .filter(Boolean);
     expect(lines.length - 1).toBe(count);
@@ -348,7 +348,7 @@ describe('provider area (/super-admin)', () => {
     await captures.getByRole('button', { name: 'Export table' }).click();
     const file = await download;
     const lines = fs
-      .readFileSync((await file.path())!, 'utf8')
+      .readFileSync(await file.path(), 'utf8')
       .split('\r\n')
       .filter(Boolean);
     expect(lines.length - 1).toBe(farms.count);
@@ -377,7 +377,7 @@ describe('provider area (/super-admin)', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe('mappings.csv');
     const lines = fs
-      .readFileSync((await file.path())!, 'utf8')
+      .readFileSync(await file.path(), 'utf8')
       .split('\r\n')
       .filter(Boolean);
     expect(lines[0]!.split(',')).toContain('Tenant');
@@ -398,7 +398,7 @@ describe('provider area (/super-admin)', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`tenant-progress-${year}.csv`);
     const lines = fs
-      .readFileSync((await file.path())!, 'utf8')
+      .readFileSync(await file.path(), 'utf8')
       .split('\r\n')
       .filter(Boolean);
     expect(lines[0]).toBe('Tenant,License type,Month,Farms mapped,Area (sqm),Hectares,Agents active');

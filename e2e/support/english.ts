@@ -159,7 +159,7 @@ export async function englishOnPage(page: Page, catalogue: readonly string[]): P
       };
       const shown = (el: Element) => {
         if (el.closest('.visually-hidden')) return true;
-        return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true } as CheckVisibilityOptions);
+        return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
       };
       const check = (raw: string, el: Element) => {
         const text = raw.replace(/\s+/g, ' ').trim();

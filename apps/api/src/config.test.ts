@@ -6,17 +6,17 @@ const pg = { DATABASE_URL: 'postgres://app@127.0.0.1:5432/x' };
 
 describe('API_PROCESSES', () => {
   it('defaults to one process, takes a number or auto on PostgreSQL', () => {
-    expect(loadConfig({} as NodeJS.ProcessEnv).apiProcesses).toBe(1);
-    expect(loadConfig({ ...pg, API_PROCESSES: '3' } as NodeJS.ProcessEnv).apiProcesses).toBe(3);
-    expect(loadConfig({ ...pg, API_PROCESSES: 'auto' } as NodeJS.ProcessEnv).apiProcesses).toBeGreaterThanOrEqual(1);
-    expect(loadConfig({ API_PROCESSES: '' } as NodeJS.ProcessEnv).apiProcesses).toBe(1);
+    expect(loadConfig({}).apiProcesses).toBe(1);
+    expect(loadConfig({ ...pg, API_PROCESSES: '3' }).apiProcesses).toBe(3);
+    expect(loadConfig({ ...pg, API_PROCESSES: 'auto' }).apiProcesses).toBeGreaterThanOrEqual(1);
+    expect(loadConfig({ API_PROCESSES: '' }).apiProcesses).toBe(1);
   });
 
   it('refuses more than one process on the embedded database, and values out of range, naming the variable', () => {
-    expect(() => loadConfig({ API_PROCESSES: '2' } as NodeJS.ProcessEnv)).toThrow(ConfigError);
-    expect(() => loadConfig({ API_PROCESSES: '2' } as NodeJS.ProcessEnv)).toThrow(/API_PROCESSES: 2 needs PostgreSQL/);
+    expect(() => loadConfig({ API_PROCESSES: '2' })).toThrow(ConfigError);
+    expect(() => loadConfig({ API_PROCESSES: '2' })).toThrow(/API_PROCESSES: 2 needs PostgreSQL/);
     for (const bad of ['0', '65', 'many', '1.5']) {
-      expect(() => loadConfig({ ...pg, API_PROCESSES: bad } as NodeJS.ProcessEnv)).toThrow(/API_PROCESSES/);
+      expect(() => loadConfig({ ...pg, API_PROCESSES: bad })).toThrow(/API_PROCESSES/);
     }
   });
 });

@@ -35,7 +35,7 @@ export function createFarmlandClient(options: FarmlandClientOptions): FarmlandCl
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? ((req: Request) => globalThis.fetch(req));
   const mode = options.encryption ?? 'auto';
-  const bearer = async () => (typeof options.token === 'function' ? await options.token() : (options.token ?? null));
+  const bearer = async () => (typeof options.token === 'function' ? options.token() : (options.token ?? null));
 
   let session: Promise<PayloadSession> | null = null;
   const payload = () => {

@@ -139,7 +139,7 @@ export async function uploadAnalysis(client: FarmlandClient, u: AnalysisUpload) 
   if (u.nameField) form.append('name_field', u.nameField);
   if (u.parentAnalysisId) form.append('parent_analysis_id', u.parentAnalysisId);
   const { data, error, response } = await client.api.POST('/api/custom-analysis/', { body: form as never, bodySerializer: (b: unknown) => b as FormData });
-  if (!response.ok) throw FarmlandApiError.from(response, error as never);
+  if (!response.ok) throw FarmlandApiError.from(response, error);
   return data!.data;
 }
 

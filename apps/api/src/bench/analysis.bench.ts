@@ -159,7 +159,7 @@ async function rawQueries(e: Engine, tenantId: string): Promise<Record<string, n
   t0 = performance.now();
   await e.admin('SELECT sum(ST_Area(geom::geography)) FROM bench_raw');
   t['area'] = performance.now() - t0;
-  t['total'] = t['load']! + t['within']! + t['overlaps']! + t['area']!;
+  t['total'] = t['load'] + t['within'] + t['overlaps'] + t['area'];
   await e.admin('DROP TABLE bench_raw');
   return t;
 }
@@ -296,7 +296,7 @@ async function benchEngine(kind: 'pglite' | 'postgres', data: Generated, file: B
     blockByPhase['parse+stage (worker thread) and create'] = lag.max;
     lag.max = 0;
     await memAt('parse+stage');
-    if (args.includes('--verbose')) process.stdout.write(`    parse+create: ${secs(phases['parse+stage (worker thread) and create']!)} s\n`);
+    if (args.includes('--verbose')) process.stdout.write(`    parse+create: ${secs(phases['parse+stage (worker thread) and create'])} s\n`);
     let stmtMax = 0;
     let stmtCount = 0;
     let stmtSum = 0;

@@ -100,7 +100,7 @@ async function api<T = any>(
       ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}),
       ...headers,
     },
-    ...(body !== undefined ? { body: isBuf ? (body as Buffer) : JSON.stringify(body) } : {}),
+    ...(body !== undefined ? { body: isBuf ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };

@@ -98,7 +98,7 @@ export function apiAt(base: string) {
         ...(body !== undefined && !isBuf ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { body: isBuf ? (body as Buffer) : JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: isBuf ? body : JSON.stringify(body) } : {}),
     });
     const text = await res.text();
     let parsed: unknown = text;

@@ -405,7 +405,7 @@ async function main(): Promise<void> {
             (r.errors ? `  ${r.errors} non-200` : ''),
         );
       }
-      if (EXPLAIN && scaleTenant) await explainRoutes(env['DATABASE_URL']!, scaleTenant);
+      if (EXPLAIN && scaleTenant) await explainRoutes(env['DATABASE_URL'], scaleTenant);
     }
     const over = results.filter((r) => r.p95 > 50 && r.route !== '/api/health');
     console.log(

@@ -46,9 +46,7 @@ function get(agent: http.Agent, route: string, token: string | null): Promise<An
       { host: '127.0.0.1', port: PORT, path: route, agent, timeout: TIMEOUT_MS, headers: token ? { authorization: `Bearer ${token}` } : {} },
       (res) => {
         res.on('data', () => undefined);
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null }),
-        );
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: res.headers['retry-after'] ?? null }));
         res.on('error', () => resolve({ status: -1, ms: performance.now() - t0, retryAfter: null }));
       },
     );

@@ -176,7 +176,7 @@ function traceClient(client: pg.PoolClient): void {
     if (typeof last !== 'function') return statementSpan('postgresql', text, parameterised, () => query(...args) as Promise<unknown>);
     // The callback form: the span ends when the callback is called.
     let done!: (err: unknown) => void;
-    const settled = new Promise<void>((resolve, reject) => (done = (err) => (err ? reject(err as Error) : resolve())));
+    const settled = new Promise<void>((resolve, reject) => (done = (err) => (err ? reject(err) : resolve())));
     void statementSpan('postgresql', text, parameterised, () => settled).catch(() => undefined);
     return query(...args.slice(0, -1), (err: unknown, res: unknown) => {
       done(err);

@@ -185,7 +185,7 @@ export class RemotePglite {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, origin: new Error(), background });
-      this.worker.postMessage({ ...req, id } as WorkerRequest, transfer);
+      this.worker.postMessage({ ...req, id }, transfer);
     });
   }
 

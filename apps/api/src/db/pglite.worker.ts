@@ -126,7 +126,7 @@ class Connection {
       at += p.length;
     }
     const { messages } = await this.pg.execProtocol(message, { syncToFs: false });
-    return messages as unknown as Msg[];
+    return messages;
   }
 
   /**
@@ -238,7 +238,7 @@ class Connection {
         fields = (m['fields'] as Array<{ name: string; dataTypeID: number }>).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
         parsers = fields.map((f) => parserOf(f.dataTypeID));
       } else if (m.name === 'dataRow') {
-        const values = (m['fields'] as Array<string | null>).map((v, i) => (v === null ? null : parsers[i] ? parsers[i]!(v, fields[i]!.dataTypeID) : v));
+        const values = (m['fields'] as Array<string | null>).map((v, i) => (v === null ? null : parsers[i] ? parsers[i](v, fields[i]!.dataTypeID) : v));
         rows.push(rowMode === 'array' ? values : Object.fromEntries(values.map((v, i) => [fields[i]!.name, v])));
       } else if (m.name === 'commandComplete') {
         const words = (m['text'] as string).split(' ');
@@ -347,7 +347,7 @@ async function main(): Promise<void> {
       case 'dump':
         return alone(async () => {
           const blob = await pg.dumpDataDir('gzip');
-          return await blob.arrayBuffer();
+          return blob.arrayBuffer();
         });
       case 'stats': {
         const m = process.memoryUsage();

@@ -106,7 +106,7 @@ function pgliteEngine(db: Db, client: RemotePglite): Engine {
     transaction: (scope, fn) =>
       client.transaction(
         (txClient) => {
-          const session = new PgliteSession(txClient as unknown as PGlite, dialect, relational, {});
+          const session = new PgliteSession(txClient, dialect, relational, {});
           return fn(new PgliteTransaction(dialect, session, relational) as unknown as Tx);
         },
         [{ text: SCOPE_SQL, params: scopeValues(scope) }],

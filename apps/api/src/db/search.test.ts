@@ -81,7 +81,7 @@ describe('narrowed searches answer as the plain pattern', () => {
     // through the farm's name, the farmer's name and the folio id.
     const rnd = fc.sample(fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 4 }), { numRuns: 120, seed: 7 });
     const seps = [' ', '-', '', ' '];
-    const names = rnd.map((ws, i) => ws.join(seps[i % seps.length]!));
+    const names = rnd.map((ws, i) => ws.join(seps[i % seps.length]));
     const farmerIds: string[] = [];
     for (let i = 0; i < 40; i++) {
       const [row] = await env.sql<{ id: string }>(sql`INSERT INTO farmers (tenant_id, first_name, last_name, folio_id, phone_number, email)

@@ -158,7 +158,7 @@ describe('farm edits racing the other farm writers (both engines)', () => {
       const statuses = results.map((r) => r.status);
       expect(statuses, JSON.stringify(results.map((r) => r.body))).toEqual([200, 200, 200, expect.any(Number), 200]);
       expect([200, 204]).toContain(statuses[3]);
-      expect(results[1]!.body.data).toMatchObject({ created_count: 15, failed_count: 0 });
+      expect(results[1].body.data).toMatchObject({ created_count: 15, failed_count: 0 });
       const [stored] = await env.sql<{ n: number; unmapped: number }>(sql`
         SELECT count(*)::int AS n, count(*) FILTER (WHERE mapped_by IS NULL)::int AS unmapped FROM farms WHERE id = ANY(${`{${farms.join(',')}}`}::uuid[])`);
       expect(stored).toEqual({ n: 3, unmapped: 3 });

@@ -222,9 +222,9 @@ export class GeoJsonRows {
         const end = this.scan(s, start);
         if (end < 0) {
           const part = s.slice(start);
-          this.cap!.parts.push(part);
-          this.cap!.chars += part.length;
-          if (this.cap!.chars > MAX_FEATURE_CHARS) throw this.tooLarge();
+          this.cap.parts.push(part);
+          this.cap.chars += part.length;
+          if (this.cap.chars > MAX_FEATURE_CHARS) throw this.tooLarge();
           break;
         }
         const text = this.take(s, start, end);

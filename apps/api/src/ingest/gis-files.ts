@@ -25,8 +25,7 @@ export function featureRow(properties: Row, geometry: Geometry, nameField: strin
   const hasName = keys.some((k) => canonicalKey(k) === 'farm_name');
   if (!hasName) {
     const chosen = nameField ? (keys.find((k) => k === nameField) ?? keys.find((k) => canonicalKey(k) === canonicalKey(nameField))) : undefined;
-    const named =
-      chosen ?? keys.find((k) => canonicalKey(k) === 'name') ?? keys.find((k) => typeof properties[k] === 'string' && (properties[k] as string).trim() !== '');
+    const named = chosen ?? keys.find((k) => canonicalKey(k) === 'name') ?? keys.find((k) => typeof properties[k] === 'string' && properties[k].trim() !== '');
     // No text name (issue 28 §3): a numeric property (the feature id among them) names the plot, else "Plot <row>".
     const numbered = named === undefined ? keys.find((k) => typeof properties[k] === 'number' && Number.isFinite(properties[k])) : undefined;
     const value = named !== undefined ? properties[named] : numbered !== undefined ? String(properties[numbered]) : undefined;

@@ -25,7 +25,7 @@ async function call(method: string, url: string, token: string | null, body?: un
       ...(body !== undefined && !buf ? { 'content-type': 'application/json' } : {}),
       ...headers,
     },
-    ...(body !== undefined ? { body: buf ? (body as Buffer) : JSON.stringify(body) } : {}),
+    ...(body !== undefined ? { body: buf ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as { data?: Record<string, never> & Record<string, unknown> }) : null };
@@ -139,7 +139,7 @@ describe(`kill -9 mid-analysis (${pgUrl ? 'PostgreSQL' : 'embedded'})`, () => {
     await start();
     let detail: Record<string, unknown> = {};
     for (const end = killedAt + 120_000; Date.now() < end;) {
-      detail = ((await call('GET', `/api/custom-analysis/${id}/`, token)).body!.data ?? {}) as Record<string, unknown>;
+      detail = (await call('GET', `/api/custom-analysis/${id}/`, token)).body!.data ?? {};
       if (detail['status'] === 'completed' || detail['status'] === 'failed') break;
       await new Promise((r) => setTimeout(r, 500));
     }

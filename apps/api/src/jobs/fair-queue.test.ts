@@ -18,7 +18,8 @@ import { startBoss } from './queue.js';
 function storedFiles(env: TestEnv, tenantId: string): string[] {
   const dir = path.join(env.config.dataDir, 'files', tenantId);
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath, d.name))
     .sort();

@@ -64,7 +64,7 @@ function adminDb(database: Database): BossDb {
 
 /** Installs (or migrates) pg-boss's schema, creates the queues and grants everything to the app role. Idempotent. */
 export async function installQueues(database: Database, specs: QueueSpec[]): Promise<void> {
-  const admin = new PgBoss({ db: adminDb(database) as PgBoss.Db, schema: BOSS_SCHEMA, supervise: false, schedule: false, migrate: true });
+  const admin = new PgBoss({ db: adminDb(database), schema: BOSS_SCHEMA, supervise: false, schedule: false, migrate: true });
   admin.on('error', () => undefined);
   await admin.start();
   const existing = new Set((await admin.getQueues()).map((q) => q.name));
@@ -95,7 +95,7 @@ export type Boss = PgBoss;
 export async function startBoss(database: Database, specs: QueueSpec[], log: FastifyBaseLogger): Promise<PgBoss> {
   await installQueues(database, specs);
   const boss = new PgBoss({
-    db: appDb(database) as PgBoss.Db,
+    db: appDb(database),
     schema: BOSS_SCHEMA,
     migrate: false,
     schedule: false,

@@ -132,7 +132,7 @@ export function s3Storage(config: S3Config, client: S3Client = s3Client(config))
           if (!ETag) throw new Error(`the storage returned no ETag for part ${PartNumber}`);
           Parts.push({ ETag, PartNumber });
         };
-        await send(first.value!);
+        await send(first.value);
         await send(second.value);
         for await (const Body of parts) await send(Body);
         await client.send(new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts } }));

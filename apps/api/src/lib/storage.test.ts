@@ -101,7 +101,7 @@ describe('S3 storage (against s3rver)', () => {
   it('says at start whether the bucket answers, and keeps going when it does not', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
-    const config = (bucket: string) => loadConfig({ ...s3.env(bucket), DATA_DIR: os.tmpdir() } as NodeJS.ProcessEnv);
+    const config = (bucket: string) => loadConfig({ ...s3.env(bucket), DATA_DIR: os.tmpdir() });
     await checkStorage(config(BUCKET_OK), log);
     await checkStorage(config('no-such-bucket'), log);
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
@@ -190,9 +190,9 @@ describe('storage configuration', () => {
   const s3env = { STORAGE_DRIVER: 's3', S3_BUCKET: 'farm-files', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK' };
 
   it('defaults to the data directory, and reads every S3 variable', () => {
-    const local = loadConfig({ DATA_DIR: '/tmp/farmland-x' } as NodeJS.ProcessEnv).storage;
+    const local = loadConfig({ DATA_DIR: '/tmp/farmland-x' }).storage;
     expect(local).toEqual({ driver: 'local', dir: '/tmp/farmland-x/files' });
-    const s3 = loadConfig({ ...s3env, S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' } as NodeJS.ProcessEnv).storage;
+    const s3 = loadConfig({ ...s3env, S3_ENDPOINT: 'http://minio:9000', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' }).storage;
     expect(s3).toEqual({
       driver: 's3',
       bucket: 'farm-files',
@@ -208,12 +208,12 @@ describe('storage configuration', () => {
       S3_ENDPOINT: '',
       S3_ACCESS_KEY_ID: '',
       S3_SECRET_ACCESS_KEY: '',
-    } as NodeJS.ProcessEnv).storage;
+    }).storage;
     expect(chain).toMatchObject({ driver: 's3', endpoint: null, region: 'us-east-1', credentials: null, forcePathStyle: false });
   });
 
   it('stops the boot naming the variable that is wrong', () => {
-    const bad = (env: Record<string, string>) => () => loadConfig(env as NodeJS.ProcessEnv);
+    const bad = (env: Record<string, string>) => () => loadConfig(env);
     expect(bad({ STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
     expect(bad({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET: required when STORAGE_DRIVER=s3/);
     expect(bad({ ...s3env, S3_BUCKET: 'Not_A_Bucket' })).toThrow(/S3_BUCKET/);

@@ -27,7 +27,7 @@ function toProblem(error: FastifyError | Error, bodyLimit: number): Problem | nu
   if (hasZodFastifySchemaValidationErrors(error)) {
     const part = (error as { validationContext?: string }).validationContext;
     const errors: FieldError[] = error.validation.map((v) => ({
-      field: fieldName(v.instancePath, part, (v.params ?? {}) as Record<string, unknown>),
+      field: fieldName(v.instancePath, part, v.params ?? {}),
       // The whole body missing (no body, or an empty one) on a route that needs one.
       message:
         v.instancePath === '' && part === 'body' && /received (undefined|null)$/.test(v.message ?? '')

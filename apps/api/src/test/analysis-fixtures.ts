@@ -84,7 +84,7 @@ export async function outcome(caller: Caller, id: string) {
       const res = await caller.get(`/api/custom-analysis/${id}/${kind}/?page=${page}&page_size=100`);
       expect(res.status).toBe(200);
       for (const f of res.body.data.results) {
-        lists[kind]!.push(f.row_number);
+        lists[kind].push(f.row_number);
         rows.set(f.row_number, {
           category: f.category,
           errors: f.errors.map((e: { code: string }) => e.code),

@@ -70,7 +70,7 @@ describe('authorization matrix', () => {
       const mp = row.probe?.multipart ? multipartBody(row.probe.multipart) : null;
       const body = row.probe?.body?.(env.fx, ctx);
       const res = await caller.request({
-        method: method as 'GET',
+        method: method,
         url,
         ...(mp ? { payload: mp.payload, headers: mp.headers } : body !== undefined ? { payload: body as object } : {}),
       });

@@ -84,12 +84,12 @@ const withQuery = (url: string, name: string, value: string) => {
 function send(p: Probe, opts: { url?: string; body?: unknown; payload?: string | Buffer; headers?: Record<string, string> }): Promise<Res> {
   const hasBody = !['GET', 'DELETE'].includes(p.method);
   return p.caller.request({
-    method: p.method as 'GET',
+    method: p.method,
     url: opts.url ?? p.url,
     ...(opts.payload !== undefined
       ? { payload: opts.payload, headers: opts.headers ?? { 'content-type': 'application/json' } }
       : hasBody || opts.body !== undefined
-        ? { payload: (opts.body ?? p.body ?? {}) as object }
+        ? { payload: opts.body ?? p.body ?? {} }
         : {}),
   });
 }

@@ -255,7 +255,7 @@ async function send(req: Req) {
   const caller = endsSession && persona !== 'anonymous' ? await env.sessionFor(userOf(persona)!) : callers.get(persona)!;
   const payload = req.raw ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   return caller.request({
-    method: req.method as 'GET',
+    method: req.method,
     url: req.url,
     ...(payload !== undefined ? { payload, headers: { 'content-type': 'application/json' } } : {}),
   });
@@ -273,7 +273,7 @@ describe('generative fuzz of every route', () => {
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500) {
-          const err = env.serverLog.filter((l) => l.msg === 'unhandled error').pop()?.err as { message?: string; stack?: string } | undefined;
+          const err = env.serverLog.filter((l) => l.msg === 'unhandled error').pop()?.err;
           expect.fail(
             `${req.persona} ${req.method} ${req.url.slice(0, 200)} ${String(req.raw ?? JSON.stringify(req.body) ?? '').slice(0, 200)}: ${res.raw.slice(0, 200)}; server: ${err?.stack?.slice(0, 600) ?? err?.message}`,
           );

@@ -54,8 +54,8 @@ describe.skipIf(!pgUrl)('several machines: two API processes and a worker on one
       p.output.push(b.toString());
       if (p.output.length > 400) p.output.splice(0, 100);
     };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     procs.push(p);
     return p;
   };

@@ -5,7 +5,7 @@ import { ApiError, NetworkError } from '../lib/api-client';
 import type { QueuedCapture } from './db';
 import { captureBody, classify } from './sync';
 
-const apiError = (status: number, body: Record<string, unknown>) => new ApiError(status, body as never, true);
+const apiError = (status: number, body: Record<string, unknown>) => new ApiError(status, body, true);
 
 describe('classify', () => {
   it('keeps the item waiting when the same key is still in progress on the server', () => {

@@ -148,7 +148,7 @@ export const REFRESH_LOCK = 'farmland.token-refresh';
 async function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks || typeof locks.request !== 'function') return fn();
-  return await locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn);
+  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn);
 }
 
 /**

@@ -110,7 +110,7 @@ describe('analysis uploads in a stream', () => {
     for (let i = 0; i < m.payload.length; i += 256 * 1024) pieces.push(m.payload.subarray(i, i + 256 * 1024));
     const res = await rawPost(
       port,
-      { 'content-type': m.headers['content-type']!, authorization: `Bearer ${t.caller.token}`, 'transfer-encoding': 'chunked' },
+      { 'content-type': m.headers['content-type'], authorization: `Bearer ${t.caller.token}`, 'transfer-encoding': 'chunked' },
       pieces,
       5,
     );

@@ -236,10 +236,10 @@ describe('passwords', () => {
     const user = await makeUser(env, { tenantId: env.fx.tenantA, role: 'tenant_admin' });
     const logged: string[] = [];
     const original = env.deps.log.info.bind(env.deps.log);
-    env.deps.log.info = ((obj: unknown, msg?: string) => {
+    env.deps.log.info = (obj: unknown, msg?: string) => {
       logged.push(JSON.stringify(obj) + (msg ?? ''));
       return original(obj as object, msg);
-    }) as typeof env.deps.log.info;
+    };
     try {
       for (const email of [user.email, `nobody-${Date.now()}@test.example`]) {
         const t0 = performance.now();

@@ -12,10 +12,10 @@ describe('GET /api/config', () => {
   });
 
   it('reads MAP_STYLE_URL and MAP_TILE_THRESHOLD once, and refuses a style URL that is not a URL', () => {
-    const c = loadConfig({ MAP_STYLE_URL: 'https://tiles.example/style.json', MAP_TILE_THRESHOLD: '2000' } as NodeJS.ProcessEnv);
+    const c = loadConfig({ MAP_STYLE_URL: 'https://tiles.example/style.json', MAP_TILE_THRESHOLD: '2000' });
     expect(c.mapStyleUrl).toBe('https://tiles.example/style.json');
     expect(c.mapTileThreshold).toBe(2000);
-    expect(loadConfig({ MAP_STYLE_URL: '' } as NodeJS.ProcessEnv).mapStyleUrl).toBeNull();
-    expect(() => loadConfig({ MAP_STYLE_URL: 'not a url' } as NodeJS.ProcessEnv)).toThrow(/MAP_STYLE_URL/);
+    expect(loadConfig({ MAP_STYLE_URL: '' }).mapStyleUrl).toBeNull();
+    expect(() => loadConfig({ MAP_STYLE_URL: 'not a url' })).toThrow(/MAP_STYLE_URL/);
   });
 });

@@ -59,7 +59,7 @@ beforeAll(async () => {
   farms.holed = await insertFarmDirect(env, env.fx.tenantA, g.farmerId, square(...offset(lng, lat, 3500, 1500), 200));
   const outer = square(...offset(lng, lat, 3500, 1500), 200);
   const hole = square(...offset(lng, lat, 3550, 1550), 50).reverse();
-  const holedGeo = JSON.stringify({ type: 'Polygon', coordinates: [closed(outer), closed(hole as Ring)] });
+  const holedGeo = JSON.stringify({ type: 'Polygon', coordinates: [closed(outer), closed(hole)] });
   await env.sql(sql`UPDATE farms SET geom = ST_SetSRID(ST_GeomFromGeoJSON(${holedGeo}), 4326) WHERE id = ${farms.holed}`);
   await env.sql(
     sql`UPDATE farms SET operational_area_id = ${areaId}, mapped_by = ${agentId}, name = 'Report plot ' || left(id::text, 4) WHERE id = ANY(${`{${Object.values(farms).join(',')}}`}::uuid[])`,

@@ -218,7 +218,7 @@ describe('delivery log retention', () => {
                      SELECT ${t.tenantId}, ${ep.id}, ev.id, ${status}, 1, now() - make_interval(days => ${ageDays}), now() - make_interval(days => ${ageDays}),
                             CASE WHEN ${status} = 'pending' THEN now() + interval '1 day' END FROM ev RETURNING id)
           INSERT INTO webhook_attempts (delivery_id, attempt, tenant_id, outcome, duration_ms, at) SELECT d.id, 1, ${t.tenantId}, 'failed', 5, now() - make_interval(days => ${ageDays}) FROM d RETURNING delivery_id`);
-        return (rows as unknown as { rows: Array<{ delivery_id: string }> }).rows[0]!.delivery_id;
+        return (rows as { rows: Array<{ delivery_id: string }> }).rows[0]!.delivery_id;
       });
     const ids = {
       oldDelivered: await make('old delivered', 'succeeded', 40),

@@ -126,11 +126,11 @@ export function webhookJobs(deps: Deps, opts: { work?: boolean; log?: FastifyBas
         outboxHint.wake = false;
         for (;;) {
           const due = await withScope(deps.db, { kind: 'system' }, (tx) => claimDue(tx, CLAIM_BATCH));
-          for (const d of due) await boss!.send(WEBHOOK_QUEUE, { deliveryId: d.id, tenantId: d.tenant_id } satisfies DeliveryJob);
+          for (const d of due) await boss.send(WEBHOOK_QUEUE, { deliveryId: d.id, tenantId: d.tenant_id } satisfies DeliveryJob);
           n += due.length;
           if (due.length < CLAIM_BATCH) break;
         }
-        if (n > 0 && workerId) boss!.notifyWorker(workerId);
+        if (n > 0 && workerId) boss.notifyWorker(workerId);
         if (hinted) {
           const next = await withScope(deps.db, { kind: 'system' }, (tx) => nextDue(tx));
           // A delivery just queued is claimed (sending) until its attempt records the next time: look again shortly.

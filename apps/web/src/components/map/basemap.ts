@@ -31,7 +31,7 @@ let countriesPromise: Promise<GeoJSON.FeatureCollection> | null = null;
 export function worldCountries(): Promise<GeoJSON.FeatureCollection> {
   countriesPromise ??= import('world-atlas/countries-110m.json').then((mod) => {
     const topo = mod.default as unknown as Topology<{ countries: GeometryCollection }>;
-    return feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection;
+    return feature(topo, topo.objects.countries);
   });
   return countriesPromise;
 }
@@ -40,7 +40,7 @@ export function worldCountries(): Promise<GeoJSON.FeatureCollection> {
 function detailedCountries(): Promise<GeoJSON.FeatureCollection> {
   return import('world-atlas/countries-50m.json').then((mod) => {
     const topo = mod.default as unknown as Topology<{ countries: GeometryCollection }>;
-    return feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection;
+    return feature(topo, topo.objects.countries);
   });
 }
 

@@ -14,7 +14,7 @@ export function farmToFeature(f: Farm): MapFeature {
     id: f.id,
     name: f.name,
     category: farmCategory(f),
-    rings: f.polygon.coordinates as MapFeature['rings'],
+    rings: f.polygon.coordinates,
     properties: { farmer: f.farmer, area: f.area, is_overlapping: f.is_overlapping, operational_area: f.operational_area_name },
   };
 }

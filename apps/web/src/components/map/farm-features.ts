@@ -15,7 +15,7 @@ export function collectionToFeatures(fc: FarmCollection | undefined): MapFeature
     id: f.id,
     name: f.properties.name,
     category: farmCategory({ is_overlapping: f.properties.is_overlapping, operational_area_id: f.properties.operational_area_id }),
-    rings: f.geometry.coordinates as MapFeature['rings'],
+    rings: f.geometry.coordinates,
     properties: { farmer: f.properties.farmer, area: f.properties.area, is_overlapping: f.properties.is_overlapping },
   }));
 }

@@ -57,7 +57,7 @@ export function FarmMap(props: FarmMapProps) {
     // Concatenated, not new URL(): that would percent-encode the {z}/{x}/{y} placeholders.
     if (tilesUrl) setFarmLayers(map, { kind: 'tiles', url: tilesUrl.startsWith('/') ? `${window.location.origin}${tilesUrl}` : tilesUrl }, { markers });
     else setFarmLayers(map, { kind: 'geojson', features: features ?? [] }, { markers });
-    const root = container.current as (HTMLDivElement & { dataset: DOMStringMap }) | null;
+    const root = container.current;
     if (root) root.dataset['features'] = String(tilesUrl ? -1 : (features?.length ?? 0));
     if (!tilesUrl && fitToFeatures && features?.length) {
       const key = `${features.length}:${features[0]?.id}:${features[features.length - 1]?.id}`;

@@ -96,12 +96,12 @@ export function LandMap({ mode, countries = [], places = [], center, bounds = NI
             'circle-stroke-width': 1,
           },
         });
-        const root = container.current as (HTMLDivElement & { dataset: DOMStringMap }) | null;
+        const root = container.current;
         if (root) root.dataset['max'] = String(max);
         if (center) map.jumpTo({ center, zoom: 4.6 });
         else map.fitBounds(bounds, { padding: 16, duration: 0 });
       }
-      const root = container.current as (HTMLDivElement & { dataset: DOMStringMap }) | null;
+      const root = container.current;
       if (root) root.dataset['shapes'] = String(mode === 'global' ? countries.filter((c) => c.total > 0).length : places.filter((p) => p.total > 0).length);
     });
     return () => {

@@ -37,7 +37,7 @@ const closeRing = (ring: Ring): Ring => {
   return first && last && (first[0] !== last[0] || first[1] !== last[1]) ? [...ring, first] : ring;
 };
 const ringOf = (f: GeoJSONStoreFeatures | undefined): Ring | null =>
-  f && f.geometry.type === 'Polygon' ? (f.geometry.coordinates[0] as Ring).map(([x, y]) => [x!, y!] as [number, number]) : null;
+  f && f.geometry.type === 'Polygon' ? (f.geometry.coordinates[0] as Ring).map(([x, y]) => [x, y] as [number, number]) : null;
 
 export function PolygonDrawMap(props: PolygonDrawMapProps) {
   const { height = 480 } = props;

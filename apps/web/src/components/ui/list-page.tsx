@@ -237,7 +237,7 @@ export function ListPage<T>(props: Props<T>) {
           <div className="scroll-x">
             <Table<T>
               rowKey={rowKey}
-              dataSource={rows as T[]}
+              dataSource={rows}
               columns={tableColumns}
               loading={loading}
               size="middle"

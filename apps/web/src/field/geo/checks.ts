@@ -31,7 +31,7 @@ export type CheckResult = {
   partialRegistry: boolean;
 };
 
-export const geometryRings = (g: AreaGeometry): PolygonRings[] => (g.type === 'Polygon' ? [g.coordinates as PolygonRings] : (g.coordinates as PolygonRings[]));
+export const geometryRings = (g: AreaGeometry): PolygonRings[] => (g.type === 'Polygon' ? [g.coordinates] : g.coordinates);
 
 /** An overlap counts when it reaches both the tenant's area and share (of the smaller plot) limits. */
 export function overlapCounts(overlapSqm: number, aSqm: number, bSqm: number, s: FieldBundle['settings']): boolean {

@@ -201,7 +201,7 @@ export const bboxesMeet = (a: Bbox, b: Bbox): boolean => !(a[0] > b[2] || a[2] <
 /** The area (m²) where two polygons (or multipolygons) overlap, and its shape. */
 export function intersection(a: PolygonRings | PolygonRings[], b: PolygonRings | PolygonRings[]): { area: number; shape: PolygonRings[] } {
   if (!bboxesMeet(bboxOf(a), bboxOf(b))) return { area: 0, shape: [] };
-  const shape = polygonClipping.intersection(a as PcPolygon | PcMulti, b as PcPolygon | PcMulti) as PolygonRings[];
+  const shape = polygonClipping.intersection(a, b) as PolygonRings[];
   return { area: multiPolygonArea(shape), shape };
 }
 

@@ -213,7 +213,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             <div className="strong mb-4">{t(m.filterBy)}</div>
             <Checkbox.Group
               value={filter}
-              onChange={(v) => setFilter(v as MapCategory[])}
+              onChange={(v) => setFilter(v)}
               options={FILTERS.map((f) => ({
                 ...f,
                 // The category's colour as a swatch beside dark text: coloured text failed the contrast check.

@@ -277,7 +277,7 @@ function AreasDrawer({ open, selected, onSelect, onClose, onBack, onProceed, pro
             <Checkbox.Group
               className="stack gap-8"
               value={selected}
-              onChange={(v) => onSelect(v as string[])}
+              onChange={(v) => onSelect(v)}
               options={(areas.data ?? []).map((a) => ({ value: a.id, label: `${a.name}${a.region ? ` · ${a.region}` : ''}` }))}
             />
           </>

@@ -43,7 +43,7 @@ export function mergePayload(
   minimumFarmSize: number | null,
   requireRecognition: boolean,
 ): CreateAnalysisBody | string {
-  const base: Record<string, unknown> = Array.isArray(parsed) ? { locations: parsed } : parsed && typeof parsed === 'object' ? { ...(parsed as object) } : {};
+  const base: Record<string, unknown> = Array.isArray(parsed) ? { locations: parsed } : parsed && typeof parsed === 'object' ? { ...parsed } : {};
   if (!Array.isArray(base['locations'])) return t(m.needLocations);
   return {
     ...(base as CreateAnalysisBody),

@@ -100,7 +100,7 @@ function ReportBody({ r }: { r: Report }) {
         id: p.farm_id,
         name: p.farm_name,
         category: CATEGORY[p.verdict],
-        rings: p.polygon.coordinates as MapFeature['rings'],
+        rings: p.polygon.coordinates,
         properties: { verdict: verdictLabel(p.verdict) },
       })),
     [r],

@@ -65,7 +65,7 @@ export function LicensesList() {
   const { ask: askRotation, element: rotationFlow } = useRotateKeyFlow();
 
   const filterQuery = useMemo(() => {
-    const pick = (k: string) => (typeof filters[k] === 'string' ? (filters[k] as string) : undefined);
+    const pick = (k: string) => (typeof filters[k] === 'string' ? filters[k] : undefined);
     const status = pick('status') as LicenseStatus | undefined;
     const type = pick('type') as LicenseType | undefined;
     const issued = pick('issued_date');
