@@ -58,7 +58,7 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
                 title={farm.name}
                 extra={farm.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}
               >
-                <OverlapPairs farmId={farm.id} />
+                <OverlapPairs farmId={farm.id} className="mb-12" />
                 <FarmDetails farm={farm} />
               </Card>
             ))}
