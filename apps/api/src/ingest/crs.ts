@@ -183,15 +183,13 @@ let byGeographic: Map<number, DatumTransformation[]> | null = null;
 
 /** Whether a transformation moves nothing (all its parameters zero): PROJ writes it as one step, +proj=noop. */
 const isNull = (t: DatumTransformation) => t.towgs84.split(',').every((x) => Number(x) === 0);
-const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
-
 /**
  * The EPSG Helmert transformations from a geographic CRS to WGS 84, in PROJ's order of preference (its SortFunction,
  * coordinateoperationfactory.cpp, as far as it separates Helmert transformations of one source CRS): known accuracy
  * first, the most accurate first, then the larger area; at a tie, the shorter PROJ pipeline (a null transformation is
  * the single step +proj=noop, any other Helmert transformation the same five steps: GDA94 to WGS 84 (1) before (2),
- * 1.5 m apart), the shorter name, then the name in descending byte order ("Amersfoort to WGS 84 (4)" before "(3)").
- * PROJ measures the area within the CRS's own area of use; here the whole area (docs/decisions/proj-tie-break-for-datum-transformations.md).
+ * 1.5 m apart), the shorter name, the name in descending byte order ("Amersfoort to WGS 84 (4)" before "(3)").
+ * PROJ measures the area within the CRS's area of use, we the whole (docs/decisions/proj-tie-break-for-datum-transformations.md).
  */
 export function transformationsOf(geog: number | null): DatumTransformation[] {
   if (geog === null) return [];
@@ -210,7 +208,7 @@ export function transformationsOf(geog: number | null): DatumTransformation[] {
           x.accuracy - y.accuracy ||
           size(y) - size(x) ||
           (isNull(x) ? 0 : 1) - (isNull(y) ? 0 : 1) ||
-          utf8Length(x.name) - utf8Length(y.name) ||
+          Buffer.byteLength(x.name) - Buffer.byteLength(y.name) ||
           (x.name > y.name ? -1 : x.name < y.name ? 1 : 0),
       );
     }

@@ -8,7 +8,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PlotRisk } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
 import type { RiskFigure } from '../reference-layers/plot-risk.js';
-import { packBuckets, type BoundTerms } from './eudr-formats.js';
+import type { BoundTerms } from './eudr-formats.js';
+import { packBuckets } from './eudr-buckets.js';
 
 export type EudrRow = {
   id: string;
@@ -96,7 +97,7 @@ function escapedBytes(text: BoundTerms['text'], s: SQL): SQL {
 /**
  * The farmer's name as the bound counts it: the longest of the exported tenant's farmers (of every tenant for a
  * provider-wide export), as the one-row `fm` the plan joins, so the plan reads no farmer per farm (the join was a third
- * of the embedded plan's time: docs/decisions/eudr-plan-without-window-spill.md).
+ * of the embedded plan's time: docs/decisions/eudr-plan-by-id-bucket.md).
  */
 export function farmerBytesSql(t: BoundTerms, tenantId: string | null): SQL {
   return sql`(SELECT coalesce(max(${escapedBytes(t.text, sql`(fr.first_name || ' ' || fr.last_name)`)}), 0) AS bytes

@@ -10,7 +10,8 @@ import type { Ctx } from '../../context.js';
 import { exportEudr } from './eudr-export.service.js';
 import { freshSpot, insertFarmDirect, square, tenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
-import { boundTerms, formatter, frame, packBuckets, planParts, splitParts, type EudrFormat } from './eudr-formats.js';
+import { boundTerms, formatter, frame, planParts, splitParts, type EudrFormat } from './eudr-formats.js';
+import { packBuckets } from './eudr-buckets.js';
 import { eudrBatch, eudrPlan, farmerBytesSql, itemBoundSql, layerCount, type EudrOptions } from './eudr-export.queries.js';
 import { queryRows, withScope } from '../../db/client.js';
 
@@ -273,7 +274,12 @@ describe('part plan (issue 28)', () => {
           // Each part's "after" is the previous part's last bucket's end: reading its count from there gives its farms.
           for (const [k, p] of asBounds(got).entries()) {
             const part = await eudrBatch(tx, env.fx.tenantA, opts, p.after, p.count);
-            expect(part.map((r) => r.id)).toEqual(items.slice(want.slice(0, k).reduce((n, x) => n + x.count, 0)).slice(0, p.count).map((i) => i.key));
+            expect(part.map((r) => r.id)).toEqual(
+              items
+                .slice(want.slice(0, k).reduce((n, x) => n + x.count, 0))
+                .slice(0, p.count)
+                .map((i) => i.key),
+            );
           }
           // One bucket alone over the budget: farm by farm, planParts's rule over the same bounds, in the same order.
           const small = Math.max(...ordered.map((b) => b.bytes)) - 1;
