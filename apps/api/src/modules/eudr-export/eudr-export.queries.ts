@@ -134,7 +134,7 @@ export async function eudrPlan(
 ): Promise<Array<{ count: number; last: string }>> {
   const buckets = await queryRows<{ bucket: number; bytes: number; count: number }>(tx, eudrBucketsSql(tenantId, opts, t));
   const packed = packBuckets(
-    buckets.map((b) => ({ bucket: Number(b.bucket), bytes: Number(b.bytes), count: Number(b.count) })),
+    buckets.map((b) => ({ bucket: Number(b.bucket), bytes: Number(b.bytes), count: Number(b.count) })).sort((a, b) => a.bucket - b.bucket),
     budget,
   );
   if (packed) return packed;
@@ -148,8 +148,7 @@ export function eudrBucketsSql(tenantId: string | null, opts: EudrOptions, t: Bo
     SELECT get_byte(uuid_send(f.id), 0) * 16 + get_byte(uuid_send(f.id), 1) / 16 AS bucket, sum(${itemBoundSql(t, opts)})::float8 AS bytes, count(*)::int AS count
       FROM farms f CROSS JOIN ${farmerBytesSql(t, tenantId)}
      WHERE ${exported(tenantId, opts)}
-     GROUP BY 1
-     ORDER BY 1`;
+     GROUP BY 1`;
 }
 
 /** Farm by farm (planParts's rule): each farm's bound, its running sum in id order, its part; a row per part. */
