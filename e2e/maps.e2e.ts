@@ -1,6 +1,6 @@
 // Maps in a real browser (Chromium with WebGL on SwiftShader), as a demo tenant admin: the Farmlands screen in its
-// three views, the farm and Overlapping Farmlands drawers, Retain from a marker popup (the overlap count drops), and the
-// operational-area editor drawing a polygon by clicking 4 points.
+// three views, the farm and Overlapping Farmlands drawers (each farm's overlap pairs with their measures), Retain from a
+// marker popup (the overlap count drops), and the operational-area editor drawing a polygon by clicking 4 points.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -113,6 +113,15 @@ describe('Farmlands (/admin/mapping)', () => {
     await waitForMap(page, 'overlap-map');
     expect(await mapFeatureCount(page, 'overlap-map')).toBeGreaterThanOrEqual(2);
     await screenshot(page, '65-overlapping-drawer');
+    // Each farm of the group lists its overlap pairs with their measures (issue 28); a grouped pair is seen from both
+    // of its farms, so a group of n farms shows at least 2(n - 1) of them.
+    const cards = await drawer.locator('.ant-card').count();
+    await expect.poll(() => drawer.getByTestId('overlap-pairs').count()).toBe(cards);
+    await expect.poll(() => drawer.getByTestId('overlap-pair').count()).toBeGreaterThanOrEqual(2 * (cards - 1));
+    const pair = drawer.getByTestId('overlap-pair').first();
+    expect(await pair.innerText()).toMatch(/sqm · [\d.]+% of this farm · [\d.]+% of the other · IoU \d\.\d\d/);
+    await pair.scrollIntoViewIfNeeded();
+    await screenshot(page, '65b-overlapping-pairs');
     const before = await overlapCount();
     const names = (await drawer.locator('.ant-card-head-title').allInnerTexts()).map((t) => t.trim());
     const retained = await clickMarker(page, 'overlap-map', 'overlap');

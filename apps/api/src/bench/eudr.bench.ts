@@ -1,4 +1,4 @@
-// `npm run bench:eudr -- [--farms 100000] [--engine pglite|postgres] [--formats geojson,csv,kml] [--port 4312] [--keep]`
+// `npm run bench:eudr -- [--farms 100000] [--engine pglite|postgres] [--formats geojson,csv,kml] [--port 4312] [--keep] [--reuse <kept>]`
 // Issue 28: the EUDR export (GET /farms/export/eudr) of a large registry over HTTP, through the built server as
 // deployed. N farms (13-vertex polygons, a hundred per farmer) are written into the demo admin's tenant, the server
 // restarts on that data, and every part of each format is downloaded. For each part: HTTP status, the part count
@@ -137,7 +137,9 @@ const MARKERS: Record<string, string> = { geojson: '"farm_id":', csv: '\r\n', km
 async function main(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '../../../..');
   if (!fs.existsSync(path.join(root, 'apps/api/dist/server.js'))) throw new Error('run npm run build first');
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-eudr-'));
+  const reuse = arg('reuse', '');
+  // --engine pglite --reuse <dir>: the work directory a run kept (--keep), its registry not written again.
+  const work = ENGINE === 'pglite' && reuse ? reuse : fs.mkdtempSync(path.join(os.tmpdir(), 'farmland-bench-eudr-'));
   process.stdout.write(`== EUDR export bench: ${FARMS} farms, ${ENGINE}, built server on port ${PORT} ==\n`);
   const env = builtServerEnv(PORT, work, {
     SEED_DEMO: 'true',
@@ -149,8 +151,16 @@ async function main(): Promise<void> {
 
   let dropDb: (() => Promise<void>) | null = null;
   const t0 = performance.now();
-  const reuse = arg('reuse', '');
-  if (ENGINE === 'postgres' && reuse) {
+  if (ENGINE === 'pglite' && reuse) {
+    // The admin enrols two-factor again (this run signs in afresh).
+    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(work, 'pglite') });
+    try {
+      await database.adminQuery(`DELETE FROM mfa_secrets WHERE user_id = (SELECT id FROM users WHERE email = $1)`, [DEMO_ACCOUNTS.adminA]);
+      await database.adminQuery(`UPDATE users SET mfa_enabled = false WHERE email = $1`, [DEMO_ACCOUNTS.adminA]);
+    } finally {
+      await database.close();
+    }
+  } else if (ENGINE === 'postgres' && reuse) {
     // A database kept by an earlier run (--keep): not seeded again; the admin enrols two-factor again.
     const adminUrl = PG_URL.replace(/\/[^/]*$/, `/${reuse}`);
     env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_eudr_bench@');

@@ -23,6 +23,8 @@ export const GRIDS: Array<[number, number, number, string]> = [
   [25832, 9.4, 56.2, 'ETRS89 / UTM zone 32N (Denmark)'],
   [31983, -45.6, -22.3, 'SIRGAS 2000 / UTM zone 23S (Brazil)'],
   [7855, 146.9, -36.9, 'GDA2020 / MGA zone 55 (Australia)'],
+  // GDA94: two transformations tie (3 m, one area); PROJ takes the null one, GDA94 to WGS 84 (1), by its shorter pipeline.
+  [28355, 146.9, -36.9, 'GDA94 / MGA zone 55 (Australia)'],
   [2193, 175.3, -39.6, 'NZGD2000 / NZTM 2000 (New Zealand)'],
   [24047, 100.6, 14.1, 'Indian 1975 / UTM zone 47N (Thailand)'],
   [21037, 37.1, -1.4, 'Arc 1960 / UTM zone 37S (Kenya)'],
@@ -39,6 +41,7 @@ export const GRIDS: Array<[number, number, number, string]> = [
   [4269, -93.6, 42.0, 'NAD83 geographic (United States)'],
   [4289, 5.3, 52.1, 'Amersfoort geographic (Netherlands)'],
   [4263, 7.5, 9.1, 'Minna geographic (Nigeria)'],
+  [4283, 146.9, -36.9, 'GDA94 geographic (Australia)'],
 ];
 
 type Polygon = { type: 'Polygon'; coordinates: number[][][] };

@@ -181,10 +181,15 @@ export type DatumTransformation = {
 
 let byGeographic: Map<number, DatumTransformation[]> | null = null;
 
+/** Whether a transformation moves nothing (all its parameters zero): PROJ writes it as one step, +proj=noop. */
+const isNull = (t: DatumTransformation) => t.towgs84.split(',').every((x) => Number(x) === 0);
 /**
- * The EPSG Helmert transformations from a geographic CRS to WGS 84, in PROJ's order of preference: known accuracy
- * first, the most accurate first, then the larger area, then the name read backwards ("Amersfoort to WGS 84 (4)" before
- * "(3)", as PROJ 9.1 picks for the Netherlands: the two differ by 5 mm).
+ * The EPSG Helmert transformations from a geographic CRS to WGS 84, in PROJ's order of preference (its SortFunction,
+ * coordinateoperationfactory.cpp, as far as it separates Helmert transformations of one source CRS): known accuracy
+ * first, the most accurate first, then the larger area; at a tie, the shorter PROJ pipeline (a null transformation is
+ * the single step +proj=noop, any other Helmert transformation the same five steps: GDA94 to WGS 84 (1) before (2),
+ * 1.5 m apart), the shorter name, the name in descending byte order ("Amersfoort to WGS 84 (4)" before "(3)").
+ * PROJ measures the area within the CRS's area of use, we the whole (docs/decisions/proj-tie-break-for-datum-transformations.md).
  */
 export function transformationsOf(geog: number | null): DatumTransformation[] {
   if (geog === null) return [];
@@ -202,7 +207,9 @@ export function transformationsOf(geog: number | null): DatumTransformation[] {
           (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) ||
           x.accuracy - y.accuracy ||
           size(y) - size(x) ||
-          y.name.localeCompare(x.name, 'en', { numeric: true }),
+          (isNull(x) ? 0 : 1) - (isNull(y) ? 0 : 1) ||
+          Buffer.byteLength(x.name) - Buffer.byteLength(y.name) ||
+          (x.name > y.name ? -1 : x.name < y.name ? 1 : 0),
       );
     }
   }

@@ -9,6 +9,7 @@ import type { PlotRisk } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
 import type { RiskFigure } from '../reference-layers/plot-risk.js';
 import type { BoundTerms } from './eudr-formats.js';
+import { packBuckets } from './eudr-buckets.js';
 
 export type EudrRow = {
   id: string;
@@ -94,11 +95,22 @@ function escapedBytes(text: BoundTerms['text'], s: SQL): SQL {
 }
 
 /**
- * A farm's upper bound of bytes in the export (BoundTerms), from its stored vertex and hole counts: no geometry is read,
- * except a plot with holes split into parts (split_holes), whose parts are counted as they will be written.
+ * The farmer's name as the bound counts it: the longest of the exported tenant's farmers (of every tenant for a
+ * provider-wide export), as the one-row `fm` the plan joins, so the plan reads no farmer per farm (the join was a third
+ * of the embedded plan's time: docs/decisions/eudr-plan-by-id-bucket.md).
+ */
+export function farmerBytesSql(t: BoundTerms, tenantId: string | null): SQL {
+  return sql`(SELECT coalesce(max(${escapedBytes(t.text, sql`(fr.first_name || ' ' || fr.last_name)`)}), 0) AS bytes
+                FROM farmers fr ${tenantId ? sql`WHERE fr.tenant_id = ${tenantId}` : sql``}) fm`;
+}
+
+/**
+ * A farm's upper bound of bytes in the export (BoundTerms), from its stored vertex and hole counts and its name, with
+ * the longest farmer name (farmerBytesSql, as `fm`): no geometry is read, except a plot with holes split into parts
+ * (split_holes), whose parts are counted as they will be written.
  */
 export function itemBoundSql(t: BoundTerms, opts: EudrOptions): SQL {
-  const names = sql`(${escapedBytes(t.text, sql`f.name`)} + ${escapedBytes(t.text, sql`(fr.first_name || ' ' || fr.last_name)`)})`;
+  const names = sql`(${escapedBytes(t.text, sql`f.name`)} + fm.bytes)`;
   const plain = sql`(${t.base} + ${names} + f.geom_points::bigint * ${t.perVertex} + (f.geom_holes + 1)::bigint * ${t.perRing})`;
   if (!opts.splitHoles) return plain;
   const parts = sql`(SELECT ST_NumGeometries(s)::bigint * (${t.base} + ${names}) + ST_NPoints(s)::bigint * ${t.perVertex} + ST_NRings(s)::bigint * ${t.perRing}
@@ -107,8 +119,11 @@ export function itemBoundSql(t: BoundTerms, opts: EudrOptions): SQL {
 }
 
 /**
- * The export's parts (planParts's rule in one statement over the registry): each farm's bound, its running sum in id
- * order, its part; one row per part with its farm count and last id. Reads the farms' rows, not their geometries.
+ * The export's parts. First by id bucket (the uuid's first 12 bits): one aggregate over the registry's rows (no geometry,
+ * no sort, no window), each bucket's bytes bound and farm count, packed in id order into parts that fit the budget
+ * (packBuckets). Only when one bucket alone is over the budget (plots of megabytes each) farm by farm: planParts's rule
+ * in one statement (eudrPlanSql). Each part: its farm count and the id its next part reads after.
+ * docs/decisions/eudr-plan-by-id-bucket.md
  */
 export async function eudrPlan(
   tx: Executor,
@@ -117,18 +132,35 @@ export async function eudrPlan(
   t: BoundTerms,
   budget: number,
 ): Promise<Array<{ count: number; last: string }>> {
-  const rows = await queryRows<{ count: number; last: string }>(
-    tx,
-    sql`
+  const buckets = await queryRows<{ bucket: number; bytes: number; count: number }>(tx, eudrBucketsSql(tenantId, opts, t));
+  const packed = packBuckets(
+    buckets.map((b) => ({ bucket: Number(b.bucket), bytes: Number(b.bytes), count: Number(b.count) })).sort((a, b) => a.bucket - b.bucket),
+    budget,
+  );
+  if (packed) return packed;
+  const rows = await queryRows<{ count: number; last: string }>(tx, eudrPlanSql(tenantId, opts, t, budget));
+  return rows.map((r) => ({ count: Number(r.count), last: r.last }));
+}
+
+/** The bound's bytes and farm count of each id bucket (ID_BUCKET_BITS: the uuid's first three hex digits), in order. */
+export function eudrBucketsSql(tenantId: string | null, opts: EudrOptions, t: BoundTerms): SQL {
+  return sql`
+    SELECT get_byte(uuid_send(f.id), 0) * 16 + get_byte(uuid_send(f.id), 1) / 16 AS bucket, sum(${itemBoundSql(t, opts)})::float8 AS bytes, count(*)::int AS count
+      FROM farms f CROSS JOIN ${farmerBytesSql(t, tenantId)}
+     WHERE ${exported(tenantId, opts)}
+     GROUP BY 1`;
+}
+
+/** Farm by farm (planParts's rule): each farm's bound, its running sum in id order, its part; a row per part. */
+export function eudrPlanSql(tenantId: string | null, opts: EudrOptions, t: BoundTerms, budget: number): SQL {
+  return sql`
     SELECT count(*)::int AS count, max(id::text COLLATE "C") AS last
-      FROM (SELECT id, floor((sum(b) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) - b) / greatest(1, ${budget}::bigint - max(b) OVER ())) AS k
-              FROM (SELECT f.id, ${itemBoundSql(t, opts)}::bigint AS b
-                      FROM farms f JOIN farmers fr ON fr.id = f.farmer_id
+      FROM (SELECT id, floor((sum(b) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) - b) / greatest(1, ${budget}::float8 - max(b) OVER ()))::bigint AS k
+              FROM (SELECT f.id, ${itemBoundSql(t, opts)}::float8 AS b
+                      FROM farms f CROSS JOIN ${farmerBytesSql(t, tenantId)}
                      WHERE ${exported(tenantId, opts)}) x) y
      GROUP BY k
-     ORDER BY k`,
-  );
-  return rows.map((r) => ({ count: Number(r.count), last: r.last }));
+     ORDER BY k`;
 }
 
 /** Reference layers in use (the verdict writes at most one reason per layer, and two more). */

@@ -1,10 +1,10 @@
 // GET /farms/export/eudr: the tenant's farms as EUDR due-diligence geolocation, in parts of at most 25 MB (the EU
 // information system's upload limit; the part count is a response header). Streamed (issue 28): the parts are planned
-// by one SQL aggregate over an upper bound of each farm's written size (from its stored vertex and hole counts and its
-// names; no geometry is read: eudrPlan), so the first byte does not wait for a read of the registry. The asked part is
-// then read from its start in keyset batches, each its own short scoped transaction, and written as it is read with
-// backpressure (lib/export-stream.ts): memory stays at about one batch whatever the registry's size. The export is
-// recorded in the activity log before the file is sent.
+// by one SQL aggregate of an upper bound of each farm's written size (from its stored vertex and hole counts and its
+// names; no geometry is read), summed per id bucket (eudrPlan: no sort), so the first byte does not wait for a read of
+// the registry. The asked part is then read from its start in keyset batches, each its own short scoped transaction,
+// and written as it is read with backpressure (lib/export-stream.ts): memory stays at about one batch whatever the
+// registry's size. The export is recorded in the activity log before the file is sent.
 import type { Readable } from 'node:stream';
 import type { EudrExportQuery, PlotRiskSettings } from '@farmland/contracts';
 import type { Ctx, Deps } from '../../context.js';
@@ -104,7 +104,7 @@ export async function exportEudr(deps: Deps, ctx: Ctx, q: EudrExportQuery, limit
       return rows;
     });
   const pause = () => letOthersIn(deps);
-  // The plan: one statement over the registry's rows (no geometry), whatever its size; only the parts' bounds are kept.
+  // The plan: one aggregate over the registry's rows (no geometry, no sort), whatever its size; only the parts' bounds are kept.
   const planned = await withScope(deps.db, scope, async (tx) =>
     eudrPlan(tx, tenantId, opts, boundTerms(q.format, await layerCount(tx)), limitBytes - frame(f).fixed),
   );

@@ -11,7 +11,8 @@ import { exportEudr } from './eudr-export.service.js';
 import { freshSpot, insertFarmDirect, square, tenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { boundTerms, formatter, frame, planParts, splitParts, type EudrFormat } from './eudr-formats.js';
-import { eudrBatch, eudrPlan, itemBoundSql, layerCount, type EudrOptions } from './eudr-export.queries.js';
+import { packBuckets } from './eudr-buckets.js';
+import { eudrBatch, eudrPlan, farmerBytesSql, itemBoundSql, layerCount, type EudrOptions } from './eudr-export.queries.js';
 import { queryRows, withScope } from '../../db/client.js';
 
 let env: TestEnv;
@@ -197,7 +198,7 @@ describe('point plots (0087)', () => {
 });
 
 describe('part plan (issue 28)', () => {
-  it("bounds every farm's written bytes from above, in every format and option, and the SQL plan is planParts's rule", async () => {
+  it("bounds every farm's written bytes from above, in every format and option, and the plan packs id buckets (planParts's rule farm by farm past a bucket over the budget)", async () => {
     // Farms whose text is escaped in every way (quotes, markup, control characters, a formula, non-Latin letters) and a
     // plot with holes, on a farmer whose name needs escaping too.
     const g = await tenantGeo(env, env.fx.tenantA);
@@ -236,7 +237,7 @@ describe('part plan (issue 28)', () => {
           const bounds = await queryRows<{ id: string; b: number }>(
             tx,
             sql`
-            SELECT f.id::text AS id, ${itemBoundSql(t, opts)}::float8 AS b FROM farms f JOIN farmers fr ON fr.id = f.farmer_id
+            SELECT f.id::text AS id, ${itemBoundSql(t, opts)}::float8 AS b FROM farms f CROSS JOIN ${farmerBytesSql(t, env.fx.tenantA)}
              WHERE f.tenant_id = ${env.fx.tenantA} ORDER BY f.id`,
           );
           const rows = await eudrBatch(tx, env.fx.tenantA, opts, null, 10_000);
@@ -251,14 +252,38 @@ describe('part plan (issue 28)', () => {
             const bytes = Buffer.byteLength(f.item(r)) + frame(f).sep;
             expect(byId.get(r.id), `${format} ${JSON.stringify(opts)} ${r.name}`).toBeGreaterThanOrEqual(bytes);
           }
-          // The plan in SQL is planParts over the same bounds, in the same order (a small budget: many parts).
           const exportedIds = new Set(rows.map((r) => r.id));
           const items = bounds.filter((b) => exportedIds.has(b.id)).map((b) => ({ key: b.id, bytes: Number(b.b) }));
-          const budget = 8_000;
-          const want = planParts(items, budget);
+          const asBounds = (got: Array<{ count: number; last: string }>) => got.map((x, i) => ({ after: i > 0 ? got[i - 1]!.last : null, count: x.count }));
+          // The plan by id bucket: the farms' bounds summed per bucket (the id's first three hex digits) here, packed in
+          // order (a small budget: many parts); each part reads its farms from after the previous bucket's end.
+          const buckets = new Map<number, { bucket: number; bytes: number; count: number }>();
+          for (const i of items) {
+            const bucket = parseInt(i.key.slice(0, 3), 16);
+            const b = buckets.get(bucket) ?? { bucket, bytes: 0, count: 0 };
+            b.bytes += i.bytes;
+            b.count++;
+            buckets.set(bucket, b);
+          }
+          const ordered = [...buckets.values()].sort((a, b) => a.bucket - b.bucket);
+          const budget = Math.max(8_000, ...ordered.map((b) => b.bytes));
+          const want = packBuckets(ordered, budget)!;
           const got = await eudrPlan(tx, env.fx.tenantA, opts, t, budget);
           expect(want.length).toBeGreaterThan(2);
-          expect(got.map((x, i) => ({ after: i > 0 ? got[i - 1]!.last : null, count: x.count }))).toEqual(want);
+          expect(got).toEqual(want);
+          // Each part's "after" is the previous part's last bucket's end: reading its count from there gives its farms.
+          for (const [k, p] of asBounds(got).entries()) {
+            const part = await eudrBatch(tx, env.fx.tenantA, opts, p.after, p.count);
+            expect(part.map((r) => r.id)).toEqual(
+              items
+                .slice(want.slice(0, k).reduce((n, x) => n + x.count, 0))
+                .slice(0, p.count)
+                .map((i) => i.key),
+            );
+          }
+          // One bucket alone over the budget: farm by farm, planParts's rule over the same bounds, in the same order.
+          const small = Math.max(...ordered.map((b) => b.bytes)) - 1;
+          expect(asBounds(await eudrPlan(tx, env.fx.tenantA, opts, t, small))).toEqual(planParts(items, small));
         });
       }
     }

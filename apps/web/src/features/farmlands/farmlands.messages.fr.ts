@@ -78,6 +78,8 @@ export default translate(farmlandsText, {
   conflicting:
     '{count} parcelles en conflit. Cliquez sur un marqueur et choisissez <strong>Conserver</strong> pour garder la limite de cette parcelle ; elle est retirée des parcelles qu’elle chevauche.',
   overlapMapAria: 'Carte des parcelles en chevauchement',
+  pairsExplained:
+    'Chaque parcelle liste ses chevauchements : la surface, sa part de chaque parcelle et l’intersection sur l’union (IoU). Un chevauchement sous la tolérance est marqué « contact ou liseré » : listé, mais non regroupé.',
   exporting: 'Export en cours, veuillez patienter…',
   exportedParts: 'Exporté en {count} parties',
   exportReady: 'Export prêt',

@@ -83,6 +83,8 @@ export const farmlandsText = defineMessages('farmlands', {
   conflicting:
     "{count} conflicting farmlands. Click a marker and choose <strong>Retain</strong> to keep that farm's boundary; it is cut out of the farms it overlaps.",
   overlapMapAria: 'Map of the overlapping farmlands',
+  pairsExplained:
+    'Each farm lists its overlaps: the area, its share of each farm and the intersection over union (IoU). An overlap under the tolerance is marked "touching or sliver": listed, but not grouped.',
   // EUDR export
   exporting: 'Exporting, please wait...',
   exportedParts: 'Exported in {count} parts',

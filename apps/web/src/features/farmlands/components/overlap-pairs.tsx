@@ -10,14 +10,25 @@ import { formatSqm } from '../../../lib/formatters';
 import { useFarmOverlaps } from '../api/get-farm-overlaps';
 import { overlapPairsText as text } from './overlap-pairs.messages';
 
-export function OverlapPairs({ farmId }: { farmId: string }) {
+/** className: the block's spacing (below the farm drawer's details by default; the Overlapping Farmlands drawer puts it first in a card). */
+export function OverlapPairs({ farmId, className = 'mt-16' }: { farmId: string; className?: string }) {
   const query = useFarmOverlaps(farmId);
-  return <OverlapPairList pairs={query.data?.data ?? []} loading={query.isLoading} error={query.isError} />;
+  return <OverlapPairList pairs={query.data?.data ?? []} loading={query.isLoading} error={query.isError} className={className} />;
 }
 
-export function OverlapPairList({ pairs, loading, error }: { pairs: readonly FarmOverlap[]; loading: boolean; error: boolean }) {
+export function OverlapPairList({
+  pairs,
+  loading,
+  error,
+  className = 'mt-16',
+}: {
+  pairs: readonly FarmOverlap[];
+  loading: boolean;
+  error: boolean;
+  className?: string;
+}) {
   return (
-    <div className="mt-16" data-testid="overlap-pairs">
+    <div className={className} data-testid="overlap-pairs">
       <div className="strong" style={{ marginBottom: 6 }}>
         {t(text.title)}
       </div>

@@ -1,6 +1,8 @@
-// "Overlapping Farmlands": the farm's overlap group on a map (marker popups offer Retain) and, per farm, its farmer,
-// coordinates, size, operational area and snapshots. After Retain the group is re-read; when nothing overlaps any more
-// the drawer closes (docs/requirements.md §4).
+// "Overlapping Farmlands": the farm's overlap group on a map (marker popups offer Retain) and, per farm (the opened one
+// first), its overlap pairs with their measures (area, share of each farm, IoU, slivers marked: the farm drawer's
+// OverlapPairs, issue 28), then its farmer, coordinates, size, operational area and snapshots. After Retain the group is
+// re-read, and the pairs with it (both are farm queries); when nothing overlaps any more the drawer closes
+// (docs/requirements.md §4).
 import { useMemo } from 'react';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -15,13 +17,14 @@ import { useOverlappingFarms } from '../api/get-overlapping-farms';
 import { farmToFeature } from '../../../components/map/farm-features';
 import { FarmDetails } from './farm-details';
 import { FarmPopup } from './farm-popup';
+import { OverlapPairs } from './overlap-pairs';
 import { FormattedMessage } from 'react-intl';
 import { t } from '../../../i18n';
 import { farmlandsText as m } from '../farmlands.messages';
 
 export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
   const query = useOverlappingFarms(farmId);
-  const farms = useMemo(() => query.data?.data.results ?? [], [query.data]);
+  const farms = useMemo(() => openedFirst(query.data?.data.results ?? [], farmId), [query.data, farmId]);
   const features = useMemo(() => farms.map(farmToFeature), [farms]);
   const onRetained = (remaining: Farm[]) => {
     if (remaining.length === 0) onClose();
@@ -39,6 +42,7 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
           <p style={{ marginTop: 0 }}>
             <FormattedMessage {...m.conflicting} values={{ count: formatNumber(farms.length), strong: (chunks) => <strong>{chunks}</strong> }} />
           </p>
+          <p className="text-muted">{t(m.pairsExplained)}</p>
           <LazyFarmMap
             features={features}
             height={300}
@@ -54,6 +58,7 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
                 title={farm.name}
                 extra={farm.is_overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}
               >
+                <OverlapPairs farmId={farm.id} className="mb-12" />
                 <FarmDetails farm={farm} />
               </Card>
             ))}
@@ -62,4 +67,10 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
       )}
     </SideDrawer>
   );
+}
+
+/** The group with the farm the drawer was opened on first, the others in the API's order. */
+function openedFirst(farms: readonly Farm[], farmId: string | null): Farm[] {
+  const opened = farms.filter((f) => f.id === farmId);
+  return [...opened, ...farms.filter((f) => f.id !== farmId)];
 }
