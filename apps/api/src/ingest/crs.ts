@@ -189,7 +189,7 @@ const isNull = (t: DatumTransformation) => t.towgs84.split(',').every((x) => Num
  * first, the most accurate first, then the larger area; at a tie, the shorter PROJ pipeline (a null transformation is
  * the single step +proj=noop, any other Helmert transformation the same five steps: GDA94 to WGS 84 (1) before (2),
  * 1.5 m apart), the shorter name, the name in descending byte order ("Amersfoort to WGS 84 (4)" before "(3)").
- * PROJ measures the area within the CRS's area of use, we the whole (docs/decisions/proj-tie-break-for-datum-transformations.md).
+ * PROJ measures the area within the CRS's area of use, we the whole (docs/decisions/0097-proj-tie-break-for-datum-transformations.md).
  */
 export function transformationsOf(geog: number | null): DatumTransformation[] {
   if (geog === null) return [];

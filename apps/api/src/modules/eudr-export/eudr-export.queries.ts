@@ -97,7 +97,7 @@ function escapedBytes(text: BoundTerms['text'], s: SQL): SQL {
 /**
  * The farmer's name as the bound counts it: the longest of the exported tenant's farmers (of every tenant for a
  * provider-wide export), as the one-row `fm` the plan joins, so the plan reads no farmer per farm (the join was a third
- * of the embedded plan's time: docs/decisions/eudr-plan-by-id-bucket.md).
+ * of the embedded plan's time: docs/decisions/0096-eudr-plan-by-id-bucket.md).
  */
 export function farmerBytesSql(t: BoundTerms, tenantId: string | null): SQL {
   return sql`(SELECT coalesce(max(${escapedBytes(t.text, sql`(fr.first_name || ' ' || fr.last_name)`)}), 0) AS bytes
@@ -123,7 +123,7 @@ export function itemBoundSql(t: BoundTerms, opts: EudrOptions): SQL {
  * no sort, no window), each bucket's bytes bound and farm count, packed in id order into parts that fit the budget
  * (packBuckets). Only when one bucket alone is over the budget (plots of megabytes each) farm by farm: planParts's rule
  * in one statement (eudrPlanSql). Each part: its farm count and the id its next part reads after.
- * docs/decisions/eudr-plan-by-id-bucket.md
+ * docs/decisions/0096-eudr-plan-by-id-bucket.md
  */
 export async function eudrPlan(
   tx: Executor,
