@@ -339,7 +339,7 @@ async function main(): Promise<void> {
     const statClient = ENGINE === 'pg' ? new pg.Client({ connectionString: adminUrl }) : null;
     await statClient?.connect();
     const cpu = cpuMeter(
-      Object.values(pids).filter((p): p is number => typeof p === 'number'),
+      Object.fromEntries(Object.entries(pids).filter((e): e is [string, number] => typeof e[1] === 'number')),
       statClient
         ? async () =>
             (await statClient.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) =>
@@ -393,6 +393,10 @@ async function main(): Promise<void> {
     console.log(
       `  CPU time (${ENGINE === 'pg' ? 'API, worker and the database backends' : 'the server process, every thread'}): upload ${cpuS('upload')}, load ${cpuS('load')}, screening ${cpuS('screening')} (of ${os.cpus().length} cores)`,
     );
+    for (const ph of ['upload', 'load', 'screening']) {
+      const g = [...(cpuBy.byGroup.get(ph) ?? new Map<string, number>())].map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(', ');
+      console.log(`    ${ph} CPU s by process: ${g || 'none'}`);
+    }
     for (const [k, p] of Object.entries(peaks)) {
       console.log(
         `  RSS ${k}: before ${rssBefore[k]!.toFixed(0)} MB, peak during upload ${(p.get('upload') ?? 0).toFixed(0)} MB, load ${(p.get('load') ?? 0).toFixed(0)} MB, screening ${(p.get('screening') ?? 0).toFixed(0)} MB`,
