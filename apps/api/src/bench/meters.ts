@@ -64,20 +64,20 @@ export function cpuMs(pid: number): number | null {
  * (pg_stat_activity, sampled every second; other sessions on the shared server are not counted), per phase. On a
  * machine shared with other work, CPU seconds say what wall-clock time cannot: the work's own cost.
  */
-export function cpuMeter(pids: Record<string, number>, backends: (() => Promise<number[]>) | null, phase: () => string) {
+export function cpuMeter(pids: Record<string, number>, backends: (() => Promise<Array<{ pid: number; group: string }>>) | null, phase: () => string) {
   const last = new Map<number, number>();
   const first = new Map<number, number>();
   const groupOf = new Map<number, string>(Object.entries(pids).map(([k, pid]) => [pid, k]));
   const byPhase = new Map<string, number>();
-  // Per phase, per group (each named process, and `database` for the backends): where the CPU time went.
+  // Per phase, per group (each named process, and the backends by the group backends() gives them): where the CPU went.
   const byGroup = new Map<string, Map<string, number>>();
   const counted = new Map<number, number>();
   let total = 0;
   let started = false;
   const sample = async () => {
-    const dbPids = backends ? await backends().catch(() => [] as number[]) : [];
-    for (const pid of dbPids) if (!groupOf.has(pid)) groupOf.set(pid, 'database');
-    const all = [...Object.values(pids), ...dbPids];
+    const dbBackends = backends ? await backends().catch(() => [] as Array<{ pid: number; group: string }>) : [];
+    for (const b of dbBackends) if (!groupOf.has(b.pid)) groupOf.set(b.pid, b.group);
+    const all = [...Object.values(pids), ...dbBackends.map((b) => b.pid)];
     for (const pid of all) {
       const ms = cpuMs(pid);
       if (ms === null) continue;

@@ -277,7 +277,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setup.on('exit', r));
       env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_screen@');
       env['DATABASE_ADMIN_URL'] = adminUrl;
-      server = await startServer({ ...env, ANALYSIS_WORKERS: 'off' }, { timeoutMs: 600_000 });
+      server = await startServer({ ...env, ANALYSIS_WORKERS: 'off', PGAPPNAME: 'bench-api' }, { timeoutMs: 600_000 });
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       const seeded = await seedFarms(async (text, params) => (await c.query(text, params)).rows);
@@ -288,7 +288,7 @@ async function main(): Promise<void> {
       );
       const worker = spawn(process.execPath, [path.join(root, 'apps/api/dist/worker.js')], {
         cwd: root,
-        env: { ...env, SEED_DEMO: 'false' },
+        env: { ...env, SEED_DEMO: 'false', PGAPPNAME: 'bench-worker' },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       children.push(worker);
@@ -342,9 +342,13 @@ async function main(): Promise<void> {
       Object.fromEntries(Object.entries(pids).filter((e): e is [string, number] => typeof e[1] === 'number')),
       statClient
         ? async () =>
-            (await statClient.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) =>
-              Number(r.pid),
-            )
+            // The worker's connections (the load and the screening) apart from the API's (probes, polls): PGAPPNAME.
+            (
+              await statClient.query(
+                `SELECT pid, CASE application_name WHEN 'bench-worker' THEN 'worker db' WHEN 'bench-api' THEN 'api db' ELSE 'other db' END AS grp
+                   FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+              )
+            ).rows.map((r) => ({ pid: Number(r.pid), group: String(r.grp) }))
         : null,
       () => phase,
     );

@@ -103,6 +103,7 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
     let inFlight: Promise<void> | null = null;
     const write = async (part: FeatureInput[]): Promise<void> => {
       const r = await withScope(deps.db, scope, async (tx) => {
+        await q.forRedoableWrite(tx);
         const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, part);
         if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
         await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + part.length });

@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, withScope, type Executor } from '../../db/client.js';
 import type { Deps } from '../../context.js';
 import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
-import { withoutJit } from './reference-layers.queries.js';
+import { forRedoableWrite, withoutJit } from './reference-layers.queries.js';
 
 /**
  * The overlays run on a fixed precision grid of 1e-12 degrees (~0.1 µm): GEOS's snap-rounding, which never needs its
@@ -193,6 +193,7 @@ export async function screenLayerEverywhere(
     const ok = await withScope(deps.db, scope, async (tx) => {
       const [current] = await queryRows<{ version: number }>(tx, sql`SELECT version FROM reference_layers WHERE id = ${layer.id}`);
       if (!current || current.version !== layer.version) return false;
+      await forRedoableWrite(tx);
       const byTenant = new Map<string, string[]>();
       for (const f of batch) byTenant.set(f.tenant_id, [...(byTenant.get(f.tenant_id) ?? []), f.id]);
       for (const [tenantId, ids] of byTenant) await screenFarms(tx, tenantId, ids, layer.id);

@@ -109,3 +109,42 @@ describe('reference layers: the stored-as-is and covered-piece shortcuts agree w
     expect((await env.as('adminA').delete(`/api/reference-layers/${layerId}/`)).status).toBe(200);
   });
 });
+
+describe('reference layers: a bad feature in a later window while an earlier one is written', () => {
+  it('names the first bad feature and leaves no features, whichever window finds its fault first', async () => {
+    const [lng, lat] = freshSpot();
+    // 1,200 small squares (three windows of LOAD_WINDOW): feature 520 has no area (the database finds it while writing
+    // the second window), feature 1,100 is a point (the reader finds it, in the third, maybe before that write ends).
+    const features = Array.from({ length: 1200 }, (_, i) => {
+      const [x, y] = offset(lng, lat, (i % 40) * 30, Math.floor(i / 40) * 30);
+      const geometry =
+        i + 1 === 520
+          ? polygon([
+              [x, y],
+              [x + 0.0001, y],
+              [x + 0.0002, y],
+            ])
+          : i + 1 === 1100
+            ? { type: 'Point', coordinates: [x, y] }
+            : polygon(square(x, y, 20));
+      return { type: 'Feature', properties: { name: `F${i + 1}` }, geometry };
+    });
+    const content = Buffer.from(JSON.stringify({ type: 'FeatureCollection', features }));
+    const fields = { name: 'Broken late', kind: 'other', reference_date: '2020-12-31', source: 'Synthetic test layer', licence: 'CC0-1.0' };
+    const body = multipart(fields, [{ field: 'file', filename: 'late.geojson', content }]);
+    const res = await env.as('adminA').request({ method: 'POST', url: '/api/reference-layers/', payload: body.payload, headers: body.headers });
+    expect(res.status, res.raw).toBe(202);
+    const id = res.body.data.id as string;
+    let detail: Record<string, any> = { status: 'queued' };
+    for (const end = Date.now() + 60_000; Date.now() < end && !['ready', 'failed'].includes(detail['status']);) {
+      await new Promise((r) => setTimeout(r, 50));
+      detail = (await env.as('adminA').get(`/api/reference-layers/${id}/progress/`)).body.data;
+    }
+    const layer = (await env.as('adminA').get(`/api/reference-layers/${id}/`)).body.data;
+    expect(layer).toMatchObject({ status: 'failed', version: 0, loading_version: null, error_feature: 520 });
+    expect(layer['error']).toMatch(/Feature 520/);
+    const [n] = await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM reference_layer_features WHERE layer_id = ${id}`);
+    expect(n!.n).toBe(0);
+    expect((await env.as('adminA').delete(`/api/reference-layers/${id}/`)).status).toBe(200);
+  });
+});
