@@ -15,6 +15,9 @@
 //    (p50/p95/max and how many over 200 ms), and per-capture screening cost: the screening statement (screenFarms, the
 //    one a capture runs in its transaction) for --captures farms on forest, each in a rolled-back transaction; on
 //    PostgreSQL with EXPLAIN ANALYZE of one of them. Also the HTTP capture time (POST /api/farms/) before and after.
+//  * CPU seconds per phase (bench/meters.ts cpuMeter), split by process: the API (`server`), the `worker`, and on
+//    PostgreSQL the database backends by the connection's application_name (`worker db`: the load's and the screening's
+//    own database work; `api db`: mostly the probes' and the progress polls').
 // Figures on a shared machine are noisy: the load average is printed at each step.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the benchmark reads the API's JSON untyped, as any client would */
 import { spawn, type ChildProcess } from 'node:child_process';

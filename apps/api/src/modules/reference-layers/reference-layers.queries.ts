@@ -133,8 +133,8 @@ export async function withoutJit(tx: Executor): Promise<void> {
  * For a background write that can be redone (a load window, a screening batch): JIT off (withoutJit), and the commit
  * not waiting for its WAL flush. A crash can lose such a commit, but never one after it: the load's swap and the
  * screening's end (finishScreening) commit synchronously, which flushes every earlier commit's WAL first; a load or
- * screening that had not reached them starts over (reference-layers.load.ts). A 1M-feature load commits 2,000 windows:
- * an fsync each on a busy disk was the load's longest wait (docs/decisions/screening-at-scale-2.md).
+ * screening that had not reached them starts over (reference-layers.load.ts). A 1M-feature load commits 2,000 windows
+ * and a 100k-farm screening hundreds of batches: none of them waits for a disk flush (docs/decisions/screening-at-scale-2.md).
  */
 export async function forRedoableWrite(tx: Executor): Promise<void> {
   await tx.execute(sql`SET LOCAL jit = off`);
