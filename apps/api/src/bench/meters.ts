@@ -64,24 +64,40 @@ export function cpuMs(pid: number): number | null {
  * (pg_stat_activity, sampled every second; other sessions on the shared server are not counted), per phase. On a
  * machine shared with other work, CPU seconds say what wall-clock time cannot: the work's own cost.
  */
-export function cpuMeter(pids: number[], backends: (() => Promise<number[]>) | null, phase: () => string) {
+export function cpuMeter(pids: Record<string, number>, backends: (() => Promise<Array<{ pid: number; group: string }>>) | null, phase: () => string) {
   const last = new Map<number, number>();
   const first = new Map<number, number>();
+  const groupOf = new Map<number, string>(Object.entries(pids).map(([k, pid]) => [pid, k]));
   const byPhase = new Map<string, number>();
+  // Per phase, per group (each named process, and the backends by the group backends() gives them): where the CPU went.
+  const byGroup = new Map<string, Map<string, number>>();
+  const counted = new Map<number, number>();
   let total = 0;
+  let started = false;
   const sample = async () => {
-    const all = [...pids, ...(backends ? await backends().catch(() => [] as number[]) : [])];
-    let t = 0;
+    const dbBackends = backends ? await backends().catch(() => [] as Array<{ pid: number; group: string }>) : [];
+    for (const b of dbBackends) if (!groupOf.has(b.pid)) groupOf.set(b.pid, b.group);
+    const all = [...Object.values(pids), ...dbBackends.map((b) => b.pid)];
     for (const pid of all) {
       const ms = cpuMs(pid);
       if (ms === null) continue;
       // A backend first seen now counts from its start only if it was started meanwhile: the API's and worker's pool
       // connections are seen at the first sample.
-      if (!first.has(pid)) first.set(pid, total === 0 ? ms : 0);
+      if (!first.has(pid)) first.set(pid, started ? 0 : ms);
       last.set(pid, ms);
     }
-    for (const [pid, ms] of last) t += ms - first.get(pid)!;
     const p = phase();
+    const groups = byGroup.get(p) ?? new Map<string, number>();
+    byGroup.set(p, groups);
+    let t = 0;
+    for (const [pid, ms] of last) {
+      const used = ms - first.get(pid)!;
+      t += used;
+      const delta = Math.max(0, used - (counted.get(pid) ?? 0));
+      counted.set(pid, used);
+      const g = groupOf.get(pid) ?? 'database';
+      groups.set(g, (groups.get(g) ?? 0) + delta);
+    }
     byPhase.set(p, (byPhase.get(p) ?? 0) + Math.max(0, t - total));
     total = Math.max(total, t);
   };
@@ -90,6 +106,9 @@ export function cpuMeter(pids: number[], backends: (() => Promise<number[]>) | n
     await sample();
     total = 0;
     for (const [pid, ms] of last) first.set(pid, ms);
+    counted.clear();
+    byGroup.clear();
+    started = true;
     while (on) {
       await sleep(1000);
       await sample();
@@ -100,7 +119,7 @@ export function cpuMeter(pids: number[], backends: (() => Promise<number[]>) | n
       on = false;
       await done;
       await sample();
-      return byPhase;
+      return Object.assign(byPhase, { byGroup });
     },
   };
 }

@@ -15,6 +15,9 @@
 //    (p50/p95/max and how many over 200 ms), and per-capture screening cost: the screening statement (screenFarms, the
 //    one a capture runs in its transaction) for --captures farms on forest, each in a rolled-back transaction; on
 //    PostgreSQL with EXPLAIN ANALYZE of one of them. Also the HTTP capture time (POST /api/farms/) before and after.
+//  * CPU seconds per phase (bench/meters.ts cpuMeter), split by process: the API (`server`), the `worker`, and on
+//    PostgreSQL the database backends by the connection's application_name (`worker db`: the load's and the screening's
+//    own database work; `api db`: mostly the probes' and the progress polls').
 // Figures on a shared machine are noisy: the load average is printed at each step.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the benchmark reads the API's JSON untyped, as any client would */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -277,7 +280,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setup.on('exit', r));
       env['DATABASE_URL'] = adminUrl.replace('postgres@', 'farmland_screen@');
       env['DATABASE_ADMIN_URL'] = adminUrl;
-      server = await startServer({ ...env, ANALYSIS_WORKERS: 'off' }, { timeoutMs: 600_000 });
+      server = await startServer({ ...env, ANALYSIS_WORKERS: 'off', PGAPPNAME: 'bench-api' }, { timeoutMs: 600_000 });
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       const seeded = await seedFarms(async (text, params) => (await c.query(text, params)).rows);
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
       );
       const worker = spawn(process.execPath, [path.join(root, 'apps/api/dist/worker.js')], {
         cwd: root,
-        env: { ...env, SEED_DEMO: 'false' },
+        env: { ...env, SEED_DEMO: 'false', PGAPPNAME: 'bench-worker' },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       children.push(worker);
@@ -339,12 +342,16 @@ async function main(): Promise<void> {
     const statClient = ENGINE === 'pg' ? new pg.Client({ connectionString: adminUrl }) : null;
     await statClient?.connect();
     const cpu = cpuMeter(
-      Object.values(pids).filter((p): p is number => typeof p === 'number'),
+      Object.fromEntries(Object.entries(pids).filter((e): e is [string, number] => typeof e[1] === 'number')),
       statClient
         ? async () =>
-            (await statClient.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) =>
-              Number(r.pid),
-            )
+            // The worker's connections (the load and the screening) apart from the API's (probes, polls): PGAPPNAME.
+            (
+              await statClient.query(
+                `SELECT pid, CASE application_name WHEN 'bench-worker' THEN 'worker db' WHEN 'bench-api' THEN 'api db' ELSE 'other db' END AS grp
+                   FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+              )
+            ).rows.map((r) => ({ pid: Number(r.pid), group: String(r.grp) }))
         : null,
       () => phase,
     );
@@ -393,6 +400,10 @@ async function main(): Promise<void> {
     console.log(
       `  CPU time (${ENGINE === 'pg' ? 'API, worker and the database backends' : 'the server process, every thread'}): upload ${cpuS('upload')}, load ${cpuS('load')}, screening ${cpuS('screening')} (of ${os.cpus().length} cores)`,
     );
+    for (const ph of ['upload', 'load', 'screening']) {
+      const g = [...(cpuBy.byGroup.get(ph) ?? new Map<string, number>())].map(([k, ms]) => `${k} ${(ms / 1000).toFixed(1)}`).join(', ');
+      console.log(`    ${ph} CPU s by process: ${g || 'none'}`);
+    }
     for (const [k, p] of Object.entries(peaks)) {
       console.log(
         `  RSS ${k}: before ${rssBefore[k]!.toFixed(0)} MB, peak during upload ${(p.get('upload') ?? 0).toFixed(0)} MB, load ${(p.get('load') ?? 0).toFixed(0)} MB, screening ${(p.get('screening') ?? 0).toFixed(0)} MB`,

@@ -16,6 +16,7 @@ import { readAnalysisFile } from '../../ingest/read.js';
 import { readGeometry, toEwkbHex, Unreadable, Unsupported } from '../../ingest/geometry.js';
 import { uploadsDir } from '../../ingest/uploads.js';
 import * as q from './reference-layers.queries.js';
+import type { FeatureInput } from './reference-layers.queries.js';
 import { BATCH_TARGET_MS, nextBatchSize, screenLayerEverywhere } from './reference-layers.screening.js';
 
 /** Features read at a time, and the most per load transaction. */
@@ -92,40 +93,70 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
   const counts = { features: 0, pieces: 0, repaired: 0 };
   try {
     file = await copyToDisk(deps, layer.file_key);
+    // On PostgreSQL a window is one transaction, and the next window is read and parsed while the database writes this
+    // one (one write in flight: this process's parsing and the database's work overlap, on two cores). Embedded, the one
+    // connection is held for a whole transaction and runs on this thread: a window is written in chunks whose size
+    // follows the time the last one took (BATCH_TARGET_MS), with a turn of the event loop between them, so requests
+    // get in.
+    const embedded = deps.database.kind === 'pglite';
+    let chunk = embedded ? MIN_LOAD_CHUNK : LOAD_WINDOW;
+    let inFlight: Promise<void> | null = null;
+    const write = async (part: FeatureInput[]): Promise<void> => {
+      const r = await withScope(deps.db, scope, async (tx) => {
+        await q.forRedoableWrite(tx);
+        const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, part);
+        if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
+        await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + part.length });
+        return out;
+      });
+      counts.features += part.length;
+      counts.pieces += r.pieces;
+      counts.repaired += r.repaired;
+    };
+    // The write under way, awaited before the next starts; its failure (a lower feature number) wins over the reader's.
+    const settle = async (): Promise<void> => {
+      const pending = inFlight;
+      inFlight = null;
+      if (pending) await pending;
+    };
     try {
-      // Embedded, the one connection is held for a whole transaction: a window is written in chunks whose size
-      // follows the time the last one took (BATCH_TARGET_MS), with a turn of the event loop between them, so requests
-      // get in. On PostgreSQL a window is one transaction.
-      const embedded = deps.database.kind === 'pglite';
-      let chunk = embedded ? MIN_LOAD_CHUNK : LOAD_WINDOW;
       await readAnalysisFile(
         file,
         layer.filename,
         { nameField: layer.name_field ?? undefined, maxRows: MAX_LAYER_FEATURES, window: LOAD_WINDOW },
         async (rows, first) => {
-          const features = rows.map((row, i) => ({ n: first + i, ewkb: featureGeometry(row, first + i) }));
+          let features: FeatureInput[];
+          try {
+            features = rows.map((row, i) => ({ n: first + i, ewkb: featureGeometry(row, first + i) }));
+          } catch (err) {
+            await settle();
+            throw err;
+          }
+          if (!embedded) {
+            await settle();
+            const next = write(features);
+            next.catch(() => undefined); // awaited by settle(); marked handled meanwhile
+            inFlight = next;
+            return;
+          }
           for (let i = 0; i < features.length;) {
             const part = features.slice(i, i + chunk);
             const started = performance.now();
-            const r = await withScope(deps.db, scope, async (tx) => {
-              const out = await q.insertFeatures(tx, { id: layer.id, tenantId: layer.tenant_id, version }, part);
-              if (out.empty !== null) throw new LoadError(`Feature ${out.empty} has no area (its rings are degenerate)`, out.empty);
-              await q.setLoadState(tx, layer.id, { featuresLoaded: counts.features + part.length });
-              return out;
-            });
+            await write(part);
             i += part.length;
-            counts.features += part.length;
-            counts.pieces += r.pieces;
-            counts.repaired += r.repaired;
-            if (embedded) {
-              chunk = nextBatchSize(part.length, performance.now() - started, BATCH_TARGET_MS.pglite, { min: MIN_LOAD_CHUNK, max: LOAD_WINDOW });
-              await new Promise((resolve) => setImmediate(resolve));
-            }
+            chunk = nextBatchSize(part.length, performance.now() - started, BATCH_TARGET_MS.pglite, { min: MIN_LOAD_CHUNK, max: LOAD_WINDOW });
+            await new Promise((resolve) => setImmediate(resolve));
           }
         },
       );
+      await settle();
     } catch (err) {
+<<<<<<< HEAD
       if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`, err.feature);
+=======
+      await settle();
+      if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`);
+>>>>>>> wip/screening
       throw err;
     }
     if (counts.features === 0) throw new LoadError('The file has no features');

@@ -130,9 +130,28 @@ export async function withoutJit(tx: Executor): Promise<void> {
 }
 
 /**
+ * For a background write that can be redone (a load window, a screening batch): JIT off (withoutJit), and the commit
+ * not waiting for its WAL flush. A crash can lose such a commit, but never one after it: the load's swap and the
+ * screening's end (finishScreening) commit synchronously, which flushes every earlier commit's WAL first; a load or
+ * screening that had not reached them starts over (reference-layers.load.ts). A 1M-feature load commits 2,000 windows
+ * and a 100k-farm screening hundreds of batches: none of them waits for a disk flush (docs/decisions/0098-screening-at-scale-2.md).
+ */
+export async function forRedoableWrite(tx: Executor): Promise<void> {
+  await tx.execute(sql`SET LOCAL jit = off`);
+  await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+}
+
+/**
  * One batch of a version's features: each repaired (ST_MakeValid, keeping its polygonal part), subdivided to at most
  * SUBDIVIDE_VERTICES vertices a piece and stored as polygons. Returns the pieces written, the features that were
  * invalid (repaired), and the first feature left with no area (degenerate: nothing to screen against).
+ *
+ * Where a load's database time goes (bench:screening, docs/decisions/0098-screening-at-scale-2.md): the features come as one
+ * binary bytea of their EWKBs, cut by offsets, not a jsonb document of hex strings (whose parsing took a fifth of the
+ * load's database time, and a text[] of them as much); validity is checked once a
+ * feature (a MATERIALIZED step: inlined, the check ran twice); a polygon already within SUBDIVIDE_VERTICES is stored
+ * as it is, which is what ST_Subdivide returns for it, without the subdivision and ST_Dump. The rest is the GiST
+ * index's upkeep on every inserted row.
  */
 export async function insertFeatures(
   tx: Executor,
@@ -140,14 +159,34 @@ export async function insertFeatures(
   features: FeatureInput[],
 ): Promise<{ pieces: number; repaired: number; empty: number | null }> {
   await withoutJit(tx);
+  // The EWKBs as one bytea (a binary parameter: nothing for the database to parse), cut by offset and length; the
+  // feature numbers, offsets and lengths as short int[] literals.
+  const parts = features.map((f) => Buffer.from(f.ewkb, 'hex'));
+  const offsets: number[] = [];
+  let at = 0;
+  for (const b of parts) {
+    offsets.push(at);
+    at += b.length;
+  }
+  const blob = Buffer.concat(parts, at);
+  const numbers = `{${features.map((f) => f.n).join(',')}}`;
   const [r] = await queryRows<{ pieces: number; repaired: number; empty: number | null }>(
     tx,
-    sql`WITH input AS (
-          SELECT x.n, ST_GeomFromEWKB(decode(x.ewkb, 'hex')) AS g FROM jsonb_to_recordset(${jsonb(features)}) AS x(n int, ewkb text)
+    sql`WITH input AS MATERIALIZED (
+          SELECT x.n, g.g, ST_IsValid(g.g) AS valid
+            FROM unnest(${numbers}::int[], ${`{${offsets.join(',')}}`}::int[], ${`{${parts.map((b) => b.length).join(',')}}`}::int[]) AS x(n, o, len)
+            CROSS JOIN LATERAL (SELECT ST_GeomFromEWKB(substring(${blob}::bytea FROM x.o + 1 FOR x.len)) AS g) g
         ), fixed AS (
-          SELECT n, NOT ST_IsValid(g) AS repaired, ST_CollectionExtract(CASE WHEN ST_IsValid(g) THEN g ELSE ST_MakeValid(g) END, 3) AS g FROM input
+          SELECT n, NOT valid AS repaired, ST_CollectionExtract(CASE WHEN valid THEN g ELSE ST_MakeValid(g) END, 3) AS g FROM input
         ), pieces AS (
-          SELECT n, (ST_Dump(ST_Subdivide(g, ${SUBDIVIDE_VERTICES}))).geom AS g FROM fixed WHERE NOT ST_IsEmpty(g)
+          SELECT f.n, s.g
+            FROM fixed f
+            CROSS JOIN LATERAL (
+              SELECT f.g AS g WHERE ST_GeometryType(f.g) = 'ST_Polygon' AND ST_NPoints(f.g) <= ${SUBDIVIDE_VERTICES}
+              UNION ALL
+              SELECT (ST_Dump(ST_Subdivide(f.g, ${SUBDIVIDE_VERTICES}))).geom WHERE NOT (ST_GeometryType(f.g) = 'ST_Polygon' AND ST_NPoints(f.g) <= ${SUBDIVIDE_VERTICES})
+            ) s
+           WHERE NOT ST_IsEmpty(f.g)
         ), written AS (
           INSERT INTO reference_layer_features (layer_id, version, tenant_id, feature, geom)
           SELECT ${layer.id}, ${layer.version}, ${layer.tenantId}, n, ST_SetSRID(g, 4326) FROM pieces WHERE ST_GeometryType(g) = 'ST_Polygon' AND NOT ST_IsEmpty(g)

@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, uuidArray, withScope, type Executor } from '../../db/client.js';
 import type { Deps } from '../../context.js';
 import type { ReferenceLayerKind, ScreeningFigure } from '@farmland/contracts';
-import { withoutJit } from './reference-layers.queries.js';
+import { forRedoableWrite, withoutJit } from './reference-layers.queries.js';
 
 /**
  * The overlays run on a fixed precision grid of 1e-12 degrees (~0.1 µm): GEOS's snap-rounding, which never needs its
@@ -39,11 +39,20 @@ const OVERLAY_GRID = '1e-12';
  */
 export const overlapOf = (geom: SQL, layerId: SQL, version: SQL, opts: { grid: boolean } = { grid: true }): SQL => {
   const grid = opts.grid ? sql`, ${sql.raw(OVERLAY_GRID)}` : sql``;
+  const one = sql`(array_agg(c.geom))[1]`;
   // One aggregate level (not flattened into the caller, so `sqm` is computed once however often it is used).
+  // Two shortcuts skip the overlay (docs/decisions/0098-screening-at-scale-2.md), each behind a bounding-box test that rules
+  // most pairs out for nothing: a geometry inside a piece overlaps it by its own area; a geometry meeting one piece
+  // that it covers overlaps by the piece's area. ST_Covers(geometry, piece) has the repeated geometry first, so
+  // PostGIS prepares it once for all its pieces.
   return sql`(
-              SELECT CASE count(*)
-                       WHEN 0 THEN 0
-                       WHEN 1 THEN coalesce(ST_Area(ST_CollectionExtract(ST_Intersection((array_agg(c.geom))[1], ${geom}${grid}), 3)::geography), 0)
+              SELECT CASE
+                       WHEN count(*) = 0 THEN 0
+                       WHEN bool_or(c.geom ~ ${geom} AND ST_Covers(c.geom, ${geom})) THEN ST_Area(${geom}::geography)
+                       WHEN count(*) = 1 THEN
+                         CASE WHEN ${geom} ~ ${one} AND ST_Covers(${geom}, ${one}) THEN ST_Area(${one}::geography)
+                              ELSE coalesce(ST_Area(ST_CollectionExtract(ST_Intersection(${one}, ${geom}${grid}), 3)::geography), 0)
+                         END
                        ELSE coalesce((SELECT ST_Area(ST_CollectionExtract(ST_Union(ST_Intersection(x.g, ${geom}${grid})${grid}), 3)::geography) FROM unnest(array_agg(c.geom)) AS x(g)), 0)
                      END AS sqm
                 FROM (SELECT p.layer_id, p.version, p.geom FROM reference_layer_features p WHERE p.geom && ${geom} OFFSET 0) c
@@ -127,55 +136,91 @@ export async function applicableLayers(tx: Executor, tenantId: string): Promise<
 }
 
 /**
+ * Batches screened at once after the first (PostgreSQL: each lane its own connection and transaction, so the database
+ * uses more than one core; bench:screening, docs/decisions/0098-screening-at-scale-2.md). Embedded there is one connection.
+ */
+export const SCREEN_LANES = { pglite: 1, postgres: 2 } as const;
+
+/**
  * Screens every farm the layer applies to (one tenant's, or every tenant's for a provider layer) against the layer's
  * version in use, a batch of farms a transaction, in farm id order. A batch's size follows the time the last one took
- * (BATCH_TARGET_MS; opts.batchFarms fixes it instead), and the event loop turns between batches. Stops early when the
- * layer is replaced or removed meanwhile (the newer version's own screening covers the farms). onBatch gets the farms
- * done and the total.
+ * (BATCH_TARGET_MS; opts.batchFarms fixes it instead), and the event loop turns between batches. The first batch runs
+ * alone (it sizes the next ones); then up to SCREEN_LANES batches run at once, each claiming the next farms in id
+ * order. Stops early when the layer is replaced or removed meanwhile (each batch's transaction checks the version in
+ * use; the newer version's own screening covers the farms). onBatch gets the farms done and the total.
  */
 export async function screenLayerEverywhere(
   deps: Pick<Deps, 'db' | 'database'>,
   layer: { id: string; tenantId: string | null; version: number },
   onBatch: (done: number, total: number) => Promise<void>,
-  opts: { batchFarms?: number } = {},
+  opts: { batchFarms?: number; lanes?: number } = {},
 ): Promise<{ farms: number; stopped: boolean }> {
   const targetMs = BATCH_TARGET_MS[deps.database.kind];
+  const lanes = Math.max(1, opts.lanes ?? SCREEN_LANES[deps.database.kind]);
   let batchSize = opts.batchFarms ?? Math.min(BATCH_FARMS, 5 * MIN_BATCH_FARMS);
   const scope = layer.tenantId ? ({ kind: 'tenant', tenantId: layer.tenantId } as const) : ({ kind: 'system' } as const);
   const tenantFilter = layer.tenantId ? sql`WHERE tenant_id = ${layer.tenantId}` : sql``;
   const [count] = await withScope(deps.db, scope, (tx) => queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farms ${tenantFilter}`));
   const total = count?.n ?? 0;
-  let done = 0;
-  let after: string | null = null;
-  for (;;) {
-    const cursor: string | null = after;
-    const size = batchSize;
-    const started = performance.now();
-    type Batch = Array<{ id: string; tenant_id: string }>;
-    const result: Batch | null = await withScope(deps.db, scope, async (tx): Promise<Batch | null> => {
-      const [current] = await queryRows<{ version: number }>(tx, sql`SELECT version FROM reference_layers WHERE id = ${layer.id}`);
-      if (!current || current.version !== layer.version) return null;
-      const batch: Batch = await queryRows<{ id: string; tenant_id: string }>(
-        tx,
-        sql`SELECT id, tenant_id FROM farms
-             WHERE ${layer.tenantId ? sql`tenant_id = ${layer.tenantId}` : sql`true`} ${cursor ? sql`AND id > ${cursor}` : sql``}
-             ORDER BY id LIMIT ${size}`,
+  type Batch = Array<{ id: string; tenant_id: string }>;
+  const state = { done: 0, after: null as string | null, stopped: false, finished: false };
+  // Claims are made one at a time (a promise chain), so lanes never take the same farms.
+  let claims: Promise<unknown> = Promise.resolve();
+  const claim = (): Promise<Batch | null> => {
+    const next = claims.then(async (): Promise<Batch | null> => {
+      if (state.stopped || state.finished) return null;
+      const size = batchSize;
+      const cursor = state.after;
+      const batch = await withScope(deps.db, scope, (tx) =>
+        queryRows<{ id: string; tenant_id: string }>(
+          tx,
+          sql`SELECT id, tenant_id FROM farms
+               WHERE ${layer.tenantId ? sql`tenant_id = ${layer.tenantId}` : sql`true`} ${cursor ? sql`AND id > ${cursor}` : sql``}
+               ORDER BY id LIMIT ${size}`,
+        ),
       );
+      if (batch.length < size) state.finished = true;
+      if (batch.length === 0) return null;
+      state.after = batch[batch.length - 1]!.id;
+      return batch;
+    });
+    claims = next.catch(() => undefined);
+    return next;
+  };
+  // One batch in one transaction: false when the layer's version in use is no longer this one.
+  const screen = async (batch: Batch): Promise<boolean> => {
+    const started = performance.now();
+    const ok = await withScope(deps.db, scope, async (tx) => {
+      const [current] = await queryRows<{ version: number }>(tx, sql`SELECT version FROM reference_layers WHERE id = ${layer.id}`);
+      if (!current || current.version !== layer.version) return false;
+      await forRedoableWrite(tx);
       const byTenant = new Map<string, string[]>();
       for (const f of batch) byTenant.set(f.tenant_id, [...(byTenant.get(f.tenant_id) ?? []), f.id]);
       for (const [tenantId, ids] of byTenant) await screenFarms(tx, tenantId, ids, layer.id);
-      return batch;
+      return true;
     });
-    if (result === null) return { farms: done, stopped: true };
-    if (result.length === 0) return { farms: done, stopped: false };
-    done += result.length;
-    after = result[result.length - 1]!.id;
-    if (opts.batchFarms === undefined) batchSize = nextBatchSize(size, performance.now() - started, targetMs);
-    await onBatch(done, total);
-    if (result.length < size) return { farms: done, stopped: false };
+    if (!ok) {
+      state.stopped = true;
+      return false;
+    }
+    state.done += batch.length;
+    if (opts.batchFarms === undefined) batchSize = nextBatchSize(batch.length, performance.now() - started, targetMs);
+    await onBatch(state.done, total);
     // Requests that queued behind this batch (embedded: for the one connection) go first.
     await new Promise((resolve) => setImmediate(resolve));
-  }
+    return true;
+  };
+  const lane = async (): Promise<void> => {
+    try {
+      for (let batch = await claim(); batch && !state.stopped; batch = await claim()) if (!(await screen(batch))) return;
+    } catch (err) {
+      state.stopped = true; // the other lanes end after their batch under way; the job's retry screens again
+      throw err;
+    }
+  };
+  const first = await claim();
+  if (first && (await screen(first))) await Promise.all(Array.from({ length: lanes }, lane));
+  return { farms: state.done, stopped: state.stopped };
 }
 
 /** A layer's version in use, with its name and kind then. */
