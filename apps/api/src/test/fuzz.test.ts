@@ -273,7 +273,7 @@ describe('generative fuzz of every route', () => {
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status >= 500) {
-          const err = env.serverLog.filter((l) => l.msg === 'unhandled error').pop()?.err;
+          const err: { message?: string; stack?: string } | undefined = env.serverLog.filter((l) => l.msg === 'unhandled error').pop()?.err;
           expect.fail(
             `${req.persona} ${req.method} ${req.url.slice(0, 200)} ${String(req.raw ?? JSON.stringify(req.body) ?? '').slice(0, 200)}: ${res.raw.slice(0, 200)}; server: ${err?.stack?.slice(0, 600) ?? err?.message}`,
           );

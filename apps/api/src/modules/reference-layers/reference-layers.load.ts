@@ -151,12 +151,8 @@ export async function loadReferenceLayer(deps: Deps, layerId: string): Promise<L
       );
       await settle();
     } catch (err) {
-<<<<<<< HEAD
-      if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`, err.feature);
-=======
       await settle();
-      if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`);
->>>>>>> wip/screening
+      if (err instanceof ParseError) throw new LoadError(`${err.message} (${err.code})`, err.feature);
       throw err;
     }
     if (counts.features === 0) throw new LoadError('The file has no features');
