@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     await stopServer(await startServer(env, { timeoutMs: 900_000 }));
     const database = await openDatabase({ kind: 'pglite', dataDir: path.join(work, 'pglite') });
     try {
-      await seed((text, params) => database.adminQuery(text, params as unknown[]));
+      await seed((text, params) => database.adminQuery(text, params));
     } finally {
       await database.close();
     }

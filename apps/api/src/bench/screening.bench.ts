@@ -309,7 +309,7 @@ async function main(): Promise<void> {
         await sleep(1000);
       await stopServer(first);
       const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
-      const seeded = await seedFarms((text, params) => database.adminQuery(text, params ?? []) as Promise<any[]>);
+      const seeded = await seedFarms((text, params) => database.adminQuery<any>(text, params ?? []));
       await database.close();
       tenantId = seeded.tenantId;
       console.log(
@@ -430,19 +430,19 @@ async function main(): Promise<void> {
       costDb = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
     }
     try {
-      const counts = (await costDb.adminQuery(
+      const counts = await costDb.adminQuery<{ farms: number; screened: number; overlapping: number; over10: number }>(
         `SELECT (SELECT count(*)::int FROM farms WHERE tenant_id = $1) AS farms, (SELECT count(*)::int FROM farm_screenings WHERE layer_id = $2) AS screened,
                 (SELECT count(*)::int FROM farm_screenings WHERE layer_id = $2 AND overlap_sqm > 0) AS overlapping,
                 (SELECT count(*)::int FROM farm_screenings WHERE layer_id = $2 AND share > 0.1) AS over10`,
         [tenantId, layerId],
-      )) as Array<{ farms: number; screened: number; overlapping: number; over10: number }>;
+      );
       const c = counts[0]!;
       console.log(`  figures: ${c.screened} of ${c.farms} farms screened, ${c.overlapping} overlap the forest, ${c.over10} by more than 10 %`);
       const ids = (
-        (await costDb.adminQuery(`SELECT farm_id FROM farm_screenings WHERE layer_id = $1 AND overlap_sqm > 0 ORDER BY farm_id LIMIT $2`, [
+        await costDb.adminQuery<{ farm_id: string }>(`SELECT farm_id FROM farm_screenings WHERE layer_id = $1 AND overlap_sqm > 0 ORDER BY farm_id LIMIT $2`, [
           layerId,
           CAPTURES,
-        ])) as Array<{ farm_id: string }>
+        ])
       ).map((r) => r.farm_id);
       await screeningCost(costDb, tenantId, ids.slice(0, 3));
       const cost = await screeningCost(costDb, tenantId, ids);

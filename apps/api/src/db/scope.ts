@@ -7,7 +7,6 @@ import type { RelationalSchemaConfig, TablesRelationalConfig } from 'drizzle-orm
 import { PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { PGlite } from '@electric-sql/pglite';
 import { preparedName } from './pg-prepared.js';
 import type { RemotePglite } from './pglite-remote.js';
 import type { Db, Executor, Tx } from './types.js';
@@ -331,8 +330,8 @@ export function readerOf(run: Reader | Executor): Reader {
 
 /** Runs a raw SQL statement and returns its rows; both drivers answer { rows }. Used where PostGIS needs plain SQL. */
 export async function queryRows<T>(tx: Executor, query: SQL): Promise<T[]> {
-  const res = (await tx.execute(query)) as unknown as { rows: T[] };
-  return res.rows;
+  const res: unknown = await tx.execute(query);
+  return (res as { rows: T[] }).rows;
 }
 
 /**

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../plugins/errors.js';
 import { freshSpot, insertFarmDirect, multipart, offset, square, tenantGeo, type TenantGeo } from '../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../test/harness.js';
-import { TRANSACTION_ATTEMPTS, withScope, type Tx } from './client.js';
+import { TRANSACTION_ATTEMPTS, queryRows, withScope, type Tx } from './client.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;
@@ -41,7 +41,7 @@ async function waitingFor(admin: pg.Client, pid: number): Promise<void> {
  * longer) and ends it with 40P01; the partner then gets a and commits.
  */
 async function deadlockWithPartner(tx: Tx, a: number, b: number): Promise<void> {
-  const pid = ((await tx.execute(sql`SELECT pg_backend_pid() AS pid`)) as unknown as { rows: Array<{ pid: number }> }).rows[0]!.pid;
+  const pid = (await queryRows<{ pid: number }>(tx, sql`SELECT pg_backend_pid() AS pid`))[0]!.pid;
   const partner = new pg.Client({ connectionString: env.adminUrl! });
   const watcher = new pg.Client({ connectionString: env.adminUrl! });
   await Promise.all([partner.connect(), watcher.connect()]);

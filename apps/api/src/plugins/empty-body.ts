@@ -26,7 +26,7 @@ export function registerEmptyBody(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    json(req, typeof body === 'string' ? body : body.toString('utf8'), done);
+    void json(req, typeof body === 'string' ? body : body.toString('utf8'), done);
   });
 
   app.addHook('onRoute', (route) => {

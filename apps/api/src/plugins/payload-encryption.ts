@@ -71,7 +71,9 @@ export function registerPayloadEncryption(
       remember,
     });
     // The decrypted text goes through Fastify's own JSON parser (prototype-poisoning checks included).
-    return new Promise((resolve, reject) => parseJson(req, plaintext, (err, value) => (err ? reject(err) : resolve(value))));
+    return new Promise((resolve, reject) => {
+      void parseJson(req, plaintext, (err, value) => (err ? reject(err) : resolve(value)));
+    });
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

@@ -22,7 +22,7 @@ export const ath = (token: string): string => crypto.createHash('sha256').update
  * or null for calls without one.
  */
 export async function payloadTestClient(app: FastifyInstance, access: (() => string | null) | null = null): Promise<PayloadTestClient> {
-  const info = (await app.inject({ method: 'GET', url: '/api/crypto/key' })).json() as { data: { key: { kid: string; jwk: crypto.JsonWebKey } } };
+  const info = (await app.inject({ method: 'GET', url: '/api/crypto/key' })).json<{ data: { key: { kid: string; jwk: crypto.JsonWebKey } } }>();
   const serverKey = crypto.createPublicKey({ key: info.data.key.jwk, format: 'jwk' });
   const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });

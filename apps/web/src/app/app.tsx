@@ -17,7 +17,7 @@ import { antdLocale, currentIntl } from '../i18n';
 function NavigationBridge() {
   const navigate = useNavigate();
   useEffect(() => {
-    setSessionEndedHandler(() => navigate(paths.home, { replace: true }));
+    setSessionEndedHandler(() => void navigate(paths.home, { replace: true }));
   }, [navigate]);
   return null;
 }

@@ -43,7 +43,9 @@ async function load(fresh: boolean): Promise<Session> {
     return { privateKey: pair.privateKey, header: base64url(JSON.stringify({ kty, crv, x, y })) };
   })();
   const pair = await clientPair;
-  const serverKey = info.key ? ((await jose.importJWK({ ...info.key.jwk }, 'ECDH-ES')) as CryptoKey) : null;
+  // An EC public JWK imports as a CryptoKey (a Uint8Array is only for symmetric keys).
+  const imported: unknown = info.key ? await jose.importJWK({ ...info.key.jwk }, 'ECDH-ES') : null;
+  const serverKey = imported as CryptoKey | null;
   const s: Session = { jose, mode: info.mode, kid: info.key?.kid ?? null, serverKey, clientPrivate: pair.privateKey, clientHeader: pair.header };
   settled = s;
   return s;

@@ -202,6 +202,7 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (req, reply) => {
       let input: analyses.CreateInput;
+      let data: Awaited<ReturnType<typeof analyses.createAnalysis>>;
       const temp: string[] = [];
       try {
         if (req.isMultipart()) input = await readMultipart(req, deps, temp);
@@ -220,11 +221,11 @@ export const analysesRoutes: FastifyPluginAsyncZod = async (app) => {
             source: { kind: 'json', locations: b.locations },
           };
         }
-        const data = await analyses.createAnalysis(deps, req.ctx, jobs.enqueue, input);
-        return reply.status(201).send({ data, message: 'Upload successful' });
+        data = await analyses.createAnalysis(deps, req.ctx, jobs.enqueue, input);
       } finally {
         for (const at of temp) await fs.promises.rm(at, { force: true }).catch(() => undefined);
       }
+      return reply.status(201).send({ data, message: 'Upload successful' });
     },
   });
 

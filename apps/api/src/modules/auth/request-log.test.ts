@@ -28,7 +28,7 @@ afterAll(async () => {
 
 async function call(opts: InjectOptions) {
   const res = await app.inject({ remoteAddress: `10.33.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`, ...opts });
-  return { status: res.statusCode, json: res.headers['content-type']?.toString().includes('json') ? (res.json() as any) : null, headers: res.headers };
+  return { status: res.statusCode, json: res.headers['content-type']?.toString().includes('json') ? res.json<any>() : null, headers: res.headers };
 }
 
 /** The page request a browser makes for a link: everything before the fragment (which it never sends). */

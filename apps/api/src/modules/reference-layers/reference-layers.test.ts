@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { PLOT_RISK_DEFAULTS } from '@farmland/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client.js';
 import type { Caller, TestEnv } from '../../test/harness.js';
 import { testEnv } from '../../test/harness.js';
 import { freshSpot, insertFarmDirect, multipart, offset, square, tenantGeo, type Ring } from '../../test/geo-fixtures.js';
@@ -304,9 +305,9 @@ describe('reference layers: provider layers and tenant isolation', () => {
     // Row-level security: tenant B's scope reads none of A's features or figures, even without the code's filters.
     const rows = await env.database.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('app.scope', 'tenant', true), set_config('app.tenant_id', ${env.fx.tenantB}, true)`);
-      const f = await tx.execute(sql`SELECT count(*)::int AS n FROM reference_layer_features WHERE layer_id = ${tenantLayer}`);
-      const s = await tx.execute(sql`SELECT count(*)::int AS n FROM farm_screenings WHERE farm_id = ${farmA}`);
-      return [(f as unknown as { rows: Array<{ n: number }> }).rows[0]!.n, (s as unknown as { rows: Array<{ n: number }> }).rows[0]!.n];
+      const f = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM reference_layer_features WHERE layer_id = ${tenantLayer}`);
+      const s = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM farm_screenings WHERE farm_id = ${farmA}`);
+      return [f[0]!.n, s[0]!.n];
     });
     expect(rows).toEqual([0, 0]);
   });

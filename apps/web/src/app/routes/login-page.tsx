@@ -27,7 +27,7 @@ export function LoginPage() {
     if (!ec) return;
     const text = serviceProviderMessage(ec);
     if (text) toast('error', text, `ec-${ec}`);
-    navigate(paths.home, { replace: true });
+    void navigate(paths.home, { replace: true });
   }, [ec, navigate]);
 
   if (q || running) return <PageLoader label={t(m.signingIn)} />;

@@ -17,7 +17,7 @@ function NotFound() {
       title={<h1 className="page-title">{t(m.pageNotFound)}</h1>}
       subTitle={t(m.pageNotFoundBody)}
       extra={
-        <Button type="primary" onClick={() => navigate(home)}>
+        <Button type="primary" onClick={() => void navigate(home)}>
           {session.status === 'authenticated' ? t(m.backToDashboard) : t(m.backToSignIn)}
         </Button>
       }

@@ -23,7 +23,7 @@ export function TenantGatePage({ code, message }: { code: TenantGateCode; messag
   const back = async () => {
     await logout();
     setTenantGate(null);
-    navigate(paths.login, { replace: true });
+    void navigate(paths.login, { replace: true });
   };
   return (
     <main className="blank-page">

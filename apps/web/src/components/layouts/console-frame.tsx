@@ -74,7 +74,7 @@ export function ConsoleFrame({ areaLabel, basePath, items }: Props) {
 
   const signOut = async () => {
     await logout();
-    navigate(paths.login, { replace: true });
+    void navigate(paths.login, { replace: true });
   };
 
   const initials = user ? `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.toUpperCase() : '';

@@ -87,7 +87,7 @@ export function HeaderSearch({ basePath, narrow = false }: { basePath: string; n
           const hit = hits.get(v);
           if (!hit) return;
           setText('');
-          navigate(hit.to);
+          void navigate(hit.to);
         }}
         className="full-width"
         popupMatchSelectWidth={360}

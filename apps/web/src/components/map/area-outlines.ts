@@ -32,10 +32,10 @@ function toCollections(areas: readonly AreaOutline[]): { polygons: FeatureCollec
 /** Adds or replaces the outlines; they sit under the farm layers when those exist. */
 export function setAreaOutlines(map: MapLibreMap, areas: readonly AreaOutline[]): void {
   const { polygons, labels } = toCollections(areas);
-  const source = map.getSource(AREA_OUTLINE_SOURCE) as GeoJSONSource | undefined;
+  const source = map.getSource<GeoJSONSource>(AREA_OUTLINE_SOURCE);
   if (source) {
-    source.setData(polygons);
-    (map.getSource(AREA_LABEL_SOURCE) as GeoJSONSource | undefined)?.setData(labels);
+    void source.setData(polygons);
+    void map.getSource<GeoJSONSource>(AREA_LABEL_SOURCE)?.setData(labels);
     return;
   }
   map.addSource(AREA_OUTLINE_SOURCE, { type: 'geojson', data: polygons });

@@ -145,8 +145,8 @@ export function setFarmLayers(map: MapLibreMap, source: FarmLayerSource, opts: {
   const { polygons, points } = toGeoJson(source.features);
   const poly = map.getSource<GeoJSONSource>(FARM_SOURCE);
   if (poly) {
-    poly.setData(polygons);
-    map.getSource<GeoJSONSource>(FARM_POINT_SOURCE)?.setData(points);
+    void poly.setData(polygons);
+    void map.getSource<GeoJSONSource>(FARM_POINT_SOURCE)?.setData(points);
     return;
   }
   // A smaller tile buffer than the default 128: less clipping work in the worker, no visible seams for fills.

@@ -15,9 +15,9 @@ const colorByKind = ['match', ['get', 'kind'], ...Object.entries(REFERENCE_KIND_
 
 /** Adds or replaces the reference features; they sit under the farm layers when those exist. */
 export function setReferenceOverlay(map: MapLibreMap, data: ReferenceOverlay): void {
-  const source = map.getSource(REFERENCE_SOURCE) as GeoJSONSource | undefined;
+  const source = map.getSource<GeoJSONSource>(REFERENCE_SOURCE);
   if (source) {
-    source.setData(data);
+    void source.setData(data);
     return;
   }
   map.addSource(REFERENCE_SOURCE, { type: 'geojson', data });

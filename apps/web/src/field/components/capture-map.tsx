@@ -72,7 +72,10 @@ function openRing(ring: number[][]): LngLat[] {
   return out;
 }
 
-const setData = (map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection) => map.getSource<GeoJSONSource>(id)?.setData(data);
+const setData = (map: MapLibreMap, id: string, data: GeoJSON.FeatureCollection): void => {
+  // MapLibre 5's setData answers a promise of the worker's update; nothing waits on it here.
+  void map.getSource<GeoJSONSource>(id)?.setData(data);
+};
 const collection = (geometries: GeoJSON.Geometry[]): GeoJSON.FeatureCollection => ({
   type: 'FeatureCollection',
   features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })),

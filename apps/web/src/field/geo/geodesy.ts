@@ -5,7 +5,7 @@
 //   square metre for farm-sized edges.
 // - Lengths: each edge in a local metric (the ellipsoid's radii of curvature at the edge's middle latitude).
 // - Overlap: polygon-clipping's intersection (in degrees), measured with the same area function.
-import polygonClipping, { type MultiPolygon as PcMulti, type Polygon as PcPolygon } from 'polygon-clipping';
+import polygonClipping from 'polygon-clipping';
 
 export type LngLat = [number, number];
 export type Ring = LngLat[];

@@ -75,7 +75,7 @@ export function AnalysisReportList() {
                 icon={<EyeOutlined aria-hidden="true" />}
                 onClick={(e) => {
                   e.stopPropagation();
-                  navigate(paths.tenant.analysis(r.id));
+                  void navigate(paths.tenant.analysis(r.id));
                 }}
               >
                 {t(m.view)}
@@ -115,7 +115,7 @@ export function AnalysisReportList() {
         searchPlaceholder={t(m.searchPlaceholder)}
         selectable
         onDeleteSelected={(keys) => setPendingDelete(keys)}
-        onRowClick={(r) => navigate(paths.tenant.analysis(r.id))}
+        onRowClick={(r) => void navigate(paths.tenant.analysis(r.id))}
         emptyText={t(m.empty)}
         storageKey="custom-analysis"
       />

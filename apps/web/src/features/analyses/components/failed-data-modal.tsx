@@ -127,7 +127,7 @@ export function FailedDataModal({ analysis, open, onClose }: { analysis: Analysi
           notifySuccess(res.message ?? t(m.uploadSuccess));
           setEdits({});
           onClose();
-          navigate(paths.tenant.analysis(res.data.id));
+          void navigate(paths.tenant.analysis(res.data.id));
         },
         onError: notifyError,
       },

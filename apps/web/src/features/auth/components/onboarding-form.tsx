@@ -28,7 +28,7 @@ export function OnboardingForm({ signedKey }: { signedKey: string | null }) {
     accept.mutate(body, {
       onSuccess: () => {
         notifySuccess(m.accountSetUp);
-        navigate(paths.login, { replace: true });
+        void navigate(paths.login, { replace: true });
       },
     });
   };

@@ -25,10 +25,10 @@ export function useAdminLinkLogin(requestId: string | null): { running: boolean 
       .then((res) => finish(res.data, paths.provider.dashboard))
       .catch((err: unknown) => {
         const code = err instanceof ApiError ? err.code : undefined;
-        if (code && code in SERVICE_PROVIDER_MESSAGES) navigate(`${paths.home}?ec=${code}`, { replace: true });
+        if (code && code in SERVICE_PROVIDER_MESSAGES) void navigate(`${paths.home}?ec=${code}`, { replace: true });
         else {
           notifyError(err);
-          navigate(paths.home, { replace: true });
+          void navigate(paths.home, { replace: true });
         }
       })
       .finally(() => setFinished(requestId));

@@ -20,11 +20,11 @@ export function useFinishSignIn() {
       const role = primaryRole(result.user);
       if (role === 'agent' || role === null) {
         await logout();
-        navigate(paths.notForAgents, { replace: true });
+        void navigate(paths.notForAgents, { replace: true });
         return;
       }
       notifySuccess(m.loginSuccess);
-      navigate(to ?? landingPath(role), { replace: true });
+      void navigate(to ?? landingPath(role), { replace: true });
     },
     [navigate],
   );

@@ -324,7 +324,7 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
       className="full-height"
       data-testid="agents-card"
       extra={
-        <Button type="primary" size="small" onClick={() => navigate(paths.tenant.agents({ new: true }))}>
+        <Button type="primary" size="small" onClick={() => void navigate(paths.tenant.agents({ new: true }))}>
           {t(m.addNew)}
         </Button>
       }
@@ -352,7 +352,7 @@ function AgentsCard({ agents, count, loading }: { agents: Agent[]; count: number
                     { key: 'edit', label: t(m.editAgent) },
                     { key: 'delete', label: t(m.deleteAgent), danger: true },
                   ],
-                  onClick: ({ key }) => (key === 'edit' ? navigate(paths.tenant.agents({ edit: a.id })) : setPending(a)),
+                  onClick: ({ key }) => (key === 'edit' ? void navigate(paths.tenant.agents({ edit: a.id })) : setPending(a)),
                 }}
               >
                 <Button type="text" size="small" aria-label={t(m.actionsFor, { name: a.agent_name })} icon={<MoreOutlined />} />

@@ -99,7 +99,7 @@ describe('Overlapping Farmlands drawer', () => {
     expect(cards().map((c) => c.querySelector('.ant-card-head-title')?.textContent)).toEqual(['Centre farm', 'North farm', 'South farm']);
 
     const centre = within(cardOf('Centre farm'));
-    const withNorth = centre.getByTestId('overlap-pair').textContent!;
+    const withNorth = centre.getByTestId('overlap-pair').textContent;
     expect(withNorth).toContain('North farm');
     expect(withNorth).toContain('5,000');
     expect(withNorth).toContain('25% of this farm');

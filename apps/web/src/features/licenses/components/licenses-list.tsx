@@ -103,7 +103,7 @@ export function LicensesList() {
               ],
               onClick: ({ key }) =>
                 key === 'tenant'
-                  ? navigate(paths.provider.tenant(r.tenant))
+                  ? void navigate(paths.provider.tenant(r.tenant))
                   : key === 'rotate'
                     ? askRotation(r)
                     : setPending({ action: key as Action, license: r }),

@@ -127,7 +127,7 @@ export function TenantsList() {
         exportFilters={state.query}
         selectable
         onDeleteSelected={setToDelete}
-        onRowClick={(r) => navigate(paths.provider.tenant(r.uuid))}
+        onRowClick={(r) => void navigate(paths.provider.tenant(r.uuid))}
         emptyText={state.narrowed ? t(m.emptyFiltered) : t(m.emptyNone)}
         storageKey="tenants"
         actions={
