@@ -130,27 +130,8 @@ export default tseslint.config(
   {
     // The console's looks come from the theme, CSS classes and building blocks, never a constant inline style
     // (docs/decisions/0092-console-styles.md); values from run-time data may stay inline. The field app keeps its own styles.
-    // The files listed last still hold constant inline styles: they were being edited on other branches when the rest
-    // moved; take a file off the list when its styles move (`npx eslint <file>` shows what is left).
     files: ['apps/web/src/**/*.tsx'],
-    ignores: [
-      'apps/web/src/field/**',
-      'apps/web/src/**/*.test.tsx',
-      'apps/web/src/test/**',
-      'apps/web/src/components/map/farm-map.tsx',
-      'apps/web/src/components/map/land-map.tsx',
-      'apps/web/src/components/map/landmap-legend.tsx',
-      'apps/web/src/components/map/lazy-map.tsx',
-      'apps/web/src/components/map/map-legend.tsx',
-      'apps/web/src/components/map/polygon-draw-map.tsx',
-      'apps/web/src/features/farmlands/components/farm-details.tsx',
-      'apps/web/src/features/farmlands/components/farm-drawer.tsx',
-      'apps/web/src/features/farmlands/components/farm-popup.tsx',
-      'apps/web/src/features/farmlands/components/farmlands-screen.tsx',
-      'apps/web/src/features/farmlands/components/overlap-pairs.tsx',
-      'apps/web/src/features/farmlands/components/overlapping-drawer.tsx',
-      'apps/web/src/features/provider-farmlands/components/provider-farmlands-screen.tsx',
-    ],
+    ignores: ['apps/web/src/field/**', 'apps/web/src/**/*.test.tsx', 'apps/web/src/test/**'],
     plugins: { styles: { rules: { 'no-inline-style': noInlineStyle } } },
     rules: { 'styles/no-inline-style': 'error' },
   },

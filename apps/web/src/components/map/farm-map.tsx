@@ -13,6 +13,7 @@ import { useMapLibre } from './use-map';
 import { useLatest } from '../../lib/use-latest';
 import { t } from '../../i18n';
 import { mapText as m } from './map.messages';
+import './map.css';
 
 export type FarmMapProps = {
   features?: readonly MapFeature[];
@@ -165,7 +166,7 @@ export function FarmMap(props: FarmMapProps) {
   const close = () => setPicked(null);
 
   return (
-    <div style={{ position: 'relative', height, width: '100%' }}>
+    <div className="map-frame" style={{ height }}>
       <div
         ref={container}
         data-testid={props.testId ?? 'farm-map'}
@@ -173,9 +174,9 @@ export function FarmMap(props: FarmMapProps) {
         data-offline={offline ? 'true' : 'false'}
         role="region"
         aria-label={props.ariaLabel ?? t(m.farmMap)}
-        style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
+        className="map-canvas"
       />
-      {error && <Alert type="warning" showIcon title={t(m.mapNotShown)} description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
+      {error && <Alert type="warning" showIcon title={t(m.mapNotShown)} description={error} className="map-alert" />}
       {picked && props.renderPopup && popupHost && createPortal(props.renderPopup(picked, close), popupHost)}
     </div>
   );

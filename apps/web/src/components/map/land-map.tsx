@@ -9,6 +9,7 @@ import { LANDMAP_CLASSES, LANDMAP_SCALE_STEPS, landmapScaleColor } from './map-c
 import { useMapLibre } from './use-map';
 import { t } from '../../i18n';
 import { mapText as m } from './map.messages';
+import './map.css';
 
 export type CountryCount = { name: string; total: number };
 export type PlaceCount = { name: string; lng: number; lat: number; total: number };
@@ -110,14 +111,14 @@ export function LandMap({ mode, countries = [], places = [], center, bounds = NI
   }, [map, mode, countries, places, center, bounds]);
 
   return (
-    <div style={{ position: 'relative', height, width: '100%' }}>
+    <div className="map-frame" style={{ height }}>
       <div
         ref={container}
         data-testid={testId}
         data-ready={map ? 'true' : 'false'}
         role="region"
         aria-label={mode === 'global' ? t(m.byCountry) : t(m.byState)}
-        style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
+        className="map-canvas"
       />
     </div>
   );

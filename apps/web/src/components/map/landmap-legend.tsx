@@ -5,36 +5,33 @@ import { LANDMAP_CLASSES, LANDMAP_SCALE_STEPS, landmapScaleColor } from './map-c
 import { t } from '../../i18n';
 import { mapText as m } from './map.messages';
 import { formatNumber } from '../../lib/formatters';
+import { Inline } from '../ui/layout';
+import './map.css';
 
 const formatCount = (n: number) => formatNumber(n);
 
 export function LandmapLegend({ mode, max }: { mode: 'global' | 'regional'; max: number }) {
   return (
-    <div
-      style={{ marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }}
-      role="group"
-      aria-label={t(m.legendMapped)}
-      data-testid="landmap-legend"
-    >
+    <Inline gap={12} wrap className="mt-8" role="group" aria-label={t(m.legendMapped)} data-testid="landmap-legend">
       <strong>{t(m.mappedFarmlands)}</strong>
       {mode === 'global' ? (
         LANDMAP_CLASSES.map((c) => (
           <span key={c.min} className="inline-flex-4">
-            <span aria-hidden="true" style={{ width: 12, height: 12, background: c.color, border: '1px solid #9aa5b1', display: 'inline-block' }} />
+            <span aria-hidden="true" className="landmap-swatch" style={{ background: c.color }} />
             {t(c.text)}
           </span>
         ))
       ) : (
-        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="landmap-scale">
+        <span className="inline-flex gap-6" data-testid="landmap-scale">
           <span>{max > 0 ? t(m.oneFarm, { count: formatCount(1) }) : t(m.noFarms)}</span>
-          <span aria-hidden="true" style={{ display: 'inline-flex', border: '1px solid #9aa5b1' }}>
+          <span aria-hidden="true" className="landmap-scale-bar">
             {Array.from({ length: LANDMAP_SCALE_STEPS }, (_, i) => (
-              <span key={i} data-step={i + 1} style={{ width: 5, height: 12, background: landmapScaleColor(i + 1) }} />
+              <span key={i} data-step={i + 1} className="landmap-step" style={{ background: landmapScaleColor(i + 1) }} />
             ))}
           </span>
           <span>{t(m.scaleEnd, { count: formatCount(max), steps: LANDMAP_SCALE_STEPS })}</span>
         </span>
       )}
-    </div>
+    </Inline>
   );
 }

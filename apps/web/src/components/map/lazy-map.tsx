@@ -6,6 +6,7 @@ import type { PolygonDrawMapProps } from './polygon-draw-map';
 import type { LandMapProps } from './land-map';
 import { t } from '../../i18n';
 import { mapText as m } from './map.messages';
+import './map.css';
 
 const FarmMapChunk = lazy(async () => ({ default: (await import('./farm-map')).FarmMap }));
 const LandMapChunk = lazy(async () => ({ default: (await import('./land-map')).LandMap }));
@@ -13,8 +14,8 @@ const PolygonDrawMapChunk = lazy(async () => ({ default: (await import('./polygo
 
 function MapFallback({ height }: { height: FarmMapProps['height'] }) {
   return (
-    <div style={{ height: height ?? 480, width: '100%' }} role="status" aria-label={t(m.loadingMap)}>
-      <Skeleton.Node active style={{ width: '100%', height: '100%' }} />
+    <div className="full-width" style={{ height: height ?? 480 }} role="status" aria-label={t(m.loadingMap)}>
+      <Skeleton.Node active classNames={{ content: 'map-skeleton' }} />
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { useMapLibre } from './use-map';
 import { useLatest } from '../../lib/use-latest';
 import { t } from '../../i18n';
 import { mapText as m } from './map.messages';
+import './map.css';
 
 export type Ring = [number, number][];
 
@@ -133,16 +134,9 @@ export function PolygonDrawMap(props: PolygonDrawMapProps) {
   };
 
   return (
-    <div style={{ position: 'relative', height, width: '100%' }}>
-      <div
-        ref={container}
-        data-testid="draw-map"
-        data-ready={map ? 'true' : 'false'}
-        role="region"
-        aria-label={t(m.drawArea)}
-        style={{ position: 'absolute', inset: 0, borderRadius: 8, overflow: 'hidden', background: '#dbe9f4' }}
-      />
-      <div style={{ position: 'absolute', left: 12, bottom: 12, display: 'flex', gap: 8 }}>
+    <div className="map-frame" style={{ height }}>
+      <div ref={container} data-testid="draw-map" data-ready={map ? 'true' : 'false'} role="region" aria-label={t(m.drawArea)} className="map-canvas" />
+      <div className="map-tools">
         {undoRing && (
           <Button size="small" onClick={undo}>
             {t(m.undo)}
@@ -154,12 +148,8 @@ export function PolygonDrawMap(props: PolygonDrawMapProps) {
           </Button>
         )}
       </div>
-      {!hasPolygon && map && (
-        <div style={{ position: 'absolute', left: 12, top: 12, background: 'rgba(255,255,255,0.92)', padding: '6px 10px', borderRadius: 6, fontSize: 13 }}>
-          {t(m.drawHelp)}
-        </div>
-      )}
-      {error && <Alert type="warning" showIcon title={t(m.mapNotShown)} description={error} style={{ position: 'absolute', top: 12, left: 12, right: 12 }} />}
+      {!hasPolygon && map && <div className="map-hint">{t(m.drawHelp)}</div>}
+      {error && <Alert type="warning" showIcon title={t(m.mapNotShown)} description={error} className="map-alert" />}
       {props.overlay}
     </div>
   );

@@ -8,6 +8,8 @@ import type { Farm } from '@farmland/contracts';
 import { formatDateTime, formatDuration, formatHectares, formatSqm } from '../../../lib/formatters';
 import { t } from '../../../i18n';
 import { farmlandsText as m } from '../farmlands.messages';
+import { Inline } from '../../../components/ui/layout';
+import './farmlands.css';
 
 export function CoordinateTable({ coordinates }: { coordinates: readonly (readonly [number, number])[] }) {
   const rows = coordinates.map(([lng, lat], i) => ({ key: i, n: i + 1, lng, lat }));
@@ -58,31 +60,31 @@ export function FarmDetails({ farm, withCoordinates = true }: { farm: Farm; with
       {withCoordinates && (
         <Collapse
           size="small"
-          style={{ marginTop: 12 }}
+          className="mt-12"
           items={[
             { key: 'pts', label: t(m.coordinatePoints, { count: farm.coordinates.length }), children: <CoordinateTable coordinates={farm.coordinates} /> },
           ]}
         />
       )}
       <div className="mt-12">
-        <div style={{ fontWeight: 600, marginBottom: 6 }}>{t(m.snapshots)}</div>
+        <div className="strong mb-6">{t(m.snapshots)}</div>
         {farm.snapshots.length ? (
           <Image.PreviewGroup>
-            <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+            <Inline gap={8} wrap align="stretch">
               {farm.snapshots.map((src, i) => (
                 <Image
                   key={src}
                   src={src}
                   width={88}
                   height={88}
-                  style={{ objectFit: 'cover', borderRadius: 6 }}
+                  classNames={{ image: 'farm-snapshot' }}
                   alt={t(m.snapshotOf, { n: i + 1, name: farm.name })}
                 />
               ))}
-            </div>
+            </Inline>
           </Image.PreviewGroup>
         ) : (
-          <span style={{ color: 'rgba(0,0,0,0.55)' }}>{t(m.noSnapshots)}</span>
+          <span className="farm-no-snapshots">{t(m.noSnapshots)}</span>
         )}
       </div>
     </div>

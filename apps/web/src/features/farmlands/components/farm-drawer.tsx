@@ -25,6 +25,8 @@ import type { ReferenceOverlay } from '../../../components/map/reference-overlay
 import { useFarmEvidence, useFarmScreening } from '../api/get-farm-screening';
 import { t, type Text } from '../../../i18n';
 import { farmlandsText as m } from '../farmlands.messages';
+import { Inline } from '../../../components/ui/layout';
+import './farmlands.css';
 
 export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
   const query = useFarm(farmId);
@@ -55,10 +57,10 @@ export function FarmDrawer({ farmId, onClose }: { farmId: string | null; onClose
       {query.isError && <Result status="warning" title={t(m.farmLoadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(m.tryAgain)}</Button>} />}
       {farm && (
         <>
-          <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
+          <Inline gap={8} align="stretch" className="mb-12">
             <Button onClick={onClose}>{t(m.back)}</Button>
             <Button onClick={() => setShowMap((v) => !v)}>{showMap ? t(m.hideMap) : t(m.viewMap)}</Button>
-          </div>
+          </Inline>
           {showMap && (
             <div className="mb-12">
               <LazyFarmMap
@@ -113,15 +115,15 @@ function BoundaryHistory({
 }) {
   return (
     <div className="mt-16" data-testid="boundary-history">
-      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 6 }}>
+      <Inline gap={0} justify="between" className="mb-6">
         <span className="strong">{t(m.boundaryHistory)}</span>
         {items.length > 0 && (
-          <label style={{ display: 'inline-flex', gap: 8, alignItems: 'center', fontSize: 13 }}>
+          <label className="inline-flex gap-8 history-toggle">
             <Switch size="small" checked={showOnMap} onChange={onShowOnMap} aria-label={t(m.drawEarlierAria)} />
             {t(m.drawOnMap)}
           </label>
         )}
-      </div>
+      </Inline>
       <List<FarmBoundary>
         size="small"
         loading={loading}

@@ -13,6 +13,7 @@ import { notifyError, notifySuccess } from '../../../lib/notifier';
 import { useRetainFarm } from '../api/retain-farm';
 import { t } from '../../../i18n';
 import { farmlandsText as m } from '../farmlands.messages';
+import './farmlands.css';
 
 type Props = {
   feature: PickedFeature;
@@ -49,15 +50,15 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
   };
 
   return (
-    <div data-testid="farm-popup" style={{ minWidth: 200 }}>
-      <Typography.Text strong style={{ display: 'block', fontSize: 14 }}>
+    <div data-testid="farm-popup" className="farm-popup">
+      <Typography.Text strong className="farm-popup-name">
         {feature.name}
       </Typography.Text>
       {feature.properties['farmer'] ? <div>{t(m.farmerIs, { name: String(feature.properties['farmer']) })}</div> : null}
       {Number.isFinite(area) && <div>{t(m.areaIs, { area: formatSqm(area) })}</div>}
-      <div style={{ margin: '4px 0 8px' }}>{overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}</div>
+      <div className="mt-4 mb-8">{overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}</div>
       {error && (
-        <Typography.Text type="danger" role="alert" style={{ display: 'block', marginBottom: 8 }}>
+        <Typography.Text type="danger" role="alert" className="block mb-8">
           {error}
         </Typography.Text>
       )}

@@ -42,6 +42,8 @@ import { queryKeys } from '../../../lib/query-keys';
 import { useLatest } from '../../../lib/use-latest';
 import { t } from '../../../i18n';
 import { farmlandsText as m } from '../farmlands.messages';
+import { Inline } from '../../../components/ui/layout';
+import './farmlands.css';
 
 const EXPORT_COLUMNS = ['name', 'farmer', 'area', 'operational_area', 'updated_at', 'status'];
 // The version parameter changes whenever the farm queries are refreshed (after Retain), so MapLibre fetches new tiles.
@@ -204,7 +206,7 @@ export function FarmlandsScreen() {
           const [lng, lat] = f.coordinates[0] ?? [undefined, undefined];
           return (
             <List.Item
-              style={{ padding: '8px 12px' }}
+              className="farm-list-item"
               actions={[
                 <Button
                   key="map"
@@ -226,7 +228,7 @@ export function FarmlandsScreen() {
           );
         }}
       />
-      <div style={{ padding: 12, display: 'flex', justifyContent: 'flex-end' }}>
+      <div className="farm-list-pager">
         <Pagination
           size="small"
           current={page}
@@ -281,10 +283,10 @@ export function FarmlandsScreen() {
             key: 'combined',
             label: t(m.combinedView),
             children: view === 'combined' && (
-              <div style={{ display: 'flex', gap: 16, alignItems: 'stretch', flexWrap: 'wrap' }}>
-                <div style={{ flex: '0 0 40%', minWidth: 320 }}>{map(560)}</div>
-                <div style={{ flex: 1, minWidth: 300 }}>{sidePanel}</div>
-              </div>
+              <Inline gap={16} wrap align="stretch">
+                <div className="farm-combined-map">{map(560)}</div>
+                <div className="farm-combined-list">{sidePanel}</div>
+              </Inline>
             ),
           },
           { key: 'map', label: t(m.mapView), children: view === 'map' && map('calc(100vh - 260px)') },
@@ -316,7 +318,7 @@ function MapSearch({ value, onSearch }: { value: string; onSearch: (s: string) =
       allowClear
       value={text}
       onChange={(e) => setText(e.target.value)}
-      style={{ width: 280 }}
+      className="farm-search"
     />
   );
 }

@@ -9,6 +9,7 @@ import { t } from '../../../i18n';
 import { formatSqm } from '../../../lib/formatters';
 import { useFarmOverlaps } from '../api/get-farm-overlaps';
 import { overlapPairsText as text } from './overlap-pairs.messages';
+import './farmlands.css';
 
 /** className: the block's spacing (below the farm drawer's details by default; the Overlapping Farmlands drawer puts it first in a card). */
 export function OverlapPairs({ farmId, className = 'mt-16' }: { farmId: string; className?: string }) {
@@ -29,9 +30,7 @@ export function OverlapPairList({
 }) {
   return (
     <div className={className} data-testid="overlap-pairs">
-      <div className="strong" style={{ marginBottom: 6 }}>
-        {t(text.title)}
-      </div>
+      <div className="strong mb-6">{t(text.title)}</div>
       <List
         size="small"
         loading={loading}
@@ -45,7 +44,7 @@ export function OverlapPairList({
                   {p.name}
                   {p.sliver && (
                     <Tooltip title={t(text.sliverHint)}>
-                      <Tag style={{ marginInlineStart: 8 }}>{t(text.sliver)}</Tag>
+                      <Tag className="sliver-tag">{t(text.sliver)}</Tag>
                     </Tooltip>
                   )}
                 </span>

@@ -21,6 +21,7 @@ import { OverlapPairs } from './overlap-pairs';
 import { FormattedMessage } from 'react-intl';
 import { t } from '../../../i18n';
 import { farmlandsText as m } from '../farmlands.messages';
+import './farmlands.css';
 
 export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; onClose: () => void }) {
   const query = useOverlappingFarms(farmId);
@@ -39,7 +40,7 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
       {query.isSuccess && farms.length === 0 && <Result status="success" title={t(m.noLongerOverlaps)} />}
       {farms.length > 0 && (
         <>
-          <p style={{ marginTop: 0 }}>
+          <p className="mt-0">
             <FormattedMessage {...m.conflicting} values={{ count: formatNumber(farms.length), strong: (chunks) => <strong>{chunks}</strong> }} />
           </p>
           <p className="text-muted">{t(m.pairsExplained)}</p>
@@ -50,7 +51,7 @@ export function OverlappingDrawer({ farmId, onClose }: { farmId: string | null; 
             ariaLabel={t(m.overlapMapAria)}
             renderPopup={(f, close) => <FarmPopup feature={f} close={close} onRetained={onRetained} />}
           />
-          <div style={{ display: 'grid', gap: 12, marginTop: 12 }}>
+          <div className="overlap-cards mt-12">
             {farms.map((farm) => (
               <Card
                 key={farm.id}

@@ -30,6 +30,7 @@ import { useTenantOptions } from '../api/get-tenant-options';
 import { queryKeys } from '../../../lib/query-keys';
 import { t } from '../../../i18n';
 import { providerFarmlandsText as m } from '../provider-farmlands.messages';
+import './provider-farmlands.css';
 
 const TILES_URL = '/api/farms/tiles/{z}/{x}/{y}.mvt';
 
@@ -54,7 +55,7 @@ function TenantPicker({ value, onChange }: { value: string | undefined; onChange
       showSearch={{ filterOption: false, onSearch: setText }}
       allowClear
       placeholder={t(m.allTenants)}
-      style={{ width: 260 }}
+      className="tenant-picker"
       loading={options.isFetching}
       value={value}
       notFoundContent={t(options.isError ? m.tenantsFailed : m.noTenant)}
