@@ -17,12 +17,7 @@ const d = 0.0009;
 const farm = await captureFarm(client, {
   farmer_id: farmer.data.id,
   name: 'North field',
-  coordinates: [
-    [lng, lat],
-    [lng + d, lat],
-    [lng + d, lat + d],
-    [lng, lat + d],
-  ],
+  coordinates: [[lng, lat], [lng + d, lat], [lng + d, lat + d], [lng, lat + d]],
   gps_device_id: 'SDK-EXAMPLE',
 });
 console.log(`farm ${farm.data.id}: ${farm.data.name}, ${farm.data.hectare} ha, source ${farm.data.mapping_record?.source}`);
