@@ -42,6 +42,15 @@ export const GRIDS: Array<[number, number, number, string]> = [
   [4289, 5.3, 52.1, 'Amersfoort geographic (Netherlands)'],
   [4263, 7.5, 9.1, 'Minna geographic (Nigeria)'],
   [4283, 146.9, -36.9, 'GDA94 geographic (Australia)'],
+  // PROJ sorts by the area within the CRS's area of use before accuracy, and an area described "- offshore" never
+  // displaces another (docs/decisions/0097-proj-tie-break-for-datum-transformations.md); before, 0.5–24 m off.
+  [23030, -3.7, 40.4, 'ED50 / UTM zone 30N (Spain, Madrid)'],
+  [23030, -4.36, 55.005, 'ED50 / UTM zone 30N (Scotland: ED50 to WGS 84 (2), not the offshore (18))'],
+  [23031, 4.47, 53.61, 'ED50 / UTM zone 31N (North Sea, Netherlands offshore)'],
+  [24878, -77.0, -12.0, 'PSAD56 / UTM zone 18S (Peru)'],
+  [20935, 28.3, -15.4, 'Arc 1950 / UTM zone 35S (Zambia)'],
+  [20935, 28.235, -29.615, 'Arc 1950 / UTM zone 35S (Lesotho: Arc 1950 to WGS 84 (1))'],
+  [26332, 6.165, 3.74, "Minna / UTM zone 32N (offshore Nigeria, within the grid's area)"],
 ];
 
 type Polygon = { type: 'Polygon'; coordinates: number[][][] };
@@ -55,7 +64,7 @@ describe.skipIf(!hasOgr2ogr())('coordinate systems against PROJ (ogr2ogr)', () =
     (code, lng, lat, what) => {
       // The reference for the arithmetic: PROJ given the Helmert transformation the reader chose here, as a definition.
       const entry = srsRegistry().byCode.get(code)!;
-      const chosen = transformationAt(transformationsOf(entry.geog), lng, lat);
+      const chosen = transformationAt(transformationsOf(entry.geog, code), lng, lat);
       const g = gdalShapefile(code, plotsNear(lng, lat), definitionOf(entry, chosen?.towgs84 ?? entry.towgs84));
       expect(g.esriPrj, 'GDAL writes an ESRI .prj without AUTHORITY').not.toMatch(/AUTHORITY/);
       expect(g.ogcWkt).toMatch(new RegExp(`AUTHORITY\\["EPSG","${code}"\\]\\]$`));

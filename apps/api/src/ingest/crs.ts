@@ -6,7 +6,7 @@
 // (towgs84) included. Whatever cannot be resolved to a transformation is a CrsUnsupported naming the CRS or datum; it is
 // never read as if it were WGS84. KML is WGS84 by definition and needs none of this.
 import proj4 from 'proj4';
-import { DATUM_TRANSFORMATIONS } from './datum-transformations.js';
+import { CRS_AREAS, DATUM_TRANSFORMATIONS, areaWithinCrs } from './datum-transformations.js';
 import { srsRegistry, type SrsEntry } from './srs-registry.js';
 
 /** A CRS that cannot be resolved, or has no known transformation to WGS84: the message names it and says why. */
@@ -180,40 +180,40 @@ export type DatumTransformation = {
 };
 
 let byGeographic: Map<number, DatumTransformation[]> | null = null;
-
+const byCrs = new Map<number, DatumTransformation[]>();
 /** Whether a transformation moves nothing (all its parameters zero): PROJ writes it as one step, +proj=noop. */
 const isNull = (t: DatumTransformation) => t.towgs84.split(',').every((x) => Number(x) === 0);
 /**
- * The EPSG Helmert transformations from a geographic CRS to WGS 84, in PROJ's order of preference (its SortFunction,
- * coordinateoperationfactory.cpp, as far as it separates Helmert transformations of one source CRS): known accuracy
- * first, the most accurate first, then the larger area; at a tie, the shorter PROJ pipeline (a null transformation is
- * the single step +proj=noop, any other Helmert transformation the same five steps: GDA94 to WGS 84 (1) before (2),
- * 1.5 m apart), the shorter name, the name in descending byte order ("Amersfoort to WGS 84 (4)" before "(3)").
- * PROJ measures the area within the CRS's area of use, we the whole (docs/decisions/0097-proj-tie-break-for-datum-transformations.md).
+ * The EPSG Helmert transformations from geog to WGS 84 for a CRS on it (crs, the file's) whose area meets the CRS's area
+ * of use (PROJ drops the others: Adindan's for Mali), in PROJ's order (SortFunction): known accuracy first, the larger
+ * area within the CRS's area of use, the most accurate; at a tie the shorter pipeline (a null transformation is one step:
+ * GDA94 to WGS 84 (1) before (2)), the shorter name, the name in descending byte order ("Amersfoort to WGS 84 (4)" before
+ * "(3)"). docs/decisions/0097-proj-tie-break-for-datum-transformations.md
  */
-export function transformationsOf(geog: number | null): DatumTransformation[] {
+export function transformationsOf(geog: number | null, crs: number | null = geog): DatumTransformation[] {
   if (geog === null) return [];
   if (!byGeographic) {
     byGeographic = new Map();
-    for (const [source, code, name, accuracy, towgs84, w, s, e, n, offshore] of DATUM_TRANSFORMATIONS) {
-      const list = byGeographic.get(source) ?? [];
-      list.push({ code, name, accuracy, towgs84, w, s, e, n, offshore: offshore === 1 });
-      byGeographic.set(source, list);
-    }
-    const size = (t: DatumTransformation) => (t.n - t.s) * (t.e >= t.w ? t.e - t.w : t.e + 360 - t.w);
-    for (const list of byGeographic.values()) {
-      list.sort(
-        (x, y) =>
-          (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) ||
-          x.accuracy - y.accuracy ||
-          size(y) - size(x) ||
-          (isNull(x) ? 0 : 1) - (isNull(y) ? 0 : 1) ||
-          Buffer.byteLength(x.name) - Buffer.byteLength(y.name) ||
-          (x.name > y.name ? -1 : x.name < y.name ? 1 : 0),
-      );
-    }
+    for (const [source, code, name, accuracy, towgs84, w, s, e, n, offshore] of DATUM_TRANSFORMATIONS)
+      byGeographic.set(source, [...(byGeographic.get(source) ?? []), { code, name, accuracy, towgs84, w, s, e, n, offshore: offshore === 1 }]);
   }
-  return byGeographic.get(geog) ?? [];
+  const key = crs !== null && CRS_AREAS[String(crs)] ? crs : geog;
+  let list = byCrs.get(key);
+  if (!list) {
+    const size = (t: DatumTransformation) => areaWithinCrs(key, t.w, t.s, t.e, t.n);
+    list = (byGeographic.get(geog) ?? []).filter((t) => size(t) > 0);
+    list.sort(
+      (x, y) =>
+        (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) ||
+        size(y) - size(x) ||
+        x.accuracy - y.accuracy ||
+        (isNull(x) ? 0 : 1) - (isNull(y) ? 0 : 1) ||
+        Buffer.byteLength(x.name) - Buffer.byteLength(y.name) ||
+        (x.name > y.name ? -1 : x.name < y.name ? 1 : 0),
+    );
+    byCrs.set(key, list);
+  }
+  return list;
 }
 
 const holds = (t: DatumTransformation, lon: number, lat: number) =>
@@ -305,7 +305,7 @@ function resolveEntry(e: SrsEntry, datumLabel?: string): ResolvedCrs {
     const grid = /\+nadgrids=/.test(e.proj4) ? ' (it needs a correction grid)' : '';
     throw new CrsUnsupported(datum, `the datum ${datum} of EPSG:${e.srid} (${e.name}) has no known transformation to WGS84${grid}`);
   }
-  const alternatives = /\+(nadgrids|datum=WGS84)\b/.test(e.proj4) || !(e.a > 0) ? [] : transformationsOf(e.geog);
+  const alternatives = /\+(nadgrids|datum=WGS84)\b/.test(e.proj4) || !(e.a > 0) ? [] : transformationsOf(e.geog, e.srid);
   if (t === 'null' && alternatives.length === 0 && isGeographic(e.proj4) && !/\+pm=/.test(e.proj4)) return { code: e.srid, name: e.name, toWgs84: null };
   const converter = proj4(definitionOf(e), 'WGS84');
   // enforceAxis: a south-orientated grid (+axis=wsu, the Lo grids) counts westing and southing.
