@@ -123,13 +123,13 @@ type FileResult = {
   problems: string[];
 };
 
-async function checkFile(server: Server, token: string, areaId: string, client: pg.Client, dbUrl: string, file: string, index: number): Promise<FileResult> {
-  const name = path.basename(file);
-  const res: FileResult = {
-    file: name,
+/** A file's result before anything is compared (also what a failed check reports). */
+function emptyResult(file: string, crs: string, status: string): FileResult {
+  return {
+    file: path.basename(file),
     bytes: fs.statSync(file).size,
-    crs: '',
-    status: '',
+    crs,
+    status,
     rows: 0,
     compared: 0,
     worstPosM: 0,
@@ -152,6 +152,11 @@ async function checkFile(server: Server, token: string, areaId: string, client: 
     withWarnings: 0,
     problems: [],
   };
+}
+
+async function checkFile(server: Server, token: string, areaId: string, client: pg.Client, dbUrl: string, file: string, index: number): Promise<FileResult> {
+  const name = path.basename(file);
+  const res = emptyResult(file, '', '');
   const src = gdalSource(file);
   const gdal = gdalFeatures(src);
   const ref = await postgisRows(client, dbUrl, src, `f${index}`);
@@ -360,33 +365,7 @@ async function main(): Promise<void> {
       try {
         r = await checkFile(server, token, areaId, scratch, u.toString(), file, i);
       } catch (e) {
-        r = {
-          file: path.basename(file),
-          bytes: fs.statSync(file).size,
-          crs: '?',
-          status: 'check failed',
-          rows: 0,
-          compared: 0,
-          worstPosM: 0,
-          worstPosRow: null,
-          shapeDiffers: 0,
-          worstAreaRel: 0,
-          worstAreaRow: null,
-          worstAreaSqm: 0,
-          areaWithinNoise: 0,
-          noiseNotes: [],
-          validityMismatch: 0,
-          plotNamed: 0,
-          nameMissing: 0,
-          errorRows: {},
-          overlapGroupedPairs: 0,
-          overlapSliverPairs: 0,
-          largestSliverSqm: 0,
-          overlappingRows: 0,
-          warnings: {},
-          withWarnings: 0,
-          problems: [(e as Error).message.slice(0, 400)],
-        };
+        r = { ...emptyResult(file, '?', 'check failed'), problems: [(e as Error).message.slice(0, 400)] };
       }
       results.push(r);
       process.stdout.write(
