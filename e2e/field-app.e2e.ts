@@ -36,6 +36,8 @@ let agentName = '';
 let bundle: Bundle;
 let tenantA = '';
 let deviceId = '';
+/** Where this file placed its captures (the walk, then the point plot), so later ones go elsewhere. */
+const spots: LngLat[] = [];
 const run = Date.now().toString(36);
 
 const inside = (p: LngLat, ring: LngLat[]) => {
@@ -51,12 +53,16 @@ const farmRing = (f: Bundle['farms'][number]): LngLat[] =>
   f.geometry.type === 'Polygon' ? (f.geometry.coordinates as LngLat[][])[0]! : (f.geometry.coordinates as LngLat[][][])[0]![0]!;
 const centreOf = (ring: LngLat[]): LngLat => [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
 
-/** A spot in the area at least ~250 m from every registry farm's centre, for the walk. */
-function emptySpot(): LngLat {
+/**
+ * The spot of the area farthest from every registry farm's centre and from the spots in `avoid` (earlier captures of
+ * this file), on a 20 × 20 grid over the area: where a capture overlaps nothing (the demo farms differ from one seed to
+ * the next, so a fixed offset from a spot could land on one).
+ */
+function emptySpot(avoid: LngLat[] = []): LngLat {
   const ring = bundle.area.geometry.coordinates[0]!;
   const xs = ring.map((p) => p[0]);
   const ys = ring.map((p) => p[1]);
-  const centres = bundle.farms.map((f) => centreOf(farmRing(f)));
+  const centres = [...bundle.farms.map((f) => centreOf(farmRing(f))), ...avoid];
   let best: { p: LngLat; d: number } | null = null;
   for (let i = 1; i < 20; i++)
     for (let j = 1; j < 20; j++) {
@@ -200,6 +206,7 @@ describe('the field app on a phone, offline', () => {
 
   it('2. walks 30 positions with one spike and saves the boundary', async () => {
     const [x0, y0] = emptySpot();
+    spots.push([x0, y0]);
     // A 44 m square walked in 5.5 m steps: 8 steps a side, 30 positions, plus one spike of ~150 m after the tenth.
     const d = 0.00005;
     const path: LngLat[] = [];
@@ -312,8 +319,9 @@ describe('the field app on a phone, offline', () => {
   it('4. registers a farmer offline and captures a point plot for them', async () => {
     await page.getByRole('tab', { name: 'Point' }).click();
     await mapReady();
-    const [x0, y0] = emptySpot();
-    await jumpMap([x0 + 0.003, y0 + 0.003], 16);
+    const spot = emptySpot(spots);
+    spots.push(spot);
+    await jumpMap(spot, 16);
     await page.getByRole('button', { name: 'Use the map centre' }).click();
     await page.getByTestId('point-centre').waitFor();
     await page.getByLabel(/Declared area/).fill('5');
@@ -377,8 +385,7 @@ describe('the field app on a phone, offline', () => {
     await page.getByRole('button', { name: 'Capture' }).click();
     await page.getByRole('tab', { name: 'Point' }).click();
     await mapReady();
-    const [x0, y0] = emptySpot();
-    await jumpMap([x0 - 0.003, y0 - 0.003], 16);
+    await jumpMap(emptySpot(spots), 16);
     await page.getByRole('button', { name: 'Use the map centre' }).click();
     await page.getByLabel(/Declared area/).fill('1');
     await page.getByRole('button', { name: 'Use this point' }).click();
@@ -445,7 +452,8 @@ describe('the field app on a phone, offline', () => {
       .getByRole('button', { name: 'View Details' })
       .click();
     const drawer = tenantAdmin.page.getByRole('dialog');
-    await drawer.getByTestId('farm-details').waitFor();
+    // Should the plot overlap a farm after all, the overlapping drawer opens instead, with the opened farm's details first.
+    await drawer.getByTestId('farm-details').first().waitFor();
     await expect.poll(() => drawer.innerText()).toMatch(/Declared area\s+2(\.00)? ha \(20,000(\.00)? sqm\)/);
     expect(await drawer.innerText()).toMatch(/Point plot centre\s+-?\d+\.\d{6}, -?\d+\.\d{6}/);
     await screenshot(tenantAdmin.page, 'field-point-plot-drawer');

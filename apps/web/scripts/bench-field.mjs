@@ -98,10 +98,30 @@ async function offlineStart(baseUrl) {
             opts,
           );
       }
+      // The bench waits for a vertex count here, in one call per fix: polling the attribute from Playwright ran its
+      // injected script in the page every few milliseconds, about as much main-thread time as the app's own per fix.
+      const points = () => Number(document.querySelector('[data-testid="live-stats"]')?.getAttribute('data-points') ?? -1);
+      let waiters = [];
+      w.__waitPoints = (n) => new Promise((resolve) => (points() >= n ? resolve(points()) : waiters.push({ n, resolve })));
+      // The live overlap's figure names the vertex count it is for (its own data-points): the time from the fix that made
+      // that vertex to the first frame showing the overlap for it.
+      w.__overlapInPage = [];
+      const fixFor = new Map();
       let seen = -1;
+      let seenOverlap = -1;
       new MutationObserver(() => {
-        const el = document.querySelector('[data-testid="live-stats"]');
-        const n = el ? Number(el.getAttribute('data-points')) : -1;
+        const n = points();
+        if (waiters.length) {
+          for (const x of waiters) if (n >= x.n) x.resolve(n);
+          waiters = waiters.filter((x) => n < x.n);
+        }
+        if (n !== seen && w.__fixAt && !fixFor.has(n)) fixFor.set(n, w.__fixAt);
+        const o = Number(document.querySelector('[data-testid="live-overlap"]')?.getAttribute('data-points') ?? -1);
+        if (o !== seenOverlap && fixFor.has(o)) {
+          seenOverlap = o;
+          const at = fixFor.get(o);
+          requestAnimationFrame((t) => w.__overlapInPage.push({ points: o, ms: t - at }));
+        }
         if (n === seen || !w.__fixAt) return;
         seen = n;
         const at = w.__fixAt;
@@ -180,6 +200,10 @@ async function offlineStart(baseUrl) {
     });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // The phone's GPS is on and allowed, as in the field: the walk tab shows the position from its start.
+    const [x0, y0] = [3.7705, 7.6405];
+    await context.grantPermissions(['geolocation'], { origin: baseUrl });
+    await context.setGeolocation({ longitude: x0, latitude: y0, accuracy: 4 });
     await context.setOffline(true);
     const runs = [];
     for (let i = 0; i < 3; i++) {
@@ -194,23 +218,37 @@ async function offlineStart(baseUrl) {
 
     // A 200-point walk (still throttled 4×): the time from each GPS fix to the live figures showing it, and the longest
     // frame while walking (requestAnimationFrame intervals).
-    await context.grantPermissions(['geolocation'], { origin: baseUrl });
-    const [x0, y0] = [3.7705, 7.6405];
-    await context.setGeolocation({ longitude: x0, latitude: y0, accuracy: 4 });
+    // As an agent does: on the walk tab the app shows the position and its accuracy, and centres the map there, before
+    // "Start walking". The walk starts once the fix shows and the map has drawn that view (its tiles loaded).
+    await page.getByTestId('gps').filter({ hasText: 'GPS ±' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      ([x, y]) => {
+        const c = document.querySelector('[data-testid="field-map"]')?.__map?.getCenter();
+        return c && Math.abs(c.lng - x) < 1e-6 && Math.abs(c.lat - y) < 1e-6;
+      },
+      [x0, y0],
+    );
+    // One more frame drawn, then 'idle': the view's tiles are loaded and drawn.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const map = document.querySelector('[data-testid="field-map"]').__map;
+          map.once('idle', () => resolve(true));
+          map.triggerRepaint();
+        }),
+    );
     await page.getByRole('button', { name: 'Start walking' }).click();
     const stats = page.getByTestId('live-stats');
     const points = async () => Number(await stats.getAttribute('data-points'));
     const waitPoints = async (n) => {
-      const until = Date.now() + 30_000;
-      while ((await points()) < n) {
-        if (Date.now() > until) throw new Error(`the walk did not reach ${n} points (${await points()}; ${await page.getByTestId('gps').innerText()})`);
-        await new Promise((r) => setTimeout(r, 2));
-      }
+      const reached = await Promise.race([page.evaluate((k) => window.__waitPoints(k), n), new Promise((r) => setTimeout(() => r(null), 30_000))]);
+      if (reached === null) throw new Error(`the walk did not reach ${n} points (${await points()}; ${await page.getByTestId('gps').innerText()})`);
     };
     await waitPoints(1);
     await page.evaluate(() => {
       const w = window;
       w.__inPage = [];
+      w.__overlapInPage = [];
       w.__frames = [];
       // Where a long frame's time goes (Long Animation Frames API, Chromium 123+): the frame's script time by source
       // (the MapLibre chunk, the app, its worker messages), and the rendering after the scripts (style, layout, paint
@@ -223,6 +261,9 @@ async function offlineStart(baseUrl) {
               ms: sc.duration,
               src: (sc.sourceURL || sc.invoker || '').replace(/^.*\/assets\//, '').replace(/-[A-Za-z0-9_-]{8}\.js.*$/, '.js'),
               type: sc.invokerType,
+              fn: sc.sourceFunctionName,
+              at: sc.sourceCharPosition,
+              forcedLayout: sc.forcedStyleAndLayoutDuration,
             }));
             w.__loaf.push({
               at: Math.round(e.startTime),
@@ -289,6 +330,7 @@ async function offlineStart(baseUrl) {
     const loafTotal = loaf.reduce((t, f) => t + f.ms, 0);
     const loafRender = loaf.reduce((t, f) => t + f.render, 0);
     const inPage = (await page.evaluate(() => window.__inPage)).map((r) => r.ms).sort((a, b) => a - b);
+    const overlapInPage = (await page.evaluate(() => window.__overlapInPage)).map((r) => r.ms).sort((a, b) => a - b);
     latencies.sort((a, b) => a - b);
     frames.sort((a, b) => a - b);
     const pct = (arr, q) => Math.round(arr[Math.min(arr.length - 1, Math.floor(arr.length * q))]);
@@ -303,6 +345,10 @@ async function offlineStart(baseUrl) {
       walk_in_page_fix_to_figures_ms_p50: pct(inPage, 0.5),
       walk_in_page_fix_to_figures_ms_p95: pct(inPage, 0.95),
       walk_in_page_samples: inPage.length,
+      walk_in_page_fix_to_overlap_ms_p50: pct(overlapInPage, 0.5),
+      walk_in_page_fix_to_overlap_ms_p95: pct(overlapInPage, 0.95),
+      walk_in_page_fix_to_overlap_ms_max: Math.round(overlapInPage[overlapInPage.length - 1] ?? 0),
+      walk_in_page_overlap_samples: overlapInPage.length,
       walk_frame_ms_p95: pct(frames, 0.95),
       walk_frame_ms_max: Math.round(frames[frames.length - 1] ?? 0),
       walk_frame_ms_p50: pct(frames, 0.5),
@@ -338,7 +384,7 @@ else {
       `offline start, 4× CPU throttle (median of 3): capture controls ${result.offline_start_capture_controls_ms} ms (target ≤ 1000 ms), map drawn ${result.offline_start_map_drawn_ms} ms`,
     );
     console.log(
-      `walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
+      `walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes); fix to live overlap in the page ${result.walk_in_page_fix_to_overlap_ms_p50} ms median, ${result.walk_in_page_fix_to_overlap_ms_p95} ms p95, ${result.walk_in_page_fix_to_overlap_ms_max} ms max (${result.walk_in_page_overlap_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
     );
     console.log(
       `long frames (over 50 ms) while walking: ${result.walk_long_frames} (the map drew ${result.walk_map_renders} frames), ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`,

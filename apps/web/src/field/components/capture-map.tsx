@@ -25,7 +25,7 @@ export type CaptureMapProps = {
   crossings: LngLat[];
   overlapShapes: PolygonRings[];
   position: { lng: number; lat: number; accuracy: number } | null;
-  /** A walk is running: the map draws fewer pixels (see WALK_PIXEL_RATIO). */
+  /** The walk tab is open (before, during and after a walk): the map draws fewer pixels (see WALK_PIXEL_RATIO). */
   walking: boolean;
   /** The drawn boundary (open ring) as it changes: while corners are added or dragged (once per frame) and when done. */
   onDrawn?: (ring: LngLat[]) => void;
@@ -36,9 +36,10 @@ export type CaptureMapProps = {
 
 /**
  * Device pixels per CSS pixel: at most 2 (a phone's 3 costs 2.25 times the pixels for a basemap of lines and fills),
- * and 1 while a walk runs: the walk itself is on the overlay, but following the walker near an edge redraws the whole
+ * and 1 on the walk tab: the walk itself is on the overlay, but following the walker near an edge redraws the whole
  * map, about 100 ms at 720 × 1,480 in issue 31's walk benchmark (software WebGL, 4× CPU throttle; docs/decisions, field
- * walk record and field walk overlay). The overlay keeps up to 2.
+ * walk record and field walk overlay). The overlay keeps up to 2. The ratio changes with the tab, not when the walk
+ * starts, pauses or resumes: a change resizes the map's canvas and redraws it, a long frame in the walk (0093).
  */
 const MAX_PIXEL_RATIO = 2;
 const WALK_PIXEL_RATIO = 1;
@@ -113,7 +114,8 @@ function CaptureMap(props: CaptureMapProps) {
   const { map, error } = useMapLibre(container, {
     center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2],
     zoom: 14,
-    maxPixelRatio: MAX_PIXEL_RATIO,
+    // The map is made at the tab's ratio (read once): a change right after the first draw would be a second full draw.
+    maxPixelRatio: props.walking ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO,
     fadeDuration: 0,
   });
   const onDrawn = useLatest(props.onDrawn);
@@ -185,7 +187,7 @@ function CaptureMap(props: CaptureMapProps) {
     };
   }, [map]);
 
-  // Fewer pixels while a walk runs; the full ratio again when it pauses or ends (one redraw each way).
+  // Fewer pixels on the walk tab; the full ratio again in draw and point modes (one redraw each way).
   useEffect(() => {
     if (!map) return;
     const ratio = Math.min(window.devicePixelRatio || 1, props.walking ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO);

@@ -1,6 +1,6 @@
 // Capture: walk the boundary (GPS), draw or adjust it on the map, or place a point plot with its declared area; then
 // the device checks, the farmer (picked or registered offline), the farm's name, and save to the queue.
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { liveOverlap, OverlapIndex, overlapCandidates, runChecks, type DevicePlot } from '../geo/checks';
 import { circlePolygon, closeRing, hhmmss, polygonArea, polygonPerimeter, type LngLat, type PolygonRings } from '../geo/geodesy';
@@ -65,33 +65,44 @@ export function Capture(props: Props) {
     void getKv<number>('accuracyM').then((v) => typeof v === 'number' && setAccuracyM(v));
   }, []);
 
-  // GPS: watch while walking (running); each fix goes through the accuracy and spike filter.
+  // GPS: watched on the walk tab before the walk starts too (the position and its accuracy show, and the map centres on
+  // the agent, before "Start walking"), while walking (each fix goes through the accuracy and spike filter), and for a
+  // point plot. Not while paused. Only a walk's or a point plot's fixes are counted in `fixes`.
   const limits = useMemo(() => ({ ...DEFAULT_WALK_LIMITS, accuracyM }), [accuracyM]);
   const limitsRef = useLatest(limits);
-  const wantsGps = walking === 'running' || (mode === 'point' && phase === 'capture');
+  const walkTab = mode === 'walk' && phase === 'capture';
+  const wantsGps = walking === 'running' || (mode === 'point' && phase === 'capture') || (walkTab && walking === 'idle');
   const hasGeolocation = 'geolocation' in navigator;
   // A device without geolocation is told so once the GPS is wanted (and while the walk is paused); no watch starts.
   const geoError = geoFailure ?? (!hasGeolocation && (wantsGps || walking === 'paused') ? 'no geolocation' : null);
   useEffect(() => {
-    if ((walking !== 'running' && !(mode === 'point' && phase === 'capture')) || !hasGeolocation) return;
+    if (!wantsGps || !hasGeolocation) return;
     const id = navigator.geolocation.watchPosition(
       (p) => {
         const f = { lng: p.coords.longitude, lat: p.coords.latitude, accuracy: p.coords.accuracy, at: p.timestamp || Date.now() };
-        setFix(f);
-        setGeoFailure(null);
+        let next: WalkState | null = null;
         if (walking === 'running') {
-          const next = addFix(walkRef.current, f, limitsRef.current).state;
+          next = addFix(walkRef.current, f, limitsRef.current).state;
           walkRef.current = next;
-          setWalk(next);
-          setPositions(next.positions);
         }
-        setFixes((n) => n + 1);
+        // The screen's render for a fix as a transition: React renders it in slices of a few milliseconds and lets the
+        // browser draw frames between them, where an ordinary update renders the whole screen in one task (at a 4× CPU
+        // throttle, one frame in a few hundred then took 50–100 ms; issue 31's walk benchmark, decision 0093).
+        startTransition(() => {
+          setFix(f);
+          setGeoFailure(null);
+          if (next) {
+            setWalk(next);
+            setPositions(next.positions);
+          }
+          if (walking === 'running' || mode === 'point') setFixes((n) => n + 1);
+        });
       },
       (err) => setGeoFailure(err.message || String(err.code)),
       { enableHighAccuracy: true, maximumAge: 0, timeout: 60_000 },
     );
     return () => navigator.geolocation.clearWatch(id);
-  }, [walking, mode, phase, hasGeolocation, limitsRef]);
+  }, [wantsGps, walking, mode, hasGeolocation, limitsRef]);
 
   const live = useMemo(() => {
     if (positions.length < 3) return { sqm: 0, perimeter: positions.length === 2 ? polygonPerimeter([positions]) / 2 : 0 };
@@ -193,7 +204,7 @@ export function Capture(props: Props) {
           crossings={crossings}
           overlapShapes={overlapShapes}
           position={mode === 'draw' ? null : fix}
-          walking={walking === 'running'}
+          walking={walkTab}
           onDrawn={onDrawn}
           onCentre={setCentre}
           label={mapLabel}
@@ -213,6 +224,7 @@ export function Capture(props: Props) {
           <p
             className={liveOv && liveOv.count > 0 ? 'field-stats field-stats-overlap' : 'field-stats'}
             data-testid="live-overlap"
+            data-points={positions.length}
             data-count={liveOv?.count ?? ''}
             data-sqm={liveOv ? Math.round(liveOv.areaSqm) : ''}
           >
@@ -223,7 +235,7 @@ export function Capture(props: Props) {
         {phase === 'capture' && mode === 'walk' && (
           <>
             <p className="field-gps" data-testid="gps">
-              {fix ? intl.formatMessage(m.accuracy, { metres: fmt(fix.accuracy) }) : walking === 'running' ? intl.formatMessage(m.noFix) : ''}
+              {fix ? intl.formatMessage(m.accuracy, { metres: fmt(fix.accuracy) }) : wantsGps ? intl.formatMessage(m.noFix) : ''}
               {walking === 'paused' && <strong> · {intl.formatMessage(m.paused)}</strong>}
             </p>
             {geoError && <p className="field-alert field-alert-error">{intl.formatMessage(m.geoDenied, { reason: geoError })}</p>}
