@@ -279,8 +279,17 @@ async function offlineStart(baseUrl) {
       }
       // The map's own redraws while walking (MapLibre's 'render' fires once per frame it draws).
       w.__mapRenders = [];
-      document.querySelector('[data-testid="field-map"]')?.__map?.on('render', () => w.__mapRenders.push(Math.round(performance.now())));
+      // With why it drew, when it can be told: a move (the follow), a tile or source loaded (data), else unknown.
+      const map = document.querySelector('[data-testid="field-map"]')?.__map;
+      let why = '';
+      map?.on('move', () => (why = 'move'));
+      map?.on('data', (e) => (why ||= `data:${e.dataType}${e.sourceId ? `:${e.sourceId}` : ''}${e.tile ? ':tile' : ''}`));
+      map?.on('render', () => {
+        w.__mapRenders.push({ at: Math.round(performance.now()), why: why || 'unknown' });
+        why = '';
+      });
       let last = performance.now();
+      w.__framesStart = last;
       const tick = (t) => {
         w.__frames.push(t - last);
         last = t;
@@ -323,7 +332,10 @@ async function offlineStart(baseUrl) {
     if (process.env['BENCH_SHOT']) await page.screenshot({ path: process.env['BENCH_SHOT'] });
     if (process.env['BENCH_DUMP']) {
       const order = await page.evaluate(() => window.__frames.slice(1));
-      fs.writeFileSync(process.env['BENCH_DUMP'], JSON.stringify({ frames: order, loaf, mapRenders }, null, 1));
+      fs.writeFileSync(
+        process.env['BENCH_DUMP'],
+        JSON.stringify({ framesStart: await page.evaluate(() => window.__framesStart), frames: order, loaf, mapRenders }, null, 1),
+      );
     }
     const bySource = {};
     for (const f of loaf) for (const sc of f.scripts) bySource[`${sc.type} ${sc.src}`] = (bySource[`${sc.type} ${sc.src}`] ?? 0) + sc.ms;
