@@ -54,8 +54,7 @@ export function FarmMap(props: FarmMapProps) {
   const fitted = useRef<string | null>(null);
   const maxFitZoom = props.maxFitZoom ?? MAP_ZOOM.farm;
 
-  // Data: GeoJSON below the tile threshold, tiles above it (coloured as asked: the colouring is set first, so layers
-  // created here already follow it).
+  // The colouring (category, or EUDR verdict), set before the data below: layers created there already follow it.
   useEffect(() => {
     if (!map) return;
     setFarmColors(map, colorBy);
@@ -63,6 +62,7 @@ export function FarmMap(props: FarmMapProps) {
     if (root) root.dataset['colorBy'] = colorBy;
   }, [map, colorBy]);
 
+  // Data: GeoJSON below the tile threshold, tiles above it.
   useEffect(() => {
     if (!map) return;
     // Concatenated, not new URL(): that would percent-encode the {z}/{x}/{y} placeholders.
