@@ -1,6 +1,7 @@
 // Issue 29 in a real browser: a tenant admin loads a forest layer through the API, runs an analysis choosing it in the
 // upload wizard's details drawer, and sees each row's EUDR verdict in the result list drawer (a plot inside the forest
-// needs review, one outside is low risk), with the evidence (reason, overlap and share per layer) one click away.
+// needs review, one outside is low risk), with the evidence (reason, overlap and share per layer) one click away; then
+// the result map coloured by verdict ("Colour by EUDR risk") and a row's popup with its verdict.
 import crypto from 'node:crypto';
 import { compactDecrypt } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, signIn } from './support/app';
 import { consoleApi, type ConsoleApi } from './support/api';
 import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
-import { waitForMap } from './support/map';
+import { clickFarmMarker, waitForMap } from './support/map';
 import { waitUntilStill } from './support/ui';
 
 const baseUrl = inject('baseUrl');
@@ -16,6 +17,7 @@ let browser: Browser;
 let s: Session;
 let page: Page;
 let api: ConsoleApi;
+let resultId = '';
 
 const tag = Date.now().toString(36);
 const LAYER = `E2E forest ${tag}`;
@@ -126,6 +128,7 @@ describe('an analysis screened against a reference layer (issue 29)', () => {
 
     // Which card holds the plots depends on the tenant's areas: open the category the API counts them in.
     const id = page.url().split('/').pop()!;
+    resultId = id;
     const detail = await api.get<Record<string, any>>(`/api/custom-analysis/${id}/`);
     expect(detail.reference_layers).toEqual([{ id: layerId, name: LAYER, kind: 'forest_2020', owner: 'tenant', version: 1 }]);
     const kind = detail.within_operational_area.count === 2 ? 'within' : 'outside';
@@ -146,5 +149,25 @@ describe('an analysis screened against a reference layer (issue 29)', () => {
     expect(await figures.innerText()).toContain(LAYER);
     expect(await figures.innerText()).toContain('100');
     await screenshot(page, 'layers-2-result-verdicts-and-evidence');
+  });
+
+  it('colours the result map by verdict, and a row popup shows its verdict', async () => {
+    expect(resultId).not.toBe('');
+    const map = await api.get<{ features: Array<{ row_number: number; name: string; risk_level?: string }> }>(`/api/custom-analysis/${resultId}/map/`);
+    const forest = map.features.find((f) => f.name === 'Forest plot')!;
+    expect(forest.risk_level).toBe('review');
+    expect(map.features.find((f) => f.name === 'Clear plot')!.risk_level).toBe('low');
+    await page.goto(`/admin/farm-analysis/${resultId}`);
+    await page.getByTestId('analysis-result').waitFor();
+    await waitForMap(page, 'analysis-map');
+    const legend = page.getByTestId('map-legend');
+    await legend.getByRole('switch', { name: 'Colour by EUDR risk' }).click();
+    await expect.poll(() => page.getByTestId('analysis-map').getAttribute('data-color-by')).toBe('verdict');
+    expect(await legend.innerText()).toMatch(/Low risk[\s\S]*Needs review[\s\S]*High risk/);
+    await clickFarmMarker(page, 'analysis-map', String(forest.row_number), 14);
+    const popup = page.getByTestId('result-popup');
+    await expect.poll(() => popup.getByTestId('popup-verdict').innerText()).toBe('Needs review');
+    await waitForMap(page, 'analysis-map');
+    await screenshot(page, 'layers-3-result-map-by-risk');
   });
 });

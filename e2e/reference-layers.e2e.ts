@@ -2,7 +2,8 @@
 // and its enrolment belong to sign-in.e2e.ts): the Reference Layers screen empty, an upload of a small forest-2020
 // GeoJSON layer made from a demo farm's own boundary (read through the API) followed to "ready", the list with the
 // layer, then that farm's drawer in Farmlands with its verdict ("Needs review": forest at the 2020 cut-off), the
-// evidence table, and the layer drawn on the map under the farm.
+// evidence table, and the layer drawn on the map under the farm; then the Farmlands map coloured by EUDR risk (issue 29:
+// the farms' stored verdicts, once the layer's sweep has stored them) and the farm's popup with its verdict.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ACCOUNTS, sidebarItems, signIn } from './support/app';
 import { consoleApi } from './support/api';
 import { launchBrowser, openPage, screenshot, type Session } from './support/browser';
-import { waitForMap } from './support/map';
+import { clickFarmMarker, waitForMap } from './support/map';
 import { chooseOption } from './support/ui';
 
 const baseUrl = inject('baseUrl');
@@ -128,5 +129,31 @@ describe('Reference Layers (/admin/reference-layers)', () => {
     expect(await drawer.getByTestId('reference-legend').innerText()).toMatch(/E2E forest cover 2020 \(Forest cover 2020\)/);
     await waitForMap(page, 'farm-drawer-map');
     await screenshot(page, 'eudr-5-farm-drawer-verdict');
+  });
+
+  it('colours the Farmlands map by EUDR risk, and the farm popup shows its verdict', async () => {
+    // The layer's end asked for a verdict sweep of tenant B: wait until the farm's stored verdict is the drawer's.
+    const api = await consoleApi(page);
+    type Fc = { features: Array<{ id: string; properties: { verdict?: string | null } }> };
+    await expect
+      .poll(async () => (await api.get<Fc>('/api/farms/?all=true')).features.find((f) => f.id === farm.id)?.properties.verdict, { timeout: 60_000 })
+      .toBe('review');
+    await page.goto('/admin/mapping?view=map');
+    await waitForMap(page, 'farm-map');
+    const legend = page.getByTestId('map-legend');
+    await legend.getByRole('switch', { name: 'Colour by EUDR risk' }).click();
+    await expect.poll(() => page.getByTestId('farm-map').getAttribute('data-color-by')).toBe('verdict');
+    expect(await legend.innerText()).toMatch(/Low risk[\s\S]*Needs review[\s\S]*High risk[\s\S]*No verdict/);
+    // The fill layer paints by the verdict property.
+    const paint = await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="farm-map"]') as (HTMLElement & { __map?: { getPaintProperty(l: string, p: string): unknown } }) | null;
+      return JSON.stringify(el?.__map?.getPaintProperty('farms-fill', 'fill-color'));
+    });
+    expect(paint).toContain('verdict');
+    await clickFarmMarker(page, 'farm-map', farm.id, 16);
+    const popup = page.getByTestId('farm-popup');
+    await expect.poll(() => popup.getByTestId('popup-verdict').innerText()).toBe('Needs review');
+    await waitForMap(page, 'farm-map');
+    await screenshot(page, 'eudr-6-farmlands-map-by-risk');
   });
 });

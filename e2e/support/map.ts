@@ -24,21 +24,30 @@ export async function waitForMap(page: Page, testId = 'farm-map'): Promise<void>
 
 /** Centres the map on a marker of the category, then clicks it. Returns the farm's id and name. */
 export async function clickMarker(page: Page, testId: string, category: string, zoom = 17): Promise<{ id: string; name: string }> {
+  return clickWhere(page, testId, 'category', category, zoom);
+}
+
+/** Centres the map on one farm's marker (by id), then clicks it. */
+export async function clickFarmMarker(page: Page, testId: string, farmId: string, zoom = 17): Promise<{ id: string; name: string }> {
+  return clickWhere(page, testId, 'id', farmId, zoom);
+}
+
+async function clickWhere(page: Page, testId: string, key: string, value: string, zoom: number): Promise<{ id: string; name: string }> {
   // The map may still be receiving its data: try for a few seconds.
   for (let i = 0; i < 20; i++) {
-    const hit = await locateMarker(page, testId, category, zoom);
+    const hit = await locateMarker(page, testId, key, value, zoom);
     if (hit) {
       await page.mouse.click(hit.x, hit.y);
       return { id: hit.id, name: hit.name };
     }
     await page.waitForTimeout(500);
   }
-  throw new Error(`no ${category} marker on map ${testId}`);
+  throw new Error(`no marker with ${key} ${value} on map ${testId}`);
 }
 
-async function locateMarker(page: Page, testId: string, category: string, zoom: number): Promise<Picked> {
+async function locateMarker(page: Page, testId: string, key: string, value: string, zoom: number): Promise<Picked> {
   return page.evaluate(
-    async ({ id, cat, z }) => {
+    async ({ id, k, v, z }) => {
       type M = {
         getSource(
           s: string,
@@ -54,7 +63,7 @@ async function locateMarker(page: Page, testId: string, category: string, zoom: 
       if (!el || !map) return null;
       // The source's whole data, not only what the current view has loaded.
       const data = await map.getSource('farm-points')?.getData();
-      const f = data?.features.find((x) => x.properties['category'] === cat);
+      const f = data?.features.find((x) => String(x.properties[k]) === v);
       if (!f) return null;
       const c = f.geometry.coordinates;
       await new Promise<void>((resolve) => {
@@ -66,7 +75,7 @@ async function locateMarker(page: Page, testId: string, category: string, zoom: 
       const box = el.getBoundingClientRect();
       return { x: box.left + p.x, y: box.top + p.y, id: String(f.properties['id']), name: String(f.properties['name']) } satisfies Picked;
     },
-    { id: testId, cat: category, z: zoom },
+    { id: testId, k: key, v: value, z: zoom },
   );
 }
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { emptyToUndefined, pageQuery, text, uuid } from './common.js';
 import { lngLatPair, polygonCoordinates, polygonGeoJson } from './geometry.js';
+import { plotRiskLevel } from './reference-layers.js';
 
 /** Durations as the devices send them: hh:mm:ss (hours may exceed 24). */
 export const hhmmss = text()
@@ -255,7 +256,15 @@ export const farmFeatureCollection = z.object({
       type: z.literal('Feature'),
       id: uuid,
       geometry: polygonGeoJson,
-      properties: z.object({ name: z.string(), farmer: z.string(), area: z.number(), is_overlapping: z.boolean(), operational_area_id: uuid.nullable() }),
+      properties: z.object({
+        name: z.string(),
+        farmer: z.string(),
+        area: z.number(),
+        is_overlapping: z.boolean(),
+        operational_area_id: uuid.nullable(),
+        /** Issue 29: the farm's stored EUDR verdict (the map's "colour by EUDR risk"); null while it has none. */
+        verdict: plotRiskLevel.nullable().optional(),
+      }),
     }),
   ),
   truncated: z.boolean(),

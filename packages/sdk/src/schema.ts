@@ -1607,7 +1607,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area and farmer. From zoom 15, layers "farms" (polygons) and "farm_points". Provider staff may pass tenant_id */
+        /** A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area, farmer and verdict. From zoom 15, layers "farms" (polygons) and "farm_points", each feature with id, name, category, area, farmer and verdict (the farm's stored EUDR verdict: low, review or high; absent while it has none). Provider staff may pass tenant_id */
         get: operations["getFarmTile"];
         put?: never;
         post?: never;
@@ -12124,6 +12124,7 @@ export interface operations {
                                     is_overlapping: boolean;
                                     name: string;
                                     operational_area_id: string | null;
+                                    verdict?: ("low" | "review" | "high") | null;
                                 };
                                 /** @enum {string} */
                                 type: "Feature";

@@ -6,6 +6,7 @@
 // thresholds; the detail, map and exports carry the figures; another tenant's layer is refused, and another tenant sees
 // none of it. Bad input names reference_layer_ids.
 import { sql } from 'drizzle-orm';
+import { analysisMap } from '@farmland/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrangeTenant, multipart as analysisForm, rect } from '../../test/analysis-fixtures.js';
 import { multipart as layerForm, offset } from '../../test/geo-fixtures.js';
@@ -223,7 +224,13 @@ describe('an analysis screened against reference layers', () => {
   it("the map carries each row's verdict; the exports carry verdict, reasons and per-layer figures, streamed", async () => {
     const map = (await t.caller.get(`/api/custom-analysis/${analysisId}/map/`)).body.data;
     expect(map.features.length).toBe(PLOTS.length);
-    for (const f of map.features) expect(['low', 'review', 'high']).toContain(f.risk_level);
+    expect(analysisMap.safeParse(map).error).toBeUndefined();
+    // Each row's map verdict is the row's own (the one its drawer shows), so the map can colour by it.
+    const levels = new Map((await allRows(t.caller, analysisId)).map((r) => [r.row_number, r.risk?.level]));
+    for (const f of map.features) {
+      expect(['low', 'review', 'high']).toContain(f.risk_level);
+      expect(f.risk_level, `row ${f.row_number}`).toBe(levels.get(f.row_number));
+    }
 
     // Every plot lies inside the one operational area: the "within" category holds them all.
     const csv = await t.caller.get(`/api/custom-analysis/${analysisId}/export/?category=within&format=csv`);

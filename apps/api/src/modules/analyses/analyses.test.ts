@@ -329,6 +329,7 @@ describe('custom analysis', () => {
     expect(byName['In'].area).toBeGreaterThan(0);
     expect(byName['In'].area).toBe(Math.round(byName['In'].area * 100) / 100); // 2 decimals: the body stays lean
     expect(byName['In']).not.toHaveProperty('type'); // absent means Polygon
+    expect(byName['In']).not.toHaveProperty('risk_level'); // no reference layers chosen: no verdict (issue 29)
     const narrowed = await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=11.4,11.4,11.6,11.6`);
     expect(narrowed.body.data.features.map((f: { name: string }) => f.name)).toEqual(['Out']);
     expect(Object.keys((await t.caller.get(`/api/custom-analysis/${res.body.data.id}/map/?bbox=1,2,3`)).body.errors)[0]).toBe('bbox');

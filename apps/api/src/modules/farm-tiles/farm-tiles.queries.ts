@@ -2,12 +2,21 @@
 // (PGlite's PostGIS has no protobuf-c, so no ST_AsMVT) reads the same rows as GeoJSON and farm-tiles.service.ts encodes
 // them. Both take the tenant id first (null = every tenant, provider staff) and run inside withScope (row-level security).
 import { sql, type SQL } from 'drizzle-orm';
+import type { PlotRiskLevel } from '@farmland/contracts';
 import { queryRows, type Executor } from '../../db/client.js';
 
 /** The map's colour classes, as the console's legend: overlap, flagged (unrecognized), within an area, outside. */
 const category = sql`CASE WHEN f.is_overlapping THEN 'overlap' WHEN f.flag IS NOT NULL THEN 'unrecognized' WHEN f.operational_area_id IS NOT NULL THEN 'within' ELSE 'outside' END`;
 const farmer = sql`(fr.first_name || ' ' || fr.last_name)`;
 const tenantCond = (tenantId: string | null): SQL => (tenantId ? sql`f.tenant_id = ${tenantId} AND` : sql``);
+/**
+ * The farm's stored EUDR verdict (low, review, high; issue 29), or null (left out of the tile) while it has none: the
+ * verdict reference-layers.verdicts.ts keeps up to date (a capture, a re-walk, a sweep after a layer or threshold
+ * change). A correlated lookup by farm_verdicts' primary key, so one index probe per farm of the tile whatever the
+ * planner thinks of the tile's size (a join could become a hash join over every stored verdict). By farm id alone, as
+ * verdictsOf reads the screenings: the farm is already the tenant's, and row-level security scopes farm_verdicts too.
+ */
+const verdictOf = (farm: SQL) => sql`(SELECT v.verdict FROM farm_verdicts v WHERE v.farm_id = ${farm}.id)`;
 
 /** A tile's buffer in Web Mercator metres: 1/64 of its width (the world is 2 × 20037508.34 m wide at zoom 0). */
 const tileBuffer = (z: number) => (2 * 20037508.342789244) / 2 ** z / 64;
@@ -44,14 +53,14 @@ function clusterRows(tenantId: string | null, c: ClusterQuery): SQL {
     )
     SELECT k.n AS count, k.ov AS overlap, k.un AS unrecognized, k.wi AS within, k.ou AS outside,
            CASE greatest(k.ov, k.un, k.wi, k.ou) WHEN k.ov THEN 'overlap' WHEN k.un THEN 'unrecognized' WHEN k.wi THEN 'within' ELSE 'outside' END AS category,
-           one.id, one.name, one.area, one.farmer, k.lng, k.lat
+           one.id, one.name, one.area, one.farmer, one.verdict, k.lng, k.lat
     FROM k
     -- The farm of a cluster of one, by primary key. k is materialized so that farm_id is a plain column: computed in
     -- the join condition (lpad, to_hex: not leakproof), row-level security kept it from being an index condition, and
     -- the farms were scanned whole (400 ms with 1M farms). The LIMIT keeps the subquery from being pulled up into a
     -- hash join over every farm.
     LEFT JOIN LATERAL (
-      SELECT f.id::text AS id, f.name, round(f.area_sqm::numeric, 2)::float8 AS area, ${farmer} AS farmer
+      SELECT f.id::text AS id, f.name, round(f.area_sqm::numeric, 2)::float8 AS area, ${farmer} AS farmer, ${verdictOf(sql`f`)} AS verdict
       FROM farms f JOIN farmers fr ON fr.id = f.farmer_id
       WHERE f.id = k.farm_id
       LIMIT 1
@@ -70,6 +79,7 @@ export type ClusterRow = {
   name: string | null;
   area: number | null;
   farmer: string | null;
+  verdict: PlotRiskLevel | null;
   lng: number;
   lat: number;
 };
@@ -81,7 +91,7 @@ export async function mvtClusterTile(tx: Executor, tenantId: string | null, q: T
     sql`
     WITH r AS (${clusterRows(tenantId, c)}),
     m AS (
-      SELECT r.count, r.overlap, r.unrecognized, r.within, r.outside, r.category, r.id, r.name, r.area, r.farmer,
+      SELECT r.count, r.overlap, r.unrecognized, r.within, r.outside, r.category, r.id, r.name, r.area, r.farmer, r.verdict,
              ST_AsMVTGeom(ST_Transform(ST_SetSRID(ST_MakePoint(r.lng, r.lat), 4326), 3857), ST_TileEnvelope(${q.z}::int, ${q.x}::int, ${q.y}::int), 4096, 64, true) AS geom
       FROM r
     )
@@ -113,17 +123,17 @@ export async function mvtTile(tx: Executor, tenantId: string | null, q: TileQuer
       LIMIT ${q.cap}
     ),
     hits AS (
-      SELECT f.id, f.name, f.geom, f.area_sqm, ${category} AS category, ${farmer} AS farmer
+      SELECT f.id, f.name, f.geom, f.area_sqm, ${category} AS category, ${farmer} AS farmer, ${verdictOf(sql`f`)} AS verdict
       FROM cand f JOIN farmers fr ON fr.id = f.farmer_id
       ORDER BY f.id
     ),
     polys AS (
-      SELECT h.id::text AS id, h.name, h.category, round(h.area_sqm::numeric, 2)::float8 AS area, h.farmer,
+      SELECT h.id::text AS id, h.name, h.category, round(h.area_sqm::numeric, 2)::float8 AS area, h.farmer, h.verdict,
              ST_AsMVTGeom(ST_Transform(h.geom, 3857), b.env, 4096, 64, true) AS geom
       FROM hits h, b WHERE ${q.polygons}
     ),
     pts AS (
-      SELECT h.id::text AS id, h.name, h.category, round(h.area_sqm::numeric, 2)::float8 AS area, h.farmer,
+      SELECT h.id::text AS id, h.name, h.category, round(h.area_sqm::numeric, 2)::float8 AS area, h.farmer, h.verdict,
              ST_AsMVTGeom(ST_Transform(ST_PointOnSurface(h.geom), 3857), b.env, 4096, 64, true) AS geom
       FROM hits h, b
     )
@@ -140,6 +150,7 @@ export type TileRow = {
   category: string;
   area: number;
   farmer: string;
+  verdict: PlotRiskLevel | null;
   geom: { type: 'Polygon'; coordinates: [number, number][][] } | null;
   point: { type: 'Point'; coordinates: [number, number] };
 };
@@ -150,7 +161,7 @@ export async function tileRows(tx: Executor, tenantId: string | null, bounds: [n
   const rows = await queryRows<Omit<TileRow, 'geom' | 'point'> & { geom: string | TileRow['geom']; point: string | TileRow['point'] }>(
     tx,
     sql`
-    SELECT f.id::text AS id, f.name, ${category} AS category, round(f.area_sqm::numeric, 2)::float8 AS area, ${farmer} AS farmer,
+    SELECT f.id::text AS id, f.name, ${category} AS category, round(f.area_sqm::numeric, 2)::float8 AS area, ${farmer} AS farmer, ${verdictOf(sql`f`)} AS verdict,
            CASE WHEN ${q.polygons} THEN ST_AsGeoJSON(f.geom, 7) END AS geom, ST_AsGeoJSON(ST_PointOnSurface(f.geom), 7) AS point
     FROM (
       -- From the GiST index, at most cap farms, then ordered (see mvtTile on the ORDER BY … LIMIT trap).

@@ -13,7 +13,7 @@ export const farmTilesRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['farms'],
       summary:
-        'A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area and farmer. From zoom 15, layers "farms" (polygons) and "farm_points". Provider staff may pass tenant_id',
+        'A vector tile of the farms (MVT). Up to zoom 14, layer "farm_clusters": a point per grid cell (32 × 32 a tile) with count, overlap, unrecognized, within, outside and the dominant category, and for a cluster of one farm its id, name, area, farmer and verdict. From zoom 15, layers "farms" (polygons) and "farm_points", each feature with id, name, category, area, farmer and verdict (the farm\'s stored EUDR verdict: low, review or high; absent while it has none). Provider staff may pass tenant_id',
       params: tileParams,
       querystring: tenantScopedQuery,
       produces: ['application/vnd.mapbox-vector-tile'],

@@ -27,7 +27,9 @@ function encodeRows(z: number, x: number, y: number, rows: Awaited<ReturnType<ty
   const polygons: TileFeature[] = [];
   const points: TileFeature[] = [];
   for (const r of rows) {
-    const properties = { id: r.id, name: r.name, category: r.category, area: r.area, farmer: r.farmer };
+    const properties: TileFeature['properties'] = { id: r.id, name: r.name, category: r.category, area: r.area, farmer: r.farmer };
+    // As ST_AsMVT: a farm without a stored verdict has no verdict property.
+    if (r.verdict) properties['verdict'] = r.verdict;
     if (r.geom) {
       const rings: [number, number][][] = [];
       r.geom.coordinates.forEach((ring, i) => {
@@ -66,7 +68,8 @@ function encodeClusters(z: number, x: number, y: number, rows: ClusterRow[]): Bu
       category: r.category,
     };
     // As ST_AsMVT: null properties are left out (a cluster of several farms has no id).
-    if (r.id !== null) Object.assign(properties, { id: r.id, name: r.name ?? '', area: r.area ?? 0, farmer: r.farmer ?? '' });
+    if (r.id !== null)
+      Object.assign(properties, { id: r.id, name: r.name ?? '', area: r.area ?? 0, farmer: r.farmer ?? '' }, r.verdict ? { verdict: r.verdict } : {});
     features.push({ type: 'point', point: [px, py], properties });
   }
   return Buffer.from(encodeTile([{ name: 'farm_clusters', extent: EXTENT, features }]));

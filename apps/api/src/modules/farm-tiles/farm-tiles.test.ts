@@ -133,6 +133,40 @@ describe('farm vector tiles', () => {
     expect(Math.max(...lats)).toBeCloseTo(sq[2]![1], 4);
   });
 
+  it("carries each farm's stored EUDR verdict (absent without one), never another tenant's farm", async () => {
+    const features = (bytes: Buffer, layer: 'farms' | 'farm_points' | 'farm_clusters') => {
+      const l = decode(bytes).layers[layer];
+      return l ? Array.from({ length: l.length }, (_, i) => l.feature(i).properties) : [];
+    };
+    const verdictOf = (bytes: Buffer, layer: 'farms' | 'farm_points' | 'farm_clusters', id: string) =>
+      features(bytes, layer).find((p) => p['id'] === id)?.['verdict'];
+    // Before: neither farm has a stored verdict (inserted directly, not captured), so no feature has the property.
+    const before = await env.as('adminA').get(url(tile));
+    expect(features(before.bytes, 'farms').every((p) => !('verdict' in p))).toBe(true);
+    await env.sql(
+      sql`INSERT INTO farm_verdicts (farm_id, tenant_id, verdict) VALUES (${farmA}, ${env.fx.tenantA}, 'high'), (${farmB}, ${env.fx.tenantB}, 'low')`,
+    );
+    try {
+      const a = await env.as('adminA').get(url(tile));
+      expect(verdictOf(a.bytes, 'farms', farmA)).toBe('high');
+      expect(verdictOf(a.bytes, 'farm_points', farmA)).toBe('high');
+      expect(ids(a.bytes, 'farms')).not.toContain(farmB);
+      expect(features(a.bytes, 'farms').some((p) => p['verdict'] === 'low')).toBe(false);
+      // A cluster of one farm (zoom 14) carries it too.
+      expect(verdictOf((await env.as('adminA').get(url(tileOf(spot[0], spot[1], 14)))).bytes, 'farm_clusters', farmA)).toBe('high');
+      const b = await env.as('adminB').get(url(tile));
+      expect(verdictOf(b.bytes, 'farms', farmB)).toBe('low');
+      expect(ids(b.bytes, 'farms')).not.toContain(farmA);
+      expect(features(b.bytes, 'farms').some((p) => p['verdict'] === 'high')).toBe(false);
+      // Provider staff naming tenant B: B's verdicts only.
+      const onlyB = await env.as('super').get(url(tile, `?tenant_id=${env.fx.tenantB}`));
+      expect(verdictOf(onlyB.bytes, 'farms', farmB)).toBe('low');
+      expect(ids(onlyB.bytes, 'farms')).not.toContain(farmA);
+    } finally {
+      await env.sql(sql`DELETE FROM farm_verdicts WHERE farm_id IN (${farmA}, ${farmB})`);
+    }
+  });
+
   it('carries clusters up to zoom 14 (a cluster of one is the farm), farms from zoom 15', async () => {
     for (const z of [9, 14]) {
       const res = await env.as('adminA').get(url(tileOf(spot[0], spot[1], z)));

@@ -218,7 +218,10 @@ export async function farmsGeoJson(tx: Executor, tenantId: string | null, filter
                  'features', coalesce(json_agg(json_build_object(
                     'type', 'Feature', 'id', n.id, 'geometry', ST_AsGeoJSON(n.geom, 6)::json,
                     'properties', json_build_object('name', n.name, 'farmer', n.farmer, 'area', round(n.area_sqm::numeric, 2),
-                                                    'is_overlapping', n.is_overlapping, 'operational_area_id', n.operational_area_id)
+                                                    'is_overlapping', n.is_overlapping, 'operational_area_id', n.operational_area_id,
+                                                    -- Issue 29: the stored EUDR verdict, by farm_verdicts' primary key (one index
+                                                    -- probe a farm; row-level security scopes it as the farms).
+                                                    'verdict', (SELECT v.verdict FROM farm_verdicts v WHERE v.farm_id = n.id))
                  )) FILTER (WHERE n.rn <= ${cap}), '[]'::json),
                  'truncated', count(*) > ${cap},
                  'message', CASE WHEN count(*) > ${cap} THEN ${truncatedMessage(cap)} END

@@ -1,6 +1,7 @@
 // Registry reads through the API: the list (search, region, operational area, paging), the GeoJSON map layer with bbox,
 // one farm, the statistics (overview, per country, per state), a farmer's farms, provider-wide reads and tenant isolation.
 import { sql } from 'drizzle-orm';
+import { farmFeatureCollection } from '@farmland/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, offset, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
@@ -89,6 +90,11 @@ describe('farm list and detail', () => {
     const [x, y] = offset(...p, 200, 200);
     const box = await env.as('adminA').get(`/api/farms/?all=true&bbox=${p[0] - 0.001},${p[1] - 0.001},${x},${y}`);
     expect(box.body.data.features.map((f: { id: string }) => f.id)).toEqual([cap.body.data.id]);
+    // Issue 29: a captured farm has its stored EUDR verdict, which the map can colour by.
+    const [stored] = await env.sql<{ verdict: string }>(sql`SELECT verdict FROM farm_verdicts WHERE farm_id = ${cap.body.data.id}`);
+    expect(stored?.verdict).toMatch(/^(low|review|high)$/);
+    expect(box.body.data.features[0].properties.verdict).toBe(stored!.verdict);
+    expect(farmFeatureCollection.safeParse(box.body.data).error).toBeUndefined();
     for (const bad of ['1,2,3', '10,10,5,5', 'a,b,c,d', '0,0,200,10']) {
       const res = await env.as('adminA').get(`/api/farms/?all=true&bbox=${bad}`);
       expect(res.status, bad).toBe(400);

@@ -16,6 +16,6 @@ export function collectionToFeatures(fc: FarmCollection | undefined): MapFeature
     name: f.properties.name,
     category: farmCategory({ is_overlapping: f.properties.is_overlapping, operational_area_id: f.properties.operational_area_id }),
     rings: f.geometry.coordinates,
-    properties: { farmer: f.properties.farmer, area: f.properties.area, is_overlapping: f.properties.is_overlapping },
+    properties: { farmer: f.properties.farmer, area: f.properties.area, is_overlapping: f.properties.is_overlapping, verdict: f.properties.verdict ?? null },
   }));
 }

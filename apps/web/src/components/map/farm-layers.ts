@@ -4,7 +4,7 @@
 // marker. The map component and the 10k-farm benchmark (apps/web/bench) share this code.
 import type { CircleLayerSpecification, GeoJSONSource, Map as MapLibreMap, ExpressionSpecification } from 'maplibre-gl';
 import type { Feature, FeatureCollection, Point, Polygon } from 'geojson';
-import { CATEGORY_COLORS, type MapFeature } from './map-constants';
+import { CATEGORY_COLORS, VERDICT_COLORS, type MapColorBy, type MapFeature } from './map-constants';
 
 export const FARM_SOURCE = 'farms';
 export const FARM_POINT_SOURCE = 'farm-points';
@@ -35,6 +35,25 @@ const colorByCategory: ExpressionSpecification = [
   CATEGORY_COLORS.unrecognized,
   '#555555',
 ];
+
+/** Issue 29: by the farm's EUDR verdict (property "verdict": tiles, the registry's GeoJSON, an analysis row's risk_level). */
+const colorByVerdict: ExpressionSpecification = [
+  'match',
+  ['coalesce', ['get', 'verdict'], 'none'],
+  'low',
+  VERDICT_COLORS.low,
+  'review',
+  VERDICT_COLORS.review,
+  'high',
+  VERDICT_COLORS.high,
+  VERDICT_COLORS.none,
+];
+
+/** Each map's colouring (category unless asked), read again whenever the layers are re-created. */
+const colorModes = new WeakMap<MapLibreMap, MapColorBy>();
+const farmColor = (map: MapLibreMap) => (colorModes.get(map) === 'verdict' ? colorByVerdict : colorByCategory);
+/** A cluster of several farms has no one verdict (the rollup counts categories): grey while colouring by verdict. */
+const clusterColor = (map: MapLibreMap) => (colorModes.get(map) === 'verdict' ? VERDICT_COLORS.none : colorByCategory);
 
 /** The centre of a ring's vertices (the closing vertex counted once): cheap, and inside for the convex shapes farms are. */
 export function ringCentre(ring: ReadonlyArray<readonly [number, number]>): [number, number] {
@@ -82,6 +101,7 @@ const tileUrls = new WeakMap<MapLibreMap, string>();
 export type FarmLayerSource = { kind: 'geojson'; features: readonly MapFeature[] } | { kind: 'tiles'; url: string };
 
 function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
+  const color = farmColor(map);
   const polySource = tiles ? { source: FARM_SOURCE, 'source-layer': TILE_LAYERS.polygons } : { source: FARM_SOURCE };
   const pointSource = tiles ? { source: FARM_SOURCE, 'source-layer': TILE_LAYERS.points } : { source: FARM_POINT_SOURCE };
   // The fill draws its own 1 px outline; the wider outline layer starts at zoom 13, where a farm is more than a few
@@ -90,11 +110,11 @@ function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
     id: FARM_LAYERS.fill,
     type: 'fill',
     ...polySource,
-    paint: { 'fill-color': colorByCategory, 'fill-opacity': 0.35, 'fill-outline-color': colorByCategory },
+    paint: { 'fill-color': color, 'fill-opacity': 0.35, 'fill-outline-color': color },
   });
-  map.addLayer({ id: FARM_LAYERS.line, type: 'line', ...polySource, minzoom: 13, paint: { 'line-color': colorByCategory, 'line-width': 1.5 } });
+  map.addLayer({ id: FARM_LAYERS.line, type: 'line', ...polySource, minzoom: 13, paint: { 'line-color': color, 'line-width': 1.5 } });
   const markerPaint: CircleLayerSpecification['paint'] = {
-    'circle-color': colorByCategory,
+    'circle-color': color,
     'circle-radius': ['interpolate', ['linear'], ['zoom'], 6, 2.5, 14, 5, 18, 8],
     'circle-stroke-color': '#ffffff',
     'circle-stroke-width': ['interpolate', ['linear'], ['zoom'], 11, 0, 13, 1.2],
@@ -111,7 +131,7 @@ function addLayers(map: MapLibreMap, tiles: boolean, markers: boolean): void {
     'source-layer': TILE_LAYERS.clusters,
     filter: isCluster,
     paint: {
-      'circle-color': colorByCategory,
+      'circle-color': clusterColor(map),
       'circle-opacity': 0.75,
       'circle-radius': ['interpolate', ['linear'], ['ln', ['get', 'count']], 0.69, 5, 4.6, 8, 9.2, 12, 10.9, 13],
       'circle-stroke-color': '#ffffff',
@@ -153,6 +173,19 @@ export function setFarmLayers(map: MapLibreMap, source: FarmLayerSource, opts: {
   map.addSource(FARM_SOURCE, { type: 'geojson', data: polygons, promoteId: 'id', buffer: 32 });
   map.addSource(FARM_POINT_SOURCE, { type: 'geojson', data: points, promoteId: 'id', buffer: 32 });
   addLayers(map, false, markers);
+}
+
+/** Colours the farms by category (the default) or by EUDR verdict; layers added later follow the same choice. */
+export function setFarmColors(map: MapLibreMap, colorBy: MapColorBy): void {
+  colorModes.set(map, colorBy);
+  const color = farmColor(map);
+  if (map.getLayer(FARM_LAYERS.fill)) {
+    map.setPaintProperty(FARM_LAYERS.fill, 'fill-color', color);
+    map.setPaintProperty(FARM_LAYERS.fill, 'fill-outline-color', color);
+  }
+  if (map.getLayer(FARM_LAYERS.line)) map.setPaintProperty(FARM_LAYERS.line, 'line-color', color);
+  for (const id of [FARM_LAYERS.markers, FARM_LAYERS.singles]) if (map.getLayer(id)) map.setPaintProperty(id, 'circle-color', color);
+  if (map.getLayer(FARM_LAYERS.clusters)) map.setPaintProperty(FARM_LAYERS.clusters, 'circle-color', clusterColor(map));
 }
 
 /** Shows only the given categories (null: all). A cluster stays while it counts a farm of one of them. */

@@ -7,8 +7,8 @@ import { Popup, type MapLayerMouseEvent, type MapMouseEvent } from 'maplibre-gl'
 import Alert from 'antd/es/alert';
 import { setAreaOutlines, type AreaOutline } from './area-outlines';
 import { setReferenceOverlay, type ReferenceOverlay } from './reference-overlay';
-import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmLayers } from './farm-layers';
-import { MAP_ZOOM, type MapCategory, type MapFeature, type PickedFeature } from './map-constants';
+import { boundsOf, FARM_LAYERS, filterCategories, isClusterFeature, setFarmColors, setFarmLayers } from './farm-layers';
+import { MAP_ZOOM, type MapCategory, type MapColorBy, type MapFeature, type PickedFeature } from './map-constants';
 import { useMapLibre } from './use-map';
 import { useLatest } from '../../lib/use-latest';
 import { t } from '../../i18n';
@@ -29,6 +29,8 @@ export type FarmMapProps = {
   maxFitZoom?: number;
   markers?: boolean;
   categories?: readonly MapCategory[] | null;
+  /** Colour the farms by category (default) or by EUDR verdict (their "verdict" property; map-legend.tsx has the switch). */
+  colorBy?: MapColorBy;
   /** Operational areas drawn as labelled outlines under the farms. */
   outlines?: readonly AreaOutline[] | undefined;
   /** Reference-layer features (EUDR evidence) drawn under the farms, coloured by kind. */
@@ -43,7 +45,7 @@ export type FarmMapProps = {
 };
 
 export function FarmMap(props: FarmMapProps) {
-  const { features, tilesUrl, fitToFeatures = true, markers = true, categories = null, height = 480 } = props;
+  const { features, tilesUrl, fitToFeatures = true, markers = true, categories = null, colorBy = 'category', height = 480 } = props;
   const container = useRef<HTMLDivElement>(null);
   const { map, offline, error } = useMapLibre(container, { center: props.center, zoom: props.zoom, printable: props.printable });
   const [picked, setPicked] = useState<PickedFeature | null>(null);
@@ -51,6 +53,14 @@ export function FarmMap(props: FarmMapProps) {
   const onMoveEnd = useLatest(props.onMoveEnd);
   const fitted = useRef<string | null>(null);
   const maxFitZoom = props.maxFitZoom ?? MAP_ZOOM.farm;
+
+  // The colouring (category, or EUDR verdict), set before the data below: layers created there already follow it.
+  useEffect(() => {
+    if (!map) return;
+    setFarmColors(map, colorBy);
+    const root = container.current;
+    if (root) root.dataset['colorBy'] = colorBy;
+  }, [map, colorBy]);
 
   // Data: GeoJSON below the tile threshold, tiles above it.
   useEffect(() => {

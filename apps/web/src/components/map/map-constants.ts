@@ -2,6 +2,7 @@
 // No MapLibre code here, so lists and legends can use them without loading the map chunk.
 import { textMap } from '../../lib/text-map';
 import { mapText as m } from './map.messages';
+import { eudrText as eudr } from '../eudr/eudr.messages';
 
 /** Zoom 18 for a farm or an analysis, 12 for the operational-area editor, 8 for a dashboard area map. */
 export const MAP_ZOOM = { farm: 18, areaEditor: 12, dashboard: 8 } as const;
@@ -17,6 +18,35 @@ export const CATEGORY_COLORS = {
   unrecognized: '#f77f00',
 } as const;
 export type MapCategory = keyof typeof CATEGORY_COLORS;
+
+/**
+ * The map's colours by EUDR verdict (issue 29, "Colour by EUDR risk"): low green, review amber, high red (the theme's
+ * error red, app/theme.ts), none grey (a farm without a stored verdict, an analysis without layers, a cluster of several
+ * farms). Mid-tone fills: the theme's Tag text colours are too dark to tell apart under a 35 % fill.
+ */
+export const VERDICT_COLORS = {
+  low: '#2b9348',
+  review: '#e0a100',
+  high: '#c41d2b',
+  none: '#8c8c8c',
+} as const;
+export type MapVerdict = keyof typeof VERDICT_COLORS;
+/** How the map colours farms: by category (the default) or by EUDR verdict. */
+export type MapColorBy = 'category' | 'verdict';
+
+/** The verdicts' words are the EUDR screens' own (components/eudr), and "No verdict". */
+export const VERDICT_LABELS: Readonly<Record<MapVerdict, string>> = textMap({
+  low: eudr.riskLow,
+  review: eudr.riskReview,
+  high: eudr.riskHigh,
+  none: m.riskNone,
+});
+
+/** A picked feature's verdict (its "verdict" property), or null when it has none. */
+export function verdictOf(properties: Record<string, unknown>): Exclude<MapVerdict, 'none'> | null {
+  const v = properties['verdict'];
+  return v === 'low' || v === 'review' || v === 'high' ? v : null;
+}
 
 /** Read in the page's language when used (lib/text-map.ts). */
 export const CATEGORY_LABELS: Readonly<Record<MapCategory, string>> = textMap({

@@ -42,4 +42,7 @@ export default translate(mapText, {
   exitFullscreen: 'Quitter le plein écran',
   findMyLocation: 'Trouver ma position',
   popupClose: 'Fermer la fenêtre',
+  colourByRisk: 'Colorer par risque RDUE',
+  riskNone: 'Sans verdict',
+  riskClusters: 'Groupes de fermes : zoomez',
 });

@@ -41,4 +41,7 @@ export const mapText = defineMessages('map', {
   exitFullscreen: 'Exit fullscreen',
   findMyLocation: 'Find my location',
   popupClose: 'Close popup',
+  colourByRisk: 'Colour by EUDR risk',
+  riskNone: 'No verdict',
+  riskClusters: 'Groups of farms: zoom in',
 });

@@ -17,7 +17,9 @@ import Typography from 'antd/es/typography';
 import type { AnalysisDetail, AnalysisListKind, AnalysisMapFeature } from '@farmland/contracts';
 import { coreFeatures } from '../../../components/map/fit-core';
 import { LazyFarmMap } from '../../../components/map/lazy-map';
-import { CATEGORY_COLORS, MAP_ZOOM, type MapCategory, type MapFeature } from '../../../components/map/map-constants';
+import { CATEGORY_COLORS, MAP_ZOOM, type MapCategory, type MapColorBy, type MapFeature } from '../../../components/map/map-constants';
+import { MapLegend } from '../../../components/map/map-legend';
+import { VerdictTag } from '../../../components/eudr/verdict-tag';
 import { ApiError } from '../../../lib/api-client';
 import { formatHectares, formatNumber, formatSqm } from '../../../lib/formatters';
 import { toast } from '../../../lib/notifier';
@@ -57,7 +59,7 @@ const toFeatures = (f: AnalysisMapFeature): MapFeature[] => {
     id: String(f.row_number),
     name: f.name ?? t(m.rowName, { row: String(f.row_number) }),
     category: mapCategoryOf(f),
-    properties: { operational_area: f.operational_area, area: f.area },
+    properties: { operational_area: f.operational_area, area: f.area, verdict: f.risk_level ?? null },
   };
   if (f.type === 'MultiPolygon' && f.parts) return f.parts.map((rings) => ({ ...base, rings: rings as unknown as Rings }));
   if (f.type === 'Point') {
@@ -134,6 +136,9 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
   const [farm, setFarm] = useState<AnalysisMapFeature | null>(null);
   const [bbox, setBbox] = useState<Bbox | null>(null);
   const [located, setLocated] = useState<[number, number] | null>(null);
+  // Issue 29: with reference layers chosen, each row has a verdict, and the map can be coloured by it.
+  const hasLayers = a.reference_layers.length > 0;
+  const [colorBy, setColorBy] = useState<MapColorBy>('category');
   const map = useAnalysisMap(a.id, bbox, true);
   const features = useMemo(() => (map.data?.data.features ?? []).flatMap(toFeatures), [map.data]);
   // The first view fits the farms, less far outliers (a row with swapped coordinates), at most at the farm zoom.
@@ -287,6 +292,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
           <LazyFarmMap
             features={features}
             categories={filter}
+            colorBy={hasLayers ? colorBy : 'category'}
             center={center}
             zoom={center ? MAP_ZOOM.farm : undefined}
             fitToFeatures={!center && bbox === null}
@@ -303,6 +309,11 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
                 <div data-testid="result-popup" className="result-popup">
                   <strong>{picked.name}</strong>
                   <div className="text-muted">{f?.operational_area ?? t(m.notAvailable)}</div>
+                  {f?.risk_level && (
+                    <div className="mt-4">
+                      <VerdictTag level={f.risk_level} testId="popup-verdict" />
+                    </div>
+                  )}
                   <Button
                     size="small"
                     type="primary"
@@ -319,6 +330,7 @@ function CompletedResult({ a }: { a: AnalysisDetail }) {
             }}
           />
         )}
+        {hasLayers && <MapLegend colorBy={colorBy} onColorByChange={setColorBy} />}
       </div>
       <ResultListDrawer
         analysisId={a.id}

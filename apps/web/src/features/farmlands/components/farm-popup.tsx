@@ -1,4 +1,4 @@
-// The marker popup of a farm: name, farmer, area and status, "View Details", and for an overlapping farm "Retain"
+// The marker popup of a farm: name, farmer, area and status, its EUDR verdict when it has one (issue 29), "View Details", and for an overlapping farm "Retain"
 // (POST /farms/{id}/intersect). A string error from the API shows in the popup for 3 s (docs/requirements.md §8); others go to the notifier.
 import { useEffect, useState } from 'react';
 import Button from 'antd/es/button';
@@ -6,7 +6,8 @@ import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import type { Farm } from '@farmland/contracts';
-import type { PickedFeature } from '../../../components/map/map-constants';
+import { verdictOf, type PickedFeature } from '../../../components/map/map-constants';
+import { VerdictTag } from '../../../components/eudr/verdict-tag';
 import { ApiError } from '../../../lib/api-client';
 import { formatSqm } from '../../../lib/formatters';
 import { notifyError, notifySuccess } from '../../../lib/notifier';
@@ -30,6 +31,7 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
   const [error, setError] = useState<string | null>(null);
   const overlapping = feature.category === 'overlap';
   const area = Number(feature.properties['area']);
+  const verdict = verdictOf(feature.properties);
 
   useEffect(() => {
     if (!error) return;
@@ -56,7 +58,10 @@ export function FarmPopup({ feature, close, onViewDetails, onRetained }: Props) 
       </Typography.Text>
       {feature.properties['farmer'] ? <div>{t(m.farmerIs, { name: String(feature.properties['farmer']) })}</div> : null}
       {Number.isFinite(area) && <div>{t(m.areaIs, { area: formatSqm(area) })}</div>}
-      <div className="mt-4 mb-8">{overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}</div>
+      <div className="mt-4 mb-8">
+        {overlapping ? <Tag color="green">{t(m.overlap)}</Tag> : <Tag color="purple">{t(m.mapped)}</Tag>}
+        {verdict && <VerdictTag level={verdict} testId="popup-verdict" />}
+      </div>
       {error && (
         <Typography.Text type="danger" role="alert" className="block mb-8">
           {error}

@@ -20,7 +20,7 @@ import type { Farm } from '@farmland/contracts';
 import { loadConsoleConfig } from '../../../components/map/basemap';
 import { LazyFarmMap } from '../../../components/map/lazy-map';
 import { MapLegend } from '../../../components/map/map-legend';
-import { MAP_ZOOM } from '../../../components/map/map-constants';
+import { MAP_ZOOM, type MapColorBy } from '../../../components/map/map-constants';
 import { CountBadge } from '../../../components/ui/count-badge';
 import { ExportButton } from '../../../components/ui/export-button';
 import { FilterModal, type FilterField } from '../../../components/ui/filter-modal';
@@ -92,6 +92,8 @@ export function FarmlandsScreen() {
   const mapShown = view !== 'table';
   const mapData = useFarmsMap(narrowing, mapShown && total !== undefined && config.data !== undefined && !useTiles);
   const features = useMemo(() => collectionToFeatures(mapData.data?.data), [mapData.data]);
+  // Issue 29: "Colour by EUDR risk" (the farms' stored verdicts, in the tiles and the GeoJSON alike).
+  const [colorBy, setColorBy] = useState<MapColorBy>('category');
 
   const setView = (v: string) => {
     setParams(
@@ -163,8 +165,9 @@ export function FarmlandsScreen() {
         onMoveEnd={onMoveEnd}
         renderPopup={(f, close) => <FarmPopup feature={f} close={close} onViewDetails={viewDetails} />}
         ariaLabel={t(m.mapAria)}
+        colorBy={colorBy}
       />
-      <MapLegend />
+      <MapLegend colorBy={colorBy} onColorByChange={setColorBy} clusters={useTiles} />
       {mapData.data?.data.truncated && (
         <Typography.Text type="warning">{t(m.truncated, { count: formatNumber(mapData.data.data.features.length) })}</Typography.Text>
       )}
