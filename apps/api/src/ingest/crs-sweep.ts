@@ -1,7 +1,8 @@
 // The sweep of docs/decisions/0097-proj-tie-break-for-datum-transformations.md: for every geographic CRS with two or
-// more EPSG Helmert transformations to WGS 84, the reader's position at the centre of each transformation's area against
-// `cs2cs EPSG:<code> EPSG:4326` (PROJ's default). Prints the points farther than 0.05 m and their count.
-// Run: cd apps/api && npx tsx src/ingest/crs-sweep.ts
+// more EPSG transformations to WGS 84 (rows of datum-transformations.json), the reader's position at the centre of each
+// transformation's area against `cs2cs EPSG:<code> EPSG:4326` (PROJ's default). Prints the points farther than 0.05 m
+// and their count.
+// Run: cd apps/api && npx tsx src/ingest/crs-sweep.ts [--all: every point's distance, tab-separated, for comparing runs]
 import { execFileSync } from 'node:child_process';
 import { resolveEpsg, transformationAt, transformationsOf } from './crs.js';
 import { DATUM_TRANSFORMATIONS } from './datum-transformations.js';
@@ -56,6 +57,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       total++;
       const ours = crs.toWgs84!(p);
       const d = metresBetween(ours, ref[i]!);
+      if (process.argv.includes('--all')) console.log(`ALL\tEPSG:${source}\t${p[0]!.toFixed(3)},${p[1]!.toFixed(3)}\t${rows[i]!.name}\t${d.toFixed(4)}`);
       if (d > 0.05) {
         off++;
         const pick = transformationAt(list, p[0]!, p[1]!);

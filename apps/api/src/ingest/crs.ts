@@ -6,7 +6,8 @@
 // (towgs84) included. Whatever cannot be resolved to a transformation is a CrsUnsupported naming the CRS or datum; it is
 // never read as if it were WGS84. KML is WGS84 by definition and needs none of this.
 import proj4 from 'proj4';
-import { CRS_AREAS, DATUM_TRANSFORMATIONS, areaWithinCrs } from './datum-transformations.js';
+import { ellipsoid, shiftToWgs84 } from './datum-shift.js';
+import { transformationAt, transformationsOf, type DatumTransformation } from './datum-transformations.js';
 import { srsRegistry, type SrsEntry } from './srs-registry.js';
 
 /** A CRS that cannot be resolved, or has no known transformation to WGS84: the message names it and says why. */
@@ -141,6 +142,8 @@ const ALIASES: Record<string, string> = {
   wgs84: 'wgs1984',
   worldgeodeticsystem1984: 'wgs1984',
   ch1903plus: 'ch1903+',
+  // ESRI's D_Provisional_S_American_1956 (else La Canoa / UTM zone 19N, 20N and 21N match PSAD56's grids too).
+  provisionalsamerican1956: 'provisionalsouthamericandatum1956',
 };
 
 // ---------- the registry, as projections ----------
@@ -151,95 +154,23 @@ const ellipsoids = new Map<string, { a: number; es: number } | null>();
 /**
  * The definition a registry entry is transformed with: its PROJ.4 projection, with the ellipsoid and the towgs84 of its
  * WKT (EPSG's exact values: the PROJ.4 text rounds some, such as Clarke 1880 (RGS) written "+ellps=clrk80", 0.1 m off).
+ * ellipsoidOnly: the ellipsoid without any datum transformation.
  */
-export function definitionOf(e: SrsEntry, towgs84: string | null = e.towgs84): string {
+export function definitionOf(e: SrsEntry, towgs84: string | null = e.towgs84, ellipsoidOnly = false): string {
   if (/\+datum=WGS84\b|\+nadgrids=/.test(e.proj4) || !(e.a > 0)) return e.proj4;
   const datum = /\+datum=(\S+)/.exec(e.proj4)?.[0];
   const base = e.proj4
     .replace(/\+(ellps|datum|a|b|rf|towgs84)=\S+/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  if (!towgs84 && datum) return `${base} ${datum}`;
+  if (!towgs84 && datum && !ellipsoidOnly) return `${base} ${datum}`;
   const ellipsoid = e.rf > 0 ? `+a=${e.a} +rf=${e.rf}` : `+a=${e.a} +b=${e.a}`;
   return `${base} ${ellipsoid}${towgs84 ? ` +towgs84=${towgs84}` : ''}`;
 }
 
-// ---------- the datum transformation, chosen per position as PROJ does ----------
+// ---------- the datum transformation, chosen per position as PROJ does (datum-transformations.ts) ----------
 
-/** One EPSG Helmert transformation to WGS 84 (datum-transformations.json) and its area of use. */
-export type DatumTransformation = {
-  code: number;
-  name: string;
-  accuracy: number;
-  towgs84: string;
-  w: number;
-  s: number;
-  e: number;
-  n: number;
-  offshore: boolean;
-};
-
-let byGeographic: Map<number, DatumTransformation[]> | null = null;
-const byCrs = new Map<number, DatumTransformation[]>();
-/** Whether a transformation moves nothing (all its parameters zero): PROJ writes it as one step, +proj=noop. */
-const isNull = (t: DatumTransformation) => t.towgs84.split(',').every((x) => Number(x) === 0);
-/**
- * The EPSG Helmert transformations from geog to WGS 84 for a CRS on it (crs, the file's) whose area meets the CRS's area
- * of use (PROJ drops the others: Adindan's for Mali), in PROJ's order (SortFunction): known accuracy first, the larger
- * area within the CRS's area of use, the most accurate; at a tie the shorter pipeline (a null transformation is one step:
- * GDA94 to WGS 84 (1) before (2)), the shorter name, the name in descending byte order ("Amersfoort to WGS 84 (4)" before
- * "(3)"). docs/decisions/0097-proj-tie-break-for-datum-transformations.md
- */
-export function transformationsOf(geog: number | null, crs: number | null = geog): DatumTransformation[] {
-  if (geog === null) return [];
-  if (!byGeographic) {
-    byGeographic = new Map();
-    for (const [source, code, name, accuracy, towgs84, w, s, e, n, offshore] of DATUM_TRANSFORMATIONS)
-      byGeographic.set(source, [...(byGeographic.get(source) ?? []), { code, name, accuracy, towgs84, w, s, e, n, offshore: offshore === 1 }]);
-  }
-  const key = crs !== null && CRS_AREAS[String(crs)] ? crs : geog;
-  let list = byCrs.get(key);
-  if (!list) {
-    const size = (t: DatumTransformation) => areaWithinCrs(key, t.w, t.s, t.e, t.n);
-    list = (byGeographic.get(geog) ?? []).filter((t) => size(t) > 0);
-    list.sort(
-      (x, y) =>
-        (x.accuracy < 0 ? 1 : 0) - (y.accuracy < 0 ? 1 : 0) ||
-        size(y) - size(x) ||
-        x.accuracy - y.accuracy ||
-        (isNull(x) ? 0 : 1) - (isNull(y) ? 0 : 1) ||
-        Buffer.byteLength(x.name) - Buffer.byteLength(y.name) ||
-        (x.name > y.name ? -1 : x.name < y.name ? 1 : 0),
-    );
-    byCrs.set(key, list);
-  }
-  return list;
-}
-
-const holds = (t: DatumTransformation, lon: number, lat: number) =>
-  lat >= t.s && lat <= t.n && (t.w <= t.e ? lon >= t.w && lon <= t.e : lon >= t.w || lon <= t.e);
-const inside = (x: DatumTransformation, y: DatumTransformation) =>
-  x.w >= y.w && x.s >= y.s && x.e <= y.e && x.n <= y.n && (x.w !== y.w || x.s !== y.s || x.e !== y.e || x.n !== y.n);
-
-/**
- * The transformation PROJ applies at a position (longitude, latitude on the source datum), as proj_trans picks among
- * the operations proj_create_crs_to_crs found: of those whose area of use holds the position, the most accurate; at equal
- * accuracy the one whose area lies inside the other's; an offshore-only area never displaces another. null: no area holds
- * the position (the registry's own towgs84 is used then).
- */
-export function transformationAt(list: DatumTransformation[], lon: number, lat: number): DatumTransformation | null {
-  let best: DatumTransformation | null = null;
-  for (const t of list) {
-    if (!holds(t, lon, lat)) continue;
-    if (!best) {
-      best = t;
-      continue;
-    }
-    if (t.offshore || t.accuracy < 0) continue;
-    if (best.accuracy < 0 || t.accuracy < best.accuracy || (t.accuracy === best.accuracy && inside(t, best))) best = t;
-  }
-  return best;
-}
+export { transformationAt, transformationsOf, type DatumTransformation };
 
 function projectionOf(e: SrsEntry): Projection | null {
   if (!projections.has(e.srid)) {
@@ -312,17 +243,21 @@ function resolveEntry(e: SrsEntry, datumLabel?: string): ResolvedCrs {
   if (alternatives.length === 0) return { code: e.srid, name: e.name, toWgs84: (pt) => converter.forward([pt[0]!, pt[1]!], true) };
   // Several EPSG transformations, each for an area: the one PROJ would apply at each position (found from the position's
   // longitude and latitude on the file's own datum), else the registry's towgs84.
-  const ellipsoid = e.rf > 0 ? `+a=${e.a} +rf=${e.rf}` : `+a=${e.a} +b=${e.a}`;
-  const own = e.towgs84 ? ` +towgs84=${e.towgs84}` : '';
-  const toLonLat = proj4(definitionOf(e), `+proj=longlat ${ellipsoid}${own} +no_defs`);
-  const converters = new Map<number, typeof converter>();
-  const via = (x: DatumTransformation) => {
-    let c = converters.get(x.code);
-    if (!c) {
-      c = proj4(definitionOf(e, x.towgs84), 'WGS84');
-      converters.set(x.code, c);
+  const ellps = e.rf > 0 ? `+a=${e.a} +rf=${e.rf}` : `+a=${e.a} +b=${e.a}`;
+  // No datum on either side: proj4js would otherwise go through WGS 84 and back (~2 mm off).
+  const toLonLat = proj4(definitionOf(e, null, true), `+proj=longlat ${ellps} +no_defs`);
+  // A Helmert transformation through proj4 (its towgs84); the other kinds (Molodensky-Badekas, a concatenation, an NTv2
+  // grid) from the position's longitude and latitude on the file's datum, by datum-shift.ts.
+  const viaProj4 = new Map<number, typeof converter>();
+  const viaShift = new Map<number, ReturnType<typeof shiftToWgs84>>();
+  const apply = (x: DatumTransformation, pt: number[], ll: number[]): number[] => {
+    if (x.kind === 'helmert') {
+      let c = viaProj4.get(x.code);
+      if (!c) viaProj4.set(x.code, (c = proj4(definitionOf(e, x.params), 'WGS84')));
+      return c.forward([pt[0]!, pt[1]!], true);
     }
-    return c;
+    if (!viaShift.has(x.code)) viaShift.set(x.code, shiftToWgs84(x.kind, x.params, ellipsoid(e.a, e.rf)));
+    return viaShift.get(x.code)?.(ll[0]!, ll[1]!) ?? converter.forward([pt[0]!, pt[1]!], true);
   };
   return {
     code: e.srid,
@@ -330,7 +265,7 @@ function resolveEntry(e: SrsEntry, datumLabel?: string): ResolvedCrs {
     toWgs84: (pt) => {
       const ll = toLonLat.forward([pt[0]!, pt[1]!], true);
       const pick = transformationAt(alternatives, ll[0]!, ll[1]!);
-      return (pick ? via(pick) : converter).forward([pt[0]!, pt[1]!], true);
+      return pick ? apply(pick, pt, ll) : converter.forward([pt[0]!, pt[1]!], true);
     },
   };
 }
