@@ -26,7 +26,7 @@ export type CaptureMapProps = {
   overlapShapes: PolygonRings[];
   position: { lng: number; lat: number; accuracy: number } | null;
   /** The walk tab is open (before, during and after a walk): the map draws fewer pixels (see WALK_PIXEL_RATIO). */
-  walking: boolean;
+  walkTab: boolean;
   /** The drawn boundary (open ring) as it changes: while corners are added or dragged (once per frame) and when done. */
   onDrawn?: (ring: LngLat[]) => void;
   /** The map centre after each move (the point plot's "use the map centre"). */
@@ -115,7 +115,7 @@ function CaptureMap(props: CaptureMapProps) {
     center: [(areaBox[0] + areaBox[2]) / 2, (areaBox[1] + areaBox[3]) / 2],
     zoom: 14,
     // The map is made at the tab's ratio (read once): a change right after the first draw would be a second full draw.
-    maxPixelRatio: props.walking ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO,
+    maxPixelRatio: props.walkTab ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO,
     fadeDuration: 0,
   });
   const onDrawn = useLatest(props.onDrawn);
@@ -190,9 +190,9 @@ function CaptureMap(props: CaptureMapProps) {
   // Fewer pixels on the walk tab; the full ratio again in draw and point modes (one redraw each way).
   useEffect(() => {
     if (!map) return;
-    const ratio = Math.min(window.devicePixelRatio || 1, props.walking ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO);
+    const ratio = Math.min(window.devicePixelRatio || 1, props.walkTab ? WALK_PIXEL_RATIO : MAX_PIXEL_RATIO);
     if (map.getPixelRatio() !== ratio) map.setPixelRatio(ratio);
-  }, [map, props.walking]);
+  }, [map, props.walkTab]);
 
   // Draw or adjust with terra-draw.
   useEffect(() => {

@@ -204,7 +204,7 @@ export function Capture(props: Props) {
           crossings={crossings}
           overlapShapes={overlapShapes}
           position={mode === 'draw' ? null : fix}
-          walking={walkTab}
+          walkTab={walkTab}
           onDrawn={onDrawn}
           onCentre={setCentre}
           label={mapLabel}
