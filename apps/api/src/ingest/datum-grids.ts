@@ -36,7 +36,7 @@ export function gridShift(name: string): ((lon: number, lat: number) => number[]
     const i = Math.min(Math.floor(fx), g.cols - 2);
     const ty = fy - j;
     const tx = fx - i;
-    const at = (r: number, c: number, k: number) => shifts[((r * g.cols + c) * 2 + k) as number]!;
+    const at = (r: number, c: number, k: number) => shifts[(r * g.cols + c) * 2 + k]!;
     const value = (k: number) => (1 - ty) * ((1 - tx) * at(j, i, k) + tx * at(j, i + 1, k)) + ty * ((1 - tx) * at(j + 1, i, k) + tx * at(j + 1, i + 1, k));
     return [lon - value(1) / 3600, lat + value(0) / 3600];
   };
