@@ -258,8 +258,18 @@ describe('the field app on a phone, offline', () => {
     const first = await pixel(corners[0]!);
     await page.mouse.click(first.x, first.y);
     // The live figure before the boundary is used: the farms it overlaps and by how much (the review check's figures).
+    // The figure comes from a worker a moment after the area: read it once it is for the boundary's vertex count.
     const liveOverlap = page.getByTestId('live-overlap');
-    await expect.poll(async () => Number((await liveOverlap.getAttribute('data-count')) || 0)).toBeGreaterThan(0);
+    const overlapFor = async () => ({
+      points: await liveOverlap.getAttribute('data-points'),
+      of: await page.getByTestId('live-stats').getAttribute('data-points'),
+    });
+    await expect
+      .poll(async () => {
+        const f = await overlapFor();
+        return f.points === f.of && Number((await liveOverlap.getAttribute('data-count')) || 0) > 0;
+      })
+      .toBe(true);
     const liveCount = Number(await liveOverlap.getAttribute('data-count'));
     expect(await liveOverlap.innerText()).toMatch(/Overlaps \d+ farms? by [\d,]+ m²/);
     await page.getByRole('button', { name: 'Use this boundary' }).click();

@@ -79,6 +79,8 @@ async function offlineStart(baseUrl) {
   try {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const page = await context.newPage();
+    // BENCH_CONSOLE=1: the page's console messages (a map that never draws says why there).
+    if (process.env['BENCH_CONSOLE']) page.on('console', (m) => console.log('page:', m.type(), m.text().slice(0, 300)));
     // In the page: when each GPS fix reaches the app (its watchPosition callback), and the first animation frame after the
     // live figures show a new vertex count.
     await page.addInitScript(() => {
@@ -303,8 +305,29 @@ async function offlineStart(baseUrl) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.start');
     }
+    // BENCH_TRACE=file.json: a Chromium trace of the walk (all processes: the page's threads, the GPU process, the
+    // compositor), for chrome://tracing or Perfetto; like a profile, it slows the run.
+    if (process.env['BENCH_TRACE'])
+      await browser.startTracing(page, {
+        path: process.env['BENCH_TRACE'],
+        // BENCH_TRACE_CATEGORIES=a,b: fewer categories, less overhead (e.g. v8,devtools.timeline for the collections).
+        categories: process.env['BENCH_TRACE_CATEGORIES']?.split(',') ?? [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'disabled-by-default-devtools.timeline.frame',
+          'gpu',
+          'cc',
+          'viz',
+          'v8',
+          'blink',
+          'toplevel',
+        ],
+      });
     const latencies = [];
-    // A 61 m × 61 m square walked in 1.2 m steps (steps under 1 m add no vertex): 200 positions.
+    // A 61 m × 61 m square walked in 1.2 m steps (steps under 1 m add no vertex): 200 positions. By default each fix is
+    // sent as soon as the screen shows the last one (about 20 a second: a stress far beyond a phone's GPS, which gives
+    // one a second); BENCH_FIX_EVERY_MS=500 paces them as a fast GPS would (2 a second, a walk of 1.2 m steps at 2.4 m/s).
+    const fixEveryMs = Number(process.env['BENCH_FIX_EVERY_MS'] ?? 0);
     for (let i = 1; i < 200; i++) {
       const side = Math.floor(i / 50);
       const k = i % 50;
@@ -319,7 +342,10 @@ async function offlineStart(baseUrl) {
       await context.setGeolocation({ longitude: p[0], latitude: p[1], accuracy: 4 });
       await waitPoints(i + 1);
       latencies.push(performance.now() - t);
+      const rest = fixEveryMs - (performance.now() - t);
+      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
     }
+    if (process.env['BENCH_TRACE']) await browser.stopTracing();
     if (process.env['BENCH_PROFILE']) fs.writeFileSync(process.env['BENCH_PROFILE'], JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const frames = await page.evaluate(() => {
       window.__stopFrames = true;
@@ -337,6 +363,55 @@ async function offlineStart(baseUrl) {
         JSON.stringify({ framesStart: await page.evaluate(() => window.__framesStart), frames: order, loaf, mapRenders }, null, 1),
       );
     }
+    // The follow's redraw alone: ten jumps of the view as the walk's follow makes them (the walker 20 % from an edge is
+    // put in the middle), each to a view not drawn before (the walker heads north-east), each measured from the frame
+    // that jumps to the map's next 'idle' (its tiles loaded and drawn): the longest frame interval in between.
+    const followJumps = await page.evaluate(async () => {
+      const map = document.querySelector('[data-testid="field-map"]').__map;
+      const idle = () =>
+        new Promise((resolve) => {
+          map.once('idle', resolve);
+          map.triggerRepaint();
+        });
+      await idle();
+      const out = [];
+      for (let i = 0; i < 10; i++) {
+        const { clientWidth: w, clientHeight: h } = map.getContainer();
+        let longest = 0;
+        let done = false;
+        await new Promise((resolve) =>
+          requestAnimationFrame((t0) => {
+            let last = t0;
+            const tick = (t) => {
+              longest = Math.max(longest, t - last);
+              last = t;
+              if (done) resolve(true);
+              else requestAnimationFrame(tick);
+            };
+            map.once('idle', () => (done = true));
+            map.jumpTo({ center: map.unproject(i % 2 === 0 ? [w * 0.8, h * 0.5] : [w * 0.5, h * 0.2]) });
+            requestAnimationFrame(tick);
+          }),
+        );
+        out.push(longest);
+      }
+      return out;
+    });
+    followJumps.sort((a, b) => a - b);
+    // The page's main-thread JS heap after a full collection, and how long that collection took (still throttled 4×):
+    // what a major GC has to go through when the page idles after a walk.
+    await cdp.send('HeapProfiler.enable');
+    const gcStart = performance.now();
+    await cdp.send('HeapProfiler.collectGarbage');
+    const fullGcMs = performance.now() - gcStart;
+    const heap = await cdp.send('Runtime.getHeapUsage');
+    // BENCH_HEAP=file.heapsnapshot: that heap, for DevTools' Memory panel (what the main thread holds).
+    if (process.env['BENCH_HEAP']) {
+      const chunks = [];
+      cdp.on('HeapProfiler.addHeapSnapshotChunk', (e) => chunks.push(e.chunk));
+      await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      fs.writeFileSync(process.env['BENCH_HEAP'], chunks.join(''));
+    }
     const bySource = {};
     for (const f of loaf) for (const sc of f.scripts) bySource[`${sc.type} ${sc.src}`] = (bySource[`${sc.type} ${sc.src}`] ?? 0) + sc.ms;
     const loafTotal = loaf.reduce((t, f) => t + f.ms, 0);
@@ -352,6 +427,7 @@ async function offlineStart(baseUrl) {
       offline_start_runs: runs,
       cpu_throttle: 4,
       walk_points: await points(),
+      walk_fix_every_ms: fixEveryMs,
       walk_fix_to_figures_ms_p50: pct(latencies, 0.5),
       walk_fix_to_figures_ms_p95: pct(latencies, 0.95),
       walk_in_page_fix_to_figures_ms_p50: pct(inPage, 0.5),
@@ -366,6 +442,10 @@ async function offlineStart(baseUrl) {
       walk_frame_ms_p50: pct(frames, 0.5),
       walk_frames: frames.length,
       walk_map_renders: mapRenders.length,
+      main_heap_after_full_gc_mb: Math.round(heap.usedSize / 1e5) / 10,
+      full_gc_ms: Math.round(fullGcMs),
+      follow_jump_longest_frame_ms_p50: Math.round(followJumps[Math.floor(followJumps.length / 2)]),
+      follow_jump_longest_frame_ms_max: Math.round(followJumps[followJumps.length - 1]),
       walk_long_frames: loaf.length,
       walk_long_frames_ms: Math.round(loafTotal),
       walk_long_frames_render_ms: Math.round(loafRender),
@@ -396,10 +476,16 @@ else {
       `offline start, 4× CPU throttle (median of 3): capture controls ${result.offline_start_capture_controls_ms} ms (target ≤ 1000 ms), map drawn ${result.offline_start_map_drawn_ms} ms`,
     );
     console.log(
-      `walk of ${result.walk_points} points, 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes); fix to live overlap in the page ${result.walk_in_page_fix_to_overlap_ms_p50} ms median, ${result.walk_in_page_fix_to_overlap_ms_p95} ms p95, ${result.walk_in_page_fix_to_overlap_ms_max} ms max (${result.walk_in_page_overlap_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
+      `walk of ${result.walk_points} points (${result.walk_fix_every_ms ? `a fix every ${result.walk_fix_every_ms} ms` : 'each fix as soon as the last shows'}), 4× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes); fix to live overlap in the page ${result.walk_in_page_fix_to_overlap_ms_p50} ms median, ${result.walk_in_page_fix_to_overlap_ms_p95} ms p95, ${result.walk_in_page_fix_to_overlap_ms_max} ms max (${result.walk_in_page_overlap_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
     );
     console.log(
       `long frames (over 50 ms) while walking: ${result.walk_long_frames} (the map drew ${result.walk_map_renders} frames), ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`,
+    );
+    console.log(
+      `main-thread JS heap after a full collection: ${result.main_heap_after_full_gc_mb} MB (the collection: ${result.full_gc_ms} ms with the DevTools round trip)`,
+    );
+    console.log(
+      `the follow's jump (10, each until the map is idle again): longest frame ${result.follow_jump_longest_frame_ms_p50} ms median, ${result.follow_jump_longest_frame_ms_max} ms max`,
     );
   } else console.log('offline start: set BENCH_URL to a running server (it must serve /field/) to measure it');
 }

@@ -74,6 +74,7 @@ const catalogue = defineMessages({
     defaultMessage: '{count, plural, =0 {No overlap with other farms} one {Overlaps # farm by {sqm} m²} other {Overlaps # farms by {sqm} m²}}',
   },
   liveOverlapNone: { id: 'walk.overlapNone', defaultMessage: 'Overlap: not computed while the boundary crosses itself' },
+  liveOverlapPending: { id: 'walk.overlapPending', defaultMessage: 'Overlap: checking…' },
   spikeNotice: { id: 'walk.spike', defaultMessage: '{count, plural, one {# jump} other {# jumps}} in the GPS dropped (last: {metres} m).' },
   inaccurateNotice: { id: 'walk.inaccurate', defaultMessage: '{count, plural, one {# position} other {# positions}} less accurate than {limit} m not used.' },
   paused: { id: 'walk.paused', defaultMessage: 'Paused' },

@@ -86,26 +86,38 @@ type MapInputs = Pick<OverlayInputs, 'drawing' | 'overlapShapes' | 'position'>;
 
 /**
  * Writes to the map what the overlay does not draw, and returns what is now on it: the overlaps in draw mode (terra-draw
- * draws there, above the map's layers and under the overlay), and the follow. True in `moved` when the view moved.
+ * draws there, above the map's layers and under the overlay), and the follow: in `follow`, where the view should move
+ * (null: it stays).
  */
-function flushMap(map: MapLibreMap, now: MapInputs, sent: Partial<MapInputs>): { sent: Partial<MapInputs>; moved: boolean } {
+function flushMap(map: MapLibreMap, now: MapInputs, sent: Partial<MapInputs>): { sent: Partial<MapInputs>; follow: { center: LngLat; zoom: number } | null } {
   if (ensureLayers(map)) sent = {};
   const shapes = now.drawing ? now.overlapShapes : noShapes;
   if (shapes !== (sent.drawing ? sent.overlapShapes : noShapes) || sent.drawing === undefined)
     setData(map, 'field-overlap', collection(shapes.map((rings): GeoJSON.Polygon => ({ type: 'Polygon', coordinates: rings }))));
   // Follow the walker, close enough to see the boundary grow (a farm is a few pixels at the area's zoom): the first fix
   // centres the map; later ones move it only when the walker nears an edge (a move redraws the map, labels and tiles).
-  let moved = false;
+  let follow: { center: LngLat; zoom: number } | null = null;
   if (now.position && !now.drawing && (now.position !== sent.position || now.drawing !== sent.drawing)) {
     const at = map.project([now.position.lng, now.position.lat]);
     const { clientWidth: w, clientHeight: h } = map.getContainer();
     const near = at.x < w * FOLLOW_MARGIN || at.x > w * (1 - FOLLOW_MARGIN) || at.y < h * FOLLOW_MARGIN || at.y > h * (1 - FOLLOW_MARGIN);
-    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near) {
-      map.jumpTo({ center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) });
-      moved = true;
-    }
+    if (!sent.position || now.drawing !== sent.drawing || map.getZoom() < 17 || near)
+      follow = { center: [now.position.lng, now.position.lat], zoom: Math.max(map.getZoom(), 17) };
   }
-  return { sent: { ...now }, moved };
+  return { sent: { ...now }, follow };
+}
+
+/**
+ * Runs `fn` when the page is next idle (at most `timeout` ms later), or at once where the browser has no idle callbacks;
+ * returns a cancel.
+ */
+function whenIdle(fn: () => void, timeout: number): () => void {
+  if (typeof requestIdleCallback !== 'function') {
+    fn();
+    return () => undefined;
+  }
+  const id = requestIdleCallback(fn, { timeout });
+  return () => cancelIdleCallback(id);
 }
 
 function CaptureMap(props: CaptureMapProps) {
@@ -155,6 +167,7 @@ function CaptureMap(props: CaptureMapProps) {
   const live = useRef<OverlayInputs | null>(null);
   const sent = useRef<Partial<MapInputs>>({});
   const frame = useRef(0);
+  const cancelFollow = useRef<() => void>(() => undefined);
   useEffect(() => {
     live.current = {
       line: props.line,
@@ -171,7 +184,19 @@ function CaptureMap(props: CaptureMapProps) {
       const flushed = flushMap(map, live.current, sent.current);
       sent.current = flushed.sent;
       overlay.current.set(live.current);
-      if (!flushed.moved) overlay.current.paint();
+      overlay.current.paint();
+      // The follow's jump redraws the whole map: it waits for an idle moment (at most 250 ms), so that its frame is not
+      // also the frame of a fix's render and paint (together they made the walk's longest frame, 67–83 ms at a 4× CPU
+      // throttle, against 17–33 ms for the jump alone: issue 31's walk benchmark, decision 0093 addendum). The walker
+      // is still 20 % inside the view meanwhile, and the overlay repaints at the map's next render.
+      if (flushed.follow) {
+        const { center, zoom } = flushed.follow;
+        cancelFollow.current();
+        cancelFollow.current = whenIdle(() => {
+          cancelFollow.current = () => undefined;
+          map.jumpTo({ center, zoom });
+        }, 250);
+      }
     });
   }, [map, props.line, props.closed, props.crossings, props.overlapShapes, props.position, props.drawing]);
   useEffect(() => {
@@ -181,6 +206,8 @@ function CaptureMap(props: CaptureMapProps) {
     return () => {
       cancelAnimationFrame(frame.current);
       frame.current = 0;
+      cancelFollow.current();
+      cancelFollow.current = () => undefined;
       sent.current = {};
       o.destroy();
       overlay.current = null;

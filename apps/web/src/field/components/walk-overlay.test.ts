@@ -1,7 +1,7 @@
 // The walk overlay's scene: what it draws where, under a Web Mercator projection as MapLibre's (512 px world at zoom 0).
 import { describe, expect, it } from 'vitest';
 import type { LngLat } from '../geo/geodesy';
-import { accuracyRadiusPx, overlayScene, type OverlayInputs, type Project } from './walk-overlay';
+import { accuracyRadiusPx, frameProjector, overlayScene, type OverlayInputs, type Project } from './walk-overlay';
 
 /** Web Mercator in CSS pixels at `zoom`, centred on `centre` in a 360 × 300 container. */
 function mercator(centre: LngLat, zoom: number): Project {
@@ -67,5 +67,50 @@ describe('walk overlay scene', () => {
     const scene = overlayScene({ ...base, position: { lng: centre[0], lat: centre[1], accuracy: 25 } }, project);
     expect(scene.position?.at).toEqual({ x: 180, y: 150 });
     expect(scene.position?.accuracyPx).toBeCloseTo(25 / metresPerPx, 1);
+  });
+});
+
+describe('frame projector', () => {
+  /** A map whose project is Web Mercator at `zoom`, turned by `bearing` degrees about the container's middle. */
+  const fakeMap = (zoom: number, bearing: number, pitch = 0) => {
+    const flat = mercator(centre, zoom);
+    const [cos, sin] = [Math.cos((bearing * Math.PI) / 180), Math.sin((bearing * Math.PI) / 180)];
+    return {
+      getPitch: () => pitch,
+      getCenter: () => ({ lng: centre[0], lat: centre[1] }),
+      project: (p: LngLat | { lng: number; lat: number }) => {
+        const q = flat(Array.isArray(p) ? p : [p.lng, p.lat]);
+        const [dx, dy] = [q.x - 180, q.y - 150];
+        return { x: 180 + dx * cos + dy * sin, y: 150 - dx * sin + dy * cos };
+      },
+    };
+  };
+
+  it('puts every vertex where the map projects it, to a thousandth of a pixel, at any zoom and bearing', () => {
+    for (const [zoom, bearing] of [
+      [14, 0],
+      [17, 0],
+      [19, 0],
+      [17, 33],
+      [18, -120],
+    ] as const) {
+      const map = fakeMap(zoom, bearing);
+      const fast = frameProjector(map as never);
+      // Points across and beyond a phone's view at that zoom (up to about 2 km away at zoom 14).
+      for (let i = -10; i <= 10; i++)
+        for (let j = -10; j <= 10; j++) {
+          const p: LngLat = [centre[0] + (i * 0.02) / 2 ** (zoom - 14), centre[1] + (j * 0.02) / 2 ** (zoom - 14)];
+          const want = map.project(p);
+          const got = fast(p);
+          expect(Math.abs(got.x - want.x)).toBeLessThan(1e-3);
+          expect(Math.abs(got.y - want.y)).toBeLessThan(1e-3);
+        }
+    }
+  });
+
+  it('uses the map’s own projection when the map is tilted', () => {
+    const map = fakeMap(17, 0, 30);
+    const p: LngLat = [3.771, 7.641];
+    expect(frameProjector(map as never)(p)).toEqual(map.project(p));
   });
 });

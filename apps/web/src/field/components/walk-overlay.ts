@@ -49,6 +49,38 @@ export const STYLE = {
   haloWidth: 3,
 } as const;
 
+const mercatorX = (lng: number) => (lng + 180) / 360;
+const mercatorY = (lat: number) => {
+  const s = Math.sin((lat * Math.PI) / 180);
+  return 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI);
+};
+
+/**
+ * The map's projection for one paint. With the map flat (no pitch), a screen position is an affine function of the Web
+ * Mercator coordinates (a scale, the bearing's rotation and an offset), so it is read off three points MapLibre projects
+ * and applied to every vertex with a few multiplications; map.project builds objects and multiplies 4 × 4 matrices per
+ * point, about a millisecond a paint at 200 vertices and a 4× CPU throttle (issue 31's walk benchmark). Tilted: MapLibre's.
+ */
+export function frameProjector(map: Pick<MapLibreMap, 'project' | 'getCenter' | 'getPitch'>): Project {
+  if (map.getPitch() !== 0) return (p) => map.project(p);
+  const { lng, lat } = map.getCenter();
+  // About 100 m: far enough for the differences to be exact to well under a pixel, near enough to stay in the view.
+  const d = 0.001;
+  const origin = map.project([lng, lat]);
+  const east = map.project([lng + d, lat]);
+  const north = map.project([lng, lat + d]);
+  const [x0, y0] = [mercatorX(lng), mercatorY(lat)];
+  const du = mercatorX(lng + d) - x0;
+  const dv = mercatorY(lat + d) - y0;
+  const [ax, ay] = [(east.x - origin.x) / du, (east.y - origin.y) / du];
+  const [bx, by] = [(north.x - origin.x) / dv, (north.y - origin.y) / dv];
+  return ([x, y]) => {
+    const u = mercatorX(x) - x0;
+    const v = mercatorY(y) - y0;
+    return { x: origin.x + ax * u + bx * v, y: origin.y + ay * u + by * v };
+  };
+}
+
 /** Metres per degree of latitude (mean): the accuracy circle's radius is measured northwards from the position. */
 const METRES_PER_DEGREE_LAT = 111_320;
 
@@ -179,13 +211,7 @@ export class WalkOverlay {
     this.painted = view;
     const [w, h] = [Math.round(width * ratio), Math.round(height * ratio)];
     if (this.canvas.width !== w || this.canvas.height !== h) [this.canvas.width, this.canvas.height] = [w, h];
-    paintScene(
-      ctx,
-      overlayScene(this.inputs, (p) => this.map.project(p)),
-      width,
-      height,
-      ratio,
-    );
+    paintScene(ctx, overlayScene(this.inputs, frameProjector(this.map)), width, height, ratio);
   }
 
   destroy(): void {

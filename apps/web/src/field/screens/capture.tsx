@@ -1,8 +1,10 @@
 // Capture: walk the boundary (GPS), draw or adjust it on the map, or place a point plot with its declared area; then
 // the device checks, the farmer (picked or registered offline), the farm's name, and save to the queue.
-import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useIntl } from 'react-intl';
-import { liveOverlap, OverlapIndex, overlapCandidates, runChecks, type DevicePlot } from '../geo/checks';
+import { overlapCandidates, runChecks, type DevicePlot, type OverlapCandidate } from '../geo/checks';
+import { createLiveOverlapEngine, type LiveOverlapEngine, type LiveReply } from '../geo/live-overlap-engine';
+import type { FieldBundle } from '../api/types';
 import { circlePolygon, closeRing, hhmmss, polygonArea, polygonPerimeter, type LngLat, type PolygonRings } from '../geo/geodesy';
 import { addFix, DEFAULT_WALK_LIMITS, dropLast, emptyWalk, type WalkState } from '../geo/walk';
 import { getKv, setKv, type CaptureMode } from '../db';
@@ -41,6 +43,33 @@ function createClock() {
   };
 }
 
+/**
+ * The live overlap figure of the ring (null: none asked for), from the worker of live-overlap-engine.ts: the latest
+ * answer, with the vertex count it is for (a fix's figure shows a few milliseconds after the fix's area).
+ */
+function useLiveOverlap(
+  engineRef: RefObject<LiveOverlapEngine | null>,
+  positions: LngLat[] | null,
+  candidates: OverlapCandidate[],
+  settings: FieldBundle['settings'] | undefined,
+): LiveReply | null {
+  const [shown, setShown] = useState<LiveReply | null>(null);
+  useLayoutEffect(() => {
+    const e = createLiveOverlapEngine(setShown);
+    engineRef.current = e;
+    return () => {
+      e.close();
+      engineRef.current = null;
+    };
+  }, [engineRef]);
+  // Layout effects: the ring goes to the worker as soon as the screen's render commits, not after the browser paints.
+  useLayoutEffect(() => engineRef.current?.setCandidates(candidates, settings), [engineRef, candidates, settings]);
+  useLayoutEffect(() => {
+    if (positions) engineRef.current?.ask(positions);
+  }, [engineRef, positions]);
+  return positions ? shown : null;
+}
+
 export function Capture(props: Props) {
   const intl = useIntl();
   const fmt = (n: number, digits = 0) => intl.formatNumber(n, { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -70,6 +99,8 @@ export function Capture(props: Props) {
   // point plot. Not while paused. Only a walk's or a point plot's fixes are counted in `fixes`.
   const limits = useMemo(() => ({ ...DEFAULT_WALK_LIMITS, accuracyM }), [accuracyM]);
   const limitsRef = useLatest(limits);
+  // The live overlap's worker (useLiveOverlap, below), also asked by the GPS callback.
+  const overlapEngineRef = useRef<LiveOverlapEngine | null>(null);
   const walkTab = mode === 'walk' && phase === 'capture';
   const wantsGps = walking === 'running' || (mode === 'point' && phase === 'capture') || (walkTab && walking === 'idle');
   const hasGeolocation = 'geolocation' in navigator;
@@ -82,8 +113,11 @@ export function Capture(props: Props) {
         const f = { lng: p.coords.longitude, lat: p.coords.latitude, accuracy: p.coords.accuracy, at: p.timestamp || Date.now() };
         let next: WalkState | null = null;
         if (walking === 'running') {
-          next = addFix(walkRef.current, f, limitsRef.current).state;
+          const before = walkRef.current;
+          next = addFix(before, f, limitsRef.current).state;
           walkRef.current = next;
+          // A new vertex goes to the overlap worker at once: it measures while React renders the fix's figures.
+          if (next.positions !== before.positions) overlapEngineRef.current?.ask(next.positions);
         }
         // The screen's render for a fix as a transition: React renders it in slices of a few milliseconds and lets the
         // browser draw frames between them, where an ordinary update renders the whole screen in one task (at a 4× CPU
@@ -121,17 +155,15 @@ export function Capture(props: Props) {
   // The farms of the area and the earlier captures, with their boxes and a grid over them: built once per downloaded
   // area (and change to the device captures), used by the live figure and the review check alike.
   const candidates = useMemo(() => overlapCandidates(props.bundle, devicePlots), [props.bundle, devicePlots]);
-  const overlapIndex = useMemo(() => new OverlapIndex(candidates), [candidates]);
   const checks = useMemo(
     () => (phase === 'review' && positions.length >= 3 ? runChecks(positions, props.bundle, devicePlots, candidates) : null),
     [phase, positions, props.bundle, devicePlots, candidates],
   );
   // While walking or drawing: the overlap of the ring taken as closed, once per new position (positions changes only
-  // when a fix adds a vertex or terra-draw reports a change). Not for a point plot (its polygon exists only at review).
-  const liveOv = useMemo(
-    () => (phase === 'capture' && mode !== 'point' ? liveOverlap(positions, overlapIndex, props.bundle.settings) : null),
-    [phase, mode, positions, overlapIndex, props.bundle.settings],
-  );
+  // when a fix adds a vertex or terra-draw reports a change), computed in a worker. Not for a point plot (its polygon
+  // exists only at review).
+  const liveFigure = useLiveOverlap(overlapEngineRef, phase === 'capture' && mode !== 'point' ? positions : null, candidates, props.bundle.settings);
+  const liveOv = liveFigure?.result ?? null;
   const overlapShapes = useMemo(() => {
     // No overlap keeps the same empty list, so the map's overlap source is not rewritten at each fix.
     if (checks) return checks.overlaps.length === 0 ? NO_SHAPES : checks.overlaps.flatMap((o) => o.shape);
@@ -224,11 +256,13 @@ export function Capture(props: Props) {
           <p
             className={liveOv && liveOv.count > 0 ? 'field-stats field-stats-overlap' : 'field-stats'}
             data-testid="live-overlap"
-            data-points={positions.length}
+            data-points={liveFigure?.points ?? ''}
             data-count={liveOv?.count ?? ''}
             data-sqm={liveOv ? Math.round(liveOv.areaSqm) : ''}
           >
-            {liveOv ? intl.formatMessage(m.liveOverlap, { count: liveOv.count, sqm: fmt(liveOv.areaSqm) }) : intl.formatMessage(m.liveOverlapNone)}
+            {liveOv
+              ? intl.formatMessage(m.liveOverlap, { count: liveOv.count, sqm: fmt(liveOv.areaSqm) })
+              : intl.formatMessage(!liveFigure || liveFigure.points < 3 ? m.liveOverlapPending : m.liveOverlapNone)}
           </p>
         )}
 
