@@ -119,7 +119,8 @@ async function offlineStart(baseUrl) {
         }
         if (n !== seen && w.__fixAt && !fixFor.has(n)) fixFor.set(n, w.__fixAt);
         const o = Number(document.querySelector('[data-testid="live-overlap"]')?.getAttribute('data-points') ?? -1);
-        if (o !== seenOverlap && fixFor.has(o)) {
+        // From 3 vertices (the figure shows from then; at the third it may still be the second's, 'checking…').
+        if (o !== seenOverlap && o >= 3 && fixFor.has(o)) {
           seenOverlap = o;
           const at = fixFor.get(o);
           requestAnimationFrame((t) => w.__overlapInPage.push({ points: o, ms: t - at }));
@@ -360,7 +361,17 @@ async function offlineStart(baseUrl) {
       const order = await page.evaluate(() => window.__frames.slice(1));
       fs.writeFileSync(
         process.env['BENCH_DUMP'],
-        JSON.stringify({ framesStart: await page.evaluate(() => window.__framesStart), frames: order, loaf, mapRenders }, null, 1),
+        JSON.stringify(
+          {
+            framesStart: await page.evaluate(() => window.__framesStart),
+            frames: order,
+            loaf,
+            mapRenders,
+            overlapInPage: await page.evaluate(() => window.__overlapInPage),
+          },
+          null,
+          1,
+        ),
       );
     }
     // The follow's redraw alone: ten jumps of the view as the walk's follow makes them (the walker 20 % from an edge is
