@@ -186,9 +186,9 @@ function CaptureMap(props: CaptureMapProps) {
       overlay.current.set(live.current);
       overlay.current.paint();
       // The follow's jump redraws the whole map: it waits for an idle moment (at most 250 ms), so that its frame is not
-      // also the frame of a fix's render and paint (together they made the walk's longest frame, 67–83 ms at a 4× CPU
-      // throttle, against 17–33 ms for the jump alone: issue 31's walk benchmark, decision 0093 addendum). The walker
-      // is still 20 % inside the view meanwhile, and the overlay repaints at the map's next render.
+      // also the frame of a fix's render and paint (together they made the walk's longest frames in issue 31's walk
+      // benchmark; decision 0093, ninth session's addendum). The walker is still a fifth of the view inside its edge
+      // meanwhile, and the overlay repaints at the map's next render.
       if (flushed.follow) {
         const { center, zoom } = flushed.follow;
         cancelFollow.current();
