@@ -36,7 +36,10 @@ export async function freshCode(secret: string): Promise<string> {
   const used = lastStep.get(secret) ?? -1;
   let step = Math.max(stepNow(), used + 1);
   // A code is accepted up to one step ahead; wait when the next unused step is further away.
+  const t0 = Date.now();
   while (step > stepNow() + 1) await new Promise((r) => setTimeout(r, 1000));
+  // Printed, so that a run shows how much of its time went to waiting for a code (the API takes each step once).
+  if (Date.now() > t0 + 1000) process.stdout.write(`two-factor: waited ${((Date.now() - t0) / 1000).toFixed(0)} s for an unused step\n`);
   if (step < stepNow()) step = stepNow();
   lastStep.set(secret, step);
   return totp(secret).generate({ timestamp: step * PERIOD_MS + 1000 });

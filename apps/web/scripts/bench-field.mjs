@@ -104,6 +104,14 @@ async function offlineStart(baseUrl) {
       }
       // The bench waits for a vertex count here, in one call per fix: polling the attribute from Playwright ran its
       // injected script in the page every few milliseconds, about as much main-thread time as the app's own per fix.
+      // The start in the page's own clock (from the navigation's start): when the capture controls first show.
+      w.__tabAt = null;
+      new MutationObserver((_, obs) => {
+        if (document.querySelector('[role="tab"]')) {
+          w.__tabAt = performance.now();
+          obs.disconnect();
+        }
+      }).observe(document, { subtree: true, childList: true });
       const points = () => Number(document.querySelector('[data-testid="live-stats"]')?.getAttribute('data-points') ?? -1);
       let waiters = [];
       w.__waitPoints = (n) => new Promise((resolve) => (points() >= n ? resolve(points()) : waiters.push({ n, resolve })));
@@ -130,7 +138,7 @@ async function offlineStart(baseUrl) {
         if (n === seen || !w.__fixAt) return;
         seen = n;
         const at = w.__fixAt;
-        requestAnimationFrame((t) => w.__inPage.push({ points: n, ms: t - at }));
+        requestAnimationFrame((t) => w.__inPage.push({ points: n, ms: t - at, at: Math.round(at) }));
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-points'] });
     });
     await page.goto('/field/');
@@ -212,11 +220,31 @@ async function offlineStart(baseUrl) {
     await context.setGeolocation({ longitude: x0, latitude: y0, accuracy: 4 });
     await context.setOffline(true);
     const runs = [];
+    // BENCH_PROFILE_START=file.cpuprofile: a CPU profile of the last of the three starts, to the capture controls.
+    const profileStart = process.env['BENCH_PROFILE_START'];
     for (let i = 0; i < 3; i++) {
+      if (profileStart && i === 2) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.start');
+      }
       const t0 = Date.now();
       await page.reload();
       await page.getByRole('tab', { name: 'Walk' }).waitFor({ timeout: 30_000 });
       const controls = Date.now() - t0;
+      const inPage = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const scripts = performance.getEntriesByType('resource').filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
+        return {
+          tab: window.__tabAt,
+          domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
+          response: nav?.responseEnd ?? null,
+          lastScript: scripts.length ? Math.max(...scripts.map((r) => r.responseEnd)) : null,
+          scripts: scripts.length,
+          files: scripts.map((r) => `${r.name.replace(/^.*\//, '')} ${Math.round(r.startTime)}→${Math.round(r.responseEnd)}`),
+        };
+      });
+      if (process.env['BENCH_START_DETAIL']) console.log('start', i, controls, 'ms; in the page', JSON.stringify(inPage));
+      if (profileStart && i === 2) fs.writeFileSync(profileStart, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       await page.locator('[data-testid="field-map"][data-ready="true"]').waitFor({ timeout: 60_000 });
       runs.push({ controls_ms: controls, map_ms: Date.now() - t0 });
     }
@@ -288,7 +316,9 @@ async function offlineStart(baseUrl) {
       // With why it drew, when it can be told: a move (the follow), a tile or source loaded (data), else unknown.
       const map = document.querySelector('[data-testid="field-map"]')?.__map;
       let why = '';
-      map?.on('move', () => (why = 'move'));
+      map?.on('move', () => (why ||= 'move'));
+      // A resize (the container's size changed: a layout shift of the panels around the map) redraws the whole map too.
+      map?.on('resize', () => (why = 'resize'));
       map?.on('data', (e) => (why ||= `data:${e.dataType}${e.sourceId ? `:${e.sourceId}` : ''}${e.tile ? ':tile' : ''}`));
       map?.on('render', () => {
         w.__mapRenders.push({ at: Math.round(performance.now()), why: why || 'unknown' });
@@ -371,6 +401,8 @@ async function offlineStart(baseUrl) {
             loaf,
             mapRenders,
             overlapInPage: await page.evaluate(() => window.__overlapInPage),
+            // When each vertex's fix reached the app ('at', the page's clock), and its time to the figures.
+            fixes: await page.evaluate(() => window.__inPage),
           },
           null,
           1,

@@ -16,6 +16,14 @@ import { recoverInterrupted, syncQueue, type SyncResult } from './sync';
 
 type Tab = 'areas' | 'capture' | 'queue';
 
+type StoredLists = { bundles: CachedBundle[]; captures: QueuedCapture[]; farmers: QueuedFarmer[]; areaId: string | undefined };
+
+/** The areas, the queue and the area in use, as stored on the device. */
+async function readLists(): Promise<StoredLists> {
+  const [bundles, captures, farmers, areaId] = await Promise.all([listBundles(), listCaptures(), listFarmers(), getKv<string>('areaId')]);
+  return { bundles, captures, farmers, areaId };
+}
+
 function useOnline(): boolean {
   const [online, setOnline] = useState(navigator.onLine);
   useEffect(() => {
@@ -49,30 +57,32 @@ export function FieldApp(props: { updateReady: boolean }) {
   const [editing, setEditing] = useState<QueuedCapture | null>(null);
   const [captureKey, setCaptureKey] = useState(0);
 
-  const reload = useCallback(async () => {
-    const [b, c, f, a] = await Promise.all([listBundles(), listCaptures(), listFarmers(), getKv<string>('areaId')]);
-    setBundles(b);
-    setCaptures(c);
-    setFarmers(f);
-    setAreaId(a ?? b[0]?.area.id ?? null);
+  const show = useCallback((s: StoredLists) => {
+    setBundles(s.bundles);
+    setCaptures(s.captures);
+    setFarmers(s.farmers);
+    setAreaId(s.areaId ?? s.bundles[0]?.area.id ?? null);
   }, []);
+  const reload = useCallback(async () => show(await readLists()), [show]);
 
+  // The start reads the device in one round of parallel reads (the queue after its interrupted sends are put back to
+  // waiting), not one after another: each IndexedDB read is a round trip, and the area's bundle (its farms) is the
+  // largest to read. At a 4× CPU throttle the sequence was a large part of the offline start (issue 31's bench).
   useEffect(() => {
     onSessionEnded(() => {
       setEnded(true);
       setSessionLive(false);
     });
     void (async () => {
-      await recoverInterrupted();
-      setDevice(await loadDeviceId());
-      const u = await storedUser();
+      const [dev, u, endedFlag, lists] = await Promise.all([loadDeviceId(), storedUser(), sessionEndedFlag(), recoverInterrupted().then(readLists)]);
+      setDevice(dev);
       setUser(u);
-      setEnded(await sessionEndedFlag());
-      await reload();
-      if (u) setTab((await listBundles()).length ? 'capture' : 'areas');
+      setEnded(endedFlag);
+      show(lists);
+      if (u) setTab(lists.bundles.length ? 'capture' : 'areas');
       setLoaded(true);
     })();
-  }, [reload]);
+  }, [show]);
 
   // Online with a stored agent: renew the access token from the refresh cookie, then send the queue.
   const sync = useCallback(async () => {

@@ -147,8 +147,9 @@ export function syncQueue(onProgress?: () => void, signal?: AbortSignal): Promis
 
 /** Items left 'sending' by a closed app go back to waiting at start-up (their key makes the resend safe). */
 export async function recoverInterrupted(): Promise<void> {
-  for (const f of await listFarmers()) if (f.state === 'sending') await putFarmer({ ...f, state: 'waiting' });
-  for (const c of await listCaptures()) if (c.state === 'sending') await putCapture({ ...c, state: 'waiting' });
+  const [farmers, captures] = await Promise.all([listFarmers(), listCaptures()]);
+  for (const f of farmers) if (f.state === 'sending') await putFarmer({ ...f, state: 'waiting' });
+  for (const c of captures) if (c.state === 'sending') await putCapture({ ...c, state: 'waiting' });
 }
 
 /** The queue as a GeoJSON FeatureCollection: the last resort when the device cannot sync. */

@@ -60,6 +60,18 @@ describe('live overlap engine', () => {
     expect(replies.map((r) => r.points)).toEqual([rings[0]!.length, rings[3]!.length, rings[1]!.length]);
   });
 
+  it('measures nothing below 3 positions (no figure shows there), then the first ring of 3 against the candidates', async () => {
+    const { e, replies, answers } = engine();
+    e.setCandidates([farm], settings);
+    const ring = square(3.9, 7.4, 0.001);
+    e.ask([]);
+    e.ask(ring.slice(0, 2));
+    e.ask(ring.slice(0, 3));
+    await answers(1);
+    expect(replies.map((r) => r.points)).toEqual([3]);
+    expect(replies[0]!.result?.count).toBe(1);
+  });
+
   it('measures the latest ring again against new candidates', async () => {
     const { e, replies, answers } = engine();
     e.setCandidates([], settings);

@@ -22,6 +22,8 @@ export type LiveOverlapEngine = {
 
 type Port = { post(req: LiveRequest): void; close(): void };
 
+const MIN_RING = 3;
+
 /** The worker, or null where none can be made. */
 function workerPort(onReply: (r: LiveReply) => void, onFailure: () => void): Port | null {
   if (typeof Worker === 'undefined') return null;
@@ -65,13 +67,21 @@ export function createLiveOverlapEngine(onReply: (r: LiveReply) => void, options
   let pending: LngLat[] | null = null;
   let latest: LngLat[] | null = null;
   let candidates: LiveRequest | null = null;
+  let candidatesSent = false;
   let closed = false;
+  // The worker is made, and given the candidates, at the first ring to measure, not when the screen opens: an offline
+  // start shows the capture controls without them (the candidates' copy to the worker was about 25 ms of a 4×-throttled
+  // start; issue 31's bench, decision 0093 tenth session's addendum).
+  let port: Port | null = null;
 
   const sendRing = (positions: LngLat[]) => {
+    port ??= (options.worker !== false && workerPort(reply, fallBack)) || localPort(reply);
+    if (!candidatesSent && candidates) port.post(candidates);
+    candidatesSent = true;
     inFlight = ++seq;
     port.post({ kind: 'ring', seq: inFlight, coords: flatCoords(positions) });
   };
-  const reply = (r: LiveReply) => {
+  function reply(r: LiveReply) {
     if (closed || r.seq !== inFlight) return;
     inFlight = null;
     onReply(r);
@@ -80,20 +90,22 @@ export function createLiveOverlapEngine(onReply: (r: LiveReply) => void, options
       pending = null;
       sendRing(next);
     }
-  };
+  }
   // A worker that fails is replaced by the main thread, which is given the candidates and the latest ring again.
-  const fallBack = () => {
+  function fallBack() {
     if (closed) return;
     port = localPort(reply);
-    if (candidates) port.post(candidates);
+    candidatesSent = false;
     pending = null;
+    inFlight = null;
     if (latest) sendRing(latest);
-  };
-  let port: Port = (options.worker !== false && workerPort(reply, fallBack)) || localPort(reply);
+  }
 
+  // A ring of fewer than 3 positions has no overlap, and the screen shows no figure for it: nothing is measured.
   const request = (positions: LngLat[]) => {
     latest = positions;
-    if (inFlight !== null) pending = positions;
+    if (positions.length < MIN_RING) pending = null;
+    else if (inFlight !== null) pending = positions;
     else sendRing(positions);
   };
   // The same list asked for again (the GPS callback asks first, the screen's render a moment later) is measured once.
@@ -103,14 +115,14 @@ export function createLiveOverlapEngine(onReply: (r: LiveReply) => void, options
   return {
     setCandidates(list, settings) {
       candidates = { kind: 'candidates', candidates: list, settings };
-      port.post(candidates);
+      candidatesSent = false;
       // The ring on screen was measured against the old candidates: measure the latest again.
       if (latest) request(latest);
     },
     ask,
     close() {
       closed = true;
-      port.close();
+      port?.close();
     },
   };
 }
