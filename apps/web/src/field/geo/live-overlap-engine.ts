@@ -98,7 +98,7 @@ export function createLiveOverlapEngine(onReply: (r: LiveReply) => void, options
     candidatesSent = false;
     pending = null;
     inFlight = null;
-    if (latest) sendRing(latest);
+    if (latest) request(latest);
   }
 
   // A ring of fewer than 3 positions has no overlap, and the screen shows no figure for it: nothing is measured.
