@@ -102,8 +102,6 @@ async function offlineStart(baseUrl) {
             opts,
           );
       }
-      // The bench waits for a vertex count here, in one call per fix: polling the attribute from Playwright ran its
-      // injected script in the page every few milliseconds, about as much main-thread time as the app's own per fix.
       // The start in the page's own clock (from the navigation's start): when the capture controls first show.
       w.__tabAt = null;
       new MutationObserver((_, obs) => {
@@ -112,6 +110,8 @@ async function offlineStart(baseUrl) {
           obs.disconnect();
         }
       }).observe(document, { subtree: true, childList: true });
+      // The bench waits for a vertex count here, in one call per fix: polling the attribute from Playwright ran its
+      // injected script in the page every few milliseconds, about as much main-thread time as the app's own per fix.
       const points = () => Number(document.querySelector('[data-testid="live-stats"]')?.getAttribute('data-points') ?? -1);
       let waiters = [];
       w.__waitPoints = (n) => new Promise((resolve) => (points() >= n ? resolve(points()) : waiters.push({ n, resolve })));
@@ -231,19 +231,21 @@ async function offlineStart(baseUrl) {
       await page.reload();
       await page.getByRole('tab', { name: 'Walk' }).waitFor({ timeout: 30_000 });
       const controls = Date.now() - t0;
-      const inPage = await page.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0];
-        const scripts = performance.getEntriesByType('resource').filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
-        return {
-          tab: window.__tabAt,
-          domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
-          response: nav?.responseEnd ?? null,
-          lastScript: scripts.length ? Math.max(...scripts.map((r) => r.responseEnd)) : null,
-          scripts: scripts.length,
-          files: scripts.map((r) => `${r.name.replace(/^.*\//, '')} ${Math.round(r.startTime)}→${Math.round(r.responseEnd)}`),
-        };
-      });
-      if (process.env['BENCH_START_DETAIL']) console.log('start', i, controls, 'ms; in the page', JSON.stringify(inPage));
+      if (process.env['BENCH_START_DETAIL']) {
+        const inPage = await page.evaluate(() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const scripts = performance.getEntriesByType('resource').filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
+          return {
+            tab: window.__tabAt,
+            domContentLoaded: nav?.domContentLoadedEventEnd ?? null,
+            response: nav?.responseEnd ?? null,
+            lastScript: scripts.length ? Math.max(...scripts.map((r) => r.responseEnd)) : null,
+            scripts: scripts.length,
+            files: scripts.map((r) => `${r.name.replace(/^.*\//, '')} ${Math.round(r.startTime)}→${Math.round(r.responseEnd)}`),
+          };
+        });
+        console.log('start', i, controls, 'ms; in the page', JSON.stringify(inPage));
+      }
       if (profileStart && i === 2) fs.writeFileSync(profileStart, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       await page.locator('[data-testid="field-map"][data-ready="true"]').waitFor({ timeout: 60_000 });
       runs.push({ controls_ms: controls, map_ms: Date.now() - t0 });
