@@ -65,18 +65,41 @@ function run(s) {
       }
       let p = 0;
       let f = 0;
+      const failures = [];
       if (fs.existsSync(report)) {
         const json = JSON.parse(fs.readFileSync(report, 'utf8'));
         p = json.numPassedTests ?? 0;
         f = (json.numFailedTests ?? 0) + (json.numRuntimeErrorTests ?? 0);
+        failures.push(...failedTests(json, s.cwd));
         if (status !== 0 && f === 0) f = 1; // a suite that crashed outside a test still fails the run
         fs.rmSync(report, { force: true });
       } else if (status !== 0) {
         f = 1;
       }
-      resolve({ name: s.name, p, f, seconds: (Date.now() - t0) / 1000 });
+      resolve({ name: s.name, p, f, failures, seconds: (Date.now() - t0) / 1000 });
     });
   });
+}
+
+/**
+ * The failed tests of a vitest JSON report, each as "file > test: first line of its error", so that the end of the
+ * run's output (often all a CI log keeps) names what failed and why. A file that failed outside any test (a crash at
+ * import, a failed hook) is named with its own message.
+ */
+function failedTests(json, cwd) {
+  const lines = [];
+  for (const file of json.testResults ?? []) {
+    const rel = path.relative(root, path.resolve(root, cwd, file.name ?? ''));
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) lines.push(`${rel} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === 'failed') lines.push(`${rel}: ${firstLine(file.message)}`);
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  const line = (text ?? '').split('\n').find((l) => l.trim() !== '') ?? 'no message';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 const t0 = Date.now();
@@ -93,6 +116,8 @@ const order = suites.map((s) => s.name);
 results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 const passed = results.reduce((n, r) => n + r.p, 0);
 const failed = results.reduce((n, r) => n + r.f, 0);
+const failures = results.flatMap((r) => r.failures.map((line) => `[${r.name}] ${line}`));
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 console.log(`\n${results.map((r) => `${r.name}: ${r.p} passed, ${r.f} failed (${r.seconds.toFixed(1)} s)`).join('\n')}`);
 console.log(`all suites: ${((Date.now() - t0) / 1000).toFixed(1)} s (${lanes.length === 1 ? 'one at a time' : 'two lanes'})`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 import { multipart } from '../../test/analysis-fixtures.js';
 import { zip } from '../../test/zip-fixture.js';
+import { withCpuMs } from '../../test/cpu-time.js';
 
 describe('hostile analysis uploads', () => {
   let env: TestEnv;
@@ -26,12 +27,11 @@ describe('hostile analysis uploads', () => {
       { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(200 * 1024 * 1024, 0x20), deflate: true },
     ]);
     expect(bomb.length).toBeLessThan(3_145_728);
-    const started = Date.now();
-    const res = await post('farms.xlsx', bomb);
+    const { value: res, cpuMs } = await withCpuMs(() => post('farms.xlsx', bomb));
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('file_too_complex');
     expect(Object.keys(res.body.errors)[0]).toBe('file');
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(cpuMs).toBeLessThan(5000);
   });
 
   it('refuses a wrong extension, binary content, and unknown types', async () => {

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, multipart, square, tenantGeo, type TenantGeo } from '../../test/geo-fixtures.js';
 import { testEnv, type Caller, type TestEnv } from '../../test/harness.js';
 import { zip } from '../../test/zip-fixture.js';
+import { withCpuMs } from '../../test/cpu-time.js';
 
 let env: TestEnv;
 let geoA: TenantGeo;
@@ -138,21 +139,19 @@ describe('farmers bulk upload', () => {
     const big = await upload(env.as('adminA'), 'f.csv', Buffer.alloc(3_145_728 + 1, 'a'));
     expect(big.status).toBe(413);
     expect(Object.keys(big.body.errors)[0]).toBe('file');
-    const started = Date.now();
-    const rows = await upload(env.as('adminA'), 'f.csv', `first_name,last_name\n${'a,b\n'.repeat(700_000)}`);
+    const { value: rows, cpuMs: rowsCpuMs } = await withCpuMs(() => upload(env.as('adminA'), 'f.csv', `first_name,last_name\n${'a,b\n'.repeat(700_000)}`));
     expect(rows.status).toBe(413);
     expect(rows.body.code).toBe('too_many_rows');
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(rowsCpuMs).toBeLessThan(10_000);
     const bomb = zip([
       { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
       { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(200 * 1024 * 1024, 0x20), deflate: true },
     ]);
-    const bombStarted = Date.now();
-    const bombed = await upload(env.as('adminA'), 'farmers.xlsx', bomb);
+    const { value: bombed, cpuMs: bombCpuMs } = await withCpuMs(() => upload(env.as('adminA'), 'farmers.xlsx', bomb));
     expect(bombed.status).toBe(413);
     expect(bombed.body.code).toBe('file_too_complex');
     expect(Object.keys(bombed.body.errors)[0]).toBe('file');
-    expect(Date.now() - bombStarted).toBeLessThan(5000);
+    expect(bombCpuMs).toBeLessThan(5000);
     const binary = await upload(env.as('adminA'), 'f.csv', Buffer.from([0x00, 0x01, 0x02, 0x03]));
     expect(binary.status).toBe(400);
     expect(binary.body.code).toBe('file_type_unsupported');
