@@ -360,6 +360,8 @@ async function offlineStart(baseUrl) {
         ],
       });
     const latencies = [];
+    // Each fix's whole iteration (the fix, the wait for it to show, the pace): the control below repeats this cadence.
+    const walkIterations = [];
     // A 61 m × 61 m square walked in 1.2 m steps (steps under 1 m add no vertex): 200 positions. By default each fix is
     // sent as soon as the screen shows the last one (about 20 a second: a stress far beyond a phone's GPS, which gives
     // one a second); BENCH_FIX_EVERY_MS=500 paces them as a fast GPS would (2 a second, a walk of 1.2 m steps at 2.4 m/s).
@@ -380,6 +382,7 @@ async function offlineStart(baseUrl) {
       latencies.push(performance.now() - t);
       const rest = fixEveryMs - (performance.now() - t);
       if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+      walkIterations.push(performance.now() - t);
     }
     if (process.env['BENCH_TRACE']) await browser.stopTracing();
     if (process.env['BENCH_PROFILE']) fs.writeFileSync(process.env['BENCH_PROFILE'], JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -411,6 +414,34 @@ async function offlineStart(baseUrl) {
         ),
       );
     }
+    // A control for the walk's frames: the same page after the walk, for the walk's duration and at its cadence, with one
+    // DevTools round trip per fix as in the walk (each iteration padded to the time the walk's took) but no fix, so the
+    // app does nothing. Its longest interval is what the emulation (the throttle's busy-wait, the software GPU, the
+    // harness) gives on this machine with no work of the app's; the walk's figures are read against it.
+    await page.evaluate(() => {
+      const w = window;
+      w.__ctlFrames = [];
+      w.__ctlStop = false;
+      let last = performance.now();
+      const tick = (t) => {
+        w.__ctlFrames.push(t - last);
+        last = t;
+        if (!w.__ctlStop) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const walked = await points();
+    for (const took of walkIterations) {
+      const t = performance.now();
+      await page.evaluate((k) => window.__waitPoints(k), walked);
+      const rest = took - (performance.now() - t);
+      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+    }
+    const controlFrames = await page.evaluate(() => {
+      window.__ctlStop = true;
+      return window.__ctlFrames.slice(1);
+    });
+    controlFrames.sort((a, b) => a - b);
     // The follow's redraw alone: ten jumps of the view as the walk's follow makes them (the walker 20 % from an edge is
     // put in the middle), each to a view not drawn before (the walker heads north-east), each measured from the frame
     // that jumps to the map's next 'idle' (its tiles loaded and drawn): the longest frame interval in between.
@@ -490,6 +521,9 @@ async function offlineStart(baseUrl) {
       walk_frame_ms_p50: pct(frames, 0.5),
       walk_frames: frames.length,
       walk_map_renders: mapRenders.length,
+      control_frame_ms_p95: pct(controlFrames, 0.95),
+      control_frame_ms_max: Math.round(controlFrames[controlFrames.length - 1] ?? 0),
+      control_frames: controlFrames.length,
       main_heap_after_full_gc_mb: Math.round(heap.usedSize / 1e5) / 10,
       full_gc_ms: Math.round(fullGcMs),
       follow_jump_longest_frame_ms_p50: Math.round(followJumps[Math.floor(followJumps.length / 2)]),
@@ -525,6 +559,9 @@ else {
     );
     console.log(
       `walk of ${result.walk_points} points (${result.walk_fix_every_ms ? `a fix every ${result.walk_fix_every_ms} ms` : 'each fix as soon as the last shows'}), ${throttle}× CPU throttle: fix to live area ${result.walk_fix_to_figures_ms_p50} ms median, ${result.walk_fix_to_figures_ms_p95} ms p95 with the DevTools round trips; in the page ${result.walk_in_page_fix_to_figures_ms_p50} ms median, ${result.walk_in_page_fix_to_figures_ms_p95} ms p95 (${result.walk_in_page_samples} fixes); fix to live overlap in the page ${result.walk_in_page_fix_to_overlap_ms_p50} ms median, ${result.walk_in_page_fix_to_overlap_ms_p95} ms p95, ${result.walk_in_page_fix_to_overlap_ms_max} ms max (${result.walk_in_page_overlap_samples} fixes) (target ≤ 100 ms); frames ${result.walk_frame_ms_p50} ms median, ${result.walk_frame_ms_p95} ms p95, ${result.walk_frame_ms_max} ms max (target < 50 ms)`,
+    );
+    console.log(
+      `control (the walk's duration and round trips, no fix: the app idle): frames ${result.control_frame_ms_p95} ms p95, ${result.control_frame_ms_max} ms max (${result.control_frames} frames)`,
     );
     console.log(
       `long frames (over 50 ms) while walking: ${result.walk_long_frames} (the map drew ${result.walk_map_renders} frames), ${result.walk_long_frames_ms} ms in all, of which rendering ${result.walk_long_frames_render_ms} ms; script time by source: ${JSON.stringify(result.walk_long_frames_script_ms_by_source)}`,
