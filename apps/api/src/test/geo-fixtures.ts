@@ -45,7 +45,10 @@ export type TenantGeo = { regionId: string; cityId: string; areaId: string; farm
 
 export async function tenantGeo(env: TestEnv, tenantId: string): Promise<TenantGeo> {
   const [row] = await env.sql<TenantGeo>(sql`
-    SELECT (SELECT id FROM regions WHERE tenant_id = ${tenantId} ORDER BY name LIMIT 1) AS "regionId",
+    -- The region of the tenant's first operational area (a seeded one: the tests' own come later), so the area, its
+    -- farms and its agents are all in it. It was the region first by name, which changed when another file in the
+    -- worker had created one (activity.test.ts's "Fresh …"): the region filters then found nothing.
+    SELECT (SELECT region_id FROM operational_areas WHERE tenant_id = ${tenantId} ORDER BY created_at, id LIMIT 1) AS "regionId",
            (SELECT city_id FROM tenants WHERE id = ${tenantId}) AS "cityId",
            (SELECT id FROM operational_areas WHERE tenant_id = ${tenantId} ORDER BY created_at, id LIMIT 1) AS "areaId",
            -- One farm and its own farmer: ties on created_at (rows seeded in one transaction) are broken by id, the
