@@ -36,3 +36,26 @@ describe('demo places', () => {
     ]);
   });
 });
+
+describe('demo verdicts', () => {
+  it("stores each seeded farm's EUDR verdict, the one its drawer computes, so the map colours it (not 'No verdict')", async () => {
+    // Other files of this worker may load layers, whose sweeps change verdicts: wait until none is due for tenant A.
+    await expect
+      .poll(async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id = ${env.fx.tenantA}`))[0]!.n, {
+        timeout: 30_000,
+      })
+      .toBe(0);
+    const seeded = await env.sql<{ id: string; verdict: string | null }>(sql`
+      SELECT f.id, v.verdict FROM farms f
+        JOIN mapping_records m ON m.farm_id = f.id AND m.source = 'seed'
+        LEFT JOIN farm_verdicts v ON v.farm_id = f.id
+       WHERE f.tenant_id = ${env.fx.tenantA} ORDER BY f.id`);
+    expect(seeded.length).toBeGreaterThan(300);
+    expect(seeded.filter((f) => f.verdict === null)).toEqual([]);
+    for (const f of seeded.slice(0, 5)) {
+      const drawer = await env.as('adminA').get(`/api/farms/${f.id}/screening/`);
+      expect(drawer.status).toBe(200);
+      expect(drawer.body.data.verdict.level, f.id).toBe(f.verdict);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { activityLogs, farmers, licenses, regions, tenantConfigurations, tenants
 import { hashPassword } from '../lib/passwords.js';
 import { createRng } from '../lib/prng.js';
 import { recomputeTenantOverlaps } from '../modules/farm-overlaps/farm-overlaps.js';
+import { syncVerdicts } from '../modules/reference-layers/reference-layers.verdicts.js';
 import { licenseKeyColumns, newLicenseKey } from '../lib/license-key.js';
 import { buildDemoAreas, buildDemoFarms, buildPeople, type LngLat } from './demo-data.js';
 import { uuidV5 } from './uuid-v5.js';
@@ -231,6 +232,15 @@ export async function seedDemoIfEmpty(database: Database): Promise<{ seeded: boo
         SELECT ${tenantId}, ins.id, ins.mapped_by, ins.geom, g.secs, g.device, ${ti === 0 ? 'Ogbomosho, Oyo' : 'Ibadan, Oyo'}, ${NIGERIA}, 'seed', ins.created_at, ins.created_at
           FROM ins JOIN g ON g.agent = ins.mapped_by AND g.at = ins.created_at AND ST_Equals(g.geom, ins.geom)`);
       await recomputeTenantOverlaps(tx, tenantId);
+      // Each farm's EUDR verdict stored, as a capture stores it (farm_verdicts, decision 0100): the Farmlands map colours
+      // farms by the stored verdict and the drawer computes it on read, so without this the demo's map showed every
+      // farm as "No verdict" while its drawer said "Needs review". No event is raised for a first verdict.
+      const seededFarms = await queryRows<{ id: string }>(tx, sql`SELECT id FROM farms WHERE tenant_id = ${tenantId} ORDER BY id`);
+      await syncVerdicts(
+        tx,
+        tenantId,
+        seededFarms.map((f) => f.id),
+      );
     }
 
     // A few hundred activity entries over the last 90 days, as the console would have written them.
