@@ -1,6 +1,6 @@
 // npm test: the API suite on PGlite, again on PostgreSQL when TEST_DATABASE_URL is set, the console's unit tests, the
-// SDK against the built server, then the browser suite against the built app. Prints one summary line per suite and,
-// last, "N passed, N failed" for the whole run.
+// SDK against the built server, then the browser suite against the built app. Prints the failed tests (if any), one
+// summary line per suite and, last, "N passed, N failed" for the whole run.
 //
 // By default the suites run one after another, each with its output live. `--lanes` (or TEST_LANES=1) runs them in two
 // lanes at once (docs/decisions/0085-test-suites-in-two-lanes.md): the API suites and the console's unit tests in one,
