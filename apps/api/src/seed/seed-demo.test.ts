@@ -2,6 +2,7 @@
 // of Oyo State, where they lie, and an area's city is close to it (PostGIS distance on the spheroid), never "Aba".
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { verdictSweepsDone } from '../test/fixtures.js';
 import { testEnv, type TestEnv } from '../test/harness.js';
 
 let env: TestEnv;
@@ -40,11 +41,7 @@ describe('demo places', () => {
 describe('demo verdicts', () => {
   it("stores each seeded farm's EUDR verdict, the one its drawer computes, so the map colours it (not 'No verdict')", async () => {
     // Other files of this worker may load layers, whose sweeps change verdicts: wait until none is due for tenant A.
-    await expect
-      .poll(async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id = ${env.fx.tenantA}`))[0]!.n, {
-        timeout: 30_000,
-      })
-      .toBe(0);
+    await verdictSweepsDone(env, [env.fx.tenantA]);
     const seeded = await env.sql<{ id: string; verdict: string | null }>(sql`
       SELECT f.id, v.verdict FROM farms f
         JOIN mapping_records m ON m.farm_id = f.id AND m.source = 'seed'

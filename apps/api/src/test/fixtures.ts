@@ -2,6 +2,7 @@
 // users with a known password, and the full HTTP sign-in with two-factor enrolment.
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { uuidArray } from '../db/client.js';
 import { sha256 } from '../lib/crypto.js';
 import { hashPassword } from '../lib/passwords.js';
 import { generateTotp } from '../lib/totp.js';
@@ -51,3 +52,16 @@ export async function signInEnrolling(env: TestEnv, email: string, password = PA
 
 /** A TOTP for the next 30-second step (still inside the ±1 window), so a second sign-in is not a replay. */
 export const nextCode = (secret: string, steps = 1) => generateTotp(secret, Date.now() + steps * 30_000);
+
+/**
+ * Waits until no verdict sweep is due for these tenants (reference-layers.verdicts.ts): another file of the worker that
+ * loaded a layer asks for one, and it stores or changes every farm's verdict of the tenant while it runs.
+ */
+export async function verdictSweepsDone(env: TestEnv, tenantIds: readonly string[]): Promise<void> {
+  await expect
+    .poll(
+      async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id = ANY(${uuidArray(tenantIds)})`))[0]!.n,
+      { timeout: 30_000 },
+    )
+    .toBe(0);
+}

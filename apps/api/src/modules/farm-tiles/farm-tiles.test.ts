@@ -9,6 +9,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshSpot, insertFarmDirect, offset, square, tenantGeo } from '../../test/geo-fixtures.js';
+import { verdictSweepsDone } from '../../test/fixtures.js';
 import { testEnv, type TestEnv } from '../../test/harness.js';
 
 let env: TestEnv;
@@ -143,14 +144,7 @@ describe('farm vector tiles', () => {
     // Before: neither farm has a stored verdict, so its feature has no such property. They were inserted directly, not
     // captured, but a verdict sweep that another file of this worker asked for (a reference layer loaded) stores a
     // verdict for every farm of the tenant: wait until no sweep is due for either tenant, then take theirs away.
-    await expect
-      .poll(
-        async () =>
-          (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id IN (${env.fx.tenantA}, ${env.fx.tenantB})`))[0]!
-            .n,
-        { timeout: 30_000 },
-      )
-      .toBe(0);
+    await verdictSweepsDone(env, [env.fx.tenantA, env.fx.tenantB]);
     await env.sql(sql`DELETE FROM farm_verdicts WHERE farm_id IN (${farmA}, ${farmB})`);
     const before = await env.as('adminA').get(url(tile));
     expect(features(before.bytes, 'farms').find((p) => p['id'] === farmA)).toBeDefined();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PLOT_RISK_DEFAULTS } from '@farmland/contracts';
 import { rect, square, type Ring } from '../../test/analysis-fixtures.js';
 import { withScope } from '../../db/client.js';
-import { makeUser } from '../../test/fixtures.js';
+import { makeUser, verdictSweepsDone } from '../../test/fixtures.js';
 import { multipart } from '../../test/geo-fixtures.js';
 import { type Caller } from '../../test/harness.js';
 import { pruneDeliveries } from './webhooks.job.js';
@@ -116,11 +116,7 @@ describe('farm.verdict_changed after reference-layer and threshold changes', () 
     expect(await nthVerdict('/verdicts', hit.id, 6)).toMatchObject({ previous_verdict: 'high', verdict: low });
 
     // The stored verdicts follow, and the sweeps are done: the farm away from the layer raised nothing.
-    await expect
-      .poll(async () => (await env.sql<{ n: number }>(sql`SELECT count(*)::int AS n FROM farm_verdict_sweeps WHERE tenant_id = ${t.tenantId}`))[0]!.n, {
-        timeout: 30_000,
-      })
-      .toBe(0);
+    await verdictSweepsDone(env, [t.tenantId]);
     const stored = await env.sql<{ farm_id: string; verdict: string }>(
       sql`SELECT farm_id, verdict FROM farm_verdicts WHERE farm_id IN (${hit.id}, ${away.id})`,
     );
