@@ -6,7 +6,7 @@ import { consoleApi } from './support/api';
 import { ACCOUNTS, PROMO_TEXT, readEnrolmentSecret, secrets, sidebarItems, submitCredentials, typeCode } from './support/app';
 import { launchBrowser, openPage, screenshot, seriousA11yViolations, type Session } from './support/browser';
 import { freshCode, wrongCode } from './support/totp';
-import { waitUntilStill } from './support/ui';
+import { openedConfirm } from './support/ui';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -128,8 +128,7 @@ describe('sign-in', () => {
     await confirm.getByText('Are you sure you want to delete this analysis? This action cannot be undone.').waitFor();
     // A click that lands while the confirmation is still opening can be lost (a loaded run sent no DELETE, and the
     // dialog stayed open for the next test): wait until it is still (support/ui.ts).
-    await waitUntilStill(s.page, s.page.locator('.ant-modal').filter({ hasText: 'Are you sure you want to delete this analysis?' }));
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await (await openedConfirm(s.page, 'Are you sure you want to delete this analysis?')).getByRole('button', { name: 'Delete' }).click();
     await s.page.getByText('Analysis deleted successfully').first().waitFor();
     await expect.poll(() => s.page.locator('.ant-table-row').count()).toBe(1);
   });

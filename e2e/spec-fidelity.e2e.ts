@@ -11,7 +11,7 @@ import { consoleApi, type ConsoleApi } from './support/api';
 import { ACCOUNTS, signIn } from './support/app';
 import { launchBrowser, openPage, screenshot } from './support/browser';
 import { waitForMap } from './support/map';
-import { chooseMenuItem, chooseOption, openedDialog, openList, waitUntilStill } from './support/ui';
+import { chooseMenuItem, chooseOption, openedConfirm, openedDialog, openList } from './support/ui';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36);
@@ -181,8 +181,7 @@ describe('Analysis Report (/admin/farm-analysis)', () => {
     const dialog = admin.getByRole('dialog').filter({ hasText: 'Are you sure you want to delete this analysis? This action cannot be undone.' });
     await dialog.waitFor();
     // Clicked once still: a click during the opening motion can be lost (support/ui.ts).
-    await waitUntilStill(admin, admin.locator('.ant-modal').filter({ hasText: 'Are you sure you want to delete this analysis?' }));
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await (await openedConfirm(admin, 'Are you sure you want to delete this analysis?')).getByRole('button', { name: 'Delete' }).click();
     await toast(admin, 'Analysis deleted successfully');
     await rowOf(names[0]!).waitFor({ state: 'detached' });
     expect(await rowOf(names[1]!).count()).toBe(1);

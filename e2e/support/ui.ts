@@ -93,6 +93,12 @@ export async function openedDialog(page: Page, title: string): Promise<Locator> 
   return dialog;
 }
 
+/** Waits until a confirmation (a Modal without a title bar) holding this text is open and still, and returns it. */
+export async function openedConfirm(page: Page, text: string): Promise<Locator> {
+  await waitUntilStill(page, page.locator('.ant-modal').filter({ hasText: text }));
+  return page.getByRole('dialog').filter({ hasText: text });
+}
+
 /** Opens a list screen at a known address and waits for its heading and first answer (rows or the empty text). */
 export async function openList(page: Page, path: string, heading: string): Promise<void> {
   await page.goto(path);

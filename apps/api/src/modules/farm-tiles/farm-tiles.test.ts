@@ -147,8 +147,9 @@ describe('farm vector tiles', () => {
     await verdictSweepsDone(env, [env.fx.tenantA, env.fx.tenantB]);
     await env.sql(sql`DELETE FROM farm_verdicts WHERE farm_id IN (${farmA}, ${farmB})`);
     const before = await env.as('adminA').get(url(tile));
-    expect(features(before.bytes, 'farms').find((p) => p['id'] === farmA)).toBeDefined();
-    expect(features(before.bytes, 'farms').find((p) => p['id'] === farmA)).not.toHaveProperty('verdict');
+    const farmABefore = features(before.bytes, 'farms').find((p) => p['id'] === farmA);
+    expect(farmABefore).toBeDefined();
+    expect(farmABefore).not.toHaveProperty('verdict');
     await env.sql(
       sql`INSERT INTO farm_verdicts (farm_id, tenant_id, verdict) VALUES (${farmA}, ${env.fx.tenantA}, 'high'), (${farmB}, ${env.fx.tenantB}, 'low')`,
     );
